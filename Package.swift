@@ -1,0 +1,69 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "Catalog",
+    products: [
+        .executable(name: "catalog", targets: ["catalog"]),
+        .library(name: "CatalogModel", targets: ["CatalogModel"]),
+    ],
+    targets: [
+        // C libraries from Debian, behind thin module maps and shims.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // ICU (Debian's libicu) behind an opaque C header of our own, so no Swift module ever sees
+        // ICU's types next to Foundation's private copy of ICU.
+        .target(
+            name: "CICU",
+            cxxSettings: [.unsafeFlags(["-std=c++17"])],
+            linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc"), .linkedLibrary("icudata")]
+        ),
+
+        // Records, catalog definitions, text folding, query parsing, field mapping. No I/O.
+        .target(name: "CatalogModel", swiftSettings: swiftSettings),
+        // Locale collation (sort keys) and alphabetic sections.
+        .target(name: "CatalogCollation", dependencies: ["CICU", "CatalogModel"], swiftSettings: swiftSettings),
+        // The storage protocol every engine implements.
+        .target(name: "CatalogStorage", dependencies: ["CatalogModel"], swiftSettings: swiftSettings),
+        // The SQLite engine: schema, migrations, import pipeline, browsing and search.
+        .target(
+            name: "CatalogSQLite",
+            dependencies: ["CSQLite", "CatalogModel", "CatalogCollation", "CatalogStorage"],
+            swiftSettings: swiftSettings
+        ),
+        // Readers (XML, JSON, CSV) and writers for records, and fetching sources from URLs.
+        .target(name: "CatalogImport", dependencies: ["CatalogModel"], swiftSettings: swiftSettings),
+        // The three demo catalogs and the synthetic catalog generator.
+        .target(name: "CatalogDemo", dependencies: ["CatalogModel"], swiftSettings: swiftSettings),
+        // The `catalog` commands.
+        .target(
+            name: "CatalogCLI",
+            dependencies: [
+                "CatalogModel", "CatalogCollation", "CatalogStorage", "CatalogSQLite", "CatalogImport", "CatalogDemo",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(name: "catalog", dependencies: ["CatalogCLI"], swiftSettings: swiftSettings),
+
+        .testTarget(name: "CatalogModelTests", dependencies: ["CatalogModel"], swiftSettings: swiftSettings),
+        .testTarget(name: "CatalogCollationTests", dependencies: ["CatalogCollation"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CatalogSQLiteTests",
+            dependencies: ["CatalogSQLite", "CatalogImport", "CatalogDemo"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "CatalogImportTests", dependencies: ["CatalogImport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CatalogCLITests",
+            dependencies: ["CatalogCLI"],
+            resources: [.copy("Golden")],
+            swiftSettings: swiftSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx17
+)

@@ -1,0 +1,149 @@
+/// Everything that describes a catalog except its records: name, locale, how source fields map to
+/// roles, how category values are read, which scopes search offers.
+///
+/// Stored with the catalog, so a re-import and an export use the same shape as the first import.
+///
+/// ```swift
+/// var definition = CatalogDefinition(id: "sequencers", title: "Sequenzer", locale: "de")
+/// definition.mapping = [.title: "TitelText", .description: "Kurzbeschreibung", .categories: "Kategorie"]
+/// definition.categoryValues = ["MAC OS X": ["Apple"], "MAC OS X Windows": ["Apple", "Windows"]]
+/// ```
+public struct CatalogDefinition: Codable, Sendable, Equatable {
+    /// Identifier used in URLs and on the command line: letters, digits, `-` and `_`.
+    public var id: String
+    /// Human-readable name.
+    public var title: String
+    /// BCP 47 locale (`de`, `en`, `hu`, `sv`, …): decides sections, sort order and UI language.
+    public var locale: String
+    /// The XML root element used on export (`sequenzer`); `catalog` when unset.
+    public var rootElement: String?
+    /// The XML element that holds one record (`Produkt`); `record` when unset.
+    public var recordElement: String?
+    /// Source field name for each role. Roles not listed map from a source field of the same name.
+    public var mapping: [Role: String]
+    /// Category values as they appear in the source, mapped to category labels. A value not listed
+    /// here becomes one label as it is (after ``categorySeparator`` splitting).
+    public var categoryValues: [String: [String]]
+    /// When set, a single categories value is split at this separator (`;` in CSV files).
+    public var categorySeparator: String?
+    /// The search scopes offered, in order. Empty means "All" followed by each category.
+    public var scopes: [ScopeDefinition]
+    /// Known categories with their metadata (numeric id, image), in display order.
+    public var categories: [CategoryInfo]
+    /// The order in which source fields first appeared, so exports keep the source's shape.
+    public var fieldOrder: [String]
+
+    /// Creates a definition with no mapping.
+    public init(
+        id: String,
+        title: String,
+        locale: String,
+        rootElement: String? = nil,
+        recordElement: String? = nil,
+        mapping: [Role: String] = [:],
+        categoryValues: [String: [String]] = [:],
+        categorySeparator: String? = nil,
+        scopes: [ScopeDefinition] = [],
+        categories: [CategoryInfo] = [],
+        fieldOrder: [String] = []
+    ) {
+        self.id = id
+        self.title = title
+        self.locale = locale
+        self.rootElement = rootElement
+        self.recordElement = recordElement
+        self.mapping = mapping
+        self.categoryValues = categoryValues
+        self.categorySeparator = categorySeparator
+        self.scopes = scopes
+        self.categories = categories
+        self.fieldOrder = fieldOrder
+    }
+
+    /// The source field name that feeds `role`: the mapped name, or the role's own name.
+    public func sourceName(for role: Role) -> String {
+        mapping[role] ?? role.rawValue
+    }
+
+    /// Whether `id` is acceptable as a catalog identifier.
+    public static func isValidID(_ id: String) -> Bool {
+        !id.isEmpty && id.count <= 64
+            && id.unicodeScalars.allSatisfy { ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-" || $0 == "_" }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, title, locale, rootElement, recordElement, mapping, categoryValues, categorySeparator, scopes
+        case categories, fieldOrder
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        title = try c.decode(String.self, forKey: .title)
+        locale = try c.decode(String.self, forKey: .locale)
+        rootElement = try c.decodeIfPresent(String.self, forKey: .rootElement)
+        recordElement = try c.decodeIfPresent(String.self, forKey: .recordElement)
+        let rawMapping = try c.decodeIfPresent([String: String].self, forKey: .mapping) ?? [:]
+        var mapping: [Role: String] = [:]
+        for (key, value) in rawMapping {
+            guard let role = Role(rawValue: key) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .mapping, in: c, debugDescription: "unknown role \"\(key)\"")
+            }
+            mapping[role] = value
+        }
+        self.mapping = mapping
+        categoryValues = try c.decodeIfPresent([String: [String]].self, forKey: .categoryValues) ?? [:]
+        categorySeparator = try c.decodeIfPresent(String.self, forKey: .categorySeparator)
+        scopes = try c.decodeIfPresent([ScopeDefinition].self, forKey: .scopes) ?? []
+        categories = try c.decodeIfPresent([CategoryInfo].self, forKey: .categories) ?? []
+        fieldOrder = try c.decodeIfPresent([String].self, forKey: .fieldOrder) ?? []
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(title, forKey: .title)
+        try c.encode(locale, forKey: .locale)
+        try c.encodeIfPresent(rootElement, forKey: .rootElement)
+        try c.encodeIfPresent(recordElement, forKey: .recordElement)
+        try c.encode(Dictionary(uniqueKeysWithValues: mapping.map { ($0.key.rawValue, $0.value) }), forKey: .mapping)
+        try c.encode(categoryValues, forKey: .categoryValues)
+        try c.encodeIfPresent(categorySeparator, forKey: .categorySeparator)
+        try c.encode(scopes, forKey: .scopes)
+        try c.encode(categories, forKey: .categories)
+        try c.encode(fieldOrder, forKey: .fieldOrder)
+    }
+}
+
+/// A search scope: a button above the results. It selects the records that carry every one of
+/// ``categories``; an empty list selects everything ("Alle", "All").
+public struct ScopeDefinition: Codable, Sendable, Equatable, Hashable {
+    /// The button's label, also the value of the `scope` parameter.
+    public var label: String
+    /// Category labels a record must all carry.
+    public var categories: [String]
+
+    /// Creates a scope.
+    public init(label: String, categories: [String]) {
+        self.label = label
+        self.categories = categories
+    }
+}
+
+/// A category with its metadata, as the cookbook's `/getcategories` serves it.
+public struct CategoryInfo: Codable, Sendable, Equatable, Hashable {
+    /// Numeric id, stable across imports (`catid`).
+    public var id: Int
+    /// The label records carry in ``Record/categories``.
+    public var name: String
+    /// Image URL or image-store path.
+    public var image: String?
+
+    /// Creates a category.
+    public init(id: Int, name: String, image: String? = nil) {
+        self.id = id
+        self.name = name
+        self.image = image
+    }
+}

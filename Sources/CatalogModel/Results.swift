@@ -1,0 +1,136 @@
+/// A catalog as listed: `{"id","title","locale","count"}`.
+public struct CatalogSummary: Codable, Sendable, Equatable {
+    /// The catalog's identifier.
+    public var id: String
+    /// Its human-readable name.
+    public var title: String
+    /// Its locale.
+    public var locale: String
+    /// How many records it holds.
+    public var count: Int
+
+    /// Creates a summary.
+    public init(id: String, title: String, locale: String, count: Int) {
+        self.id = id
+        self.title = title
+        self.locale = locale
+        self.count = count
+    }
+}
+
+/// A non-empty index section: `{"label","count"}`.
+public struct SectionCount: Codable, Sendable, Equatable {
+    /// The label shown in the header and on the index rail (`A`, `CS`, `#`).
+    public var label: String
+    /// How many records the section holds.
+    public var count: Int
+
+    /// Creates a section count.
+    public init(label: String, count: Int) {
+        self.label = label
+        self.count = count
+    }
+}
+
+/// One page of records in index order: `{"items":[…],"next":cursor|null}`.
+public struct ItemsPage: Codable, Sendable, Equatable {
+    /// The records, in index order.
+    public var items: [Record]
+    /// Opaque cursor for the next page, `nil` at the end.
+    public var next: String?
+
+    /// Creates a page.
+    public init(items: [Record], next: String?) {
+        self.items = items
+        self.next = next
+    }
+}
+
+/// Where a search matched: a range of one field, in UTF-16 code units (what JavaScript and
+/// `NSRange` count), so clients can highlight without re-implementing folding.
+public struct MatchRange: Codable, Sendable, Equatable, Hashable {
+    /// The field: `title`, `subtitle`, `description`, `categories`, or an extra field's name.
+    public var field: String
+    /// Offset of the first matched code unit.
+    public var start: Int
+    /// Number of matched code units.
+    public var length: Int
+
+    /// Creates a range.
+    public init(field: String, start: Int, length: Int) {
+        self.field = field
+        self.start = start
+        self.length = length
+    }
+}
+
+/// A search result: the record's keys plus `matches`.
+public struct SearchHit: Codable, Sendable, Equatable {
+    /// The record found.
+    public var record: Record
+    /// Where the query matched, per field.
+    public var matches: [MatchRange]
+
+    /// Creates a hit.
+    public init(record: Record, matches: [MatchRange]) {
+        self.record = record
+        self.matches = matches
+    }
+
+    public init(from decoder: any Decoder) throws {
+        record = try Record(from: decoder)
+        let c = try decoder.container(keyedBy: Keys.self)
+        matches = try c.decodeIfPresent([MatchRange].self, forKey: .matches) ?? []
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try record.encode(to: encoder)
+        var c = encoder.container(keyedBy: Keys.self)
+        try c.encode(matches, forKey: .matches)
+    }
+
+    enum Keys: String, CodingKey { case matches }
+}
+
+/// A scope button with its count: `{"label","count","capped"}`.
+public struct ScopeCount: Codable, Sendable, Equatable {
+    /// The scope's label.
+    public var label: String
+    /// Matching records, at most ``SearchResponse/countCap``.
+    public var count: Int
+    /// True when there are more than ``count`` (shown as "1000+").
+    public var capped: Bool
+
+    /// Creates a scope count.
+    public init(label: String, count: Int, capped: Bool = false) {
+        self.label = label
+        self.count = count
+        self.capped = capped
+    }
+}
+
+/// The answer to a search: ranked hits, the total and a count per scope.
+public struct SearchResponse: Codable, Sendable, Equatable {
+    /// Counts stop at this number; a capped count means "at least this many".
+    public static let countCap = 1000
+
+    /// Ranked hits, best first.
+    public var items: [SearchHit]
+    /// How many records match in the selected scope, at most ``countCap``.
+    public var total: Int
+    /// True when ``total`` stopped at the cap.
+    public var totalCapped: Bool
+    /// The scope searched (its label), `nil` for all records.
+    public var scope: String?
+    /// Every scope with its count for this query.
+    public var scopes: [ScopeCount]
+
+    /// Creates a response.
+    public init(items: [SearchHit], total: Int, totalCapped: Bool, scope: String?, scopes: [ScopeCount]) {
+        self.items = items
+        self.total = total
+        self.totalCapped = totalCapped
+        self.scope = scope
+        self.scopes = scopes
+    }
+}
