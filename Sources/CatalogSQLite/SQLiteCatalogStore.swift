@@ -1,1 +1,229 @@
+import CSQLite
+import CatalogCollation
 import CatalogModel
+import CatalogStorage
+import Foundation
+
+/// The SQLite storage engine: every catalog in one file.
+///
+/// Records of a catalog are stored in index order: a record's `ord` is the catalog's number
+/// shifted left 32 bits plus its position (section, then collation key). Browsing is a keyset
+/// range scan, and the full-text tables use the same numbers as their rowids, so a search walks
+/// matches in index order and stops after the first page instead of ranking every match.
+///
+/// Not Sendable: one store per thread. Open several on the same file for several threads.
+///
+/// ```swift
+/// let store = try SQLiteCatalogStore(path: "catalog.sqlite")
+/// defer { store.close() }
+/// let results = try store.search("gulyas", in: "cookbook", scope: nil, limit: 20)
+/// ```
+public final class SQLiteCatalogStore: CatalogStore {
+    /// The connection, for the engine's own extensions.
+    let connection: Connection
+    /// The file's path.
+    public let path: String
+    /// Catalog metadata by id, valid while `PRAGMA data_version` is unchanged.
+    var cache: [String: CatalogState] = [:]
+    var cacheVersion: Int = -1
+
+    /// `PRAGMA application_id` of catalog databases ("CTLG").
+    static let applicationID = 0x4354_4C47
+
+    /// Opens (and, unless read-only, creates and migrates) the database at `path`.
+    ///
+    /// - Parameters:
+    ///   - path: the SQLite file.
+    ///   - readOnly: open without write access; the file must exist and be migrated.
+    /// - Throws: ``StorageError`` `.cannotOpen` for a missing, foreign or newer file.
+    public init(path: String, readOnly: Bool = false) throws(StorageError) {
+        self.path = path
+        connection = try Connection(path: path, mode: readOnly ? .readOnly : .readWriteCreate)
+        do {
+            try configure(readOnly: readOnly)
+        } catch let error as StorageError {
+            connection.close()
+            throw error
+        } catch {
+            connection.close()
+            throw StorageError(.engine, "\(error)")
+        }
+    }
+
+    private func configure(readOnly: Bool) throws {
+        try connection.execute("PRAGMA foreign_keys = ON; PRAGMA cache_size = -32768; PRAGMA temp_store = FILE")
+        let applicationID = try connection.cached("PRAGMA application_id").scalarInt() ?? 0
+        let tableCount = try connection.cached("SELECT count(*) FROM sqlite_schema").scalarInt() ?? 0
+        if applicationID != Self.applicationID && (applicationID != 0 || tableCount > 0) {
+            throw StorageError(.cannotOpen, "\(path) is not a catalog database")
+        }
+        if readOnly {
+            if tableCount == 0 { throw StorageError(.cannotOpen, "\(path) is not a catalog database (it is empty)") }
+            let version = try connection.cached("PRAGMA user_version").scalarInt() ?? 0
+            if version != Schema.currentVersion {
+                throw StorageError(.cannotOpen, "\(path) has schema version \(version), this program needs \(Schema.currentVersion)")
+            }
+            return
+        }
+        try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
+        if applicationID == 0 { try connection.execute("PRAGMA application_id = \(Self.applicationID)") }
+        try Schema.migrate(connection)
+    }
+
+    /// Closes the database. The store must not be used afterwards.
+    public func close() {
+        connection.close()
+    }
+
+    // MARK: - Catalog metadata
+
+    /// What the store keeps in memory about a catalog.
+    struct CatalogState {
+        var number: Int64
+        var definition: CatalogDefinition
+        var itemCount: Int
+        var labels: [String]
+        /// Category numbers by label.
+        var categoryNumbers: [String: Int]
+        var categoryCounts: [String: Int]
+
+        var ordRange: Range<Int64> { (number << 32)..<((number + 1) << 32) }
+        var titleWords: String { "title_words_\(number)" }
+        var textWords: String { "text_words_\(number)" }
+        var titleTrigrams: String { "title_trigrams_\(number)" }
+    }
+
+    /// The state of catalog `id`, reloaded when another connection changed the file.
+    func state(_ id: String) throws -> CatalogState? {
+        let version = try connection.cached("PRAGMA data_version").scalarInt() ?? 0
+        if version != cacheVersion {
+            cache.removeAll()
+            cacheVersion = version
+        }
+        if let state = cache[id] { return state }
+        let statement = try connection.cached(
+            "SELECT number, definition, item_count, section_labels FROM catalogs WHERE id = ?")
+        try statement.bind(id)
+        defer { statement.finish() }
+        guard try statement.step() else { return nil }
+        let number = statement.int64(0)
+        let definition = try JSONDecoder().decode(CatalogDefinition.self, from: Data(statement.text(1).utf8))
+        let itemCount = statement.int(2)
+        let labels = try JSONDecoder().decode([String].self, from: Data(statement.text(3).utf8))
+        var numbers: [String: Int] = [:]
+        var counts: [String: Int] = [:]
+        let categories = try connection.cached(
+            "SELECT number, name, item_count FROM categories WHERE catalog_number = ?")
+        try categories.bind(number)
+        try categories.forEachRow { row in
+            numbers[row.text(1)] = row.int(0)
+            counts[row.text(1)] = row.int(2)
+        }
+        let state = CatalogState(
+            number: number, definition: definition, itemCount: itemCount, labels: labels,
+            categoryNumbers: numbers, categoryCounts: counts)
+        cache[id] = state
+        return state
+    }
+
+    func requireState(_ id: String) throws -> CatalogState {
+        guard let state = try state(id) else {
+            throw StorageError(.catalogNotFound, "no catalog named \"\(id)\"")
+        }
+        return state
+    }
+
+    public func catalogs() throws -> [CatalogSummary] {
+        let statement = try connection.cached("SELECT id, title, locale, item_count FROM catalogs ORDER BY id")
+        var result: [CatalogSummary] = []
+        try statement.forEachRow { row in
+            result.append(CatalogSummary(id: row.text(0), title: row.text(1), locale: row.text(2), count: row.int(3)))
+        }
+        return result
+    }
+
+    public func definition(of id: String) throws -> CatalogDefinition? {
+        try state(id)?.definition
+    }
+
+    public func deleteCatalog(_ id: String) throws -> Bool {
+        guard let state = try state(id) else { return false }
+        try connection.transaction {
+            try dropSearchTables(of: state)
+            try connection.cached("DELETE FROM items WHERE ord >= ? AND ord < ?")
+                .bind(state.ordRange.lowerBound, state.ordRange.upperBound).run()
+            try connection.cached("DELETE FROM catalogs WHERE number = ?").bind(state.number).run()
+        }
+        cache.removeAll()
+        return true
+    }
+
+    func dropSearchTables(of state: CatalogState) throws {
+        for table in [state.titleWords, state.textWords, state.titleTrigrams] {
+            try connection.execute("DROP TABLE IF EXISTS \(table)")
+            connection.forgetStatements(containing: table)
+        }
+    }
+
+    // MARK: - Rows to records
+
+    static let recordColumns =
+        "ord, id, title, subtitle, description, categories, price, currency, quantity, country, image, featured, fields, section"
+
+    /// Decodes a row selected with ``recordColumns``.
+    func record(from row: Statement, labels: [String]) -> Record {
+        var record = Record(id: row.text(1), title: row.text(2))
+        record.subtitle = row.optionalText(3)
+        record.description = row.optionalText(4)
+        record.categories = Self.decodeStrings(row.text(5))
+        record.price = row.optionalText(6).flatMap { Decimal(string: $0, locale: Locale(identifier: "en_US_POSIX")) }
+        record.currency = row.optionalText(7)
+        record.quantity = row.optionalInt(8)
+        record.country = row.optionalText(9)
+        record.image = row.optionalText(10)
+        record.featured = row.optionalInt(11)
+        record.fields = Self.decodeFields(row.text(12))
+        let section = row.int(13)
+        record.section = labels.indices.contains(section) ? labels[section] : "#"
+        return record
+    }
+
+    static func encodeStrings(_ values: [String]) -> String {
+        guard !values.isEmpty else { return "[]" }
+        let data = try? JSONSerialization.data(withJSONObject: values, options: [.withoutEscapingSlashes])
+        return data.map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+    }
+
+    static func decodeStrings(_ text: String) -> [String] {
+        guard text != "[]", let data = text.data(using: .utf8) else { return [] }
+        return (try? JSONSerialization.jsonObject(with: data)) as? [String] ?? []
+    }
+
+    static func encodeFields(_ fields: [String: FieldValue]) -> String {
+        guard !fields.isEmpty else { return "{}" }
+        var object: [String: Any] = [:]
+        for (name, value) in fields {
+            switch value {
+            case .text(let text): object[name] = text
+            case .list(let list): object[name] = list
+            }
+        }
+        let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        return data.map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    static func decodeFields(_ text: String) -> [String: FieldValue] {
+        guard text != "{}", let data = text.data(using: .utf8),
+            let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        else { return [:] }
+        var fields: [String: FieldValue] = [:]
+        for (name, value) in object {
+            if let text = value as? String {
+                fields[name] = .text(text)
+            } else if let list = value as? [String] {
+                fields[name] = .list(list)
+            }
+        }
+        return fields
+    }
+}

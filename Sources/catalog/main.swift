@@ -1,1 +1,7 @@
-print("catalog")
+import CatalogCLI
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+exit(CatalogCommandLine.main(Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,70 @@
+/// A user's search text, made safe: folded words only, never query syntax.
+///
+/// Control characters are dropped, quotes and operators are just separators, and the result is
+/// a list of folded words; engines quote each word themselves. The last word is matched as a
+/// prefix (the user is still typing it).
+///
+/// ```swift
+/// SearchQuery("  \"Bá*ble OR  ").words // ["ba", "ble", "or"]
+/// ```
+public struct SearchQuery: Sendable, Equatable {
+    /// The most words a query keeps; the rest are ignored.
+    public static let maxWords = 8
+    /// The longest word kept, in UTF-8 bytes; longer words are cut.
+    public static let maxWordBytes = 64
+
+    /// The folded words, in the order typed, without duplicates.
+    public let words: [String]
+
+    /// Parses `text`.
+    public init(_ text: String) {
+        var words: [String] = []
+        for word in TextFolding.words(text) {
+            var word = word
+            if word.utf8.count > Self.maxWordBytes {
+                word = String(decoding: word.utf8.prefix(Self.maxWordBytes), as: UTF8.self)
+                // A cut in the middle of a scalar leaves U+FFFD: drop it.
+                word = String(word.unicodeScalars.filter { $0 != "\u{FFFD}" })
+            }
+            if !word.isEmpty && !words.contains(word) { words.append(word) }
+            if words.count == Self.maxWords { break }
+        }
+        self.words = words
+    }
+
+    /// True when there is nothing to search for.
+    public var isEmpty: Bool { words.isEmpty }
+
+    /// Where the words of this query occur in `text`, as UTF-16 ranges of `text`, merged and
+    /// sorted, and the worst way a word matched (nil when some word does not occur).
+    public func ranges(in text: String) -> (ranges: [Range<Int>], kind: FoldedText.MatchKind)? {
+        let folded = FoldedText(text)
+        var ranges: [Range<Int>] = []
+        var worst = FoldedText.MatchKind.word
+        for word in words {
+            guard let match = folded.find(Array(word.utf8)) else { return nil }
+            ranges.append(match.range)
+            worst = max(worst, match.kind)
+        }
+        return (Self.merge(ranges), worst)
+    }
+
+    /// Each word's best occurrence in `text`, for highlighting any words that occur.
+    public func partialRanges(in text: String) -> [Range<Int>] {
+        let folded = FoldedText(text)
+        return Self.merge(words.compactMap { folded.find(Array($0.utf8))?.range })
+    }
+
+    static func merge(_ ranges: [Range<Int>]) -> [Range<Int>] {
+        let sorted = ranges.sorted { $0.lowerBound < $1.lowerBound }
+        var merged: [Range<Int>] = []
+        for range in sorted {
+            if let last = merged.last, range.lowerBound <= last.upperBound {
+                merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+            } else {
+                merged.append(range)
+            }
+        }
+        return merged
+    }
+}

@@ -1,0 +1,80 @@
+/// A text folded with ``TextFolding`` that remembers where each folded byte came from, so a match
+/// found in the folded form can be reported as a range of the original (in UTF-16 code units).
+public struct FoldedText: Sendable {
+    /// The folded UTF-8 bytes.
+    public let bytes: [UInt8]
+    /// For each folded byte, the UTF-16 offset of the original scalar it came from; one extra
+    /// entry at the end holds the original's UTF-16 length.
+    public let origins: [Int]
+    /// For each folded byte, whether it belongs to a word (a letter, digit or private-use scalar).
+    public let inWord: [Bool]
+
+    /// Folds `text`.
+    public init(_ text: String) {
+        var bytes: [UInt8] = []
+        var origins: [Int] = []
+        var inWord: [Bool] = []
+        var offset = 0
+        for scalar in text.unicodeScalars {
+            let start = bytes.count
+            TextFolding.appendFolded(scalar, to: &bytes)
+            let isWord = TextFolding.isWordScalar(scalar)
+            for _ in start..<bytes.count {
+                origins.append(offset)
+                inWord.append(isWord)
+            }
+            offset += scalar.utf16.count
+        }
+        origins.append(offset)
+        self.bytes = bytes
+        self.origins = origins
+        self.inWord = inWord
+    }
+
+    /// How a word was found in this text.
+    public enum MatchKind: Int, Comparable, Sendable {
+        /// The whole word.
+        case word = 0
+        /// At the start of a word.
+        case prefix = 1
+        /// Inside a word.
+        case substring = 2
+
+        public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    /// The best occurrence of the folded `word`: a whole word, else a word start, else anywhere.
+    /// Returns the range in original UTF-16 offsets and how it matched.
+    public func find(_ word: [UInt8], allowSubstring: Bool = true) -> (range: Range<Int>, kind: MatchKind)? {
+        guard !word.isEmpty, word.count <= bytes.count else { return nil }
+        var best: (start: Int, kind: MatchKind)?
+        var index = 0
+        let last = bytes.count - word.count
+        let first = word[0]
+        while index <= last {
+            if bytes[index] == first && bytes[index..<(index + word.count)].elementsEqual(word) {
+                let kind: MatchKind
+                if index == 0 || !inWord[index - 1] {
+                    let end = index + word.count
+                    kind = end == bytes.count || !inWord[end] ? .word : .prefix
+                } else {
+                    kind = .substring
+                }
+                if kind == .substring && !allowSubstring {
+                    index += 1
+                    continue
+                }
+                if best == nil || kind < best!.kind { best = (index, kind) }
+                if kind == .word { break }
+            }
+            index += 1
+        }
+        guard let best else { return nil }
+        let lower = origins[best.start]
+        var upperIndex = best.start + word.count
+        // Extend to the end of the original scalar the last matched byte came from.
+        while upperIndex < bytes.count && origins[upperIndex] == origins[upperIndex - 1] { upperIndex += 1 }
+        let upper = origins[upperIndex]
+        return (lower..<upper, best.kind)
+    }
+}

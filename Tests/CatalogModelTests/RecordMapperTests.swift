@@ -1,0 +1,89 @@
+import CatalogModel
+import Foundation
+import Testing
+
+@Suite struct RecordMapperTests {
+    static let sequencers: CatalogDefinition = {
+        var definition = CatalogDefinition(id: "sequencers", title: "Sequenzer", locale: "de")
+        definition.rootElement = "sequenzer"
+        definition.recordElement = "Produkt"
+        definition.mapping = [.title: "TitelText", .description: "Kurzbeschreibung", .categories: "Kategorie"]
+        definition.categoryValues = ["MAC OS X": ["Apple"], "Windows": ["Windows"], "MAC OS X Windows": ["Apple", "Windows"]]
+        return definition
+    }()
+
+    func source(_ pairs: [(String, String)], line: Int = 3) -> SourceRecord {
+        SourceRecord(
+            fields: pairs.map { SourceField(name: $0.0, value: $0.1, location: SourceLocation(source: "feed.xml", line: line, column: 5)) },
+            location: SourceLocation(source: "feed.xml", line: line, column: 1))
+    }
+
+    @Test func bothPlatformProgramIsUnderAppleAndWindows() throws {
+        var mapper = RecordMapper(definition: Self.sequencers)
+        let record = try mapper.record(from: source([("TitelText", "Klangwerk"), ("Kurzbeschreibung", ""), ("Kategorie", "MAC OS X Windows")]))
+        #expect(record.categories == ["Apple", "Windows"])
+        #expect(record.description == nil)
+        #expect(record.id == "klangwerk")
+    }
+
+    @Test func derivedIDsAreStableAndUnique() throws {
+        var first = RecordMapper(definition: Self.sequencers)
+        let a = try first.record(from: source([("TitelText", "Ötzi Drums")]))
+        let b = try first.record(from: source([("TitelText", "Ötzi  drums!")]))
+        #expect(a.id == "otzi-drums")
+        #expect(b.id == "otzi-drums-2")
+        var second = RecordMapper(definition: Self.sequencers)
+        #expect(try second.record(from: source([("TitelText", "Ötzi Drums")])).id == a.id)
+    }
+
+    @Test func rolesByNameExtrasKeptRepeatedAsList() throws {
+        var mapper = RecordMapper(definition: CatalogDefinition(id: "p", title: "P", locale: "en"))
+        let record = try mapper.record(from: source([
+            ("id", "p1"), ("title", "Anvil"), ("price", "12,50"), ("currency", "eur"), ("quantity", "3"),
+            ("country", "de"), ("featured", "true"), ("sku", "A-1"), ("tag", "x"), ("tag", "y"),
+        ]))
+        #expect(record.price == Decimal(string: "12.5"))
+        #expect(record.currency == "EUR")
+        #expect(record.country == "DE")
+        #expect(record.featured == 1)
+        #expect(record.fields == ["sku": .text("A-1"), "tag": .list(["x", "y"])])
+    }
+
+    @Test(arguments: [
+        ("price", "12 EUR", "price \"12 EUR\" is not a number"),
+        ("quantity", "3.5", "quantity \"3.5\" is not a whole number"),
+        ("country", "Germany", "country \"Germany\" is not a two-letter ISO 3166 code"),
+        ("featured", "maybe", "featured \"maybe\" is neither a rank nor true/false"),
+    ])
+    func badValuesSayWhatAndWhere(field: String, value: String, message: String) {
+        var mapper = RecordMapper(definition: CatalogDefinition(id: "p", title: "P", locale: "en"))
+        #expect {
+            try mapper.record(from: source([("title", "Anvil"), (field, value)], line: 7))
+        } throws: { error in
+            guard let error = error as? ImportError else { return false }
+            return error.code == .invalidValue && error.field == field && error.message == message
+                && error.description == "feed.xml:7:5: field \"\(field)\": \(message)"
+        }
+    }
+
+    @Test func missingTitleIsAnError() {
+        var mapper = RecordMapper(definition: Self.sequencers)
+        #expect(throws: ImportError.self) { try mapper.record(from: source([("Kurzbeschreibung", "x")])) }
+    }
+
+    @Test func exportRestoresTheSourceShape() throws {
+        var mapper = RecordMapper(definition: Self.sequencers)
+        let original = source([("TitelText", "Klangwerk"), ("Kurzbeschreibung", "Zeile 1\nZeile „2“"), ("Kategorie", "MAC OS X Windows")])
+        let record = try mapper.record(from: original)
+        let back = mapper.sourceRecord(from: record)
+        #expect(back.fields.map(\.name) == ["TitelText", "Kurzbeschreibung", "Kategorie"])
+        #expect(back.fields.map(\.value) == ["Klangwerk", "Zeile 1\nZeile „2“", "MAC OS X Windows"])
+    }
+
+    @Test func recordJSONHasEveryKey() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let json = String(decoding: try encoder.encode(Record(id: "a", title: "A")), as: UTF8.self)
+        #expect(json == #"{"categories":[],"country":null,"currency":null,"description":null,"featured":null,"fields":{},"id":"a","image":null,"price":null,"quantity":null,"section":null,"subtitle":null,"title":"A"}"#)
+    }
+}
