@@ -11,6 +11,11 @@ let package = Package(
     products: [
         .executable(name: "catalog", targets: ["catalog"]),
         .library(name: "CatalogModel", targets: ["CatalogModel"]),
+        .library(name: "CatalogCollation", targets: ["CatalogCollation"]),
+        .library(name: "CatalogStorage", targets: ["CatalogStorage"]),
+        .library(name: "CatalogSQLite", targets: ["CatalogSQLite"]),
+        .library(name: "CatalogImport", targets: ["CatalogImport"]),
+        .library(name: "CatalogDemo", targets: ["CatalogDemo"]),
     ],
     targets: [
         // C libraries from Debian, behind thin module maps and shims.

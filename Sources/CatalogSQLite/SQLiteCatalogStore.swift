@@ -26,6 +26,12 @@ public final class SQLiteCatalogStore: CatalogStore {
     /// Catalog metadata by id, valid while `PRAGMA data_version` is unchanged.
     var cache: [String: CatalogState] = [:]
     var cacheVersion: Int = -1
+    /// Full-text tables whose `fts5vocab` companion exists in this connection's temp schema.
+    var vocabularies: Set<String> = []
+
+    /// Bytes of the file mapped into memory for reads: pages come straight from the OS cache
+    /// instead of being copied by `pread`.
+    static let mmapSize = 1 << 30
 
     /// `PRAGMA application_id` of catalog databases ("CTLG").
     static let applicationID = 0x4354_4C47
@@ -51,7 +57,8 @@ public final class SQLiteCatalogStore: CatalogStore {
     }
 
     private func configure(readOnly: Bool) throws {
-        try connection.execute("PRAGMA foreign_keys = ON; PRAGMA cache_size = -32768; PRAGMA temp_store = FILE")
+        try connection.execute(
+            "PRAGMA foreign_keys = ON; PRAGMA cache_size = -32768; PRAGMA temp_store = FILE; PRAGMA mmap_size = \(Self.mmapSize)")
         let applicationID = try connection.cached("PRAGMA application_id").scalarInt() ?? 0
         let tableCount = try connection.cached("SELECT count(*) FROM sqlite_schema").scalarInt() ?? 0
         if applicationID != Self.applicationID && (applicationID != 0 || tableCount > 0) {
@@ -68,6 +75,7 @@ public final class SQLiteCatalogStore: CatalogStore {
         try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
         if applicationID == 0 { try connection.execute("PRAGMA application_id = \(Self.applicationID)") }
         try Schema.migrate(connection)
+        for id in try catalogsNeedingReindex() { try reindex(id) }
     }
 
     /// Closes the database. The store must not be used afterwards.
@@ -90,7 +98,9 @@ public final class SQLiteCatalogStore: CatalogStore {
         var ordRange: Range<Int64> { (number << 32)..<((number + 1) << 32) }
         var titleWords: String { "title_words_\(number)" }
         var textWords: String { "text_words_\(number)" }
-        var titleTrigrams: String { "title_trigrams_\(number)" }
+        var titleSuffixes: String { "title_suffixes_\(number)" }
+        /// Bits of categories in the scope masks.
+        var categoryBits: [String: Int]
     }
 
     /// The state of catalog `id`, reloaded when another connection changed the file.
@@ -99,6 +109,12 @@ public final class SQLiteCatalogStore: CatalogStore {
         if version != cacheVersion {
             cache.removeAll()
             cacheVersion = version
+            // Another connection may have rebuilt full-text tables: rebuild the vocabularies too.
+            for table in vocabularies {
+                try connection.execute("DROP TABLE IF EXISTS temp.vocabulary_\(table)")
+                connection.forgetStatements(containing: "vocabulary_\(table)")
+            }
+            vocabularies.removeAll()
         }
         if let state = cache[id] { return state }
         let statement = try connection.cached(
@@ -112,16 +128,18 @@ public final class SQLiteCatalogStore: CatalogStore {
         let labels = try JSONDecoder().decode([String].self, from: Data(statement.text(3).utf8))
         var numbers: [String: Int] = [:]
         var counts: [String: Int] = [:]
+        var bits: [String: Int] = [:]
         let categories = try connection.cached(
-            "SELECT number, name, item_count FROM categories WHERE catalog_number = ?")
+            "SELECT number, name, item_count, mask_bit FROM categories WHERE catalog_number = ?")
         try categories.bind(number)
         try categories.forEachRow { row in
             numbers[row.text(1)] = row.int(0)
             counts[row.text(1)] = row.int(2)
+            if let bit = row.optionalInt(3) { bits[row.text(1)] = bit }
         }
         let state = CatalogState(
             number: number, definition: definition, itemCount: itemCount, labels: labels,
-            categoryNumbers: numbers, categoryCounts: counts)
+            categoryNumbers: numbers, categoryCounts: counts, categoryBits: bits)
         cache[id] = state
         return state
     }
@@ -159,7 +177,10 @@ public final class SQLiteCatalogStore: CatalogStore {
     }
 
     func dropSearchTables(of state: CatalogState) throws {
-        for table in [state.titleWords, state.textWords, state.titleTrigrams] {
+        for table in [state.titleWords, state.textWords, state.titleSuffixes] {
+            try connection.execute("DROP TABLE IF EXISTS temp.vocabulary_\(table)")
+            vocabularies.remove(table)
+            connection.forgetStatements(containing: "vocabulary_\(table)")
             try connection.execute("DROP TABLE IF EXISTS \(table)")
             connection.forgetStatements(containing: table)
         }
@@ -188,42 +209,11 @@ public final class SQLiteCatalogStore: CatalogStore {
         return record
     }
 
-    static func encodeStrings(_ values: [String]) -> String {
-        guard !values.isEmpty else { return "[]" }
-        let data = try? JSONSerialization.data(withJSONObject: values, options: [.withoutEscapingSlashes])
-        return data.map { String(decoding: $0, as: UTF8.self) } ?? "[]"
-    }
+    static func encodeStrings(_ values: [String]) -> String { StoredJSON.encode(strings: values) }
 
-    static func decodeStrings(_ text: String) -> [String] {
-        guard text != "[]", let data = text.data(using: .utf8) else { return [] }
-        return (try? JSONSerialization.jsonObject(with: data)) as? [String] ?? []
-    }
+    static func decodeStrings(_ text: String) -> [String] { StoredJSON.decodeStrings(text) }
 
-    static func encodeFields(_ fields: [String: FieldValue]) -> String {
-        guard !fields.isEmpty else { return "{}" }
-        var object: [String: Any] = [:]
-        for (name, value) in fields {
-            switch value {
-            case .text(let text): object[name] = text
-            case .list(let list): object[name] = list
-            }
-        }
-        let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-        return data.map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-    }
+    static func encodeFields(_ fields: [String: FieldValue]) -> String { StoredJSON.encode(fields: fields) }
 
-    static func decodeFields(_ text: String) -> [String: FieldValue] {
-        guard text != "{}", let data = text.data(using: .utf8),
-            let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
-        else { return [:] }
-        var fields: [String: FieldValue] = [:]
-        for (name, value) in object {
-            if let text = value as? String {
-                fields[name] = .text(text)
-            } else if let list = value as? [String] {
-                fields[name] = .list(list)
-            }
-        }
-        return fields
-    }
+    static func decodeFields(_ text: String) -> [String: FieldValue] { StoredJSON.decodeFields(text) }
 }

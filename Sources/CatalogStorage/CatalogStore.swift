@@ -32,14 +32,16 @@ public protocol CatalogStore: AnyObject {
     ///
     /// - Parameters:
     ///   - definition: the catalog's definition (stored, replacing the previous one).
-    ///   - records: the records, streamed; the closure calls its argument once per record.
+    ///   - records: the records, streamed; the closure calls its argument once per record and
+    ///     returns the definition to store if reading taught it something (field order, the
+    ///     detected record element), or nil to store `definition` as given.
     ///   - replace: when true, records missing from the source are removed; otherwise kept.
     ///   - progress: called now and then with the number of records read so far.
     /// - Returns: what the import did.
     func importRecords(
         definition: CatalogDefinition,
         replace: Bool,
-        records: (_ add: (Record) throws -> Void) throws -> Void,
+        records: (_ add: (Record) throws -> Void) throws -> CatalogDefinition?,
         progress: ((Int) -> Void)?
     ) throws -> ImportSummary
 

@@ -152,7 +152,8 @@ import Testing
         #expect(throws: Boom.self) {
             try fixture.store.importRecords(definition: StoreFixture.cookbook, replace: true, records: { add in
                 try add(Record(id: "x1", title: "Új recept"))
-                throw Boom()
+                if Bool(true) { throw Boom() }
+                return nil
             }, progress: nil)
         }
         #expect(try fixture.store.items(of: "cookbook", section: nil, after: nil, limit: 100) == before)
@@ -226,4 +227,16 @@ import Testing
 
 extension SearchHit {
     var id: String { record.id }
+}
+
+@Suite struct ReindexTests {
+    @Test func reindexKeepsEveryRecordAndOrder() throws {
+        let fixture = try StoreFixture()
+        try fixture.load(StoreFixture.cookbook, StoreFixture.recipes)
+        let before = try fixture.store.items(of: "cookbook", section: nil, after: nil, limit: 100)
+        let summary = try fixture.store.reindex("cookbook")
+        #expect(summary.total == StoreFixture.recipes.count)
+        #expect(try fixture.store.items(of: "cookbook", section: nil, after: nil, limit: 100) == before)
+        #expect(try fixture.store.catalogsNeedingReindex().isEmpty)
+    }
 }

@@ -24,6 +24,7 @@ final class StoreFixture {
     func load(_ definition: CatalogDefinition, _ records: [Record], replace: Bool = true) throws -> ImportSummary {
         try store.importRecords(definition: definition, replace: replace, records: { add in
             for record in records { try add(record) }
+            return nil
         }, progress: nil)
     }
 

@@ -1,24 +1,33 @@
-/// Everything the generator draws words from, built once per process on first use (about a
-/// millisecond) and shared by every generator.
+/// Everything the generator draws words from, built once per process on first use (a few
+/// milliseconds) and shared by every generator.
 struct GeneratorVocabulary: Sendable {
     /// The shared vocabulary.
     static let shared = GeneratorVocabulary()
 
+    /// The UTF-8 text every ``TextArena/Ref`` points into.
+    let arena: [UInt8]
     /// One lexicon per language, in the order of ``Lexicon/languageCodes``.
     let lexicons: [Lexicon]
     /// Model designations (`T-200`, `K45`, `Pro`), most common first.
-    let modelCodes: [String]
+    let modelCodes: [TextArena.Ref]
     /// Skewed choice of model designation.
     let modelChoice: SkewedChoice
-    /// Titles in other scripts with their category index.
-    let otherScriptTitles: [(title: String, category: Int)]
+    /// Titles in other scripts.
+    let otherScriptTitles: [TextArena.Ref]
+    /// Words in each of ``otherScriptTitles``.
+    let otherScriptWords: [Int]
+    /// The category index of each of ``otherScriptTitles``.
+    let otherScriptCategories: [Int]
+    /// Tokens that put a title under `#`.
+    let digitPrefixes: [TextArena.Ref]
     /// Countries that make things for every market.
     let workshopCountries: [String]
     /// Weighted choice of workshop country.
     let workshopChoice: SkewedChoice
 
     private init() {
-        lexicons = Lexicon.languageCodes.map(Lexicon.build)
+        var arena = TextArena()
+        lexicons = Lexicon.languageCodes.map { Lexicon.build($0, arena: &arena) }
 
         var codes = ["Pro", "Max", "Plus", "Lite", "Mini", "Duo", "Eco", "Flex", "Neo", "Ultra"]
         let letters = ["T", "X", "S", "K", "V", "R", "M", "Z", "A", "E", "G", "C"]
@@ -28,13 +37,17 @@ struct GeneratorVocabulary: Sendable {
                 codes.append((index + letterIndex) % 2 == 0 ? "\(letter)-\(number)" : "\(letter)\(number)")
             }
         }
-        modelCodes = codes
+        modelCodes = codes.map { arena.add($0) }
         modelChoice = SkewedChoice(count: codes.count, offset: 4)
 
-        otherScriptTitles = LexiconData.otherScriptTitles.map { entry in
-            (entry.title, LexiconData.categoryKeys.firstIndex(of: entry.category)!)
+        otherScriptTitles = LexiconData.otherScriptTitles.map { arena.add($0.title) }
+        otherScriptWords = LexiconData.otherScriptTitles.map { $0.title.split(separator: " ").count }
+        otherScriptCategories = LexiconData.otherScriptTitles.map {
+            LexiconData.categoryKeys.firstIndex(of: $0.category)!
         }
+        digitPrefixes = LexiconData.digitPrefixes.map { arena.add($0) }
         workshopCountries = LexiconData.workshopCountries.map(\.code)
         workshopChoice = SkewedChoice(weights: LexiconData.workshopCountries.map(\.weight))
+        self.arena = arena.bytes
     }
 }

@@ -1,9 +1,13 @@
 extension Lexicon {
-    /// The languages the generator writes, in a fixed order.
-    static let languageCodes = ["en", "de", "hu", "fr", "sv", "es"]
+    /// The languages the generator writes, in the order of the columns of ``LexiconData``'s tables.
+    static let languageCodes = ["en", "de", "hu", "sv", "fr", "es"]
 
-    /// Builds the lexicon of `code` (one of ``languageCodes``) from ``LexiconData``.
-    static func build(_ code: String) -> Lexicon {
+    /// Where the adjectives that read well after "is" begin (after the colours and sizes).
+    private static let predicativeStarts = ["en": 10, "de": 10, "hu": 10, "sv": 10, "fr": 7, "es": 10]
+
+    /// Builds the lexicon of `code` (one of ``languageCodes``) from ``LexiconData``, storing its
+    /// text in `arena`.
+    static func build(_ code: String, arena: inout TextArena) -> Lexicon {
         let column = languageCodes.firstIndex(of: code)! + 1
         let heads = rows(LexiconData.heads).map { row in
             (category: categoryIndex(row[0]), word: row[column].split(separator: ":").map(String.init))
@@ -12,44 +16,88 @@ extension Lexicon {
             (category: row[0] == "-" ? -1 : categoryIndex(row[0]), word: row[column])
         }
 
+        var phraseTexts: [(first: String, inner: String, sentence: String, gender: Int)] = []
         var phrases: [NounPhrase] = []
         phrases.reserveCapacity(heads.count * (modifiers.count + 1))
         for head in heads {
-            let bare = phrase(code, head: head.word, modifier: nil, category: head.category, secondCategory: -1)
-            phrases.append(bare)
-            for modifier in modifiers {
-                let second = modifier.category == head.category ? -1 : modifier.category
-                if modifier.word.lowercased().hasSuffix(head.word[0].lowercased()) {
-                    phrases.append(bare)  // "Schreibtisch" + "Tisch": keep the bare head instead
-                } else {
-                    phrases.append(
-                        phrase(code, head: head.word, modifier: modifier.word, category: head.category,
-                               secondCategory: second))
+            let bare = phrase(code, head: head.word, modifier: nil)
+            for slot in 0...modifiers.count {
+                var texts = bare
+                var second = -1
+                if slot > 0 {
+                    let modifier = modifiers[slot - 1]
+                    // "Schreibtisch" + "Tisch" would repeat itself: keep the bare head instead.
+                    if !modifier.word.lowercased().hasSuffix(head.word[0].lowercased()) {
+                        texts = phrase(code, head: head.word, modifier: modifier.word)
+                        second = modifier.category == head.category ? -1 : modifier.category
+                    }
                 }
+                phraseTexts.append(texts)
+                phrases.append(
+                    NounPhrase(
+                        titleFirst: arena.add(texts.first),
+                        titleInner: arena.add(texts.inner),
+                        sentence: arena.add(texts.sentence),
+                        gender: texts.gender,
+                        words: texts.inner.split(separator: " ").count,
+                        category: head.category,
+                        secondCategory: second
+                    ))
             }
         }
 
-        let adjectives = LexiconData.adjectives[code]!.split(separator: "|").map { adjective(code, String($0)) }
-        let frames = LexiconData.frames[code]!.map(Frame.init(parsing:))
-        let manufacturers = makeManufacturers(code)
-        let countries = LexiconData.countries[code]!
+        let adjectiveEntries = LexiconData.adjectives[code]!.split(separator: "|").map(String.init)
+        var adjectiveForms: [TextArena.Ref] = []
+        var adjectiveWords: [String] = []
+        for entry in adjectiveEntries {
+            let forms = adjective(code, entry)
+            for form in forms.first + forms.inner + [forms.predicative] {
+                adjectiveForms.append(arena.add(form))
+            }
+            adjectiveWords.append(contentsOf: forms.inner)
+        }
+
+        var framePieces: [FramePiece] = []
+        var frames: [Frame] = []
+        for text in LexiconData.frames[code]! {
+            let start = framePieces.count
+            var rest = Substring(text)
+            while let open = rest.firstIndex(of: "{") {
+                if open > rest.startIndex { framePieces.append(.text(arena.add(String(rest[..<open])))) }
+                framePieces.append(rest[open...].hasPrefix("{P}") ? .adjective : .noun)
+                rest = rest[rest.index(open, offsetBy: 3)...]
+            }
+            if !rest.isEmpty { framePieces.append(.text(arena.add(String(rest)))) }
+            frames.append(Frame(start: start, count: framePieces.count - start))
+        }
+
+        // Title words: adjectives, then bare heads, then each modifier's phrases, without repeats.
+        var seen = Set<String>()
+        var titleWords: [String] = []
+        for word in adjectiveWords where seen.insert(word).inserted { titleWords.append(word) }
+        for slot in 0...modifiers.count {
+            for head in heads.indices {
+                for word in phraseTexts[head * (modifiers.count + 1) + slot].inner.split(separator: " ") {
+                    if seen.insert(String(word)).inserted { titleWords.append(String(word)) }
+                }
+            }
+        }
 
         return Lexicon(
             code: code,
             adjectiveFirst: code != "fr" && code != "es",
             phrases: phrases,
             modifierCount: modifiers.count,
-            headChoice: SkewedChoice(count: heads.count, offset: 3),
-            modifierChoice: SkewedChoice(count: modifiers.count, offset: 3),
-            adjectives: adjectives,
-            adjectiveChoice: SkewedChoice(count: adjectives.count, offset: 2),
+            headCount: heads.count,
+            adjectiveForms: adjectiveForms,
+            predicativeStart: predicativeStarts[code] ?? 0,
+            framePieces: framePieces,
             frames: frames,
-            manufacturers: manufacturers,
-            manufacturerChoice: SkewedChoice(count: manufacturers.count, offset: 2),
-            countries: countries.map(\.code),
-            countryChoice: SkewedChoice(weights: countries.map(\.weight)),
-            countryCurrencies: countries.map { LexiconData.currencies[$0.code] ?? "EUR" },
-            homeCurrency: LexiconData.homeCurrency[code] ?? "EUR"
+            manufacturers: makeManufacturers(code),
+            countries: LexiconData.countries[code]!,
+            currencies: LexiconData.currencies,
+            homeCurrency: LexiconData.homeCurrency[code] ?? "EUR",
+            titleWords: titleWords
         )
     }
 
@@ -79,71 +127,52 @@ extension Lexicon {
         }
     }
 
-    /// One noun phrase in the forms of `code`.
+    /// One noun phrase in the forms of `code`. `head` is `[word, gender?, definite?]`.
     private static func phrase(
-        _ code: String, head: [String], modifier: String?, category: Int, secondCategory: Int
-    ) -> NounPhrase {
+        _ code: String, head: [String], modifier: String?
+    ) -> (first: String, inner: String, sentence: String, gender: Int) {
         let word = head[0]
         let mark = head.count > 1 ? head[1] : ""
-        var first: String
-        var inner: String
-        var sentence: String
-        var genderIndex = 0
         switch code {
         case "en":
-            inner = modifier.map { "\($0) \(word)" } ?? word
-            first = inner
-            sentence = "the " + inner.lowercased()
+            let inner = modifier.map { "\($0) \(word)" } ?? word
+            return (inner, inner, "the " + inner.lowercased(), 0)
         case "de":
-            genderIndex = gender(mark)
-            inner = modifier.map { $0 + word.lowercased() } ?? word
-            first = inner
-            sentence = (genderIndex == 1 ? "der " : "dem ") + inner
+            let genderIndex = gender(mark)
+            let inner = modifier.map { $0 + word.lowercased() } ?? word
+            return (inner, inner, (genderIndex == 1 ? "der " : "dem ") + inner, genderIndex)
         case "hu":
+            var inner = word
             if let modifier {
                 inner = modifier.hasPrefix("~") ? "\(modifier.dropFirst()) \(word)" : modifier + word
-            } else {
-                inner = word
             }
-            first = capitalized(inner)
             let vowel = "aáeéiíoóöőuúüű".contains(inner.first!)
-            sentence = (vowel ? "az " : "a ") + inner
+            return (capitalized(inner), inner, (vowel ? "az " : "a ") + inner, 0)
         case "sv":
-            genderIndex = mark == "n" ? 2 : 0
             let definite = head.count > 2 ? head[2] : word
-            inner = (modifier ?? "") + word
-            first = capitalized(inner)
-            sentence = (modifier ?? "") + definite
+            let inner = (modifier ?? "") + word
+            return (capitalized(inner), inner, (modifier ?? "") + definite, mark == "n" ? 2 : 0)
         case "fr":
-            genderIndex = gender(mark)
-            inner = modifier.map { "\(word) \($0)" } ?? word
-            first = capitalized(inner)
+            let genderIndex = gender(mark)
+            let inner = modifier.map { "\(word) \($0)" } ?? word
             let elided = "aâeéèêiîoôuh".contains(word.first!)
-            sentence = (elided ? "l'" : genderIndex == 1 ? "la " : "le ") + inner
+            return (capitalized(inner), inner, (elided ? "l'" : genderIndex == 1 ? "la " : "le ") + inner, genderIndex)
         default:  // es
-            genderIndex = gender(mark)
-            inner = modifier.map { "\(word) \($0)" } ?? word
-            first = capitalized(inner)
-            sentence = (genderIndex == 1 ? "la " : "el ") + inner
+            let genderIndex = gender(mark)
+            let inner = modifier.map { "\(word) \($0)" } ?? word
+            return (capitalized(inner), inner, (genderIndex == 1 ? "la " : "el ") + inner, genderIndex)
         }
-        return NounPhrase(
-            titleFirst: first,
-            titleInner: inner,
-            sentence: sentence,
-            sentenceLength: sentence.count,
-            gender: genderIndex,
-            words: inner.split(separator: " ").count,
-            category: category,
-            secondCategory: secondCategory
-        )
     }
 
-    /// One adjective entry (`rot`, `edel:edl`, `röd:rött`, `bleu:bleue`) in the forms of `code`.
-    private static func adjective(_ code: String, _ entry: String) -> Adjective {
+    /// One adjective entry (`rot`, `edel:edl`, `röd:rött`, `bleu:bleue`) in the forms of `code`:
+    /// title forms per gender (masculine or common, feminine, neuter) and the predicative form.
+    private static func adjective(_ code: String, _ entry: String) -> (
+        first: [String], inner: [String], predicative: String
+    ) {
         let parts = entry.split(separator: ":").map(String.init)
         let base = parts[0]
         let other = parts.count > 1 ? parts[1] : nil
-        let forms: [String]  // per gender: 0 masculine/common, 1 feminine, 2 neuter
+        let forms: [String]
         let predicative: String
         switch code {
         case "en":
@@ -154,21 +183,18 @@ extension Lexicon {
             forms = [stem + "er", stem + "e", stem + "es"]
             predicative = base
         case "sv":
+            // Predicative after a neuter subject ("Materialet är rött").
             forms = [base, base, other ?? base]
             predicative = other ?? base
         case "fr", "es":
+            // Predicative after a masculine subject ("Le matériau est vert").
             forms = [base, other ?? base, base]
             predicative = base
         default:  // hu
             forms = [base, base, base]
             predicative = base
         }
-        return Adjective(
-            first: forms.map(capitalized),
-            inner: forms,
-            predicative: predicative,
-            predicativeLength: predicative.count
-        )
+        return (forms.map(capitalized), forms, predicative)
     }
 
     /// Fifty invented manufacturer names of the language's market, in a fixed shuffled order.

@@ -1,17 +1,16 @@
 /// The words of one language, ready for the generator's hot loop: every noun phrase and adjective
-/// form is built once, so making a title or a sentence only appends finished strings.
-struct Lexicon: Sendable {
+/// form is built once into the shared ``TextArena``, so making a title or a sentence only copies
+/// bytes.
+final class Lexicon: Sendable {
     /// A thing with its modifier (`Gartenlampe`, `Garden Lamp`, `lampe de jardin`) in every form a
     /// title or sentence needs.
     struct NounPhrase: Sendable {
         /// As the first word(s) of a title.
-        var titleFirst: String
+        var titleFirst: TextArena.Ref
         /// Inside a title.
-        var titleInner: String
+        var titleInner: TextArena.Ref
         /// Inside a sentence, with its article where the language's frames expect one.
-        var sentence: String
-        /// Characters of ``sentence``.
-        var sentenceLength: Int
+        var sentence: TextArena.Ref
         /// 0 masculine / common / none, 1 feminine, 2 neuter.
         var gender: Int
         /// Words in ``titleInner``.
@@ -22,62 +21,91 @@ struct Lexicon: Sendable {
         var secondCategory: Int
     }
 
-    /// An adjective in its title forms per gender and its predicative form.
-    struct Adjective: Sendable {
-        /// Title forms when the adjective opens the title, per gender.
-        var first: [String]
-        /// Title forms inside the title, per gender.
-        var inner: [String]
-        /// The form after "is" (`rot`, `rött`, `rouge`).
-        var predicative: String
-        /// Characters of ``predicative``.
-        var predicativeLength: Int
+    /// One piece of a sentence frame.
+    enum FramePiece: Sendable {
+        case text(TextArena.Ref)
+        case adjective
+        case noun
     }
 
-    /// A sentence with slots.
+    /// A sentence frame: a run of ``framePieces``.
     struct Frame: Sendable {
-        enum Piece: Sendable {
-            case text(String)
-            case adjective
-            case noun
-        }
-        var pieces: [Piece]
-        /// Characters of the literal pieces.
-        var fixedLength: Int
+        var start: Int
+        var count: Int
     }
 
     /// The language code (`en`, `de`, …).
-    var code: String
+    let code: String
     /// Whether adjectives precede the noun in titles (`Rote Lampe`) or follow it (`Lampe rouge`).
-    var adjectiveFirst: Bool
+    let adjectiveFirst: Bool
     /// All noun phrases, `head * (modifierCount + 1) + modifier + 1`; modifier slot 0 is the bare head.
-    var phrases: [NounPhrase]
+    let phrases: [NounPhrase]
     /// How many modifiers each head combines with.
-    var modifierCount: Int
+    let modifierCount: Int
     /// Skewed choice of head.
-    var headChoice: SkewedChoice
+    let headChoice: SkewedChoice
     /// Skewed choice of modifier.
-    var modifierChoice: SkewedChoice
-    /// Adjectives, most common first.
-    var adjectives: [Adjective]
-    /// Skewed choice of adjective.
-    var adjectiveChoice: SkewedChoice
+    let modifierChoice: SkewedChoice
+    /// Seven forms per adjective: title forms at the start per gender (3), inside a title per
+    /// gender (3), predicative (1).
+    let adjectiveForms: [TextArena.Ref]
+    /// Skewed choice of adjective for titles (all of them, colours first).
+    let adjectiveChoice: SkewedChoice
+    /// The first adjective that reads well after "is" (after the colours and sizes).
+    let predicativeStart: Int
+    /// Skewed choice among the predicative adjectives.
+    let predicativeChoice: SkewedChoice
+    /// The pieces of all sentence frames.
+    let framePieces: [FramePiece]
     /// Sentence frames for descriptions.
-    var frames: [Frame]
+    let frames: [Frame]
     /// Manufacturers of this language's market, most common first.
-    var manufacturers: [String]
+    let manufacturers: [String]
     /// Skewed choice of manufacturer.
-    var manufacturerChoice: SkewedChoice
+    let manufacturerChoice: SkewedChoice
     /// Countries of origin of this market.
-    var countries: [String]
+    let countries: [String]
     /// Weighted choice of country.
-    var countryChoice: SkewedChoice
+    let countryChoice: SkewedChoice
     /// Currency per entry of ``countries``.
-    var countryCurrencies: [String]
+    let countryCurrencies: [String]
     /// Currency for things made elsewhere.
-    var homeCurrency: String
+    let homeCurrency: String
+    /// Every distinct word a title can contain, adjectives first, common before rare.
+    let titleWords: [String]
 
-    /// A random noun phrase, skewed towards common heads and modifiers; about a third are bare.
+    init(
+        code: String, adjectiveFirst: Bool, phrases: [NounPhrase], modifierCount: Int, headCount: Int,
+        adjectiveForms: [TextArena.Ref], predicativeStart: Int, framePieces: [FramePiece], frames: [Frame],
+        manufacturers: [String], countries: [(code: String, weight: Int)], currencies: [String: String],
+        homeCurrency: String, titleWords: [String]
+    ) {
+        self.code = code
+        self.adjectiveFirst = adjectiveFirst
+        self.phrases = phrases
+        self.modifierCount = modifierCount
+        headChoice = SkewedChoice(count: headCount, offset: 3)
+        modifierChoice = SkewedChoice(count: modifierCount, offset: 3)
+        self.adjectiveForms = adjectiveForms
+        let adjectives = adjectiveForms.count / 7
+        adjectiveChoice = SkewedChoice(count: adjectives, offset: 2)
+        self.predicativeStart = predicativeStart
+        predicativeChoice = SkewedChoice(count: adjectives - predicativeStart, offset: 2)
+        self.framePieces = framePieces
+        self.frames = frames
+        self.manufacturers = manufacturers
+        manufacturerChoice = SkewedChoice(count: manufacturers.count, offset: 2)
+        self.countries = countries.map(\.code)
+        countryChoice = SkewedChoice(weights: countries.map(\.weight))
+        countryCurrencies = countries.map { currencies[$0.code] ?? homeCurrency }
+        self.homeCurrency = homeCurrency
+        self.titleWords = titleWords
+    }
+
+    /// The number of adjectives.
+    var adjectiveCount: Int { adjectiveForms.count / 7 }
+
+    /// A random noun phrase, skewed towards common heads and modifiers; a third are bare heads.
     @inline(__always)
     func randomPhrase(_ random: inout SplitMix64) -> NounPhrase {
         let head = headChoice.pick(&random)
@@ -85,46 +113,15 @@ struct Lexicon: Sendable {
         return phrases[head * (modifierCount + 1) + modifier]
     }
 
-    /// A random adjective, skewed towards common ones.
+    /// The title form of adjective `index` agreeing with `gender`.
     @inline(__always)
-    func randomAdjective(_ random: inout SplitMix64) -> Adjective {
-        adjectives[adjectiveChoice.pick(&random)]
+    func adjective(_ index: Int, gender: Int, atStart: Bool) -> TextArena.Ref {
+        adjectiveForms[index * 7 + (atStart ? 0 : 3) + gender]
     }
 
-    /// Every distinct word a title can contain, most common first (roughly).
-    var titleWords: [String] {
-        var words: [String] = []
-        for adjective in adjectives { words.append(contentsOf: adjective.inner) }
-        let heads = phrases.count / (modifierCount + 1)
-        for modifier in 0...modifierCount {
-            for head in 0..<heads {
-                words.append(contentsOf: phrases[head * (modifierCount + 1) + modifier].titleInner.split(separator: " ").map(String.init))
-            }
-        }
-        return words
-    }
-}
-
-extension Lexicon.Frame {
-    /// Parses `"Looks {P} in any room."`.
-    init(parsing text: String) {
-        var pieces: [Piece] = []
-        var fixed = 0
-        var rest = Substring(text)
-        while let open = rest.firstIndex(of: "{") {
-            let literal = String(rest[..<open])
-            if !literal.isEmpty {
-                pieces.append(.text(literal))
-                fixed += literal.count
-            }
-            let slot = rest[open...].prefix(3)
-            pieces.append(slot == "{P}" ? .adjective : .noun)
-            rest = rest[rest.index(open, offsetBy: 3)...]
-        }
-        if !rest.isEmpty {
-            pieces.append(.text(String(rest)))
-            fixed += rest.count
-        }
-        self.init(pieces: pieces, fixedLength: fixed)
+    /// A random predicative adjective (`leicht`, `practical`, `rostfritt`).
+    @inline(__always)
+    func randomPredicative(_ random: inout SplitMix64) -> TextArena.Ref {
+        adjectiveForms[(predicativeStart + predicativeChoice.pick(&random)) * 7 + 6]
     }
 }

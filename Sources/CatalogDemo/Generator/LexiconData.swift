@@ -131,44 +131,44 @@ enum LexiconData {
     /// `common[:neuter]`; French and Spanish: `masculine[:feminine]`.
     static let adjectives: [String: String] = [
         "en": """
-            Red|Blue|Green|White|Black|Yellow|Grey|Large|Small|New|Lightweight|Sturdy|Soft|Quiet|Smart|\
-            Practical|Elegant|Classic|Modern|Foldable|Waterproof|Portable|Handy|Digital|Stainless|Compact|\
-            Cosy|Round|Slim|Rustic|Durable|Bright|Vintage|Nordic|Heavy-Duty|Striped
-            """,
+        Red|Blue|Green|White|Black|Yellow|Grey|Large|Small|New|Lightweight|Sturdy|Soft|Quiet|Smart|\
+        Practical|Elegant|Classic|Modern|Foldable|Waterproof|Portable|Handy|Digital|Stainless|Compact|\
+        Cosy|Round|Slim|Rustic|Durable|Bright|Vintage|Nordic|Heavy-Duty|Striped
+        """,
         "de": """
-            rot|blau|grün|weiß|schwarz|gelb|grau|groß|klein|neu|leicht|stabil|weich|leise|praktisch|elegant|\
-            klassisch|modern|faltbar|wasserdicht|tragbar|handlich|digital|rostfrei|kompakt|gemütlich|rund|\
-            schlank|rustikal|edel:edl|nordisch|robust|hell|dunkel:dunkl|bunt|gestreift|flach|hübsch|zeitlos
-            """,
+        rot|blau|grün|weiß|schwarz|gelb|grau|groß|klein|neu|leicht|stabil|weich|leise|praktisch|elegant|\
+        klassisch|modern|faltbar|wasserdicht|tragbar|handlich|digital|rostfrei|kompakt|gemütlich|rund|\
+        schlank|rustikal|edel:edl|nordisch|robust|hell|dunkel:dunkl|bunt|gestreift|flach|hübsch|zeitlos
+        """,
         "hu": """
-            piros|kék|zöld|fehér|fekete|sárga|szürke|nagy|kicsi|új|könnyű|strapabíró|puha|csendes|okos|\
-            praktikus|elegáns|klasszikus|modern|összecsukható|vízálló|hordozható|mutatós|digitális|\
-            rozsdamentes|kompakt|kényelmes|kerek|karcsú|rusztikus|tartós|világos|sötét|színes|csíkos|\
-            gyönyörű|szögletes|ötletes|nyitható|ügyes
-            """,
+        piros|kék|zöld|fehér|fekete|sárga|szürke|nagy|kicsi|új|könnyű|strapabíró|puha|csendes|okos|\
+        praktikus|elegáns|klasszikus|modern|összecsukható|vízálló|hordozható|mutatós|digitális|\
+        rozsdamentes|kompakt|kényelmes|kerek|karcsú|rusztikus|tartós|világos|sötét|színes|csíkos|\
+        gyönyörű|szögletes|ötletes|nyitható|ügyes
+        """,
         "sv": """
-            röd:rött|blå:blått|grön:grönt|vit:vitt|svart|gul:gult|grå:grått|stor:stort|liten:litet|ny:nytt|\
-            lätt|stabil:stabilt|mjuk:mjukt|tyst|smart|praktisk:praktiskt|elegant|klassisk:klassiskt|\
-            modern:modernt|hopfällbar:hopfällbart|vattentät:vattentätt|bärbar:bärbart|händig:händigt|\
-            digital:digitalt|rostfri:rostfritt|kompakt|mysig:mysigt|rund:runt|smal:smalt|rustik:rustikt|\
-            nordisk:nordiskt|randig:randigt|ljus:ljust|mörk:mörkt|färgglad:färgglatt|kraftig:kraftigt|\
-            tålig:tåligt
-            """,
+        röd:rött|blå:blått|grön:grönt|vit:vitt|svart|gul:gult|grå:grått|stor:stort|liten:litet|ny:nytt|\
+        lätt|stabil:stabilt|mjuk:mjukt|tyst|smart|praktisk:praktiskt|elegant|klassisk:klassiskt|\
+        modern:modernt|hopfällbar:hopfällbart|vattentät:vattentätt|bärbar:bärbart|händig:händigt|\
+        digital:digitalt|rostfri:rostfritt|kompakt|mysig:mysigt|rund:runt|smal:smalt|rustik:rustikt|\
+        nordisk:nordiskt|randig:randigt|ljus:ljust|mörk:mörkt|färgglad:färgglatt|kraftig:kraftigt|\
+        tålig:tåligt
+        """,
         "fr": """
-            rouge|bleu:bleue|vert:verte|blanc:blanche|noir:noire|jaune|gris:grise|léger:légère|solide|\
-            doux:douce|silencieux:silencieuse|pratique|élégant:élégante|classique|moderne|pliable|étanche|\
-            portable|numérique|inoxydable|compact:compacte|rond:ronde|rustique|doré:dorée|argenté:argentée|\
-            rayé:rayée|coloré:colorée|robuste|ovale|lumineux:lumineuse|naturel:naturelle|\
-            artisanal:artisanale|confortable|épais:épaisse|façonné:façonnée|écologique
-            """,
+        rouge|bleu:bleue|vert:verte|blanc:blanche|noir:noire|jaune|gris:grise|léger:légère|solide|\
+        doux:douce|silencieux:silencieuse|pratique|élégant:élégante|classique|moderne|pliable|étanche|\
+        portable|numérique|inoxydable|compact:compacte|rond:ronde|rustique|doré:dorée|argenté:argentée|\
+        rayé:rayée|coloré:colorée|robuste|ovale|lumineux:lumineuse|naturel:naturelle|\
+        artisanal:artisanale|confortable|épais:épaisse|façonné:façonnée|écologique
+        """,
         "es": """
-            rojo:roja|azul|verde|blanco:blanca|negro:negra|amarillo:amarilla|gris|grande|pequeño:pequeña|\
-            nuevo:nueva|ligero:ligera|resistente|suave|silencioso:silenciosa|práctico:práctica|elegante|\
-            clásico:clásica|moderno:moderna|plegable|impermeable|portátil|digital|inoxidable|\
-            compacto:compacta|cómodo:cómoda|redondo:redonda|rústico:rústica|dorado:dorada|rayado:rayada|\
-            colorido:colorida|robusto:robusta|ovalado:ovalada|artesanal|acolchado:acolchada|\
-            térmico:térmica|ecológico:ecológica
-            """,
+        rojo:roja|azul|verde|blanco:blanca|negro:negra|amarillo:amarilla|gris|grande|pequeño:pequeña|\
+        nuevo:nueva|ligero:ligera|resistente|suave|silencioso:silenciosa|práctico:práctica|elegante|\
+        clásico:clásica|moderno:moderna|plegable|impermeable|portátil|digital|inoxidable|\
+        compacto:compacta|cómodo:cómoda|redondo:redonda|rústico:rústica|dorado:dorada|rayado:rayada|\
+        colorido:colorida|robusto:robusta|ovalado:ovalada|artesanal|acolchado:acolchada|\
+        térmico:térmica|ecológico:ecológica
+        """,
     ]
 
     /// Sentence frames per language: `{P}` takes a predicative adjective, `{N}` a noun phrase with
@@ -178,7 +178,7 @@ enum LexiconData {
             "Pairs well with {N} from the same series.",
             "It is {P}, easy to clean and built to last.",
             "Designed for everyday use at home or on the go.",
-            "Looks {P} in any room.",
+            "Feels {P} and well made.",
             "Delivered without decoration.",
             "Tested in our own workshop and rated {P} by customers.",
             "Spare parts remain available for ten years.",
@@ -190,7 +190,7 @@ enum LexiconData {
             "Kombinierbar mit {N} aus derselben Serie.",
             "Im Alltag {P} und leicht zu reinigen.",
             "Für den täglichen Gebrauch zu Hause und unterwegs.",
-            "Wirkt in jedem Raum {P}.",
+            "Wirkt {P} und hochwertig.",
             "Lieferung ohne Dekoration.",
             "In unserer Werkstatt geprüft und von Kunden als {P} bewertet.",
             "Ersatzteile sind zehn Jahre lang erhältlich.",
@@ -214,7 +214,7 @@ enum LexiconData {
             "Passar bra ihop med {N} ur samma serie.",
             "Materialet är {P} och lätt att rengöra.",
             "Gjord för vardagsbruk hemma och på resan.",
-            "Intrycket är {P} i alla rum.",
+            "Det känns {P} och gediget.",
             "Levereras utan dekoration.",
             "Reservdelar finns att köpa i tio år.",
             "Storlek och färg kan avvika något.",
@@ -247,38 +247,50 @@ enum LexiconData {
     /// Manufacturer name parts per language: first parts, second parts, legal forms.
     static let manufacturerParts: [String: (first: [String], second: [String], legal: [String])] = [
         "en": (
-            ["Alder", "Bram", "Cinder", "Dunn", "Elder", "Fenn", "Gorse", "Heath", "Kestrel", "Lark", "Moss",
-             "Pike", "Quill", "Rook", "Thistle"],
+            [
+                "Alder", "Bram", "Cinder", "Dunn", "Elder", "Fenn", "Gorse", "Heath", "Kestrel", "Lark", "Moss",
+                "Pike", "Quill", "Rook", "Thistle",
+            ],
             ["combe", "ford", "wick", "mere", "holt", "by", "stead"],
             ["Ltd", "Works", "& Co.", "Supply"]
         ),
         "de": (
-            ["Alten", "Bären", "Eich", "Falken", "Grün", "Hasel", "Kirch", "Linden", "Mühl", "Rosen", "Schön",
-             "Sonnen", "Tann", "Weiß", "Wiesen"],
+            [
+                "Alten", "Bären", "Eich", "Falken", "Grün", "Hasel", "Kirch", "Linden", "Mühl", "Rosen", "Schön",
+                "Sonnen", "Tann", "Weiß", "Wiesen",
+            ],
             ["berg", "feld", "hof", "stein", "thal", "bach", "au"],
             ["GmbH", "AG", "KG", "Werke"]
         ),
         "hu": (
-            ["Bükk", "Cser", "Duna", "Gyöngy", "Kő", "Mecsek", "Nyír", "Rét", "Szeg", "Tisza", "Tölgy", "Zsom",
-             "Zala", "Ér", "Öreg"],
+            [
+                "Bükk", "Cser", "Duna", "Gyöngy", "Kő", "Mecsek", "Nyír", "Rét", "Szeg", "Tisza", "Tölgy", "Zsom",
+                "Zala", "Ér", "Öreg",
+            ],
             ["völgyi", "hegyi", "réti", "kúti", "falvi", "szegi", "parti"],
             ["Kft.", "Zrt.", "Bt."]
         ),
         "sv": (
-            ["Björk", "Ek", "Fjäll", "Gran", "Hav", "Lind", "Mål", "Norr", "Sjö", "Sol", "Sten", "Ström", "Väst",
-             "Å", "Öst"],
+            [
+                "Björk", "Ek", "Fjäll", "Gran", "Hav", "Lind", "Mål", "Norr", "Sjö", "Sol", "Sten", "Ström", "Väst",
+                "Å", "Öst",
+            ],
             ["vik", "berg", "dal", "holm", "lund", "näs", "by"],
             ["AB", "Handel AB"]
         ),
         "fr": (
-            ["Belle", "Bois", "Champ", "Clair", "Font", "Grand", "Haut", "Mont", "Pré", "Roche", "Val", "Ville",
-             "Beau", "Chêne", "Lac"],
+            [
+                "Belle", "Bois", "Champ", "Clair", "Font", "Grand", "Haut", "Mont", "Pré", "Roche", "Val", "Ville",
+                "Beau", "Chêne", "Lac",
+            ],
             ["ville", "mont", "court", "val", "fort", "lieu", "mare"],
             ["SARL", "S.A.", "& Fils"]
         ),
         "es": (
-            ["Alta", "Buena", "Campo", "Costa", "Fuente", "Lago", "Mira", "Monte", "Peña", "Río", "Sierra",
-             "Solar", "Torre", "Valle", "Villa"],
+            [
+                "Alta", "Buena", "Campo", "Costa", "Fuente", "Lago", "Mira", "Monte", "Peña", "Río", "Sierra",
+                "Solar", "Torre", "Valle", "Villa",
+            ],
             ["verde", "blanca", "real", "dorada", "alta", "mar", "sol"],
             ["S.L.", "S.A.", "e Hijos"]
         ),

@@ -2,24 +2,18 @@
 /// `1 / (i + offset)`. The first entries of a list come up often, the tail rarely, the way words
 /// are spread over a real catalog.
 ///
-/// Built from integer weights and searched with a binary search, so the choice depends only on the
-/// random numbers drawn (no floating point), and is the same on every platform.
+/// Integer weights and a guide table (a coarse index into the cumulative weights) make a draw cost
+/// one random number and a step or two, with no floating point, so the choice is the same on every
+/// platform.
 struct SkewedChoice: Sendable {
     private let cumulative: [UInt64]
-    private let total: Int
+    private let guide: [Int32]
+    private let total: UInt64
 
     /// Creates a choice over `count` entries; a larger `offset` flattens the head of the curve.
     init(count: Int, offset: Int = 2) {
         precondition(count > 0, "a choice needs at least one entry")
-        var sums: [UInt64] = []
-        sums.reserveCapacity(count)
-        var sum: UInt64 = 0
-        for index in 0..<count {
-            sum += 10_000_000 / UInt64(index + offset)
-            sums.append(sum)
-        }
-        cumulative = sums
-        total = Int(sum)
+        self.init(weights: (0..<count).map { 1_000_000 / ($0 + offset) })
     }
 
     /// Creates a choice with explicit integer weights (each at least 1).
@@ -32,8 +26,18 @@ struct SkewedChoice: Sendable {
             sum += UInt64(weight)
             sums.append(sum)
         }
+        let guideSize = max(64, weights.count * 4)
+        var guide: [Int32] = []
+        guide.reserveCapacity(guideSize)
+        var index = 0
+        for slot in 0..<guideSize {
+            let threshold = UInt64(slot) * sum / UInt64(guideSize)
+            while sums[index] <= threshold { index += 1 }
+            guide.append(Int32(index))
+        }
         cumulative = sums
-        total = Int(sum)
+        self.guide = guide
+        total = sum
     }
 
     /// The number of entries.
@@ -42,15 +46,12 @@ struct SkewedChoice: Sendable {
     /// Draws one index.
     @inline(__always)
     func pick(_ random: inout SplitMix64) -> Int {
-        let target = UInt64(random.below(total))
-        var low = 0
-        var high = cumulative.count - 1
-        cumulative.withUnsafeBufferPointer { sums in
-            while low < high {
-                let middle = (low + high) >> 1
-                if sums[middle] > target { high = middle } else { low = middle + 1 }
-            }
+        let target = random.next().multipliedFullWidth(by: total).high
+        let slot = Int(target &* UInt64(guide.count) / total)
+        return cumulative.withUnsafeBufferPointer { sums in
+            var index = Int(guide[slot])
+            while sums[index] <= target { index += 1 }
+            return index
         }
-        return low
     }
 }

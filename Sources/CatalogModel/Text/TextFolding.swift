@@ -32,13 +32,18 @@ public enum TextFolding {
         } else {
             // Outside the precomputed table: CJK, symbols, supplementary planes. Lowercase only.
             let props = scalar.properties
-            if props.generalCategory == .nonspacingMark || props.generalCategory == .enclosingMark { return }
+            switch props.generalCategory {
+            // Private-use characters are reserved for the index's own markers: never text.
+            case .nonspacingMark, .enclosingMark, .privateUse: return
+            default: break
+            }
             bytes.append(contentsOf: props.lowercaseMapping.utf8)
         }
     }
 
-    /// Whether `scalar` belongs inside a word: letters, numbers and private-use characters, the
-    /// same classes SQLite's unicode61 tokenizer treats as token characters.
+    /// Whether `scalar` belongs inside a word: letters and numbers, the classes SQLite's unicode61
+    /// tokenizer treats as token characters (it also counts private-use characters, which folding
+    /// removes from text because the index uses them for its own markers).
     @inline(__always)
     public static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
@@ -47,7 +52,7 @@ public enum TextFolding {
         }
         switch scalar.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-            .decimalNumber, .letterNumber, .otherNumber, .privateUse:
+            .decimalNumber, .letterNumber, .otherNumber:
             return true
         default:
             return false

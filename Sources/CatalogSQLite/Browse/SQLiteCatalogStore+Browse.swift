@@ -94,7 +94,7 @@ extension SQLiteCatalogStore {
         let after = try cursor.map { try Self.decodeCursor($0, in: state) } ?? (state.ordRange.lowerBound - 1)
         let limit = try Self.checkedLimit(limit)
         let ords = try matchingOrds(
-            table: state.titleWords, match: "scope : \(Self.scopeToken(number))", after: after, limit: limit + 1)
+            table: state.titleWords, match: SearchPlan.quoted(Self.scopeToken(number)), after: after, limit: limit + 1)
         let page = Array(ords.prefix(limit))
         return ItemsPage(
             items: try records(ords: page, state: state),

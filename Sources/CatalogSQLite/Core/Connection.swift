@@ -1,5 +1,6 @@
 import CSQLite
 import CatalogStorage
+import Foundation
 
 /// One SQLite connection. Not Sendable: it belongs to one thread at a time.
 ///
@@ -116,6 +117,35 @@ public final class Connection {
         }
     }
 
+    /// Whether to report the time of each import step on standard error (`CATALOG_PROFILE=1`).
+    static let profiling = ProcessInfo.processInfo.environment["CATALOG_PROFILE"] == "1"
+
+    /// Runs `body`, reporting its duration under `label` when profiling.
+    func timed<T>(_ label: String, _ body: () throws -> T) rethrows -> T {
+        guard Self.profiling else { return try body() }
+        var clock = Stopwatch()
+        clock.start()
+        defer {
+            clock.stop()
+            report(label, seconds: clock.total)
+        }
+        return try body()
+    }
+
+    func report(_ label: String, seconds: Double) {
+        guard Self.profiling else { return }
+        FileHandle.standardError.write(Data("profile: \(label): \(Int(seconds * 1000)) ms\n".utf8))
+    }
+
+    /// Runs `body` in one read transaction, so every statement sees the same snapshot (and the
+    /// file locks are taken once). Nested calls join the outer transaction.
+    public func read<T>(_ body: () throws -> T) throws -> T {
+        guard sqlite3_get_autocommit(handle) != 0 else { return try body() }
+        try execute("BEGIN DEFERRED")
+        defer { try? execute("COMMIT") }
+        return try body()
+    }
+
     /// The row id of the last insert.
     public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
@@ -134,4 +164,14 @@ public final class Connection {
         }
         return StorageError(code, "database error: \(message)", engineCode: "SQLITE \(rc)", statement: sql)
     }
+}
+
+/// Accumulates elapsed monotonic time across start/stop pairs.
+struct Stopwatch {
+    private(set) var total: Double = 0
+    private var started: UInt64 = 0
+
+    mutating func start() { started = DispatchTime.now().uptimeNanoseconds }
+
+    mutating func stop() { total += Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 }
 }

@@ -6,16 +6,20 @@ import Foundation
 /// The import pipeline. Everything happens in one write transaction, so a failure at any record
 /// leaves the catalog exactly as it was:
 ///
-/// 1. each record is mapped, given its section and collation key, folded for search, and put
-///    into a temporary staging table (a later record with the same id replaces an earlier one);
+/// 1. each record gets its section, collation key, scope mask and folded search text, and is
+///    appended to a temporary staging table (sequential writes, no index);
 /// 2. unless replacing, the catalog's records missing from the source are staged too;
-/// 3. the catalog's rows and full-text tables are rebuilt in index order from staging, so
-///    `ord` (and the full-text rowid) is the position in the index.
+/// 3. one sort puts staging in index order (SQLite's external merge sort: memory stays bounded);
+/// 4. sequential passes over the sorted rows write `items`, the three full-text tables and the
+///    scope masks, so `ord` (and every full-text rowid) is the position in the index.
+///
+/// Two records with the same id in one source are an error (the `items` uniqueness check finds
+/// them at no extra cost), so a typo never silently drops a record.
 extension SQLiteCatalogStore {
     public func importRecords(
         definition: CatalogDefinition,
         replace: Bool,
-        records: (_ add: (Record) throws -> Void) throws -> Void,
+        records: (_ add: (Record) throws -> Void) throws -> CatalogDefinition?,
         progress: ((Int) -> Void)?
     ) throws -> ImportSummary {
         guard CatalogDefinition.isValidID(definition.id) else {
@@ -31,7 +35,13 @@ extension SQLiteCatalogStore {
         } catch {
             throw StorageError(.invalidArgument, "invalid locale \"\(definition.locale.prefix(40))\": \(error)")
         }
-        defer { cache.removeAll() }
+        defer {
+            cache.removeAll()
+            try? connection.execute("DROP TABLE IF EXISTS temp.staging; DROP TABLE IF EXISTS temp.sorted")
+            connection.forgetStatements(containing: "temp.")
+        }
+        try connection.execute("PRAGMA cache_size = -65536; PRAGMA temp.cache_size = -65536")
+        defer { try? connection.execute("PRAGMA cache_size = -32768; PRAGMA temp.cache_size = -8192") }
         return try connection.transaction {
             let existing = try state(definition.id)
             let number = try existing?.number ?? newCatalogNumber()
@@ -39,23 +49,35 @@ extension SQLiteCatalogStore {
                 connection: connection, sections: sections, collator: collator, definition: definition,
                 existingCategories: existing?.categoryNumbers ?? [:])
             var read = 0
-            try records { record in
+            let learned = try records { record in
                 try builder.stage(record)
                 read += 1
                 if read % 10_000 == 0 { progress?(read) }
             }
             progress?(read)
+            if let learned {
+                guard learned.id == definition.id, learned.locale == definition.locale else {
+                    throw StorageError(.invalidArgument, "an import cannot change a catalog's id or locale while reading")
+                }
+                builder.definition = learned
+            }
             var updated = 0
             var removed = 0
             if let existing {
+                try connection.timed("staging index") {
+                    try connection.execute("CREATE INDEX temp.staging_id ON staging (id)")
+                }
                 updated = try connection.cached(
-                    "SELECT count(*) FROM temp.staging WHERE id IN (SELECT id FROM items WHERE catalog_number = ?)"
-                ).bind(existing.number).scalarInt() ?? 0
+                    "SELECT count(*) FROM items WHERE ord >= ? AND ord < ? AND id IN (SELECT id FROM temp.staging)"
+                ).bind(existing.ordRange.lowerBound, existing.ordRange.upperBound).scalarInt() ?? 0
                 if replace {
                     removed = existing.itemCount - updated
                 } else {
                     let statement = try connection.prepare(
-                        "SELECT \(Self.recordColumns) FROM items WHERE ord >= ? AND ord < ? AND id NOT IN (SELECT id FROM temp.staging)")
+                        """
+                        SELECT \(Self.recordColumns) FROM items WHERE ord >= ? AND ord < ?
+                            AND id NOT IN (SELECT id FROM temp.staging)
+                        """)
                     try statement.bind(existing.ordRange.lowerBound, existing.ordRange.upperBound)
                     while try statement.step() {
                         try builder.stage(record(from: statement, labels: existing.labels))
@@ -66,16 +88,47 @@ extension SQLiteCatalogStore {
                     .bind(existing.ordRange.lowerBound, existing.ordRange.upperBound).run()
             }
             let total = try builder.finish(catalogNumber: number, isNew: existing == nil)
-            return ImportSummary(read: read, total: total, added: total - updated - (replace ? 0 : (existing?.itemCount ?? 0) - updated - removed), updated: updated, removed: removed)
+            return ImportSummary(read: read, total: total, added: read - updated, updated: updated, removed: removed)
         }
+    }
+
+    /// Rebuilds a catalog from its own records: new sections, sort keys and search tables. Run
+    /// after the ICU version changed (sort keys are only comparable within one version).
+    @discardableResult
+    public func reindex(_ id: String) throws -> ImportSummary {
+        let state = try requireState(id)
+        let labels = state.labels
+        let range = state.ordRange
+        return try importRecords(
+            definition: state.definition, replace: true,
+            records: { add in
+                let statement = try connection.prepare(
+                    "SELECT \(Self.recordColumns) FROM items WHERE ord >= ? AND ord < ? ORDER BY ord")
+                try statement.bind(range.lowerBound, range.upperBound)
+                while try statement.step() { try add(record(from: statement, labels: labels)) }
+                return nil
+            }, progress: nil)
+    }
+
+    /// Catalogs whose sort keys came from another ICU collator version than this build's.
+    public func catalogsNeedingReindex() throws -> [String] {
+        var stale: [String] = []
+        let statement = try connection.cached("SELECT id, locale, collation_version FROM catalogs ORDER BY id")
+        try statement.forEachRow { row in
+            if let collator = try? Collator(locale: row.text(1)), collator.version != row.text(2) {
+                stale.append(row.text(0))
+            }
+        }
+        return stale
     }
 
     func newCatalogNumber() throws -> Int64 {
         Int64(try connection.cached("SELECT coalesce(max(number), 0) + 1 FROM catalogs").scalarInt() ?? 1)
     }
 
-    /// The full-text token that marks category `number` in the `scope` column.
-    static func scopeToken(_ number: Int) -> String { "k\(number)" }
+    /// The full-text token that marks category `number`. It starts with a private-use character,
+    /// which folding removes from every text, so no user input can produce it.
+    static func scopeToken(_ number: Int) -> String { "\u{E000}\(number)" }
 }
 
 /// Stages records and builds the catalog's tables from them.
@@ -83,10 +136,12 @@ struct StagingBuilder {
     let connection: Connection
     let sections: SectionIndex
     let collator: Collator
-    let definition: CatalogDefinition
+    var definition: CatalogDefinition
     var categoryNumbers: [String: Int]
+    var categoryBits: [String: Int] = [:]
     var categoryCounts: [String: Int] = [:]
     let insert: Statement
+    var stagingClock = Stopwatch()
 
     init(
         connection: Connection, sections: SectionIndex, collator: Collator, definition: CatalogDefinition,
@@ -101,26 +156,29 @@ struct StagingBuilder {
             numbers[category.name] = category.id
         }
         categoryNumbers = numbers
+        for category in definition.categories where categoryBits.count < 64 && categoryBits[category.name] == nil {
+            categoryBits[category.name] = categoryBits.count
+        }
         try connection.execute(
             """
             DROP TABLE IF EXISTS temp.staging;
+            DROP TABLE IF EXISTS temp.sorted;
             CREATE TEMP TABLE staging (
-                id TEXT PRIMARY KEY, title TEXT, subtitle TEXT, description TEXT, categories TEXT, price TEXT,
-                currency TEXT, quantity INTEGER, country TEXT, image TEXT, featured INTEGER, fields TEXT,
-                section INTEGER, sort_key BLOB, folded_title TEXT, folded_text TEXT, scope_words TEXT,
-                scope_trigrams TEXT);
+                id TEXT, title TEXT, subtitle TEXT, description TEXT, categories TEXT, price TEXT, currency TEXT,
+                quantity INTEGER, country TEXT, image TEXT, featured INTEGER, fields TEXT, section INTEGER,
+                sort_key BLOB, title_words TEXT, title_suffixes TEXT, text_words TEXT, scope_mask INTEGER);
             """)
-        connection.forgetStatements(containing: "temp.staging")
+        connection.forgetStatements(containing: "temp.")
         insert = try connection.prepare(
-            """
-            INSERT OR REPLACE INTO temp.staging VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+            "INSERT INTO temp.staging VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
     }
 
     mutating func stage(_ record: Record) throws {
+        stagingClock.start()
+        defer { stagingClock.stop() }
         guard !record.id.isEmpty else { throw StorageError(.invalidArgument, "a record has an empty id") }
-        var scopeWords = ""
-        var scopeTrigrams = ""
+        var scopeTokens = ""
+        var mask: UInt64 = 0
         for label in record.categories {
             let number: Int
             if let known = categoryNumbers[label] {
@@ -129,40 +187,47 @@ struct StagingBuilder {
                 number = (categoryNumbers.values.max() ?? 0) + 1
                 categoryNumbers[label] = number
             }
-            scopeWords += SQLiteCatalogStore.scopeToken(number) + " "
-            scopeTrigrams += "|\(number)|"
+            categoryCounts[label, default: 0] += 1
+            scopeTokens += " " + SQLiteCatalogStore.scopeToken(number)
+            if let bit = bit(for: label) { mask |= 1 << UInt64(bit) }
         }
-        var text = record.title
-        for part in [record.subtitle, record.description] {
-            if let part { text += "\n" + part }
-        }
-        for label in record.categories { text += "\n" + label }
-        for name in record.fields.keys.sorted() { text += "\n" + record.fields[name]!.joined }
+        let foldedTitle = TextFolding.fold(record.title)
 
         insert.reset()
         try insert.bind(record.id, at: 1)
         try insert.bind(record.title, at: 2)
         try insert.bind(record.subtitle, at: 3)
         try insert.bind(record.description, at: 4)
-        try insert.bind(SQLiteCatalogStore.encodeStrings(record.categories), at: 5)
+        try insert.bind(StoredJSON.encode(strings: record.categories), at: 5)
         try insert.bind(record.price.map { "\($0)" }, at: 6)
         try insert.bind(record.currency, at: 7)
         try insert.bind(record.quantity, at: 8)
         try insert.bind(record.country, at: 9)
         try insert.bind(record.image, at: 10)
         try insert.bind(record.featured, at: 11)
-        try insert.bind(SQLiteCatalogStore.encodeFields(record.fields), at: 12)
+        try insert.bind(StoredJSON.encode(fields: record.fields), at: 12)
         try insert.bind(sections.section(for: record.title), at: 13)
         try insert.bind(collator.sortKey(record.title), at: 14)
-        try insert.bind(TextFolding.fold(record.title), at: 15)
-        try insert.bind(TextFolding.fold(text), at: 16)
-        try insert.bind(scopeWords, at: 17)
-        try insert.bind(scopeTrigrams, at: 18)
+        try insert.bind(foldedTitle + scopeTokens, at: 15)
+        try insert.bind(SearchIndexText.suffixes(ofFolded: foldedTitle) + scopeTokens, at: 16)
+        try insert.bind(SearchIndexText.allText(of: record, foldedTitle: foldedTitle) + scopeTokens, at: 17)
+        try insert.bind(Int64(bitPattern: mask), at: 18)
         try insert.run()
+    }
+
+    /// The bit of `label` in the scope masks: the first 64 categories get one, in order of
+    /// appearance (the definition's categories first).
+    private mutating func bit(for label: String) -> Int? {
+        if let bit = categoryBits[label] { return bit }
+        guard categoryBits.count < 64 else { return nil }
+        let bit = categoryBits.count
+        categoryBits[label] = bit
+        return bit
     }
 
     /// Builds the catalog from staging; returns the number of records.
     mutating func finish(catalogNumber number: Int64, isNew: Bool) throws -> Int {
+        connection.report("staging", seconds: stagingClock.total)
         let base = number << 32
         let definitionJSON = String(decoding: try JSONEncoder.sorted.encode(definition), as: UTF8.self)
         let labelsJSON = String(decoding: try JSONEncoder.sorted.encode(sections.labels), as: UTF8.self)
@@ -172,76 +237,112 @@ struct StagingBuilder {
             ).bind(number, definition.id, definition.title, definition.locale, definitionJSON, labelsJSON).run()
         }
         let titleWords = "title_words_\(number)"
+        let titleSuffixes = "title_suffixes_\(number)"
         let textWords = "text_words_\(number)"
-        let titleTrigrams = "title_trigrams_\(number)"
+        let fullText = "content = '', columnsize = 0, detail = none, tokenize = 'unicode61 remove_diacritics 0'"
+        try connection.timed("sort") {
+            try connection.execute(
+                """
+                CREATE TEMP TABLE sorted AS SELECT * FROM temp.staging ORDER BY section, sort_key, id;
+                DROP TABLE temp.staging;
+                """)
+        }
+        try connection.timed("items") {
+            do {
+                try connection.execute(
+                    """
+                    INSERT INTO items (ord, catalog_number, id, title, subtitle, description, categories, price, currency,
+                            quantity, country, image, featured, fields, section, sort_key)
+                        SELECT \(base) + rowid, \(number), id, title, subtitle, description, categories, price, currency,
+                            quantity, country, image, featured, fields, section, sort_key
+                        FROM temp.sorted ORDER BY rowid
+                    """)
+            } catch let error as StorageError where error.code == .constraint {
+                let duplicate = try connection.prepare(
+                    "SELECT id FROM temp.sorted GROUP BY id HAVING count(*) > 1 LIMIT 1")
+                let id = try duplicate.step() ? duplicate.text(0) : "?"
+                duplicate.finish()
+                throw StorageError(.constraint, "two records have the id \"\(id.prefix(200))\"")
+            }
+        }
         try connection.execute(
             """
-            CREATE TEMP TABLE IF NOT EXISTS ordering (staging_rowid INTEGER NOT NULL);
-            DELETE FROM temp.ordering;
-            INSERT INTO temp.ordering (staging_rowid)
-                SELECT rowid FROM temp.staging ORDER BY section, sort_key, id;
-            INSERT INTO items (ord, catalog_number, id, title, subtitle, description, categories, price, currency,
-                    quantity, country, image, featured, fields, section, sort_key)
-                SELECT \(base) + o.rowid, \(number), s.id, s.title, s.subtitle, s.description, s.categories, s.price,
-                    s.currency, s.quantity, s.country, s.image, s.featured, s.fields, s.section, s.sort_key
-                FROM temp.ordering o JOIN temp.staging s ON s.rowid = o.staging_rowid ORDER BY o.rowid;
-            CREATE VIRTUAL TABLE \(titleWords) USING fts5 (title, scope, content = '', columnsize = 0,
-                detail = column, tokenize = 'unicode61 remove_diacritics 0', prefix = '1 2 3');
-            CREATE VIRTUAL TABLE \(textWords) USING fts5 (text, scope, content = '', columnsize = 0,
-                detail = column, tokenize = 'unicode61 remove_diacritics 0', prefix = '1 2 3');
-            CREATE VIRTUAL TABLE \(titleTrigrams) USING fts5 (title, scope, content = '', columnsize = 0,
-                detail = full, tokenize = 'trigram');
-            INSERT INTO \(titleWords) (rowid, title, scope)
-                SELECT \(base) + o.rowid, s.folded_title, s.scope_words
-                FROM temp.ordering o JOIN temp.staging s ON s.rowid = o.staging_rowid ORDER BY o.rowid;
-            INSERT INTO \(textWords) (rowid, text, scope)
-                SELECT \(base) + o.rowid, s.folded_text, s.scope_words
-                FROM temp.ordering o JOIN temp.staging s ON s.rowid = o.staging_rowid ORDER BY o.rowid;
-            INSERT INTO \(titleTrigrams) (rowid, title, scope)
-                SELECT \(base) + o.rowid, s.folded_title, s.scope_trigrams
-                FROM temp.ordering o JOIN temp.staging s ON s.rowid = o.staging_rowid ORDER BY o.rowid;
-            DELETE FROM sections WHERE catalog_number = \(number);
-            DELETE FROM categories WHERE catalog_number = \(number);
+            CREATE VIRTUAL TABLE \(titleWords) USING fts5 (words, \(fullText), prefix = '1 2 3');
+            CREATE VIRTUAL TABLE \(titleSuffixes) USING fts5 (suffixes, \(fullText), prefix = '3');
+            CREATE VIRTUAL TABLE \(textWords) USING fts5 (words, \(fullText), prefix = '1 2 3');
             """)
-        let total = try connection.cached("SELECT count(*) FROM temp.ordering").scalarInt() ?? 0
-
-        // Sections: count per section index, with the first ord of each.
-        let insertSection = try connection.cached(
-            "INSERT INTO sections (catalog_number, position, label, item_count, first_ord) VALUES (?, ?, ?, ?, ?)")
-        let sectionRows = try connection.prepare(
-            "SELECT section, count(*), min(ord) FROM items WHERE ord >= ? AND ord < ? GROUP BY section ORDER BY section")
-        try sectionRows.bind(base, base + (1 << 32))
-        while try sectionRows.step() {
-            let position = sectionRows.int(0)
-            let label = sections.labels.indices.contains(position) ? sections.labels[position] : "#"
-            insertSection.reset()
-            try insertSection.bind(number, position, label, sectionRows.int(1), sectionRows.int64(2)).run()
+        for (table, column, source) in [
+            (titleWords, "words", "title_words"), (titleSuffixes, "suffixes", "title_suffixes"),
+            (textWords, "words", "text_words"),
+        ] {
+            try connection.timed(table) {
+                try connection.execute(
+                    "INSERT INTO \(table) (rowid, \(column)) SELECT \(base) + rowid, \(source) FROM temp.sorted ORDER BY rowid")
+            }
         }
+        let total = try connection.cached("SELECT count(*) FROM temp.sorted").scalarInt() ?? 0
 
-        // Categories: counts from the staged rows, ids stable across imports.
-        var counts: [String: Int] = [:]
-        let categoryRows = try connection.prepare("SELECT categories FROM temp.staging WHERE categories != '[]'")
-        while try categoryRows.step() {
-            for label in SQLiteCatalogStore.decodeStrings(categoryRows.text(0)) { counts[label, default: 0] += 1 }
+        try connection.timed("sections, masks, categories") {
+            try writeSections(number: number, base: base)
+            try writeMasks(number: number, total: total)
+            try writeCategories(number: number)
         }
-        let known = Dictionary(definition.categories.enumerated().map { ($0.element.name, ($0.offset, $0.element)) }) { a, _ in a }
-        let insertCategory = try connection.cached(
-            "INSERT INTO categories (catalog_number, number, name, image, position, item_count) VALUES (?, ?, ?, ?, ?, ?)")
-        for (label, categoryNumber) in categoryNumbers where counts[label] != nil || known[label] != nil {
-            let position = known[label]?.0 ?? (definition.categories.count + categoryNumber)
-            insertCategory.reset()
-            try insertCategory.bind(number, categoryNumber, label, known[label]?.1.image, position, counts[label] ?? 0).run()
-        }
-
         try connection.cached(
             """
             UPDATE catalogs SET title = ?, locale = ?, definition = ?, section_labels = ?, item_count = ?,
-                updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE number = ?
+                collation_version = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE number = ?
             """
-        ).bind(definition.title, definition.locale, definitionJSON, labelsJSON, total, number).run()
-        try connection.execute("DROP TABLE temp.staging; DROP TABLE temp.ordering")
-        connection.forgetStatements(containing: "temp.staging")
+        ).bind(definition.title, definition.locale, definitionJSON, labelsJSON, total, collator.version, number).run()
         return total
+    }
+
+    /// Sections: count per section index, with the first ord of each.
+    private func writeSections(number: Int64, base: Int64) throws {
+        try connection.cached("DELETE FROM sections WHERE catalog_number = ?").bind(number).run()
+        let insertSection = try connection.cached(
+            "INSERT INTO sections (catalog_number, position, label, item_count, first_ord) VALUES (?, ?, ?, ?, ?)")
+        let rows = try connection.prepare(
+            "SELECT section, count(*), min(rowid) FROM temp.sorted GROUP BY section ORDER BY section")
+        while try rows.step() {
+            let position = rows.int(0)
+            let label = sections.labels.indices.contains(position) ? sections.labels[position] : "#"
+            insertSection.reset()
+            try insertSection.bind(number, position, label, rows.int(1), base + rows.int64(2)).run()
+        }
+    }
+
+    /// Scope masks: 8 bytes per position, little-endian, read back with incremental blob I/O.
+    private func writeMasks(number: Int64, total: Int) throws {
+        var masks = [UInt8]()
+        masks.reserveCapacity(total * 8)
+        let rows = try connection.prepare("SELECT scope_mask FROM temp.sorted ORDER BY rowid")
+        while try rows.step() {
+            let mask = UInt64(bitPattern: rows.int64(0))
+            for shift in stride(from: 0, to: 64, by: 8) { masks.append(UInt8(truncatingIfNeeded: mask >> UInt64(shift))) }
+        }
+        try connection.cached("INSERT OR REPLACE INTO scope_masks (catalog_number, masks) VALUES (?, ?)")
+            .bind(number, masks).run()
+    }
+
+    /// Categories: counts from the staged records, ids stable across imports.
+    private func writeCategories(number: Int64) throws {
+        try connection.cached("DELETE FROM categories WHERE catalog_number = ?").bind(number).run()
+        let known = Dictionary(definition.categories.enumerated().map { ($0.element.name, ($0.offset, $0.element)) }) {
+            first, _ in first
+        }
+        let insertCategory = try connection.cached(
+            """
+            INSERT INTO categories (catalog_number, number, name, image, position, item_count, mask_bit)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+            """)
+        for (label, categoryNumber) in categoryNumbers where categoryCounts[label] != nil || known[label] != nil {
+            let position = known[label]?.0 ?? (definition.categories.count + categoryNumber)
+            insertCategory.reset()
+            try insertCategory.bind(
+                number, categoryNumber, label, known[label]?.1.image, position, categoryCounts[label] ?? 0,
+                categoryBits[label]
+            ).run()
+        }
     }
 }
 

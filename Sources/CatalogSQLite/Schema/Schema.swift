@@ -5,7 +5,7 @@ import CatalogStorage
 ///
 /// Tables are plain and named for what they hold, so `sqlite3` and Datasette read the file:
 /// `catalogs`, `items`, `sections`, `categories`, plus per-catalog full-text tables
-/// `title_words_N`, `text_words_N` and `title_trigrams_N` (N = `catalogs.number`).
+/// `title_words_N`, `title_suffixes_N` and `text_words_N` (N = `catalogs.number`).
 enum Schema {
     /// Migrations; index 0 brings an empty file to version 1.
     static let migrations: [String] = [
@@ -18,6 +18,7 @@ enum Schema {
             definition TEXT NOT NULL,           -- CatalogDefinition as JSON
             item_count INTEGER NOT NULL DEFAULT 0,
             section_labels TEXT NOT NULL DEFAULT '[]', -- every label of the locale's index, JSON
+            collation_version TEXT NOT NULL DEFAULT '', -- ICU collator version the sort keys were made with
             updated_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
         );
         CREATE TABLE items (
@@ -55,9 +56,14 @@ enum Schema {
             image TEXT,
             position INTEGER NOT NULL,           -- display order
             item_count INTEGER NOT NULL DEFAULT 0,
+            mask_bit INTEGER,                    -- bit in scope_masks, for the first 64 categories
             PRIMARY KEY (catalog_number, number),
             UNIQUE (catalog_number, name)
         ) WITHOUT ROWID;
+        CREATE TABLE scope_masks (
+            catalog_number INTEGER PRIMARY KEY REFERENCES catalogs(number) ON DELETE CASCADE,
+            masks BLOB NOT NULL                  -- 8 bytes per record in index order: its category bits
+        );
         """
     ]
 

@@ -5,19 +5,30 @@ import Foundation
 /// Search with bounded work per query.
 ///
 /// Ranking is static and tiered instead of scored: (1) every word is a whole word of the title,
-/// (2) every word starts a word of the title, (3) every word occurs inside the title (trigrams,
-/// words of three or more characters), (4) every word starts a word of any field. Within a tier,
-/// records come in index order, which is also the full-text tables' rowid order, so each tier is
-/// a `MATCH … ORDER BY rowid LIMIT n` that SQLite answers by walking doclists and stopping after
-/// `n` rows: the cost depends on the page size, not on how many records match. Counts stop at
-/// ``SearchResponse/countCap``.
+/// (2) every word starts a word of the title, (3) every word occurs inside a title word (from the
+/// index of title-word suffixes; words of three characters or more), (4) every word starts a word
+/// of any field. Within a tier, records come in index order, which is also the full-text tables'
+/// rowid order, so each tier is a `MATCH … ORDER BY rowid LIMIT n` that SQLite answers by walking
+/// doclists and stopping after `n` rows: the cost follows the page size, not the number of
+/// matches.
+///
+/// Counts come from one pass over at most ``countBudget`` matching rowids: the scope of each is
+/// read from the catalog's scope masks (8 bytes per record). When the pass ends before the
+/// matches do, counts are lower bounds and flagged `capped`; counts above
+/// ``SearchResponse/countCap`` are shown as the cap.
 extension SQLiteCatalogStore {
     /// The most hits one search returns.
     public static let maxSearchLimit = 200
     /// The most scopes offered when a catalog defines none: "All" plus its largest categories.
     public static let maxDefaultScopes = 16
+    /// How many matching records one search looks at to count them per scope.
+    public static let countBudget = 2_000
 
     public func search(_ text: String, in id: String, scope: String?, limit: Int) throws -> SearchResponse {
+        try connection.read { try unsnapshottedSearch(text, in: id, scope: scope, limit: limit) }
+    }
+
+    private func unsnapshottedSearch(_ text: String, in id: String, scope: String?, limit: Int) throws -> SearchResponse {
         let state = try requireState(id)
         guard limit >= 1 && limit <= Self.maxSearchLimit else {
             throw StorageError(.invalidArgument, "limit must be between 1 and \(Self.maxSearchLimit)")
@@ -31,48 +42,40 @@ extension SQLiteCatalogStore {
             }
             selected = match.categories.isEmpty ? nil : match
         }
-        let plan = SearchPlan(query: query, state: state)
-
-        var counts: [ScopeCount] = []
-        var selectedCount = (count: 0, capped: false)
-        for definition in scopes {
-            let numbers = categoryNumbers(of: definition, in: state)
-            let count = try countMatches(plan, scope: numbers, state: state)
-            counts.append(ScopeCount(label: definition.label, count: count.count, capped: count.capped))
-            if definition.label == (selected?.label ?? scopes.first?.label) { selectedCount = count }
+        let plan = SearchPlan(query: query, state: state) { table, word in
+            try self.prefixExpression(table: table, word: word)
         }
-        if scopes.isEmpty {
-            selectedCount = try countMatches(plan, scope: [], state: state)
-        }
+        let counts = try scopeCounts(plan, scopes: scopes, state: state)
+        let selectedCount = counts.first { $0.label == (selected?.label ?? scopes.first?.label) }
+            ?? ScopeCount(label: "", count: 0)
 
         let scopeNumbers = selected.map { categoryNumbers(of: $0, in: state) } ?? []
         let hits: [SearchHit]
         if scopeNumbers.contains(nil) {
             hits = []
         } else if query.isEmpty {
+            let numbers = scopeNumbers.compactMap { $0 }
             let ords: [Int64]
-            if scopeNumbers.isEmpty {
-                ords = try orderedOrds(from: state.ordRange.lowerBound, limit: limit)
+            if numbers.isEmpty {
+                ords = try orderedOrds(in: state.ordRange, limit: limit)
             } else {
-                ords = try matchingOrds(
-                    table: state.titleWords, match: plan.scopeExpression(scopeNumbers.compactMap { $0 }, trigram: false),
-                    after: state.ordRange.lowerBound - 1, limit: limit)
+                ords = try matchingOrds(table: state.titleWords, match: plan.scopeExpression(numbers), limit: limit)
             }
             hits = try records(ords: ords, state: state).map { SearchHit(record: $0, matches: []) }
         } else {
             var found: [Int64] = []
             var seen: Set<Int64> = []
-            for tier in plan.tiers(scope: scopeNumbers) where found.count < limit {
-                let ords = try matchingOrds(
-                    table: tier.table, match: tier.match, after: state.ordRange.lowerBound - 1,
-                    limit: limit + found.count)
-                for ord in ords where !seen.contains(ord) {
+            for tier in try plan.tiers(scope: scopeNumbers.compactMap { $0 }) where found.count < limit {
+                for ord in try matchingOrds(table: tier.table, match: tier.match, limit: limit + found.count)
+                where !seen.contains(ord) {
                     seen.insert(ord)
                     found.append(ord)
                     if found.count == limit { break }
                 }
             }
-            hits = try records(ords: found, state: state).map { SearchHit(record: $0, matches: Self.matches(of: query, in: $0)) }
+            hits = try records(ords: found, state: state).map {
+                SearchHit(record: $0, matches: Self.matches(of: query, in: $0))
+            }
         }
         return SearchResponse(
             items: hits, total: selectedCount.count, totalCapped: selectedCount.capped,
@@ -111,33 +114,112 @@ extension SQLiteCatalogStore {
         scope.categories.map { state.categoryNumbers[$0] }
     }
 
-    func countMatches(_ plan: SearchPlan, scope: [Int?], state: CatalogState) throws -> (count: Int, capped: Bool) {
+    /// A count for every scope, from one bounded pass over the matches.
+    func scopeCounts(_ plan: SearchPlan, scopes: [ScopeDefinition], state: CatalogState) throws -> [ScopeCount] {
         let cap = SearchResponse.countCap
-        if scope.contains(nil) { return (0, false) }
-        let numbers = scope.compactMap { $0 }
         if plan.query.isEmpty {
-            if numbers.isEmpty { return (state.itemCount, false) }
-            if numbers.count == 1, let label = state.categoryNumbers.first(where: { $0.value == numbers[0] })?.key {
-                return (state.categoryCounts[label] ?? 0, false)
+            return try scopes.map { scope in
+                let numbers = categoryNumbers(of: scope, in: state)
+                if numbers.contains(nil) { return ScopeCount(label: scope.label, count: 0) }
+                if numbers.isEmpty { return ScopeCount(label: scope.label, count: state.itemCount) }
+                if scope.categories.count == 1 {
+                    return ScopeCount(label: scope.label, count: state.categoryCounts[scope.categories[0]] ?? 0)
+                }
+                let count = try matchingOrds(
+                    table: state.titleWords, match: plan.scopeExpression(numbers.compactMap { $0 }), limit: cap + 1
+                ).count
+                return ScopeCount(label: scope.label, count: min(count, cap), capped: count > cap)
             }
-            let count = try countRows(table: state.titleWords, match: plan.scopeExpression(numbers, trigram: false), limit: cap + 1)
-            return (min(count, cap), count > cap)
         }
+        // The unscoped matches: every word starts a word of any field, or occurs inside a title word.
+        let budget = Self.countBudget
         let words = try matchingOrds(
-            table: state.textWords, match: plan.anyFieldExpression(scope: numbers),
-            after: state.ordRange.lowerBound - 1, limit: cap + 1)
-        if words.count > cap { return (cap, true) }
-        guard let substring = plan.substringExpression(scope: numbers) else { return (words.count, false) }
-        let known = Set(words)
-        let extra = try matchingOrds(
-            table: state.titleTrigrams, match: substring, after: state.ordRange.lowerBound - 1,
-            limit: cap + 1 + words.count
-        ).reduce(0) { $0 + (known.contains($1) ? 0 : 1) }
-        let total = words.count + extra
-        return (min(total, cap), total > cap)
+            table: state.textWords, match: try plan.prefixExpression(table: state.textWords, scope: []), limit: budget + 1)
+        var matches = Array(words.prefix(budget))
+        var complete = words.count <= budget
+        if plan.allowsSubstrings {
+            let inner = try matchingOrds(
+                table: state.titleSuffixes, match: try plan.prefixExpression(table: state.titleSuffixes, scope: []),
+                limit: budget + 1)
+            complete = complete && inner.count <= budget
+            let known = Set(matches)
+            matches += inner.prefix(budget).filter { !known.contains($0) }
+        }
+        let masks = Blob(connection: connection, table: "scope_masks", column: "masks", rowid: state.number)
+        let base = state.ordRange.lowerBound + 1
+        let recordMasks = matches.map { masks?.uint64(at: Int($0 - base) * 8) ?? 0 }
+        return try scopes.map { scope in
+            let numbers = categoryNumbers(of: scope, in: state)
+            let count: Int
+            var exact = complete
+            if numbers.contains(nil) {
+                return ScopeCount(label: scope.label, count: 0)
+            } else if scope.categories.isEmpty {
+                count = matches.count
+            } else if let bits = scopeMask(scope, state: state) {
+                count = recordMasks.reduce(0) { $0 + ($1 & bits == bits ? 1 : 0) }
+            } else {
+                // A category beyond the 64 with mask bits: count with the full-text scope tokens.
+                let scoped = try matchingOrds(
+                    table: state.textWords,
+                    match: try plan.prefixExpression(table: state.textWords, scope: numbers.compactMap { $0 }),
+                    limit: cap + 1)
+                count = scoped.count
+                exact = scoped.count <= cap
+            }
+            return ScopeCount(label: scope.label, count: min(count, cap), capped: !exact || count > cap)
+        }
     }
 
-    /// Up to `limit` rowids matching `match`, in rowid order, after `after`.
+    /// The mask bits a scope requires, or nil when one of its categories has no bit.
+    func scopeMask(_ scope: ScopeDefinition, state: CatalogState) -> UInt64? {
+        var mask: UInt64 = 0
+        for label in scope.categories {
+            guard let bit = state.categoryBits[label] else { return nil }
+            mask |= 1 << UInt64(bit)
+        }
+        return mask
+    }
+
+    /// The most indexed words a prefix expands to; beyond that SQLite's own prefix query is used.
+    static let maxPrefixExpansion = 24
+    /// Prefixes up to this length are served by the tables' prefix indexes.
+    static let indexedPrefixLength = 3
+
+    /// A prefix query that stays lazy. FTS5 answers `"abcd"*` beyond its prefix indexes by
+    /// merging the doclists of every matching word into memory first, which costs as much as
+    /// there are matches; an `OR` of the few words that start with the prefix is walked lazily
+    /// and stops with the page. The words come from the table's vocabulary.
+    func prefixExpression(table: String, word: String) throws -> String {
+        let quoted = SearchPlan.quoted(word)
+        guard word.unicodeScalars.count > Self.indexedPrefixLength else { return quoted + "*" }
+        let vocabulary = "temp.vocabulary_\(table)"
+        if !vocabularies.contains(table) {
+            try connection.execute(
+                "CREATE VIRTUAL TABLE IF NOT EXISTS \(vocabulary) USING fts5vocab(main, \(table), 'row')")
+            vocabularies.insert(table)
+        }
+        let statement = try connection.cached(
+            "SELECT term FROM \(vocabulary) WHERE term >= ? AND term < ? LIMIT \(Self.maxPrefixExpansion + 1)")
+        try statement.bind(word, word + "\u{10FFFF}")
+        var terms: [String] = []
+        while try statement.step() { terms.append(statement.text(0)) }
+        if terms.isEmpty { return quoted }
+        if terms.count > Self.maxPrefixExpansion { return quoted + "*" }
+        return terms.count == 1 ? SearchPlan.quoted(terms[0]) : "(" + terms.map(SearchPlan.quoted).joined(separator: " OR ") + ")"
+    }
+
+    /// Up to `limit` rowids matching `match`, in rowid (index) order.
+    func matchingOrds(table: String, match: String, limit: Int) throws -> [Int64] {
+        let statement = try connection.cached(
+            "SELECT rowid FROM \(table) WHERE \(table) MATCH ? ORDER BY rowid LIMIT ?")
+        try statement.bind(match, limit)
+        var ords: [Int64] = []
+        while try statement.step() { ords.append(statement.int64(0)) }
+        return ords
+    }
+
+    /// Up to `limit` rowids matching `match` after `after`, in rowid order (keyset pages).
     func matchingOrds(table: String, match: String, after: Int64, limit: Int) throws -> [Int64] {
         let statement = try connection.cached(
             "SELECT rowid FROM \(table) WHERE \(table) MATCH ? AND rowid > ? ORDER BY rowid LIMIT ?")
@@ -147,16 +229,9 @@ extension SQLiteCatalogStore {
         return ords
     }
 
-    func countRows(table: String, match: String, limit: Int) throws -> Int {
-        let statement = try connection.cached(
-            "SELECT count(*) FROM (SELECT rowid FROM \(table) WHERE \(table) MATCH ? LIMIT ?)")
-        try statement.bind(match, limit)
-        return try statement.scalarInt() ?? 0
-    }
-
-    func orderedOrds(from lower: Int64, limit: Int) throws -> [Int64] {
+    func orderedOrds(in range: Range<Int64>, limit: Int) throws -> [Int64] {
         let statement = try connection.cached("SELECT ord FROM items WHERE ord >= ? AND ord < ? ORDER BY ord LIMIT ?")
-        try statement.bind(lower, ((lower >> 32) + 1) << 32, limit)
+        try statement.bind(range.lowerBound, range.upperBound, limit)
         var ords: [Int64] = []
         while try statement.step() { ords.append(statement.int64(0)) }
         return ords
@@ -184,6 +259,8 @@ extension SQLiteCatalogStore {
 struct SearchPlan {
     let query: SearchQuery
     let state: SQLiteCatalogStore.CatalogState
+    /// The expression matching every indexed word that starts with a word, in a table.
+    let prefix: (_ table: String, _ word: String) throws -> String
 
     struct Tier {
         var table: String
@@ -194,43 +271,38 @@ struct SearchPlan {
         "\"" + word.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
-    func scopeExpression(_ numbers: [Int], trigram: Bool) -> String {
-        numbers.map { "scope : " + Self.quoted(trigram ? "|\($0)|" : SQLiteCatalogStore.scopeToken($0)) }
-            .joined(separator: " AND ")
+    func scopeExpression(_ numbers: [Int]) -> String {
+        numbers.map { Self.quoted(SQLiteCatalogStore.scopeToken($0)) }.joined(separator: " AND ")
     }
 
-    private func combine(_ words: String, _ numbers: [Int], trigram: Bool) -> String {
-        numbers.isEmpty ? words : words + " AND " + scopeExpression(numbers, trigram: trigram)
+    private func combine(_ terms: [String], scope: [Int]) -> String {
+        var expression = terms.joined(separator: " AND ")
+        if !scope.isEmpty { expression += " AND " + scopeExpression(scope) }
+        return expression
     }
 
     func wholeWordsExpression(scope: [Int]) -> String {
-        combine(query.words.map { "title : " + Self.quoted($0) }.joined(separator: " AND "), scope, trigram: false)
+        combine(query.words.map(Self.quoted), scope: scope)
     }
 
-    func prefixExpression(column: String, scope: [Int]) -> String {
-        combine(query.words.map { "\(column) : " + Self.quoted($0) + "*" }.joined(separator: " AND "), scope, trigram: false)
+    func prefixExpression(table: String, scope: [Int]) throws -> String {
+        combine(try query.words.map { try prefix(table, $0) }, scope: scope)
     }
 
-    func anyFieldExpression(scope: [Int]) -> String {
-        prefixExpression(column: "text", scope: scope)
+    /// Inside-word matching: only when every word has at least three characters.
+    var allowsSubstrings: Bool {
+        query.words.allSatisfy { $0.unicodeScalars.count >= SearchIndexText.minimumSubstring }
     }
 
-    /// Substring matching needs trigrams: only when every word has three characters or more.
-    func substringExpression(scope: [Int]) -> String? {
-        guard query.words.allSatisfy({ $0.unicodeScalars.count >= 3 }) else { return nil }
-        return combine(query.words.map { "title : " + Self.quoted($0) }.joined(separator: " AND "), scope, trigram: true)
-    }
-
-    func tiers(scope: [Int?]) -> [Tier] {
-        let numbers = scope.compactMap { $0 }
+    func tiers(scope: [Int]) throws -> [Tier] {
         var tiers = [
-            Tier(table: state.titleWords, match: wholeWordsExpression(scope: numbers)),
-            Tier(table: state.titleWords, match: prefixExpression(column: "title", scope: numbers)),
+            Tier(table: state.titleWords, match: wholeWordsExpression(scope: scope)),
+            Tier(table: state.titleWords, match: try prefixExpression(table: state.titleWords, scope: scope)),
         ]
-        if let substring = substringExpression(scope: numbers) {
-            tiers.append(Tier(table: state.titleTrigrams, match: substring))
+        if allowsSubstrings {
+            tiers.append(Tier(table: state.titleSuffixes, match: try prefixExpression(table: state.titleSuffixes, scope: scope)))
         }
-        tiers.append(Tier(table: state.textWords, match: anyFieldExpression(scope: numbers)))
+        tiers.append(Tier(table: state.textWords, match: try prefixExpression(table: state.textWords, scope: scope)))
         return tiers
     }
 }

@@ -1,0 +1,45 @@
+# Catalog: two commands do all set-up on a fresh Debian machine.
+#   make run    install what is missing, build, create catalog.sqlite with the demo catalogs, show them
+#   make test   install what is missing, build, run every test
+export PATH := /opt/swift/usr/bin:$(PATH)
+
+SWIFT ?= swift
+DB ?= catalog.sqlite
+BIN := .build/release/catalog
+
+.PHONY: run build test deps deps-test bench format lint clean
+
+run: deps build
+	@if [ ! -f "$(DB)" ]; then $(BIN) demo --db "$(DB)"; fi
+	@$(BIN) catalogs --db "$(DB)"
+	@for id in $$($(BIN) catalogs --db "$(DB)" --json | python3 -c 'import json,sys; print(" ".join(c["id"] for c in json.load(sys.stdin)["catalogs"]))'); do \
+		echo; echo "== $$id: sections"; $(BIN) sections --catalog $$id --db "$(DB)" | tr '\n' ' '; echo; \
+	done
+
+deps:
+	@scripts/install-deps.sh build
+
+deps-test:
+	@scripts/install-deps.sh test
+
+build:
+	$(SWIFT) build -c release --product catalog
+
+test: deps-test
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+bench:
+	@scripts/install-deps.sh bench
+	$(SWIFT) build -c release --product catalog
+	cd Benchmarks && $(SWIFT) build -c release
+	Benchmarks/.build/release/catalog-bench $(BENCH_ARGS)
+
+format:
+	$(SWIFT) format --in-place --recursive Sources Tests Benchmarks/Sources Package.swift
+
+lint:
+	$(SWIFT) format lint --recursive Sources Tests
+
+clean:
+	rm -rf .build Benchmarks/.build

@@ -1,0 +1,151 @@
+/// One product of the invented corporate catalog, as the demo's JSON source and its pictogram are
+/// made from it.
+struct DemoProduct: Sendable {
+    var id: String
+    var name: String
+    var manufacturer: String
+    var details: String
+    /// The price exactly as the JSON number literal shows it.
+    var price: String
+    var currency: String
+    var quantity: Int
+    var country: String
+    var categories: [String]
+    var sku: String
+    /// Shipping weight with its unit; absent for a few products.
+    var weight: String?
+
+    /// The image path the record carries.
+    var image: String { "/images/demo/products/\(id).svg" }
+
+    /// The categories of the catalog, in display order.
+    static let categoryNames = ["Tools", "Office", "Garden", "Kitchen"]
+
+    // swift-format-ignore
+    /// Forty products of invented makers; names spread over the alphabet, digits and an accent.
+    static let all: [DemoProduct] = [
+        DemoProduct(id: "p001", name: "Alpine Hand Saw", manufacturer: "Hollinger Werkzeug GmbH",
+            details: "A 22-inch panel saw with hardened teeth and a beech handle. Cuts on the push stroke and stays sharp for years.",
+            price: "24.90", currency: "EUR", quantity: 38, country: "DE", categories: ["Tools"], sku: "TL-1001", weight: "640 g"),
+        DemoProduct(id: "p002", name: "Birchwood Desk Organizer", manufacturer: "Norrbacka Trä AB",
+            details: "Five compartments of oiled birch for pens, cards and a phone. Felt feet keep the desk free of scratches.",
+            price: "349.00", currency: "SEK", quantity: 12, country: "SE", categories: ["Office"], sku: "OF-2002", weight: "820 g"),
+        DemoProduct(id: "p003", name: "Copper Watering Can", manufacturer: "Thornbury & Sons",
+            details: "Two litres, a long spout and a detachable rose. The copper darkens into a warm patina over time.",
+            price: "38.50", currency: "GBP", quantity: 9, country: "GB", categories: ["Garden"], sku: "GA-3003", weight: "1.1 kg"),
+        DemoProduct(id: "p004", name: "Damask Tea Towel Set", manufacturer: "Tiszavölgy Textil Kft.",
+            details: "Three woven cotton towels with a subtle damask pattern. Absorbent from the first wash.",
+            price: "4990", currency: "HUF", quantity: 55, country: "HU", categories: ["Kitchen"], sku: "KI-4004", weight: "300 g"),
+        DemoProduct(id: "p005", name: "Éclair Espresso Cups", manufacturer: "Maison Aubert",
+            details: "Four porcelain cups with saucers, glazed in cream and gold. Thick walls keep the coffee hot.",
+            price: "32.00", currency: "EUR", quantity: 24, country: "FR", categories: ["Kitchen"], sku: "KI-4005", weight: "900 g"),
+        DemoProduct(id: "p006", name: "Folding Garden Kneeler", manufacturer: "Maple Ridge Supply",
+            details: "A padded kneeling pad that flips into a low seat. The steel frame folds flat for the shed.",
+            price: "45.99", currency: "CAD", quantity: 17, country: "CA", categories: ["Garden"], sku: "GA-3006", weight: "2.3 kg"),
+        DemoProduct(id: "p007", name: "Granite Mortar and Pestle", manufacturer: "Officine Ferrante",
+            details: "Polished grey granite, unpolished inside for a good grip on seeds and herbs.",
+            price: "54.00", currency: "EUR", quantity: 7, country: "IT", categories: ["Kitchen"], sku: "KI-4007", weight: "3.4 kg"),
+        DemoProduct(id: "p008", name: "Heavy Duty Staple Gun", manufacturer: "Brightwater Tools",
+            details: "Drives 6 to 14 mm staples into soft wood, fabric and cardboard. Locking handle for safe storage.",
+            price: "27.49", currency: "USD", quantity: 41, country: "US", categories: ["Tools", "Office"], sku: "TL-1008", weight: "780 g"),
+        DemoProduct(id: "p009", name: "Iris Bulb Planter", manufacturer: "Thornbury & Sons",
+            details: "Stamps a clean hole for bulbs with a depth scale on the side. Releases the soil with a squeeze.",
+            price: "12.75", currency: "GBP", quantity: 63, country: "GB", categories: ["Garden", "Tools"], sku: "GA-3009", weight: "350 g"),
+        DemoProduct(id: "p010", name: "Jade Leaf Notebook", manufacturer: "Kanazawa Works",
+            details: "A5, 160 pages of dotted paper that takes fountain pen ink without bleeding. Lay-flat binding.",
+            price: "1800", currency: "JPY", quantity: 120, country: "JP", categories: ["Office"], sku: "OF-2010", weight: "260 g"),
+        DemoProduct(id: "p011", name: "Kestrel Pocket Knife", manufacturer: "Alpenzeit AG",
+            details: "A folding knife with seven tools, including an awl and a small saw, in walnut scales.",
+            price: "89.00", currency: "CHF", quantity: 14, country: "CH", categories: ["Tools"], sku: "TL-1011", weight: "95 g"),
+        DemoProduct(id: "p012", name: "Linen Apron", manufacturer: "Maison Aubert",
+            details: "Stone-washed linen with two deep pockets and long ties that wrap around to the front.",
+            price: "29.90", currency: "EUR", quantity: 31, country: "FR", categories: ["Kitchen"], sku: "KI-4012", weight: "280 g"),
+        DemoProduct(id: "p013", name: "Magnetic Whiteboard", manufacturer: "Lakeshore Office Co.",
+            details: "90 × 60 cm enamelled steel in an aluminium frame. Wipes clean without ghosting.",
+            price: "129.90", currency: "USD", quantity: 6, country: "US", categories: ["Office"], sku: "OF-2013", weight: "7.5 kg"),
+        DemoProduct(id: "p014", name: "Nordic Herb Scissors", manufacturer: "Norrbacka Trä AB",
+            details: "Five parallel blades chop chives and parsley in one cut. The comb in the cap cleans them.",
+            price: "149.00", currency: "SEK", quantity: 0, country: "SE", categories: ["Kitchen", "Garden"], sku: "KI-4014", weight: "120 g"),
+        DemoProduct(id: "p015", name: "Olive Wood Cutting Board", manufacturer: "Officine Ferrante",
+            details: "Cut from a single piece of olive wood; every grain pattern is different. Oil it now and then.",
+            price: "46.00", currency: "EUR", quantity: 11, country: "IT", categories: ["Kitchen"], sku: "KI-4015", weight: "1.2 kg"),
+        DemoProduct(id: "p016", name: "Pruning Shears Pro", manufacturer: "Hollinger Werkzeug GmbH",
+            details: "Bypass shears for branches up to 22 mm, with a replaceable blade and a shock-absorbing stop.",
+            price: "39.95", currency: "EUR", quantity: 26, country: "DE", categories: ["Garden", "Tools"], sku: "GA-3016", weight: "250 g"),
+        DemoProduct(id: "p017", name: "Quill Fountain Pen", manufacturer: "Kanazawa Works",
+            details: "A lacquered barrel with a fine steel nib. Takes cartridges or the converter that comes with it.",
+            price: "6500", currency: "JPY", quantity: 18, country: "JP", categories: ["Office"], sku: "OF-2017", weight: "30 g"),
+        DemoProduct(id: "p018", name: "Rain Gauge", manufacturer: "Maple Ridge Supply",
+            details: "A clear tube with a millimetre scale on a stake. Reads from the kitchen window.",
+            price: "14.50", currency: "CAD", quantity: 44, country: "CA", categories: ["Garden"], sku: "GA-3018", weight: "150 g"),
+        DemoProduct(id: "p019", name: "Stainless Soup Ladle", manufacturer: "Dunakanyar Konyha Kft.",
+            details: "A deep bowl with a pouring lip on both sides and a hook on the handle.",
+            price: "3490", currency: "HUF", quantity: 80, country: "HU", categories: ["Kitchen"], sku: "KI-4019", weight: "210 g"),
+        DemoProduct(id: "p020", name: "Tape Measure 5 m", manufacturer: "Brightwater Tools",
+            details: "A 25 mm wide blade that stands out stiff to two metres, with a belt clip and a soft case.",
+            price: "11.99", currency: "USD", quantity: 150, country: "US", categories: ["Tools"], sku: "TL-1020", weight: "310 g"),
+        DemoProduct(id: "p021", name: "Upholstery Hammer", manufacturer: "Alpenzeit AG",
+            details: "A light hammer with one magnetic face for tacks and one plain face for driving them home.",
+            price: "34.00", currency: "CHF", quantity: 8, country: "CH", categories: ["Tools"], sku: "TL-1021", weight: "290 g"),
+        DemoProduct(id: "p022", name: "Velvet Desk Lamp", manufacturer: "Atelier Lucenne",
+            details: "A jointed arm and a velvet-lined shade that gives a warm, glare-free light on the page.",
+            price: "119.00", currency: "EUR", quantity: 5, country: "FR", categories: ["Office"], sku: "OF-2022", weight: "1.9 kg"),
+        DemoProduct(id: "p023", name: "Wicker Garden Basket", manufacturer: "Thornbury & Sons",
+            details: "Hand-woven willow with a sturdy handle, roomy enough for a morning's harvest.",
+            price: "27.00", currency: "GBP", quantity: 13, country: "GB", categories: ["Garden"], sku: "GA-3023", weight: "700 g"),
+        DemoProduct(id: "p024", name: "Xylograph Stamp Set", manufacturer: "Kanazawa Works",
+            details: "Twelve hand-carved wooden stamps with a two-colour ink pad, for letters and labels.",
+            price: "3200", currency: "JPY", quantity: 22, country: "JP", categories: ["Office"], sku: "OF-2024", weight: "400 g"),
+        DemoProduct(id: "p025", name: "Yuzu Zester", manufacturer: "Kanazawa Works",
+            details: "Etched stainless blades lift the zest and leave the bitter pith behind.",
+            price: "2400", currency: "JPY", quantity: 35, country: "JP", categories: ["Kitchen"], sku: "KI-4025", weight: "90 g"),
+        DemoProduct(id: "p026", name: "Zinc Plant Labels", manufacturer: "Norrbacka Trä AB",
+            details: "Twenty weatherproof labels with a pencil that writes on zinc and lasts for seasons.",
+            price: "89.00", currency: "SEK", quantity: 70, country: "SE", categories: ["Garden"], sku: "GA-3026", weight: nil),
+        DemoProduct(id: "p027", name: "3D Printer Filament", manufacturer: "Brightwater Tools",
+            details: "One kilogram of 1.75 mm PLA on a cardboard spool, vacuum-packed with a drying bag.",
+            price: "21.99", currency: "USD", quantity: 95, country: "US", categories: ["Tools", "Office"], sku: "TL-1027", weight: "1.2 kg"),
+        DemoProduct(id: "p028", name: "12-Piece Screwdriver Set", manufacturer: "Hollinger Werkzeug GmbH",
+            details: "Slotted, cross and star tips with magnetic ends and two-component grips, in a roll-up pouch.",
+            price: "29.95", currency: "EUR", quantity: 40, country: "DE", categories: ["Tools"], sku: "TL-1028", weight: "850 g"),
+        DemoProduct(
+            id: "p029",
+            name: "Ergonomic Standing Desk Converter with Adjustable Height, Keyboard Tray and Cable Management",
+            manufacturer: "Lakeshore Office Co.",
+            details: "Turns any desk into a standing desk in seconds. A gas spring lifts monitor and keyboard together to eleven heights.",
+            price: "289.00", currency: "USD", quantity: 4, country: "US", categories: ["Office"], sku: "OF-2029", weight: "14 kg"),
+        DemoProduct(id: "p030", name: "Cast Iron Skillet", manufacturer: "Maple Ridge Supply",
+            details: "A 26 cm pan, pre-seasoned and ready for the stove, the oven or a campfire.",
+            price: "64.99", currency: "CAD", quantity: 19, country: "CA", categories: ["Kitchen"], sku: "KI-4030", weight: "2.6 kg"),
+        DemoProduct(id: "p031", name: "Garden Hose Reel", manufacturer: "Hollinger Werkzeug GmbH",
+            details: "Holds 30 m of hose on a wheeled frame with a crank that winds it back without kinks.",
+            price: "59.00", currency: "EUR", quantity: 10, country: "DE", categories: ["Garden"], sku: "GA-3031", weight: "5.8 kg"),
+        DemoProduct(id: "p032", name: "Paper Tray Stack", manufacturer: "Alpenzeit AG",
+            details: "Three stacking letter trays in powder-coated steel; add more as the paperwork grows.",
+            price: "42.00", currency: "CHF", quantity: 16, country: "CH", categories: ["Office"], sku: "OF-2032", weight: "2.1 kg"),
+        DemoProduct(id: "p033", name: "Bench Vise", manufacturer: "Thornbury & Sons",
+            details: "A 100 mm cast vise with replaceable jaws and a swivel base that locks in any position.",
+            price: "74.00", currency: "GBP", quantity: 3, country: "GB", categories: ["Tools"], sku: "TL-1033", weight: "6.4 kg"),
+        DemoProduct(id: "p034", name: "Herb Drying Rack", manufacturer: "Officine Ferrante",
+            details: "Four mesh tiers that hang from a hook and fold into a flat disc when the season is over.",
+            price: "19.50", currency: "EUR", quantity: 27, country: "IT", categories: ["Kitchen", "Garden"], sku: "KI-4034", weight: nil),
+        DemoProduct(id: "p035", name: "Cordless Leaf Blower", manufacturer: "Kanazawa Works",
+            details: "A light blower with three speeds and a battery that clears a small garden on one charge.",
+            price: "15800", currency: "JPY", quantity: 9, country: "JP", categories: ["Garden", "Tools"], sku: "GA-3035", weight: "2.0 kg"),
+        DemoProduct(id: "p036", name: "Mandoline Slicer", manufacturer: "Maison Aubert",
+            details: "Four blade inserts for slices, julienne and waffle cuts, with a hand guard that grips the vegetable.",
+            price: "36.00", currency: "EUR", quantity: 15, country: "FR", categories: ["Kitchen"], sku: "KI-4036", weight: "730 g"),
+        DemoProduct(id: "p037", name: "Seed Starter Tray", manufacturer: "Dunakanyar Konyha Kft.",
+            details: "Forty cells, a water reservoir and a clear lid that keeps the seedlings humid.",
+            price: "5490", currency: "HUF", quantity: 48, country: "HU", categories: ["Garden"], sku: "GA-3037", weight: "560 g"),
+        DemoProduct(id: "p038", name: "Ledger Binder A4", manufacturer: "Officine Ferrante",
+            details: "A cloth-bound ring binder with leather corners and a label window on the spine.",
+            price: "17.90", currency: "EUR", quantity: 60, country: "IT", categories: ["Office"], sku: "OF-2038", weight: "480 g"),
+        DemoProduct(id: "p039", name: "Digital Kitchen Scale", manufacturer: "Norrbacka Trä AB",
+            details: "Weighs up to 5 kg in one-gram steps on a birch platform; the display hides when switched off.",
+            price: "299.00", currency: "SEK", quantity: 21, country: "SE", categories: ["Kitchen"], sku: "KI-4039", weight: "900 g"),
+        DemoProduct(id: "p040", name: "Laminator A3", manufacturer: "Lakeshore Office Co.",
+            details: "Warms up in four minutes and seals pouches up to A3 without bubbles.",
+            price: "79.99", currency: "USD", quantity: 0, country: "US", categories: ["Office"], sku: "OF-2040", weight: "3.3 kg"),
+    ]
+}

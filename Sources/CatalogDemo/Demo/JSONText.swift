@@ -1,0 +1,37 @@
+/// Writes the small JSON documents of the demo catalogs by hand, so keys keep their order and
+/// numbers keep the exact literal (`129.90`) a reader should see.
+enum JSONText {
+    /// `text` as a JSON string literal, quotes included.
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+
+    /// A JSON array of strings on one line.
+    static func array(_ values: [String]) -> String {
+        "[" + values.map(quoted).joined(separator: ", ") + "]"
+    }
+
+    /// One object on one line from ordered key/value pairs whose values are already JSON.
+    static func object(_ members: [(String, String)]) -> String {
+        "{" + members.map { "\(quoted($0.0)): \($0.1)" }.joined(separator: ", ") + "}"
+    }
+
+    /// `{"key": [ … ]}` with one element per line.
+    static func document(key: String, elements: [String]) -> String {
+        "{\n  \(quoted(key)): [\n" + elements.map { "    " + $0 }.joined(separator: ",\n") + "\n  ]\n}\n"
+    }
+}

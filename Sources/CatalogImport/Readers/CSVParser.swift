@@ -1,0 +1,284 @@
+import CatalogModel
+
+/// The streaming RFC 4180 tokenizer and record builder behind ``CSVRecordReader``.
+struct CSVParser {
+    /// How a cell ended.
+    private enum Terminator {
+        case separator, endOfRow, endOfInput
+    }
+
+    private var scanner: ByteScanner
+    private var separator: UInt8?
+    private var headers: [String] = []
+    private var scratch: [UInt8] = []
+
+    init(scanner: ByteScanner, separator: UInt8?) {
+        self.scanner = scanner
+        self.separator = separator
+    }
+
+    /// Parses the header and every row, calling `body` with each record.
+    mutating func run(_ body: (SourceRecord) throws -> Void) throws {
+        guard try skipBlankLines() else {
+            throw ImportError(.empty, "no records found: the input is empty", at: scanner.location(at: scanner.pos))
+        }
+        let separator: UInt8
+        if let given = self.separator { separator = given } else { separator = try detectSeparator() }
+        self.separator = separator
+        let headerEnd = try readHeader(separator: separator)
+        let hasRows = try headerEnd != .endOfInput && skipBlankLines()
+        if !hasRows {
+            throw ImportError(
+                .empty, "no records found: the input has a header row but no data rows",
+                at: SourceLocation(source: scanner.sourceName, line: 1, column: 1))
+        }
+        var fieldCapacity = headers.count
+        var recordCount = 0
+        while true {
+            let location = SourceLocation(source: scanner.sourceName, line: scanner.line, column: 1)
+            var fields: [SourceField] = []
+            fields.reserveCapacity(fieldCapacity)
+            var index = 0
+            var terminator = Terminator.separator
+            while terminator == .separator {
+                guard index < headers.count else {
+                    throw scanner.error(
+                        .malformed,
+                        "this row has more cells than the header's \(headers.count) column\(headers.count == 1 ? "" : "s")",
+                        at: scanner.pos)
+                }
+                let cellLine = scanner.line
+                let cellColumn = scanner.column(at: scanner.pos)
+                let value: String?
+                (value, terminator) = try readCell(separator: separator, field: headers[index])
+                if let value {
+                    let cellLocation = SourceLocation(source: scanner.sourceName, line: cellLine, column: cellColumn)
+                    fields.append(SourceField(name: headers[index], value: value, location: cellLocation))
+                }
+                index += 1
+            }
+            if !fields.isEmpty {
+                fieldCapacity = max(fieldCapacity, fields.count)
+                recordCount += 1
+                try body(SourceRecord(fields: fields, location: location))
+            }
+            if try terminator == .endOfInput || !skipBlankLines() { break }
+        }
+        if recordCount == 0 {
+            throw ImportError(
+                .empty, "no records found: every data row is empty",
+                at: SourceLocation(source: scanner.sourceName, line: 2, column: 1))
+        }
+    }
+
+    // MARK: - Header
+
+    /// Reads the header row into `headers`; returns how it ended.
+    private mutating func readHeader(separator: UInt8) throws(ImportError) -> Terminator {
+        var seen: [String: Int] = [:]
+        var terminator = Terminator.separator
+        while terminator == .separator {
+            let start = scanner.location(at: scanner.pos)
+            let value: String?
+            (value, terminator) = try readCell(separator: separator, field: nil)
+            let column = headers.count + 1
+            guard let name = value else {
+                throw ImportError(.malformed, "empty column name in the header (column \(column))", at: start)
+            }
+            if let earlier = seen[name] {
+                throw ImportError(
+                    .malformed, "duplicate column name \"\(name)\" in the header (columns \(earlier) and \(column))",
+                    at: start)
+            }
+            seen[name] = column
+            headers.append(name)
+        }
+        return terminator
+    }
+
+    /// Picks `,`, `;` or TAB: whichever occurs most often outside quotes in the first line
+    /// (ties in that order; `,` when none occurs). Reads ahead without consuming.
+    private mutating func detectSeparator() throws(ImportError) -> UInt8 {
+        scanner.mark = scanner.pos
+        defer { scanner.mark = -1 }
+        var commas = 0
+        var semicolons = 0
+        var tabs = 0
+        var inQuotes = false
+        var offset = 0
+        scan: while true {
+            let index = scanner.mark + offset
+            if index >= scanner.end {
+                if try !scanner.fill() { break }
+                continue
+            }
+            switch scanner.bytes[index] {
+            case Byte.quote: inQuotes.toggle()
+            case Byte.comma where !inQuotes: commas += 1
+            case Byte.semicolon where !inQuotes: semicolons += 1
+            case Byte.tab where !inQuotes: tabs += 1
+            case Byte.lineFeed where !inQuotes, Byte.carriageReturn where !inQuotes: break scan
+            default: break
+            }
+            offset += 1
+        }
+        if semicolons > commas, semicolons >= tabs { return Byte.semicolon }
+        if tabs > commas, tabs > semicolons { return Byte.tab }
+        return Byte.comma
+    }
+
+    // MARK: - Cells
+
+    /// Skips empty lines; returns false at the end of the input.
+    private mutating func skipBlankLines() throws(ImportError) -> Bool {
+        while true {
+            if scanner.pos == scanner.end, try !scanner.fill() { return false }
+            let b = scanner.bytes[scanner.pos]
+            if b == Byte.lineFeed {
+                scanner.newline(at: scanner.pos)
+                scanner.pos += 1
+            } else if b == Byte.carriageReturn {
+                try consumeCarriageReturn()
+            } else {
+                return true
+            }
+        }
+    }
+
+    /// At CR: consumes CR LF, or a lone CR (an old Mac line end), as one line end.
+    @inline(__always)
+    private mutating func consumeCarriageReturn() throws(ImportError) {
+        scanner.pos += 1
+        if try scanner.ensure(1), scanner.bytes[scanner.pos] == Byte.lineFeed {
+            scanner.newline(at: scanner.pos)
+            scanner.pos += 1
+        } else {
+            scanner.newline(at: scanner.pos - 1)
+        }
+    }
+
+    /// Reads one cell and its terminator. An empty cell gives nil.
+    @inline(__always)
+    private mutating func readCell(separator: UInt8, field: String?) throws(ImportError) -> (String?, Terminator) {
+        if scanner.pos == scanner.end, try !scanner.fill() { return (nil, .endOfInput) }
+        if scanner.bytes[scanner.pos] == Byte.quote {
+            return try readQuotedCell(separator: separator, field: field)
+        }
+        scanner.mark = scanner.pos
+        defer { scanner.mark = -1 }
+        while true {
+            let bytes = scanner.bytes
+            let end = scanner.end
+            var i = scanner.pos
+            var continuations = 0
+            while i < end {
+                let b = bytes[i]
+                if b == separator || b == Byte.lineFeed || b == Byte.carriageReturn || b == Byte.quote { break }
+                if b & 0xC0 == 0x80 { continuations += 1 }
+                i += 1
+            }
+            scanner.lineContinuations += continuations
+            scanner.pos = i
+            if i == end {
+                if try !scanner.fill() {
+                    return (cellValue(from: scanner.mark, to: scanner.pos), .endOfInput)
+                }
+                continue
+            }
+            let b = bytes[i]
+            if b == Byte.quote {
+                throw scanner.error(
+                    .malformed, "quote inside an unquoted field (quote the whole field and double the quote)",
+                    at: i, field: field)
+            }
+            let value = cellValue(from: scanner.mark, to: i)
+            return (value, try consumeTerminator(separator: separator))
+        }
+    }
+
+    @inline(__always)
+    private func cellValue(from: Int, to: Int) -> String? {
+        to > from ? scanner.string(from: from, to: to) : nil
+    }
+
+    /// At `"`: reads a quoted cell (doubled quotes, separators and line breaks inside).
+    private mutating func readQuotedCell(separator: UInt8, field: String?) throws(ImportError) -> (String?, Terminator) {
+        let open = scanner.location(at: scanner.pos)
+        scanner.pos += 1
+        scanner.mark = scanner.pos
+        defer { scanner.mark = -1 }
+        var usesScratch = false
+        while true {
+            let bytes = scanner.bytes
+            let end = scanner.end
+            var i = scanner.pos
+            var continuations = 0
+            while i < end {
+                let b = bytes[i]
+                if b == Byte.quote { break }
+                if b == Byte.lineFeed {
+                    scanner.newline(at: i)
+                    continuations = 0
+                } else if b & 0xC0 == 0x80 {
+                    continuations += 1
+                }
+                i += 1
+            }
+            scanner.lineContinuations += continuations
+            scanner.pos = i
+            if i == end {
+                if try !scanner.fill() {
+                    throw ImportError(.malformed, "unterminated quoted field (the quote opens here)", at: open, field: field)
+                }
+                continue
+            }
+            // A quote: doubled (an escaped quote) or the closing one.
+            if try scanner.ensure(2), scanner.bytes[scanner.pos + 1] == Byte.quote {
+                if !usesScratch {
+                    scratch.removeAll(keepingCapacity: true)
+                    usesScratch = true
+                }
+                let from = scanner.mark
+                scratch.append(contentsOf: UnsafeBufferPointer(start: scanner.bytes + from, count: scanner.pos + 1 - from))
+                scanner.pos += 2
+                scanner.mark = scanner.pos
+                continue
+            }
+            let value: String?
+            if usesScratch {
+                scratch.append(
+                    contentsOf: UnsafeBufferPointer(start: scanner.bytes + scanner.mark, count: scanner.pos - scanner.mark))
+                value = String(decoding: scratch, as: UTF8.self)
+            } else {
+                value = cellValue(from: scanner.mark, to: scanner.pos)
+            }
+            scanner.pos += 1
+            scanner.mark = -1
+            if scanner.pos == scanner.end, try !scanner.fill() { return (value, .endOfInput) }
+            let next = scanner.bytes[scanner.pos]
+            guard next == separator || next == Byte.lineFeed || next == Byte.carriageReturn else {
+                throw scanner.error(
+                    .malformed, "unexpected character after the closing quote of a field", at: scanner.pos,
+                    field: field)
+            }
+            return (value, try consumeTerminator(separator: separator))
+        }
+    }
+
+    /// At a separator, LF or CR: consumes it.
+    @inline(__always)
+    private mutating func consumeTerminator(separator: UInt8) throws(ImportError) -> Terminator {
+        let b = scanner.bytes[scanner.pos]
+        if b == separator {
+            scanner.pos += 1
+            return .separator
+        }
+        if b == Byte.lineFeed {
+            scanner.newline(at: scanner.pos)
+            scanner.pos += 1
+        } else {
+            try consumeCarriageReturn()
+        }
+        return .endOfRow
+    }
+}

@@ -1,0 +1,706 @@
+import CatalogModel
+
+/// The streaming JSON tokenizer and record builder behind ``JSONRecordReader``.
+///
+/// A hand-written recursive-descent parser over a ``ByteScanner``: strict RFC 8259, one pass,
+/// memory bounded by the largest single record. Values outside the records are validated and
+/// discarded without building strings.
+struct JSONParser {
+    /// Containers nested deeper than this are refused with `.tooLarge`.
+    static let maxDepth = 64
+
+    private var scanner: ByteScanner
+    /// The record path split at dots, or nil to find the records automatically.
+    private let recordPath: [String]?
+    private var depth = 0
+    private var scratch: [UInt8] = []
+    private var fieldCapacity = 8
+    private var recordCount = 0
+    /// Top-level keys seen, for the "no records" message.
+    private var keysSeen: [String] = []
+
+    init(scanner: ByteScanner, recordPath: String?) {
+        self.scanner = scanner
+        self.recordPath = recordPath.map { path in path.split(separator: ".", omittingEmptySubsequences: false).map(String.init) }
+        self.scratch.reserveCapacity(256)
+    }
+
+    // MARK: - Document
+
+    /// Parses the whole input, calling `body` with each record.
+    mutating func run(_ body: (SourceRecord) throws -> Void) throws {
+        guard let first = try skipWhitespace() else {
+            throw ImportError(.empty, "no records found: the input is empty", at: scanner.location(at: scanner.pos))
+        }
+        let start = scanner.pos
+        let startLocation = scanner.location(at: start)
+        switch first {
+        case Byte.openBracket:
+            if let recordPath {
+                let message =
+                    "no key \"\(recordPath.joined(separator: "."))\": the top-level value is an array, not an object"
+                throw scanner.error(.notFound, message, at: start)
+            }
+            try parseRecordArray(body)
+            if recordCount == 0 {
+                throw ImportError(.empty, "no records found: the top-level array is empty", at: startLocation)
+            }
+        case Byte.openBrace:
+            let found = try searchObject(for: recordPath.map { $0[...] }, level: 0, body)
+            if !found {
+                let seen = keysSeen.isEmpty ? "the object has no keys" : "keys seen: " + keysSeen.joined(separator: ", ")
+                if let recordPath {
+                    let name = recordPath.joined(separator: ".")
+                    throw ImportError(.notFound, "no key \"\(name)\" holding an array of records (\(seen))", at: startLocation)
+                }
+                throw ImportError(
+                    .empty, "no records found: no top-level key holds an array of objects (\(seen))", at: startLocation)
+            }
+            if recordCount == 0 {
+                throw ImportError(.empty, "no records found: the array of records is empty", at: startLocation)
+            }
+        default:
+            throw scanner.error(
+                .malformed, "expected an array of records or an object at the top level, found \(describe(first))",
+                at: start)
+        }
+        if let extra = try skipWhitespace() {
+            throw scanner.error(
+                .malformed, "unexpected \(describe(extra)) after the end of the top-level value", at: scanner.pos)
+        }
+    }
+
+    /// Walks an object (at `{`) looking for the records: the key named by `path`, or (when `path`
+    /// is nil) the first top-level key whose value is an array of objects. Everything else is
+    /// validated and skipped.
+    ///
+    /// - Returns: whether the records were found (and delivered).
+    private mutating func searchObject(
+        for path: ArraySlice<String>?, level: Int, _ body: (SourceRecord) throws -> Void
+    ) throws -> Bool {
+        var found = false
+        try enterContainer()
+        var next = try skipWhitespace()
+        if next == Byte.closeBrace {
+            scanner.pos += 1
+            depth -= 1
+            return false
+        }
+        while true {
+            guard next == Byte.quote else { throw expectedKey(next) }
+            let key = try readString(keep: true)
+            if level == 0, keysSeen.count < 20 { keysSeen.append(key) }
+            try expectColon()
+            let valueStart = try skipWhitespace()
+            if !found, let path, let wanted = path.first {
+                let wholePath = path.joined(separator: ".")
+                if key == wholePath || (key == wanted && path.count == 1) {
+                    guard valueStart == Byte.openBracket else {
+                        throw scanner.error(
+                            .malformed, "key \"\(key)\" holds \(describe(valueStart)), not an array of records",
+                            at: scanner.pos)
+                    }
+                    try parseRecordArray(body)
+                    found = true
+                } else if key == wanted, valueStart == Byte.openBrace {
+                    found = try searchObject(for: path.dropFirst(), level: level + 1, body)
+                } else {
+                    try skipValue()
+                }
+            } else if !found, path == nil, level == 0, valueStart == Byte.openBracket {
+                found = try parseArrayIfRecords(body)
+            } else {
+                try skipValue()
+            }
+            next = try skipWhitespace()
+            if next == Byte.comma {
+                let comma = (line: scanner.line, column: scanner.column(at: scanner.pos))
+                scanner.pos += 1
+                next = try skipWhitespace()
+                if next == Byte.closeBrace { throw trailingComma(at: comma) }
+                continue
+            }
+            if next == Byte.closeBrace {
+                scanner.pos += 1
+                depth -= 1
+                return found
+            }
+            throw expected("',' or '}' after an object member", found: next)
+        }
+    }
+
+    /// At `[`: parses the array as the records if its first element is an object, otherwise
+    /// validates and skips it.
+    private mutating func parseArrayIfRecords(_ body: (SourceRecord) throws -> Void) throws -> Bool {
+        try enterContainer()
+        let first = try skipWhitespace()
+        if first == Byte.openBrace {
+            try parseRecordElements(body)
+            return true
+        }
+        if first == Byte.closeBracket {
+            scanner.pos += 1
+            depth -= 1
+            return false
+        }
+        try skipArrayElements()
+        return false
+    }
+
+    /// At `[`: the array of records.
+    private mutating func parseRecordArray(_ body: (SourceRecord) throws -> Void) throws {
+        try enterContainer()
+        let first = try skipWhitespace()
+        if first == Byte.closeBracket {
+            scanner.pos += 1
+            depth -= 1
+            return
+        }
+        try parseRecordElements(body)
+    }
+
+    /// Inside the records array, at the first element: every element must be an object.
+    private mutating func parseRecordElements(_ body: (SourceRecord) throws -> Void) throws {
+        var next = try skipWhitespace()
+        while true {
+            guard next == Byte.openBrace else {
+                if next == nil { throw unexpectedEnd("in the array of records") }
+                throw scanner.error(
+                    .malformed, "expected a record object, found \(describe(next))", at: scanner.pos)
+            }
+            let location = scanner.location(at: scanner.pos)
+            var fields: [SourceField] = []
+            fields.reserveCapacity(fieldCapacity)
+            try parseObject(prefix: "", into: &fields)
+            fieldCapacity = max(fieldCapacity, fields.count)
+            recordCount += 1
+            try body(SourceRecord(fields: fields, location: location))
+            next = try skipWhitespace()
+            if next == Byte.comma {
+                let comma = (line: scanner.line, column: scanner.column(at: scanner.pos))
+                scanner.pos += 1
+                next = try skipWhitespace()
+                if next == Byte.closeBracket { throw trailingComma(at: comma) }
+                continue
+            }
+            if next == Byte.closeBracket {
+                scanner.pos += 1
+                depth -= 1
+                return
+            }
+            throw expected("',' or ']' after a record", found: next)
+        }
+    }
+
+    // MARK: - Record values
+
+    /// At `{`: the members of an object, flattened into `fields` under `prefix`.
+    private mutating func parseObject(prefix: String, into fields: inout [SourceField]) throws(ImportError) {
+        try enterContainer()
+        var next = try skipWhitespace()
+        if next == Byte.closeBrace {
+            scanner.pos += 1
+            depth -= 1
+            return
+        }
+        while true {
+            guard next == Byte.quote else { throw expectedKey(next) }
+            let key = try readString(keep: true)
+            try expectColon()
+            try parseValue(name: prefix.isEmpty ? key : prefix + "." + key, into: &fields)
+            next = try skipWhitespace()
+            if next == Byte.comma {
+                let comma = (line: scanner.line, column: scanner.column(at: scanner.pos))
+                scanner.pos += 1
+                next = try skipWhitespace()
+                if next == Byte.closeBrace { throw trailingComma(at: comma) }
+                continue
+            }
+            if next == Byte.closeBrace {
+                scanner.pos += 1
+                depth -= 1
+                return
+            }
+            throw expected("',' or '}' after an object member", found: next)
+        }
+    }
+
+    /// A value inside a record, appended to `fields` as `name` (objects flatten with `.`,
+    /// arrays repeat the name, null adds nothing).
+    private mutating func parseValue(name: String, into fields: inout [SourceField]) throws(ImportError) {
+        guard let first = try skipWhitespace() else { throw unexpectedEnd("where a value was expected") }
+        let location = scanner.location(at: scanner.pos)
+        switch first {
+        case Byte.quote:
+            fields.append(SourceField(name: name, value: try readString(keep: true), location: location))
+        case Byte.openBrace:
+            try parseObject(prefix: name, into: &fields)
+        case Byte.openBracket:
+            try enterContainer()
+            var next = try skipWhitespace()
+            if next == Byte.closeBracket {
+                scanner.pos += 1
+                depth -= 1
+                return
+            }
+            while true {
+                try parseValue(name: name, into: &fields)
+                next = try skipWhitespace()
+                if next == Byte.comma {
+                    let comma = (line: scanner.line, column: scanner.column(at: scanner.pos))
+                    scanner.pos += 1
+                    next = try skipWhitespace()
+                    if next == Byte.closeBracket { throw trailingComma(at: comma) }
+                    continue
+                }
+                if next == Byte.closeBracket {
+                    scanner.pos += 1
+                    depth -= 1
+                    return
+                }
+                throw expected("',' or ']' after an array element", found: next)
+            }
+        case Byte.minus, Byte.zero...Byte.nine:
+            fields.append(SourceField(name: name, value: try readNumber(keep: true), location: location))
+        case Byte.t, Byte.f:
+            let value = try readLiteral(first)
+            fields.append(SourceField(name: name, value: value, location: location))
+        case Byte.n:
+            _ = try readLiteral(first)
+        default:
+            throw expected("a value", found: first)
+        }
+    }
+
+    // MARK: - Skipping
+
+    /// Validates and discards one value.
+    private mutating func skipValue() throws(ImportError) {
+        guard let first = try skipWhitespace() else { throw unexpectedEnd("where a value was expected") }
+        switch first {
+        case Byte.quote:
+            _ = try readString(keep: false)
+        case Byte.openBrace:
+            try enterContainer()
+            var next = try skipWhitespace()
+            if next == Byte.closeBrace {
+                scanner.pos += 1
+                depth -= 1
+                return
+            }
+            while true {
+                guard next == Byte.quote else { throw expectedKey(next) }
+                _ = try readString(keep: false)
+                try expectColon()
+                try skipValue()
+                next = try skipWhitespace()
+                if next == Byte.comma {
+                    let comma = (line: scanner.line, column: scanner.column(at: scanner.pos))
+                    scanner.pos += 1
+                    next = try skipWhitespace()
+                    if next == Byte.closeBrace { throw trailingComma(at: comma) }
+                    continue
+                }
+                if next == Byte.closeBrace {
+                    scanner.pos += 1
+                    depth -= 1
+                    return
+                }
+                throw expected("',' or '}' after an object member", found: next)
+            }
+        case Byte.openBracket:
+            try enterContainer()
+            let next = try skipWhitespace()
+            if next == Byte.closeBracket {
+                scanner.pos += 1
+                depth -= 1
+                return
+            }
+            try skipArrayElements()
+        case Byte.minus, Byte.zero...Byte.nine:
+            _ = try readNumber(keep: false)
+        case Byte.t, Byte.f, Byte.n:
+            _ = try readLiteral(first)
+        default:
+            throw expected("a value", found: first)
+        }
+    }
+
+    /// Inside a non-empty array being skipped, at its first element: skips to after `]`.
+    private mutating func skipArrayElements() throws(ImportError) {
+        while true {
+            try skipValue()
+            var next = try skipWhitespace()
+            if next == Byte.comma {
+                let comma = (line: scanner.line, column: scanner.column(at: scanner.pos))
+                scanner.pos += 1
+                next = try skipWhitespace()
+                if next == Byte.closeBracket { throw trailingComma(at: comma) }
+                continue
+            }
+            if next == Byte.closeBracket {
+                scanner.pos += 1
+                depth -= 1
+                return
+            }
+            throw expected("',' or ']' after an array element", found: next)
+        }
+    }
+
+    // MARK: - Tokens
+
+    /// Skips JSON whitespace; returns the next byte (not consumed), or nil at the end.
+    @inline(__always)
+    private mutating func skipWhitespace() throws(ImportError) -> UInt8? {
+        while true {
+            while scanner.pos < scanner.end {
+                let b = scanner.bytes[scanner.pos]
+                switch b {
+                case Byte.space, Byte.tab, Byte.carriageReturn:
+                    scanner.pos += 1
+                case Byte.lineFeed:
+                    scanner.newline(at: scanner.pos)
+                    scanner.pos += 1
+                default:
+                    return b
+                }
+            }
+            if try !scanner.fill() { return nil }
+        }
+    }
+
+    /// At a container's opening bracket: counts the depth and consumes the bracket.
+    @inline(__always)
+    private mutating func enterContainer() throws(ImportError) {
+        depth += 1
+        if depth > Self.maxDepth {
+            throw scanner.error(.tooLarge, "nesting deeper than \(Self.maxDepth) levels", at: scanner.pos)
+        }
+        scanner.pos += 1
+    }
+
+    private mutating func expectColon() throws(ImportError) {
+        let next = try skipWhitespace()
+        guard next == Byte.colon else { throw expected("':' after an object key", found: next) }
+        scanner.pos += 1
+    }
+
+    /// At `"`: reads a string, decoding escapes. With `keep == false` only validates.
+    private mutating func readString(keep: Bool) throws(ImportError) -> String {
+        let open = scanner.location(at: scanner.pos)
+        scanner.pos += 1
+        scanner.mark = scanner.pos
+        var escaped = false
+        if keep { scratch.removeAll(keepingCapacity: true) }
+        while true {
+            let bytes = scanner.bytes
+            let end = scanner.end
+            var i = scanner.pos
+            var continuations = 0
+            var stop: UInt8 = 0
+            while i < end {
+                let b = bytes[i]
+                if b == Byte.quote || b == Byte.backslash || b < 0x20 {
+                    stop = b
+                    break
+                }
+                if b >= 0x80, b & 0xC0 == 0x80 { continuations += 1 }
+                i += 1
+            }
+            scanner.lineContinuations += continuations
+            scanner.pos = i
+            if i == end {
+                if try !scanner.fill() {
+                    scanner.mark = -1
+                    throw ImportError(.malformed, "unterminated string (it starts here)", at: open)
+                }
+                continue
+            }
+            if stop == Byte.quote {
+                let result: String
+                if !keep {
+                    result = ""
+                } else if escaped {
+                    scratch.append(contentsOf: UnsafeBufferPointer(start: bytes + scanner.mark, count: i - scanner.mark))
+                    result = String(decoding: scratch, as: UTF8.self)
+                } else {
+                    result = scanner.string(from: scanner.mark, to: i)
+                }
+                scanner.pos = i + 1
+                scanner.mark = -1
+                return result
+            }
+            if stop != Byte.backslash {
+                let what =
+                    stop == Byte.lineFeed
+                    ? "unescaped line break in a string"
+                    : "unescaped control character U+00\(UTF8Validation.hex(stop).dropFirst(2)) in a string"
+                scanner.mark = -1
+                throw scanner.error(.malformed, what, at: i)
+            }
+            // An escape: move the raw run before it into the scratch buffer.
+            if keep {
+                scratch.append(contentsOf: UnsafeBufferPointer(start: bytes + scanner.mark, count: i - scanner.mark))
+            }
+            escaped = true
+            scanner.mark = scanner.pos
+            try readEscape(keep: keep)
+            scanner.mark = scanner.pos
+        }
+    }
+
+    /// At `\`: decodes one escape into `scratch` and moves past it.
+    private mutating func readEscape(keep: Bool) throws(ImportError) {
+        // `mark` is the backslash; it stays valid (and is adjusted) across refills.
+        guard try scanner.ensure(2) else { throw unexpectedEnd("inside a string") }
+        let kind = scanner.bytes[scanner.pos + 1]
+        let simple: UInt8
+        switch kind {
+        case Byte.quote: simple = Byte.quote
+        case Byte.backslash: simple = Byte.backslash
+        case Byte.slash: simple = Byte.slash
+        case Byte.b: simple = 0x08
+        case Byte.f: simple = 0x0C
+        case Byte.n: simple = Byte.lineFeed
+        case Byte.r: simple = Byte.carriageReturn
+        case Byte.t: simple = Byte.tab
+        case Byte.u:
+            let unit = try readHexEscape()
+            var scalar: UInt32 = unit
+            if (0xD800...0xDBFF).contains(unit) {
+                // A high surrogate must be followed by an escaped low surrogate.
+                let afterHigh = scanner.pos
+                var low: UInt32?
+                if try scanner.ensure(2), scanner.bytes[scanner.pos] == Byte.backslash,
+                    scanner.bytes[scanner.pos + 1] == Byte.u
+                {
+                    let candidate = try readHexEscape()
+                    if (0xDC00...0xDFFF).contains(candidate) { low = candidate }
+                }
+                guard let low else {
+                    scanner.pos = afterHigh
+                    throw scanner.error(
+                        .malformed, "lone surrogate \\u\(hex4(unit)) (a high surrogate needs a low one after it)",
+                        at: scanner.mark)
+                }
+                scalar = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+            } else if (0xDC00...0xDFFF).contains(unit) {
+                throw scanner.error(
+                    .malformed, "lone surrogate \\u\(hex4(unit)) (a low surrogate without a high one)", at: scanner.mark)
+            }
+            if keep { appendUTF8(scalar) }
+            return
+        default:
+            let shown: String
+            if kind < 0x20 || kind >= 0x80 {
+                shown = "\\ followed by byte \(UTF8Validation.hex(kind))"
+            } else {
+                shown = "\\" + String(UnicodeScalar(kind))
+            }
+            throw scanner.error(.malformed, "invalid escape sequence \(shown) in a string", at: scanner.mark)
+        }
+        if keep { scratch.append(simple) }
+        scanner.pos += 2
+    }
+
+    /// At `\u`: reads the four hex digits and moves past them.
+    private mutating func readHexEscape() throws(ImportError) -> UInt32 {
+        guard try scanner.ensure(6) else {
+            throw scanner.error(.malformed, "incomplete \\u escape: four hex digits expected", at: scanner.mark)
+        }
+        var value: UInt32 = 0
+        for k in 2..<6 {
+            let b = scanner.bytes[scanner.pos + k]
+            let digit: UInt8
+            switch b {
+            case Byte.zero...Byte.nine: digit = b - Byte.zero
+            case 0x41...0x46: digit = b - 0x41 + 10
+            case 0x61...0x66: digit = b - 0x61 + 10
+            default:
+                throw scanner.error(.malformed, "invalid \\u escape: four hex digits expected", at: scanner.mark)
+            }
+            value = value << 4 | UInt32(digit)
+        }
+        scanner.pos += 6
+        return value
+    }
+
+    private mutating func appendUTF8(_ scalar: UInt32) {
+        switch scalar {
+        case 0..<0x80:
+            scratch.append(UInt8(scalar))
+        case 0x80..<0x800:
+            scratch.append(UInt8(0xC0 | (scalar >> 6)))
+            scratch.append(UInt8(0x80 | (scalar & 0x3F)))
+        case 0x800..<0x10000:
+            scratch.append(UInt8(0xE0 | (scalar >> 12)))
+            scratch.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
+            scratch.append(UInt8(0x80 | (scalar & 0x3F)))
+        default:
+            scratch.append(UInt8(0xF0 | (scalar >> 18)))
+            scratch.append(UInt8(0x80 | ((scalar >> 12) & 0x3F)))
+            scratch.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
+            scratch.append(UInt8(0x80 | (scalar & 0x3F)))
+        }
+    }
+
+    /// At `-` or a digit: reads a number per RFC 8259 and returns its literal text.
+    private mutating func readNumber(keep: Bool) throws(ImportError) -> String {
+        scanner.mark = scanner.pos
+        defer { scanner.mark = -1 }
+        if try peek() == Byte.minus { scanner.pos += 1 }
+        guard let lead = try peek(), lead >= Byte.zero, lead <= Byte.nine else {
+            throw scanner.error(.malformed, "invalid number: a digit must follow '-'", at: scanner.pos)
+        }
+        scanner.pos += 1
+        if lead == Byte.zero {
+            if let next = try peek(), next >= Byte.zero, next <= Byte.nine {
+                throw scanner.error(.malformed, "invalid number: leading zeros are not allowed", at: scanner.pos - 1)
+            }
+        } else {
+            try skipDigits()
+        }
+        if try peek() == Byte.dot {
+            scanner.pos += 1
+            guard let digit = try peek(), digit >= Byte.zero, digit <= Byte.nine else {
+                throw scanner.error(.malformed, "invalid number: a digit must follow the decimal point", at: scanner.pos)
+            }
+            try skipDigits()
+        }
+        if let e = try peek(), e == Byte.e || e == Byte.upperE {
+            scanner.pos += 1
+            if let sign = try peek(), sign == Byte.plus || sign == Byte.minus { scanner.pos += 1 }
+            guard let digit = try peek(), digit >= Byte.zero, digit <= Byte.nine else {
+                throw scanner.error(.malformed, "invalid number: a digit must follow the exponent", at: scanner.pos)
+            }
+            try skipDigits()
+        }
+        if let next = try peek(), next == Byte.dot || isIdentifierByte(next) {
+            throw scanner.error(.malformed, "invalid number: unexpected \(describe(next))", at: scanner.pos)
+        }
+        return keep ? scanner.string(from: scanner.mark, to: scanner.pos) : ""
+    }
+
+    private mutating func skipDigits() throws(ImportError) {
+        while let b = try peek(), b >= Byte.zero, b <= Byte.nine { scanner.pos += 1 }
+    }
+
+    @inline(__always)
+    private mutating func peek() throws(ImportError) -> UInt8? {
+        if scanner.pos == scanner.end, try !scanner.fill() { return nil }
+        return scanner.bytes[scanner.pos]
+    }
+
+    /// At `t`, `f` or `n`: reads `true`, `false` or `null`.
+    private mutating func readLiteral(_ first: UInt8) throws(ImportError) -> String {
+        let word: StaticString = first == Byte.t ? "true" : first == Byte.f ? "false" : "null"
+        let length = word.utf8CodeUnitCount
+        let complete = try scanner.ensure(length)
+        var matches = complete
+        if complete {
+            for k in 0..<length where scanner.bytes[scanner.pos + k] != word.utf8Start[k] {
+                matches = false
+                break
+            }
+        }
+        if matches, try scanner.ensure(length + 1), isIdentifierByte(scanner.bytes[scanner.pos + length]) {
+            matches = false
+        }
+        guard matches else {
+            throw scanner.error(.malformed, "invalid literal: expected \(word)", at: scanner.pos)
+        }
+        scanner.pos += length
+        return String(describing: word)
+    }
+
+    // MARK: - Errors
+
+    private func isIdentifierByte(_ b: UInt8) -> Bool {
+        (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || (b >= Byte.zero && b <= Byte.nine) || b == 0x5F
+            || b >= 0x80
+    }
+
+    /// "'x'", "end of input", … for messages.
+    private func describe(_ byte: UInt8?) -> String {
+        guard let byte else { return "the end of the input" }
+        switch byte {
+        case Byte.quote: return "a string"
+        case Byte.openBrace: return "an object"
+        case Byte.openBracket: return "an array"
+        case Byte.t, Byte.f: return "a boolean"
+        case Byte.n: return "null"
+        case Byte.minus, Byte.zero...Byte.nine: return "a number"
+        case 0x21...0x7E: return "'\(String(UnicodeScalar(byte)))'"
+        default: return "byte \(UTF8Validation.hex(byte))"
+        }
+    }
+
+    private func expected(_ what: String, found: UInt8?) -> ImportError {
+        if found == nil { return unexpectedEnd("where \(what) was expected") }
+        let shown: String
+        if let found, found >= 0x21, found <= 0x7E {
+            shown = "'\(String(UnicodeScalar(found)))'"
+        } else if let found, found >= 0x80 {
+            // A non-ASCII character outside a string: show it whole.
+            shown = "'\(scanner.string(from: scanner.pos, to: min(scanner.end, scanner.pos + utf8Length(found))))'"
+        } else {
+            shown = "byte \(UTF8Validation.hex(found ?? 0))"
+        }
+        return scanner.error(.malformed, "expected \(what), found \(shown)", at: scanner.pos)
+    }
+
+    private func utf8Length(_ lead: UInt8) -> Int {
+        lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
+    }
+
+    private func expectedKey(_ found: UInt8?) -> ImportError {
+        if found == nil { return unexpectedEnd("inside an object") }
+        return expected("a string key", found: found)
+    }
+
+    private func unexpectedEnd(_ context: String) -> ImportError {
+        scanner.error(.malformed, "unexpected end of input \(context)", at: scanner.pos)
+    }
+
+    /// The error for a comma (at `position`) followed by a closing bracket.
+    private func trailingComma(at position: (line: Int, column: Int)) -> ImportError {
+        let location = SourceLocation(source: scanner.sourceName, line: position.line, column: position.column)
+        return ImportError(.malformed, "trailing comma", at: location)
+    }
+
+    private func hex4(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+}
+
+/// ASCII bytes the tokenizers look for.
+enum Byte {
+    static let tab: UInt8 = 0x09
+    static let lineFeed: UInt8 = 0x0A
+    static let carriageReturn: UInt8 = 0x0D
+    static let space: UInt8 = 0x20
+    static let quote: UInt8 = 0x22
+    static let plus: UInt8 = 0x2B
+    static let comma: UInt8 = 0x2C
+    static let minus: UInt8 = 0x2D
+    static let dot: UInt8 = 0x2E
+    static let slash: UInt8 = 0x2F
+    static let zero: UInt8 = 0x30
+    static let nine: UInt8 = 0x39
+    static let colon: UInt8 = 0x3A
+    static let semicolon: UInt8 = 0x3B
+    static let upperE: UInt8 = 0x45
+    static let openBracket: UInt8 = 0x5B
+    static let backslash: UInt8 = 0x5C
+    static let closeBracket: UInt8 = 0x5D
+    static let b: UInt8 = 0x62
+    static let e: UInt8 = 0x65
+    static let f: UInt8 = 0x66
+    static let n: UInt8 = 0x6E
+    static let r: UInt8 = 0x72
+    static let t: UInt8 = 0x74
+    static let u: UInt8 = 0x75
+    static let openBrace: UInt8 = 0x7B
+    static let closeBrace: UInt8 = 0x7D
+}

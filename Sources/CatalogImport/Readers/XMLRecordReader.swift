@@ -1,0 +1,165 @@
+import CatalogModel
+import Foundation
+import FoundationXML
+
+/// Reads records from XML, streaming, on `XMLParser(stream:)` (libxml2's push parser).
+///
+/// ```swift
+/// let reader = XMLRecordReader(fileURL: url, recordElement: "Produkt")
+/// try reader.forEachRecord { record in print(record.values(of: "TitelText")) }
+/// ```
+///
+/// ## Records and fields
+/// Every element named ``recordElement`` is a record. When it is nil the reader finds it: the
+/// first name that occurs twice among the root element's children (so `<feed><title/><item/>
+/// <item/></feed>` gives `item`), or the root's first child when no name repeats; records are then
+/// only the root's children of that name. A named record element matches at any depth.
+///
+/// Inside a record:
+/// - each child element is a field named after it, with its text (entities and CDATA decoded,
+///   whitespace kept exactly, text pieces joined); an empty element gives an empty value;
+/// - a repeated child gives repeated fields of the same name, in document order;
+/// - attributes of the record element are fields named after the attribute; attributes of a
+///   child are `child@attribute`; attribute order is not kept (Foundation reports a dictionary),
+///   so they come first, sorted by name. An element with attributes and no text at all
+///   (`<img src="a.png"/>`) gives only its attribute fields;
+/// - deeper elements are flattened with `/` (`image/url`, `image/url@type`). An element that has
+///   child elements gives a field of its own only if its own text is not just whitespace (mixed
+///   content: the text pieces joined, after its children's fields);
+/// - the record element's own text, when not just whitespace, is the field `#text`;
+/// - `<field name="x">…</field>` as a direct child of the record is the field `x` (the form
+///   ``XMLRecordWriter`` uses for names that are not XML names);
+/// - an element named like the record element *inside* a record is not a new record: it is an
+///   ordinary child and flattens into the enclosing record (`item/title`).
+///
+/// Locations are where libxml2 reports the start tag was read (the end of the tag), lines and
+/// columns from 1. Namespaces are not processed: `dc:title` is a name like any other.
+///
+/// ## Safety and limits
+/// The input must be UTF-8 (or US-ASCII); it is checked before libxml2 sees it, so a UTF-16 file,
+/// Latin-1 bytes or an XML declaration naming another encoding give `.encoding` at the exact line
+/// and column. External entities and DTDs are never loaded. A DTD that declares any entity
+/// (internal or external, general or parameter) is refused with `.forbidden` ("DTD entity
+/// declarations are not allowed") before the declaration reaches the parser, so entity
+/// expansion attacks (billion laughs) and external entity reads (`SYSTEM "file:///etc/passwd"`)
+/// fail at once; a reference to an undeclared entity is `.malformed`. A record may hold at most
+/// 64 MiB of text (`.tooLarge`). Memory stays bounded by the largest record.
+///
+/// With ``recordElement`` nil the reader makes a first, short pass to find the element (it stops
+/// at the first repeated child), then the real pass.
+public struct XMLRecordReader: RecordSource {
+    private let input: ReaderInput
+    /// The record element's name, or nil to detect it.
+    public var recordElement: String?
+    /// Called with the number of input bytes consumed so far after every read (128 KiB, the
+    /// parser's chunk size), and once at the end.
+    public var progress: ((Int64) -> Void)?
+
+    /// Creates a reader for an XML file.
+    ///
+    /// - Parameters:
+    ///   - fileURL: the file to read (it is opened by ``forEachRecord(_:)``).
+    ///   - recordElement: the record element's name; nil detects it.
+    ///   - sourceName: the name used in error locations; the file's path when nil (give the URL
+    ///     for a downloaded file).
+    ///   - progress: called every so often with the number of bytes consumed.
+    public init(
+        fileURL: URL, recordElement: String? = nil, sourceName: String? = nil, progress: ((Int64) -> Void)? = nil
+    ) {
+        self.input = .file(fileURL, name: sourceName ?? fileURL.path)
+        self.recordElement = recordElement
+        self.progress = progress
+    }
+
+    /// Creates a reader over XML in memory (tests, small inputs). It is streamed the same way as
+    /// a file, never through `XMLParser(data:)`.
+    ///
+    /// - Parameters:
+    ///   - data: the UTF-8 bytes.
+    ///   - sourceName: the name used in error locations.
+    ///   - recordElement: the record element's name; nil detects it.
+    ///   - progress: called every so often with the number of bytes consumed.
+    public init(data: Data, sourceName: String, recordElement: String? = nil, progress: ((Int64) -> Void)? = nil) {
+        self.input = .data(data, name: sourceName)
+        self.recordElement = recordElement
+        self.progress = progress
+    }
+
+    /// Calls `body` with each record in document order.
+    ///
+    /// - Throws: an ``ImportError`` (`.malformed`, `.encoding`, `.forbidden`, `.empty`, `.tooLarge`,
+    ///   `.io`) with the line and column of the problem, or whatever `body` throws. Records before
+    ///   the problem have already been delivered.
+    public func forEachRecord(_ body: (SourceRecord) throws -> Void) throws {
+        let mode: XMLRecordCollector.Mode
+        if let recordElement {
+            mode = .collect(element: recordElement, depth: nil)
+        } else {
+            mode = .collect(element: try detectRecordElement(), depth: 2)
+        }
+        try withoutActuallyEscaping(body) { body in
+            let collector = XMLRecordCollector(mode: mode, sourceName: input.name, body: body)
+            let stream = try parse(with: collector, progress: progress)
+            guard collector.recordCount == 0 else { return }
+            guard case .collect(let element, _) = mode else { return }
+            throw noRecords(looking: element, collector: collector, stream: stream)
+        }
+    }
+
+    /// The first pass for a nil ``recordElement``.
+    private func detectRecordElement() throws -> String {
+        let collector = XMLRecordCollector(mode: .detect, sourceName: input.name, body: nil)
+        let stream = try parse(with: collector, progress: nil)
+        if let element = collector.detectedElement ?? collector.firstChild { return element }
+        throw noRecords(looking: nil, collector: collector, stream: stream)
+    }
+
+    /// Runs one parse with `collector` as the delegate.
+    ///
+    /// - Throws: what `body` threw, else the first problem found.
+    private func parse(with collector: XMLRecordCollector, progress: ((Int64) -> Void)?) throws -> XMLInputStream {
+        let stream = XMLInputStream(source: try input.open(), progress: progress)
+        let parser = XMLParser(stream: stream)
+        parser.shouldProcessNamespaces = false
+        parser.shouldReportNamespacePrefixes = false
+        parser.shouldResolveExternalEntities = false
+        parser.externalEntityResolvingPolicy = .never
+        parser.delegate = collector
+        let succeeded = parser.parse()
+        parser.delegate = nil
+        if let error = collector.bodyError { throw error }
+        if collector.rootName == nil, !stream.sawContent, stream.failure == nil {
+            // Only whitespace (libxml2 calls that a premature end).
+            throw ImportError(
+                .empty, "no records found: the document is empty",
+                at: SourceLocation(source: input.name, line: 1, column: 1))
+        }
+        if let failure = collector.failure { throw failure }
+        if let failure = stream.failure { throw failure }
+        if !succeeded, collector.detectedElement == nil {
+            let code = (parser.parserError as NSError?)?.code ?? 1
+            let location = SourceLocation(source: input.name, line: parser.lineNumber, column: parser.columnNumber)
+            throw LibXML2Error.importError(
+                code: code, at: location, openElement: nil, rootClosed: collector.rootClosed)
+        }
+        return stream
+    }
+
+    /// The error for a document without records.
+    private func noRecords(looking element: String?, collector: XMLRecordCollector, stream: XMLInputStream)
+        -> ImportError
+    {
+        let location = SourceLocation(source: input.name, line: 1, column: 1)
+        guard let root = collector.rootName else {
+            if stream.sawContent {
+                return ImportError(.malformed, "no root element: the document must contain an element", at: location)
+            }
+            return ImportError(.empty, "no records found: the document is empty", at: location)
+        }
+        guard let element else {
+            return ImportError(.empty, "no records found: the root element <\(root)> has no child elements", at: location)
+        }
+        let seen = collector.seenNames.map { "<\($0)>" }.joined(separator: ", ")
+        return ImportError(.empty, "no records found: no <\(element)> elements (elements seen: \(seen))", at: location)
+    }
+}

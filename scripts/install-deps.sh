@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Catalog needs, when they are missing.
+# As root it runs apt-get; otherwise it prints the exact command to run and fails.
+#   scripts/install-deps.sh build    what `make run` needs
+#   scripts/install-deps.sh test     plus what the test suite needs
+#   scripts/install-deps.sh bench    plus what the benchmarks need
+set -euo pipefail
+
+profile="${1:-build}"
+packages=(libsqlite3-dev libicu-dev pkg-config)
+case "$profile" in
+  build) ;;
+  test) packages+=(sqlite3) ;;
+  bench) packages+=(sqlite3) ;;
+  *) echo "usage: $0 build|test|bench" >&2; exit 64 ;;
+esac
+
+missing=()
+for package in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$package")
+  fi
+done
+
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+
+if [[ "$(id -u)" != "0" ]]; then
+  echo "Missing Debian packages: ${missing[*]}" >&2
+  echo "Install them with:  sudo apt-get install -y ${missing[*]}" >&2
+  exit 1
+fi
+
+echo "Installing: ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq || true
+apt-get install -y -qq --no-install-recommends "${missing[@]}"
