@@ -15,9 +15,10 @@ import Testing
     @Test func headerNamesTheFields() throws {
         let csv = "id,name,price\r\n1,Tisch,12.50\r\n2,\"Stuhl, groß\",\r\n3,,7\r\n"
         let records = try read(csv)
-        #expect(records.map(pairs) == [
-            ["id=1", "name=Tisch", "price=12.50"], ["id=2", "name=Stuhl, groß"], ["id=3", "price=7"],
-        ])
+        #expect(
+            records.map(pairs) == [
+                ["id=1", "name=Tisch", "price=12.50"], ["id=2", "name=Stuhl, groß"], ["id=3", "price=7"],
+            ])
         #expect(records[1].location == SourceLocation(source: "data.csv", line: 3, column: 1))
         #expect(records[1].field("name")?.location == SourceLocation(source: "data.csv", line: 3, column: 3))
     }
@@ -30,16 +31,19 @@ import Testing
             „Notenfluss“,"  Leerzeichen  ",b
             """
         let records = try read(csv)
-        #expect(records.map(pairs) == [
-            ["title=Taktmeister", "description=Ein \"Sequenzer\"\nmit zwei Zeilen; und Semikolon", "tags=a"],
-            ["title=„Notenfluss“", "description=  Leerzeichen  ", "tags=b"],
-        ])
+        #expect(
+            records.map(pairs) == [
+                ["title=Taktmeister", "description=Ein \"Sequenzer\"\nmit zwei Zeilen; und Semikolon", "tags=a"],
+                ["title=„Notenfluss“", "description=  Leerzeichen  ", "tags=b"],
+            ])
         // Lines after a multi-line cell are counted right, columns count characters.
         #expect(records[1].location.line == 4)
         #expect(records[1].field("tags")?.location == SourceLocation(source: "data.csv", line: 4, column: 32))
     }
 
-    @Test(arguments: [("a;b;c\n1;2,5;3\n", Character(";")), ("a\tb\tc\n1\t2,5\t3\n", "\t"), ("a,b,c\n1,\"2,5\",3\n", ",")])
+    @Test(arguments: [
+        ("a;b;c\n1;2,5;3\n", Character(";")), ("a\tb\tc\n1\t2,5\t3\n", "\t"), ("a,b,c\n1,\"2,5\",3\n", ","),
+    ])
     func detectsTheSeparator(_ csv: String, _ expected: Character) throws {
         #expect(try read(csv).map(pairs) == [["a=1", "b=2,5", "c=3"]])
         #expect(try read(csv, separator: expected).map(pairs) == [["a=1", "b=2,5", "c=3"]])
@@ -63,14 +67,28 @@ import Testing
     }
 
     static let malformed: [Malformed] = [
-        .init(name: "too many cells", csv: "a,b\n1,2\n1,2,3\n", line: 3, column: 5, message: "more cells than the header's 2 columns"),
+        .init(
+            name: "too many cells", csv: "a,b\n1,2\n1,2,3\n", line: 3, column: 5,
+            message: "more cells than the header's 2 columns"),
         .init(name: "trailing separator", csv: "a,b\n1,2,\n", line: 2, column: 5, message: "more cells"),
-        .init(name: "unterminated quote", csv: "a,b\n1,\"open\n2,3\n", line: 2, column: 3, message: "unterminated quoted field", field: "b"),
-        .init(name: "stray quote", csv: "a,b\n1,ab\"c\n", line: 2, column: 5, message: "quote inside an unquoted field", field: "b"),
-        .init(name: "text after closing quote", csv: "a,b\n\"x\"y,1\n", line: 2, column: 4, message: "after the closing quote", field: "a"),
-        .init(name: "empty header name", csv: "a,,c\n1,2,3\n", line: 1, column: 3, message: "empty column name in the header (column 2)"),
-        .init(name: "duplicate header name", csv: "id,name,id\n1,2,3\n", line: 1, column: 9, message: "duplicate column name \"id\" in the header (columns 1 and 3)"),
-        .init(name: "columns count characters", csv: "ä,„b“\nx,\"y\"z\n", line: 2, column: 6, message: "after the closing quote", field: "„b“"),
+        .init(
+            name: "unterminated quote", csv: "a,b\n1,\"open\n2,3\n", line: 2, column: 3,
+            message: "unterminated quoted field", field: "b"),
+        .init(
+            name: "stray quote", csv: "a,b\n1,ab\"c\n", line: 2, column: 5, message: "quote inside an unquoted field",
+            field: "b"),
+        .init(
+            name: "text after closing quote", csv: "a,b\n\"x\"y,1\n", line: 2, column: 4,
+            message: "after the closing quote", field: "a"),
+        .init(
+            name: "empty header name", csv: "a,,c\n1,2,3\n", line: 1, column: 3,
+            message: "empty column name in the header (column 2)"),
+        .init(
+            name: "duplicate header name", csv: "id,name,id\n1,2,3\n", line: 1, column: 9,
+            message: "duplicate column name \"id\" in the header (columns 1 and 3)"),
+        .init(
+            name: "columns count characters", csv: "ä,„b“\nx,\"y\"z\n", line: 2, column: 6,
+            message: "after the closing quote", field: "„b“"),
     ]
 
     @Test(arguments: malformed)

@@ -31,7 +31,8 @@ import Testing
     }
 
     @Test func topLevelObjectWithRecords() throws {
-        let json = #"{"meta": {"count": 2, "list": [{"x": 1}]}, "tags": ["x"], "empty": [], "recipes": [{"title": "Gulyásleves"}, {"title": "Lecsó"}], "after": [1]}"#
+        let json =
+            #"{"meta": {"count": 2, "list": [{"x": 1}]}, "tags": ["x"], "empty": [], "recipes": [{"title": "Gulyásleves"}, {"title": "Lecsó"}], "after": [1]}"#
         #expect(try read(json).map(pairs) == [["title=Gulyásleves"], ["title=Lecsó"]])
         #expect(try read(json, path: "recipes").count == 2)
         #expect(try read(json, path: "meta.list").map(pairs) == [["x=1"]])
@@ -55,7 +56,10 @@ import Testing
             (" \n ", "no records found: the input is empty"),
             ("[]", "no records found: the top-level array is empty"),
             (#"{"items": []}"#, "no records found: no top-level key holds an array of objects (keys seen: items)"),
-            (#"{"meta": {"a": [{"b": 1}]}}"#, "no records found: no top-level key holds an array of objects (keys seen: meta)"),
+            (
+                #"{"meta": {"a": [{"b": 1}]}}"#,
+                "no records found: no top-level key holds an array of objects (keys seen: meta)"
+            ),
         ] {
             let error = try #require(failure(json))
             #expect(error.code == .empty)
@@ -72,7 +76,8 @@ import Testing
         #expect(error.code == .tooLarge)
         #expect(error.location == SourceLocation(source: "data.json", line: 1, column: 70))
         // Also in skipped parts.
-        let skipped = "{\"x\": " + String(repeating: "[", count: 64) + String(repeating: "]", count: 64) + ", \"r\": [{}]}"
+        let skipped =
+            "{\"x\": " + String(repeating: "[", count: 64) + String(repeating: "]", count: 64) + ", \"r\": [{}]}"
         #expect(failure(skipped)?.code == .tooLarge)
     }
 
@@ -87,34 +92,59 @@ import Testing
 
     static let malformed: [Malformed] = [
         .init(name: "unterminated string", json: #"[{"a": "abc"#, line: 1, column: 8, message: "unterminated string"),
-        .init(name: "bad escape", json: #"[{"a": "x\q"}]"#, line: 1, column: 10, message: #"invalid escape sequence \q"#),
-        .init(name: "short unicode escape", json: #"[{"a": "\u12"}]"#, line: 1, column: 9, message: "invalid \\u escape"),
-        .init(name: "lone high surrogate", json: #"[{"a": "\uD83D x"}]"#, line: 1, column: 9, message: #"lone surrogate \uD83D"#),
-        .init(name: "lone low surrogate", json: #"[{"a": "x\uDE00"}]"#, line: 1, column: 10, message: #"lone surrogate \uDE00"#),
-        .init(name: "high surrogate then non-surrogate", json: #"[{"a": "\uD83D\u0041"}]"#, line: 1, column: 9, message: "lone surrogate"),
+        .init(
+            name: "bad escape", json: #"[{"a": "x\q"}]"#, line: 1, column: 10, message: #"invalid escape sequence \q"#),
+        .init(
+            name: "short unicode escape", json: #"[{"a": "\u12"}]"#, line: 1, column: 9, message: "invalid \\u escape"),
+        .init(
+            name: "lone high surrogate", json: #"[{"a": "\uD83D x"}]"#, line: 1, column: 9,
+            message: #"lone surrogate \uD83D"#),
+        .init(
+            name: "lone low surrogate", json: #"[{"a": "x\uDE00"}]"#, line: 1, column: 10,
+            message: #"lone surrogate \uDE00"#),
+        .init(
+            name: "high surrogate then non-surrogate", json: #"[{"a": "\uD83D\u0041"}]"#, line: 1, column: 9,
+            message: "lone surrogate"),
         .init(name: "trailing comma in object", json: #"[{"a": 1,}]"#, line: 1, column: 9, message: "trailing comma"),
-        .init(name: "trailing comma in array", json: #"[{"a": [1,2,]}]"#, line: 1, column: 12, message: "trailing comma"),
-        .init(name: "trailing comma after records", json: "[\n  {\"a\":1},\n]", line: 2, column: 10, message: "trailing comma"),
+        .init(
+            name: "trailing comma in array", json: #"[{"a": [1,2,]}]"#, line: 1, column: 12, message: "trailing comma"),
+        .init(
+            name: "trailing comma after records", json: "[\n  {\"a\":1},\n]", line: 2, column: 10,
+            message: "trailing comma"),
         .init(name: "leading zero", json: #"[{"a": 012}]"#, line: 1, column: 8, message: "leading zeros"),
         .init(name: "negative leading zero", json: #"[{"a": -00.5}]"#, line: 1, column: 9, message: "leading zeros"),
         .init(name: "bare minus", json: #"[{"a": -}]"#, line: 1, column: 9, message: "a digit must follow '-'"),
         .init(name: "dot without digits", json: #"[{"a": 1.}]"#, line: 1, column: 10, message: "decimal point"),
         .init(name: "exponent without digits", json: #"[{"a": 1e}]"#, line: 1, column: 10, message: "exponent"),
         .init(name: "hex number", json: #"[{"a": 0x1F}]"#, line: 1, column: 9, message: "invalid number"),
-        .init(name: "tab in string", json: "[{\"a\": \"x\ty\"}]", line: 1, column: 10, message: "control character U+0009"),
-        .init(name: "line break in string", json: "[{\"a\": \"x\ny\"}]", line: 1, column: 10, message: "unescaped line break"),
-        .init(name: "trailing garbage", json: #"[{"a": 1}] x"#, line: 1, column: 12, message: "after the end of the top-level value"),
+        .init(
+            name: "tab in string", json: "[{\"a\": \"x\ty\"}]", line: 1, column: 10, message: "control character U+0009"
+        ),
+        .init(
+            name: "line break in string", json: "[{\"a\": \"x\ny\"}]", line: 1, column: 10,
+            message: "unescaped line break"),
+        .init(
+            name: "trailing garbage", json: #"[{"a": 1}] x"#, line: 1, column: 12,
+            message: "after the end of the top-level value"),
         .init(name: "second document", json: "[{\"a\": 1}]\n[]", line: 2, column: 1, message: "after the end"),
-        .init(name: "bad literal", json: "[\n  {\"a\": 1},\n  {\"b\": tru}\n]", line: 3, column: 9, message: "invalid literal: expected true"),
-        .init(name: "literal prefix", json: #"[{"b": nullx}]"#, line: 1, column: 8, message: "invalid literal: expected null"),
-        .init(name: "column counts characters", json: #"[{"ä„": "x", "b": @}]"#, line: 1, column: 19, message: "expected a value, found '@'"),
+        .init(
+            name: "bad literal", json: "[\n  {\"a\": 1},\n  {\"b\": tru}\n]", line: 3, column: 9,
+            message: "invalid literal: expected true"),
+        .init(
+            name: "literal prefix", json: #"[{"b": nullx}]"#, line: 1, column: 8,
+            message: "invalid literal: expected null"),
+        .init(
+            name: "column counts characters", json: #"[{"ä„": "x", "b": @}]"#, line: 1, column: 19,
+            message: "expected a value, found '@'"),
         .init(name: "missing colon", json: #"[{"a" 1}]"#, line: 1, column: 7, message: "expected ':'"),
         .init(name: "missing comma", json: #"[{"a": 1 "b": 2}]"#, line: 1, column: 10, message: "expected ',' or '}'"),
         .init(name: "unquoted key", json: #"[{a: 1}]"#, line: 1, column: 3, message: "expected a string key"),
         .init(name: "single quotes", json: #"[{'a': 1}]"#, line: 1, column: 3, message: "expected a string key"),
         .init(name: "comment", json: "[{\"a\": 1} // no\n]", line: 1, column: 11, message: "expected ',' or ']'"),
         .init(name: "records not objects", json: "[1, 2]", line: 1, column: 2, message: "expected a record object"),
-        .init(name: "top-level scalar", json: "42", line: 1, column: 1, message: "expected an array of records or an object"),
+        .init(
+            name: "top-level scalar", json: "42", line: 1, column: 1,
+            message: "expected an array of records or an object"),
         .init(name: "truncated", json: "[{\"a\": [1, 2", line: 1, column: 13, message: "unexpected end of input"),
         .init(name: "after a BOM", json: "\u{FEFF}[{\"a\": x}]", line: 1, column: 8, message: "expected a value"),
     ]
@@ -125,6 +155,12 @@ import Testing
         #expect(error.code == .malformed)
         #expect(error.location == SourceLocation(source: "data.json", line: example.line, column: example.column))
         #expect(error.message.contains(example.message), "\(error.message)")
+    }
+
+    @Test func errorsNameTheField() throws {
+        #expect(failure(#"[{"dims": {"w": 01}}]"#)?.field == "dims.w")
+        #expect(failure(#"[{"tags": ["a", "b\x"]}]"#)?.field == "tags")
+        #expect(failure(#"[{"a": 1},]"#)?.field == nil)
     }
 
     @Test func encodingErrors() throws {

@@ -94,7 +94,8 @@ let sequencerFeed = """
     }
 
     @Test func textIsKeptExactly() throws {
-        let xml = "<r><p><a>  two  spaces\n\tand tab  </a><b><![CDATA[<b>&</b>]]></b><c>x &lt; y &#x201E;q&#8220;</c></p></r>"
+        let xml =
+            "<r><p><a>  two  spaces\n\tand tab  </a><b><![CDATA[<b>&</b>]]></b><c>x &lt; y &#x201E;q&#8220;</c></p></r>"
         let record = try #require(try read(xml, element: "p").first)
         #expect(pairs(record) == ["a=  two  spaces\n\tand tab  ", "b=<b>&</b>", "c=x < y „q“"])
     }
@@ -147,19 +148,43 @@ let sequencerFeed = """
     }
 
     static let malformed: [Malformed] = [
-        .init(name: "tag mismatch", xml: "<r>\n  <a>x</b>\n</r>", line: 2, column: 11, message: "mismatched end tag: expected </a>"),
-        .init(name: "premature end", xml: "<r>\n  <a>x</a>\n  <a>y", line: 3, column: 6, message: "premature end of the document: <a> is not closed"),
-        .init(name: "extra content", xml: "<r><a>1</a></r>\n<r/>", line: 2, column: 1, message: "extra content after the end of the root element"),
-        .init(name: "unescaped ampersand", xml: "<r>\n<a>Mac & Windows;</a></r>", line: 2, column: 9, message: "unescaped '&'"),
-        .init(name: "unescaped less-than", xml: "<r><a>1 < 2</a></r>", line: 1, column: 10, message: "unescaped '&' or '<'"),
-        .init(name: "control character", xml: "<r><a>bell \u{7}</a></r>", line: 1, column: 12, message: "invalid character"),
-        .init(name: "character reference to a control character", xml: "<r><a>&#7;</a></r>", line: 1, column: 11, message: "invalid character"),
-        .init(name: "attribute twice", xml: #"<r><a x="1" x="2"/></r>"#, line: 1, column: 18, message: "attribute given twice"),
-        .init(name: "less-than in attribute", xml: #"<r><a x="1<2"/></r>"#, line: 1, column: 11, message: "'<' in an attribute value"),
-        .init(name: "unquoted attribute", xml: "<r><a x=1/></r>", line: 1, column: 9, message: "attribute value without quotes"),
-        .init(name: "undeclared entity", xml: "<r>\n<a>&nbsp;</a></r>", line: 2, column: 10, message: "undeclared entity &nbsp;"),
+        .init(
+            name: "tag mismatch", xml: "<r>\n  <a>x</b>\n</r>", line: 2, column: 11,
+            message: "mismatched end tag: expected </a>"),
+        .init(
+            name: "premature end", xml: "<r>\n  <a>x</a>\n  <a>y", line: 3, column: 6,
+            message: "premature end of the document: <a> is not closed"),
+        .init(
+            name: "extra content", xml: "<r><a>1</a></r>\n<r/>", line: 2, column: 1,
+            message: "extra content after the end of the root element"),
+        .init(
+            name: "unescaped ampersand", xml: "<r>\n<a>Mac & Windows;</a></r>", line: 2, column: 9,
+            message: "unescaped '&'"),
+        .init(
+            name: "unescaped less-than", xml: "<r><a>1 < 2</a></r>", line: 1, column: 10,
+            message: "unescaped '&' or '<'"),
+        .init(
+            name: "control character", xml: "<r><a>bell \u{7}</a></r>", line: 1, column: 12,
+            message: "invalid character"),
+        .init(
+            name: "character reference to a control character", xml: "<r><a>&#7;</a></r>", line: 1, column: 11,
+            message: "invalid character"),
+        .init(
+            name: "attribute twice", xml: #"<r><a x="1" x="2"/></r>"#, line: 1, column: 18,
+            message: "attribute given twice"),
+        .init(
+            name: "less-than in attribute", xml: #"<r><a x="1<2"/></r>"#, line: 1, column: 11,
+            message: "'<' in an attribute value"),
+        .init(
+            name: "unquoted attribute", xml: "<r><a x=1/></r>", line: 1, column: 9,
+            message: "attribute value without quotes"),
+        .init(
+            name: "undeclared entity", xml: "<r>\n<a>&nbsp;</a></r>", line: 2, column: 10,
+            message: "undeclared entity &nbsp;"),
         .init(name: "missing root", xml: "just text, no markup", line: 1, column: 1, message: "no root element"),
-        .init(name: "unterminated comment", xml: "<r><!-- oops </r>", line: 1, column: 18, message: "unterminated comment"),
+        .init(
+            name: "unterminated comment", xml: "<r><!-- oops </r>", line: 1, column: 18, message: "unterminated comment"
+        ),
     ]
 
     @Test(arguments: malformed)
@@ -170,6 +195,12 @@ let sequencerFeed = """
         #expect(error.message.contains(example.message), "\(error.message)")
     }
 
+    @Test func errorsNameTheField() throws {
+        #expect(failure("<r><a><b>x</c></a></r>", element: "a")?.field == "b")
+        #expect(failure("<r><a><img><url>&x;</url></img></a></r>", element: "a")?.field == "img/url")
+        #expect(failure("<r><a>1</a></r>junk", element: "a")?.field == nil)
+    }
+
     @Test func latin1BytesAreAnEncodingError() throws {
         var data = Data("<r>\n  <a>M".utf8)
         data.append(0xFC)  // ü in Latin-1
@@ -178,6 +209,15 @@ let sequencerFeed = """
         #expect(error.code == .encoding)
         #expect(error.location == SourceLocation(source: "latin1.xml", line: 2, column: 7))
         #expect(error.message.contains("0xFC"))
+    }
+
+    @Test func truncatedSequenceAtTheEndIsAnEncodingError() throws {
+        var data = Data("<r><a>1</a></r>\n".utf8)
+        data.append(0xC3)  // the first byte of a two-byte sequence, then nothing
+        let error = try #require(readError(XMLRecordReader(data: data, sourceName: "t.xml")))
+        #expect(error.code == .encoding)
+        #expect(error.location == SourceLocation(source: "t.xml", line: 2, column: 1))
+        #expect(error.message.contains("truncated"))
     }
 
     @Test func utf16IsAnEncodingError() throws {

@@ -1,7 +1,7 @@
 import CatalogModel
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import Synchronization
 
@@ -45,7 +45,8 @@ final class DownloadDelegate: NSObject, URLSessionDownloadDelegate, Sendable {
     func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL) {
         if let response = downloadTask.response as? HTTPURLResponse, !(200..<300).contains(response.statusCode) {
             let reason = HTTPURLResponse.localizedString(forStatusCode: response.statusCode)
-            record(ImportError(.io, "cannot download \(source): HTTP \(response.statusCode) \(reason)", at: self.location))
+            record(
+                ImportError(.io, "cannot download \(source): HTTP \(response.statusCode) \(reason)", at: self.location))
             return
         }
         do {
@@ -54,12 +55,16 @@ final class DownloadDelegate: NSObject, URLSessionDownloadDelegate, Sendable {
             let size = (try? FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? NSNumber)?
                 .int64Value
             if let size, size > maxBytes {
-                record(ImportError(.tooLarge, "cannot download \(source): larger than \(maxBytes) bytes", at: self.location))
+                record(
+                    ImportError(
+                        .tooLarge, "cannot download \(source): larger than \(maxBytes) bytes", at: self.location))
                 return
             }
             state.withLock { $0.bytes = size ?? 0 }
         } catch {
-            record(ImportError(.io, "cannot store the download of \(source): \(error.localizedDescription)", at: self.location))
+            record(
+                ImportError(
+                    .io, "cannot store the download of \(source): \(error.localizedDescription)", at: self.location))
         }
     }
 

@@ -1,14 +1,14 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import CatalogModel
 import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 import Synchronization
 
@@ -54,7 +54,8 @@ public struct SourceFetcher: Sendable {
             let destination = Self.temporaryDestination(for: url)
             let task = Mutex<URLSessionTask?>(nil)
             let result = await withTaskCancellationHandler {
-                await withCheckedContinuation { (continuation: CheckedContinuation<Result<Int64, ImportError>, Never>) in
+                await withCheckedContinuation {
+                    (continuation: CheckedContinuation<Result<Int64, ImportError>, Never>) in
                     let started = Self.startDownload(
                         url, source: source, to: destination, timeout: timeout, maxBytes: maxBytes
                     ) { result in
@@ -149,8 +150,11 @@ public struct SourceFetcher: Sendable {
     /// A fresh temporary path, keeping the URL's file extension so format detection still works.
     private static func temporaryDestination(for url: URL) -> URL {
         let ext = url.pathExtension
-        let suffix = !ext.isEmpty && ext.count <= 10 && ext.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } ? "." + ext : ""
-        return FileManager.default.temporaryDirectory.appendingPathComponent("catalog-download-\(UUID().uuidString)\(suffix)")
+        let suffix =
+            !ext.isEmpty && ext.count <= 10 && ext.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+            ? "." + ext : ""
+        return FileManager.default.temporaryDirectory.appendingPathComponent(
+            "catalog-download-\(UUID().uuidString)\(suffix)")
     }
 
     /// Starts the download; `completion` runs once, on the session's queue.

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import CatalogModel
 import Foundation
@@ -28,7 +28,8 @@ final class ByteSource {
         let path = fileURL.path
         let fd = path.withCString { Self.openReadOnly($0) }
         guard fd >= 0 else {
-            throw ImportError(.io, "cannot open \(path): \(Self.describe(errno: errno))", at: SourceLocation(source: name))
+            throw ImportError(
+                .io, "cannot open \(path): \(Self.describe(errno: errno))", at: SourceLocation(source: name))
         }
         var info = stat()
         if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
@@ -65,25 +66,26 @@ final class ByteSource {
         }
         while true {
             #if canImport(Darwin)
-            let n = Darwin.read(descriptor, buffer, count)
+                let n = Darwin.read(descriptor, buffer, count)
             #elseif canImport(Musl)
-            let n = Musl.read(descriptor, buffer, count)
+                let n = Musl.read(descriptor, buffer, count)
             #else
-            let n = Glibc.read(descriptor, buffer, count)
+                let n = Glibc.read(descriptor, buffer, count)
             #endif
             if n >= 0 { return n }
             if errno == EINTR { continue }
-            throw ImportError(.io, "cannot read \(name): \(Self.describe(errno: errno))", at: SourceLocation(source: name))
+            throw ImportError(
+                .io, "cannot read \(name): \(Self.describe(errno: errno))", at: SourceLocation(source: name))
         }
     }
 
     private static func openReadOnly(_ path: UnsafePointer<CChar>) -> Int32 {
         #if canImport(Darwin)
-        return Darwin.open(path, O_RDONLY | O_CLOEXEC)
+            return Darwin.open(path, O_RDONLY | O_CLOEXEC)
         #elseif canImport(Musl)
-        return Musl.open(path, O_RDONLY | O_CLOEXEC)
+            return Musl.open(path, O_RDONLY | O_CLOEXEC)
         #else
-        return Glibc.open(path, O_RDONLY | O_CLOEXEC)
+            return Glibc.open(path, O_RDONLY | O_CLOEXEC)
         #endif
     }
 

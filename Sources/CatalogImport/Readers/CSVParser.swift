@@ -171,11 +171,27 @@ struct CSVParser {
             let end = scanner.end
             var i = scanner.pos
             var continuations = 0
-            while i < end {
-                let b = bytes[i]
-                if b == separator || b == Byte.lineFeed || b == Byte.carriageReturn || b == Byte.quote { break }
-                if b & 0xC0 == 0x80 { continuations += 1 }
-                i += 1
+            scan: while i < end {
+                if i + 8 <= end {
+                    let word = ByteWords.load(bytes + i)
+                    if !ByteWords.contains(word, separator), !ByteWords.contains(word, Byte.quote),
+                        !ByteWords.containsByte(word, below: 0x0E)
+                    {
+                        // No separator, quote, LF or CR (nor other control characters) in these 8.
+                        continuations += ByteWords.continuationCount(word)
+                        i += 8
+                        continue
+                    }
+                }
+                let limit = min(i + 8, end)
+                while i < limit {
+                    let b = bytes[i]
+                    if b == separator || b == Byte.lineFeed || b == Byte.carriageReturn || b == Byte.quote {
+                        break scan
+                    }
+                    if b & 0xC0 == 0x80 { continuations += 1 }
+                    i += 1
+                }
             }
             scanner.lineContinuations += continuations
             scanner.pos = i
@@ -202,7 +218,8 @@ struct CSVParser {
     }
 
     /// At `"`: reads a quoted cell (doubled quotes, separators and line breaks inside).
-    private mutating func readQuotedCell(separator: UInt8, field: String?) throws(ImportError) -> (String?, Terminator) {
+    private mutating func readQuotedCell(separator: UInt8, field: String?) throws(ImportError) -> (String?, Terminator)
+    {
         let open = scanner.location(at: scanner.pos)
         scanner.pos += 1
         scanner.mark = scanner.pos
@@ -213,22 +230,34 @@ struct CSVParser {
             let end = scanner.end
             var i = scanner.pos
             var continuations = 0
-            while i < end {
-                let b = bytes[i]
-                if b == Byte.quote { break }
-                if b == Byte.lineFeed {
-                    scanner.newline(at: i)
-                    continuations = 0
-                } else if b & 0xC0 == 0x80 {
-                    continuations += 1
+            scan: while i < end {
+                if i + 8 <= end {
+                    let word = ByteWords.load(bytes + i)
+                    if !ByteWords.contains(word, Byte.quote), !ByteWords.contains(word, Byte.lineFeed) {
+                        continuations += ByteWords.continuationCount(word)
+                        i += 8
+                        continue
+                    }
                 }
-                i += 1
+                let limit = min(i + 8, end)
+                while i < limit {
+                    let b = bytes[i]
+                    if b == Byte.quote { break scan }
+                    if b == Byte.lineFeed {
+                        scanner.newline(at: i)
+                        continuations = 0
+                    } else if b & 0xC0 == 0x80 {
+                        continuations += 1
+                    }
+                    i += 1
+                }
             }
             scanner.lineContinuations += continuations
             scanner.pos = i
             if i == end {
                 if try !scanner.fill() {
-                    throw ImportError(.malformed, "unterminated quoted field (the quote opens here)", at: open, field: field)
+                    throw ImportError(
+                        .malformed, "unterminated quoted field (the quote opens here)", at: open, field: field)
                 }
                 continue
             }
@@ -239,7 +268,8 @@ struct CSVParser {
                     usesScratch = true
                 }
                 let from = scanner.mark
-                scratch.append(contentsOf: UnsafeBufferPointer(start: scanner.bytes + from, count: scanner.pos + 1 - from))
+                scratch.append(
+                    contentsOf: UnsafeBufferPointer(start: scanner.bytes + from, count: scanner.pos + 1 - from))
                 scanner.pos += 2
                 scanner.mark = scanner.pos
                 continue
@@ -247,7 +277,8 @@ struct CSVParser {
             let value: String?
             if usesScratch {
                 scratch.append(
-                    contentsOf: UnsafeBufferPointer(start: scanner.bytes + scanner.mark, count: scanner.pos - scanner.mark))
+                    contentsOf: UnsafeBufferPointer(
+                        start: scanner.bytes + scanner.mark, count: scanner.pos - scanner.mark))
                 value = String(decoding: scratch, as: UTF8.self)
             } else {
                 value = cellValue(from: scanner.mark, to: scanner.pos)

@@ -21,7 +21,9 @@ struct JSONParser {
 
     init(scanner: ByteScanner, recordPath: String?) {
         self.scanner = scanner
-        self.recordPath = recordPath.map { path in path.split(separator: ".", omittingEmptySubsequences: false).map(String.init) }
+        self.recordPath = recordPath.map { path in
+            path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        }
         self.scratch.reserveCapacity(256)
     }
 
@@ -48,10 +50,12 @@ struct JSONParser {
         case Byte.openBrace:
             let found = try searchObject(for: recordPath.map { $0[...] }, level: 0, body)
             if !found {
-                let seen = keysSeen.isEmpty ? "the object has no keys" : "keys seen: " + keysSeen.joined(separator: ", ")
+                let seen =
+                    keysSeen.isEmpty ? "the object has no keys" : "keys seen: " + keysSeen.joined(separator: ", ")
                 if let recordPath {
                     let name = recordPath.joined(separator: ".")
-                    throw ImportError(.notFound, "no key \"\(name)\" holding an array of records (\(seen))", at: startLocation)
+                    throw ImportError(
+                        .notFound, "no key \"\(name)\" holding an array of records (\(seen))", at: startLocation)
                 }
                 throw ImportError(
                     .empty, "no records found: no top-level key holds an array of objects (\(seen))", at: startLocation)
@@ -228,6 +232,17 @@ struct JSONParser {
     /// A value inside a record, appended to `fields` as `name` (objects flatten with `.`,
     /// arrays repeat the name, null adds nothing).
     private mutating func parseValue(name: String, into fields: inout [SourceField]) throws(ImportError) {
+        do {
+            try parseValueUnnamed(name: name, into: &fields)
+        } catch {
+            // Name the innermost field the problem is in.
+            var error = error
+            if error.field == nil { error.field = name }
+            throw error
+        }
+    }
+
+    private mutating func parseValueUnnamed(name: String, into fields: inout [SourceField]) throws(ImportError) {
         guard let first = try skipWhitespace() else { throw unexpectedEnd("where a value was expected") }
         let location = scanner.location(at: scanner.pos)
         switch first {
@@ -398,14 +413,27 @@ struct JSONParser {
             var i = scanner.pos
             var continuations = 0
             var stop: UInt8 = 0
-            while i < end {
-                let b = bytes[i]
-                if b == Byte.quote || b == Byte.backslash || b < 0x20 {
-                    stop = b
-                    break
+            scan: while i < end {
+                if i + 8 <= end {
+                    let word = ByteWords.load(bytes + i)
+                    if !ByteWords.contains(word, Byte.quote), !ByteWords.contains(word, Byte.backslash),
+                        !ByteWords.containsByte(word, below: 0x20)
+                    {
+                        continuations += ByteWords.continuationCount(word)
+                        i += 8
+                        continue
+                    }
                 }
-                if b >= 0x80, b & 0xC0 == 0x80 { continuations += 1 }
-                i += 1
+                let limit = min(i + 8, end)
+                while i < limit {
+                    let b = bytes[i]
+                    if b == Byte.quote || b == Byte.backslash || b < 0x20 {
+                        stop = b
+                        break scan
+                    }
+                    if b & 0xC0 == 0x80 { continuations += 1 }
+                    i += 1
+                }
             }
             scanner.lineContinuations += continuations
             scanner.pos = i
@@ -421,7 +449,8 @@ struct JSONParser {
                 if !keep {
                     result = ""
                 } else if escaped {
-                    scratch.append(contentsOf: UnsafeBufferPointer(start: bytes + scanner.mark, count: i - scanner.mark))
+                    scratch.append(
+                        contentsOf: UnsafeBufferPointer(start: bytes + scanner.mark, count: i - scanner.mark))
                     result = String(decoding: scratch, as: UTF8.self)
                 } else {
                     result = scanner.string(from: scanner.mark, to: i)
@@ -486,7 +515,8 @@ struct JSONParser {
                 scalar = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
             } else if (0xDC00...0xDFFF).contains(unit) {
                 throw scanner.error(
-                    .malformed, "lone surrogate \\u\(hex4(unit)) (a low surrogate without a high one)", at: scanner.mark)
+                    .malformed, "lone surrogate \\u\(hex4(unit)) (a low surrogate without a high one)", at: scanner.mark
+                )
             }
             if keep { appendUTF8(scalar) }
             return
@@ -563,7 +593,8 @@ struct JSONParser {
         if try peek() == Byte.dot {
             scanner.pos += 1
             guard let digit = try peek(), digit >= Byte.zero, digit <= Byte.nine else {
-                throw scanner.error(.malformed, "invalid number: a digit must follow the decimal point", at: scanner.pos)
+                throw scanner.error(
+                    .malformed, "invalid number: a digit must follow the decimal point", at: scanner.pos)
             }
             try skipDigits()
         }

@@ -61,11 +61,12 @@ final class XMLInputStream: InputStream {
         do {
             while true {
                 let count = try fill(buffer, maxLength: maxLength)
-                if count > 0 || atEnd { return count }
+                if count > 0 { return count }
                 if let pendingFailure {
                     failure = pendingFailure
                     return -1
                 }
+                if atEnd { return 0 }
             }
         } catch {
             failure = error

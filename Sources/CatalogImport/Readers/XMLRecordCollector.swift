@@ -150,7 +150,8 @@ final class XMLRecordCollector: NSObject, XMLParserDelegate {
         if let element = stack.popLast() {
             if element.hasChildren {
                 if !Self.isWhitespace(element.text) {
-                    recordFields.append(SourceField(name: element.path, value: element.text, location: element.location))
+                    recordFields.append(
+                        SourceField(name: element.path, value: element.text, location: element.location))
                 }
             } else if !(element.text.isEmpty && element.hasAttributes) {
                 recordFields.append(SourceField(name: element.path, value: element.text, location: element.location))
@@ -212,7 +213,10 @@ final class XMLRecordCollector: NSObject, XMLParserDelegate {
     // MARK: - Entities and errors
 
     func parser(_ parser: XMLParser, resolveExternalEntityName name: String, systemID: String?) -> Data? {
-        fail(ImportError(.malformed, "reference to an undeclared entity &\(name);", at: location(parser)), parser)
+        let field = inRecord ? stack.last?.path : nil
+        fail(
+            ImportError(.malformed, "reference to an undeclared entity &\(name);", at: location(parser), field: field),
+            parser)
         return nil
     }
 
@@ -220,7 +224,9 @@ final class XMLRecordCollector: NSObject, XMLParserDelegate {
         failForbidden(parser)
     }
 
-    func parser(_ parser: XMLParser, foundExternalEntityDeclarationWithName name: String, publicID: String?, systemID: String?) {
+    func parser(
+        _ parser: XMLParser, foundExternalEntityDeclarationWithName name: String, publicID: String?, systemID: String?
+    ) {
         failForbidden(parser)
     }
 
@@ -235,10 +241,10 @@ final class XMLRecordCollector: NSObject, XMLParserDelegate {
         guard failure == nil, bodyError == nil, detectedElement == nil else { return }
         let code = (parseError as NSError).code
         guard !LibXML2Error.isIgnorable(code) else { return }
-        fail(
-            LibXML2Error.importError(
-                code: code, at: location(parser), openElement: openNames.last, rootClosed: rootClosed),
-            parser)
+        var error = LibXML2Error.importError(
+            code: code, at: location(parser), openElement: openNames.last, rootClosed: rootClosed)
+        if inRecord { error.field = stack.last?.path }
+        fail(error, parser)
     }
 
     private func failForbidden(_ parser: XMLParser) {

@@ -157,7 +157,8 @@ public struct XMLRecordReader: RecordSource {
             return ImportError(.empty, "no records found: the document is empty", at: location)
         }
         guard let element else {
-            return ImportError(.empty, "no records found: the root element <\(root)> has no child elements", at: location)
+            return ImportError(
+                .empty, "no records found: the root element <\(root)> has no child elements", at: location)
         }
         let seen = collector.seenNames.map { "<\($0)>" }.joined(separator: ", ")
         return ImportError(.empty, "no records found: no <\(element)> elements (elements seen: \(seen))", at: location)

@@ -50,7 +50,8 @@ public struct FileHandleSink: ByteSink {
         do {
             try handle.write(contentsOf: buffer)
         } catch {
-            throw ImportError(.io, "cannot write to \(name): \(error.localizedDescription)", at: SourceLocation(source: name))
+            throw ImportError(
+                .io, "cannot write to \(name): \(error.localizedDescription)", at: SourceLocation(source: name))
         }
         buffer.removeAll(keepingCapacity: true)
     }

@@ -39,8 +39,13 @@ public final class Statement {
 
     /// Binds one value at a 1-based index.
     public func bind(_ value: (any SQLValue)?, at index: Int32) throws(StorageError) {
+        try bind(binding: value?.sqlBinding ?? .null, at: index)
+    }
+
+    /// Binds a value in SQLite's own terms at a 1-based index.
+    public func bind(binding: SQLBinding, at index: Int32) throws(StorageError) {
         let rc: Int32
-        switch value?.sqlBinding ?? .null {
+        switch binding {
         case .null: rc = sqlite3_bind_null(stmt, index)
         case .integer(let v): rc = sqlite3_bind_int64(stmt, index, v)
         case .real(let v): rc = sqlite3_bind_double(stmt, index, v)
@@ -106,6 +111,16 @@ public final class Statement {
         let count = Int(sqlite3_column_bytes(stmt, i))
         return Array(UnsafeRawBufferPointer(start: pointer, count: count))
     }
+    /// Column `i` as a value to bind elsewhere, keeping its storage class.
+    public func value(_ i: Int32) -> SQLBinding {
+        let type = sqlite3_column_type(stmt, i)
+        if type == SQLITE_INTEGER { return SQLBinding.integer(int64(i)) }
+        if type == SQLITE_FLOAT { return SQLBinding.real(sqlite3_column_double(stmt, i)) }
+        if type == SQLITE_TEXT { return SQLBinding.text(self.text(i)) }
+        if type == SQLITE_BLOB { return SQLBinding.blob(self.blob(i)) }
+        return SQLBinding.null
+    }
+
     /// Number of result columns.
     public var columnCount: Int32 { sqlite3_column_count(stmt) }
     /// The name of result column `i`.

@@ -6,12 +6,12 @@ import Foundation
 /// The import pipeline. Everything happens in one write transaction, so a failure at any record
 /// leaves the catalog exactly as it was:
 ///
-/// 1. each record gets its section, collation key, scope mask and folded search text, and is
-///    appended to a temporary staging table (sequential writes, no index);
+/// 1. each record gets its section, collation key and scope, and is appended to a temporary
+///    staging table (sequential writes, no index);
 /// 2. unless replacing, the catalog's records missing from the source are staged too;
-/// 3. one sort puts staging in index order (SQLite's external merge sort: memory stays bounded);
-/// 4. sequential passes over the sorted rows write `items`, the three full-text tables and the
-///    scope masks, so `ord` (and every full-text rowid) is the position in the index.
+/// 3. one sort of the keys alone puts staging in index order (SQLite's sorter: bounded memory);
+/// 4. one pass in that order writes `items`, the three full-text tables and the scope masks, so
+///    `ord` (and every full-text rowid) is the position in the index.
 ///
 /// Two records with the same id in one source are an error (the `items` uniqueness check finds
 /// them at no extra cost), so a typo never silently drops a record.
@@ -37,7 +37,7 @@ extension SQLiteCatalogStore {
         }
         defer {
             cache.removeAll()
-            try? connection.execute("DROP TABLE IF EXISTS temp.staging; DROP TABLE IF EXISTS temp.sorted")
+            try? connection.execute("DROP TABLE IF EXISTS temp.staging")
             connection.forgetStatements(containing: "temp.")
         }
         try connection.execute("PRAGMA cache_size = -65536; PRAGMA temp.cache_size = -65536")
@@ -162,17 +162,17 @@ struct StagingBuilder {
         try connection.execute(
             """
             DROP TABLE IF EXISTS temp.staging;
-            DROP TABLE IF EXISTS temp.sorted;
             CREATE TEMP TABLE staging (
                 id TEXT, title TEXT, subtitle TEXT, description TEXT, categories TEXT, price TEXT, currency TEXT,
                 quantity INTEGER, country TEXT, image TEXT, featured INTEGER, fields TEXT, section INTEGER,
-                sort_key BLOB, title_words TEXT, title_suffixes TEXT, text_words TEXT, scope_mask INTEGER);
+                sort_key BLOB, scope_tokens TEXT, scope_mask INTEGER);
             """)
         connection.forgetStatements(containing: "temp.")
         insert = try connection.prepare(
-            "INSERT INTO temp.staging VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            "INSERT INTO temp.staging VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
     }
 
+    /// Appends one record to staging with its section, collation key and scope.
     mutating func stage(_ record: Record) throws {
         stagingClock.start()
         defer { stagingClock.stop() }
@@ -191,8 +191,6 @@ struct StagingBuilder {
             scopeTokens += " " + SQLiteCatalogStore.scopeToken(number)
             if let bit = bit(for: label) { mask |= 1 << UInt64(bit) }
         }
-        let foldedTitle = TextFolding.fold(record.title)
-
         insert.reset()
         try insert.bind(record.id, at: 1)
         try insert.bind(record.title, at: 2)
@@ -208,10 +206,8 @@ struct StagingBuilder {
         try insert.bind(StoredJSON.encode(fields: record.fields), at: 12)
         try insert.bind(sections.section(for: record.title), at: 13)
         try insert.bind(collator.sortKey(record.title), at: 14)
-        try insert.bind(foldedTitle + scopeTokens, at: 15)
-        try insert.bind(SearchIndexText.suffixes(ofFolded: foldedTitle) + scopeTokens, at: 16)
-        try insert.bind(SearchIndexText.allText(of: record, foldedTitle: foldedTitle) + scopeTokens, at: 17)
-        try insert.bind(Int64(bitPattern: mask), at: 18)
+        try insert.bind(scopeTokens, at: 15)
+        try insert.bind(Int64(bitPattern: mask), at: 16)
         try insert.run()
     }
 
@@ -226,6 +222,10 @@ struct StagingBuilder {
     }
 
     /// Builds the catalog from staging; returns the number of records.
+    ///
+    /// One sort of the keys alone (section, collation key, id: small records, so SQLite's sorter
+    /// mostly stays in memory), then one pass in that order that writes each record to `items`
+    /// and to the three full-text tables, and collects sections and scope masks.
     mutating func finish(catalogNumber number: Int64, isNew: Bool) throws -> Int {
         connection.report("staging", seconds: stagingClock.total)
         let base = number << 32
@@ -240,51 +240,93 @@ struct StagingBuilder {
         let titleSuffixes = "title_suffixes_\(number)"
         let textWords = "text_words_\(number)"
         let fullText = "content = '', columnsize = 0, detail = none, tokenize = 'unicode61 remove_diacritics 0'"
-        try connection.timed("sort") {
-            try connection.execute(
-                """
-                CREATE TEMP TABLE sorted AS SELECT * FROM temp.staging ORDER BY section, sort_key, id;
-                DROP TABLE temp.staging;
-                """)
-        }
-        try connection.timed("items") {
-            do {
-                try connection.execute(
-                    """
-                    INSERT INTO items (ord, catalog_number, id, title, subtitle, description, categories, price, currency,
-                            quantity, country, image, featured, fields, section, sort_key)
-                        SELECT \(base) + rowid, \(number), id, title, subtitle, description, categories, price, currency,
-                            quantity, country, image, featured, fields, section, sort_key
-                        FROM temp.sorted ORDER BY rowid
-                    """)
-            } catch let error as StorageError where error.code == .constraint {
-                let duplicate = try connection.prepare(
-                    "SELECT id FROM temp.sorted GROUP BY id HAVING count(*) > 1 LIMIT 1")
-                let id = try duplicate.step() ? duplicate.text(0) : "?"
-                duplicate.finish()
-                throw StorageError(.constraint, "two records have the id \"\(id.prefix(200))\"")
-            }
-        }
         try connection.execute(
             """
             CREATE VIRTUAL TABLE \(titleWords) USING fts5 (words, \(fullText), prefix = '1 2 3');
             CREATE VIRTUAL TABLE \(titleSuffixes) USING fts5 (suffixes, \(fullText), prefix = '3');
-            CREATE VIRTUAL TABLE \(textWords) USING fts5 (words, \(fullText), prefix = '1 2 3');
+            CREATE VIRTUAL TABLE \(textWords) USING fts5 (words, \(fullText), prefix = '3');
             """)
-        for (table, column, source) in [
-            (titleWords, "words", "title_words"), (titleSuffixes, "suffixes", "title_suffixes"),
-            (textWords, "words", "text_words"),
-        ] {
-            try connection.timed(table) {
-                try connection.execute(
-                    "INSERT INTO \(table) (rowid, \(column)) SELECT \(base) + rowid, \(source) FROM temp.sorted ORDER BY rowid")
+
+        var sortClock = Stopwatch()
+        sortClock.start()
+        var order: [Int64] = []
+        let sortStatement = try connection.prepare("SELECT rowid FROM temp.staging ORDER BY section, sort_key, id")
+        while try sortStatement.step() { order.append(sortStatement.int64(0)) }
+        sortClock.stop()
+        connection.report("sort", seconds: sortClock.total)
+
+        let read = try connection.prepare(
+            """
+            SELECT id, title, subtitle, description, categories, price, currency, quantity, country, image,
+                featured, fields, section, sort_key, scope_tokens, scope_mask FROM temp.staging WHERE rowid = ?
+            """)
+        let writeItem = try connection.prepare(
+            """
+            INSERT INTO items (ord, catalog_number, id, title, subtitle, description, categories, price, currency,
+                quantity, country, image, featured, fields, section, sort_key)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        let writeTitle = try connection.prepare("INSERT INTO \(titleWords) (rowid, words) VALUES (?, ?)")
+        let writeSuffixes = try connection.prepare("INSERT INTO \(titleSuffixes) (rowid, suffixes) VALUES (?, ?)")
+        let writeText = try connection.prepare("INSERT INTO \(textWords) (rowid, words) VALUES (?, ?)")
+        var masks = [UInt8]()
+        masks.reserveCapacity(order.count * 8)
+        var sectionCounts: [(section: Int, count: Int, first: Int64)] = []
+        var clocks = (items: Stopwatch(), search: Stopwatch())
+
+        for (index, rowid) in order.enumerated() {
+            let ord = base + Int64(index) + 1
+            read.reset()
+            try read.bind(rowid)
+            guard try read.step() else { continue }
+            clocks.items.start()
+            writeItem.reset()
+            try writeItem.bind(ord, at: 1)
+            try writeItem.bind(number, at: 2)
+            for column in 0..<14 {
+                try writeItem.bind(binding: read.value(Int32(column)), at: Int32(column + 3))
+            }
+            try Self.insertItem(writeItem, id: read.text(0))
+            clocks.items.stop()
+
+            clocks.search.start()
+            let title = read.text(1)
+            let scope = read.text(14)
+            let foldedTitle = TextFolding.fold(title)
+            let titleText: String = foldedTitle + scope
+            let suffixText: String = SearchIndexText.suffixes(ofFolded: foldedTitle) + scope
+            writeTitle.reset()
+            try writeTitle.bind(ord, titleText).run()
+            writeSuffixes.reset()
+            try writeSuffixes.bind(ord, suffixText).run()
+            var record = Record(id: "", title: title)
+            record.subtitle = read.optionalText(2)
+            record.description = read.optionalText(3)
+            record.categories = StoredJSON.decodeStrings(read.text(4))
+            record.fields = StoredJSON.decodeFields(read.text(11))
+            let allText: String = SearchIndexText.allText(of: record, foldedTitle: foldedTitle) + scope
+            writeText.reset()
+            try writeText.bind(ord, allText).run()
+            clocks.search.stop()
+
+            let mask = UInt64(bitPattern: read.int64(15))
+            for shift in stride(from: 0, to: 64, by: 8) { masks.append(UInt8(truncatingIfNeeded: mask >> UInt64(shift))) }
+            let section = read.int(12)
+            if sectionCounts.last?.section == section {
+                sectionCounts[sectionCounts.count - 1].count += 1
+            } else {
+                sectionCounts.append((section, 1, ord))
             }
         }
-        let total = try connection.cached("SELECT count(*) FROM temp.sorted").scalarInt() ?? 0
+        read.finish()
+        connection.report("items", seconds: clocks.items.total)
+        connection.report("search tables", seconds: clocks.search.total)
+        let total = order.count
 
         try connection.timed("sections, masks, categories") {
-            try writeSections(number: number, base: base)
-            try writeMasks(number: number, total: total)
+            try writeSections(sectionCounts, number: number)
+            try connection.cached("INSERT OR REPLACE INTO scope_masks (catalog_number, masks) VALUES (?, ?)")
+                .bind(number, masks).run()
             try writeCategories(number: number)
         }
         try connection.cached(
@@ -296,32 +338,27 @@ struct StagingBuilder {
         return total
     }
 
-    /// Sections: count per section index, with the first ord of each.
-    private func writeSections(number: Int64, base: Int64) throws {
-        try connection.cached("DELETE FROM sections WHERE catalog_number = ?").bind(number).run()
-        let insertSection = try connection.cached(
-            "INSERT INTO sections (catalog_number, position, label, item_count, first_ord) VALUES (?, ?, ?, ?, ?)")
-        let rows = try connection.prepare(
-            "SELECT section, count(*), min(rowid) FROM temp.sorted GROUP BY section ORDER BY section")
-        while try rows.step() {
-            let position = rows.int(0)
-            let label = sections.labels.indices.contains(position) ? sections.labels[position] : "#"
-            insertSection.reset()
-            try insertSection.bind(number, position, label, rows.int(1), base + rows.int64(2)).run()
+    /// Runs the prepared item insert, naming the id when it is a duplicate.
+    private static func insertItem(_ statement: Statement, id: String) throws(StorageError) {
+        do {
+            try statement.run()
+        } catch {
+            guard error.code == .constraint else { throw error }
+            let message = "two records have the id \"" + String(id.prefix(200)) + "\""
+            throw StorageError(.constraint, message)
         }
     }
 
-    /// Scope masks: 8 bytes per position, little-endian, read back with incremental blob I/O.
-    private func writeMasks(number: Int64, total: Int) throws {
-        var masks = [UInt8]()
-        masks.reserveCapacity(total * 8)
-        let rows = try connection.prepare("SELECT scope_mask FROM temp.sorted ORDER BY rowid")
-        while try rows.step() {
-            let mask = UInt64(bitPattern: rows.int64(0))
-            for shift in stride(from: 0, to: 64, by: 8) { masks.append(UInt8(truncatingIfNeeded: mask >> UInt64(shift))) }
+    /// Sections: the count and first ord of each non-empty section.
+    private func writeSections(_ counts: [(section: Int, count: Int, first: Int64)], number: Int64) throws {
+        try connection.cached("DELETE FROM sections WHERE catalog_number = ?").bind(number).run()
+        let insertSection = try connection.cached(
+            "INSERT INTO sections (catalog_number, position, label, item_count, first_ord) VALUES (?, ?, ?, ?, ?)")
+        for entry in counts {
+            let label = sections.labels.indices.contains(entry.section) ? sections.labels[entry.section] : "#"
+            insertSection.reset()
+            try insertSection.bind(number, entry.section, label, entry.count, entry.first).run()
         }
-        try connection.cached("INSERT OR REPLACE INTO scope_masks (catalog_number, masks) VALUES (?, ?)")
-            .bind(number, masks).run()
     }
 
     /// Categories: counts from the staged records, ids stable across imports.

@@ -6,8 +6,9 @@ import Foundation
 ///
 /// Ranking is static and tiered instead of scored: (1) every word is a whole word of the title,
 /// (2) every word starts a word of the title, (3) every word occurs inside a title word (from the
-/// index of title-word suffixes; words of three characters or more), (4) every word starts a word
-/// of any field. Within a tier, records come in index order, which is also the full-text tables'
+/// index of title-word suffixes), (4) every word starts a word of any field. Tiers 3 and 4 need
+/// every word to have three characters or more: the first letters typed match the beginnings of
+/// title words, which is what a person typing one or two letters is looking for. Within a tier, records come in index order, which is also the full-text tables'
 /// rowid order, so each tier is a `MATCH … ORDER BY rowid LIMIT n` that SQLite answers by walking
 /// doclists and stopping after `n` rows: the cost follows the page size, not the number of
 /// matches.
@@ -131,10 +132,12 @@ extension SQLiteCatalogStore {
                 return ScopeCount(label: scope.label, count: min(count, cap), capped: count > cap)
             }
         }
-        // The unscoped matches: every word starts a word of any field, or occurs inside a title word.
+        // The unscoped matches: every word starts a word of any field, or occurs inside a title word
+        // (short words: starts a word of the title).
         let budget = Self.countBudget
+        let wordTable = plan.allowsSubstrings ? state.textWords : state.titleWords
         let words = try matchingOrds(
-            table: state.textWords, match: try plan.prefixExpression(table: state.textWords, scope: []), limit: budget + 1)
+            table: wordTable, match: try plan.prefixExpression(table: wordTable, scope: []), limit: budget + 1)
         var matches = Array(words.prefix(budget))
         var complete = words.count <= budget
         if plan.allowsSubstrings {
@@ -161,8 +164,8 @@ extension SQLiteCatalogStore {
             } else {
                 // A category beyond the 64 with mask bits: count with the full-text scope tokens.
                 let scoped = try matchingOrds(
-                    table: state.textWords,
-                    match: try plan.prefixExpression(table: state.textWords, scope: numbers.compactMap { $0 }),
+                    table: wordTable,
+                    match: try plan.prefixExpression(table: wordTable, scope: numbers.compactMap { $0 }),
                     limit: cap + 1)
                 count = scoped.count
                 exact = scoped.count <= cap
@@ -301,8 +304,8 @@ struct SearchPlan {
         ]
         if allowsSubstrings {
             tiers.append(Tier(table: state.titleSuffixes, match: try prefixExpression(table: state.titleSuffixes, scope: scope)))
+            tiers.append(Tier(table: state.textWords, match: try prefixExpression(table: state.textWords, scope: scope)))
         }
-        tiers.append(Tier(table: state.textWords, match: try prefixExpression(table: state.textWords, scope: scope)))
         return tiers
     }
 }

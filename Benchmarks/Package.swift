@@ -1,0 +1,23 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Benchmarks live apart from the tests: `make bench` builds this package in release mode and
+// runs it against the `catalog` binary built from the main package.
+let package = Package(
+    name: "CatalogBenchmarks",
+    dependencies: [.package(path: "CatalogRoot")],
+    targets: [
+        .executableTarget(
+            name: "catalog-bench",
+            dependencies: [
+                .product(name: "CatalogModel", package: "CatalogRoot"),
+                .product(name: "CatalogCollation", package: "CatalogRoot"),
+                .product(name: "CatalogSQLite", package: "CatalogRoot"),
+                .product(name: "CatalogImport", package: "CatalogRoot"),
+                .product(name: "CatalogDemo", package: "CatalogRoot"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        )
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,212 @@
+import CatalogCollation
+import CatalogDemo
+import CatalogImport
+import CatalogModel
+import CatalogSQLite
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct BenchOptions {
+    var items = 1_000_000
+    var directory = "/tmp/catalog-bench"
+    var queries = 1_000
+    var catalogBinary = "../.build/release/catalog"
+    var peerSeconds = 180.0
+
+    init(_ arguments: ArraySlice<String>) {
+        var iterator = arguments.makeIterator()
+        while let argument = iterator.next() {
+            guard let value = iterator.next() else { break }
+            switch argument {
+            case "--items": items = Int(value) ?? items
+            case "--dir": directory = value
+            case "--queries": queries = Int(value) ?? queries
+            case "--catalog-binary": catalogBinary = value
+            case "--peer-seconds": peerSeconds = Double(value) ?? peerSeconds
+            default: FileHandle.standardError.write(Data("unknown option \(argument)\n".utf8))
+            }
+        }
+    }
+}
+
+enum Report {
+    static func line(_ label: String, _ value: String) -> String {
+        "  " + label.padding(toLength: 36, withPad: " ", startingAt: 0) + value
+    }
+
+    static func percentile(_ sorted: [Double], _ p: Double) -> Double {
+        guard !sorted.isEmpty else { return 0 }
+        let index = min(sorted.count - 1, Int((Double(sorted.count) * p / 100).rounded(.up)) - 1)
+        return sorted[max(0, index)]
+    }
+}
+
+/// A small deterministic generator for picking queries.
+struct BenchRandom {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+}
+
+struct BenchQuery {
+    var text: String
+    var scope: String?
+}
+
+enum QuerySet {
+    /// Every prefix of real title words, as a user types them; a quarter of the words with a scope.
+    static func asYouType(words: [String], scopes: [String], count: Int) -> [BenchQuery] {
+        var random = BenchRandom(state: 7)
+        var queries: [BenchQuery] = []
+        while queries.count < count {
+            // Skewed towards frequent words, like real typing: square a uniform pick.
+            let pick = random.below(words.count)
+            let word = words[pick * pick / max(1, words.count)]
+            let scope = !scopes.isEmpty && random.below(4) == 0 ? scopes[random.below(scopes.count)] : nil
+            var prefix = ""
+            for character in word {
+                prefix.append(character)
+                queries.append(BenchQuery(text: prefix, scope: scope))
+                if queries.count == count { break }
+            }
+        }
+        return queries
+    }
+}
+
+enum GeneratedFile {
+    static func writeXML(generator: CatalogGenerator, to path: String) throws {
+        let temporary = path + ".partial"
+        FileManager.default.createFile(atPath: temporary, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: temporary))
+        var sink = FileHandleSink(handle, name: temporary, bufferSize: 1 << 20)
+        var writer = XMLRecordWriter(rootElement: "catalog", recordElement: "record")
+        let mapper = RecordMapper(definition: generator.definition)
+        try writer.writeStart(to: &sink)
+        try generator.forEachRecord { record in try writer.write(mapper.sourceRecord(from: record), to: &sink) }
+        try writer.writeEnd(to: &sink)
+        try handle.close()
+        try FileManager.default.moveItem(atPath: temporary, toPath: path)
+    }
+}
+
+/// FoundationXML's own speed on the file: a delegate that only counts record elements.
+final class RawXMLParse: NSObject, XMLParserDelegate {
+    var count = 0
+    let recordElement: String
+
+    init(recordElement: String) { self.recordElement = recordElement }
+
+    func parser(
+        _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?
+    ) {
+        if elementName == recordElement { count += 1 }
+    }
+
+    static func run(path: String, recordElement: String) {
+        let delegate = RawXMLParse(recordElement: recordElement)
+        guard let stream = InputStream(fileAtPath: path) else { exit(1) }
+        let parser = XMLParser(stream: stream)
+        parser.delegate = delegate
+        _ = parser.parse()
+        print(delegate.count)
+    }
+}
+
+/// A child process, timed, with its peak resident memory from `wait4`.
+enum Child {
+    struct Result {
+        var status: Int32
+        var seconds: Double
+        var peakRSSMiB: Int
+    }
+
+    static func run(_ path: String, _ arguments: [String]) throws -> Result {
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        var pid: pid_t = 0
+        let started = Date()
+        let rc = posix_spawn(&pid, path, &actions, nil, argv, environ)
+        guard rc == 0 else { throw NSError(domain: "spawn", code: Int(rc)) }
+        var status: Int32 = 0
+        var usage = rusage()
+        _ = wait4(pid, &status, 0, &usage)
+        let seconds = Date().timeIntervalSince(started)
+        let exit = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return Result(status: exit, seconds: seconds, peakRSSMiB: Int(usage.ru_maxrss) / 1024)
+    }
+}
+
+/// The naive approach on the same file: one FTS5 table over title, subtitle and description,
+/// diacritics removed by the tokenizer, ranked with bm25, first 50.
+enum PeerFTS {
+    static func measure(databasePath: String, queries: [BenchQuery], budgetSeconds: Double) throws -> [Double] {
+        let connection = try Connection(path: databasePath, mode: .readWrite)
+        defer { connection.close() }
+        try connection.execute("PRAGMA mmap_size = 1073741824; PRAGMA cache_size = -32768")
+        let exists = try connection.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'peer_fts'").scalarInt() ?? 0
+        if exists == 0 {
+            let started = Date()
+            try connection.execute(
+                """
+                CREATE VIRTUAL TABLE peer_fts USING fts5 (title, subtitle, description,
+                    tokenize = 'unicode61 remove_diacritics 2');
+                INSERT INTO peer_fts (rowid, title, subtitle, description)
+                    SELECT ord, title, subtitle, description FROM items
+                    WHERE catalog_number = (SELECT number FROM catalogs WHERE id = 'bench');
+                """)
+            print(String(format: "  (built the peer's FTS5 table in %.1f s)", Date().timeIntervalSince(started)))
+        }
+        let statement = try connection.prepare(
+            "SELECT rowid FROM peer_fts WHERE peer_fts MATCH ? ORDER BY rank LIMIT 50")
+        var times: [Double] = []
+        let deadline = Date().addingTimeInterval(budgetSeconds)
+        for query in queries {
+            let words = SearchQuery(query.text).words
+            guard !words.isEmpty else { continue }
+            let match = words.map { "\"\($0)\"" }.joined(separator: " ") + "*"
+            let started = DispatchTime.now().uptimeNanoseconds
+            statement.reset()
+            try statement.bind(match)
+            while try statement.step() {}
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
+            if Date() > deadline { break }
+        }
+        return times
+    }
+}
+
+enum SectionBench {
+    static func measure(generator: CatalogGenerator, locale: String) throws -> (ours: Double, peer: Double, peerSample: Int) {
+        var titles: [String] = []
+        titles.reserveCapacity(generator.items)
+        generator.forEachRecord { titles.append($0.title) }
+        let started = Date()
+        let index = try SectionIndex(locale: locale)
+        let collator = try Collator(locale: locale)
+        var keyed: [(section: Int, key: [UInt8])] = []
+        keyed.reserveCapacity(titles.count)
+        for title in titles { keyed.append((index.section(for: title), collator.sortKey(title))) }
+        keyed.sort { $0.section != $1.section ? $0.section < $1.section : $0.key.lexicographicallyPrecedes($1.key) }
+        let ours = Date().timeIntervalSince(started)
+
+        let sample = Array(titles.prefix(100_000))
+        let foundationLocale = Locale(identifier: locale)
+        let peerStarted = Date()
+        _ = sample.sorted { $0.compare($1, options: [], range: nil, locale: foundationLocale) == .orderedAscending }
+        return (ours, Date().timeIntervalSince(peerStarted), sample.count)
+    }
+}

@@ -1,0 +1,79 @@
+import CatalogImport
+import CatalogModel
+import Foundation
+import Testing
+
+/// Big generated files stream with bounded memory: resident memory grows by far less than the
+/// file's size. Serialized so the measurements do not overlap each other.
+@Suite(.serialized) struct LargeInputTests {
+    static let targetBytes = 48 * 1024 * 1024
+    static let description = "Ein „Sequenzer“ für Mac &amp; Windows, mit Spuren, Effekten und vielem mehr."
+
+    /// Reads `source`, sampling resident memory; returns the record count and the peak growth.
+    private func measure(_ source: some RecordSource) throws -> (records: Int, growth: Int) {
+        let before = residentBytes()
+        var peak = before
+        var count = 0
+        try source.forEachRecord { _ in
+            count += 1
+            if count % 5000 == 0 { peak = max(peak, residentBytes()) }
+        }
+        peak = max(peak, residentBytes())
+        return (count, peak - before)
+    }
+
+    @Test func xml() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("big.xml")
+        let written = try writeLargeFile(
+            at: url, targetBytes: Self.targetBytes, header: "<?xml version=\"1.0\"?>\n<sequenzer>\n",
+            footer: "</sequenzer>\n"
+        ) { i in
+            "  <Produkt id=\"\(i)\">\n    <TitelText>Programm \(i)</TitelText>\n    <Kurzbeschreibung>\(Self.description)\n\(Self.description)</Kurzbeschreibung>\n    <Kategorie>MAC OS X Windows</Kategorie>\n  </Produkt>\n"
+        }
+        var calls = 0
+        var last: Int64 = 0
+        let result = try measure(
+            XMLRecordReader(
+                fileURL: url,
+                progress: { bytes in
+                    calls += 1
+                    last = bytes
+                }))
+        #expect(result.records == written)
+        #expect(result.growth < Self.targetBytes / 8, "resident memory grew by \(result.growth) bytes")
+        #expect(calls > 100 && calls < 2000)
+        #expect(last == (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value)
+    }
+
+    @Test func json() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("big.json")
+        let written = try writeLargeFile(
+            at: url, targetBytes: Self.targetBytes, header: "{\"meta\": {\"generated\": true}, \"items\": [\n",
+            footer: "{\"id\": \"last\"}\n]}\n"
+        ) { i in
+            "{\"id\": \(i), \"title\": \"Programm \(i)\", \"description\": \"\(Self.description)\\n\(Self.description)\", \"categories\": [\"MAC OS X\", \"Windows\"], \"price\": \(i % 500).99, \"size\": {\"w\": 1.5, \"h\": 2}},\n"
+        }
+        var calls = 0
+        let result = try measure(JSONRecordReader(fileURL: url, progress: { _ in calls += 1 }))
+        #expect(result.records == written + 1)
+        #expect(result.growth < Self.targetBytes / 8, "resident memory grew by \(result.growth) bytes")
+        #expect(calls > 100 && calls < 2000)
+    }
+
+    @Test func csv() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("big.csv")
+        let written = try writeLargeFile(
+            at: url, targetBytes: Self.targetBytes, header: "id;title;description;categories;price\r\n", footer: ""
+        ) { i in
+            "\(i);Programm \(i);\"\(Self.description)\r\n\"\"\(Self.description)\"\"\";MAC OS X, Windows;\(i % 500),99\r\n"
+        }
+        var calls = 0
+        let result = try measure(CSVRecordReader(fileURL: url, progress: { _ in calls += 1 }))
+        #expect(result.records == written)
+        #expect(result.growth < Self.targetBytes / 8, "resident memory grew by \(result.growth) bytes")
+        #expect(calls > 100 && calls < 2000)
+    }
+}
