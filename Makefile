@@ -12,7 +12,7 @@ BIN := .build/release/catalog
 run: deps build
 	@if [ ! -f "$(DB)" ]; then $(BIN) demo --db "$(DB)"; fi
 	@$(BIN) catalogs --db "$(DB)"
-	@for id in $$($(BIN) catalogs --db "$(DB)" --json | python3 -c 'import json,sys; print(" ".join(c["id"] for c in json.load(sys.stdin)["catalogs"]))'); do \
+	@for id in $$($(BIN) catalogs --db "$(DB)" | awk '{print $$1}'); do \
 		echo; echo "== $$id: sections"; $(BIN) sections --catalog $$id --db "$(DB)" | tr '\n' ' '; echo; \
 	done
 

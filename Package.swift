@@ -64,7 +64,7 @@ let package = Package(
         .testTarget(name: "CatalogImportTests", dependencies: ["CatalogImport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CatalogCLITests",
-            dependencies: ["CatalogCLI"],
+            dependencies: ["CatalogCLI", "catalog"],
             resources: [.copy("Golden")],
             swiftSettings: swiftSettings
         ),

@@ -74,11 +74,9 @@ struct ExportCommand: Command {
             }
             if let temporaryPath, let outputPath {
                 try handle.close()
-                if FileManager.default.fileExists(atPath: outputPath) {
-                    _ = try FileManager.default.replaceItemAt(
-                        URL(fileURLWithPath: outputPath), withItemAt: URL(fileURLWithPath: temporaryPath))
-                } else {
-                    try FileManager.default.moveItem(atPath: temporaryPath, toPath: outputPath)
+                // rename(2) replaces the old file atomically: readers see the old or the new one.
+                guard rename(temporaryPath, outputPath) == 0 else {
+                    throw CLIError.failure("cannot write \(outputPath): \(String(cString: strerror(errno)))")
                 }
             }
         } catch {

@@ -119,6 +119,8 @@ struct ImportCommand: Command {
             return JSONRecordReader(
                 fileURL: fetched.fileURL, recordPath: record, sourceName: fetched.displayName, progress: progress)
         case .csv:
+            // A CSV cell holds one value: several categories share it, separated by ';'.
+            if definition.categorySeparator == nil { definition.categorySeparator = ";" }
             return CSVRecordReader(fileURL: fetched.fileURL, sourceName: fetched.displayName, progress: progress)
         case .sqlite:
             return SQLiteTableSource(path: fetched.fileURL.path, table: table)

@@ -72,8 +72,13 @@ public struct RecordMapper: Sendable {
         }
 
         guard let (title, _) = trimmed(.title) else {
+            var names: [String] = []
+            for field in source.fields where !names.contains(field.name) { names.append(field.name) }
+            let seen = names.isEmpty ? "it has no fields" : "its fields: " + names.prefix(12).joined(separator: ", ")
             throw ImportError(
-                .invalidValue, "record has no title (expected a non-empty \"\(definition.sourceName(for: .title))\")",
+                .invalidValue,
+                "record has no title (expected a non-empty \"\(definition.sourceName(for: .title))\"; \(seen);"
+                    + " map one with --field title=NAME)",
                 at: source.location)
         }
         var record = Record(id: "", title: Self.normalizeLineEnds(title))

@@ -1,0 +1,69 @@
+import Foundation
+
+/// Runs the built `catalog` binary in a temporary directory.
+struct CLIRunner {
+    let directory: URL
+    var database: String { directory.appendingPathComponent("catalog.sqlite").path }
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    func cleanUp() {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// The `catalog` binary next to the test bundle.
+    static let binary: URL = {
+        var url = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<3 {
+            let candidate = url.appendingPathComponent("catalog")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            url.deleteLastPathComponent()
+        }
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(".build/debug/catalog")
+    }()
+
+    @discardableResult
+    func run(_ arguments: [String], useDatabase: Bool = true) throws -> Result {
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = arguments + (useDatabase ? ["--db", database] : [])
+        process.currentDirectoryURL = directory
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "CATALOG_DB")
+        process.environment = environment
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+            stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    func write(_ name: String, _ text: String) throws -> String {
+        let url = directory.appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+
+    static func golden(_ name: String) throws -> String {
+        let url = try #require(Bundle.module.url(forResource: "Golden/\(name)", withExtension: nil))
+        return try String(contentsOf: url, encoding: .utf8)
+    }
+}
+
+import Testing
