@@ -67,8 +67,7 @@ public enum CatalogCommandLine {
     }
 
     static func describe(_ error: any Error) -> String {
-        if let error = error as? any CustomStringConvertible { return error.description }
-        return "\(error)"
+        String(describing: error)
     }
 
     static let version = "0.1.0"
@@ -99,7 +98,7 @@ public enum CatalogCommandLine {
 }
 
 /// One `catalog` subcommand.
-protocol Command {
+protocol Command: Sendable {
     /// The word after `catalog`.
     static var name: String { get }
     /// One line for the overview.

@@ -240,3 +240,27 @@ extension SearchHit {
         #expect(try fixture.store.catalogsNeedingReindex().isEmpty)
     }
 }
+
+@Suite struct LargeImportTests {
+    /// Above the threshold the id index is rebuilt after the bulk insert: lookups must still work,
+    /// and a duplicate id must still be found and roll everything back.
+    @Test func largeImportsRebuildTheIDIndexAndStillCatchDuplicates() throws {
+        let fixture = try StoreFixture()
+        try fixture.load(StoreFixture.cookbook, StoreFixture.recipes)
+        let count = 60_000
+        var records = (0..<count).map { Record(id: "g\($0)", title: "Termék \($0 % 977) \($0)") }
+        let definition = CatalogDefinition(id: "big", title: "Big", locale: "hu")
+        let summary = try fixture.load(definition, records)
+        #expect(summary.total == count)
+        #expect(try fixture.store.item(of: "big", itemID: "g59999")?.title == "Termék \(59999 % 977) 59999")
+        #expect(try fixture.store.item(of: "cookbook", itemID: "r1")?.title == "Csirkepaprikás")
+        records[count - 1].id = "g7"
+        #expect {
+            try fixture.load(definition, records)
+        } throws: { error in
+            (error as? StorageError)?.message == "two records have the id \"g7\""
+        }
+        #expect(try fixture.store.catalogs().first { $0.id == "big" }?.count == count)
+        #expect(try fixture.store.item(of: "big", itemID: "g59999") != nil)
+    }
+}

@@ -127,26 +127,57 @@ struct ImportCommand: Command {
         }
     }
 
-    /// Maps and imports every record of `reader`.
+    /// Maps and imports every record of `reader`: reading and mapping run on their own thread,
+    /// feeding the import on this one.
     static func run(
         _ reader: any RecordSource, into store: SQLiteCatalogStore, definition: CatalogDefinition, replace: Bool,
         progress: @escaping (Int) -> Void
     ) throws -> ImportSummary {
-        var mapper = RecordMapper(definition: definition)
-        return try store.importRecords(
-            definition: definition, replace: replace,
-            records: { add in
+        let pipe = RecordPipe()
+        let learned = LearnedDefinition(definition)
+        let box = ReaderBox(reader)
+        let thread = Thread {
+            var mapper = RecordMapper(definition: definition)
+            var batch: [Record] = []
+            batch.reserveCapacity(Self.batchSize)
+            do {
                 var sawRecord = false
-                try reader.forEachRecord { source in
+                try box.reader.forEachRecord { source in
                     sawRecord = true
-                    try add(try mapper.record(from: source))
+                    batch.append(try mapper.record(from: source))
+                    if batch.count == Self.batchSize {
+                        try pipe.send(batch)
+                        batch.removeAll(keepingCapacity: true)
+                    }
                 }
+                if !batch.isEmpty { try pipe.send(batch) }
                 if !sawRecord { throw ImportError(.empty, "no records found") }
-                var learned = definition
-                learned.fieldOrder = mapper.fieldOrder
-                return learned
-            }, progress: progress)
+                learned.set(fieldOrder: mapper.fieldOrder)
+                pipe.finish(error: nil)
+            } catch {
+                pipe.finish(error: error)
+            }
+        }
+        thread.stackSize = 8 << 20
+        thread.start()
+        do {
+            return try store.importRecords(
+                definition: definition, replace: replace,
+                records: { add in
+                    while let batch = try pipe.receive() {
+                        for record in batch { try add(record) }
+                    }
+                    return learned.definition
+                }, progress: progress)
+        } catch {
+            pipe.cancel()
+            // Drain so the reader thread can finish before its reader goes away.
+            while (try? pipe.receive()) != nil {}
+            throw error
+        }
     }
+
+    static let batchSize = 512
 
     static func report(_ summary: ImportSummary, catalog: String, seconds: Double, context: CommandContext) {
         if context.json {
@@ -160,4 +191,33 @@ struct ImportCommand: Command {
                 + "\(summary.removed) removed), \(summary.total) in the catalog; "
                 + String(format: "%.2f s, %d records/s", seconds, rate))
     }
+}
+
+/// The definition as reading left it (the field order seen), handed from the reader thread.
+final class LearnedDefinition: @unchecked Sendable {
+    // @unchecked: `value` is guarded by `lock`.
+    private let lock = NSLock()
+    private var value: CatalogDefinition
+
+    init(_ definition: CatalogDefinition) { value = definition }
+
+    func set(fieldOrder: [String]) {
+        lock.lock()
+        value.fieldOrder = fieldOrder
+        lock.unlock()
+    }
+
+    var definition: CatalogDefinition {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+}
+
+/// Moves a reader to the reading thread.
+final class ReaderBox: @unchecked Sendable {
+    // @unchecked: the reader is used by the reading thread only, after it is handed over.
+    let reader: any RecordSource
+
+    init(_ reader: any RecordSource) { self.reader = reader }
 }

@@ -255,6 +255,11 @@ struct StagingBuilder {
         sortClock.stop()
         connection.report("sort", seconds: sortClock.total)
 
+        // A large import rebuilds the id index once, sorted, instead of inserting a million
+        // random keys into it.
+        let rebuildIndex = order.count >= Self.indexRebuildThreshold
+        if rebuildIndex { try connection.execute("DROP INDEX items_id") }
+
         let read = try connection.prepare(
             """
             SELECT id, title, subtitle, description, categories, price, currency, quantity, country, image,
@@ -319,6 +324,9 @@ struct StagingBuilder {
             }
         }
         read.finish()
+        if rebuildIndex {
+            try connection.timed("id index") { try Self.rebuildIDIndex(connection, catalogNumber: number) }
+        }
         connection.report("items", seconds: clocks.items.total)
         connection.report("search tables", seconds: clocks.search.total)
         let total = order.count
@@ -336,6 +344,24 @@ struct StagingBuilder {
             """
         ).bind(definition.title, definition.locale, definitionJSON, labelsJSON, total, collator.version, number).run()
         return total
+    }
+
+    /// From this many records on, the id index is dropped and rebuilt around the bulk insert.
+    static let indexRebuildThreshold = 50_000
+
+    /// Creates the id index again, naming a duplicate id when there is one.
+    private static func rebuildIDIndex(_ connection: Connection, catalogNumber: Int64) throws(StorageError) {
+        do {
+            try connection.execute("CREATE UNIQUE INDEX items_id ON items (catalog_number, id)")
+        } catch {
+            guard error.code == .constraint else { throw error }
+            let duplicate = try connection.prepare(
+                "SELECT id FROM items WHERE catalog_number = ? GROUP BY id HAVING count(*) > 1 LIMIT 1")
+            try duplicate.bind(catalogNumber)
+            let id = try duplicate.step() ? duplicate.text(0) : "?"
+            duplicate.finish()
+            throw StorageError(.constraint, "two records have the id \"" + String(id.prefix(200)) + "\"")
+        }
     }
 
     /// Runs the prepared item insert, naming the id when it is a duplicate.

@@ -37,9 +37,9 @@ enum Schema {
             featured INTEGER,
             fields TEXT NOT NULL DEFAULT '{}',   -- extra fields, JSON object
             section INTEGER NOT NULL,            -- index into catalogs.section_labels
-            sort_key BLOB NOT NULL,              -- ICU collation key of the title
-            UNIQUE (catalog_number, id)
+            sort_key BLOB NOT NULL               -- ICU collation key of the title
         );
+        CREATE UNIQUE INDEX items_id ON items (catalog_number, id);
         CREATE INDEX items_featured ON items (catalog_number, featured) WHERE featured IS NOT NULL;
         CREATE TABLE sections (
             catalog_number INTEGER NOT NULL REFERENCES catalogs(number) ON DELETE CASCADE,
