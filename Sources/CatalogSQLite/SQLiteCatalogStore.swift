@@ -26,8 +26,6 @@ public final class SQLiteCatalogStore: CatalogStore {
     /// Catalog metadata by id, valid while `PRAGMA data_version` is unchanged.
     var cache: [String: CatalogState] = [:]
     var cacheVersion: Int = -1
-    /// Full-text tables whose `fts5vocab` companion exists in this connection's temp schema.
-    var vocabularies: Set<String> = []
 
     /// Bytes of the file mapped into memory for reads: pages come straight from the OS cache
     /// instead of being copied by `pread`.
@@ -109,12 +107,6 @@ public final class SQLiteCatalogStore: CatalogStore {
         if version != cacheVersion {
             cache.removeAll()
             cacheVersion = version
-            // Another connection may have rebuilt full-text tables: rebuild the vocabularies too.
-            for table in vocabularies {
-                try connection.execute("DROP TABLE IF EXISTS temp.vocabulary_\(table)")
-                connection.forgetStatements(containing: "vocabulary_\(table)")
-            }
-            vocabularies.removeAll()
         }
         if let state = cache[id] { return state }
         let statement = try connection.cached(
@@ -178,9 +170,6 @@ public final class SQLiteCatalogStore: CatalogStore {
 
     func dropSearchTables(of state: CatalogState) throws {
         for table in [state.titleWords, state.textWords, state.titleSuffixes] {
-            try connection.execute("DROP TABLE IF EXISTS temp.vocabulary_\(table)")
-            vocabularies.remove(table)
-            connection.forgetStatements(containing: "vocabulary_\(table)")
             try connection.execute("DROP TABLE IF EXISTS \(table)")
             connection.forgetStatements(containing: table)
         }

@@ -113,6 +113,10 @@ import Testing
         }
         #expect(try cli.run(["list", "--catalog", "sequencers", "--json"]).stdout == before)
         #expect(try cli.run(["list", "--catalog", "shop", "--json"]).stdout == shopBefore)
+        let feed = try cli.write("feed.xml", "<sequenzer><Produkt><TitelText>A</TitelText></Produkt></sequenzer>")
+        let wrongElement = try cli.run(["import", feed, "--catalog", "sequencers", "--record", "Artikel"])
+        #expect(wrongElement.status == 1)
+        #expect(wrongElement.stderr.contains("Artikel"), "\(wrongElement.stderr)")
         let missing = try cli.run(["import", cli.directory.appendingPathComponent("nope.xml").path, "--catalog", "x"])
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("nope.xml"))

@@ -4,6 +4,9 @@ import CatalogImport
 import CatalogModel
 import CatalogSQLite
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 
 #if canImport(Glibc)
 import Glibc

@@ -23,6 +23,28 @@ if CommandLine.arguments.count >= 3 && CommandLine.arguments[1] == "xml-parse" {
     exit(0)
 }
 
+if CommandLine.arguments.count >= 3 && CommandLine.arguments[1] == "slowest" {
+    // catalog-bench slowest DB [ITEMS]: the slowest of the benchmark's queries, to look into.
+    let items = CommandLine.arguments.count > 3 ? Int(CommandLine.arguments[3]) ?? 1_000_000 : 1_000_000
+    let generator = CatalogGenerator(items: items, locale: "en", seed: 1)
+    let queries = QuerySet.asYouType(
+        words: generator.titleWords, scopes: generator.definition.categories.map(\.name), count: 1_000)
+    let store = try SQLiteCatalogStore(path: CommandLine.arguments[2], readOnly: true)
+    var timed: [(BenchQuery, Double, Int)] = []
+    for _ in 0..<2 {
+        timed = []
+        for query in queries {
+            let started = DispatchTime.now().uptimeNanoseconds
+            let response = try store.search(query.text, in: "bench", scope: query.scope, limit: 50)
+            timed.append((query, Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6, response.total))
+        }
+    }
+    for (query, ms, total) in timed.sorted(by: { $0.1 > $1.1 }).prefix(25) {
+        print(String(format: "%8.2f ms  total %5d  scope %@  %@", ms, total, query.scope ?? "-", query.text))
+    }
+    exit(0)
+}
+
 let options = BenchOptions(CommandLine.arguments.dropFirst())
 try FileManager.default.createDirectory(atPath: options.directory, withIntermediateDirectories: true)
 let generator = CatalogGenerator(items: options.items, locale: "en", seed: 1)

@@ -116,20 +116,8 @@ struct JSONParser {
             } else {
                 try skipValue()
             }
+            guard try continueContainer(closing: Byte.closeBrace, after: "an object member") else { return found }
             next = try skipWhitespace()
-            if next == Byte.comma {
-                let comma = (line: scanner.line, column: scanner.column(at: scanner.pos))
-                scanner.pos += 1
-                next = try skipWhitespace()
-                if next == Byte.closeBrace { throw trailingComma(at: comma) }
-                continue
-            }
-            if next == Byte.closeBrace {
-                scanner.pos += 1
-                depth -= 1
-                return found
-            }
-            throw expected("',' or '}' after an object member", found: next)
         }
     }
 
@@ -179,20 +167,8 @@ struct JSONParser {
             fieldCapacity = max(fieldCapacity, fields.count)
             recordCount += 1
             try body(SourceRecord(fields: fields, location: location))
+            guard try continueContainer(closing: Byte.closeBracket, after: "a record") else { return }
             next = try skipWhitespace()
-            if next == Byte.comma {
-                let comma = (line: scanner.line, column: scanner.column(at: scanner.pos))
-                scanner.pos += 1
-                next = try skipWhitespace()
-                if next == Byte.closeBracket { throw trailingComma(at: comma) }
-                continue
-            }
-            if next == Byte.closeBracket {
-                scanner.pos += 1
-                depth -= 1
-                return
-            }
-            throw expected("',' or ']' after a record", found: next)
         }
     }
 
@@ -212,20 +188,8 @@ struct JSONParser {
             let key = try readString(keep: true)
             try expectColon()
             try parseValue(name: prefix.isEmpty ? key : prefix + "." + key, into: &fields)
+            guard try continueContainer(closing: Byte.closeBrace, after: "an object member") else { return }
             next = try skipWhitespace()
-            if next == Byte.comma {
-                let comma = (line: scanner.line, column: scanner.column(at: scanner.pos))
-                scanner.pos += 1
-                next = try skipWhitespace()
-                if next == Byte.closeBrace { throw trailingComma(at: comma) }
-                continue
-            }
-            if next == Byte.closeBrace {
-                scanner.pos += 1
-                depth -= 1
-                return
-            }
-            throw expected("',' or '}' after an object member", found: next)
         }
     }
 
@@ -252,28 +216,14 @@ struct JSONParser {
             try parseObject(prefix: name, into: &fields)
         case Byte.openBracket:
             try enterContainer()
-            var next = try skipWhitespace()
-            if next == Byte.closeBracket {
+            if try skipWhitespace() == Byte.closeBracket {
                 scanner.pos += 1
                 depth -= 1
                 return
             }
             while true {
                 try parseValue(name: name, into: &fields)
-                next = try skipWhitespace()
-                if next == Byte.comma {
-                    let comma = (line: scanner.line, column: scanner.column(at: scanner.pos))
-                    scanner.pos += 1
-                    next = try skipWhitespace()
-                    if next == Byte.closeBracket { throw trailingComma(at: comma) }
-                    continue
-                }
-                if next == Byte.closeBracket {
-                    scanner.pos += 1
-                    depth -= 1
-                    return
-                }
-                throw expected("',' or ']' after an array element", found: next)
+                guard try continueContainer(closing: Byte.closeBracket, after: "an array element") else { return }
             }
         case Byte.minus, Byte.zero...Byte.nine:
             fields.append(SourceField(name: name, value: try readNumber(keep: true), location: location))
@@ -308,20 +258,8 @@ struct JSONParser {
                 _ = try readString(keep: false)
                 try expectColon()
                 try skipValue()
+                guard try continueContainer(closing: Byte.closeBrace, after: "an object member") else { return }
                 next = try skipWhitespace()
-                if next == Byte.comma {
-                    let comma = (line: scanner.line, column: scanner.column(at: scanner.pos))
-                    scanner.pos += 1
-                    next = try skipWhitespace()
-                    if next == Byte.closeBrace { throw trailingComma(at: comma) }
-                    continue
-                }
-                if next == Byte.closeBrace {
-                    scanner.pos += 1
-                    depth -= 1
-                    return
-                }
-                throw expected("',' or '}' after an object member", found: next)
             }
         case Byte.openBracket:
             try enterContainer()
@@ -345,24 +283,30 @@ struct JSONParser {
     private mutating func skipArrayElements() throws(ImportError) {
         while true {
             try skipValue()
-            var next = try skipWhitespace()
-            if next == Byte.comma {
-                let comma = (line: scanner.line, column: scanner.column(at: scanner.pos))
-                scanner.pos += 1
-                next = try skipWhitespace()
-                if next == Byte.closeBracket { throw trailingComma(at: comma) }
-                continue
-            }
-            if next == Byte.closeBracket {
-                scanner.pos += 1
-                depth -= 1
-                return
-            }
-            throw expected("',' or ']' after an array element", found: next)
+            guard try continueContainer(closing: Byte.closeBracket, after: "an array element") else { return }
         }
     }
 
     // MARK: - Tokens
+
+    /// After a member or an element: consumes `,` (true: another one follows) or the closing
+    /// bracket (false: the container ended). A trailing comma or anything else is an error.
+    private mutating func continueContainer(closing: UInt8, after what: String) throws(ImportError) -> Bool {
+        var next = try skipWhitespace()
+        if next == Byte.comma {
+            let comma = (line: scanner.line, column: scanner.column(at: scanner.pos))
+            scanner.pos += 1
+            next = try skipWhitespace()
+            if next == closing { throw trailingComma(at: comma) }
+            return true
+        }
+        if next == closing {
+            scanner.pos += 1
+            depth -= 1
+            return false
+        }
+        throw expected("',' or '\(closing == Byte.closeBrace ? "}" : "]")' after \(what)", found: next)
+    }
 
     /// Skips JSON whitespace; returns the next byte (not consumed), or nil at the end.
     @inline(__always)

@@ -5,7 +5,8 @@ import CatalogStorage
 ///
 /// Tables are plain and named for what they hold, so `sqlite3` and Datasette read the file:
 /// `catalogs`, `items`, `sections`, `categories`, plus per-catalog full-text tables
-/// `title_words_N`, `title_suffixes_N` and `text_words_N` (N = `catalogs.number`).
+/// `title_words_N`, `title_suffixes_N` and `text_words_N` (N = `catalogs.number`), whose
+/// vocabularies `search_terms` lists.
 enum Schema {
     /// Migrations; index 0 brings an empty file to version 1.
     static let migrations: [String] = [
@@ -59,6 +60,13 @@ enum Schema {
             mask_bit INTEGER,                    -- bit in scope_masks, for the first 64 categories
             PRIMARY KEY (catalog_number, number),
             UNIQUE (catalog_number, name)
+        ) WITHOUT ROWID;
+        CREATE TABLE search_terms (
+            catalog_number INTEGER NOT NULL REFERENCES catalogs(number) ON DELETE CASCADE,
+            index_name TEXT NOT NULL,            -- 'title_words', 'title_suffixes' or 'text_words'
+            term TEXT NOT NULL,                  -- a word as indexed (folded)
+            documents INTEGER NOT NULL,          -- how many records contain it
+            PRIMARY KEY (catalog_number, index_name, term)
         ) WITHOUT ROWID;
         CREATE TABLE scope_masks (
             catalog_number INTEGER PRIMARY KEY REFERENCES catalogs(number) ON DELETE CASCADE,

@@ -192,24 +192,24 @@ extension SQLiteCatalogStore {
     /// A prefix query that stays lazy. FTS5 answers `"abcd"*` beyond its prefix indexes by
     /// merging the doclists of every matching word into memory first, which costs as much as
     /// there are matches; an `OR` of the few words that start with the prefix is walked lazily
-    /// and stops with the page. The words come from the table's vocabulary.
+    /// and stops with the page. The words come from `search_terms`.
     func prefixExpression(table: String, word: String) throws -> String {
         let quoted = SearchPlan.quoted(word)
-        guard word.unicodeScalars.count > Self.indexedPrefixLength else { return quoted + "*" }
-        let vocabulary = "temp.vocabulary_\(table)"
-        if !vocabularies.contains(table) {
-            try connection.execute(
-                "CREATE VIRTUAL TABLE IF NOT EXISTS \(vocabulary) USING fts5vocab(main, \(table), 'row')")
-            vocabularies.insert(table)
-        }
+        guard word.unicodeScalars.count > Self.indexedPrefixLength,
+            let separator = table.lastIndex(of: "_"), let number = Int64(table[table.index(after: separator)...])
+        else { return quoted + "*" }
         let statement = try connection.cached(
-            "SELECT term FROM \(vocabulary) WHERE term >= ? AND term < ? LIMIT \(Self.maxPrefixExpansion + 1)")
-        try statement.bind(word, word + "\u{10FFFF}")
+            """
+            SELECT term FROM search_terms WHERE catalog_number = ? AND index_name = ? AND term >= ? AND term < ?
+                ORDER BY term LIMIT \(Self.maxPrefixExpansion + 1)
+            """)
+        try statement.bind(number, String(table[..<separator]), word, word + "\u{10FFFF}")
         var terms: [String] = []
         while try statement.step() { terms.append(statement.text(0)) }
         if terms.isEmpty { return quoted }
         if terms.count > Self.maxPrefixExpansion { return quoted + "*" }
-        return terms.count == 1 ? SearchPlan.quoted(terms[0]) : "(" + terms.map(SearchPlan.quoted).joined(separator: " OR ") + ")"
+        return terms.count == 1
+            ? SearchPlan.quoted(terms[0]) : "(" + terms.map(SearchPlan.quoted).joined(separator: " OR ") + ")"
     }
 
     /// Up to `limit` rowids matching `match`, in rowid (index) order.
