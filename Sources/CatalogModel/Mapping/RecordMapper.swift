@@ -64,7 +64,7 @@ public struct RecordMapper: Sendable {
         }
         func trimmed(_ role: Role) -> (String, SourceField)? {
             guard let field = single(role) else { return nil }
-            let value = field.value.trimmingCharacters(in: .whitespacesAndNewlines)
+            let value = Self.trim(field.value)
             return value.isEmpty ? nil : (value, field)
         }
         func fail(_ role: Role, _ field: SourceField, _ message: String) -> ImportError {
@@ -131,11 +131,11 @@ public struct RecordMapper: Sendable {
     private func categories(from fields: [SourceField]) -> [String] {
         var labels: [String] = []
         func add(_ label: String) {
-            let label = label.trimmingCharacters(in: .whitespacesAndNewlines)
+            let label = Self.trim(label)
             if !label.isEmpty && !labels.contains(label) { labels.append(label) }
         }
         for field in fields {
-            let value = field.value.trimmingCharacters(in: .whitespacesAndNewlines)
+            let value = Self.trim(field.value)
             if let mapped = definition.categoryValues[value] {
                 mapped.forEach(add)
             } else if let separator = definition.categorySeparator, !separator.isEmpty {
@@ -163,7 +163,16 @@ public struct RecordMapper: Sendable {
     }
 
     static func normalizeLineEnds(_ text: String) -> String {
-        text.contains("\r") ? text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n") : text
+        guard text.utf8.contains(0x0D) else { return text }
+        return text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+    }
+
+    /// `text` without leading and trailing white space; the common case (none) costs one look
+    /// at each end instead of a Foundation call.
+    static func trim(_ text: String) -> String {
+        guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last else { return text }
+        if !first.properties.isWhitespace && !last.properties.isWhitespace { return text }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Parses `12.50`, `12,50`, `1234`, `-3.5`; nil for anything else (no thousands separators,

@@ -121,13 +121,13 @@ public final class Connection {
     static let profiling = ProcessInfo.processInfo.environment["CATALOG_PROFILE"] == "1"
 
     /// Runs `body`, reporting its duration under `label` when profiling.
-    func timed<T>(_ label: String, _ body: () throws -> T) rethrows -> T {
+    func timed<T>(_ label: @autoclosure () -> String, _ body: () throws -> T) rethrows -> T {
         guard Self.profiling else { return try body() }
         var clock = Stopwatch()
         clock.start()
         defer {
             clock.stop()
-            report(label, seconds: clock.total)
+            report(label(), seconds: clock.total)
         }
         return try body()
     }

@@ -247,9 +247,9 @@ struct StagingBuilder {
         let fullText = "content = '', columnsize = 0, detail = none, tokenize = 'unicode61 remove_diacritics 0'"
         try connection.execute(
             """
-            CREATE VIRTUAL TABLE \(titleWords) USING fts5 (words, \(fullText), prefix = '1 2 3');
-            CREATE VIRTUAL TABLE \(titleSuffixes) USING fts5 (suffixes, \(fullText), prefix = '3');
-            CREATE VIRTUAL TABLE \(textWords) USING fts5 (words, \(fullText), prefix = '3');
+            CREATE VIRTUAL TABLE \(titleWords) USING fts5 (words, \(fullText), prefix = '1 2 3 4 5 6 7 8');
+            CREATE VIRTUAL TABLE \(titleSuffixes) USING fts5 (suffixes, \(fullText), prefix = '3 4 5 6 7 8');
+            CREATE VIRTUAL TABLE \(textWords) USING fts5 (words, \(fullText), prefix = '3 4 5 6 7 8');
             """)
 
         var sortClock = Stopwatch()

@@ -22,8 +22,10 @@ extension SQLiteCatalogStore {
     public static let maxSearchLimit = 200
     /// The most scopes offered when a catalog defines none: "All" plus its largest categories.
     public static let maxDefaultScopes = 16
+    /// How many matches of a tier a scoped search walks before it intersects with the scope.
+    static let scopeScanLimit = 4_000
     /// How many matching records one search looks at to count them per scope.
-    public static let countBudget = 2_000
+    public static let countBudget = SearchResponse.countCap
 
     public func search(_ text: String, in id: String, scope: String?, limit: Int) throws -> SearchResponse {
         try connection.read { try unsnapshottedSearch(text, in: id, scope: scope, limit: limit) }
@@ -46,7 +48,8 @@ extension SQLiteCatalogStore {
         let plan = SearchPlan(query: query, state: state) { table, word in
             try self.prefixExpression(table: table, word: word)
         }
-        let counts = try scopeCounts(plan, scopes: scopes, state: state)
+        let census = try connection.timed("search counts") { try scopeCounts(plan, scopes: scopes, state: state) }
+        let counts = census.counts
         let selectedCount = counts.first { $0.label == (selected?.label ?? scopes.first?.label) }
             ?? ScopeCount(label: "", count: 0)
 
@@ -66,16 +69,40 @@ extension SQLiteCatalogStore {
         } else {
             var found: [Int64] = []
             var seen: Set<Int64> = []
-            for tier in try plan.tiers(scope: scopeNumbers.compactMap { $0 }) where found.count < limit {
-                for ord in try matchingOrds(table: tier.table, match: tier.match, limit: limit + found.count)
-                where !seen.contains(ord) {
-                    seen.insert(ord)
-                    found.append(ord)
-                    if found.count == limit { break }
+            // A scope filters matches by their masks: walking a tier's matches and skipping those
+            // outside the scope is cheaper than intersecting with the scope's long doclist, which
+            // walks to its end when the scope holds few matches. The walk is bounded; if it ends
+            // early, the intersection finishes the page.
+            let filter = selected.flatMap { scopeMask($0, state: state) }
+            var truncated = false
+            if let filter {
+                let masks = Blob(connection: connection, table: "scope_masks", column: "masks", rowid: state.number)
+                let base = state.ordRange.lowerBound + 1
+                for tier in try plan.tiers(scope: []) where found.count < limit {
+                    let ords = try matchingOrds(table: tier.table, match: tier.match, limit: Self.scopeScanLimit)
+                    truncated = truncated || ords.count == Self.scopeScanLimit
+                    for ord in ords where !seen.contains(ord) {
+                        seen.insert(ord)
+                        let mask = census.masks[ord] ?? masks?.uint64(at: Int(ord - base) * 8) ?? 0
+                        guard mask & filter == filter else { continue }
+                        found.append(ord)
+                        if found.count == limit { break }
+                    }
                 }
             }
-            hits = try records(ords: found, state: state).map {
-                SearchHit(record: $0, matches: Self.matches(of: query, in: $0))
+            if filter == nil || (truncated && found.count < limit) {
+                seen = Set(found)
+                for tier in try plan.tiers(scope: scopeNumbers.compactMap { $0 }) where found.count < limit {
+                    for ord in try matchingOrds(table: tier.table, match: tier.match, limit: limit + found.count)
+                    where !seen.contains(ord) {
+                        seen.insert(ord)
+                        found.append(ord)
+                        if found.count == limit { break }
+                    }
+                }
+            }
+            hits = try connection.timed("search records") {
+                try records(ords: found, state: state).map { SearchHit(record: $0, matches: Self.matches(of: query, in: $0)) }
             }
         }
         return SearchResponse(
@@ -116,10 +143,18 @@ extension SQLiteCatalogStore {
     }
 
     /// A count for every scope, from one bounded pass over the matches.
-    func scopeCounts(_ plan: SearchPlan, scopes: [ScopeDefinition], state: CatalogState) throws -> [ScopeCount] {
+    /// What counting learned: the counts, whether every match was seen, and the scope masks of
+    /// the matches seen.
+    struct Census {
+        var counts: [ScopeCount]
+        var complete: Bool
+        var masks: [Int64: UInt64]
+    }
+
+    func scopeCounts(_ plan: SearchPlan, scopes: [ScopeDefinition], state: CatalogState) throws -> Census {
         let cap = SearchResponse.countCap
         if plan.query.isEmpty {
-            return try scopes.map { scope in
+            let counts: [ScopeCount] = try scopes.map { scope in
                 let numbers = categoryNumbers(of: scope, in: state)
                 if numbers.contains(nil) { return ScopeCount(label: scope.label, count: 0) }
                 if numbers.isEmpty { return ScopeCount(label: scope.label, count: state.itemCount) }
@@ -131,6 +166,7 @@ extension SQLiteCatalogStore {
                 ).count
                 return ScopeCount(label: scope.label, count: min(count, cap), capped: count > cap)
             }
+            return Census(counts: counts, complete: false, masks: [:])
         }
         // The unscoped matches: every word starts a word of any field, or occurs inside a title word
         // (short words: starts a word of the title).
@@ -140,7 +176,8 @@ extension SQLiteCatalogStore {
             table: wordTable, match: try plan.prefixExpression(table: wordTable, scope: []), limit: budget + 1)
         var matches = Array(words.prefix(budget))
         var complete = words.count <= budget
-        if plan.allowsSubstrings {
+        // Past the budget the counts are lower bounds anyway: no need for the inside-word matches.
+        if plan.allowsSubstrings && complete {
             let inner = try matchingOrds(
                 table: state.titleSuffixes, match: try plan.prefixExpression(table: state.titleSuffixes, scope: []),
                 limit: budget + 1)
@@ -151,7 +188,7 @@ extension SQLiteCatalogStore {
         let masks = Blob(connection: connection, table: "scope_masks", column: "masks", rowid: state.number)
         let base = state.ordRange.lowerBound + 1
         let recordMasks = matches.map { masks?.uint64(at: Int($0 - base) * 8) ?? 0 }
-        return try scopes.map { scope in
+        let counts: [ScopeCount] = try scopes.map { scope in
             let numbers = categoryNumbers(of: scope, in: state)
             let count: Int
             var exact = complete
@@ -172,6 +209,12 @@ extension SQLiteCatalogStore {
             }
             return ScopeCount(label: scope.label, count: min(count, cap), capped: !exact || count > cap)
         }
+        var maskByOrd: [Int64: UInt64] = [:]
+        if complete {
+            maskByOrd.reserveCapacity(matches.count)
+            for (ord, mask) in zip(matches, recordMasks) { maskByOrd[ord] = mask }
+        }
+        return Census(counts: counts, complete: complete && masks != nil, masks: maskByOrd)
     }
 
     /// The mask bits a scope requires, or nil when one of its categories has no bit.
@@ -185,9 +228,10 @@ extension SQLiteCatalogStore {
     }
 
     /// The most indexed words a prefix expands to; beyond that SQLite's own prefix query is used.
-    static let maxPrefixExpansion = 24
-    /// Prefixes up to this length are served by the tables' prefix indexes.
-    static let indexedPrefixLength = 3
+    static let maxPrefixExpansion = 256
+    /// Prefixes up to this length are served by the tables' prefix indexes (title words: 1 to 8
+    /// characters; title suffixes and all words: 3 to 8, the shortest they are searched with).
+    static let indexedPrefixLength = 8
 
     /// A prefix query that stays lazy. FTS5 answers `"abcd"*` beyond its prefix indexes by
     /// merging the doclists of every matching word into memory first, which costs as much as
@@ -214,6 +258,12 @@ extension SQLiteCatalogStore {
 
     /// Up to `limit` rowids matching `match`, in rowid (index) order.
     func matchingOrds(table: String, match: String, limit: Int) throws -> [Int64] {
+        try connection.timed("match \(table) \(limit) \(match.prefix(60))") {
+            try untimedMatchingOrds(table: table, match: match, limit: limit)
+        }
+    }
+
+    private func untimedMatchingOrds(table: String, match: String, limit: Int) throws -> [Int64] {
         let statement = try connection.cached(
             "SELECT rowid FROM \(table) WHERE \(table) MATCH ? ORDER BY rowid LIMIT ?")
         try statement.bind(match, limit)
