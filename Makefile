@@ -13,7 +13,7 @@ run: deps build
 	@if [ ! -f "$(DB)" ]; then $(BIN) demo --db "$(DB)"; fi
 	@$(BIN) catalogs --db "$(DB)"
 	@for id in $$($(BIN) catalogs --db "$(DB)" | awk '{print $$1}'); do \
-		echo; echo "== $$id: sections"; $(BIN) sections --catalog $$id --db "$(DB)" | tr '\n' ' '; echo; \
+		echo; echo "== $$id: sections"; $(BIN) sections --catalog $$id --db "$(DB)" | awk -F'\t' '{printf "%s (%s)  ", $$1, $$2}'; echo; \
 	done
 
 deps:
