@@ -80,6 +80,27 @@ import Testing
         }
     }
 
+    @Test func anImportedXMLShapeIsExportedAgain() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let source = try cli.write(
+            "shop.xml",
+            """
+            <shop>
+              <item sku="A-1"><title>Anvil</title><price>12.50</price><tag>iron</tag><tag>heavy</tag></item>
+              <item sku="B-2"><title>Bellows</title><price>30</price></item>
+            </shop>
+            """)
+        #expect(try cli.run(["import", source, "--catalog", "shop", "--quiet"]).status == 0)
+        let xml = try cli.run(["export", "--catalog", "shop", "--format", "xml"]).stdout
+        #expect(xml.contains("<shop>"))
+        #expect(xml.contains("<item>"))
+        #expect(xml.contains("<tag>iron</tag>"))
+        #expect(xml.contains("<tag>heavy</tag>"))
+        let show = try cli.run(["show", "--catalog", "shop", "anvil", "--json"])
+        #expect(show.stdout.contains("\"sku\" : \"A-1\""), "\(show.stdout)")
+    }
+
     @Test func badFilesSayWhereAndChangeNothing() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }

@@ -93,11 +93,14 @@ struct ImportCommand: Command {
             ?? ImportFormat.detect(fileURL: fetched.fileURL)
         let size = fetched.byteCount ?? (try? FileManager.default.attributesOfItem(atPath: fetched.fileURL.path)[.size] as? Int64) ?? nil
         let progress = ProgressBar(totalBytes: size, enabled: !arguments.flag("quiet") && isatty(2) != 0)
+        let shape = DocumentShape()
         let reader = try Self.reader(
             format: format, fetched: fetched, definition: &definition, record: arguments.value("record"),
-            table: arguments.value("table"), progress: { progress.update(bytes: $0) })
+            table: arguments.value("table"), progress: { progress.update(bytes: $0) }, shape: shape)
         let started = Date()
-        let summary = try Self.run(reader, into: store, definition: definition, replace: arguments.flag("replace")) {
+        let summary = try Self.run(
+            reader, into: store, definition: definition, replace: arguments.flag("replace"), shape: shape
+        ) {
             progress.update(records: $0)
         }
         progress.finish()
@@ -107,14 +110,16 @@ struct ImportCommand: Command {
     /// Picks the reader for a format.
     static func reader(
         format: ImportFormat, fetched: FetchedSource, definition: inout CatalogDefinition, record: String?,
-        table: String?, progress: @escaping (Int64) -> Void
+        table: String?, progress: @escaping (Int64) -> Void, shape: DocumentShape? = nil
     ) throws -> any RecordSource {
         switch format {
         case .xml:
             if let record { definition.recordElement = record }
-            return XMLRecordReader(
+            var reader = XMLRecordReader(
                 fileURL: fetched.fileURL, recordElement: definition.recordElement, sourceName: fetched.displayName,
                 progress: progress)
+            reader.shape = { root, record in shape?.set(root: root, record: record) }
+            return reader
         case .json:
             return JSONRecordReader(
                 fileURL: fetched.fileURL, recordPath: record, sourceName: fetched.displayName, progress: progress)
@@ -131,7 +136,7 @@ struct ImportCommand: Command {
     /// feeding the import on this one.
     static func run(
         _ reader: any RecordSource, into store: SQLiteCatalogStore, definition: CatalogDefinition, replace: Bool,
-        progress: @escaping (Int) -> Void
+        shape: DocumentShape? = nil, progress: @escaping (Int) -> Void
     ) throws -> ImportSummary {
         let pipe = RecordPipe()
         let learned = LearnedDefinition(definition)
@@ -167,7 +172,13 @@ struct ImportCommand: Command {
                     while let batch = try pipe.receive() {
                         for record in batch { try add(record) }
                     }
-                    return learned.definition
+                    var result = learned.definition
+                    // An XML source keeps its shape for exports: the root and record elements.
+                    if let (root, record) = shape?.value {
+                        if result.rootElement == nil { result.rootElement = root }
+                        if result.recordElement == nil { result.recordElement = record }
+                    }
+                    return result
                 }, progress: progress)
         } catch {
             pipe.cancel()
@@ -220,4 +231,23 @@ final class ReaderBox: @unchecked Sendable {
     let reader: any RecordSource
 
     init(_ reader: any RecordSource) { self.reader = reader }
+}
+
+/// The XML document shape a reader saw, handed from the reader thread.
+final class DocumentShape: @unchecked Sendable {
+    // @unchecked: `shape` is guarded by `lock`.
+    private let lock = NSLock()
+    private var shape: (String, String)?
+
+    func set(root: String, record: String) {
+        lock.lock()
+        shape = (root, record)
+        lock.unlock()
+    }
+
+    var value: (String, String)? {
+        lock.lock()
+        defer { lock.unlock() }
+        return shape
+    }
 }

@@ -54,6 +54,9 @@ public struct XMLRecordReader: RecordSource {
     /// Called with the number of input bytes consumed so far after every read (128 KiB, the
     /// parser's chunk size), and once at the end.
     public var progress: ((Int64) -> Void)?
+    /// Called after a successful read with the document's root element and record element, so
+    /// an export can write the same shape.
+    public var shape: ((_ rootElement: String, _ recordElement: String) -> Void)?
 
     /// Creates a reader for an XML file.
     ///
@@ -92,14 +95,18 @@ public struct XMLRecordReader: RecordSource {
     ///   the problem have already been delivered.
     public func forEachRecord(_ body: (SourceRecord) throws -> Void) throws {
         let mode: XMLRecordCollector.Mode
+        let element: String
         if let recordElement {
+            element = recordElement
             mode = .collect(element: recordElement, depth: nil)
         } else {
-            mode = .collect(element: try detectRecordElement(), depth: 2)
+            element = try detectRecordElement()
+            mode = .collect(element: element, depth: 2)
         }
         try withoutActuallyEscaping(body) { body in
             let collector = XMLRecordCollector(mode: mode, sourceName: input.name, body: body)
             let stream = try parse(with: collector, progress: progress)
+            if let root = collector.rootName { shape?(root, element) }
             guard collector.recordCount == 0 else { return }
             guard case .collect(let element, _) = mode else { return }
             throw noRecords(looking: element, collector: collector, stream: stream)
