@@ -87,3 +87,19 @@ import Testing
         #expect(json == #"{"categories":[],"country":null,"currency":null,"description":null,"featured":null,"fields":{},"id":"a","image":null,"price":null,"quantity":null,"section":null,"subtitle":null,"title":"A"}"#)
     }
 }
+
+@Suite struct DecimalParsingTests {
+    @Test(arguments: [
+        ("12.50", "12.5"), ("12,50", "12.5"), ("1234", "1234"), ("-3.5", "-3.5"), ("+7", "7"), ("0.99", "0.99"),
+        ("123456789012345678901234.5", "123456789012345678901234.5"),
+    ])
+    func parsesExactly(text: String, expected: String) throws {
+        let value = try #require(RecordMapper.parseDecimal(text))
+        #expect(value == Decimal(string: expected, locale: Locale(identifier: "en_US_POSIX")))
+    }
+
+    @Test(arguments: ["", "1.2.3", ".5", "5.", "1e3", "12 EUR", "€12", "1,234.50", "--1", "1-"])
+    func rejectsEverythingElse(text: String) {
+        #expect(RecordMapper.parseDecimal(text) == nil)
+    }
+}

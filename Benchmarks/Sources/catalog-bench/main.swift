@@ -23,6 +23,20 @@ if CommandLine.arguments.count >= 3 && CommandLine.arguments[1] == "xml-parse" {
     exit(0)
 }
 
+if CommandLine.arguments.count >= 3 && CommandLine.arguments[1] == "read" {
+    // catalog-bench read FILE: the XML reader alone, then with mapping, for profiling.
+    let url = URL(fileURLWithPath: CommandLine.arguments[2])
+    var started = Date()
+    var count = 0
+    try XMLRecordReader(fileURL: url, recordElement: "record").forEachRecord { _ in count += 1 }
+    print(String(format: "read %d records in %.2f s", count, Date().timeIntervalSince(started)))
+    started = Date()
+    var mapper = RecordMapper(definition: CatalogDefinition(id: "x", title: "x", locale: "en"))
+    try XMLRecordReader(fileURL: url, recordElement: "record").forEachRecord { _ = try mapper.record(from: $0) }
+    print(String(format: "read and mapped in %.2f s", Date().timeIntervalSince(started)))
+    exit(0)
+}
+
 if CommandLine.arguments.count >= 3 && CommandLine.arguments[1] == "slowest" {
     // catalog-bench slowest DB [ITEMS]: the slowest of the benchmark's queries, to look into.
     let items = CommandLine.arguments.count > 3 ? Int(CommandLine.arguments[3]) ?? 1_000_000 : 1_000_000

@@ -170,33 +170,52 @@ public struct RecordMapper: Sendable {
     /// `text` without leading and trailing white space; the common case (none) costs one look
     /// at each end instead of a Foundation call.
     static func trim(_ text: String) -> String {
-        guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last else { return text }
-        if !first.properties.isWhitespace && !last.properties.isWhitespace { return text }
+        guard let first = text.utf8.first, let last = text.utf8.last else { return text }
+        // Bytes from 0x21 to 0x7E are printable ASCII: no white space at either end.
+        if (0x21...0x7E).contains(first) && (0x21...0x7E).contains(last) { return text }
+        guard let firstScalar = text.unicodeScalars.first, let lastScalar = text.unicodeScalars.last else { return text }
+        if !firstScalar.properties.isWhitespace && !lastScalar.properties.isWhitespace { return text }
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Parses `12.50`, `12,50`, `1234`, `-3.5`; nil for anything else (no thousands separators,
-    /// no currency symbols, no exponents).
+    /// no currency symbols, no exponents). Exact: the digits become the significand.
     public static func parseDecimal(_ text: String) -> Decimal? {
-        var sawDigit = false
+        var significand: UInt64 = 0
+        var digits = 0
+        var fractionDigits = 0
         var sawPoint = false
-        var normalized = ""
-        for (offset, ch) in text.enumerated() {
-            switch ch {
-            case "0"..."9": sawDigit = true; normalized.append(ch)
-            case ".", ",":
-                guard !sawPoint, sawDigit else { return nil }
+        var negative = false
+        var overflow = false
+        for (offset, byte) in text.utf8.enumerated() {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                digits += 1
+                if sawPoint { fractionDigits += 1 }
+                let (times, o1) = significand.multipliedReportingOverflow(by: 10)
+                let (sum, o2) = times.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
+                overflow = overflow || o1 || o2
+                significand = sum
+            case UInt8(ascii: "."), UInt8(ascii: ","):
+                guard !sawPoint, digits > 0 else { return nil }
                 sawPoint = true
-                normalized.append(".")
-            case "-", "+":
+            case UInt8(ascii: "-"), UInt8(ascii: "+"):
                 guard offset == 0 else { return nil }
-                if ch == "-" { normalized.append(ch) }
-            default: return nil
+                negative = byte == UInt8(ascii: "-")
+            default:
+                return nil
             }
         }
-        guard sawDigit, normalized.last != "." else { return nil }
-        return Decimal(string: normalized, locale: Locale(identifier: "en_US_POSIX"))
+        guard digits > 0, !(sawPoint && fractionDigits == 0) else { return nil }
+        if overflow {
+            // More digits than 64 bits hold: let Foundation parse the normalized text.
+            let normalized = text.replacingOccurrences(of: ",", with: ".")
+            return Decimal(string: normalized, locale: Self.posix)
+        }
+        return Decimal(sign: negative ? .minus : .plus, exponent: -fractionDigits, significand: Decimal(significand))
     }
+
+    private static let posix = Locale(identifier: "en_US_POSIX")
 }
 
 extension RecordMapper {
