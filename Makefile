@@ -25,7 +25,7 @@ deps-test:
 build:
 	$(SWIFT) build -c release --product catalog
 
-test: deps-test
+test: deps-test lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
@@ -39,7 +39,7 @@ format:
 	$(SWIFT) format --in-place --recursive Sources Tests Benchmarks/Sources Package.swift
 
 lint:
-	$(SWIFT) format lint --recursive Sources Tests
+	$(SWIFT) format lint --strict --recursive Sources Tests Benchmarks/Sources
 
 clean:
 	rm -rf .build Benchmarks/.build

@@ -27,7 +27,9 @@ public enum CatalogCommandLine {
             return 64
         }
         if name == "--help" || name == "-h" || name == "help" {
-            if name == "help", let topic = arguments.dropFirst().first, let command = commands.first(where: { $0.name == topic }) {
+            if name == "help", let topic = arguments.dropFirst().first,
+                let command = commands.first(where: { $0.name == topic })
+            {
                 output.write(command.help)
                 return 0
             }

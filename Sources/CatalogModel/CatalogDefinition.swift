@@ -68,7 +68,9 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
     /// Whether `id` is acceptable as a catalog identifier.
     public static func isValidID(_ id: String) -> Bool {
         !id.isEmpty && id.count <= 64
-            && id.unicodeScalars.allSatisfy { ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-" || $0 == "_" }
+            && id.unicodeScalars.allSatisfy {
+                ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || $0 == "-" || $0 == "_"
+            }
     }
 
     enum CodingKeys: String, CodingKey {

@@ -56,7 +56,8 @@ public final class SQLiteCatalogStore: CatalogStore {
 
     private func configure(readOnly: Bool) throws {
         try connection.execute(
-            "PRAGMA foreign_keys = ON; PRAGMA cache_size = -32768; PRAGMA temp_store = FILE; PRAGMA mmap_size = \(Self.mmapSize)")
+            "PRAGMA foreign_keys = ON; PRAGMA cache_size = -32768; PRAGMA temp_store = FILE; PRAGMA mmap_size = \(Self.mmapSize)"
+        )
         let applicationID = try connection.cached("PRAGMA application_id").scalarInt() ?? 0
         let tableCount = try connection.cached("SELECT count(*) FROM sqlite_schema").scalarInt() ?? 0
         if applicationID != Self.applicationID && (applicationID != 0 || tableCount > 0) {
@@ -66,7 +67,8 @@ public final class SQLiteCatalogStore: CatalogStore {
             if tableCount == 0 { throw StorageError(.cannotOpen, "\(path) is not a catalog database (it is empty)") }
             let version = try connection.cached("PRAGMA user_version").scalarInt() ?? 0
             if version != Schema.currentVersion {
-                throw StorageError(.cannotOpen, "\(path) has schema version \(version), this program needs \(Schema.currentVersion)")
+                throw StorageError(
+                    .cannotOpen, "\(path) has schema version \(version), this program needs \(Schema.currentVersion)")
             }
             return
         }

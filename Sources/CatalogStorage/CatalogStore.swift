@@ -48,4 +48,3 @@ public protocol CatalogStore: AnyObject {
     /// Deletes a catalog and everything in it. Returns false when it did not exist.
     func deleteCatalog(_ id: String) throws -> Bool
 }
-

@@ -1,7 +1,7 @@
 import CatalogCLI
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 exit(CatalogCommandLine.main(Array(CommandLine.arguments.dropFirst())))

@@ -8,19 +8,25 @@ import Testing
         definition.rootElement = "sequenzer"
         definition.recordElement = "Produkt"
         definition.mapping = [.title: "TitelText", .description: "Kurzbeschreibung", .categories: "Kategorie"]
-        definition.categoryValues = ["MAC OS X": ["Apple"], "Windows": ["Windows"], "MAC OS X Windows": ["Apple", "Windows"]]
+        definition.categoryValues = [
+            "MAC OS X": ["Apple"], "Windows": ["Windows"], "MAC OS X Windows": ["Apple", "Windows"],
+        ]
         return definition
     }()
 
     func source(_ pairs: [(String, String)], line: Int = 3) -> SourceRecord {
         SourceRecord(
-            fields: pairs.map { SourceField(name: $0.0, value: $0.1, location: SourceLocation(source: "feed.xml", line: line, column: 5)) },
+            fields: pairs.map {
+                SourceField(
+                    name: $0.0, value: $0.1, location: SourceLocation(source: "feed.xml", line: line, column: 5))
+            },
             location: SourceLocation(source: "feed.xml", line: line, column: 1))
     }
 
     @Test func bothPlatformProgramIsUnderAppleAndWindows() throws {
         var mapper = RecordMapper(definition: Self.sequencers)
-        let record = try mapper.record(from: source([("TitelText", "Klangwerk"), ("Kurzbeschreibung", ""), ("Kategorie", "MAC OS X Windows")]))
+        let record = try mapper.record(
+            from: source([("TitelText", "Klangwerk"), ("Kurzbeschreibung", ""), ("Kategorie", "MAC OS X Windows")]))
         #expect(record.categories == ["Apple", "Windows"])
         #expect(record.description == nil)
         #expect(record.id == "klangwerk")
@@ -38,10 +44,11 @@ import Testing
 
     @Test func rolesByNameExtrasKeptRepeatedAsList() throws {
         var mapper = RecordMapper(definition: CatalogDefinition(id: "p", title: "P", locale: "en"))
-        let record = try mapper.record(from: source([
-            ("id", "p1"), ("title", "Anvil"), ("price", "12,50"), ("currency", "eur"), ("quantity", "3"),
-            ("country", "de"), ("featured", "true"), ("sku", "A-1"), ("tag", "x"), ("tag", "y"),
-        ]))
+        let record = try mapper.record(
+            from: source([
+                ("id", "p1"), ("title", "Anvil"), ("price", "12,50"), ("currency", "eur"), ("quantity", "3"),
+                ("country", "de"), ("featured", "true"), ("sku", "A-1"), ("tag", "x"), ("tag", "y"),
+            ]))
         #expect(record.price == Decimal(string: "12.5"))
         #expect(record.currency == "EUR")
         #expect(record.country == "DE")
@@ -73,7 +80,9 @@ import Testing
 
     @Test func exportRestoresTheSourceShape() throws {
         var mapper = RecordMapper(definition: Self.sequencers)
-        let original = source([("TitelText", "Klangwerk"), ("Kurzbeschreibung", "Zeile 1\nZeile „2“"), ("Kategorie", "MAC OS X Windows")])
+        let original = source([
+            ("TitelText", "Klangwerk"), ("Kurzbeschreibung", "Zeile 1\nZeile „2“"), ("Kategorie", "MAC OS X Windows"),
+        ])
         let record = try mapper.record(from: original)
         let back = mapper.sourceRecord(from: record)
         #expect(back.fields.map(\.name) == ["TitelText", "Kurzbeschreibung", "Kategorie"])
@@ -84,7 +93,10 @@ import Testing
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let json = String(decoding: try encoder.encode(Record(id: "a", title: "A")), as: UTF8.self)
-        #expect(json == #"{"categories":[],"country":null,"currency":null,"description":null,"featured":null,"fields":{},"id":"a","image":null,"price":null,"quantity":null,"section":null,"subtitle":null,"title":"A"}"#)
+        #expect(
+            json
+                == #"{"categories":[],"country":null,"currency":null,"description":null,"featured":null,"fields":{},"id":"a","image":null,"price":null,"quantity":null,"section":null,"subtitle":null,"title":"A"}"#
+        )
     }
 }
 

@@ -14,7 +14,8 @@ import Testing
     }
 
     @Test func splitsWordsLikeTheTokenizer() {
-        #expect(TextFolding.words("Rock'n'Roll: 3D-Drucker, Ünnep!") == ["rock", "n", "roll", "3d", "drucker", "unnep"])
+        #expect(
+            TextFolding.words("Rock'n'Roll: 3D-Drucker, Ünnep!") == ["rock", "n", "roll", "3d", "drucker", "unnep"])
         #expect(TextFolding.words("  \t\n ") == [])
     }
 

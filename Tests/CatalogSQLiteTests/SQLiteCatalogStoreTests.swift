@@ -12,10 +12,11 @@ import Testing
         #expect(sections.map(\.label) == ["A", "C", "CS", "G", "GY", "NY", "Ö", "SZ", "ZS", "#"])
         #expect(sections.map(\.count) == [1, 1, 2, 1, 1, 1, 1, 1, 1, 1])
         let page = try fixture.store.items(of: "cookbook", section: nil, after: nil, limit: 100)
-        #expect(page.items.map(\.title) == [
-            "Almás pite", "Cukros palacsinta", "Csirkepaprikás", "Csusza", "Gulyásleves", "Gyümölcsleves",
-            "Nyúlpörkölt", "Öntött tészta", "Szilvás gombóc", "Zsemlegombóc", "3 tojásos rántotta",
-        ])
+        #expect(
+            page.items.map(\.title) == [
+                "Almás pite", "Cukros palacsinta", "Csirkepaprikás", "Csusza", "Gulyásleves", "Gyümölcsleves",
+                "Nyúlpörkölt", "Öntött tészta", "Szilvás gombóc", "Zsemlegombóc", "3 tojásos rántotta",
+            ])
         #expect(page.items.map { $0.section ?? "" } == ["A", "C", "CS", "CS", "G", "GY", "NY", "Ö", "SZ", "ZS", "#"])
         #expect(page.next == nil)
     }
@@ -43,9 +44,13 @@ import Testing
         let fixture = try StoreFixture()
         try fixture.load(StoreFixture.cookbook, StoreFixture.recipes)
         for cursor in ["zzzzzzzzzzzzzzzzzzzz", "-1", "'; DROP TABLE items; --", "1"] {
-            #expect(throws: StorageError.self) { try fixture.store.items(of: "cookbook", section: nil, after: cursor, limit: 5) }
+            #expect(throws: StorageError.self) {
+                try fixture.store.items(of: "cookbook", section: nil, after: cursor, limit: 5)
+            }
         }
-        #expect(throws: StorageError.self) { try fixture.store.items(of: "cookbook", section: "Q!", after: nil, limit: 5) }
+        #expect(throws: StorageError.self) {
+            try fixture.store.items(of: "cookbook", section: "Q!", after: nil, limit: 5)
+        }
         #expect(throws: StorageError.self) { try fixture.store.items(of: "nope", section: nil, after: nil, limit: 5) }
         #expect(try fixture.store.items(of: "cookbook", section: "B", after: nil, limit: 5).items.isEmpty)
     }
@@ -74,13 +79,15 @@ import Testing
 
     @Test func wholeWordBeforePrefixBeforeSubstringBeforeOtherFields() throws {
         let fixture = try StoreFixture()
-        try fixture.load(CatalogDefinition(id: "t", title: "T", locale: "en"), [
-            Record(id: "1", title: "Aardvark seasoning"),
-            Record(id: "2", title: "Season pass"),
-            Record(id: "3", title: "Reason"),
-            Record(id: "4", title: "Seasonal offer"),
-            Record(id: "5", title: "Unrelated", description: "for every season"),
-        ])
+        try fixture.load(
+            CatalogDefinition(id: "t", title: "T", locale: "en"),
+            [
+                Record(id: "1", title: "Aardvark seasoning"),
+                Record(id: "2", title: "Season pass"),
+                Record(id: "3", title: "Reason"),
+                Record(id: "4", title: "Seasonal offer"),
+                Record(id: "5", title: "Unrelated", description: "for every season"),
+            ])
         let result = try fixture.store.search("season", in: "t", scope: nil, limit: 10)
         #expect(result.items.map(\.record.id) == ["2", "1", "4", "5"])
         let inner = try fixture.store.search("eason", in: "t", scope: nil, limit: 10)
@@ -96,11 +103,13 @@ import Testing
             ScopeDefinition(label: "Apple", categories: ["Apple"]),
             ScopeDefinition(label: "Apple&Win", categories: ["Apple", "Windows"]),
         ]
-        try fixture.load(definition, [
-            Record(id: "a", title: "Klangwerk", categories: ["Apple", "Windows"]),
-            Record(id: "b", title: "Klangfabrik", categories: ["Windows"]),
-            Record(id: "c", title: "Taktgeber", categories: ["Apple"]),
-        ])
+        try fixture.load(
+            definition,
+            [
+                Record(id: "a", title: "Klangwerk", categories: ["Apple", "Windows"]),
+                Record(id: "b", title: "Klangfabrik", categories: ["Windows"]),
+                Record(id: "c", title: "Taktgeber", categories: ["Apple"]),
+            ])
         let all = try fixture.store.search("", in: "seq", scope: nil, limit: 10)
         #expect(all.scopes.map(\.label) == ["Alle", "Windows", "Apple", "Apple&Win"])
         #expect(all.scopes.map(\.count) == [3, 2, 2, 1])
@@ -132,13 +141,19 @@ import Testing
         #expect(again.total == StoreFixture.recipes.count)
         #expect(again.updated == StoreFixture.recipes.count)
         #expect(again.added == 0)
-        let merged = try fixture.load(StoreFixture.cookbook, [Record(id: "r99", title: "Babgulyás"), Record(id: "r1", title: "Csirkepörkölt")], replace: false)
+        let merged = try fixture.load(
+            StoreFixture.cookbook, [Record(id: "r99", title: "Babgulyás"), Record(id: "r1", title: "Csirkepörkölt")],
+            replace: false)
         #expect(merged.total == StoreFixture.recipes.count + 1)
         #expect(merged.added == 1)
         #expect(merged.updated == 1)
         #expect(try fixture.store.item(of: "cookbook", itemID: "r1")?.title == "Csirkepörkölt")
-        #expect(try fixture.store.search("babgulyas", in: "cookbook", scope: nil, limit: 5).items.map(\.record.id) == ["r99"])
-        let replaced = try fixture.load(StoreFixture.cookbook, [Record(id: "r1", title: "Csirkepaprikás")], replace: true)
+        #expect(
+            try fixture.store.search("babgulyas", in: "cookbook", scope: nil, limit: 5).items.map(\.record.id) == [
+                "r99"
+            ])
+        let replaced = try fixture.load(
+            StoreFixture.cookbook, [Record(id: "r1", title: "Csirkepaprikás")], replace: true)
         #expect(replaced.total == 1)
         #expect(replaced.removed == StoreFixture.recipes.count)
         #expect(try fixture.store.sections(of: "cookbook").map(\.label) == ["CS"])
@@ -150,11 +165,13 @@ import Testing
         let before = try fixture.store.items(of: "cookbook", section: nil, after: nil, limit: 100)
         struct Boom: Error {}
         #expect(throws: Boom.self) {
-            try fixture.store.importRecords(definition: StoreFixture.cookbook, replace: true, records: { add in
-                try add(Record(id: "x1", title: "Új recept"))
-                if Bool(true) { throw Boom() }
-                return nil
-            }, progress: nil)
+            try fixture.store.importRecords(
+                definition: StoreFixture.cookbook, replace: true,
+                records: { add in
+                    try add(Record(id: "x1", title: "Új recept"))
+                    if Bool(true) { throw Boom() }
+                    return nil
+                }, progress: nil)
         }
         #expect(try fixture.store.items(of: "cookbook", section: nil, after: nil, limit: 100) == before)
         #expect(try fixture.store.search("uj", in: "cookbook", scope: nil, limit: 5).items.isEmpty)
@@ -180,9 +197,14 @@ import Testing
     @Test func invalidCatalogIDsAndLocalesAreRejected() throws {
         let fixture = try StoreFixture()
         for id in ["", "a b", "../x", "x;y", String(repeating: "a", count: 65)] {
-            #expect(throws: StorageError.self) { try fixture.load(CatalogDefinition(id: id, title: "x", locale: "en"), [Record(id: "1", title: "A")]) }
+            #expect(throws: StorageError.self) {
+                try fixture.load(CatalogDefinition(id: id, title: "x", locale: "en"), [Record(id: "1", title: "A")])
+            }
         }
-        #expect(throws: StorageError.self) { try fixture.load(CatalogDefinition(id: "x", title: "x", locale: "not a locale"), [Record(id: "1", title: "A")]) }
+        #expect(throws: StorageError.self) {
+            try fixture.load(
+                CatalogDefinition(id: "x", title: "x", locale: "not a locale"), [Record(id: "1", title: "A")])
+        }
         #expect(try fixture.store.catalogs().isEmpty)
     }
 

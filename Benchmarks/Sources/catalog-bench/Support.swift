@@ -5,11 +5,11 @@ import CatalogModel
 import CatalogSQLite
 import Foundation
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 struct BenchOptions {
@@ -160,7 +160,8 @@ enum PeerFTS {
         let connection = try Connection(path: databasePath, mode: .readWrite)
         defer { connection.close() }
         try connection.execute("PRAGMA mmap_size = 1073741824; PRAGMA cache_size = -32768")
-        let exists = try connection.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'peer_fts'").scalarInt() ?? 0
+        let exists =
+            try connection.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'peer_fts'").scalarInt() ?? 0
         if exists == 0 {
             let started = Date()
             try connection.execute(
@@ -193,7 +194,9 @@ enum PeerFTS {
 }
 
 enum SectionBench {
-    static func measure(generator: CatalogGenerator, locale: String) throws -> (ours: Double, peer: Double, peerSample: Int) {
+    static func measure(generator: CatalogGenerator, locale: String) throws -> (
+        ours: Double, peer: Double, peerSample: Int
+    ) {
         var titles: [String] = []
         titles.reserveCapacity(generator.items)
         generator.forEachRecord { titles.append($0.title) }

@@ -15,7 +15,7 @@ import CatalogSQLite
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 if CommandLine.arguments.count >= 3 && CommandLine.arguments[1] == "xml-parse" {
@@ -87,13 +87,23 @@ guard imported.status == 0 else {
 let rawRate = Double(options.items) / raw.seconds
 let importRate = Double(options.items) / imported.seconds
 print("XML import (\(xmlBytes / 1_000_000) MB)")
-print(Report.line("FoundationXML raw parse", String(format: "%.2f s, %.0f records/s, peak RSS %d MB", raw.seconds, rawRate, raw.peakRSSMiB)))
-print(Report.line("catalog import", String(format: "%.2f s, %.0f records/s, peak RSS %d MB", imported.seconds, importRate, imported.peakRSSMiB)))
-print(Report.line("ratio to raw parse", String(format: "%.2f× the records/s (goal ≥ 150,000 records/s, RSS < 200 MB)", importRate / rawRate)))
+print(
+    Report.line(
+        "FoundationXML raw parse",
+        String(format: "%.2f s, %.0f records/s, peak RSS %d MB", raw.seconds, rawRate, raw.peakRSSMiB)))
+print(
+    Report.line(
+        "catalog import",
+        String(format: "%.2f s, %.0f records/s, peak RSS %d MB", imported.seconds, importRate, imported.peakRSSMiB)))
+print(
+    Report.line(
+        "ratio to raw parse",
+        String(format: "%.2f× the records/s (goal ≥ 150,000 records/s, RSS < 200 MB)", importRate / rawRate)))
 print("")
 
 // MARK: - 1. Search beside plain FTS5 bm25
-let queries = QuerySet.asYouType(words: generator.titleWords, scopes: generator.definition.categories.map(\.name), count: options.queries)
+let queries = QuerySet.asYouType(
+    words: generator.titleWords, scopes: generator.definition.categories.map(\.name), count: options.queries)
 let store = try SQLiteCatalogStore(path: databasePath, readOnly: true)
 for query in QuerySet.asYouType(words: generator.titleWords.reversed(), scopes: [], count: 200) {
     _ = try store.search(query.text, in: "bench", scope: query.scope, limit: 50)
@@ -108,15 +118,43 @@ store.close()
 let peer = try PeerFTS.measure(databasePath: databasePath, queries: queries, budgetSeconds: options.peerSeconds)
 let oursSorted = ours.sorted()
 let peerSorted = peer.sorted()
-print("As-you-type search, \(queries.count) queries (\(queries.filter { $0.scope != nil }.count) with a scope), limit 50")
-print(Report.line("catalog (tiers, counts, ranges)", String(format: "p50 %.2f ms  p99 %.2f ms  max %.2f ms", Report.percentile(oursSorted, 50), Report.percentile(oursSorted, 99), oursSorted.last ?? 0)))
-print(Report.line("plain FTS5 ORDER BY rank", String(format: "p50 %.2f ms  p99 %.2f ms  max %.2f ms (%d queries)", Report.percentile(peerSorted, 50), Report.percentile(peerSorted, 99), peerSorted.last ?? 0, peer.count)))
-print(Report.line("ratio (peer / ours)", String(format: "p50 %.1f×  p99 %.1f×  (goal: p99 ≤ 5 ms)", Report.percentile(peerSorted, 50) / Report.percentile(oursSorted, 50), Report.percentile(peerSorted, 99) / Report.percentile(oursSorted, 99))))
+print(
+    "As-you-type search, \(queries.count) queries (\(queries.filter { $0.scope != nil }.count) with a scope), limit 50")
+print(
+    Report.line(
+        "catalog (tiers, counts, ranges)",
+        String(
+            format: "p50 %.2f ms  p99 %.2f ms  max %.2f ms", Report.percentile(oursSorted, 50),
+            Report.percentile(oursSorted, 99), oursSorted.last ?? 0)))
+print(
+    Report.line(
+        "plain FTS5 ORDER BY rank",
+        String(
+            format: "p50 %.2f ms  p99 %.2f ms  max %.2f ms (%d queries)", Report.percentile(peerSorted, 50),
+            Report.percentile(peerSorted, 99), peerSorted.last ?? 0, peer.count)))
+print(
+    Report.line(
+        "ratio (peer / ours)",
+        String(
+            format: "p50 %.1f×  p99 %.1f×  (goal: p99 ≤ 5 ms)",
+            Report.percentile(peerSorted, 50) / Report.percentile(oursSorted, 50),
+            Report.percentile(peerSorted, 99) / Report.percentile(oursSorted, 99))))
 print("")
 
 // MARK: - 3. Sections for every record
 let sectionTiming = try SectionBench.measure(generator: generator, locale: "en")
 print("Sections and collation keys for \(options.items) titles")
 print(Report.line("ICU sections + sort keys + sort", String(format: "%.2f s (goal ≤ 5 s)", sectionTiming.ours)))
-print(Report.line("Foundation localized compare sort", String(format: "%.2f s for %d titles, ~%.1f s for all", sectionTiming.peer, sectionTiming.peerSample, sectionTiming.peer * Double(options.items) / Double(max(1, sectionTiming.peerSample)))))
-print(Report.line("ratio (peer / ours)", String(format: "%.1f×", sectionTiming.peer * Double(options.items) / Double(max(1, sectionTiming.peerSample)) / sectionTiming.ours)))
+print(
+    Report.line(
+        "Foundation localized compare sort",
+        String(
+            format: "%.2f s for %d titles, ~%.1f s for all", sectionTiming.peer, sectionTiming.peerSample,
+            sectionTiming.peer * Double(options.items) / Double(max(1, sectionTiming.peerSample)))))
+print(
+    Report.line(
+        "ratio (peer / ours)",
+        String(
+            format: "%.1f×",
+            sectionTiming.peer * Double(options.items) / Double(max(1, sectionTiming.peerSample)) / sectionTiming.ours))
+)

@@ -218,9 +218,11 @@ extension String {
         let units = Array(utf16)
         var result: [UInt16] = []
         var position = 0
-        for range in ranges.sorted(by: { $0.start < $1.start }) where range.start >= position && range.start + range.length <= units.count {
+        for range in ranges.sorted(by: { $0.start < $1.start })
+        where range.start >= position && range.start + range.length <= units.count {
             result += units[position..<range.start]
-            result += Array("\u{1B}[1m".utf16) + units[range.start..<(range.start + range.length)] + Array("\u{1B}[0m".utf16)
+            result +=
+                Array("\u{1B}[1m".utf16) + units[range.start..<(range.start + range.length)] + Array("\u{1B}[0m".utf16)
             position = range.start + range.length
         }
         result += units[position...]
@@ -241,7 +243,9 @@ extension Record {
         if let image { fields.append(("image", image)) }
         if let featured { fields.append(("featured", String(featured))) }
         if let section { fields.append(("section", section)) }
-        for name in self.fields.keys.sorted() { fields.append((name, self.fields[name]!.values.joined(separator: "; "))) }
+        for name in self.fields.keys.sorted() {
+            fields.append((name, self.fields[name]!.values.joined(separator: "; ")))
+        }
         return fields
     }
 }

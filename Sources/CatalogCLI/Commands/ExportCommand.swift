@@ -55,7 +55,8 @@ struct ExportCommand: Command {
             switch format {
             case .xml:
                 var writer = XMLRecordWriter(
-                    rootElement: definition.rootElement ?? "catalog", recordElement: definition.recordElement ?? "record")
+                    rootElement: definition.rootElement ?? "catalog",
+                    recordElement: definition.recordElement ?? "record")
                 try write(with: &writer, store: store, id: id, mapper: mapper, sink: &sink)
             case .json:
                 var writer = JSONRecordWriter()

@@ -76,11 +76,13 @@ struct ImportCommand: Command {
         defer { store.close() }
         var definition =
             try store.definition(of: id)
-            ?? CatalogDefinition(id: id, title: arguments.value("title") ?? id, locale: arguments.value("locale") ?? "en")
+            ?? CatalogDefinition(
+                id: id, title: arguments.value("title") ?? id, locale: arguments.value("locale") ?? "en")
         if let title = arguments.value("title") { definition.title = title }
         if let locale = arguments.value("locale"), locale != definition.locale {
             guard try store.definition(of: id) == nil else {
-                throw CLIError.usage("catalog '\(id)' already has locale '\(definition.locale)'; it cannot change on import")
+                throw CLIError.usage(
+                    "catalog '\(id)' already has locale '\(definition.locale)'; it cannot change on import")
             }
             definition.locale = locale
         }
@@ -89,9 +91,12 @@ struct ImportCommand: Command {
 
         let fetched = try SourceFetcher().fetchBlocking(source, timeout: timeout)
         defer { fetched.discard() }
-        let format = try explicitFormat ?? ImportFormat(fileExtension: fetched.fileURL.pathExtension)
+        let format =
+            try explicitFormat ?? ImportFormat(fileExtension: fetched.fileURL.pathExtension)
             ?? ImportFormat.detect(fileURL: fetched.fileURL)
-        let size = fetched.byteCount ?? (try? FileManager.default.attributesOfItem(atPath: fetched.fileURL.path)[.size] as? Int64) ?? nil
+        let size =
+            fetched.byteCount
+            ?? (try? FileManager.default.attributesOfItem(atPath: fetched.fileURL.path)[.size] as? Int64) ?? nil
         let progress = ProgressBar(totalBytes: size, enabled: !arguments.flag("quiet") && isatty(2) != 0)
         let shape = DocumentShape()
         let reader = try Self.reader(

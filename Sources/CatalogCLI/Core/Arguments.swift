@@ -66,7 +66,9 @@ struct Arguments {
 
     /// The value of option `name`, which must be given.
     func required(_ name: String) throws(CLIError) -> String {
-        guard let value = value(name), !value.isEmpty else { throw CLIError.usage("missing required option '--\(name)'") }
+        guard let value = value(name), !value.isEmpty else {
+            throw CLIError.usage("missing required option '--\(name)'")
+        }
         return value
     }
 

@@ -2,7 +2,7 @@ import CatalogModel
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Buffered writing to standard output and standard error.

@@ -68,7 +68,9 @@ public struct RecordMapper: Sendable {
             return value.isEmpty ? nil : (value, field)
         }
         func fail(_ role: Role, _ field: SourceField, _ message: String) -> ImportError {
-            ImportError(.invalidValue, message, at: field.location.line > 0 ? field.location : source.location, field: field.name)
+            ImportError(
+                .invalidValue, message, at: field.location.line > 0 ? field.location : source.location,
+                field: field.name)
         }
 
         guard let (title, _) = trimmed(.title) else {
@@ -83,7 +85,9 @@ public struct RecordMapper: Sendable {
         }
         var record = Record(id: "", title: Self.normalizeLineEnds(title))
         if record.title.count > 4096 {
-            throw ImportError(.tooLarge, "title longer than 4096 characters", at: source.location, field: definition.sourceName(for: .title))
+            throw ImportError(
+                .tooLarge, "title longer than 4096 characters", at: source.location,
+                field: definition.sourceName(for: .title))
         }
         if let (id, field) = trimmed(.id) {
             guard id.utf8.count <= 512 else { throw fail(.id, field, "id longer than 512 bytes") }
@@ -95,12 +99,16 @@ public struct RecordMapper: Sendable {
         record.description = text(.description).map(Self.normalizeLineEnds)
         record.categories = categories(from: values[.categories] ?? [])
         if let (value, field) = trimmed(.price) {
-            guard let price = Self.parseDecimal(value) else { throw fail(.price, field, "price \"\(value)\" is not a number") }
+            guard let price = Self.parseDecimal(value) else {
+                throw fail(.price, field, "price \"\(value)\" is not a number")
+            }
             record.price = price
         }
         if let (value, _) = trimmed(.currency) { record.currency = value.uppercased() }
         if let (value, field) = trimmed(.quantity) {
-            guard let quantity = Int(value) else { throw fail(.quantity, field, "quantity \"\(value)\" is not a whole number") }
+            guard let quantity = Int(value) else {
+                throw fail(.quantity, field, "quantity \"\(value)\" is not a whole number")
+            }
             record.quantity = quantity
         }
         if let (value, field) = trimmed(.country) {
@@ -173,7 +181,9 @@ public struct RecordMapper: Sendable {
         guard let first = text.utf8.first, let last = text.utf8.last else { return text }
         // Bytes from 0x21 to 0x7E are printable ASCII: no white space at either end.
         if (0x21...0x7E).contains(first) && (0x21...0x7E).contains(last) { return text }
-        guard let firstScalar = text.unicodeScalars.first, let lastScalar = text.unicodeScalars.last else { return text }
+        guard let firstScalar = text.unicodeScalars.first, let lastScalar = text.unicodeScalars.last else {
+            return text
+        }
         if !firstScalar.properties.isWhitespace && !lastScalar.properties.isWhitespace { return text }
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -259,7 +269,9 @@ extension RecordMapper {
     /// Whether the record's id is what ``record(from:)`` would derive from its title, in which case
     /// a source without an id field does not need it exported.
     private func isDerivedIDShape(_ record: Record) -> Bool {
-        guard definition.mapping[.id] == nil, !fieldOrder.contains(definition.sourceName(for: .id)) else { return false }
+        guard definition.mapping[.id] == nil, !fieldOrder.contains(definition.sourceName(for: .id)) else {
+            return false
+        }
         let slug = TextFolding.words(record.title).joined(separator: "-")
         return record.id == slug || record.id.hasPrefix(slug + "-")
     }
@@ -268,7 +280,9 @@ extension RecordMapper {
     /// else the labels joined by the separator, else one value per label.
     public func categoryValues(for labels: [String]) -> [String] {
         let wanted = Set(labels)
-        if let (value, _) = definition.categoryValues.sorted(by: { $0.key < $1.key }).first(where: { Set($0.value) == wanted }) {
+        if let (value, _) = definition.categoryValues.sorted(by: { $0.key < $1.key }).first(where: {
+            Set($0.value) == wanted
+        }) {
             return [value]
         }
         let reverse = definition.categoryValues.reduce(into: [String: String]()) { result, entry in

@@ -48,7 +48,8 @@ public enum TextFolding {
     public static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
         if value < 0x80 {
-            return (value >= 0x30 && value <= 0x39) || (value >= 0x41 && value <= 0x5A) || (value >= 0x61 && value <= 0x7A)
+            return (value >= 0x30 && value <= 0x39) || (value >= 0x41 && value <= 0x5A)
+                || (value >= 0x61 && value <= 0x7A)
         }
         switch scalar.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
@@ -113,7 +114,8 @@ struct FoldTable: Sendable {
         if let special = extra[scalar.value] { return special }
         let category = scalar.properties.generalCategory
         if category == .nonspacingMark || category == .enclosingMark { return "" }
-        let folded = String(scalar).folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        let folded = String(scalar).folding(
+            options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
         var result = ""
         for s in folded.unicodeScalars {
             let c = s.properties.generalCategory

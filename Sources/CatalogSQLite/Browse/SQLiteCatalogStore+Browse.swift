@@ -79,7 +79,8 @@ extension SQLiteCatalogStore {
     public func featured(of id: String, limit: Int) throws -> [Record] {
         let state = try requireState(id)
         let statement = try connection.cached(
-            "SELECT \(Self.recordColumns) FROM items WHERE catalog_number = ? AND featured IS NOT NULL ORDER BY featured, ord LIMIT ?")
+            "SELECT \(Self.recordColumns) FROM items WHERE catalog_number = ? AND featured IS NOT NULL ORDER BY featured, ord LIMIT ?"
+        )
         try statement.bind(state.number, try Self.checkedLimit(limit))
         var result: [Record] = []
         try statement.forEachRow { result.append(record(from: $0, labels: state.labels)) }

@@ -51,7 +51,9 @@ public final class Statement {
         case .real(let v): rc = sqlite3_bind_double(stmt, index, v)
         case .text(let v): rc = sqlite3_bind_text(stmt, index, v, -1, csqlite_transient())
         case .blob(let bytes):
-            rc = bytes.withUnsafeBytes { sqlite3_bind_blob(stmt, index, $0.baseAddress, Int32($0.count), csqlite_transient()) }
+            rc = bytes.withUnsafeBytes {
+                sqlite3_bind_blob(stmt, index, $0.baseAddress, Int32($0.count), csqlite_transient())
+            }
         }
         if rc != SQLITE_OK { throw Connection.error(rc, connection.lastMessage, sql: sql) }
     }

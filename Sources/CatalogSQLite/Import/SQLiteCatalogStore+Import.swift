@@ -62,7 +62,8 @@ extension SQLiteCatalogStore {
             progress?(read)
             if let learned {
                 guard learned.id == definition.id, learned.locale == definition.locale else {
-                    throw StorageError(.invalidArgument, "an import cannot change a catalog's id or locale while reading")
+                    throw StorageError(
+                        .invalidArgument, "an import cannot change a catalog's id or locale while reading")
                 }
                 builder.definition = learned
             }
@@ -72,9 +73,10 @@ extension SQLiteCatalogStore {
                 try connection.timed("staging index") {
                     try connection.execute("CREATE INDEX temp.staging_id ON staging (id)")
                 }
-                updated = try connection.cached(
-                    "SELECT count(*) FROM items WHERE ord >= ? AND ord < ? AND id IN (SELECT id FROM temp.staging)"
-                ).bind(existing.ordRange.lowerBound, existing.ordRange.upperBound).scalarInt() ?? 0
+                updated =
+                    try connection.cached(
+                        "SELECT count(*) FROM items WHERE ord >= ? AND ord < ? AND id IN (SELECT id FROM temp.staging)"
+                    ).bind(existing.ordRange.lowerBound, existing.ordRange.upperBound).scalarInt() ?? 0
                 if replace {
                     removed = existing.itemCount - updated
                 } else {
@@ -323,7 +325,9 @@ struct StagingBuilder {
             clocks.search.stop()
 
             let mask = UInt64(bitPattern: read.int64(15))
-            for shift in stride(from: 0, to: 64, by: 8) { masks.append(UInt8(truncatingIfNeeded: mask >> UInt64(shift))) }
+            for shift in stride(from: 0, to: 64, by: 8) {
+                masks.append(UInt8(truncatingIfNeeded: mask >> UInt64(shift)))
+            }
             let section = read.int(12)
             if sectionCounts.last?.section == section {
                 sectionCounts[sectionCounts.count - 1].count += 1
@@ -343,7 +347,8 @@ struct StagingBuilder {
         ] {
             try connection.timed(table) {
                 try connection.execute(
-                    "INSERT INTO \(table) (rowid, \(column)) SELECT rowid, \(source) FROM temp.search_input ORDER BY rowid")
+                    "INSERT INTO \(table) (rowid, \(column)) SELECT rowid, \(source) FROM temp.search_input ORDER BY rowid"
+                )
             }
         }
         try connection.execute("DROP TABLE temp.search_input")

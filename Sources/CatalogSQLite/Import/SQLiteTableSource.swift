@@ -50,7 +50,8 @@ public struct SQLiteTableSource: RecordSource {
                     "name the table with --table; tables: \(tables.isEmpty ? "none" : tables.joined(separator: ", "))",
                     at: SourceLocation(source: path))
             }
-            let statement = try connection.prepare("SELECT * FROM \"\(name.replacingOccurrences(of: "\"", with: "\"\""))\"")
+            let statement = try connection.prepare(
+                "SELECT * FROM \"\(name.replacingOccurrences(of: "\"", with: "\"\""))\"")
             let names = (0..<statement.columnCount).map { statement.columnName($0) }
             var row = 0
             var sawRecord = false
@@ -62,7 +63,8 @@ public struct SQLiteTableSource: RecordSource {
                     let i = Int32(index)
                     switch statement.columnType(i) {
                     case SQLITE_NULL, SQLITE_BLOB: continue
-                    default: record.fields.append(SourceField(name: column, value: statement.text(i), location: location))
+                    default:
+                        record.fields.append(SourceField(name: column, value: statement.text(i), location: location))
                     }
                 }
                 sawRecord = true

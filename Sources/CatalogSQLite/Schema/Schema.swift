@@ -86,7 +86,8 @@ enum Schema {
         if version > currentVersion {
             throw StorageError(
                 .cannotOpen,
-                "\(connection.path) has schema version \(version), newer than this program's \(currentVersion); upgrade catalog")
+                "\(connection.path) has schema version \(version), newer than this program's \(currentVersion); upgrade catalog"
+            )
         }
         for index in version..<currentVersion {
             try connection.transaction {

@@ -31,7 +31,8 @@ extension SQLiteCatalogStore {
         try connection.read { try unsnapshottedSearch(text, in: id, scope: scope, limit: limit) }
     }
 
-    private func unsnapshottedSearch(_ text: String, in id: String, scope: String?, limit: Int) throws -> SearchResponse {
+    private func unsnapshottedSearch(_ text: String, in id: String, scope: String?, limit: Int) throws -> SearchResponse
+    {
         let state = try requireState(id)
         guard limit >= 1 && limit <= Self.maxSearchLimit else {
             throw StorageError(.invalidArgument, "limit must be between 1 and \(Self.maxSearchLimit)")
@@ -50,7 +51,8 @@ extension SQLiteCatalogStore {
         }
         let census = try connection.timed("search counts") { try scopeCounts(plan, scopes: scopes, state: state) }
         let counts = census.counts
-        let selectedCount = counts.first { $0.label == (selected?.label ?? scopes.first?.label) }
+        let selectedCount =
+            counts.first { $0.label == (selected?.label ?? scopes.first?.label) }
             ?? ScopeCount(label: "", count: 0)
 
         let scopeNumbers = selected.map { categoryNumbers(of: $0, in: state) } ?? []
@@ -102,7 +104,9 @@ extension SQLiteCatalogStore {
                 }
             }
             hits = try connection.timed("search records") {
-                try records(ords: found, state: state).map { SearchHit(record: $0, matches: Self.matches(of: query, in: $0)) }
+                try records(ords: found, state: state).map {
+                    SearchHit(record: $0, matches: Self.matches(of: query, in: $0))
+                }
             }
         }
         return SearchResponse(
@@ -353,8 +357,10 @@ struct SearchPlan {
             Tier(table: state.titleWords, match: try prefixExpression(table: state.titleWords, scope: scope)),
         ]
         if allowsSubstrings {
-            tiers.append(Tier(table: state.titleSuffixes, match: try prefixExpression(table: state.titleSuffixes, scope: scope)))
-            tiers.append(Tier(table: state.textWords, match: try prefixExpression(table: state.textWords, scope: scope)))
+            tiers.append(
+                Tier(table: state.titleSuffixes, match: try prefixExpression(table: state.titleSuffixes, scope: scope)))
+            tiers.append(
+                Tier(table: state.textWords, match: try prefixExpression(table: state.textWords, scope: scope)))
         }
         return tiers
     }
