@@ -33,7 +33,7 @@ bench:
 	@scripts/install-deps.sh bench
 	$(SWIFT) build -c release --product catalog
 	cd Benchmarks && $(SWIFT) build -c release
-	Benchmarks/.build/release/catalog-bench $(BENCH_ARGS)
+	Benchmarks/.build/release/catalog-bench --catalog-binary .build/release/catalog $(BENCH_ARGS)
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Benchmarks/Sources Package.swift
