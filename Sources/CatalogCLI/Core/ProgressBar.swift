@@ -7,7 +7,12 @@ import Foundation
 /// A one-line progress display on standard error, shown only on a terminal and redrawn at most
 /// ten times a second: records read, records per second, and (when the input size is known) a
 /// bar with the share of bytes read and the time left.
-final class ProgressBar {
+///
+/// Byte counts come from the reading thread and record counts from the importing thread, so
+/// every update takes the lock.
+final class ProgressBar: @unchecked Sendable {
+    // @unchecked: the mutable state below is only touched while `lock` is held.
+    private let lock = NSLock()
     private let enabled: Bool
     private let totalBytes: Int64?
     private let start = Date()
@@ -22,11 +27,15 @@ final class ProgressBar {
     }
 
     func update(bytes: Int64) {
+        lock.lock()
+        defer { lock.unlock() }
         self.bytes = bytes
         draw()
     }
 
     func update(records: Int) {
+        lock.lock()
+        defer { lock.unlock() }
         self.records = records
         draw()
     }
@@ -57,6 +66,8 @@ final class ProgressBar {
 
     /// Clears the line.
     func finish() {
+        lock.lock()
+        defer { lock.unlock() }
         guard enabled, drew else { return }
         FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
     }
