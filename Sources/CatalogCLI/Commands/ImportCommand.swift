@@ -104,7 +104,11 @@ struct ImportCommand: Command {
             table: arguments.value("table"), progress: { progress.update(bytes: $0) }, shape: shape)
         let started = Date()
         let summary = try Self.run(
-            reader, into: store, definition: definition, replace: arguments.flag("replace"), shape: shape
+            reader, into: store, definition: definition, replace: arguments.flag("replace"), shape: shape,
+            readingDone: { read in
+                progress.update(records: read)
+                progress.phase("sorting and building the search index…")
+            }
         ) {
             progress.update(records: $0)
         }
@@ -141,7 +145,7 @@ struct ImportCommand: Command {
     /// feeding the import on this one.
     static func run(
         _ reader: any RecordSource, into store: SQLiteCatalogStore, definition: CatalogDefinition, replace: Bool,
-        shape: DocumentShape? = nil, progress: @escaping (Int) -> Void
+        shape: DocumentShape? = nil, readingDone: ((Int) -> Void)? = nil, progress: @escaping (Int) -> Void
     ) throws -> ImportSummary {
         let pipe = RecordPipe()
         let learned = LearnedDefinition(definition)
@@ -174,9 +178,12 @@ struct ImportCommand: Command {
             return try store.importRecords(
                 definition: definition, replace: replace,
                 records: { add in
+                    var count = 0
                     while let batch = try pipe.receive() {
                         for record in batch { try add(record) }
+                        count += batch.count
                     }
+                    readingDone?(count)
                     var result = learned.definition
                     // An XML source keeps its shape for exports: the root and record elements.
                     if let (root, record) = shape?.value {

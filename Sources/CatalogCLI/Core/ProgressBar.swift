@@ -64,6 +64,15 @@ final class ProgressBar: @unchecked Sendable {
         drew = true
     }
 
+    /// Shows what happens after reading, with the number of records read.
+    func phase(_ text: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[2K\(records) records read; \(text)".utf8))
+        drew = true
+    }
+
     /// Clears the line.
     func finish() {
         lock.lock()
