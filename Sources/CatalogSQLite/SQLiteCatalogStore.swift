@@ -30,6 +30,9 @@ public final class SQLiteCatalogStore: CatalogStore {
     /// Bytes of the file mapped into memory for reads: pages come straight from the OS cache
     /// instead of being copied by `pread`.
     static let mmapSize = 1 << 30
+    /// Page cache per connection and for its temporary tables (`PRAGMA cache_size`: KiB when
+    /// negative), 32 MB each: together with no memory map, what bounds an import's memory.
+    static let cacheSize = -32_768
 
     /// `PRAGMA application_id` of catalog databases ("CTLG").
     static let applicationID = 0x4354_4C47
@@ -56,7 +59,8 @@ public final class SQLiteCatalogStore: CatalogStore {
 
     private func configure(readOnly: Bool) throws {
         try connection.execute(
-            "PRAGMA foreign_keys = ON; PRAGMA cache_size = -32768; PRAGMA temp_store = FILE; PRAGMA mmap_size = \(Self.mmapSize)"
+            "PRAGMA foreign_keys = ON; PRAGMA temp_store = FILE; PRAGMA cache_size = \(Self.cacheSize); "
+                + "PRAGMA temp.cache_size = \(Self.cacheSize); PRAGMA mmap_size = \(Self.mmapSize)"
         )
         let applicationID = try connection.cached("PRAGMA application_id").scalarInt() ?? 0
         let tableCount = try connection.cached("SELECT count(*) FROM sqlite_schema").scalarInt() ?? 0
@@ -187,24 +191,16 @@ public final class SQLiteCatalogStore: CatalogStore {
         var record = Record(id: row.text(1), title: row.text(2))
         record.subtitle = row.optionalText(3)
         record.description = row.optionalText(4)
-        record.categories = Self.decodeStrings(row.text(5))
+        record.categories = StoredJSON.decodeStrings(row.text(5))
         record.price = row.optionalText(6).flatMap { Decimal(string: $0, locale: Locale(identifier: "en_US_POSIX")) }
         record.currency = row.optionalText(7)
         record.quantity = row.optionalInt(8)
         record.country = row.optionalText(9)
         record.image = row.optionalText(10)
         record.featured = row.optionalInt(11)
-        record.fields = Self.decodeFields(row.text(12))
+        record.fields = StoredJSON.decodeFields(row.text(12))
         let section = row.int(13)
         record.section = labels.indices.contains(section) ? labels[section] : "#"
         return record
     }
-
-    static func encodeStrings(_ values: [String]) -> String { StoredJSON.encode(strings: values) }
-
-    static func decodeStrings(_ text: String) -> [String] { StoredJSON.decodeStrings(text) }
-
-    static func encodeFields(_ fields: [String: FieldValue]) -> String { StoredJSON.encode(fields: fields) }
-
-    static func decodeFields(_ text: String) -> [String: FieldValue] { StoredJSON.decodeFields(text) }
 }

@@ -98,13 +98,13 @@ struct ImportCommand: Command {
             fetched.byteCount
             ?? (try? FileManager.default.attributesOfItem(atPath: fetched.fileURL.path)[.size] as? Int64) ?? nil
         let progress = ProgressBar(totalBytes: size, enabled: !arguments.flag("quiet") && isatty(2) != 0)
-        let shape = DocumentShape()
+        let outcome = ReadingOutcome()
         let reader = try Self.reader(
             format: format, fetched: fetched, definition: &definition, record: arguments.value("record"),
-            table: arguments.value("table"), progress: { progress.update(bytes: $0) }, shape: shape)
+            table: arguments.value("table"), progress: { progress.update(bytes: $0) }, outcome: outcome)
         let started = Date()
         let summary = try Self.run(
-            reader, into: store, definition: definition, replace: arguments.flag("replace"), shape: shape,
+            reader, into: store, definition: definition, replace: arguments.flag("replace"), outcome: outcome,
             readingDone: { read in
                 progress.update(records: read)
                 progress.phase("sorting and building the search index…")
@@ -119,7 +119,7 @@ struct ImportCommand: Command {
     /// Picks the reader for a format.
     static func reader(
         format: ImportFormat, fetched: FetchedSource, definition: inout CatalogDefinition, record: String?,
-        table: String?, progress: @escaping (Int64) -> Void, shape: DocumentShape? = nil
+        table: String?, progress: @escaping (Int64) -> Void, outcome: ReadingOutcome? = nil
     ) throws -> any RecordSource {
         switch format {
         case .xml:
@@ -127,7 +127,7 @@ struct ImportCommand: Command {
             var reader = XMLRecordReader(
                 fileURL: fetched.fileURL, recordElement: definition.recordElement, sourceName: fetched.displayName,
                 progress: progress)
-            reader.shape = { root, record in shape?.set(root: root, record: record) }
+            reader.shape = { root, record in outcome?.set(rootElement: root, recordElement: record) }
             return reader
         case .json:
             return JSONRecordReader(
@@ -145,10 +145,10 @@ struct ImportCommand: Command {
     /// feeding the import on this one.
     static func run(
         _ reader: any RecordSource, into store: SQLiteCatalogStore, definition: CatalogDefinition, replace: Bool,
-        shape: DocumentShape? = nil, readingDone: ((Int) -> Void)? = nil, progress: @escaping (Int) -> Void
+        outcome: ReadingOutcome? = nil, readingDone: ((Int) -> Void)? = nil, progress: @escaping (Int) -> Void
     ) throws -> ImportSummary {
         let pipe = RecordPipe()
-        let learned = LearnedDefinition(definition)
+        let learned = outcome ?? ReadingOutcome()
         let box = ReaderBox(reader)
         let thread = Thread {
             var mapper = RecordMapper(definition: definition)
@@ -184,13 +184,7 @@ struct ImportCommand: Command {
                         count += batch.count
                     }
                     readingDone?(count)
-                    var result = learned.definition
-                    // An XML source keeps its shape for exports: the root and record elements.
-                    if let (root, record) = shape?.value {
-                        if result.rootElement == nil { result.rootElement = root }
-                        if result.recordElement == nil { result.recordElement = record }
-                    }
-                    return result
+                    return learned.applied(to: definition)
                 }, progress: progress)
         } catch {
             pipe.cancel()
@@ -216,24 +210,33 @@ struct ImportCommand: Command {
     }
 }
 
-/// The definition as reading left it (the field order seen), handed from the reader thread.
-final class LearnedDefinition: @unchecked Sendable {
-    // @unchecked: `value` is guarded by `lock`.
+/// What reading taught about the source, handed from the reading thread to the importing one:
+/// the order of its fields and, for XML, its root and record elements (kept for exports).
+final class ReadingOutcome: @unchecked Sendable {
+    // @unchecked: the two stored values are read and written only while `lock` is held.
     private let lock = NSLock()
-    private var value: CatalogDefinition
-
-    init(_ definition: CatalogDefinition) { value = definition }
+    private var fieldOrder: [String]?
+    private var elements: (root: String, record: String)?
 
     func set(fieldOrder: [String]) {
-        lock.lock()
-        value.fieldOrder = fieldOrder
-        lock.unlock()
+        lock.withLock { self.fieldOrder = fieldOrder }
     }
 
-    var definition: CatalogDefinition {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
+    func set(rootElement: String, recordElement: String) {
+        lock.withLock { elements = (rootElement, recordElement) }
+    }
+
+    /// `definition` with what reading learned; elements already set are kept.
+    func applied(to definition: CatalogDefinition) -> CatalogDefinition {
+        lock.withLock {
+            var result = definition
+            if let fieldOrder { result.fieldOrder = fieldOrder }
+            if let elements {
+                if result.rootElement == nil { result.rootElement = elements.root }
+                if result.recordElement == nil { result.recordElement = elements.record }
+            }
+            return result
+        }
     }
 }
 
@@ -243,23 +246,4 @@ final class ReaderBox: @unchecked Sendable {
     let reader: any RecordSource
 
     init(_ reader: any RecordSource) { self.reader = reader }
-}
-
-/// The XML document shape a reader saw, handed from the reader thread.
-final class DocumentShape: @unchecked Sendable {
-    // @unchecked: `shape` is guarded by `lock`.
-    private let lock = NSLock()
-    private var shape: (String, String)?
-
-    func set(root: String, record: String) {
-        lock.lock()
-        shape = (root, record)
-        lock.unlock()
-    }
-
-    var value: (String, String)? {
-        lock.lock()
-        defer { lock.unlock() }
-        return shape
-    }
 }

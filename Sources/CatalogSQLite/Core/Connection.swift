@@ -146,12 +146,6 @@ public final class Connection {
         return try body()
     }
 
-    /// The row id of the last insert.
-    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
-
-    /// Rows changed by the last statement.
-    public var changes: Int { Int(sqlite3_changes64(handle)) }
-
     var lastMessage: String { handle.map { String(cString: sqlite3_errmsg($0)) } ?? "no connection" }
 
     static func error(_ rc: Int32, _ message: String, sql: String?) -> StorageError {

@@ -40,13 +40,9 @@ extension SQLiteCatalogStore {
             try? connection.execute("DROP TABLE IF EXISTS temp.staging; DROP TABLE IF EXISTS temp.search_input")
             connection.forgetStatements(containing: "temp.")
         }
-        // Bounded memory while importing: page caches of 32 MB, and no memory map (mapped pages
-        // of a growing file would count as resident).
-        try connection.execute("PRAGMA cache_size = -32768; PRAGMA temp.cache_size = -32768; PRAGMA mmap_size = 0")
-        defer {
-            try? connection.execute(
-                "PRAGMA cache_size = -32768; PRAGMA temp.cache_size = -8192; PRAGMA mmap_size = \(Self.mmapSize)")
-        }
+        // No memory map while importing: mapped pages of a growing file would count as resident.
+        try connection.execute("PRAGMA mmap_size = 0")
+        defer { try? connection.execute("PRAGMA mmap_size = \(Self.mmapSize)") }
         return try connection.transaction {
             let existing = try state(definition.id)
             let number = try existing?.number ?? newCatalogNumber()

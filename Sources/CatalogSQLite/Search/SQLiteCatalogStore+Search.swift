@@ -49,8 +49,7 @@ extension SQLiteCatalogStore {
         let plan = SearchPlan(query: query, state: state) { table, word in
             try self.prefixExpression(table: table, word: word)
         }
-        let census = try connection.timed("search counts") { try scopeCounts(plan, scopes: scopes, state: state) }
-        let counts = census.counts
+        let counts = try connection.timed("search counts") { try scopeCounts(plan, scopes: scopes, state: state) }
         let selectedCount =
             counts.first { $0.label == (selected?.label ?? scopes.first?.label) }
             ?? ScopeCount(label: "", count: 0)
@@ -85,7 +84,7 @@ extension SQLiteCatalogStore {
                     truncated = truncated || ords.count == Self.scopeScanLimit
                     for ord in ords where !seen.contains(ord) {
                         seen.insert(ord)
-                        let mask = census.masks[ord] ?? masks?.uint64(at: Int(ord - base) * 8) ?? 0
+                        let mask = masks?.uint64(at: Int(ord - base) * 8) ?? 0
                         guard mask & filter == filter else { continue }
                         found.append(ord)
                         if found.count == limit { break }
@@ -147,15 +146,7 @@ extension SQLiteCatalogStore {
     }
 
     /// A count for every scope, from one bounded pass over the matches.
-    /// What counting learned: the counts, whether every match was seen, and the scope masks of
-    /// the matches seen.
-    struct Census {
-        var counts: [ScopeCount]
-        var complete: Bool
-        var masks: [Int64: UInt64]
-    }
-
-    func scopeCounts(_ plan: SearchPlan, scopes: [ScopeDefinition], state: CatalogState) throws -> Census {
+    func scopeCounts(_ plan: SearchPlan, scopes: [ScopeDefinition], state: CatalogState) throws -> [ScopeCount] {
         let cap = SearchResponse.countCap
         if plan.query.isEmpty {
             let counts: [ScopeCount] = try scopes.map { scope in
@@ -170,7 +161,7 @@ extension SQLiteCatalogStore {
                 ).count
                 return ScopeCount(label: scope.label, count: min(count, cap), capped: count > cap)
             }
-            return Census(counts: counts, complete: false, masks: [:])
+            return counts
         }
         // The unscoped matches: every word starts a word of any field, or occurs inside a title word
         // (short words: starts a word of the title).
@@ -213,12 +204,7 @@ extension SQLiteCatalogStore {
             }
             return ScopeCount(label: scope.label, count: min(count, cap), capped: !exact || count > cap)
         }
-        var maskByOrd: [Int64: UInt64] = [:]
-        if complete {
-            maskByOrd.reserveCapacity(matches.count)
-            for (ord, mask) in zip(matches, recordMasks) { maskByOrd[ord] = mask }
-        }
-        return Census(counts: counts, complete: complete && masks != nil, masks: maskByOrd)
+        return counts
     }
 
     /// The mask bits a scope requires, or nil when one of its categories has no bit.
