@@ -16,10 +16,16 @@ let package = Package(
         .library(name: "CatalogSQLite", targets: ["CatalogSQLite"]),
         .library(name: "CatalogImport", targets: ["CatalogImport"]),
         .library(name: "CatalogDemo", targets: ["CatalogDemo"]),
+        .library(name: "CatalogAuth", targets: ["CatalogAuth"]),
+        .library(name: "CatalogHTTP", targets: ["CatalogHTTP"]),
+        .library(name: "CatalogServer", targets: ["CatalogServer"]),
     ],
     targets: [
         // C libraries from Debian, behind thin module maps and shims.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         // ICU (Debian's libicu) behind an opaque C header of our own, so no Swift module ever sees
         // ICU's types next to Foundation's private copy of ICU.
         .target(
@@ -44,11 +50,25 @@ let package = Package(
         .target(name: "CatalogImport", dependencies: ["CatalogModel"], swiftSettings: swiftSettings),
         // The three demo catalogs and the synthetic catalog generator.
         .target(name: "CatalogDemo", dependencies: ["CatalogModel"], swiftSettings: swiftSettings),
+        // API tokens and password hashes (libsodium): issuing, hashing, verifying in constant time.
+        .target(name: "CatalogAuth", dependencies: ["CSodium", "CatalogStorage"], swiftSettings: swiftSettings),
+        // The HTTP layer: libmicrohttpd server, requests, responses, router, middleware. No catalogs.
+        .target(name: "CatalogHTTP", dependencies: ["CMicroHTTPD", "CZlib"], swiftSettings: swiftSettings),
+        // The catalog server: JSON API, the original apps' endpoints and feeds, images, favorites.
+        .target(
+            name: "CatalogServer",
+            dependencies: [
+                "CatalogHTTP", "CatalogAuth", "CatalogModel", "CatalogStorage", "CatalogSQLite", "CatalogImport",
+                "CatalogDemo",
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The `catalog` commands.
         .target(
             name: "CatalogCLI",
             dependencies: [
                 "CatalogModel", "CatalogCollation", "CatalogStorage", "CatalogSQLite", "CatalogImport", "CatalogDemo",
+                "CatalogAuth", "CatalogServer",
             ],
             swiftSettings: swiftSettings
         ),
@@ -62,6 +82,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "CatalogImportTests", dependencies: ["CatalogImport"], swiftSettings: swiftSettings),
+        .testTarget(name: "CatalogAuthTests", dependencies: ["CatalogAuth", "CatalogSQLite"], swiftSettings: swiftSettings),
+        .testTarget(name: "CatalogHTTPTests", dependencies: ["CatalogHTTP"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CatalogServerTests",
+            dependencies: ["CatalogServer", "CatalogHTTP", "CatalogAuth", "CatalogSQLite", "CatalogDemo"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "CatalogCLITests",
             dependencies: ["CatalogCLI", "catalog"],

@@ -1,0 +1,1 @@
+// CatalogAuth: see the files of this folder.

@@ -1,0 +1,1 @@
+// CatalogHTTP: see the files of this folder.

@@ -1,0 +1,1 @@
+// CatalogServer: see the files of this folder.
