@@ -34,8 +34,9 @@ import Testing
     }
 
     @Test func malformedHashesNeverVerify() {
-        for encoded in ["", "$argon2id$", "not a hash", "$argon2id$v=19$m=65536,t=2,p=1$\u{0}", String(repeating: "$", count: 500)]
-        {
+        for encoded in [
+            "", "$argon2id$", "not a hash", "$argon2id$v=19$m=65536,t=2,p=1$\u{0}", String(repeating: "$", count: 500),
+        ] {
             #expect(!hasher.verify("password", against: encoded))
         }
     }
