@@ -12,6 +12,7 @@ public enum CatalogCommandLine {
     static let commands: [any Command.Type] = [
         ImportCommand.self, DemoCommand.self, CatalogsCommand.self, ListCommand.self, SectionsCommand.self,
         ShowCommand.self, SearchCommand.self, ExportCommand.self, GenerateCommand.self, ServeCommand.self,
+        UserCommand.self,
     ]
 
     /// Options every command accepts.
