@@ -1,5 +1,6 @@
 import CatalogHTTP
 import CatalogModel
+import CatalogSQLite
 import CatalogStorage
 
 /// Favorites per user: `GET /api/v1/favorites`, `PUT` and `DELETE /api/v1/favorites/{catalog}/{item}`.
