@@ -37,7 +37,8 @@ struct FavoritesAPI {
         routes.on(.delete, "/api/v1/favorites/{catalog}/{item}") { request, context in
             let user = try authentication.requireUser(request)
             _ = try stores.write {
-                try $0.removeFavorite(userID: user.id, catalog: context.parameter("catalog"), item: context.parameter("item"))
+                try $0.removeFavorite(
+                    userID: user.id, catalog: context.parameter("catalog"), item: context.parameter("item"))
             }
             return Response(status: .noContent)
         }
