@@ -1,4 +1,5 @@
 import Foundation
+import CatalogTestSupport
 import Testing
 
 @testable import CatalogHTTP
