@@ -32,18 +32,19 @@ struct CatalogAPI {
         }
         routes.get("/api/v1/catalogs/{id}/items") { request, context in
             let limit = try request.integer("limit", in: 1...SQLiteCatalogStore.maxPageSize, default: 50)
-            let after = try request.text("after", maxLength: 200)
+            let after = try request.cursor()
             let section = try request.text("section", maxLength: 64)
-            let category = try request.text("category", maxLength: 200)
-            guard section == nil || category == nil else {
-                throw HTTPError.badParameter("give 'section' or 'category', not both")
-            }
             let page = try StorageErrors.map {
-                let store = try stores.reader()
-                if let category {
-                    return try store.items(of: context.parameter("id"), category: category, after: after, limit: limit)
-                }
-                return try store.items(of: context.parameter("id"), section: section, after: after, limit: limit)
+                try stores.reader().items(of: context.parameter("id"), section: section, after: after, limit: limit)
+            }
+            return try JSONResponse.make(page)
+        }
+        routes.get("/api/v1/catalogs/{id}/categories/{category}/items") { request, context in
+            let limit = try request.integer("limit", in: 1...SQLiteCatalogStore.maxPageSize, default: 50)
+            let after = try request.cursor()
+            let page = try StorageErrors.map {
+                try stores.reader().items(
+                    of: context.parameter("id"), category: context.parameter("category"), after: after, limit: limit)
             }
             return try JSONResponse.make(page)
         }
