@@ -18,7 +18,7 @@ public struct CompressionMiddleware: Middleware {
         guard response.status == .ok, response.headers["Content-Encoding"] == nil,
             let type = response.headers["Content-Type"], Self.isCompressible(type)
         else { return response }
-        response.headers.add("Vary", "Accept-Encoding")
+        if response.headers["Vary"] == nil { response.headers.add("Vary", "Accept-Encoding") }
         guard Self.acceptsGzip(request.headers["Accept-Encoding"]) else { return response }
         switch response.body {
         case .bytes(let bytes):

@@ -46,7 +46,11 @@ struct ResponseCache: Middleware {
         guard response.status == .ok, let bytes = response.bytes, bytes.count <= Self.maxEntryBytes else {
             return response
         }
-        if response.headers["ETag"] == nil { response.headers["ETag"] = ConditionalGetMiddleware.etag(of: bytes) }
+        // Stored as the conditional-GET and compression layers outside would leave them, so a
+        // hit passes through them without being copied and changed.
+        if response.headers["ETag"] == nil { response.headers.add("ETag", ConditionalGetMiddleware.etag(of: bytes)) }
+        if response.headers["Cache-Control"] == nil { response.headers.add("Cache-Control", "no-cache") }
+        if response.headers["Vary"] == nil { response.headers.add("Vary", "Accept-Encoding") }
         if slot.bytes + bytes.count > budget {
             slot.entries.removeAll(keepingCapacity: true)
             slot.bytes = 0
