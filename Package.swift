@@ -79,14 +79,17 @@ let package = Package(
         .testTarget(name: "CatalogCollationTests", dependencies: ["CatalogCollation"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CatalogSQLiteTests",
-            dependencies: ["CatalogSQLite", "CatalogImport", "CatalogDemo"],
+            dependencies: ["CatalogSQLite", "CatalogImport", "CatalogDemo", "CatalogTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "CatalogImportTests", dependencies: ["CatalogImport"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "CatalogAuthTests", dependencies: ["CatalogAuth", "CatalogSQLite"], swiftSettings: swiftSettings),
+            name: "CatalogAuthTests", dependencies: ["CatalogAuth", "CatalogSQLite", "CatalogTestSupport"],
+            swiftSettings: swiftSettings),
         // Helpers shared by test targets: a raw HTTP client over sockets.
-        .target(name: "CatalogTestSupport", path: "Tests/CatalogTestSupport", swiftSettings: swiftSettings),
+        .target(
+            name: "CatalogTestSupport", dependencies: ["CatalogSQLite"], path: "Tests/CatalogTestSupport",
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "CatalogHTTPTests", dependencies: ["CatalogHTTP", "CatalogTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
