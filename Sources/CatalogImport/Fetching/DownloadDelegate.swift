@@ -69,7 +69,15 @@ final class DownloadDelegate: NSObject, URLSessionDownloadDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        if let error { record(describe(error)) }
+        if let error {
+            // A body announced or received beyond the limit is the reason, even when the
+            // connection then broke (the cancelled download, or a server closing early).
+            let announced = task.response?.expectedContentLength ?? -1
+            if announced > maxBytes || task.countOfBytesReceived > maxBytes {
+                record(ImportError(.tooLarge, "cannot download \(source): larger than \(maxBytes) bytes", at: location))
+            }
+            record(describe(error))
+        }
         let (completion, result): (Completion?, Result<Int64, ImportError>) = state.withLock { state in
             let completion = state.completion
             state.completion = nil
