@@ -81,10 +81,4 @@ public struct Request: Sendable {
     public func query(_ name: String) -> String? {
         query.first { $0.name == name }?.value
     }
-
-    /// The path and query as sent, for logs.
-    public var target: String {
-        guard !query.isEmpty else { return rawPath }
-        return rawPath + "?" + query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
-    }
 }
