@@ -24,3 +24,11 @@ public struct RandomBytes: Sendable {
         return bytes
     }
 }
+
+extension RandomBytes {
+    /// `count` random bytes as unpadded base64url text (43 characters for 32 bytes): tokens for
+    /// forms and cookies.
+    public func base64URL(count: Int) -> String {
+        Sodium.base64URL(generate(count))
+    }
+}

@@ -32,25 +32,43 @@ public final class SQLiteCatalogStore: CatalogStore {
     /// Bytes of the file mapped into memory for reads: pages come straight from the OS cache
     /// instead of being copied by `pread`.
     static let mmapSize = 1 << 30
-    /// Page cache per connection and for its temporary tables (`PRAGMA cache_size`: KiB when
-    /// negative), 32 MB each: together with no memory map, what bounds an import's memory.
-    static let cacheSize = -32_768
 
     /// `PRAGMA application_id` of catalog databases ("CTLG").
     static let applicationID = 0x4354_4C47
+
+    /// How much memory a connection may use for the database's pages.
+    public struct MemoryUse: Sendable, Equatable {
+        /// Page cache, in KiB.
+        public var cacheKiB: Int
+        /// Bytes of the file mapped into memory (0: read with `pread` into the page cache).
+        public var mmapBytes: Int
+
+        /// Imports and the CLI: a 32 MB cache and 1 GB of the file mapped.
+        public static let standard = MemoryUse(cacheKiB: 32_768, mmapBytes: SQLiteCatalogStore.mmapSize)
+        /// A server's many connections: 8 MB of cache each and no mapping, so the process's
+        /// resident memory stays small however large the file (pages come from the OS cache).
+        public static let compact = MemoryUse(cacheKiB: 8_192, mmapBytes: 0)
+
+        /// Creates a setting.
+        public init(cacheKiB: Int, mmapBytes: Int) {
+            self.cacheKiB = cacheKiB
+            self.mmapBytes = mmapBytes
+        }
+    }
 
     /// Opens (and, unless read-only, creates and migrates) the database at `path`.
     ///
     /// - Parameters:
     ///   - path: the SQLite file.
     ///   - readOnly: open without write access; the file must exist and be migrated.
+    ///   - memory: page cache and memory map sizes.
     /// - Throws: ``StorageError`` `.cannotOpen` for a missing, foreign or newer file.
-    public init(path: String, readOnly: Bool = false) throws(StorageError) {
+    public init(path: String, readOnly: Bool = false, memory: MemoryUse = .standard) throws(StorageError) {
         self.path = path
         isReadOnly = readOnly
         connection = try Connection(path: path, mode: readOnly ? .readOnly : .readWriteCreate)
         do {
-            try configure(readOnly: readOnly)
+            try configure(readOnly: readOnly, memory: memory)
         } catch let error as StorageError {
             connection.close()
             throw error
@@ -60,10 +78,10 @@ public final class SQLiteCatalogStore: CatalogStore {
         }
     }
 
-    private func configure(readOnly: Bool) throws {
+    private func configure(readOnly: Bool, memory: MemoryUse) throws {
         try connection.execute(
-            "PRAGMA foreign_keys = ON; PRAGMA temp_store = FILE; PRAGMA cache_size = \(Self.cacheSize); "
-                + "PRAGMA temp.cache_size = \(Self.cacheSize); PRAGMA mmap_size = \(Self.mmapSize)"
+            "PRAGMA foreign_keys = ON; PRAGMA temp_store = FILE; PRAGMA cache_size = -\(memory.cacheKiB); "
+                + "PRAGMA temp.cache_size = -\(memory.cacheKiB); PRAGMA mmap_size = \(memory.mmapBytes)"
         )
         let applicationID = try connection.cached("PRAGMA application_id").scalarInt() ?? 0
         let tableCount = try connection.cached("SELECT count(*) FROM sqlite_schema").scalarInt() ?? 0

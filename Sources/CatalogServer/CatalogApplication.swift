@@ -25,9 +25,9 @@ public struct CatalogServerOptions: Sendable {
 
 /// The catalog server's routes and middleware, ready for an ``HTTPServer``.
 ///
-/// Where a request goes: `API/` (JSON API v1 and its OpenAPI document), `Compat/` (the original
-/// apps' endpoints and feeds), `Images/`, `Home/`; `Core/` holds what they share (stores,
-/// parameters, errors, authentication).
+/// Where a request goes: `Web/` (the web app's pages and assets), `API/` (JSON API v1 and its
+/// OpenAPI document), `Compat/` (the original apps' endpoints and feeds), `Images/`; `Core/` holds
+/// what they share (stores, snapshots, parameters, errors, authentication).
 ///
 /// ```swift
 /// let application = CatalogApplication(options: options, accessLog: AccessLog())
@@ -57,8 +57,9 @@ public final class CatalogApplication: Sendable {
         let baseURL = BaseURL(
             configured: options.publicURL.map { String($0.trimmingSuffix("/")) }, listening: listening)
         var routes = RouterBuilder()
-        HomeRoutes(stores: stores).register(in: &routes)
-        let authentication = RequestAuthentication(stores: stores, authenticator: Authenticator())
+        let authenticator = Authenticator()
+        let authentication = RequestAuthentication(stores: stores, authenticator: authenticator)
+        WebRoutes(stores: stores, authenticator: authenticator).register(in: &routes)
         CatalogAPI(stores: stores).register(in: &routes)
         FavoritesAPI(stores: stores, authentication: authentication).register(in: &routes)
         ImportAPI(stores: stores, authentication: authentication).register(in: &routes)
@@ -70,7 +71,7 @@ public final class CatalogApplication: Sendable {
         var middleware: [any Middleware] = []
         if let accessLog { middleware.append(AccessLogMiddleware(log: accessLog)) }
         middleware += [
-            ErrorMiddleware(log: errorLog),
+            ErrorMiddleware(log: errorLog, render: ErrorPage.render),
             CORSMiddleware(pathPrefix: "/api/", allowedMethods: { router.allowedMethods(segments: $0) }),
             SecurityHeadersMiddleware(),
             CompressionMiddleware(),

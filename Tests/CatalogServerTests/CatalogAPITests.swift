@@ -148,11 +148,4 @@ import Testing
         }
         #expect(reply.object["openapi"] as? String == "3.1.0")
     }
-
-    @Test func homeListsCatalogsEscaped() throws {
-        let reply = try fixture.request("/")
-        #expect(reply.status == 200)
-        #expect(reply.text.contains("Szakácskönyv"))
-        #expect(reply.response.headers["Content-Security-Policy"] != nil)
-    }
 }

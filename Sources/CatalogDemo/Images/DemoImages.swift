@@ -30,4 +30,12 @@ public enum DemoImages {
         }
         return files
     }()
+
+    /// The flag of any ISO 3166-1 alpha-2 country, drawn for the countries we know and plain gray
+    /// for the others; nil when `code` is not two letters.
+    public static func flag(_ code: String) -> String? {
+        let lower = code.lowercased()
+        guard lower.utf8.count == 2, lower.utf8.allSatisfy({ (0x61...0x7A).contains($0) }) else { return nil }
+        return SVGFlag.svg(for: lower)
+    }
 }

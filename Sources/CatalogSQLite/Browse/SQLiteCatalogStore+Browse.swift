@@ -54,6 +54,31 @@ extension SQLiteCatalogStore {
         return ItemsPage(items: items, next: more ? Self.encodeCursor(lastOrd) : nil)
     }
 
+    /// A page of records in index order starting at section `label` and going on into the
+    /// following sections (the index rail's jump). A label of the locale whose section is empty
+    /// starts at the next non-empty one.
+    ///
+    /// - Throws: `.nameNotFound` when the locale has no such label.
+    public func items(of id: String, startingAt label: String, limit: Int) throws -> ItemsPage {
+        let state = try requireState(id)
+        guard let position = state.labels.firstIndex(of: label) else {
+            throw StorageError(.nameNotFound, "catalog \"\(id)\" has no section \"\(label)\"")
+        }
+        let statement = try connection.cached(
+            "SELECT first_ord FROM sections WHERE catalog_number = ? AND position >= ? ORDER BY position LIMIT 1")
+        try statement.bind(state.number, position)
+        let first: Int64? = try statement.step() ? statement.int64(0) : nil
+        statement.finish()
+        guard let first else { return ItemsPage(items: [], next: nil) }
+        return try items(of: id, section: nil, after: Self.encodeCursor(first - 1), limit: limit)
+    }
+
+    /// Every section label of the catalog's locale, in index order, empty sections included
+    /// (what an index rail shows).
+    public func sectionLabels(of id: String) throws -> [String] {
+        try requireState(id).labels
+    }
+
     public func item(of id: String, itemID: String) throws -> Record? {
         let state = try requireState(id)
         let statement = try connection.cached(

@@ -36,7 +36,11 @@ struct ImageStore: Sendable {
             let type = Self.contentTypes[(name as NSString).pathExtension.lowercased()]
         else { return nil }
         if segments.first == "demo" {
-            guard let svg = DemoImages.files[segments.dropFirst().joined(separator: "/")] else { return nil }
+            let path = segments.dropFirst().joined(separator: "/")
+            let flag =
+                segments.count == 3 && segments[1] == "flags" && name.hasSuffix(".svg")
+                ? DemoImages.flag(String(name.dropLast(4))) : nil
+            guard let svg = DemoImages.files[path] ?? flag else { return nil }
             return Image(bytes: Array(svg.utf8), contentType: type, modified: Self.demoModified)
         }
         guard let directory, let root = Self.resolved(directory) else { return nil }

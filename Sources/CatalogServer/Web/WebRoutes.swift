@@ -1,0 +1,173 @@
+import CatalogAuth
+import CatalogHTTP
+import CatalogModel
+import CatalogSQLite
+import CatalogStorage
+
+/// The web app's pages: home, catalog list and search, detail, the cookbook's tabs, sign-in and
+/// favorites, and the fingerprinted assets. Pages are rendered here from the same store the API
+/// reads; the script (`Assets/`) only enhances them.
+struct WebRoutes {
+    let stores: StoreProvider
+    let authenticator: Authenticator
+
+    func register(in routes: inout RouterBuilder) {
+        let stores = stores
+        let authenticator = authenticator
+        @Sendable func session(_ request: Request) throws -> WebSession {
+            try WebSession(request: request, stores: stores, authenticator: authenticator)
+        }
+        @Sendable func catalog(_ store: SQLiteCatalogStore, _ id: String) throws -> (CatalogDefinition, CatalogSummary) {
+            guard let definition = try store.definition(of: id), let summary = try store.catalogs().first(where: { $0.id == id })
+            else { throw HTTPError.notFound("no catalog named \"\(id)\"") }
+            return (definition, summary)
+        }
+
+        routes.get("/") { request, _ in
+            let store = try stores.reader()
+            return HomePage(catalogs: try store.catalogs(), session: try session(request)).render()
+        }
+        routes.get("/c/{id}") { request, context in
+            let store = try stores.reader()
+            let (definition, summary) = try catalog(store, context.parameter("id"))
+            let strings = WebStrings.forLocale(definition.locale)
+            let page = ListPage(
+                store: store, definition: definition, summary: summary, session: try session(request),
+                tabs: CollectionPages.tabs(for: definition, strings: strings, selected: "all"))
+            return try page.render(try ListPage.State(request))
+        }
+        routes.get("/c/{id}/i/{item}") { request, context in
+            let store = try stores.reader()
+            let (definition, _) = try catalog(store, context.parameter("id"))
+            guard let record = try store.item(of: definition.id, itemID: context.parameter("item")) else {
+                throw HTTPError.notFound("no such record")
+            }
+            let session = try session(request)
+            var isFavorite: Bool?
+            if !definition.categories.isEmpty {
+                isFavorite = try session.user.map { user in
+                    try store.favorites(ofUser: user.id).contains { $0.catalog == definition.id && $0.item == record.id }
+                } ?? false
+            }
+            let state = try ListPage.State(request)
+            let strings = WebStrings.forLocale(definition.locale)
+            return DetailPage(
+                definition: definition, record: record, session: session, isFavorite: isFavorite,
+                tabs: CollectionPages.tabs(for: definition, strings: strings, selected: "")
+            ).render(backQuery: state.backQuery)
+        }
+        routes.on(.post, "/c/{id}/i/{item}/favorite") { request, context in
+            let fields = try WebSession.formFields(request)
+            try WebSession.checkForm(request, fields: fields)
+            let session = try session(request)
+            let id = context.parameter("id")
+            let item = context.parameter("item")
+            guard let user = session.user else {
+                return Self.redirect("/signin?next=" + WebPaths.encode(WebPaths.item(id, item)))
+            }
+            guard try stores.reader().item(of: id, itemID: item) != nil else { throw HTTPError.notFound("no such record") }
+            _ = try stores.write { store in
+                fields["favorite"] == "0"
+                    ? try store.removeFavorite(userID: user.id, catalog: id, item: item)
+                    : try store.addFavorite(userID: user.id, catalog: id, item: item)
+            }
+            return Self.redirect(WebPaths.item(id, item))
+        }
+        routes.get("/c/{id}/hot") { request, context in
+            let store = try stores.reader()
+            let (definition, _) = try catalog(store, context.parameter("id"))
+            let strings = WebStrings.forLocale(definition.locale)
+            let records = try store.featured(of: definition.id, limit: SQLiteCatalogStore.maxPageSize)
+            return CollectionPages.records(
+                records, title: strings.hot, definition: definition, session: try session(request), tab: "hot",
+                back: ("/", strings.catalogs), here: WebPaths.catalog(definition.id) + "/hot", empty: strings.noResults)
+        }
+        routes.get("/c/{id}/categories") { request, context in
+            let store = try stores.reader()
+            let (definition, _) = try catalog(store, context.parameter("id"))
+            return CollectionPages.categories(
+                try store.categories(of: definition.id), definition: definition, session: try session(request))
+        }
+        routes.get("/c/{id}/categories/{category}") { request, context in
+            let store = try stores.reader()
+            let (definition, _) = try catalog(store, context.parameter("id"))
+            let strings = WebStrings.forLocale(definition.locale)
+            guard let number = Int(context.parameter("category")),
+                let category = try store.categories(of: definition.id).first(where: { $0.id == number })
+            else { throw HTTPError.notFound("no such category") }
+            var records: [Record] = []
+            var cursor: String?
+            repeat {
+                let page = try store.items(
+                    of: definition.id, category: category.name, after: cursor, limit: SQLiteCatalogStore.maxPageSize)
+                records += page.items
+                cursor = page.next
+            } while cursor != nil && records.count < 2000
+            return CollectionPages.records(
+                records, title: category.name, definition: definition, session: try session(request), tab: "categories",
+                back: (WebPaths.catalog(definition.id) + "/categories", strings.categories),
+                here: WebPaths.catalog(definition.id) + "/categories/\(number)", empty: strings.noResults)
+        }
+        routes.get("/c/{id}/favorites") { request, context in
+            let store = try stores.reader()
+            let (definition, _) = try catalog(store, context.parameter("id"))
+            let strings = WebStrings.forLocale(definition.locale)
+            let session = try session(request)
+            let here = WebPaths.catalog(definition.id) + "/favorites"
+            guard let user = session.user else { return Self.redirect("/signin?next=" + WebPaths.encode(here)) }
+            let records = try store.favorites(ofUser: user.id).filter { $0.catalog == definition.id }.compactMap {
+                try store.item(of: definition.id, itemID: $0.item)
+            }
+            return CollectionPages.records(
+                records, title: strings.favorites, definition: definition, session: session, tab: "favorites",
+                back: ("/", strings.catalogs), here: here, empty: strings.noResults)
+        }
+        routes.get("/signin") { request, _ in
+            SignInPage(session: try session(request), next: SignInPage.safeNext(request.query("next")), failed: false)
+                .render()
+        }
+        routes.on(.post, "/signin") { request, _ in
+            let fields = try WebSession.formFields(request)
+            try WebSession.checkForm(request, fields: fields)
+            let next = SignInPage.safeNext(fields["next"])
+            let name = fields["name"] ?? ""
+            let password = fields["password"] ?? ""
+            guard !name.isEmpty, !password.isEmpty, password.utf8.count <= 1024,
+                let user = try authenticator.user(name: name, password: password, in: stores.reader())
+            else {
+                return SignInPage(session: try session(request), next: next, failed: true).render()
+            }
+            let cookie = try stores.write { try authenticator.startSession(for: user, in: $0) }
+            var response = Self.redirect(next)
+            response.headers.add(
+                "Set-Cookie",
+                "\(WebSession.sessionCookie)=\(cookie); Path=/; HttpOnly; SameSite=Lax; Max-Age=\(Int(WebSession.lifetime))")
+            return response
+        }
+        routes.on(.post, "/signout") { request, _ in
+            let fields = try WebSession.formFields(request)
+            try WebSession.checkForm(request, fields: fields)
+            if let cookie = WebSession.cookies(request)[WebSession.sessionCookie] {
+                try stores.write { try authenticator.endSession(cookie: cookie, in: $0) }
+            }
+            var response = Self.redirect("/")
+            response.headers.add("Set-Cookie", "\(WebSession.sessionCookie)=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0")
+            return response
+        }
+        routes.get("/assets/{name}") { _, context in
+            guard let asset = WebAssets.all.first(where: { $0.name == context.parameter("name") }) else {
+                throw HTTPError.notFound("no such asset")
+            }
+            return Response(
+                status: .ok,
+                headers: HTTPHeaders([
+                    ("Content-Type", asset.contentType), ("Cache-Control", "public, max-age=31536000, immutable"),
+                ]), body: asset.bytes)
+        }
+    }
+
+    /// 303 See Other: after a form, the browser GETs `location`.
+    static func redirect(_ location: String) -> Response {
+        Response(status: .seeOther, headers: HTTPHeaders([("Location", location), ("Cache-Control", "no-store")]))
+    }
+}

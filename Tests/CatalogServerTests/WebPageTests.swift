@@ -1,0 +1,184 @@
+import CatalogAuth
+import CatalogHTTP
+import CatalogModel
+import CatalogSQLite
+import Foundation
+import Testing
+
+@testable import CatalogServer
+
+/// The web app's pages, rendered in process: what works without JavaScript.
+@Suite struct WebPageTests {
+    let fixture: ServerFixture
+
+    init() throws { fixture = try ServerFixture() }
+
+    @Test func homeListsCatalogsWithCounts() throws {
+        let reply = try fixture.request("/")
+        #expect(reply.status == 200)
+        #expect(reply.response.headers["Content-Type"] == "text/html; charset=utf-8")
+        #expect(reply.text.contains("Szakácskönyv"))
+        #expect(reply.text.contains("href=\"/c/sequencers\""))
+        let csp = try #require(reply.response.headers["Content-Security-Policy"])
+        #expect(csp.contains("script-src 'self'"))
+        #expect(!csp.contains("unsafe-inline"))
+        #expect(reply.response.headers["X-Content-Type-Options"] == "nosniff")
+        #expect(reply.response.headers["Set-Cookie"]?.contains("HttpOnly") == true)
+    }
+
+    @Test func listHasSectionsRailAndRows() throws {
+        let reply = try fixture.request("/c/products")
+        #expect(reply.status == 200)
+        #expect(reply.text.contains("class=\"section-header\" id=\"s-A\""))
+        #expect(reply.text.contains("class=\"rail\""))
+        #expect(reply.text.contains("class=\"flag\""))
+        #expect(reply.text.contains("class=\"price\""))
+        // German catalog: the "Kategorie …" subtitle.
+        #expect(try fixture.request("/c/sequencers").text.contains("Kategorie "))
+        // Hungarian sections.
+        #expect(try fixture.request("/c/cookbook").text.contains("id=\"s-CS\""))
+    }
+
+    @Test func railJumpsToASection() throws {
+        let reply = try fixture.request("/c/cookbook?from=GY")
+        #expect(reply.status == 200)
+        let first = try #require(reply.text.range(of: "class=\"section-header\""))
+        #expect(reply.text[first.upperBound...].hasPrefix(" id=\"s-GY\"") || reply.text[first.upperBound...].contains("s-GY"))
+        #expect(try fixture.request("/c/cookbook?from=%3Cscript%3E").status == 404)
+    }
+
+    @Test func searchWithoutJavaScript() throws {
+        let reply = try fixture.request("/c/sequencers?q=klang&search=1")
+        #expect(reply.status == 200)
+        #expect(reply.text.contains("<mark>Klang</mark>werk"))
+        #expect(reply.text.contains("aria-pressed=\"true\""))
+        #expect(!reply.text.contains("class=\"rail\""))
+        let scoped = try fixture.request("/c/sequencers?q=&scope=Apple%26Win&search=1")
+        #expect(scoped.text.contains("value=\"Apple&amp;Win\" class=\"scope\" aria-pressed=\"true\""))
+        let none = try fixture.request("/c/sequencers?q=zzzzzz&search=1")
+        #expect(none.text.contains("Keine Treffer"))
+    }
+
+    @Test func detailWithPlaceholderAndBackToTheSearch() throws {
+        let empty = try fixture.request("/c/sequencers/i/" + firstEmptyDescription())
+        #expect(empty.text.contains("(Keine Daten hinterlegt)"))
+        let reply = try fixture.request("/c/sequencers/i/" + firstEmptyDescription() + "?q=fu&search=1")
+        #expect(reply.text.contains("href=\"/c/sequencers?q=fu&amp;search=1\""))
+        let recipe = try fixture.request("/c/cookbook/i/r01")
+        #expect(recipe.text.contains("<title>Csirkepaprikás</title>"))
+        #expect(recipe.text.contains("1 óra"))
+        #expect(try fixture.request("/c/cookbook/i/nope").status == 404)
+        #expect(try fixture.request("/c/cookbook/i/nope").response.headers["Content-Type"]?.hasPrefix("text/html") == true)
+    }
+
+    func firstEmptyDescription() throws -> String {
+        let store = try SQLiteCatalogStore(path: fixture.path, readOnly: true)
+        defer { store.close() }
+        let page = try store.items(of: "sequencers", section: nil, after: nil, limit: 100)
+        return try #require(page.items.first { ($0.description ?? "").isEmpty }?.id)
+    }
+
+    @Test func cookbookTabs() throws {
+        let hot = try fixture.request("/c/cookbook/hot")
+        #expect(hot.status == 200)
+        #expect(hot.text.contains("class=\"tabs\""))
+        #expect(hot.text.components(separatedBy: "class=\"row\"").count - 1 == 6)
+        let categories = try fixture.request("/c/cookbook/categories")
+        #expect(categories.text.contains("Levesek"))
+        let soups = try fixture.request("/c/cookbook/categories/1")
+        #expect(soups.status == 200)
+        #expect(soups.text.components(separatedBy: "class=\"row\"").count - 1 == 5)
+        #expect(try fixture.request("/c/cookbook/categories/99").status == 404)
+        // Favorites need a signed-in user.
+        let favorites = try fixture.request("/c/cookbook/favorites")
+        #expect(favorites.status == 303)
+        #expect(favorites.response.headers["Location"]?.hasPrefix("/signin?next=") == true)
+    }
+
+    @Test func signInFavoritesAndCSRF() throws {
+        let store = try SQLiteCatalogStore(path: fixture.path)
+        _ = try Authenticator().addUser(name: "kati", isAdmin: false, password: "paprika-42", in: store)
+        store.close()
+        let form = try fixture.request("/signin")
+        let csrf = try #require(form.response.headers["Set-Cookie"]?.split(separator: ";").first?.split(separator: "=").last)
+        let cookie = "catalog_csrf=\(csrf)"
+        let body = Array("csrf=\(csrf)&name=kati&password=paprika-42&next=%2Fc%2Fcookbook%2Fi%2Fr01".utf8)
+        let signedIn = try fixture.request(
+            .post, "/signin", headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Cookie", cookie)],
+            body: body)
+        #expect(signedIn.status == 303)
+        #expect(signedIn.response.headers["Location"] == "/c/cookbook/i/r01")
+        let session = try #require(signedIn.response.headers["Set-Cookie"]?.split(separator: ";").first)
+        #expect(signedIn.response.headers["Set-Cookie"]?.contains("HttpOnly; SameSite=Lax") == true)
+        let cookies = "\(cookie); \(session)"
+        let page = try fixture.request("/c/cookbook/i/r01", headers: [("Cookie", cookies)])
+        #expect(page.text.contains("id=\"favorite\" aria-pressed=\"false\""))
+        // Without the token the form is refused; with it the favorite is stored.
+        let forged = try fixture.request(
+            .post, "/c/cookbook/i/r01/favorite",
+            headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Cookie", cookies)],
+            body: Array("favorite=1".utf8))
+        #expect(forged.status == 403)
+        let crossSite = try fixture.request(
+            .post, "/c/cookbook/i/r01/favorite",
+            headers: [
+                ("Content-Type", "application/x-www-form-urlencoded"), ("Cookie", cookies), ("Origin", "https://evil.example"),
+                ("Host", "localhost:8080"),
+            ], body: Array("csrf=\(csrf)&favorite=1".utf8))
+        #expect(crossSite.status == 403)
+        let added = try fixture.request(
+            .post, "/c/cookbook/i/r01/favorite",
+            headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Cookie", cookies)],
+            body: Array("csrf=\(csrf)&favorite=1".utf8))
+        #expect(added.status == 303)
+        let favorites = try fixture.request("/c/cookbook/favorites", headers: [("Cookie", cookies)])
+        #expect(favorites.text.contains("Csirkepaprikás"))
+        let wrong = try fixture.request(
+            .post, "/signin", headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Cookie", cookie)],
+            body: Array("csrf=\(csrf)&name=kati&password=nope".utf8))
+        #expect(wrong.status == 401)
+        #expect(wrong.text.contains("Wrong name or password."))
+    }
+
+    @Test func openRedirectsAreRefused() {
+        #expect(SignInPage.safeNext("https://evil.example/") == "/")
+        #expect(SignInPage.safeNext("//evil.example/") == "/")
+        #expect(SignInPage.safeNext("/\\evil") == "/")
+        #expect(SignInPage.safeNext("/c/cookbook") == "/c/cookbook")
+    }
+
+    @Test func scriptInRecordsIsText() throws {
+        let store = try SQLiteCatalogStore(path: fixture.path)
+        _ = try store.importRecords(
+            definition: CatalogDefinition(id: "hostile", title: "<script>alert('t')</script>", locale: "en"),
+            replace: true,
+            records: { add in
+                try add(
+                    Record(
+                        id: "x\"><script>alert(1)</script>", title: "<script>alert(2)</script>",
+                        subtitle: "<img src=x onerror=alert(3)>", description: "</p><script>alert(4)</script>",
+                        fields: ["note": .text("<b onclick=alert(5)>")]))
+                return nil
+            }, progress: nil)
+        store.close()
+        for path in ["/", "/c/hostile", "/c/hostile?q=script&search=1"] {
+            let text = try fixture.request(path).text
+            #expect(!text.contains("<script>alert"), "\(path)")
+            #expect(!text.contains("<img src=x"), "\(path)")
+        }
+        let detail = try fixture.request("/c/hostile/i/" + "x\"><script>alert(1)</script>".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
+        #expect(detail.status == 200)
+        #expect(!detail.text.contains("<script>alert"))
+        #expect(detail.text.contains("&lt;script&gt;alert(2)&lt;/script&gt;"))
+    }
+
+    @Test func assetsAreFingerprintedAndImmutable() throws {
+        let page = try fixture.request("/").text
+        #expect(page.contains(WebAssets.script.path))
+        let script = try fixture.request(WebAssets.script.path)
+        #expect(script.status == 200)
+        #expect(script.response.headers["Cache-Control"] == "public, max-age=31536000, immutable")
+        #expect(script.response.headers["Content-Type"] == "text/javascript; charset=utf-8")
+        #expect(try fixture.request("/assets/app-00000000.js").status == 404)
+    }
+}
