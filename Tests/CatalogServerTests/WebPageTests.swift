@@ -43,7 +43,9 @@ import Testing
         let reply = try fixture.request("/c/cookbook?from=GY")
         #expect(reply.status == 200)
         let first = try #require(reply.text.range(of: "class=\"section-header\""))
-        #expect(reply.text[first.upperBound...].hasPrefix(" id=\"s-GY\"") || reply.text[first.upperBound...].contains("s-GY"))
+        #expect(
+            reply.text[first.upperBound...].hasPrefix(" id=\"s-GY\"")
+                || reply.text[first.upperBound...].contains("s-GY"))
         #expect(try fixture.request("/c/cookbook?from=%3Cscript%3E").status == 404)
     }
 
@@ -68,7 +70,8 @@ import Testing
         #expect(recipe.text.contains("<title>Csirkepaprikás</title>"))
         #expect(recipe.text.contains("1 óra"))
         #expect(try fixture.request("/c/cookbook/i/nope").status == 404)
-        #expect(try fixture.request("/c/cookbook/i/nope").response.headers["Content-Type"]?.hasPrefix("text/html") == true)
+        #expect(
+            try fixture.request("/c/cookbook/i/nope").response.headers["Content-Type"]?.hasPrefix("text/html") == true)
     }
 
     func firstEmptyDescription() throws -> String {
@@ -100,7 +103,8 @@ import Testing
         _ = try Authenticator().addUser(name: "kati", isAdmin: false, password: "paprika-42", in: store)
         store.close()
         let form = try fixture.request("/signin")
-        let csrf = try #require(form.response.headers["Set-Cookie"]?.split(separator: ";").first?.split(separator: "=").last)
+        let csrf = try #require(
+            form.response.headers["Set-Cookie"]?.split(separator: ";").first?.split(separator: "=").last)
         let cookie = "catalog_csrf=\(csrf)"
         let body = Array("csrf=\(csrf)&name=kati&password=paprika-42&next=%2Fc%2Fcookbook%2Fi%2Fr01".utf8)
         let signedIn = try fixture.request(
@@ -122,7 +126,8 @@ import Testing
         let crossSite = try fixture.request(
             .post, "/c/cookbook/i/r01/favorite",
             headers: [
-                ("Content-Type", "application/x-www-form-urlencoded"), ("Cookie", cookies), ("Origin", "https://evil.example"),
+                ("Content-Type", "application/x-www-form-urlencoded"), ("Cookie", cookies),
+                ("Origin", "https://evil.example"),
                 ("Host", "localhost:8080"),
             ], body: Array("csrf=\(csrf)&favorite=1".utf8))
         #expect(crossSite.status == 403)
@@ -166,7 +171,9 @@ import Testing
             #expect(!text.contains("<script>alert"), "\(path)")
             #expect(!text.contains("<img src=x"), "\(path)")
         }
-        let detail = try fixture.request("/c/hostile/i/" + "x\"><script>alert(1)</script>".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)
+        let detail = try fixture.request(
+            "/c/hostile/i/" + "x\"><script>alert(1)</script>".addingPercentEncoding(
+                withAllowedCharacters: .alphanumerics)!)
         #expect(detail.status == 200)
         #expect(!detail.text.contains("<script>alert"))
         #expect(detail.text.contains("&lt;script&gt;alert(2)&lt;/script&gt;"))

@@ -17,8 +17,10 @@ struct WebRoutes {
         @Sendable func session(_ request: Request) throws -> WebSession {
             try WebSession(request: request, stores: stores, authenticator: authenticator)
         }
-        @Sendable func catalog(_ store: SQLiteCatalogStore, _ id: String) throws -> (CatalogDefinition, CatalogSummary) {
-            guard let definition = try store.definition(of: id), let summary = try store.catalogs().first(where: { $0.id == id })
+        @Sendable func catalog(_ store: SQLiteCatalogStore, _ id: String) throws -> (CatalogDefinition, CatalogSummary)
+        {
+            guard let definition = try store.definition(of: id),
+                let summary = try store.catalogs().first(where: { $0.id == id })
             else { throw HTTPError.notFound("no catalog named \"\(id)\"") }
             return (definition, summary)
         }
@@ -45,9 +47,12 @@ struct WebRoutes {
             let session = try session(request)
             var isFavorite: Bool?
             if !definition.categories.isEmpty {
-                isFavorite = try session.user.map { user in
-                    try store.favorites(ofUser: user.id).contains { $0.catalog == definition.id && $0.item == record.id }
-                } ?? false
+                isFavorite =
+                    try session.user.map { user in
+                        try store.favorites(ofUser: user.id).contains {
+                            $0.catalog == definition.id && $0.item == record.id
+                        }
+                    } ?? false
             }
             let state = try ListPage.State(request)
             let strings = WebStrings.forLocale(definition.locale)
@@ -65,7 +70,9 @@ struct WebRoutes {
             guard let user = session.user else {
                 return Self.redirect("/signin?next=" + WebPaths.encode(WebPaths.item(id, item)))
             }
-            guard try stores.reader().item(of: id, itemID: item) != nil else { throw HTTPError.notFound("no such record") }
+            guard try stores.reader().item(of: id, itemID: item) != nil else {
+                throw HTTPError.notFound("no such record")
+            }
             _ = try stores.write { store in
                 fields["favorite"] == "0"
                     ? try store.removeFavorite(userID: user.id, catalog: id, item: item)
@@ -141,7 +148,8 @@ struct WebRoutes {
             var response = Self.redirect(next)
             response.headers.add(
                 "Set-Cookie",
-                "\(WebSession.sessionCookie)=\(cookie); Path=/; HttpOnly; SameSite=Lax; Max-Age=\(Int(WebSession.lifetime))")
+                "\(WebSession.sessionCookie)=\(cookie); Path=/; HttpOnly; SameSite=Lax; Max-Age=\(Int(WebSession.lifetime))"
+            )
             return response
         }
         routes.on(.post, "/signout") { request, _ in
@@ -151,7 +159,8 @@ struct WebRoutes {
                 try stores.write { try authenticator.endSession(cookie: cookie, in: $0) }
             }
             var response = Self.redirect("/")
-            response.headers.add("Set-Cookie", "\(WebSession.sessionCookie)=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0")
+            response.headers.add(
+                "Set-Cookie", "\(WebSession.sessionCookie)=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0")
             return response
         }
         routes.get("/assets/{name}") { _, context in

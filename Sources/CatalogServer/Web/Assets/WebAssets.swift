@@ -19,7 +19,8 @@ enum WebAssets {
         var path: String { "/assets/" + name }
     }
 
-    static let stylesheet = Asset(stem: "app", ext: "css", contentType: "text/css; charset=utf-8", text: AppStylesheet.text)
+    static let stylesheet = Asset(
+        stem: "app", ext: "css", contentType: "text/css; charset=utf-8", text: AppStylesheet.text)
     static let script = Asset(
         stem: "app", ext: "js", contentType: "text/javascript; charset=utf-8", text: AppScript.text)
     static let all = [stylesheet, script]

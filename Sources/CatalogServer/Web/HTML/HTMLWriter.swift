@@ -37,7 +37,8 @@ struct HTMLWriter {
     }
 
     /// An element holding only text.
-    mutating func element(_ name: StaticString, _ attributes: KeyValuePairs<StaticString, String?> = [:], text: String) {
+    mutating func element(_ name: StaticString, _ attributes: KeyValuePairs<StaticString, String?> = [:], text: String)
+    {
         element(name, attributes) { $0.text(text) }
     }
 

@@ -40,7 +40,9 @@ enum CollectionPages {
     }
 
     /// The categories with their pictures and counts.
-    static func categories(_ categories: [CategoryCount], definition: CatalogDefinition, session: WebSession) -> Response {
+    static func categories(_ categories: [CategoryCount], definition: CatalogDefinition, session: WebSession)
+        -> Response
+    {
         let strings = WebStrings.forLocale(definition.locale)
         var layout = PageLayout(
             title: strings.categories, strings: strings, back: ("/", strings.catalogs), catalogID: definition.id,
@@ -52,12 +54,16 @@ enum CollectionPages {
                 html.open("li", ["class": "row"])
                 html.open(
                     "a",
-                    ["class": "row-link", "href": WebPaths.catalog(definition.id) + "/categories/" + String(category.id)])
+                    [
+                        "class": "row-link",
+                        "href": WebPaths.catalog(definition.id) + "/categories/" + String(category.id),
+                    ])
                 if let image = category.image, !image.isEmpty {
                     html.element(
                         "img",
                         [
-                            "class": "thumb", "src": RowView.thumbnail(image), "alt": "", "loading": "lazy", "width": "40",
+                            "class": "thumb", "src": RowView.thumbnail(image), "alt": "", "loading": "lazy",
+                            "width": "40",
                             "height": "40",
                         ])
                 }

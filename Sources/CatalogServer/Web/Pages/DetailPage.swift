@@ -34,7 +34,9 @@ struct DetailPage {
                 fact(strings.category, record.categories.joined(separator: ", "), into: &html)
             }
             if let price = record.price {
-                fact(strings.price, RowView.format(price, currency: record.currency, locale: definition.locale), into: &html)
+                fact(
+                    strings.price, RowView.format(price, currency: record.currency, locale: definition.locale),
+                    into: &html)
             }
             if let quantity = record.quantity { fact(strings.quantity, String(quantity), into: &html) }
             if let country = record.country, !country.isEmpty {
@@ -53,7 +55,9 @@ struct DetailPage {
                 fact(name, record.fields[name]?.values.joined(separator: ", ") ?? "", into: &html)
             }
             html.close("dl")
-            if let description = record.description, !description.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            if let description = record.description,
+                !description.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+            {
                 html.open("div", ["class": "description"])
                 for paragraph in description.split(separator: "\n", omittingEmptySubsequences: true) {
                     html.element("p", text: String(paragraph))
@@ -89,7 +93,10 @@ struct DetailPage {
         }
         html.open(
             "form",
-            ["method": "post", "action": WebPaths.item(definition.id, record.id) + "/favorite", "class": "favorite-form"])
+            [
+                "method": "post", "action": WebPaths.item(definition.id, record.id) + "/favorite",
+                "class": "favorite-form",
+            ])
         html.element("input", ["type": "hidden", "name": "csrf", "value": session.csrf])
         html.element("input", ["type": "hidden", "name": "favorite", "value": isFavorite ? "0" : "1"])
         html.element(

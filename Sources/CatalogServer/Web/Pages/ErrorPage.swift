@@ -4,7 +4,8 @@ import CatalogHTTP
 enum ErrorPage {
     @Sendable static func render(_ error: HTTPError, _ request: Request) -> Response {
         let path = request.rawPath
-        if path.hasPrefix("/api/") || path.hasPrefix("/get") || path.hasPrefix("/catalogs/") || path.hasPrefix("/images/")
+        if path.hasPrefix("/api/") || path.hasPrefix("/get") || path.hasPrefix("/catalogs/")
+            || path.hasPrefix("/images/")
             || path.hasPrefix("/assets/")
         {
             return ErrorMiddleware.json(error, request)

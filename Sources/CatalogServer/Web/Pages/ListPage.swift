@@ -47,7 +47,8 @@ struct ListPage {
             title: definition.title, strings: strings, back: ("/", strings.catalogs), catalogID: id, session: session,
             tabs: tabs)
         layout.here = WebPaths.catalog(id) + state.backQuery
-        let results = try state.searching
+        let results =
+            try state.searching
             ? StorageErrors.map {
                 try store.search(state.query, in: id, scope: state.scope, limit: Self.searchLimit)
             } : nil
@@ -82,7 +83,8 @@ struct ListPage {
     }
 
     private func searchForm(_ state: State, strings: WebStrings, scopes: [ScopeCount]?, into html: inout HTMLWriter) {
-        html.open("form", ["class": "search", "role": "search", "method": "get", "action": WebPaths.catalog(definition.id)])
+        html.open(
+            "form", ["class": "search", "role": "search", "method": "get", "action": WebPaths.catalog(definition.id)])
         html.element("label", ["class": "visually-hidden", "for": "q"], text: strings.search)
         html.element(
             "input",
@@ -117,7 +119,8 @@ struct ListPage {
 
     private func resultList(_ results: SearchResponse, state: State, strings: WebStrings, into html: inout HTMLWriter) {
         let total = String(results.total) + (results.totalCapped ? "+" : "")
-        html.element("p", ["class": "total", "id": "total", "aria-live": "polite"], text: "\(total) \(strings.results)")
+        html.element(
+            "p", ["class": "total", "id": "total", "aria-live": "polite"], text: "\(total) \(strings.results)")
         html.open("ol", ["class": "rows results", "id": "results"])
         for hit in results.items {
             RowView.write(
@@ -125,7 +128,8 @@ struct ListPage {
                 backQuery: state.backQuery, into: &html)
         }
         html.close("ol")
-        html.element("p", ["class": "empty", "id": "empty", "hidden": results.items.isEmpty ? nil : ""], text: strings.noResults)
+        html.element(
+            "p", ["class": "empty", "id": "empty", "hidden": results.items.isEmpty ? nil : ""], text: strings.noResults)
     }
 
     private func sectionList(_ page: ItemsPage, state: State, strings: WebStrings, into html: inout HTMLWriter) {
@@ -146,7 +150,11 @@ struct ListPage {
         html.close("div")
         if let next = page.next {
             html.element(
-                "a", ["class": "more", "id": "more", "rel": "next", "href": WebPaths.catalog(definition.id) + "?after=" + next],
+                "a",
+                [
+                    "class": "more", "id": "more", "rel": "next",
+                    "href": WebPaths.catalog(definition.id) + "?after=" + next,
+                ],
                 text: strings.more)
         }
     }
@@ -159,7 +167,8 @@ struct ListPage {
             html.element(
                 "a",
                 [
-                    "href": WebPaths.catalog(definition.id) + "?from=" + WebPaths.encode(label) + "#s-" + WebPaths.encode(label),
+                    "href": WebPaths.catalog(definition.id) + "?from=" + WebPaths.encode(label) + "#s-"
+                        + WebPaths.encode(label),
                     "data-label": label, "class": nonEmpty.contains(label) ? nil : "empty-label",
                 ], text: label)
             html.close("li")

@@ -49,7 +49,8 @@ struct PageLayout {
                 $0.element("button", ["type": "submit", "title": user.name], text: strings.signOut)
             }
         } else {
-            html.element("a", ["href": "/signin?next=" + WebPaths.encode(here), "class": "signin"], text: strings.signIn)
+            html.element(
+                "a", ["href": "/signin?next=" + WebPaths.encode(here), "class": "signin"], text: strings.signIn)
         }
         html.close("div")
         html.close("header")
@@ -58,7 +59,8 @@ struct PageLayout {
             $0.raw(" ")
             $0.element("button", ["type": "button", "id": "retry"], text: strings.retry)
         }
-        html.element("div", ["class": "spinner", "id": "spinner", "role": "status", "aria-live": "polite", "hidden": ""])
+        html.element(
+            "div", ["class": "spinner", "id": "spinner", "role": "status", "aria-live": "polite", "hidden": ""])
         html.open("main", ["id": "main", "tabindex": "-1"])
         content(&html)
         html.close("main")
@@ -106,7 +108,8 @@ enum WebPaths {
             if allowed.contains(byte) {
                 output.unicodeScalars.append(UnicodeScalar(byte))
             } else {
-                output += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0xF, radix: 16, uppercase: true)
+                output +=
+                    "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0xF, radix: 16, uppercase: true)
             }
         }
         return output

@@ -28,7 +28,8 @@ enum RowView {
                 $0.text(subtitle, marking: ranges(matches, field: "subtitle"))
             }
         } else if !record.categories.isEmpty {
-            html.element("span", ["class": "subtitle"], text: strings.category + " " + record.categories.joined(separator: ", "))
+            html.element(
+                "span", ["class": "subtitle"], text: strings.category + " " + record.categories.joined(separator: ", "))
         }
         html.close("span")
         if let price = record.price {
@@ -38,7 +39,8 @@ enum RowView {
             html.element(
                 "img",
                 [
-                    "class": "flag", "src": "/images/demo/flags/\(country.lowercased()).svg", "alt": country.uppercased(),
+                    "class": "flag", "src": "/images/demo/flags/\(country.lowercased()).svg",
+                    "alt": country.uppercased(),
                     "width": "20", "height": "14", "loading": "lazy",
                 ])
         }

@@ -8,7 +8,8 @@ struct SignInPage {
 
     func render() -> Response {
         let strings = WebStrings.english
-        let layout = PageLayout(title: strings.signIn, strings: strings, back: ("/", strings.catalogs), session: session)
+        let layout = PageLayout(
+            title: strings.signIn, strings: strings, back: ("/", strings.catalogs), session: session)
         return layout.render(status: failed ? .unauthorized : .ok) { html in
             html.open("form", ["method": "post", "action": "/signin", "class": "signin-form"])
             if failed {

@@ -51,7 +51,8 @@ struct WebStrings: Sendable {
         password: "Passwort", favorites: "Favoriten", hot: "Empfohlen", categories: "Kategorien", all: "Alle",
         addFavorite: "Zu den Favoriten", removeFavorite: "Aus den Favoriten entfernen",
         unreachable: "Der Server ist nicht erreichbar.", retry: "Erneut versuchen", results: "Treffer",
-        price: "Preis", quantity: "Menge", country: "Land", signInForFavorites: "Melden Sie sich an, um Favoriten zu speichern.",
+        price: "Preis", quantity: "Menge", country: "Land",
+        signInForFavorites: "Melden Sie sich an, um Favoriten zu speichern.",
         wrongCredentials: "Name oder Passwort falsch.", catalogs: "Kataloge", index: "Register")
 
     static let hungarian = WebStrings(

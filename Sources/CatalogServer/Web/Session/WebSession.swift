@@ -55,7 +55,7 @@ struct WebSession {
             }
         }
         guard let cookie = cookies(request)[csrfCookie], let field = fields["csrf"],
-            APIToken.verify(secret: Array(field.utf8), against: Array(cookie.utf8))
+            ConstantTime.equal(Array(field.utf8), Array(cookie.utf8))
         else { throw HTTPError(.forbidden, code: "forbidden", "the form has expired; reload the page and try again") }
     }
 
