@@ -15,8 +15,8 @@ Prints the number of records, words and prefixes.
 
     workload.py --pages BASE_URL CATALOG_ID OUTDIR
 
-Follows the catalog's item pages (limit 50) from the first, writing pages.txt: the first
-PAGES pages in order, plus pages starting after ids spread over the catalog.
+Follows the catalog's item pages (limit 50, each page's `next` cursor), writing pages.txt:
+pages from the start of the catalog and from the start of each section.
 
     workload.py --mix OUTDIR
 
@@ -116,35 +116,37 @@ def fetch_json(url):
 
 
 def next_path(page, first_path):
-    """The path of the page after `page`: its next link or cursor, else after its last id."""
-    for key in ("next", "nextPage", "nextAfter", "nextCursor", "after", "cursor"):
-        value = page.get(key)
-        if isinstance(value, str) and value:
-            if value.startswith("http://") or value.startswith("https://"):
-                parts = urlsplit(value)
-                return parts.path + ("?" + parts.query if parts.query else "")
-            if value.startswith("/"):
-                return value
-            return f"{first_path}&after={quote(value, safe='')}"
-    items = page.get("items") or []
-    if not items:
+    """The path of the page after `page` (its `next` cursor), or None at the end."""
+    value = page.get("next")
+    if not isinstance(value, str) or not value:
         return None
-    return f"{first_path}&after={quote(str(items[-1]['id']), safe='')}"
+    if value.startswith("http://") or value.startswith("https://"):
+        parts = urlsplit(value)
+        return parts.path + ("?" + parts.query if parts.query else "")
+    if value.startswith("/"):
+        return value
+    return f"{first_path}&after={quote(value, safe='')}"
+
+
+def follow(base, first, count):
+    """The paths of up to `count` pages from `first` on, following each page's cursor."""
+    paths = []
+    path = first
+    while path is not None and len(paths) < count:
+        paths.append(path)
+        path = next_path(fetch_json(base + path), first)
+    return paths
 
 
 def pages(base, catalog_id, outdir):
-    first = f"/api/v1/catalogs/{quote(catalog_id)}/items?limit=50"
-    paths = []
-    path = first
-    while path is not None and len(paths) < PAGES:
-        paths.append(path)
-        path = next_path(fetch_json(base + path), first)
-    # Pages deep in the catalog: after ids spread over it (the cursor format of the first pages).
-    with open(f"{outdir}/items-ours.txt", encoding="utf-8") as file:
-        item_ids = [line.rstrip("\n").rsplit("/", 1)[-1] for line in file if line.strip()]
-    if len(paths) > 1 and paths[1].startswith(first + "&after="):
-        for item_id in item_ids[:: max(1, len(item_ids) // PAGES)]:
-            paths.append(f"{first}&after={item_id}")
+    """Pages from the start of the catalog, and from the start of each section (deep pages)."""
+    root = f"/api/v1/catalogs/{quote(catalog_id)}"
+    paths = follow(base, f"{root}/items?limit=50", PAGES // 2)
+    sections = fetch_json(f"{base}{root}/sections").get("sections", [])
+    labels = [section["label"] for section in sections if section.get("count", 0) > 0]
+    per_section = max(1, (PAGES - len(paths)) // max(1, len(labels)))
+    for label in labels:
+        paths += follow(base, f"{root}/items?section={quote(label, safe='')}&limit=50", per_section)
     with open(f"{outdir}/pages.txt", "w", encoding="utf-8") as file:
         file.write("\n".join(paths) + "\n")
     print(f"pages={len(paths)}")
