@@ -115,7 +115,7 @@ def table(records):
             goals = f"ours ≥ 2,000 req/s, p99 ≤ 20 ms {verdict(own)}"
             if peer and rate(peer) > 0:
                 value = rate(ours) / rate(peer)
-                goals = f"{value:,.0f}× Datasette (goal ≥ 40×) {verdict(value >= 40)}; " + goals
+                goals = f"{value:,.{0 if value >= 100 else 1}f}× Datasette (goal ≥ 40×) {verdict(value >= 40)}; " + goals
         rows.append(
             (figure, figures(ours) if ours else "not run", "Datasette " + figures(peer) if peer else "-", goals)
         )
@@ -160,7 +160,7 @@ def table(records):
     if load >= 0.5:
         print(
             f"Note: the load average was {load:.2f} when the run started: other processes were busy, and the"
-            " figures share the cores with them (each ratio compares runs made minutes apart)."
+            " figures share the cores with them."
         )
     if meta.get("peers_only") == "1":
         print("(--peers-only: the server was not measured)")
