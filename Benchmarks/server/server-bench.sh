@@ -124,11 +124,14 @@ else:
 EOF
 }
 
-# Waits until URL answers 200, for at most SECONDS, while PID lives.
+# Waits until URL answers 200, for at most SECONDS, while PID lives; shows LOG if it exits.
 wait_for_http() {
-    local url="$1" pid="$2" seconds="$3" name="$4"
+    local url="$1" pid="$2" seconds="$3" name="$4" log="$5"
     for _ in $(seq $((seconds * 10))); do
-        kill -0 "$pid" 2>/dev/null || fail "$name exited while starting (see above)"
+        if ! kill -0 "$pid" 2>/dev/null; then
+            tail -n 20 "$log" >&2
+            fail "$name exited while starting"
+        fi
         if [[ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "$url" || true)" == "200" ]]; then
             return 0
         fi
@@ -185,7 +188,7 @@ fi
 database="$(cd "$(dirname "$database")" && pwd)/$(basename "$database")"
 
 query() {
-    sqlite3 -readonly -batch -noheader "$database" "$1" 2>&1 || fail "cannot read $database: $1"
+    sqlite3 -readonly -batch -noheader "$database" "$1" || fail "cannot read $database: $1"
 }
 if [[ -z "$catalog" ]]; then
     catalog="$(query "SELECT id FROM catalogs ORDER BY number LIMIT 1")"
@@ -293,7 +296,7 @@ nginx -e "$work/nginx-error.log" -p "$work" -c "$work/nginx.conf" >"$work/nginx.
 nginx_pid=$!
 started_pids+=("$nginx_pid")
 nginx_url="http://127.0.0.1:$nginx_port"
-wait_for_http "$nginx_url$item_path" "$nginx_pid" 10 nginx
+wait_for_http "$nginx_url$item_path" "$nginx_pid" 10 nginx "$work/nginx-error.log"
 curl -sS -o "$work/item-nginx.json" "$nginx_url$item_path" || fail "curl against nginx failed"
 cmp -s "$item_file" "$work/item-nginx.json" || fail "nginx does not serve the same bytes"
 say "item $item_id: $item_bytes bytes of JSON; nginx (pid $nginx_pid) on port $nginx_port"
@@ -328,7 +331,7 @@ sed -e "s#@DATABASE@#$datasette_name#g" -e "s#@NUMBER@#$catalog_number#g" \
 datasette_pid=$!
 started_pids+=("$datasette_pid")
 datasette_url="http://127.0.0.1:$datasette_port"
-wait_for_http "$datasette_url/-/versions.json" "$datasette_pid" 120 Datasette
+wait_for_http "$datasette_url/-/versions.json" "$datasette_pid" 120 Datasette "$work/datasette.err"
 first_peer="$(head -n 1 "$work/search-peer.txt")"
 status="$(curl -sS -o "$work/peer-first.json" -w '%{http_code}' --max-time 60 "$datasette_url$first_peer")" ||
     fail "curl $datasette_url$first_peer failed"
