@@ -25,6 +25,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CGD", pkgConfig: "gdlib", providers: [.apt(["libgd-dev"])]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         // ICU (Debian's libicu) behind an opaque C header of our own, so no Swift module ever sees
         // ICU's types next to Foundation's private copy of ICU.
@@ -47,7 +48,7 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // Readers (XML, JSON, CSV) and writers for records, and fetching sources from URLs.
-        .target(name: "CatalogImport", dependencies: ["CatalogModel"], swiftSettings: swiftSettings),
+        .target(name: "CatalogImport", dependencies: ["CatalogModel", "CatalogStorage"], swiftSettings: swiftSettings),
         // The three demo catalogs and the synthetic catalog generator.
         .target(name: "CatalogDemo", dependencies: ["CatalogModel"], swiftSettings: swiftSettings),
         // API tokens and password hashes (libsodium): issuing, hashing, verifying in constant time.
@@ -58,7 +59,7 @@ let package = Package(
         .target(
             name: "CatalogServer",
             dependencies: [
-                "CatalogHTTP", "CatalogAuth", "CatalogModel", "CatalogStorage", "CatalogSQLite", "CatalogImport",
+                "CGD", "CatalogHTTP", "CatalogAuth", "CatalogModel", "CatalogStorage", "CatalogSQLite", "CatalogImport",
                 "CatalogDemo",
             ],
             swiftSettings: swiftSettings

@@ -7,7 +7,7 @@
 set -euo pipefail
 
 profile="${1:-build}"
-packages=(libsqlite3-dev libicu-dev pkg-config libmicrohttpd-dev zlib1g-dev libsodium-dev curl)
+packages=(libsqlite3-dev libicu-dev pkg-config libmicrohttpd-dev zlib1g-dev libsodium-dev libgd-dev curl)
 case "$profile" in
   build) ;;
   test) packages+=(sqlite3) ;;

@@ -6,6 +6,8 @@
 #include <sys/types.h>
 #include <sys/select.h>
 #include <sys/socket.h>
+#include <stdio.h>
+#include <string.h>
 #include <microhttpd.h>
 
 /// MHD_start_daemon is variadic, which Swift cannot call: options go in as one
@@ -29,5 +31,41 @@ static inline unsigned int cmhd_current_connections(struct MHD_Daemon *daemon) {
     return info == NULL ? 0 : info->num_connections;
 }
 
+
+/// The client's socket address, or NULL.
+static inline const struct sockaddr *cmhd_client_address(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    return info == NULL ? NULL : info->client_addr;
+}
+
+/// Leaves escapes in the path and query alone: the server decodes them itself after splitting
+/// the path into segments, so `%2F` can never turn into a path separator.
+static size_t cmhd_unescape_none(void *context, struct MHD_Connection *connection, char *text) {
+    (void) context; (void) connection;
+    return strlen(text);
+}
+
+/// Options taking a function pointer carry it cast to intptr_t, which Swift cannot express.
+static inline struct MHD_OptionItem cmhd_option_unescape_none(void) {
+    struct MHD_OptionItem item = { MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t) &cmhd_unescape_none, NULL };
+    return item;
+}
+
+static inline struct MHD_OptionItem cmhd_option_notify_completed(MHD_RequestCompletedCallback callback, void *context) {
+    struct MHD_OptionItem item = { MHD_OPTION_NOTIFY_COMPLETED, (intptr_t) callback, context };
+    return item;
+}
+
+/// MHD's own diagnostics (refused connections, malformed requests) to standard error.
+static void cmhd_log_to_stderr(void *context, const char *format, va_list arguments) {
+    (void) context;
+    fputs("http: ", stderr);
+    vfprintf(stderr, format, arguments);
+}
+
+static inline struct MHD_OptionItem cmhd_option_logger(void) {
+    struct MHD_OptionItem item = { MHD_OPTION_EXTERNAL_LOGGER, (intptr_t) &cmhd_log_to_stderr, NULL };
+    return item;
+}
 
 #endif

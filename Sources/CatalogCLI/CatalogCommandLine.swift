@@ -11,7 +11,8 @@ public enum CatalogCommandLine {
     /// Every command, in the order `catalog --help` lists them.
     static let commands: [any Command.Type] = [
         ImportCommand.self, DemoCommand.self, CatalogsCommand.self, ListCommand.self, SectionsCommand.self,
-        ShowCommand.self, SearchCommand.self, ExportCommand.self, GenerateCommand.self,
+        ShowCommand.self, SearchCommand.self, ExportCommand.self, GenerateCommand.self, ServeCommand.self,
+        UserCommand.self,
     ]
 
     /// Options every command accepts.

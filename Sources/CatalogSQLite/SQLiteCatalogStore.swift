@@ -23,6 +23,8 @@ public final class SQLiteCatalogStore: CatalogStore {
     let connection: Connection
     /// The file's path.
     public let path: String
+    /// Whether the store was opened without write access.
+    public let isReadOnly: Bool
     /// Catalog metadata by id, valid while `PRAGMA data_version` is unchanged.
     var cache: [String: CatalogState] = [:]
     var cacheVersion: Int = -1
@@ -45,6 +47,7 @@ public final class SQLiteCatalogStore: CatalogStore {
     /// - Throws: ``StorageError`` `.cannotOpen` for a missing, foreign or newer file.
     public init(path: String, readOnly: Bool = false) throws(StorageError) {
         self.path = path
+        isReadOnly = readOnly
         connection = try Connection(path: path, mode: readOnly ? .readOnly : .readWriteCreate)
         do {
             try configure(readOnly: readOnly)

@@ -9,6 +9,8 @@ public struct StorageError: Error, Sendable, CustomStringConvertible, CustomDebu
         case catalogNotFound
         /// The item does not exist.
         case itemNotFound
+        /// The user does not exist.
+        case userNotFound
         /// A parameter is out of range or malformed (a bad cursor, an unknown scope).
         case invalidArgument
         /// The database file cannot be opened, is not a catalog database, or is too new.

@@ -32,8 +32,10 @@ struct CLIRunner {
             .deletingLastPathComponent().appendingPathComponent(".build/debug/catalog")
     }()
 
+    /// Runs `catalog` with `arguments` (plus `--db` unless `useDatabase` is false), feeding it
+    /// `input` on standard input (else an empty standard input).
     @discardableResult
-    func run(_ arguments: [String], useDatabase: Bool = true) throws -> Result {
+    func run(_ arguments: [String], useDatabase: Bool = true, input: String? = nil) throws -> Result {
         let process = Process()
         process.executableURL = Self.binary
         process.arguments = arguments + (useDatabase ? ["--db", database] : [])
@@ -45,7 +47,11 @@ struct CLIRunner {
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
+        let stdin = Pipe()
+        process.standardInput = stdin
         try process.run()
+        if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
+        try stdin.fileHandleForWriting.close()
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

@@ -8,7 +8,9 @@ import Testing
         let help = try cli.run(["--help"], useDatabase: false)
         #expect(help.status == 0)
         #expect(help.stdout.contains("COMMANDS:"))
-        for command in ["import", "demo", "catalogs", "list", "sections", "show", "search", "export", "generate"] {
+        for command in [
+            "import", "demo", "catalogs", "list", "sections", "show", "search", "export", "generate", "user",
+        ] {
             let result = try cli.run([command, "--help"], useDatabase: false)
             #expect(result.status == 0, "\(command) --help")
             #expect(result.stdout.contains("USAGE: catalog \(command)"))

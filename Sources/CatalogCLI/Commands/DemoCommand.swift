@@ -43,6 +43,6 @@ struct DemoCommand: Command {
         case .json:
             reader = JSONRecordReader(data: data, sourceName: name, recordPath: demo.recordPath)
         }
-        return try ImportCommand.run(reader, into: store, definition: demo.definition, replace: true) { _ in }
+        return try ImportPipeline.run(reader, into: store, definition: demo.definition, replace: true) { _ in }
     }
 }

@@ -99,11 +99,12 @@ struct ImportCommand: Command {
             ?? (try? FileManager.default.attributesOfItem(atPath: fetched.fileURL.path)[.size] as? Int64) ?? nil
         let progress = ProgressBar(totalBytes: size, enabled: !arguments.flag("quiet") && isatty(2) != 0)
         let outcome = ReadingOutcome()
-        let reader = try Self.reader(
-            format: format, fetched: fetched, definition: &definition, record: arguments.value("record"),
-            table: arguments.value("table"), progress: { progress.update(bytes: $0) }, outcome: outcome)
+        let reader = try ImportPipeline.reader(
+            format: format, fileURL: fetched.fileURL, displayName: fetched.displayName, definition: &definition,
+            record: arguments.value("record"), table: arguments.value("table"), sqliteTable: SQLiteTableSource.init,
+            progress: { progress.update(bytes: $0) }, outcome: outcome)
         let started = Date()
-        let summary = try Self.run(
+        let summary = try ImportPipeline.run(
             reader, into: store, definition: definition, replace: arguments.flag("replace"), outcome: outcome,
             readingDone: { read in
                 progress.update(records: read)
@@ -115,86 +116,6 @@ struct ImportCommand: Command {
         progress.finish()
         Self.report(summary, catalog: id, seconds: Date().timeIntervalSince(started), context: context)
     }
-
-    /// Picks the reader for a format.
-    static func reader(
-        format: ImportFormat, fetched: FetchedSource, definition: inout CatalogDefinition, record: String?,
-        table: String?, progress: @escaping (Int64) -> Void, outcome: ReadingOutcome? = nil
-    ) throws -> any RecordSource {
-        switch format {
-        case .xml:
-            if let record { definition.recordElement = record }
-            var reader = XMLRecordReader(
-                fileURL: fetched.fileURL, recordElement: definition.recordElement, sourceName: fetched.displayName,
-                progress: progress)
-            reader.shape = { root, record in outcome?.set(rootElement: root, recordElement: record) }
-            return reader
-        case .json:
-            return JSONRecordReader(
-                fileURL: fetched.fileURL, recordPath: record, sourceName: fetched.displayName, progress: progress)
-        case .csv:
-            // A CSV cell holds one value: several categories share it, separated by ';'.
-            if definition.categorySeparator == nil { definition.categorySeparator = ";" }
-            return CSVRecordReader(fileURL: fetched.fileURL, sourceName: fetched.displayName, progress: progress)
-        case .sqlite:
-            return SQLiteTableSource(path: fetched.fileURL.path, table: table)
-        }
-    }
-
-    /// Maps and imports every record of `reader`: reading and mapping run on their own thread,
-    /// feeding the import on this one.
-    static func run(
-        _ reader: any RecordSource, into store: SQLiteCatalogStore, definition: CatalogDefinition, replace: Bool,
-        outcome: ReadingOutcome? = nil, readingDone: ((Int) -> Void)? = nil, progress: @escaping (Int) -> Void
-    ) throws -> ImportSummary {
-        let pipe = RecordPipe()
-        let learned = outcome ?? ReadingOutcome()
-        let box = ReaderBox(reader)
-        let thread = Thread {
-            var mapper = RecordMapper(definition: definition)
-            var batch: [Record] = []
-            batch.reserveCapacity(Self.batchSize)
-            do {
-                var sawRecord = false
-                try box.reader.forEachRecord { source in
-                    sawRecord = true
-                    batch.append(try mapper.record(from: source))
-                    if batch.count == Self.batchSize {
-                        try pipe.send(batch)
-                        batch.removeAll(keepingCapacity: true)
-                    }
-                }
-                if !batch.isEmpty { try pipe.send(batch) }
-                if !sawRecord { throw ImportError(.empty, "no records found") }
-                learned.set(fieldOrder: mapper.fieldOrder)
-                pipe.finish(error: nil)
-            } catch {
-                pipe.finish(error: error)
-            }
-        }
-        thread.stackSize = 8 << 20
-        thread.start()
-        do {
-            return try store.importRecords(
-                definition: definition, replace: replace,
-                records: { add in
-                    var count = 0
-                    while let batch = try pipe.receive() {
-                        for record in batch { try add(record) }
-                        count += batch.count
-                    }
-                    readingDone?(count)
-                    return learned.applied(to: definition)
-                }, progress: progress)
-        } catch {
-            pipe.cancel()
-            // Drain so the reader thread can finish before its reader goes away.
-            while (try? pipe.receive()) != nil {}
-            throw error
-        }
-    }
-
-    static let batchSize = 512
 
     static func report(_ summary: ImportSummary, catalog: String, seconds: Double, context: CommandContext) {
         if context.json {
@@ -208,42 +129,4 @@ struct ImportCommand: Command {
                 + "\(summary.removed) removed), \(summary.total) in the catalog; "
                 + String(format: "%.2f s, %d records/s", seconds, rate))
     }
-}
-
-/// What reading taught about the source, handed from the reading thread to the importing one:
-/// the order of its fields and, for XML, its root and record elements (kept for exports).
-final class ReadingOutcome: @unchecked Sendable {
-    // @unchecked: the two stored values are read and written only while `lock` is held.
-    private let lock = NSLock()
-    private var fieldOrder: [String]?
-    private var elements: (root: String, record: String)?
-
-    func set(fieldOrder: [String]) {
-        lock.withLock { self.fieldOrder = fieldOrder }
-    }
-
-    func set(rootElement: String, recordElement: String) {
-        lock.withLock { elements = (rootElement, recordElement) }
-    }
-
-    /// `definition` with what reading learned; elements already set are kept.
-    func applied(to definition: CatalogDefinition) -> CatalogDefinition {
-        lock.withLock {
-            var result = definition
-            if let fieldOrder { result.fieldOrder = fieldOrder }
-            if let elements {
-                if result.rootElement == nil { result.rootElement = elements.root }
-                if result.recordElement == nil { result.recordElement = elements.record }
-            }
-            return result
-        }
-    }
-}
-
-/// Moves a reader to the reading thread.
-final class ReaderBox: @unchecked Sendable {
-    // @unchecked: the reader is used by the reading thread only, after it is handed over.
-    let reader: any RecordSource
-
-    init(_ reader: any RecordSource) { self.reader = reader }
 }

@@ -146,6 +146,9 @@ public final class Connection {
         return try body()
     }
 
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    var changes: Int { Int(sqlite3_changes64(handle)) }
+
     var lastMessage: String { handle.map { String(cString: sqlite3_errmsg($0)) } ?? "no connection" }
 
     static func error(_ rc: Int32, _ message: String, sql: String?) -> StorageError {

@@ -6,7 +6,7 @@ import CatalogStorage
 /// Tables are plain and named for what they hold, so `sqlite3` and Datasette read the file:
 /// `catalogs`, `items`, `sections`, `categories`, plus per-catalog full-text tables
 /// `title_words_N`, `title_suffixes_N` and `text_words_N` (N = `catalogs.number`), whose
-/// vocabularies `search_terms` lists.
+/// vocabularies `search_terms` lists; since version 2, `users`, `sessions` and `favorites`.
 enum Schema {
     /// Migrations; index 0 brings an empty file to version 1.
     static let migrations: [String] = [
@@ -72,7 +72,35 @@ enum Schema {
             catalog_number INTEGER PRIMARY KEY REFERENCES catalogs(number) ON DELETE CASCADE,
             masks BLOB NOT NULL                  -- 8 bytes per record in index order: its category bits
         );
+        """,
+        // 2: accounts, web sessions and favorites. Secrets are stored only as hashes.
         """
+        CREATE TABLE users (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE COLLATE NOCASE, -- sign-in name, unique ignoring ASCII case
+            is_admin INTEGER NOT NULL DEFAULT 0 CHECK (is_admin IN (0, 1)),
+            password_hash TEXT,                  -- argon2id in PHC string form; NULL: no web sign-in
+            token_selector TEXT UNIQUE,          -- public half of the API token
+            token_hash BLOB,                     -- BLAKE2b-256 of the token's secret half
+            created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+        );
+        CREATE TABLE sessions (
+            selector TEXT PRIMARY KEY,           -- public half of the session cookie
+            user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            hash BLOB NOT NULL,                  -- BLAKE2b-256 of the cookie's secret half
+            expires TEXT NOT NULL                -- ISO 8601 UTC
+        ) WITHOUT ROWID;
+        CREATE INDEX sessions_user ON sessions (user_id);
+        CREATE INDEX sessions_expires ON sessions (expires);
+        CREATE TABLE favorites (
+            user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            catalog_id TEXT NOT NULL,            -- catalogs.id, not its number: survives re-imports
+            item_id TEXT NOT NULL,               -- items.id
+            added_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+            seq INTEGER NOT NULL,                -- order of adding per user (newest first, even within a second)
+            PRIMARY KEY (user_id, catalog_id, item_id)
+        ) WITHOUT ROWID;
+        """,
     ]
 
     /// The version this build writes.

@@ -1,1 +1,0 @@
-// CatalogAuth: see the files of this folder.

@@ -1,0 +1,110 @@
+import CatalogHTTP
+import CatalogSQLite
+import CatalogServer
+import Foundation
+
+/// `catalog serve`: the HTTP server.
+struct ServeCommand: Command {
+    static let name = "serve"
+    static let summary = "Serve the catalogs over HTTP: JSON API, original endpoints, feeds, images."
+    static let options: Set<String> = [
+        "host", "port", "threads", "compat-catalog", "images", "public-url", "max-upload-mb", "max-connections",
+        "max-connections-per-ip", "timeout",
+    ]
+    static let flags: Set<String> = ["quiet"]
+    static let help = """
+        USAGE: catalog serve [--db PATH] [--host 127.0.0.1] [--port 8080] [--threads N] [--quiet]
+
+        Serves every catalog of the database over HTTP until SIGINT or SIGTERM, which stop
+        accepting connections, let requests in flight finish and close the database cleanly.
+        Prints "listening on http://HOST:PORT" once ready; one access-log line per request goes to
+        standard error (method, path, status, bytes, microseconds) unless --quiet.
+
+        OPTIONS:
+          --host ADDRESS               the address to listen on (default: 127.0.0.1; 0.0.0.0 or ::
+                                       for every interface)
+          --port N                     the port (default: 8080; 0 picks a free one)
+          --threads N                  worker threads (default: one per core)
+          --compat-catalog ID          the catalog /gethots, /getcategories, /getrecipesbycategory
+                                       and /getrecipe answer for (default: cookbook)
+          --images DIR                 the stored images served under /images/ (default: the
+                                       "images" folder next to the database, when it exists)
+          --public-url URL             the server's public URL, for absolute links behind a proxy
+          --max-upload-mb N            the largest import upload (default: 64)
+          --max-connections N          connections at once (default: 1024)
+          --max-connections-per-ip N   connections at once from one address (default: 256)
+          --timeout SECONDS            close connections idle this long (default: 30)
+          --quiet                      no access log
+
+        """
+
+    func run(_ context: CommandContext) throws {
+        let arguments = context.arguments
+        let path = context.databasePath
+        // Fail now, with the reason, rather than on the first request.
+        do {
+            let store = try context.openExisting()
+            store.close()
+        }
+        var options = CatalogServerOptions(databasePath: path)
+        if let catalog = arguments.value("compat-catalog") { options.compatCatalog = catalog }
+        if let images = arguments.value("images") {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: images, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw CLIError.usage("--images: \(images) is not a directory")
+            }
+            options.imagesDirectory = images
+        } else {
+            let nextToDatabase = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("images").path
+            if FileManager.default.fileExists(atPath: nextToDatabase) { options.imagesDirectory = nextToDatabase }
+        }
+        if let url = arguments.value("public-url") {
+            guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
+                throw CLIError.usage("--public-url must start with http:// or https://")
+            }
+            options.publicURL = url
+        }
+        if let megabytes = try arguments.integer("max-upload-mb", in: 1...4096) { options.maxUploadBytes = megabytes << 20 }
+
+        var configuration = ServerConfiguration()
+        configuration.host = arguments.value("host") ?? "127.0.0.1"
+        configuration.port = try arguments.integer("port", in: 0...65535) ?? 8080
+        if let threads = try arguments.integer("threads", in: 1...256) { configuration.threads = threads }
+        if let limit = try arguments.integer("max-connections", in: 1...100_000) { configuration.connectionLimit = limit }
+        if let limit = try arguments.integer("max-connections-per-ip", in: 1...100_000) {
+            configuration.perIPConnectionLimit = limit
+        }
+        if let seconds = try arguments.integer("timeout", in: 1...3600) { configuration.connectionTimeout = seconds }
+        configuration.bodyLimit = CatalogApplication.bodyLimit(options: options)
+
+        // Block the stop signals before any thread starts, so every worker inherits the mask and
+        // only sigwait below receives them.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        signal(SIGPIPE, SIG_IGN)
+
+        let application = CatalogApplication(
+            options: options, accessLog: arguments.flag("quiet") ? nil : AccessLog())
+        let server = HTTPServer(configuration: configuration, responder: application.responder)
+        let port: Int
+        do {
+            port = try server.start()
+        } catch {
+            throw CLIError.failure(error.description)
+        }
+        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        application.listening(on: "http://\(host):\(port)")
+        context.output.line("listening on http://\(host):\(port)")
+        context.output.flush()
+
+        var received: Int32 = 0
+        sigwait(&signals, &received)
+        printError("catalog serve: \(received == SIGINT ? "SIGINT" : "SIGTERM"): stopping")
+        server.shutdown()
+        application.stores.close()
+        printError("catalog serve: stopped")
+    }
+}

@@ -1,1 +1,0 @@
-// CatalogHTTP: see the files of this folder.

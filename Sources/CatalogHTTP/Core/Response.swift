@@ -1,0 +1,59 @@
+/// An HTTP response: status, headers and a body held in memory or produced in chunks.
+///
+/// ```swift
+/// Response(status: .ok, headers: ["Content-Type": "text/plain"], body: Array("hello".utf8))
+/// ```
+public struct Response: Sendable {
+    /// The body of a response.
+    public enum Body: Sendable {
+        /// The whole body in memory.
+        case bytes([UInt8])
+        /// A body produced chunk by chunk while it is sent (a feed of a million records), with
+        /// chunked transfer encoding. `open` runs on the thread that sends the response.
+        case stream(@Sendable () throws -> any ResponseBodyStream)
+    }
+
+    /// The status.
+    public var status: HTTPStatus
+    /// Header fields (`Content-Length` and `Date` are added when the response is sent).
+    public var headers: HTTPHeaders
+    /// The body.
+    public var body: Body
+
+    /// Creates a response with a body in memory.
+    public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = .bytes(body)
+    }
+
+    /// Creates a response whose body is produced while it is sent.
+    public init(
+        status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(),
+        stream: @escaping @Sendable () throws -> any ResponseBodyStream
+    ) {
+        self.status = status
+        self.headers = headers
+        self.body = .stream(stream)
+    }
+
+    /// The in-memory body, or nil for a streamed one.
+    public var bytes: [UInt8]? {
+        if case .bytes(let bytes) = body { return bytes }
+        return nil
+    }
+
+    /// A text response.
+    public static func text(_ text: String, status: HTTPStatus = .ok, contentType: String = "text/plain; charset=utf-8")
+        -> Response
+    {
+        Response(status: status, headers: HTTPHeaders([("Content-Type", contentType)]), body: Array(text.utf8))
+    }
+}
+
+/// Produces a streamed body: `nextChunk()` is called until it returns nil. Errors end the
+/// response early (the client sees a truncated chunked body) and are logged.
+public protocol ResponseBodyStream: AnyObject {
+    /// The next piece of the body, or nil at the end. An empty array is allowed and skipped.
+    func nextChunk() throws -> [UInt8]?
+}

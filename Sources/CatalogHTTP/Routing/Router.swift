@@ -1,0 +1,166 @@
+/// Maps method and path to a handler. Built once with ``RouterBuilder``, then immutable.
+///
+/// Patterns are literal segments, `{name}` for one segment, and a final `{name...}` for the
+/// rest of the path. A literal beats a parameter at the same position. A path that exists with
+/// other methods answers 405 with `Allow`; HEAD runs the GET handler (the server drops the body).
+///
+/// ```swift
+/// var routes = RouterBuilder()
+/// routes.get("/api/v1/catalogs/{id}") { request, context in … }
+/// let router = routes.build()
+/// ```
+public struct Router: Responder {
+    final class Node: @unchecked Sendable {
+        // @unchecked: nodes are only mutated by RouterBuilder before `build()` hands the tree to
+        // a Router, which never mutates it.
+        var literals: [String: Node] = [:]
+        var parameter: (name: String, node: Node)?
+        var remainder: (name: String, handlers: [HTTPMethod: Route])?
+        var handlers: [HTTPMethod: Route] = [:]
+    }
+
+    struct Route: Sendable {
+        let pattern: String
+        let responder: any Responder
+    }
+
+    let root: Node
+
+    /// The outcome of matching a path.
+    enum Match {
+        case found(Route, RequestContext)
+        case methodNotAllowed(allowed: [HTTPMethod])
+        case notFound
+    }
+
+    func match(method: HTTPMethod, segments: [String]) -> Match {
+        var context = RequestContext()
+        guard let handlers = find(root, segments[...], &context) else { return .notFound }
+        let effective = method == .head && handlers[.head] == nil ? HTTPMethod.get : method
+        if let route = handlers[effective] {
+            context.route = route.pattern
+            return .found(route, context)
+        }
+        var allowed = Set(handlers.keys)
+        if allowed.contains(.get) { allowed.insert(.head) }
+        return .methodNotAllowed(allowed: allowed.sorted { $0.rawValue < $1.rawValue })
+    }
+
+    private func find(_ node: Node, _ segments: ArraySlice<String>, _ context: inout RequestContext)
+        -> [HTTPMethod: Route]?
+    {
+        guard let segment = segments.first else {
+            if !node.handlers.isEmpty { return node.handlers }
+            return nil
+        }
+        let rest = segments.dropFirst()
+        if let next = node.literals[segment], let found = find(next, rest, &context) {
+            return found
+        }
+        if let (name, next) = node.parameter {
+            let saved = context
+            context.parameters[name] = segment
+            if let found = find(next, rest, &context) { return found }
+            context = saved
+        }
+        if let (name, handlers) = node.remainder {
+            context.parameters[name] = segments.joined(separator: "/")
+            context.remainder = Array(segments)
+            return handlers
+        }
+        return nil
+    }
+
+    public func respond(to request: Request, context: RequestContext) throws -> Response {
+        switch match(method: request.method, segments: request.segments) {
+        case .found(let route, let context):
+            return try route.responder.respond(to: request, context: context)
+        case .methodNotAllowed(let allowed):
+            let allow = allowed.map(\.rawValue).joined(separator: ", ")
+            if request.method == .options {
+                return Response(status: .noContent, headers: HTTPHeaders([("Allow", allow)]))
+            }
+            throw HTTPError(
+                .methodNotAllowed, code: "method_not_allowed",
+                "\(request.method.rawValue) is not allowed here; allowed: \(allow)",
+                headers: HTTPHeaders([("Allow", allow)]))
+        case .notFound:
+            throw HTTPError.notFound("no such resource: \(request.rawPath)")
+        }
+    }
+
+    /// The methods `path` answers to, for CORS preflights; empty when nothing is there.
+    public func allowedMethods(segments: [String]) -> [HTTPMethod] {
+        switch match(method: HTTPMethod(rawValue: "\u{0}"), segments: segments) {
+        case .methodNotAllowed(let allowed): allowed
+        case .found, .notFound: []
+        }
+    }
+}
+
+/// Collects routes, then builds an immutable ``Router``.
+public struct RouterBuilder {
+    private let root = Router.Node()
+    private var built = false
+
+    /// Creates an empty builder.
+    public init() {}
+
+    /// Adds `responder` for `method` at `pattern`.
+    public mutating func add(_ method: HTTPMethod, _ pattern: String, _ responder: any Responder) {
+        precondition(!built, "routes cannot change after build()")
+        var node = root
+        let pieces = pattern.split(separator: "/").map(String.init)
+        for (index, piece) in pieces.enumerated() {
+            if piece.hasPrefix("{") && piece.hasSuffix("...}") {
+                precondition(index == pieces.count - 1, "\(pattern): {name...} must come last")
+                let name = String(piece.dropFirst().dropLast(4))
+                var handlers = node.remainder?.handlers ?? [:]
+                precondition(handlers[method] == nil, "duplicate route \(method) \(pattern)")
+                handlers[method] = Router.Route(pattern: pattern, responder: responder)
+                node.remainder = (name, handlers)
+                return
+            }
+            if piece.hasPrefix("{") && piece.hasSuffix("}") {
+                let name = String(piece.dropFirst().dropLast())
+                if let existing = node.parameter {
+                    precondition(existing.name == name, "\(pattern): parameter {\(name)} clashes with {\(existing.name)}")
+                    node = existing.node
+                } else {
+                    let next = Router.Node()
+                    node.parameter = (name, next)
+                    node = next
+                }
+            } else if let next = node.literals[piece] {
+                node = next
+            } else {
+                let next = Router.Node()
+                node.literals[piece] = next
+                node = next
+            }
+        }
+        precondition(node.handlers[method] == nil, "duplicate route \(method) \(pattern)")
+        node.handlers[method] = Router.Route(pattern: pattern, responder: responder)
+    }
+
+    /// Adds a closure for `method` at `pattern`.
+    public mutating func on(
+        _ method: HTTPMethod, _ pattern: String,
+        _ handler: @escaping @Sendable (Request, RequestContext) throws -> Response
+    ) {
+        add(method, pattern, ClosureResponder(handler))
+    }
+
+    /// Adds a GET route.
+    public mutating func get(
+        _ pattern: String, _ handler: @escaping @Sendable (Request, RequestContext) throws -> Response
+    ) {
+        on(.get, pattern, handler)
+    }
+
+    /// The finished router; the builder cannot be used afterwards.
+    public mutating func build() -> Router {
+        built = true
+        return Router(root: root)
+    }
+}

@@ -1,0 +1,233 @@
+import CMicroHTTPD
+import Foundation
+import Synchronization
+
+/// An HTTP/1.1 server on GNU libmicrohttpd: a pool of worker threads, each with its own epoll
+/// loop, calling one ``Responder`` synchronously for every request.
+///
+/// ```swift
+/// let server = HTTPServer(configuration: configuration, responder: router.wrapped(in: middleware))
+/// let port = try server.start()
+/// …
+/// server.shutdown()  // stop accepting, let requests in flight finish, close
+/// ```
+///
+/// A request reaches the responder once its body is complete. The first call of
+/// libmicrohttpd's handler for a request only records it: answering on that first call makes
+/// libmicrohttpd close keep-alive connections (see DESIGN.md), so the answer comes on the next.
+public final class HTTPServer: Sendable {
+    let core: ServerCore
+    private let state = Mutex<(lifecycle: ServerLifecycle, daemon: Daemon?, port: Int)>(
+        (ServerLifecycle(), nil, 0))
+
+    /// Creates a server; nothing listens until ``start()``.
+    ///
+    /// - Parameters:
+    ///   - configuration: address, threads and limits.
+    ///   - responder: answers every request (usually a router inside middleware).
+    ///   - log: receives lines about failures (streamed bodies that broke off, daemon errors).
+    public init(
+        configuration: ServerConfiguration, responder: any Responder,
+        log: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+    ) {
+        core = ServerCore(configuration: configuration, responder: responder, log: log)
+    }
+
+    /// The port the server listens on (the chosen one when configured with port 0).
+    public var port: Int { state.withLock { $0.port } }
+
+    /// Requests received and not yet completed.
+    public var requestsInFlight: Int { core.inFlight.load(ordering: .relaxed) }
+
+    /// Binds the address and starts the workers.
+    ///
+    /// - Returns: the port listened on.
+    /// - Throws: ``HTTPServerError`` when the address is invalid or the port cannot be bound.
+    @discardableResult
+    public func start() throws(HTTPServerError) -> Int {
+        let action = state.withLock { $0.lifecycle.start() }
+        if case .refuse(let reason) = action { throw HTTPServerError(.invalidState, reason) }
+        do {
+            let (daemon, port) = try startDaemon()
+            state.withLock {
+                $0.lifecycle.started(true)
+                $0.daemon = Daemon(pointer: daemon)
+                $0.port = port
+            }
+            return port
+        } catch {
+            state.withLock { $0.lifecycle.started(false) }
+            throw error
+        }
+    }
+
+    private func startDaemon() throws(HTTPServerError) -> (OpaquePointer, Int) {
+        let configuration = core.configuration
+        var address = try SocketAddress(host: configuration.host, port: configuration.port)
+        var flags =
+            MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
+        if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+        let context = Unmanaged.passUnretained(core).toOpaque()
+        let daemon = address.withPointer { socketAddress -> OpaquePointer? in
+            var options: [MHD_OptionItem] = [
+                cmhd_option_logger(),
+                MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: UnsafeMutableRawPointer(socketAddress)),
+                MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
+                MHD_OptionItem(
+                    option: .PER_IP_CONNECTION_LIMIT, value: configuration.perIPConnectionLimit,
+                    ptr_value: nil),
+                MHD_OptionItem(
+                    option: .CONNECTION_TIMEOUT, value: configuration.connectionTimeout, ptr_value: nil),
+                MHD_OptionItem(
+                    option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit,
+                    ptr_value: nil),
+                MHD_OptionItem(option: .LISTEN_BACKLOG_SIZE, value: 1024, ptr_value: nil),
+                cmhd_option_unescape_none(),
+                cmhd_option_notify_completed(requestCompleted, context),
+            ]
+            if configuration.threads > 1 {
+                options.append(
+                    MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threads, ptr_value: nil))
+            }
+            options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
+            return options.withUnsafeMutableBufferPointer { buffer in
+                cmhd_start_daemon(flags, 0, accessHandler, context, buffer.baseAddress)
+            }
+        }
+        guard let daemon else {
+            throw HTTPServerError(
+                .cannotStart,
+                "cannot listen on \(configuration.host):\(configuration.port) (address in use or not available)")
+        }
+        return (daemon, Int(cmhd_bound_port(daemon)))
+    }
+
+    /// Stops the server: closes the listening socket, waits up to the configured grace period
+    /// for requests in flight, then closes every connection and joins the workers. Safe to call
+    /// more than once and from any thread.
+    public func shutdown() {
+        let (action, daemon) = state.withLock { ($0.lifecycle.stop(), $0.daemon) }
+        guard action == .stopAccepting, let daemon = daemon?.pointer else { return }
+        let listening = MHD_quiesce_daemon(daemon)
+        if listening >= 0 { close(listening) }
+        let deadline = ContinuousClock.now + core.configuration.shutdownGrace
+        while core.inFlight.load(ordering: .acquiring) > 0 && ContinuousClock.now < deadline {
+            usleep(5_000)
+        }
+        MHD_stop_daemon(daemon)
+        state.withLock {
+            $0.lifecycle.drained()
+            $0.daemon = nil
+        }
+    }
+
+    deinit {
+        shutdown()
+    }
+}
+
+/// The daemon handle, handed between threads under the server's lock.
+struct Daemon: @unchecked Sendable {
+    // @unchecked: libmicrohttpd's quiesce and stop functions may be called from any thread; the
+    // server calls them once, from `shutdown()`, guarded by its lifecycle.
+    let pointer: OpaquePointer
+}
+
+/// What the C callbacks reach through their context pointer. Immutable but for atomic counters.
+final class ServerCore: Sendable {
+    let configuration: ServerConfiguration
+    let responder: any Responder
+    let log: @Sendable (String) -> Void
+    let inFlight = Atomic<Int>(0)
+
+    init(configuration: ServerConfiguration, responder: any Responder, log: @escaping @Sendable (String) -> Void) {
+        self.configuration = configuration
+        self.responder = responder
+        self.log = log
+    }
+}
+
+/// One request while libmicrohttpd delivers it: created on the first handler call, released in
+/// the completion callback.
+final class PendingRequest {
+    let bodyLimit: Int
+    var body: [UInt8] = []
+    var tooLarge = false
+    /// Bytes received beyond the limit: read and dropped, so the client gets its 413.
+    var discarded = 0
+    /// True once a response is queued (an announced oversized body is refused at once).
+    var answered = false
+
+    /// A client still sending this far past the limit is disconnected without an answer.
+    static let discardLimit = 1 << 20
+
+    init(bodyLimit: Int) {
+        self.bodyLimit = bodyLimit
+    }
+}
+
+private let accessHandler: MHD_AccessHandlerCallback = {
+    context, connection, url, method, _, uploadData, uploadDataSize, requestContext in
+    guard let context, let connection, let requestContext, let uploadDataSize else { return MHD_Result.NO }
+    let core = Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue()
+    let methodName = method.map { String(cString: $0) } ?? ""
+    guard let existing = requestContext.pointee else {
+        // First call: headers are in. Refuse an announced oversized body now; otherwise only
+        // record the request (see the keep-alive note on HTTPServer).
+        let path = url.map { String(cString: $0) } ?? ""
+        let limit =
+            core.configuration.bodyLimit?(HTTPMethod(rawValue: methodName), path) ?? core.configuration.maxBodyBytes
+        let pending = PendingRequest(bodyLimit: limit)
+        requestContext.pointee = Unmanaged.passRetained(pending).toOpaque()
+        core.inFlight.add(1, ordering: .relaxed)
+        if let length = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
+            let announced = Int(String(cString: length)), announced > limit
+        {
+            pending.tooLarge = true
+            pending.answered = true
+            return ResponseWriter.queue(ResponseWriter.payloadTooLarge(limit), on: connection, core: core)
+        }
+        return MHD_Result.YES
+    }
+    let pending = Unmanaged<PendingRequest>.fromOpaque(existing).takeUnretainedValue()
+    if uploadDataSize.pointee > 0 {
+        let count = uploadDataSize.pointee
+        uploadDataSize.pointee = 0
+        if !pending.tooLarge && pending.body.count + count > pending.bodyLimit {
+            // libmicrohttpd cannot answer while a body is arriving: drop the rest, answer at the end.
+            pending.tooLarge = true
+            pending.discarded = pending.body.count
+            pending.body = []
+        }
+        if pending.answered { return MHD_Result.YES }
+        if pending.tooLarge {
+            pending.discarded += count
+            return pending.discarded > pending.bodyLimit + PendingRequest.discardLimit
+                ? MHD_Result.NO : MHD_Result.YES
+        }
+        if let uploadData {
+            uploadData.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
+                pending.body.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
+            }
+        }
+        return MHD_Result.YES
+    }
+    if pending.answered { return MHD_Result.YES }
+    if pending.tooLarge {
+        pending.answered = true
+        return ResponseWriter.queue(ResponseWriter.payloadTooLarge(pending.bodyLimit), on: connection, core: core)
+    }
+    let path = url.map { String(cString: $0) } ?? ""
+    let response = ResponseWriter.respond(
+        core: core, connection: connection, method: methodName, path: path, body: pending.body)
+    pending.body = []
+    return ResponseWriter.queue(response, on: connection, core: core)
+}
+
+private let requestCompleted: MHD_RequestCompletedCallback = { context, _, requestContext, _ in
+    guard let context, let requestContext, let pending = requestContext.pointee else { return }
+    let core = Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue()
+    Unmanaged<PendingRequest>.fromOpaque(pending).release()
+    requestContext.pointee = nil
+    core.inFlight.subtract(1, ordering: .releasing)
+}

@@ -1,0 +1,167 @@
+import CMicroHTTPD
+import Foundation
+
+/// Turns libmicrohttpd's view of a request into a ``Request``, runs the responder, and hands
+/// the ``Response`` back to libmicrohttpd.
+enum ResponseWriter {
+    /// Builds the request and asks the responder. Never throws: a malformed target is a 400,
+    /// and the responder chain turns its own errors into responses.
+    static func respond(
+        core: ServerCore, connection: OpaquePointer, method: String, path: String, body: [UInt8]
+    ) -> Response {
+        var headers = HTTPHeaders()
+        withUnsafeMutablePointer(to: &headers) { pointer in
+            _ = MHD_get_connection_values(connection, .HEADER_KIND, collectHeader, pointer)
+        }
+        var query: [String] = []
+        withUnsafeMutablePointer(to: &query) { pointer in
+            _ = MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, collectArgument, pointer)
+        }
+        let target = query.isEmpty ? path : path + "?" + query.joined(separator: "&")
+        guard path.hasPrefix("/"),
+            let request = Request(
+                method: HTTPMethod(rawValue: method), target: target, headers: headers, body: body,
+                clientAddress: clientAddress(connection))
+        else {
+            return ErrorMiddleware.json(
+                HTTPError(.badRequest, code: "bad_request", "the request target is malformed"),
+                Request(method: .get, target: "/")!)
+        }
+        do {
+            return try core.responder.respond(to: request, context: RequestContext())
+        } catch {
+            core.log("error: \(method) \(path): \(String(reflecting: error))")
+            return Response.text("Internal Server Error\n", status: .internalServerError)
+        }
+    }
+
+    static func payloadTooLarge(_ limit: Int) -> Response {
+        ErrorMiddleware.json(
+            HTTPError(.payloadTooLarge, code: "payload_too_large", "the request body is larger than \(limit) bytes"),
+            Request(method: .post, target: "/")!)
+    }
+
+    /// Queues `response` on the connection.
+    static func queue(_ response: Response, on connection: OpaquePointer, core: ServerCore) -> MHD_Result {
+        let handle: OpaquePointer?
+        switch response.body {
+        case .bytes(let bytes):
+            handle = bytes.withUnsafeBytes { buffer in
+                MHD_create_response_from_buffer(
+                    buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), mustCopy)
+            }
+        case .stream(let open):
+            do {
+                let source = StreamedBody(try open(), log: core.log)
+                handle = MHD_create_response_from_callback(
+                    UInt64.max, 64 * 1024, readStream, Unmanaged.passRetained(source).toOpaque(), freeStream)
+            } catch {
+                core.log("error: a streamed response could not start: \(String(reflecting: error))")
+                return queue(
+                    Response.text("Internal Server Error\n", status: .internalServerError), on: connection, core: core)
+            }
+        }
+        guard let handle else { return MHD_Result.NO }
+        defer { MHD_destroy_response(handle) }
+        for (name, value) in response.headers where isSafe(name) && isSafe(value) {
+            _ = MHD_add_response_header(handle, name, value)
+        }
+        return MHD_queue_response(connection, UInt32(response.status.rawValue), handle)
+    }
+
+    /// MHD_RESPMEM_MUST_COPY (the enum is imported without usable case names).
+    private static let mustCopy = MHD_ResponseMemoryMode(rawValue: 2)!
+
+    /// Header names and values must not carry CR, LF or NUL (response splitting).
+    private static func isSafe(_ text: String) -> Bool {
+        !text.utf8.contains { $0 == 13 || $0 == 10 || $0 == 0 }
+    }
+
+    static func clientAddress(_ connection: OpaquePointer) -> String {
+        guard let address = cmhd_client_address(connection) else { return "-" }
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        switch Int32(address.pointee.sa_family) {
+        case AF_INET:
+            var inet = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr }
+            guard inet_ntop(AF_INET, &inet, &buffer, socklen_t(buffer.count)) != nil else { return "-" }
+        case AF_INET6:
+            var inet6 = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_addr }
+            guard inet_ntop(AF_INET6, &inet6, &buffer, socklen_t(buffer.count)) != nil else { return "-" }
+        default:
+            return "-"
+        }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+private let collectHeader: MHD_KeyValueIterator = { context, _, key, value in
+    guard let context, let key else { return MHD_Result.YES }
+    let headers = context.assumingMemoryBound(to: HTTPHeaders.self)
+    headers.pointee.add(String(cString: key), value.map { String(cString: $0) } ?? "")
+    return MHD_Result.YES
+}
+
+/// Arguments arrive still escaped (the unescape callback leaves them alone); `+` is already a
+/// space. They are joined back into a query string that ``Request`` decodes.
+private let collectArgument: MHD_KeyValueIterator = { context, _, key, value in
+    guard let context, let key else { return MHD_Result.YES }
+    let pairs = context.assumingMemoryBound(to: [String].self)
+    let name = String(cString: key)
+    if let value {
+        let text = String(cString: value)
+        pairs.pointee.append(name + "=" + text)
+    } else {
+        pairs.pointee.append(name)
+    }
+    return MHD_Result.YES
+}
+
+/// A streamed body being sent: chunks from the source, handed to libmicrohttpd in the sizes it
+/// asks for.
+final class StreamedBody {
+    let source: any ResponseBodyStream
+    let log: @Sendable (String) -> Void
+    var pending: [UInt8] = []
+    var offset = 0
+    var finished = false
+
+    init(_ source: any ResponseBodyStream, log: @escaping @Sendable (String) -> Void) {
+        self.source = source
+        self.log = log
+    }
+
+    /// Copies up to `capacity` bytes into `buffer`; 0 bytes never means the end.
+    func read(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {
+        while offset == pending.count {
+            if finished { return Int(MHD_CONTENT_READER_END_OF_STREAM) }
+            do {
+                if let chunk = try source.nextChunk() {
+                    pending = chunk
+                    offset = 0
+                } else {
+                    finished = true
+                }
+            } catch {
+                log("error: a streamed response broke off: \(String(reflecting: error))")
+                return Int(MHD_CONTENT_READER_END_WITH_ERROR)
+            }
+        }
+        let count = min(capacity, pending.count - offset)
+        pending.withUnsafeBytes { bytes in
+            UnsafeMutableRawPointer(buffer).copyMemory(from: bytes.baseAddress! + offset, byteCount: count)
+        }
+        offset += count
+        return count
+    }
+}
+
+private let readStream: MHD_ContentReaderCallback = { context, _, buffer, capacity in
+    guard let context, let buffer else { return Int(MHD_CONTENT_READER_END_WITH_ERROR) }
+    let body = Unmanaged<StreamedBody>.fromOpaque(context).takeUnretainedValue()
+    return body.read(into: buffer, capacity: capacity)
+}
+
+private let freeStream: MHD_ContentReaderFreeCallback = { context in
+    guard let context else { return }
+    Unmanaged<StreamedBody>.fromOpaque(context).release()
+}

@@ -1,0 +1,65 @@
+import CatalogHTTP
+import CatalogModel
+import CatalogStorage
+
+/// Favorites per user: `GET /api/v1/favorites`, `PUT` and `DELETE /api/v1/favorites/{catalog}/{item}`.
+/// Adding and removing are idempotent; a favorite whose record disappeared in a re-import is
+/// still listed (with `record: null`) until the user removes it.
+struct FavoritesAPI {
+    let stores: StoreProvider
+    let authentication: RequestAuthentication
+
+    func register(in routes: inout RouterBuilder) {
+        let stores = stores
+        let authentication = authentication
+        routes.get("/api/v1/favorites") { request, _ in
+            let user = try authentication.requireUser(request)
+            let store = try stores.reader()
+            let favorites = try store.favorites(ofUser: user.id).map { favorite in
+                FavoriteEntry(
+                    catalog: favorite.catalog, item: favorite.item, added: favorite.added,
+                    record: try? store.item(of: favorite.catalog, itemID: favorite.item))
+            }
+            var response = try JSONResponse.make(FavoriteList(favorites: favorites))
+            response.headers["Cache-Control"] = "private, no-cache"
+            return response
+        }
+        routes.on(.put, "/api/v1/favorites/{catalog}/{item}") { request, context in
+            let user = try authentication.requireUser(request)
+            let catalog = context.parameter("catalog")
+            let item = context.parameter("item")
+            let record = try StorageErrors.map { try stores.reader().item(of: catalog, itemID: item) }
+            guard record != nil else { throw HTTPError.notFound("catalog \"\(catalog)\" has no item \"\(item)\"") }
+            _ = try stores.write { try $0.addFavorite(userID: user.id, catalog: catalog, item: item) }
+            return Response(status: .noContent)
+        }
+        routes.on(.delete, "/api/v1/favorites/{catalog}/{item}") { request, context in
+            let user = try authentication.requireUser(request)
+            _ = try stores.write {
+                try $0.removeFavorite(userID: user.id, catalog: context.parameter("catalog"), item: context.parameter("item"))
+            }
+            return Response(status: .noContent)
+        }
+    }
+}
+
+/// `{"favorites":[…]}`
+struct FavoriteList: Codable {
+    var favorites: [FavoriteEntry]
+}
+
+/// A favorite with its record (null when the record no longer exists).
+struct FavoriteEntry: Codable {
+    var catalog: String
+    var item: String
+    var added: String
+    var record: Record?
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(catalog, forKey: .catalog)
+        try container.encode(item, forKey: .item)
+        try container.encode(added, forKey: .added)
+        try container.encode(record, forKey: .record)
+    }
+}

@@ -1,0 +1,108 @@
+import CatalogHTTP
+import CatalogImport
+import CatalogModel
+import CatalogSQLite
+import CatalogStorage
+import Foundation
+
+/// `POST /api/v1/catalogs/{id}/import`: an administrator uploads a file (XML, JSON, CSV or an
+/// SQLite database) and it is imported like `catalog import` does: in one transaction, so a bad
+/// file changes nothing and the error (422) says where the problem is.
+///
+/// The upload goes to a temporary file first; the import runs on the request's worker thread
+/// with the server's one read-write connection, while other workers keep serving reads.
+struct ImportAPI {
+    let stores: StoreProvider
+    let authentication: RequestAuthentication
+
+    func register(in routes: inout RouterBuilder) {
+        let stores = stores
+        let authentication = authentication
+        routes.on(.post, "/api/v1/catalogs/{id}/import") { request, context in
+            _ = try authentication.requireAdmin(request)
+            let id = context.parameter("id")
+            guard CatalogDefinition.isValidID(id) else {
+                throw HTTPError.badParameter("invalid catalog id: use 1 to 64 letters, digits, '-' or '_'")
+            }
+            let format = try Self.format(of: request)
+            guard !request.body.isEmpty else { throw HTTPError.badParameter("the request body (the file) is empty") }
+            let replace = try Self.boolean(request, "replace")
+            let file = try TemporaryFile(contents: request.body)
+            defer { file.remove() }
+            let summary = try Self.mapErrors {
+                try stores.write { store in
+                    var definition =
+                        try store.definition(of: id)
+                        ?? CatalogDefinition(
+                            id: id, title: try request.text("title", maxLength: 200) ?? id,
+                            locale: try request.text("locale", maxLength: 35) ?? "en")
+                    if let title = try request.text("title", maxLength: 200) { definition.title = title }
+                    let outcome = ReadingOutcome()
+                    let reader = try ImportPipeline.reader(
+                        format: format, fileURL: file.url, displayName: "upload", definition: &definition,
+                        record: try request.text("record", maxLength: 200), table: try request.text("table", maxLength: 200),
+                        sqliteTable: SQLiteTableSource.init, progress: { _ in }, outcome: outcome)
+                    return try ImportPipeline.run(
+                        reader, into: store, definition: definition, replace: replace, outcome: outcome, progress: { _ in })
+                }
+            }
+            return try JSONResponse.make(summary)
+        }
+    }
+
+    /// The format from `?format=`, else from the Content-Type.
+    static func format(of request: Request) throws -> ImportFormat {
+        if let name = try request.text("format", maxLength: 10) {
+            guard let format = ImportFormat(rawValue: name) else {
+                throw HTTPError.badParameter("'format' must be xml, json, csv or sqlite")
+            }
+            return format
+        }
+        let type = (request.headers["Content-Type"] ?? "").split(separator: ";").first.map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        }
+        switch type {
+        case "application/xml", "text/xml": return .xml
+        case "application/json": return .json
+        case "text/csv": return .csv
+        case "application/vnd.sqlite3", "application/x-sqlite3": return .sqlite
+        default:
+            throw HTTPError(
+                .unsupportedMediaType, code: "unsupported_media_type",
+                "send application/xml, application/json, text/csv or application/vnd.sqlite3, or give ?format=")
+        }
+    }
+
+    static func boolean(_ request: Request, _ name: String) throws -> Bool {
+        switch request.query(name)?.lowercased() {
+        case nil, "", "false", "0", "no": return false
+        case "true", "1", "yes": return true
+        default: throw HTTPError.badParameter("'\(name)' must be true or false")
+        }
+    }
+
+    /// A malformed file is the client's problem (422, with where); a constraint such as a
+    /// duplicate id too. Storage trouble stays a 500.
+    static func mapErrors<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try StorageErrors.map(body)
+        } catch let error as ImportError {
+            throw HTTPError(.unprocessableContent, code: "import_failed", error.description)
+        }
+    }
+}
+
+/// An upload on disk for the duration of an import.
+struct TemporaryFile {
+    let url: URL
+
+    init(contents: [UInt8]) throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-upload-\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: url.path, contents: Data(contents), attributes: [.posixPermissions: 0o600])
+        else { throw HTTPError(.internalServerError, code: "io", "cannot store the upload") }
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: url)
+    }
+}

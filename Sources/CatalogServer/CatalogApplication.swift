@@ -1,0 +1,112 @@
+import CatalogAuth
+import CatalogHTTP
+import CatalogSQLite
+import Foundation
+import Synchronization
+
+/// What `catalog serve` serves, besides the address it listens on.
+public struct CatalogServerOptions: Sendable {
+    /// The SQLite database.
+    public var databasePath: String
+    /// The catalog the original cookbook endpoints (`/gethots` …) answer for.
+    public var compatCatalog: String = "cookbook"
+    /// The directory of stored images served under `/images/` (demo pictures are built in).
+    public var imagesDirectory: String?
+    /// The server's public URL (`https://example.org`) for absolute links, when behind a proxy.
+    public var publicURL: String?
+    /// The largest upload accepted by `POST /api/v1/catalogs/{id}/import`.
+    public var maxUploadBytes: Int = 64 << 20
+
+    /// Options for the database at `databasePath`.
+    public init(databasePath: String) {
+        self.databasePath = databasePath
+    }
+}
+
+/// The catalog server's routes and middleware, ready for an ``HTTPServer``.
+///
+/// Where a request goes: `API/` (JSON API v1 and its OpenAPI document), `Compat/` (the original
+/// apps' endpoints and feeds), `Images/`, `Home/`; `Core/` holds what they share (stores,
+/// parameters, errors, authentication).
+///
+/// ```swift
+/// let application = CatalogApplication(options: options, accessLog: AccessLog())
+/// let server = HTTPServer(configuration: configuration, responder: application.responder)
+/// ```
+public final class CatalogApplication: Sendable {
+    /// The database connections.
+    public let stores: StoreProvider
+    /// The router (for tests that skip the middleware).
+    public let router: Router
+    /// The router inside logging, errors, CORS, compression and conditional GET.
+    public let responder: any Responder
+    private let listening: Listening
+
+    /// Builds the routes.
+    ///
+    /// - Parameters:
+    ///   - options: database, compat catalog, images, public URL, upload limit.
+    ///   - accessLog: where request lines go; nil for none (`--quiet`).
+    ///   - errorLog: where unexpected errors are described.
+    public init(
+        options: CatalogServerOptions, accessLog: AccessLog?,
+        errorLog: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+    ) {
+        let stores = StoreProvider(path: options.databasePath)
+        let listening = Listening()
+        let baseURL = BaseURL(configured: options.publicURL.map { String($0.trimmingSuffix("/")) }, listening: listening)
+        var routes = RouterBuilder()
+        HomeRoutes(stores: stores).register(in: &routes)
+        let authentication = RequestAuthentication(stores: stores, authenticator: Authenticator())
+        CatalogAPI(stores: stores).register(in: &routes)
+        FavoritesAPI(stores: stores, authentication: authentication).register(in: &routes)
+        ImportAPI(stores: stores, authentication: authentication).register(in: &routes)
+        OpenAPIRoute().register(in: &routes)
+        CompatRoutes(stores: stores, catalog: options.compatCatalog, baseURL: baseURL).register(in: &routes)
+        ImageRoutes(store: ImageStore(directory: options.imagesDirectory), thumbnails: ThumbnailCache())
+            .register(in: &routes)
+        let router = routes.build()
+        var middleware: [any Middleware] = []
+        if let accessLog { middleware.append(AccessLogMiddleware(log: accessLog)) }
+        middleware += [
+            ErrorMiddleware(log: errorLog),
+            CORSMiddleware(pathPrefix: "/api/", allowedMethods: { router.allowedMethods(segments: $0) }),
+            SecurityHeadersMiddleware(),
+            CompressionMiddleware(),
+            ConditionalGetMiddleware(),
+        ]
+        self.stores = stores
+        self.router = router
+        self.listening = listening
+        responder = router.wrapped(in: middleware)
+    }
+
+    /// Tells the application where the server listens (for absolute URLs without a Host header).
+    public func listening(on url: String) {
+        listening.set(url)
+    }
+
+    /// The request bodies allowed beyond the server's default limit: catalog uploads.
+    public static func bodyLimit(options: CatalogServerOptions) -> @Sendable (HTTPMethod, String) -> Int? {
+        let limit = options.maxUploadBytes
+        return { method, path in
+            method == .post && path.hasPrefix("/api/v1/catalogs/") && path.hasSuffix("/import") ? limit : nil
+        }
+    }
+}
+
+/// The address the server listens on, known once it started.
+final class Listening: Sendable {
+    private let url = Mutex("http://localhost")
+
+    func set(_ value: String) { url.withLock { $0 = value } }
+    var value: String { url.withLock { $0 } }
+}
+
+extension StringProtocol {
+    func trimmingSuffix(_ suffix: String) -> SubSequence {
+        var text = self[...]
+        while text.hasSuffix(suffix) { text = text.dropLast(suffix.count) }
+        return text
+    }
+}

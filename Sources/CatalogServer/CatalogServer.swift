@@ -1,1 +1,0 @@
-// CatalogServer: see the files of this folder.

@@ -1,0 +1,105 @@
+import CatalogHTTP
+import CatalogModel
+import CatalogSQLite
+import CatalogStorage
+
+/// The original apps' endpoints, answering exactly as their clients expect.
+///
+/// - The cookbook's four GET endpoints at the server root, for the catalog named by
+///   `--compat-catalog`: `/gethots`, `/getcategories`, `/getrecipesbycategory?catid=ID`,
+///   `/getrecipe?recid=ID`. Recipes carry `recid`, `title`, `subtitle`, `description`,
+///   `complexity` and `imageurl`; categories `catid`, `name` and `imageurl`. Missing texts are
+///   empty strings (old clients read every key as a string); image URLs are absolute.
+/// - `/catalogs/{id}/feed.xml`: any catalog as XML in its own record shape (the sequencers'
+///   feed is the original `<sequenzer>` format).
+struct CompatRoutes {
+    let stores: StoreProvider
+    let catalog: String
+    let baseURL: BaseURL
+
+    /// Recipes listed for one category at most (the original listed all; this bounds a response).
+    static let categoryLimit = 10_000
+
+    func register(in routes: inout RouterBuilder) {
+        let stores = stores
+        let catalog = catalog
+        let baseURL = baseURL
+        routes.get("/gethots") { request, _ in
+            let records = try StorageErrors.map {
+                try stores.reader().featured(of: catalog, limit: SQLiteCatalogStore.maxPageSize)
+            }
+            let base = baseURL.resolve(for: request)
+            return try JSONResponse.make(records.map { CompatRecipe($0, base: base) })
+        }
+        routes.get("/getcategories") { request, _ in
+            let categories = try StorageErrors.map { try stores.reader().categories(of: catalog) }
+            let base = baseURL.resolve(for: request)
+            return try JSONResponse.make(
+                categories.map {
+                    CompatCategory(catid: $0.id, name: $0.name, imageurl: BaseURL.absolute($0.image, base: base))
+                })
+        }
+        routes.get("/getrecipesbycategory") { request, _ in
+            let text = try request.requiredText("catid", maxLength: 20)
+            guard let catid = Int(text) else { throw HTTPError.badParameter("'catid' must be a whole number") }
+            let store = try stores.reader()
+            let categories = try StorageErrors.map { try store.categories(of: catalog) }
+            guard let category = categories.first(where: { $0.id == catid }) else {
+                throw HTTPError.notFound("no category with catid \(catid)")
+            }
+            var records: [Record] = []
+            var cursor: String?
+            repeat {
+                let page = try store.items(
+                    of: catalog, category: category.name, after: cursor, limit: SQLiteCatalogStore.maxPageSize)
+                records += page.items
+                cursor = page.next
+            } while cursor != nil && records.count < Self.categoryLimit
+            let base = baseURL.resolve(for: request)
+            return try JSONResponse.make(records.prefix(Self.categoryLimit).map { CompatRecipe($0, base: base) })
+        }
+        routes.get("/getrecipe") { request, _ in
+            let recid = try request.requiredText("recid", maxLength: 200)
+            let record = try StorageErrors.map { try stores.reader().item(of: catalog, itemID: recid) }
+            guard let record else { throw HTTPError.notFound("no recipe with recid \"\(recid)\"") }
+            return try JSONResponse.make(CompatRecipe(record, base: baseURL.resolve(for: request)))
+        }
+        routes.get("/catalogs/{id}/feed.xml") { _, context in
+            let id = context.parameter("id")
+            guard let definition = try stores.reader().definition(of: id) else {
+                throw HTTPError.notFound("no catalog named \"\(id)\"")
+            }
+            return Response(
+                status: .ok, headers: HTTPHeaders([("Content-Type", "application/xml; charset=utf-8")])
+            ) {
+                FeedStream(store: try stores.reader(), definition: definition)
+            }
+        }
+    }
+}
+
+/// A recipe as the original cookbook API sent it.
+struct CompatRecipe: Codable, Equatable {
+    var recid: String
+    var title: String
+    var subtitle: String
+    var description: String
+    var complexity: String
+    var imageurl: String
+
+    init(_ record: Record, base: String) {
+        recid = record.id
+        title = record.title
+        subtitle = record.subtitle ?? ""
+        description = record.description ?? ""
+        complexity = record.fields["complexity"]?.joined ?? ""
+        imageurl = BaseURL.absolute(record.image, base: base)
+    }
+}
+
+/// A category as the original cookbook API sent it.
+struct CompatCategory: Codable, Equatable {
+    var catid: Int
+    var name: String
+    var imageurl: String
+}

@@ -1,0 +1,66 @@
+import CatalogHTTP
+import CatalogImport
+import CatalogModel
+import CatalogSQLite
+
+/// A catalog as XML in its own record shape, produced page by page while it is sent, so a
+/// million-record feed never sits in memory.
+final class FeedStream: ResponseBodyStream {
+    private let store: SQLiteCatalogStore
+    private let id: String
+    private let mapper: RecordMapper
+    private var writer: XMLRecordWriter
+    private var cursor: String?
+    private var state = State.start
+
+    private enum State {
+        case start
+        case records
+        case end
+        case done
+    }
+
+    /// Records written per chunk.
+    static let pageSize = 500
+
+    init(store: SQLiteCatalogStore, definition: CatalogDefinition) {
+        self.store = store
+        id = definition.id
+        mapper = RecordMapper(definition: definition)
+        writer = XMLRecordWriter(
+            rootElement: definition.rootElement ?? "catalog", recordElement: definition.recordElement ?? "record")
+    }
+
+    func nextChunk() throws -> [UInt8]? {
+        var sink = BufferSink()
+        switch state {
+        case .start:
+            try writer.writeStart(to: &sink)
+            state = .records
+        case .records:
+            let page = try store.items(of: id, section: nil, after: cursor, limit: Self.pageSize)
+            for record in page.items {
+                try writer.write(mapper.sourceRecord(from: record), to: &sink)
+            }
+            cursor = page.next
+            if cursor == nil { state = .end }
+        case .end:
+            try writer.writeEnd(to: &sink)
+            state = .done
+        case .done:
+            return nil
+        }
+        return sink.bytes
+    }
+}
+
+/// Collects written bytes in memory.
+struct BufferSink: ByteSink {
+    var bytes: [UInt8] = []
+
+    mutating func write(_ buffer: UnsafeRawBufferPointer) throws(ImportError) {
+        bytes.append(contentsOf: buffer)
+    }
+
+    mutating func flush() throws(ImportError) {}
+}

@@ -1,0 +1,29 @@
+import CatalogHTTP
+import CatalogStorage
+
+/// How storage failures reach clients.
+enum StorageErrors {
+    /// Runs `body`, turning storage errors a client caused into HTTP errors: unknown catalog or
+    /// item → 404, a bad cursor or scope → 400, a busy database → 503. Other failures stay
+    /// unexpected (a bare 500 with a log line).
+    static func map<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as StorageError {
+            switch error.code {
+            case .catalogNotFound, .itemNotFound:
+                throw HTTPError.notFound(error.message)
+            case .invalidArgument:
+                throw HTTPError.badParameter(error.message)
+            case .busy:
+                throw HTTPError(
+                    .serviceUnavailable, code: "busy", "the database is busy; try again",
+                    headers: HTTPHeaders([("Retry-After", "1")]))
+            case .constraint:
+                throw HTTPError(.conflict, code: "conflict", error.message)
+            case .cannotOpen, .engine:
+                throw error
+            }
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import CatalogHTTP
+import Foundation
+
+/// `GET /images/...`: stored images and the demo pictures, with ETag, Last-Modified and a long
+/// Cache-Control; `?size=N` returns a raster image scaled to fit N×N (list-row thumbnails).
+struct ImageRoutes {
+    let store: ImageStore
+    let thumbnails: ThumbnailCache
+
+    /// A week: images change rarely, and a changed file gets a new ETag for revalidation.
+    static let cacheControl = "public, max-age=604800"
+
+    func register(in routes: inout RouterBuilder) {
+        let store = store
+        let thumbnails = thumbnails
+        routes.get("/images/{path...}") { request, context in
+            guard var image = store.image(at: context.remainder) else {
+                throw HTTPError.notFound("no such image")
+            }
+            let size = try request.integer("size", in: 16...1024, default: 0)
+            if size > 0, image.contentType != "image/svg+xml" {
+                guard let thumbnail = thumbnails.thumbnail(of: image, path: context.remainder, size: size) else {
+                    throw HTTPError(.unprocessableContent, code: "not_an_image", "the image cannot be decoded")
+                }
+                image = thumbnail
+            }
+            let lastModified = HTTPDate.format(image.modified)
+            let etag = ConditionalGetMiddleware.etag(of: image.bytes)
+            var headers = HTTPHeaders([
+                ("Content-Type", image.contentType), ("Cache-Control", Self.cacheControl), ("ETag", etag),
+                ("Last-Modified", lastModified), ("X-Content-Type-Options", "nosniff"),
+            ])
+            if image.contentType == "image/svg+xml" {
+                // An SVG opened directly runs no script and loads nothing.
+                headers["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
+            }
+            if request.headers["If-None-Match"] == nil, let since = request.headers["If-Modified-Since"],
+                let date = HTTPDate.parse(since), image.modified <= date
+            {
+                return Response(
+                    status: .notModified,
+                    headers: HTTPHeaders([
+                        ("ETag", etag), ("Cache-Control", Self.cacheControl), ("Last-Modified", lastModified),
+                    ]))
+            }
+            return Response(status: .ok, headers: headers, body: image.bytes)
+        }
+    }
+}
+
+/// IMF-fixdate, the one date format HTTP uses: `Sun, 29 Nov 2026 18:00:00 GMT`.
+enum HTTPDate {
+    static func format(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        var buffer = [CChar](repeating: 0, count: 64)
+        let count = strftime(&buffer, buffer.count, "%a, %d %b %Y %H:%M:%S GMT", &parts)
+        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    static func parse(_ text: String) -> Date? {
+        let parts = text.split(separator: " ")
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        guard parts.count == 6, parts[5] == "GMT", let day = Int32(parts[1]),
+            let month = months.firstIndex(of: String(parts[2])), let year = Int32(parts[3])
+        else { return nil }
+        let clock = parts[4].split(separator: ":").compactMap { Int32($0) }
+        guard clock.count == 3 else { return nil }
+        var date = tm()
+        date.tm_year = year - 1900
+        date.tm_mon = Int32(month)
+        date.tm_mday = day
+        date.tm_hour = clock[0]
+        date.tm_min = clock[1]
+        date.tm_sec = clock[2]
+        return Date(timeIntervalSince1970: Double(timegm(&date)))
+    }
+}

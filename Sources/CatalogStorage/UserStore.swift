@@ -1,0 +1,104 @@
+/// Accounts, their credentials, web sessions and favorites: what every engine stores for the
+/// server's sign-in and the `catalog user` commands.
+///
+/// Engines store secrets only in a form that cannot be used to sign in: a password as its
+/// argon2id string, an API token or session as its public selector plus a hash of its secret
+/// half. Issuing and checking credentials is `CatalogAuth`'s work; a store only keeps them.
+///
+/// Like ``CatalogStore``, methods are synchronous and blocking, and a store value belongs to one
+/// thread at a time. Every write is one transaction. Times are ISO 8601 strings in UTC
+/// (`2024-05-01T12:00:00Z`), which sort as they compare.
+public protocol UserStore: AnyObject {
+    // MARK: Accounts
+
+    /// Creates an account with its first API token.
+    ///
+    /// - Parameters:
+    ///   - name: the sign-in name (``User/isValidName(_:)``); unique ignoring ASCII case.
+    ///   - isAdmin: whether the user may change catalogs and accounts.
+    ///   - passwordHash: the encoded password hash for web sign-in, or nil for token-only accounts.
+    ///   - tokenSelector: the public half of the API token, used to look it up.
+    ///   - tokenHash: the hash of the token's secret half.
+    /// - Returns: the new user.
+    /// - Throws: ``StorageError`` `.constraint` when a user with that name exists
+    ///   ("a user named "ada" already exists"), `.invalidArgument` for an invalid name.
+    func addUser(
+        name: String, isAdmin: Bool, passwordHash: String?, tokenSelector: String, tokenHash: [UInt8]
+    ) throws -> User
+
+    /// The user named `name` (ignoring ASCII case), or nil.
+    func user(named name: String) throws -> User?
+
+    /// Every user, ordered by name.
+    func users() throws -> [User]
+
+    /// Removes the user named `name` with their sessions and favorites.
+    ///
+    /// - Returns: false when there was no such user.
+    func removeUser(named name: String) throws -> Bool
+
+    // MARK: Passwords
+
+    /// Sets (or, with nil, clears) the user's password hash and ends their web sessions, so a
+    /// changed password signs everyone else out.
+    ///
+    /// - Throws: ``StorageError`` `.userNotFound` when there is no such user.
+    func setPasswordHash(_ hash: String?, forUser name: String) throws
+
+    /// The user named `name` with their password hash; nil when there is no such user or the user
+    /// has no password.
+    func passwordHash(forUser name: String) throws -> (user: User, hash: String)?
+
+    // MARK: API tokens
+
+    /// Replaces the user's API token: the old one stops working at once.
+    ///
+    /// - Throws: ``StorageError`` `.userNotFound` when there is no such user.
+    func replaceToken(forUser name: String, selector: String, hash: [UInt8]) throws
+
+    /// The owner of the API token whose public half is `selector`, with the hash of its secret
+    /// half to check the presented secret against; nil for an unknown selector.
+    func tokenCredential(selector: String) throws -> (user: User, hash: [UInt8])?
+
+    // MARK: Web sessions
+
+    /// Records a web session.
+    ///
+    /// - Parameters:
+    ///   - userID: the signed-in user's ``User/id``.
+    ///   - selector: the public half of the session cookie.
+    ///   - hash: the hash of the cookie's secret half.
+    ///   - expires: when the session ends, ISO 8601 UTC.
+    /// - Throws: ``StorageError`` `.userNotFound` when there is no such user.
+    func createSession(userID: Int64, selector: String, hash: [UInt8], expires: String) throws
+
+    /// The session whose public half is `selector`: its user, the hash of its secret half and when
+    /// it expires (the store does not check the time); nil for an unknown selector.
+    func sessionCredential(selector: String) throws -> (user: User, hash: [UInt8], expires: String)?
+
+    /// Ends a session; nothing happens when it does not exist.
+    func deleteSession(selector: String) throws
+
+    /// Removes every session that expires at or before `now` (ISO 8601 UTC).
+    func deleteExpiredSessions(now: String) throws
+
+    // MARK: Favorites
+
+    /// The user's favorites, newest first.
+    func favorites(ofUser id: Int64) throws -> [Favorite]
+
+    /// Marks a record as a favorite of the user.
+    ///
+    /// The record is named by its catalog's public id and its own id; the store does not check
+    /// that it exists, so favorites outlive re-imports.
+    ///
+    /// - Returns: true when it was newly added, false when it already was a favorite.
+    /// - Throws: ``StorageError`` `.userNotFound` when there is no such user, `.invalidArgument`
+    ///   for an invalid catalog id or an empty or oversized item id.
+    func addFavorite(userID: Int64, catalog: String, item: String) throws -> Bool
+
+    /// Unmarks a favorite.
+    ///
+    /// - Returns: true when it was a favorite.
+    func removeFavorite(userID: Int64, catalog: String, item: String) throws -> Bool
+}

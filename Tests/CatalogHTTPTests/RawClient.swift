@@ -1,0 +1,101 @@
+import Foundation
+
+/// A deliberately simple HTTP client over a POSIX socket, so tests can send exactly the bytes
+/// they mean, malformed ones included.
+struct RawClient {
+    let port: Int
+
+    struct Reply {
+        var status: Int
+        var headers: [String: String]
+        var body: [UInt8]
+        var raw: [UInt8]
+
+        var text: String { String(decoding: body, as: UTF8.self) }
+    }
+
+    /// Opens a connection, sends `bytes`, reads until the server closes or `timeout` passes.
+    func exchange(_ bytes: [UInt8], timeout: Double = 5) throws -> [UInt8] {
+        let socket = try connect()
+        defer { close(socket) }
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n <= 0 { break }
+            sent += n
+        }
+        return readAll(socket, timeout: timeout)
+    }
+
+    func connect() throws -> Int32 {
+        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Foundation.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else {
+            close(socket)
+            throw POSIXError(.ECONNREFUSED)
+        }
+        return socket
+    }
+
+    func readAll(_ socket: Int32, timeout: Double) -> [UInt8] {
+        var tv = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - Double(Int(timeout))) * 1_000_000))
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            if n <= 0 { break }
+            received.append(contentsOf: buffer[0..<n])
+        }
+        return received
+    }
+
+    /// Sends one request with `Connection: close` and parses the reply.
+    func request(
+        _ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8] = []
+    ) throws -> Reply {
+        var head = "\(method) \(target) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        if !body.isEmpty { head += "Content-Length: \(body.count)\r\n" }
+        head += "\r\n"
+        return Self.parse(try exchange(Array(head.utf8) + body))
+    }
+
+    static func parse(_ raw: [UInt8]) -> Reply {
+        let separator: [UInt8] = [13, 10, 13, 10]
+        guard let end = raw.firstRange(of: separator) else { return Reply(status: 0, headers: [:], body: [], raw: raw) }
+        let head = String(decoding: raw[..<end.lowerBound], as: UTF8.self)
+        var lines = head.components(separatedBy: "\r\n")
+        let statusLine = lines.removeFirst().split(separator: " ")
+        var headers: [String: String] = [:]
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        var body = Array(raw[end.upperBound...])
+        if headers["transfer-encoding"] == "chunked" { body = dechunk(body) }
+        return Reply(status: statusLine.count > 1 ? Int(statusLine[1]) ?? 0 : 0, headers: headers, body: body, raw: raw)
+    }
+
+    static func dechunk(_ bytes: [UInt8]) -> [UInt8] {
+        var output: [UInt8] = []
+        var index = 0
+        while index < bytes.count {
+            guard let lineEnd = bytes[index...].firstRange(of: [13, 10]) else { break }
+            let size = Int(String(decoding: bytes[index..<lineEnd.lowerBound], as: UTF8.self), radix: 16) ?? 0
+            if size == 0 { break }
+            let start = lineEnd.upperBound
+            output.append(contentsOf: bytes[start..<min(start + size, bytes.count)])
+            index = start + size + 2
+        }
+        return output
+    }
+}
