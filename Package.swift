@@ -83,11 +83,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "CatalogImportTests", dependencies: ["CatalogImport"], swiftSettings: swiftSettings),
-        .testTarget(name: "CatalogAuthTests", dependencies: ["CatalogAuth", "CatalogSQLite"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CatalogAuthTests", dependencies: ["CatalogAuth", "CatalogSQLite"], swiftSettings: swiftSettings),
         .testTarget(name: "CatalogHTTPTests", dependencies: ["CatalogHTTP"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CatalogServerTests",
-            dependencies: ["CatalogServer", "CatalogHTTP", "CatalogAuth", "CatalogSQLite", "CatalogDemo"],
+            dependencies: [
+                "CatalogServer", "CatalogHTTP", "CatalogAuth", "CatalogSQLite", "CatalogImport", "CatalogDemo",
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -54,7 +54,8 @@ public final class CatalogApplication: Sendable {
     ) {
         let stores = StoreProvider(path: options.databasePath)
         let listening = Listening()
-        let baseURL = BaseURL(configured: options.publicURL.map { String($0.trimmingSuffix("/")) }, listening: listening)
+        let baseURL = BaseURL(
+            configured: options.publicURL.map { String($0.trimmingSuffix("/")) }, listening: listening)
         var routes = RouterBuilder()
         HomeRoutes(stores: stores).register(in: &routes)
         let authentication = RequestAuthentication(stores: stores, authenticator: Authenticator())

@@ -96,7 +96,8 @@ import Testing
         let server = try Self.makeServer()
         defer { server.shutdown() }
         let client = RawClient(port: server.port)
-        let header = try client.request("GET", "/hello", headers: [("X-Huge", String(repeating: "h", count: 64 * 1024))])
+        let header = try client.request(
+            "GET", "/hello", headers: [("X-Huge", String(repeating: "h", count: 64 * 1024))])
         #expect([413, 431].contains(header.status))
         let line = try client.request("GET", "/hello?" + String(repeating: "q", count: 64 * 1024))
         #expect([413, 414, 431].contains(line.status))
@@ -105,7 +106,8 @@ import Testing
     }
 
     @Test(arguments: [
-        "GARBAGE\r\n\r\n", "GET\r\n\r\n", "GET /hello HTTP/9.9\r\nHost: x\r\n\r\n", "GET /hello HTTP/1.1\r\nBad Header\r\n\r\n",
+        "GARBAGE\r\n\r\n", "GET\r\n\r\n", "GET /hello HTTP/9.9\r\nHost: x\r\n\r\n",
+        "GET /hello HTTP/1.1\r\nBad Header\r\n\r\n",
         "GET /a%zz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", "\u{0}\u{1}\u{2}\r\n\r\n",
     ])
     func malformedRequestsGet4xx(_ text: String) throws {
@@ -200,7 +202,9 @@ import Testing
         usleep(100_000)
         let third = try client.connect()
         defer { close(third) }
-        _ = Array("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n".utf8).withUnsafeBytes { send(third, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        _ = Array("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n".utf8).withUnsafeBytes {
+            send(third, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+        }
         #expect(client.readAll(third, timeout: 2).isEmpty)
     }
 
@@ -209,7 +213,8 @@ import Testing
         defer { server.shutdown() }
         var configuration = ServerConfiguration()
         configuration.port = server.port
-        let second = HTTPServer(configuration: configuration, responder: ClosureResponder { _, _ in .text("") }, log: { _ in })
+        let second = HTTPServer(
+            configuration: configuration, responder: ClosureResponder { _, _ in .text("") }, log: { _ in })
         #expect(throws: HTTPServerError.self) { try second.start() }
     }
 }

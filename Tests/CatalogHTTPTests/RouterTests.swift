@@ -18,7 +18,8 @@ import Testing
     }
 
     func text(_ method: HTTPMethod, _ target: String) throws -> String {
-        let response = try Self.router().respond(to: Request(method: method, target: target)!, context: RequestContext())
+        let response = try Self.router().respond(
+            to: Request(method: method, target: target)!, context: RequestContext())
         return String(decoding: response.bytes ?? [], as: UTF8.self)
     }
 
@@ -111,8 +112,10 @@ import Testing
 
     @Test func etagAnd304() throws {
         let body = Array("{\"a\":1}".utf8)
-        let responder = Fixed(response: Response(status: .ok, headers: HTTPHeaders([("Content-Type", "application/json")]), body: body))
-            .wrapped(in: [ConditionalGetMiddleware()])
+        let responder = Fixed(
+            response: Response(status: .ok, headers: HTTPHeaders([("Content-Type", "application/json")]), body: body)
+        )
+        .wrapped(in: [ConditionalGetMiddleware()])
         let first = try responder.respond(to: Request(method: .get, target: "/")!, context: RequestContext())
         let etag = try #require(first.headers["ETag"])
         #expect(first.headers["Cache-Control"] == "no-cache")
@@ -126,8 +129,10 @@ import Testing
 
     @Test func gzipWhenAccepted() throws {
         let body = Array(String(repeating: "{\"title\":\"Gulyásleves\"}", count: 100).utf8)
-        let responder = Fixed(response: Response(status: .ok, headers: HTTPHeaders([("Content-Type", "application/json")]), body: body))
-            .wrapped(in: [CompressionMiddleware(), ConditionalGetMiddleware()])
+        let responder = Fixed(
+            response: Response(status: .ok, headers: HTTPHeaders([("Content-Type", "application/json")]), body: body)
+        )
+        .wrapped(in: [CompressionMiddleware(), ConditionalGetMiddleware()])
         var request = Request(method: .get, target: "/")!
         request.headers["Accept-Encoding"] = "br;q=1, gzip;q=0.8"
         let response = try responder.respond(to: request, context: RequestContext())
@@ -142,7 +147,9 @@ import Testing
     @Test func unexpectedErrorsAreBare500s() throws {
         struct Secret: Error {}
         let logged = LockedLines()
-        let responder = ClosureResponder { _, _ in throw Secret() }.wrapped(in: [ErrorMiddleware(log: { logged.append($0) })])
+        let responder = ClosureResponder { _, _ in throw Secret() }.wrapped(in: [
+            ErrorMiddleware(log: { logged.append($0) })
+        ])
         let response = try responder.respond(to: Request(method: .get, target: "/x")!, context: RequestContext())
         #expect(response.status == .internalServerError)
         #expect(String(decoding: response.bytes!, as: UTF8.self) == "Internal Server Error\n")
@@ -150,7 +157,8 @@ import Testing
     }
 
     @Test func jsonErrorsEscapeMarkup() throws {
-        let response = ErrorMiddleware.json(HTTPError.badParameter("bad <script>\"x\""), Request(method: .get, target: "/")!)
+        let response = ErrorMiddleware.json(
+            HTTPError.badParameter("bad <script>\"x\""), Request(method: .get, target: "/")!)
         #expect(
             String(decoding: response.bytes!, as: UTF8.self)
                 == #"{"error":{"code":"bad_parameter","message":"bad \u003cscript\u003e\"x\""}}"#)

@@ -50,12 +50,14 @@ struct ServeCommand: Command {
         if let catalog = arguments.value("compat-catalog") { options.compatCatalog = catalog }
         if let images = arguments.value("images") {
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: images, isDirectory: &isDirectory), isDirectory.boolValue else {
+            guard FileManager.default.fileExists(atPath: images, isDirectory: &isDirectory), isDirectory.boolValue
+            else {
                 throw CLIError.usage("--images: \(images) is not a directory")
             }
             options.imagesDirectory = images
         } else {
-            let nextToDatabase = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("images").path
+            let nextToDatabase = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("images")
+                .path
             if FileManager.default.fileExists(atPath: nextToDatabase) { options.imagesDirectory = nextToDatabase }
         }
         if let url = arguments.value("public-url") {
@@ -64,13 +66,17 @@ struct ServeCommand: Command {
             }
             options.publicURL = url
         }
-        if let megabytes = try arguments.integer("max-upload-mb", in: 1...4096) { options.maxUploadBytes = megabytes << 20 }
+        if let megabytes = try arguments.integer("max-upload-mb", in: 1...4096) {
+            options.maxUploadBytes = megabytes << 20
+        }
 
         var configuration = ServerConfiguration()
         configuration.host = arguments.value("host") ?? "127.0.0.1"
         configuration.port = try arguments.integer("port", in: 0...65535) ?? 8080
         if let threads = try arguments.integer("threads", in: 1...256) { configuration.threads = threads }
-        if let limit = try arguments.integer("max-connections", in: 1...100_000) { configuration.connectionLimit = limit }
+        if let limit = try arguments.integer("max-connections", in: 1...100_000) {
+            configuration.connectionLimit = limit
+        }
         if let limit = try arguments.integer("max-connections-per-ip", in: 1...100_000) {
             configuration.perIPConnectionLimit = limit
         }

@@ -26,6 +26,10 @@ public struct Router: Responder {
 
     let root: Node
 
+    /// Every route as method and pattern, in the order they were added (for documentation
+    /// checks and listings).
+    public let routes: [(method: HTTPMethod, pattern: String)]
+
     /// The outcome of matching a path.
     enum Match {
         case found(Route, RequestContext)
@@ -102,6 +106,7 @@ public struct Router: Responder {
 public struct RouterBuilder {
     private let root = Router.Node()
     private var built = false
+    private var added: [(method: HTTPMethod, pattern: String)] = []
 
     /// Creates an empty builder.
     public init() {}
@@ -109,6 +114,7 @@ public struct RouterBuilder {
     /// Adds `responder` for `method` at `pattern`.
     public mutating func add(_ method: HTTPMethod, _ pattern: String, _ responder: any Responder) {
         precondition(!built, "routes cannot change after build()")
+        added.append((method, pattern))
         var node = root
         let pieces = pattern.split(separator: "/").map(String.init)
         for (index, piece) in pieces.enumerated() {
@@ -124,7 +130,8 @@ public struct RouterBuilder {
             if piece.hasPrefix("{") && piece.hasSuffix("}") {
                 let name = String(piece.dropFirst().dropLast())
                 if let existing = node.parameter {
-                    precondition(existing.name == name, "\(pattern): parameter {\(name)} clashes with {\(existing.name)}")
+                    precondition(
+                        existing.name == name, "\(pattern): parameter {\(name)} clashes with {\(existing.name)}")
                     node = existing.node
                 } else {
                     let next = Router.Node()
@@ -161,6 +168,6 @@ public struct RouterBuilder {
     /// The finished router; the builder cannot be used afterwards.
     public mutating func build() -> Router {
         built = true
-        return Router(root: root)
+        return Router(root: root, routes: added)
     }
 }

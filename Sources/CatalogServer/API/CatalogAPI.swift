@@ -69,7 +69,9 @@ struct CatalogAPI {
         }
         routes.get("/api/v1/catalogs/{id}/featured") { request, context in
             let limit = try request.integer("limit", in: 1...SQLiteCatalogStore.maxPageSize, default: 50)
-            let items = try StorageErrors.map { try stores.reader().featured(of: context.parameter("id"), limit: limit) }
+            let items = try StorageErrors.map {
+                try stores.reader().featured(of: context.parameter("id"), limit: limit)
+            }
             return try JSONResponse.make(FeaturedList(items: items))
         }
     }

@@ -1,5 +1,6 @@
 import CatalogHTTP
 import CatalogModel
+import CatalogSQLite
 import CatalogStorage
 
 /// Favorites per user: `GET /api/v1/favorites`, `PUT` and `DELETE /api/v1/favorites/{catalog}/{item}`.
@@ -36,7 +37,8 @@ struct FavoritesAPI {
         routes.on(.delete, "/api/v1/favorites/{catalog}/{item}") { request, context in
             let user = try authentication.requireUser(request)
             _ = try stores.write {
-                try $0.removeFavorite(userID: user.id, catalog: context.parameter("catalog"), item: context.parameter("item"))
+                try $0.removeFavorite(
+                    userID: user.id, catalog: context.parameter("catalog"), item: context.parameter("item"))
             }
             return Response(status: .noContent)
         }

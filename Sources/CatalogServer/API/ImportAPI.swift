@@ -40,10 +40,12 @@ struct ImportAPI {
                     let outcome = ReadingOutcome()
                     let reader = try ImportPipeline.reader(
                         format: format, fileURL: file.url, displayName: "upload", definition: &definition,
-                        record: try request.text("record", maxLength: 200), table: try request.text("table", maxLength: 200),
+                        record: try request.text("record", maxLength: 200),
+                        table: try request.text("table", maxLength: 200),
                         sqliteTable: SQLiteTableSource.init, progress: { _ in }, outcome: outcome)
                     return try ImportPipeline.run(
-                        reader, into: store, definition: definition, replace: replace, outcome: outcome, progress: { _ in })
+                        reader, into: store, definition: definition, replace: replace, outcome: outcome,
+                        progress: { _ in })
                 }
             }
             return try JSONResponse.make(summary)
@@ -98,7 +100,9 @@ struct TemporaryFile {
 
     init(contents: [UInt8]) throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-upload-\(UUID().uuidString)")
-        guard FileManager.default.createFile(atPath: url.path, contents: Data(contents), attributes: [.posixPermissions: 0o600])
+        guard
+            FileManager.default.createFile(
+                atPath: url.path, contents: Data(contents), attributes: [.posixPermissions: 0o600])
         else { throw HTTPError(.internalServerError, code: "io", "cannot store the upload") }
     }
 

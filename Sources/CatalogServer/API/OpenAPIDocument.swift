@@ -133,6 +133,12 @@ enum OpenAPIDocument {
             }
           },
           "paths": {
+            "/api/v1/openapi.json": {
+              "get": {
+                "summary": "This document.", "operationId": "getOpenAPI",
+                "responses": {"200": {"description": "The OpenAPI document.", "content": {"application/json": {"schema": {"type": "object"}}}}, "304": {"$ref": "#/components/responses/NotModified"}}
+              }
+            },
             "/api/v1/catalogs": {
               "get": {
                 "summary": "Every catalog with its record count.", "operationId": "listCatalogs",

@@ -11,7 +11,7 @@ enum StorageErrors {
             return try body()
         } catch let error as StorageError {
             switch error.code {
-            case .catalogNotFound, .itemNotFound:
+            case .catalogNotFound, .itemNotFound, .userNotFound:
                 throw HTTPError.notFound(error.message)
             case .invalidArgument:
                 throw HTTPError.badParameter(error.message)

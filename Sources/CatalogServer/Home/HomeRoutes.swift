@@ -1,5 +1,6 @@
 import CatalogHTTP
 import CatalogModel
+import CatalogSQLite
 
 /// `/`: the catalogs with their counts and links to their API and feed (the web app replaces
 /// this page).
