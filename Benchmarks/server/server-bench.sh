@@ -395,5 +395,6 @@ if ((peers_only == 0)); then
     stop_process "$catalog_pid"
 fi
 
+echo "end load=$(cut -d' ' -f1 /proc/loadavg)" >>"$results"
 echo
 python3 "$here/summary.py" "$results"
