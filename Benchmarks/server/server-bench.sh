@@ -225,15 +225,18 @@ say "catalog \"$catalog\" ($records records) in $database; $words words, $prefix
 run_wrk() {
     local name="$1" seconds="$2"
     shift 2
-    local log="$work/wrk-$name.txt"
+    local log="$work/wrk-$name.txt" before after
+    before="$(python3 "$here/cpu.py" snapshot $$)"
     timeout --signal=INT $((seconds + 60)) wrk -d"${seconds}s" "$@" >"$log" 2>&1 || true
+    after="$(python3 "$here/cpu.py" snapshot $$)"
     local line
     line="$(grep -m1 '^wrk-result ' "$log" || true)"
     if [[ -z "$line" ]]; then
         cat "$log" >&2
         fail "wrk printed no result for $name"
     fi
-    echo "$name ${line#wrk-result } seconds=$seconds" >>"$results"
+    echo "$name ${line#wrk-result } seconds=$seconds other_cpu_pct=$(python3 "$here/cpu.py" share "$before" "$after")" \
+        >>"$results"
     python3 "$here/summary.py" --line "$name" "$results"
 }
 

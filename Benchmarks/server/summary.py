@@ -6,7 +6,8 @@
 
 RESULTS holds one line per record, `KIND key=value …` (`database PATH` for the file): `meta`, `item`, the wrk runs
 (`item_catalog`, `item_nginx`, `search_catalog`, `search_datasette`, `soak`, from report.lua),
-`rss` (peaks of /proc/PID/status in kB), `stop` or `crash`, `end` (the load average).
+`rss` (peaks of /proc/PID/status in kB), `stop` or `crash`, `end` (the load average). Each wrk run carries other_cpu_pct: the share of the
+CPU other processes used meanwhile (cpu.py).
 """
 import sys
 
@@ -85,6 +86,7 @@ def run_line(name, run):
         f"{RUN_TITLES.get(name, name)}: {figures(run)}  p90 {ms(number(run, 'p90_us'))}"
         f"  max {ms(number(run, 'max_us'))}; {int(number(run, 'requests')):,} requests in"
         f" {number(run, 'duration_us') / 1e6:.1f} s; errors: {description}"
+        + (f"; other processes used {int(number(run, 'other_cpu_pct'))} % of the CPU" if "other_cpu_pct" in run else "")
     )
 
 
@@ -163,12 +165,13 @@ def table(records):
             print(f"SIGTERM: catalog serve stopped in {stop.get('ms', '?')} ms, exit status {stop.get('status', '?')}")
     if "crash" in records:
         print(f"catalog serve EXITED during the run (status {records['crash'].get('status', '?')})")
-    load = max(number(meta, "load"), number(records.get("end", {}), "load"))
-    if load >= 0.5:
+    busy = {name: int(number(records[name], "other_cpu_pct")) for name in RUN_TITLES if name in records}
+    if any(share >= 10 for share in busy.values()):
         print(
-            f"Note: the load average was {number(meta, 'load'):.2f} at the start and"
-            f" {number(records.get('end', {}), 'load'):.2f} at the end: other processes were busy, and the"
-            " figures share the cores with them."
+            "Note: other processes (builds, other jobs) used part of the CPU during the runs ("
+            + ", ".join(f"{RUN_TITLES[name]} {share} %" for name, share in busy.items())
+            + f"; load average {number(meta, 'load'):.2f} at the start, {number(records.get('end', {}), 'load'):.2f}"
+            " at the end): the figures are lower than on a quiet machine, the ratios less reliable."
         )
     if rss and number(rss, "rssfile_kb") > number(rss, "rssanon_kb"):
         print(
