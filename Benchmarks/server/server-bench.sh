@@ -212,11 +212,12 @@ workload="$(python3 "$here/workload.py" "$database" "$catalog" "$datasette_name"
 records="$(sed -n 's/.*records=\([0-9]*\).*/\1/p' <<<"$workload")"
 prefixes="$(sed -n 's/.*prefixes=\([0-9]*\).*/\1/p' <<<"$workload")"
 words="$(sed -n 's/.*words=\([0-9]*\).*/\1/p' <<<"$workload")"
+distinct="$(sed -n 's/.*distinct=\([0-9]*\).*/\1/p' <<<"$workload")"
 echo "database $database" >>"$results"
-echo "meta catalog=$catalog records=$records words=$words prefixes=$prefixes" \
+echo "meta catalog=$catalog records=$records words=$words prefixes=$prefixes distinct=$distinct" \
     "cores=$(nproc) datasette=$datasette_version nginx=$(nginx -v 2>&1 | sed 's/.*nginx\///')" \
     "peers_only=$peers_only" "load=$(cut -d' ' -f1 /proc/loadavg)" >>"$results"
-say "catalog \"$catalog\" ($records records) in $database; $words words, $prefixes prefixes"
+say "catalog \"$catalog\" ($records records) in $database; $words words, $prefixes prefixes ($distinct distinct)"
 
 # MARK: - Measuring
 

@@ -110,7 +110,7 @@ def table(records):
 
     ours, peer = records.get("search_catalog"), records.get("search_datasette")
     if ours or peer:
-        figure = f"as-you-type search ({meta.get('prefixes', '?')} prefixes)"
+        figure = f"as-you-type search ({meta.get('prefixes', '?')} prefixes, {meta.get('distinct', '?')} distinct)"
         goals = "-"
         if ours:
             own = rate(ours) >= 2000 and number(ours, "p99_us") <= 20000

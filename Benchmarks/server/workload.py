@@ -107,7 +107,7 @@ def main():
     write("search-peer.txt", peer)
     write("items-ours.txt", [f"/api/v1/catalogs/{quote(catalog_id)}/items/{quote(i, safe='')}" for i in ids])
     write("item-id.txt", [middle[0]])
-    print(f"records={count} words={len(words)} prefixes={len(ours)} items={len(ids)}")
+    print(f"records={count} words={len(words)} prefixes={len(ours)} distinct={len(set(ours))} items={len(ids)}")
 
 
 def fetch_json(url):
