@@ -1,10 +1,14 @@
 # Catalog: two commands do all set-up on a fresh Debian machine.
-#   make run    install what is missing, build, create catalog.sqlite with the demo catalogs, show them
-#   make test   install what is missing, build, run every test
+#   make run    install what is missing, build, create catalog.sqlite with the demo catalogs, serve
+#               them at http://localhost:8080 (PORT=… to change; Ctrl-C stops)
+#   make test   install what is missing, build, run every test (Swift tests, then the OpenAPI
+#               conformance run with schemathesis against a live server)
 export PATH := /opt/swift/usr/bin:$(PATH)
 
 SWIFT ?= swift
 DB ?= catalog.sqlite
+PORT ?= 8080
+HOST ?= 127.0.0.1
 BIN := .build/release/catalog
 
 .PHONY: run build test deps deps-test bench bench-server format lint clean
@@ -15,6 +19,8 @@ run: deps build
 	@for id in $$($(BIN) catalogs --db "$(DB)" | awk '{print $$1}'); do \
 		echo; echo "== $$id: sections"; $(BIN) sections --catalog $$id --db "$(DB)" | awk -F'\t' '{printf "%s (%s)  ", $$1, $$2}'; echo; \
 	done
+	@echo
+	exec $(BIN) serve --db "$(DB)" --host $(HOST) --port $(PORT)
 
 deps:
 	@scripts/install-deps.sh build
@@ -28,6 +34,7 @@ build:
 test: deps-test lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	scripts/api-conformance.sh .build/debug/catalog
 
 bench:
 	@scripts/install-deps.sh bench

@@ -79,23 +79,30 @@ let package = Package(
         .testTarget(name: "CatalogCollationTests", dependencies: ["CatalogCollation"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CatalogSQLiteTests",
-            dependencies: ["CatalogSQLite", "CatalogImport", "CatalogDemo"],
+            dependencies: ["CatalogSQLite", "CatalogImport", "CatalogDemo", "CatalogTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "CatalogImportTests", dependencies: ["CatalogImport"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "CatalogAuthTests", dependencies: ["CatalogAuth", "CatalogSQLite"], swiftSettings: swiftSettings),
-        .testTarget(name: "CatalogHTTPTests", dependencies: ["CatalogHTTP"], swiftSettings: swiftSettings),
+            name: "CatalogAuthTests", dependencies: ["CatalogAuth", "CatalogSQLite", "CatalogTestSupport"],
+            swiftSettings: swiftSettings),
+        // Helpers shared by test targets: a raw HTTP client over sockets.
+        .target(
+            name: "CatalogTestSupport", dependencies: ["CatalogSQLite"], path: "Tests/CatalogTestSupport",
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CatalogHTTPTests", dependencies: ["CatalogHTTP", "CatalogTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CatalogServerTests",
             dependencies: [
                 "CatalogServer", "CatalogHTTP", "CatalogAuth", "CatalogSQLite", "CatalogImport", "CatalogDemo",
+                "CatalogTestSupport",
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "CatalogCLITests",
-            dependencies: ["CatalogCLI", "catalog"],
+            dependencies: ["CatalogCLI", "catalog", "CatalogTestSupport"],
             resources: [.copy("Golden")],
             swiftSettings: swiftSettings
         ),

@@ -44,6 +44,13 @@ public struct ItemsPage: Codable, Sendable, Equatable {
         self.items = items
         self.next = next
     }
+
+    /// Encodes `next` as `null` on the last page rather than leaving it out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(items, forKey: .items)
+        try container.encode(next, forKey: .next)
+    }
 }
 
 /// Where a search matched: a range of one field, in UTF-16 code units (what JavaScript and
@@ -132,5 +139,15 @@ public struct SearchResponse: Codable, Sendable, Equatable {
         self.totalCapped = totalCapped
         self.scope = scope
         self.scopes = scopes
+    }
+
+    /// Encodes `scope` as `null` for all records rather than leaving it out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(items, forKey: .items)
+        try container.encode(total, forKey: .total)
+        try container.encode(totalCapped, forKey: .totalCapped)
+        try container.encode(scope, forKey: .scope)
+        try container.encode(scopes, forKey: .scopes)
     }
 }

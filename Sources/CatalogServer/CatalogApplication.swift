@@ -75,6 +75,7 @@ public final class CatalogApplication: Sendable {
             SecurityHeadersMiddleware(),
             CompressionMiddleware(),
             ConditionalGetMiddleware(),
+            ResponseCache(stores: stores),
         ]
         self.stores = stores
         self.router = router

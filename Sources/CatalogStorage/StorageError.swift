@@ -11,6 +11,8 @@ public struct StorageError: Error, Sendable, CustomStringConvertible, CustomDebu
         case itemNotFound
         /// The user does not exist.
         case userNotFound
+        /// A named part of a catalog (a section, category or scope) does not exist.
+        case nameNotFound
         /// A parameter is out of range or malformed (a bad cursor, an unknown scope).
         case invalidArgument
         /// The database file cannot be opened, is not a catalog database, or is too new.

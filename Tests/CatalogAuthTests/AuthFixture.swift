@@ -1,24 +1,18 @@
 import CatalogAuth
 import CatalogSQLite
+import CatalogTestSupport
 import Foundation
 import Synchronization
 
 /// A SQLite store in a fresh temporary directory, removed when the fixture goes away.
 final class AuthFixture {
-    let directory: URL
-    let path: String
-    let store: SQLiteCatalogStore
+    let database: TemporaryDatabase
+    var directory: URL { database.directory }
+    var path: String { database.path }
+    var store: SQLiteCatalogStore { database.store }
 
     init() throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-auth-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        path = directory.appendingPathComponent("test.sqlite").path
-        store = try SQLiteCatalogStore(path: path)
-    }
-
-    deinit {
-        store.close()
-        try? FileManager.default.removeItem(at: directory)
+        database = try TemporaryDatabase(prefix: "catalog-auth")
     }
 
     /// Rows in `table`, counted on a connection of its own.

@@ -1,4 +1,5 @@
 import Foundation
+import CatalogTestSupport
 import Testing
 
 @testable import CatalogHTTP
@@ -206,6 +207,21 @@ import Testing
             send(third, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
         }
         #expect(client.readAll(third, timeout: 2).isEmpty)
+    }
+
+    @Test func totalConnectionLimit() throws {
+        let server = try Self.makeServer { $0.connectionLimit = 2 }
+        defer { server.shutdown() }
+        let client = RawClient(port: server.port)
+        let held = [try client.connect(), try client.connect()]
+        defer { held.forEach { close($0) } }
+        usleep(100_000)
+        let extra = try client.connect()
+        defer { close(extra) }
+        _ = Array("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n".utf8).withUnsafeBytes {
+            send(extra, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+        }
+        #expect(client.readAll(extra, timeout: 2).isEmpty)
     }
 
     @Test func portInUseIsAClearError() throws {

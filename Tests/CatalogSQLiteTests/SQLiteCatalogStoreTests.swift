@@ -43,13 +43,21 @@ import Testing
     @Test func badCursorsAndSectionsAreInvalidArguments() throws {
         let fixture = try StoreFixture()
         try fixture.load(StoreFixture.cookbook, StoreFixture.recipes)
-        for cursor in ["zzzzzzzzzzzzzzzzzzzz", "-1", "'; DROP TABLE items; --", "1"] {
-            #expect(throws: StorageError.self) {
+        for cursor in ["zzzzzzzzzzzzzzzzzzzz", "-1", "'; DROP TABLE items; --", "", "1Z", "+1"] {
+            #expect {
                 try fixture.store.items(of: "cookbook", section: nil, after: cursor, limit: 5)
+            } throws: { error in
+                (error as? StorageError)?.code == .invalidArgument
             }
         }
-        #expect(throws: StorageError.self) {
+        // Well-formed positions outside the catalog: before it starts from the top, past it is empty.
+        let first = try fixture.store.items(of: "cookbook", section: nil, after: nil, limit: 5)
+        #expect(try fixture.store.items(of: "cookbook", section: nil, after: "1", limit: 5) == first)
+        #expect(try fixture.store.items(of: "cookbook", section: nil, after: "zzzzzzzzzzzz", limit: 5).items.isEmpty)
+        #expect {
             try fixture.store.items(of: "cookbook", section: "Q!", after: nil, limit: 5)
+        } throws: { error in
+            (error as? StorageError)?.code == .nameNotFound
         }
         #expect(throws: StorageError.self) { try fixture.store.items(of: "nope", section: nil, after: nil, limit: 5) }
         #expect(try fixture.store.items(of: "cookbook", section: "B", after: nil, limit: 5).items.isEmpty)

@@ -54,10 +54,10 @@ import Testing
 
     @Test(arguments: [
         ("/api/v1/catalogs/products/items?limit=0", 400), ("/api/v1/catalogs/products/items?limit=501", 400),
-        ("/api/v1/catalogs/products/items?limit=abc", 400), ("/api/v1/catalogs/products/items?after=garbage", 400),
-        ("/api/v1/catalogs/products/items?section=%3Cscript%3E", 400), ("/api/v1/catalogs/nope/items", 404),
-        ("/api/v1/catalogs/products/items?section=A&category=x", 400),
-        ("/api/v1/catalogs/sequencers/search?scope=Linux", 400), ("/api/v1/catalogs/nope/search?q=a", 404),
+        ("/api/v1/catalogs/products/items?limit=abc", 400), ("/api/v1/catalogs/products/items?after=GARBAGE%21", 400),
+        ("/api/v1/catalogs/products/items?section=%3Cscript%3E", 404), ("/api/v1/catalogs/nope/items", 404),
+        ("/api/v1/catalogs/products/items?after=", 400), ("/api/v1/catalogs/cookbook/categories/Nope/items", 404),
+        ("/api/v1/catalogs/sequencers/search?scope=Linux", 404), ("/api/v1/catalogs/nope/search?q=a", 404),
         ("/api/v1/catalogs/products/search?limit=1000", 400), ("/api/v1/catalogs/products/items/nope", 404),
         ("/api/v1/catalogs/products/featured?limit=-1", 400),
     ])
@@ -112,9 +112,9 @@ import Testing
             try fixture.request("/api/v1/catalogs/cookbook/featured").object["items"] as? [[String: Any]])
         #expect(featured.count == 6)
         #expect(featured.allSatisfy { $0["featured"] is Int })
-        let byCategory = try fixture.request(
-            "/api/v1/catalogs/cookbook/items?category=" + (categories[0]["name"] as! String).addingPercentEncoding(
-                withAllowedCharacters: .alphanumerics)!)
+        let name = try #require(categories[0]["name"] as? String)
+        let encoded = try #require(name.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+        let byCategory = try fixture.request("/api/v1/catalogs/cookbook/categories/\(encoded)/items")
         #expect((byCategory.object["items"] as? [Any])?.count == categories[0]["count"] as? Int)
     }
 

@@ -1,4 +1,6 @@
 import CatalogHTTP
+import CatalogModel
+import CatalogSQLite
 import Foundation
 import Testing
 
@@ -61,6 +63,51 @@ import Testing
         let items = try #require(
             try fixture.request("/api/v1/catalogs/pantry/items").object["items"] as? [[String: Any]])
         #expect(items.map { $0["id"] as? String } == ["x1", "x2"])
+    }
+
+    @Test func writesFromOtherProcessesShowWithinASnapshot() throws {
+        #expect(try fixture.request("/api/v1/catalogs/outside").status == 404)
+        let store = try SQLiteCatalogStore(path: fixture.path)
+        defer { store.close() }
+        _ = try store.importRecords(
+            definition: CatalogDefinition(id: "outside", title: "Outside", locale: "en"), replace: true,
+            records: { add in
+                try add(Record(id: "1", title: "One"))
+                return nil
+            }, progress: nil)
+        usleep(150_000)
+        #expect(try fixture.request("/api/v1/catalogs/outside").status == 200)
+    }
+
+    @Test func cachedAnswersFollowImports() throws {
+        let before = try fixture.request("/api/v1/catalogs/pantry/items")
+        #expect(before.status == 404)
+        #expect(
+            try fixture.request(
+                .post, "/api/v1/catalogs/pantry/import", headers: [("Content-Type", "text/csv")], body: csv,
+                token: fixture.adminToken
+            ).status == 200)
+        let first = try fixture.request("/api/v1/catalogs/pantry/items")
+        #expect((first.object["items"] as? [Any])?.count == 2)
+        #expect(try fixture.request("/api/v1/catalogs/pantry/items").body == first.body)
+        let more = Array("id,title\nx3,Árpa\n".utf8)
+        #expect(
+            try fixture.request(
+                .post, "/api/v1/catalogs/pantry/import", headers: [("Content-Type", "text/csv")], body: more,
+                token: fixture.adminToken
+            ).status == 200)
+        #expect((try fixture.request("/api/v1/catalogs/pantry/items").object["items"] as? [Any])?.count == 3)
+        // A change by another process shows once the worker's snapshot renews.
+        let store = try SQLiteCatalogStore(path: fixture.path)
+        defer { store.close() }
+        _ = try store.importRecords(
+            definition: try #require(try store.definition(of: "pantry")), replace: true,
+            records: { add in
+                try add(Record(id: "only", title: "Only"))
+                return nil
+            }, progress: nil)
+        usleep(150_000)
+        #expect((try fixture.request("/api/v1/catalogs/pantry/items").object["items"] as? [Any])?.count == 1)
     }
 
     @Test func othersMayNot() throws {

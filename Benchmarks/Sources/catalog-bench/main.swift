@@ -59,6 +59,24 @@ if CommandLine.arguments.count >= 3 && CommandLine.arguments[1] == "slowest" {
     exit(0)
 }
 
+if CommandLine.arguments.count >= 5 && CommandLine.arguments[1] == "item" {
+    // catalog-bench item DB CATALOG ITEM: the cost of one record lookup and its JSON, per call.
+    let store = try SQLiteCatalogStore(path: CommandLine.arguments[2], readOnly: true)
+    let catalog = CommandLine.arguments[3]
+    let item = CommandLine.arguments[4]
+    let rounds = 100_000
+    var started = DispatchTime.now().uptimeNanoseconds
+    var bytes = 0
+    for _ in 0..<rounds { bytes &+= try store.item(of: catalog, itemID: item)?.id.utf8.count ?? 0 }
+    let lookup = Double(DispatchTime.now().uptimeNanoseconds - started) / Double(rounds) / 1000
+    let record = try store.item(of: catalog, itemID: item)!
+    started = DispatchTime.now().uptimeNanoseconds
+    for _ in 0..<rounds { bytes &+= record.jsonBytes.count }
+    let json = Double(DispatchTime.now().uptimeNanoseconds - started) / Double(rounds) / 1000
+    print(String(format: "item lookup %.2f µs, JSON %.2f µs (%d)", lookup, json, bytes))
+    exit(0)
+}
+
 let options = BenchOptions(CommandLine.arguments.dropFirst())
 try FileManager.default.createDirectory(atPath: options.directory, withIntermediateDirectories: true)
 let generator = CatalogGenerator(items: options.items, locale: "en", seed: 1)

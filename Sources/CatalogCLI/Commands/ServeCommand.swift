@@ -82,6 +82,7 @@ struct ServeCommand: Command {
         }
         if let seconds = try arguments.integer("timeout", in: 1...3600) { configuration.connectionTimeout = seconds }
         configuration.bodyLimit = CatalogApplication.bodyLimit(options: options)
+        configuration.recordsClientAddress = !arguments.flag("quiet")
 
         // Block the stop signals before any thread starts, so every worker inherits the mask and
         // only sigwait below receives them.

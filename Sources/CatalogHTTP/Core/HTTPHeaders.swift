@@ -42,7 +42,21 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence {
         lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value }
     }
 
+    /// Field names compare without regard to ASCII case (they are ASCII tokens), byte by byte
+    /// and without allocating: middleware looks names up many times per request.
     static func same(_ a: String, _ b: String) -> Bool {
-        a.utf8.count == b.utf8.count && a.lowercased() == b.lowercased()
+        var a = a
+        var b = b
+        return a.withUTF8 { left in
+            b.withUTF8 { right in
+                guard left.count == right.count else { return false }
+                for index in 0..<left.count where left[index] != right[index] {
+                    guard left[index] | 0x20 == right[index] | 0x20, (left[index] | 0x20) >= 0x61,
+                        (left[index] | 0x20) <= 0x7A
+                    else { return false }
+                }
+                return true
+            }
+        }
     }
 }

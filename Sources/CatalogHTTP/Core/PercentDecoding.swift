@@ -3,24 +3,39 @@ enum PercentDecoding {
     /// Decodes `%XX` escapes (and `+` as a space when `plusIsSpace`). Returns nil for a malformed
     /// escape, bytes that are not UTF-8, or a NUL.
     static func decode(_ text: Substring, plusIsSpace: Bool) -> String? {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count)
-        var iterator = text.utf8.makeIterator()
-        while let byte = iterator.next() {
+        var text = text
+        return text.withUTF8 { decode($0[...], plusIsSpace: plusIsSpace) }
+    }
+
+    /// Decodes bytes of a target; the common case (nothing escaped, ASCII) makes the string
+    /// directly.
+    static func decode(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, plusIsSpace: Bool) -> String? {
+        let plain = !bytes.contains { byte in
+            byte == UInt8(ascii: "%") || byte == 0 || byte >= 0x80 || (plusIsSpace && byte == UInt8(ascii: "+"))
+        }
+        if plain { return String(decoding: UnsafeBufferPointer(rebasing: bytes), as: UTF8.self) }
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(bytes.count)
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "%"):
-                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
-                    return nil
-                }
-                bytes.append(high << 4 | low)
+                guard index + 2 < bytes.endIndex, let high = hexValue(bytes[index + 1]),
+                    let low = hexValue(bytes[index + 2])
+                else { return nil }
+                decoded.append(high << 4 | low)
+                index += 3
+                continue
             case UInt8(ascii: "+") where plusIsSpace:
-                bytes.append(UInt8(ascii: " "))
+                decoded.append(UInt8(ascii: " "))
             default:
-                bytes.append(byte)
+                decoded.append(byte)
             }
+            index += 1
         }
-        if bytes.contains(0) { return nil }
-        return String(validating: bytes, as: UTF8.self)
+        if decoded.contains(0) { return nil }
+        return String(validating: decoded, as: UTF8.self)
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

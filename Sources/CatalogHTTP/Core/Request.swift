@@ -6,6 +6,8 @@
 public struct Request: Sendable {
     /// The method.
     public var method: HTTPMethod
+    /// The request target as sent: path and query, still percent-encoded.
+    public var rawTarget: String
     /// The path as sent, still percent-encoded, without the query.
     public var rawPath: String
     /// The path's segments, each percent-decoded; empty segments (`//`) are dropped.
@@ -32,25 +34,42 @@ public struct Request: Sendable {
         method: HTTPMethod, target: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
         clientAddress: String = "-"
     ) {
-        let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        let path = parts.first.map(String.init) ?? ""
         var segments: [String] = []
-        for piece in path.split(separator: "/", omittingEmptySubsequences: true) {
-            guard let segment = PercentDecoding.decode(piece, plusIsSpace: false) else { return nil }
-            segments.append(segment)
-        }
         var query: [(name: String, value: String)] = []
-        if parts.count == 2 {
-            for pair in parts[1].split(separator: "&", omittingEmptySubsequences: true) {
-                let nameValue = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                guard let name = PercentDecoding.decode(nameValue[0], plusIsSpace: true),
-                    let value = PercentDecoding.decode(nameValue.count == 2 ? nameValue[1] : "", plusIsSpace: true)
-                else { return nil }
-                query.append((name, value))
+        var pathEnd = 0
+        var target = target
+        let parsed = target.withUTF8 { bytes -> Bool in
+            pathEnd = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.count
+            var start = 0
+            for index in 0...pathEnd where index == pathEnd || bytes[index] == UInt8(ascii: "/") {
+                if index > start {
+                    guard let segment = PercentDecoding.decode(bytes[start..<index], plusIsSpace: false) else {
+                        return false
+                    }
+                    segments.append(segment)
+                }
+                start = index + 1
             }
+            guard pathEnd < bytes.count else { return true }
+            start = pathEnd + 1
+            for index in start...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: "&") {
+                if index > start {
+                    let pair = bytes[start..<index]
+                    let equals = pair.firstIndex(of: UInt8(ascii: "=")) ?? index
+                    guard let name = PercentDecoding.decode(bytes[start..<equals], plusIsSpace: true),
+                        let value = PercentDecoding.decode(
+                            bytes[min(equals + 1, index)..<index], plusIsSpace: true)
+                    else { return false }
+                    query.append((name, value))
+                }
+                start = index + 1
+            }
+            return true
         }
+        guard parsed else { return nil }
         self.method = method
-        self.rawPath = path
+        self.rawTarget = target
+        self.rawPath = pathEnd == target.utf8.count ? target : String(target.utf8.prefix(pathEnd))!
         self.segments = segments
         self.query = query
         self.headers = headers

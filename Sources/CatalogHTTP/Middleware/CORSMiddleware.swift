@@ -35,8 +35,8 @@ public struct CORSMiddleware: Middleware {
             error.headers["Access-Control-Allow-Origin"] = "*"
             throw error
         }
-        response.headers["Access-Control-Allow-Origin"] = "*"
-        response.headers["Access-Control-Expose-Headers"] = "ETag, Content-Length"
+        response.headers.add("Access-Control-Allow-Origin", "*")
+        response.headers.add("Access-Control-Expose-Headers", "ETag, Content-Length")
         return response
     }
 }

@@ -18,7 +18,7 @@ public struct CompressionMiddleware: Middleware {
         guard response.status == .ok, response.headers["Content-Encoding"] == nil,
             let type = response.headers["Content-Type"], Self.isCompressible(type)
         else { return response }
-        response.headers.add("Vary", "Accept-Encoding")
+        if response.headers["Vary"] == nil { response.headers.add("Vary", "Accept-Encoding") }
         guard Self.acceptsGzip(request.headers["Accept-Encoding"]) else { return response }
         switch response.body {
         case .bytes(let bytes):
@@ -35,9 +35,13 @@ public struct CompressionMiddleware: Middleware {
     }
 
     static func isCompressible(_ contentType: String) -> Bool {
-        let type = contentType.lowercased()
-        return type.hasPrefix("text/") || type.contains("json") || type.contains("xml")
-            || type.contains("javascript")
+        let type = Array(contentType.utf8.prefix(64).map { $0 | 0x20 })
+        func has(_ word: String) -> Bool {
+            let needle = Array(word.utf8)
+            guard type.count >= needle.count else { return false }
+            return (0...(type.count - needle.count)).contains { type[$0..<($0 + needle.count)].elementsEqual(needle) }
+        }
+        return type.starts(with: Array("text/".utf8)) || has("json") || has("xml") || has("javascript")
     }
 
     /// True when `Accept-Encoding` lists gzip (or `*`) without `q=0`.

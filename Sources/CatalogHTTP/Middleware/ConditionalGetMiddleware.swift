@@ -33,11 +33,23 @@ public struct ConditionalGetMiddleware: Middleware {
         return notModified
     }
 
-    /// A strong ETag from a 64-bit FNV-1a hash of the body and its length.
+    /// A strong ETag from a 64-bit hash of the body and its length: eight bytes at a time,
+    /// each word mixed by a multiply and a rotation (FNV-style), then the tail byte by byte.
     public static func etag(of bytes: [UInt8]) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        let prime: UInt64 = 0x0000_0100_0000_01b3
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset + 8 <= buffer.count {
+                let word = buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                hash = ((hash ^ word) &* prime)
+                hash ^= hash >> 29
+                offset += 8
+            }
+            while offset < buffer.count {
+                hash = (hash ^ UInt64(buffer[offset])) &* prime
+                offset += 1
+            }
         }
         return "\"" + String(hash, radix: 16) + "-" + String(bytes.count, radix: 16) + "\""
     }

@@ -21,7 +21,7 @@ enum ResponseWriter {
         guard path.hasPrefix("/"),
             let request = Request(
                 method: HTTPMethod(rawValue: method), target: target, headers: headers, body: body,
-                clientAddress: clientAddress(connection))
+                clientAddress: core.configuration.recordsClientAddress ? clientAddress(connection) : "-")
         else {
             return ErrorMiddleware.json(
                 HTTPError(.badRequest, code: "bad_request", "the request target is malformed"),

@@ -21,12 +21,16 @@ public struct ServerConfiguration: Sendable {
     /// a little memory, never a thread.
     public var connectionTimeout: Int = 30
     /// Bytes of memory per connection for the request line, headers and read buffer.
-    public var connectionMemoryLimit: Int = 32 * 1024
+    /// libmicrohttpd clears this memory between requests, so it is kept modest.
+    public var connectionMemoryLimit: Int = 16 * 1024
     /// The largest request body accepted (413 beyond it), unless ``bodyLimit`` says otherwise.
     public var maxBodyBytes: Int = 1 << 20
     /// A larger (or smaller) body limit for some requests, such as uploads: given the method and
     /// the raw path, returns the limit in bytes, or nil for ``maxBodyBytes``.
     public var bodyLimit: (@Sendable (HTTPMethod, String) -> Int?)?
+    /// Whether requests carry the client's address (for access logs); formatting it costs a
+    /// little on every request, so a server without a log turns it off.
+    public var recordsClientAddress: Bool = true
     /// How long a shutdown waits for requests in flight before closing their connections.
     public var shutdownGrace: Duration = .seconds(10)
 

@@ -27,7 +27,7 @@ extension SQLiteCatalogStore {
             defer { statement.finish() }
             guard try statement.step() else {
                 if state.labels.contains(section) { return ItemsPage(items: [], next: nil) }
-                throw StorageError(.invalidArgument, "catalog \"\(id)\" has no section \"\(section)\"")
+                throw StorageError(.nameNotFound, "catalog \"\(id)\" has no section \"\(section)\"")
             }
             lower = statement.int64(0)
             upper = lower + statement.int64(1)
@@ -90,7 +90,7 @@ extension SQLiteCatalogStore {
     public func items(of id: String, category: String, after cursor: String?, limit: Int) throws -> ItemsPage {
         let state = try requireState(id)
         guard let number = state.categoryNumbers[category] else {
-            throw StorageError(.invalidArgument, "catalog \"\(id)\" has no category \"\(category)\"")
+            throw StorageError(.nameNotFound, "catalog \"\(id)\" has no category \"\(category)\"")
         }
         let after = try cursor.map { try Self.decodeCursor($0, in: state) } ?? (state.ordRange.lowerBound - 1)
         let limit = try Self.checkedLimit(limit)
@@ -137,10 +137,17 @@ extension SQLiteCatalogStore {
     /// Cursors are the last record's `ord` in base 36: opaque to clients, cheap to check.
     static func encodeCursor(_ ord: Int64) -> String { String(ord, radix: 36) }
 
+    /// A cursor is the last record's `ord` in base 36 (1 to 12 digits and lowercase letters).
+    /// A well-formed cursor outside the catalog (from another catalog, or made up) means "after
+    /// that position": before the catalog starts from its first record, past its end gives an
+    /// empty page.
     static func decodeCursor(_ cursor: String, in state: CatalogState) throws(StorageError) -> Int64 {
-        guard cursor.utf8.count <= 16, let ord = Int64(cursor, radix: 36), state.ordRange.contains(ord) else {
+        guard (1...12).contains(cursor.utf8.count),
+            cursor.utf8.allSatisfy({ (48...57).contains($0) || (97...122).contains($0) }),
+            let ord = Int64(cursor, radix: 36)
+        else {
             throw StorageError(.invalidArgument, "invalid cursor \"\(cursor.prefix(32))\"")
         }
-        return ord
+        return min(max(ord, state.ordRange.lowerBound - 1), state.ordRange.upperBound - 1)
     }
 }

@@ -42,7 +42,7 @@ extension SQLiteCatalogStore {
         var selected: ScopeDefinition?
         if let scope, !scope.isEmpty {
             guard let match = scopes.first(where: { $0.label == scope }) else {
-                throw StorageError(.invalidArgument, "catalog \"\(id)\" has no scope \"\(scope)\"")
+                throw StorageError(.nameNotFound, "catalog \"\(id)\" has no scope \"\(scope)\"")
             }
             selected = match.categories.isEmpty ? nil : match
         }

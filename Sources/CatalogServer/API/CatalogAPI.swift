@@ -13,7 +13,7 @@ struct CatalogAPI {
     func register(in routes: inout RouterBuilder) {
         let stores = stores
         routes.get("/api/v1/catalogs") { _, _ in
-            try JSONResponse.make(CatalogList(catalogs: try stores.reader().catalogs()))
+            JSONResponse.list("catalogs", try stores.reader().catalogs())
         }
         routes.get("/api/v1/catalogs/{id}") { _, context in
             let id = context.parameter("id")
@@ -28,31 +28,32 @@ struct CatalogAPI {
         }
         routes.get("/api/v1/catalogs/{id}/sections") { _, context in
             let sections = try StorageErrors.map { try stores.reader().sections(of: context.parameter("id")) }
-            return try JSONResponse.make(SectionList(sections: sections))
+            return JSONResponse.list("sections", sections)
         }
         routes.get("/api/v1/catalogs/{id}/items") { request, context in
             let limit = try request.integer("limit", in: 1...SQLiteCatalogStore.maxPageSize, default: 50)
-            let after = try request.text("after", maxLength: 200)
+            let after = try request.cursor()
             let section = try request.text("section", maxLength: 64)
-            let category = try request.text("category", maxLength: 200)
-            guard section == nil || category == nil else {
-                throw HTTPError.badParameter("give 'section' or 'category', not both")
-            }
             let page = try StorageErrors.map {
-                let store = try stores.reader()
-                if let category {
-                    return try store.items(of: context.parameter("id"), category: category, after: after, limit: limit)
-                }
-                return try store.items(of: context.parameter("id"), section: section, after: after, limit: limit)
+                try stores.reader().items(of: context.parameter("id"), section: section, after: after, limit: limit)
             }
-            return try JSONResponse.make(page)
+            return JSONResponse.write(page)
+        }
+        routes.get("/api/v1/catalogs/{id}/categories/{category}/items") { request, context in
+            let limit = try request.integer("limit", in: 1...SQLiteCatalogStore.maxPageSize, default: 50)
+            let after = try request.cursor()
+            let page = try StorageErrors.map {
+                try stores.reader().items(
+                    of: context.parameter("id"), category: context.parameter("category"), after: after, limit: limit)
+            }
+            return JSONResponse.write(page)
         }
         routes.get("/api/v1/catalogs/{id}/items/{item}") { _, context in
             let id = context.parameter("id")
             let itemID = context.parameter("item")
             let record = try StorageErrors.map { try stores.reader().item(of: id, itemID: itemID) }
             guard let record else { throw HTTPError.notFound("catalog \"\(id)\" has no item \"\(itemID)\"") }
-            return try JSONResponse.make(record)
+            return JSONResponse.write(record)
         }
         routes.get("/api/v1/catalogs/{id}/search") { request, context in
             let query = try request.text("q", maxLength: 200) ?? ""
@@ -61,25 +62,20 @@ struct CatalogAPI {
             let response = try StorageErrors.map {
                 try stores.reader().search(query, in: context.parameter("id"), scope: scope, limit: limit)
             }
-            return try JSONResponse.make(response)
+            return JSONResponse.write(response)
         }
         routes.get("/api/v1/catalogs/{id}/categories") { _, context in
             let categories = try StorageErrors.map { try stores.reader().categories(of: context.parameter("id")) }
-            return try JSONResponse.make(CategoryList(categories: categories))
+            return JSONResponse.list("categories", categories)
         }
         routes.get("/api/v1/catalogs/{id}/featured") { request, context in
             let limit = try request.integer("limit", in: 1...SQLiteCatalogStore.maxPageSize, default: 50)
             let items = try StorageErrors.map {
                 try stores.reader().featured(of: context.parameter("id"), limit: limit)
             }
-            return try JSONResponse.make(FeaturedList(items: items))
+            return JSONResponse.list("items", items)
         }
     }
-}
-
-/// `{"catalogs":[…]}`
-struct CatalogList: Codable {
-    var catalogs: [CatalogSummary]
 }
 
 /// One catalog with what a client needs to draw its screens.
@@ -92,19 +88,4 @@ struct CatalogDetail: Codable {
     var scopes: [String]
     /// The source's field names in their original order.
     var fields: [String]
-}
-
-/// `{"sections":[…]}`
-struct SectionList: Codable {
-    var sections: [SectionCount]
-}
-
-/// `{"categories":[…]}`
-struct CategoryList: Codable {
-    var categories: [CategoryCount]
-}
-
-/// `{"items":[…]}` of featured records, by rank.
-struct FeaturedList: Codable {
-    var items: [Record]
 }

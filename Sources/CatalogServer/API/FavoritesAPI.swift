@@ -36,6 +36,9 @@ struct FavoritesAPI {
         }
         routes.on(.delete, "/api/v1/favorites/{catalog}/{item}") { request, context in
             let user = try authentication.requireUser(request)
+            guard CatalogDefinition.isValidID(context.parameter("catalog")) else {
+                throw HTTPError.notFound("no catalog named \"\(context.parameter("catalog"))\"")
+            }
             _ = try stores.write {
                 try $0.removeFavorite(
                     userID: user.id, catalog: context.parameter("catalog"), item: context.parameter("item"))

@@ -30,14 +30,14 @@ enum OpenAPIDocument {
               "bearer": {"type": "http", "scheme": "bearer", "description": "An API token from `catalog user add`."}
             },
             "parameters": {
-              "catalog": {"name": "id", "in": "path", "required": true, "description": "The catalog's id.", "schema": {"type": "string", "maxLength": 64}},
-              "item": {"name": "item", "in": "path", "required": true, "description": "The record's id.", "schema": {"type": "string", "minLength": 1}},
+              "catalog": {"name": "id", "in": "path", "required": true, "description": "The catalog's id.", "schema": {"type": "string", "maxLength": 64, "pattern": "^[^\\u0000]*$"}},
+              "item": {"name": "item", "in": "path", "required": true, "description": "The record's id.", "schema": {"type": "string", "minLength": 1, "pattern": "^[^\\u0000]*$"}},
               "limit": {"name": "limit", "in": "query", "description": "Records per page (default 50).", "schema": {"type": "integer", "minimum": 1, "maximum": 500}},
-              "after": {"name": "after", "in": "query", "description": "The `next` cursor of the previous page.", "schema": {"type": "string", "maxLength": 200}}
+              "after": {"name": "after", "in": "query", "description": "The `next` cursor of the previous page.", "schema": {"type": "string", "pattern": "^[0-9a-z]{1,12}$"}}
             },
             "responses": {
               "BadRequest": {"description": "A parameter is missing or malformed.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
-              "NotFound": {"description": "No such catalog, item or resource.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+              "NotFound": {"description": "No such catalog, item, section, category, scope or resource.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
               "Unauthorized": {"description": "No valid bearer token.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
               "Forbidden": {"description": "The user may not do this.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
               "NotModified": {"description": "The client's copy (If-None-Match) is current."}
@@ -175,8 +175,7 @@ enum OpenAPIDocument {
                 "summary": "Records in index order, a page at a time (keyset pagination).", "operationId": "listItems",
                 "parameters": [
                   {"$ref": "#/components/parameters/catalog"}, {"$ref": "#/components/parameters/limit"}, {"$ref": "#/components/parameters/after"},
-                  {"name": "section", "in": "query", "description": "Only this section (a label).", "schema": {"type": "string", "maxLength": 64}},
-                  {"name": "category", "in": "query", "description": "Only records of this category (its name); not with `section`.", "schema": {"type": "string", "maxLength": 200}}
+                  {"name": "section", "in": "query", "description": "Only this section (a label).", "schema": {"type": "string", "maxLength": 64, "pattern": "^[^\\u0000]*$"}}
                 ],
                 "responses": {
                   "200": {"description": "A page.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ItemsPage"}}}},
@@ -203,8 +202,8 @@ enum OpenAPIDocument {
                 "description": "Case- and accent-insensitive; every word must match; the last word is a prefix. The text is data, never query syntax. An empty `q` lists the scope's records in index order.",
                 "parameters": [
                   {"$ref": "#/components/parameters/catalog"},
-                  {"name": "q", "in": "query", "description": "What the user typed.", "schema": {"type": "string", "maxLength": 200}},
-                  {"name": "scope", "in": "query", "description": "A scope label (`Windows`, `Apple&Win`).", "schema": {"type": "string", "maxLength": 200}},
+                  {"name": "q", "in": "query", "description": "What the user typed.", "schema": {"type": "string", "maxLength": 200, "pattern": "^[^\\u0000]*$"}},
+                  {"name": "scope", "in": "query", "description": "A scope label (`Windows`, `Apple&Win`).", "schema": {"type": "string", "maxLength": 200, "pattern": "^[^\\u0000]*$"}},
                   {"name": "limit", "in": "query", "description": "Hits to return (default 50).", "schema": {"type": "integer", "minimum": 1, "maximum": 200}}
                 ],
                 "responses": {
@@ -222,6 +221,22 @@ enum OpenAPIDocument {
                 "responses": {
                   "200": {"description": "The categories.", "content": {"application/json": {"schema": {"type": "object", "required": ["categories"], "properties": {"categories": {"type": "array", "items": {"$ref": "#/components/schemas/Category"}}}}}}},
                   "304": {"$ref": "#/components/responses/NotModified"},
+                  "404": {"$ref": "#/components/responses/NotFound"}
+                }
+              }
+            },
+            "/api/v1/catalogs/{id}/categories/{category}/items": {
+              "get": {
+                "summary": "Records of one category in index order, a page at a time.", "operationId": "listCategoryItems",
+                "parameters": [
+                  {"$ref": "#/components/parameters/catalog"},
+                  {"name": "category", "in": "path", "required": true, "description": "The category's name.", "schema": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[^\\u0000]*$"}},
+                  {"$ref": "#/components/parameters/limit"}, {"$ref": "#/components/parameters/after"}
+                ],
+                "responses": {
+                  "200": {"description": "A page.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ItemsPage"}}}},
+                  "304": {"$ref": "#/components/responses/NotModified"},
+                  "400": {"$ref": "#/components/responses/BadRequest"},
                   "404": {"$ref": "#/components/responses/NotFound"}
                 }
               }
@@ -251,7 +266,7 @@ enum OpenAPIDocument {
             },
             "/api/v1/favorites/{catalog}/{item}": {
               "parameters": [
-                {"name": "catalog", "in": "path", "required": true, "schema": {"type": "string", "maxLength": 64}},
+                {"name": "catalog", "in": "path", "required": true, "schema": {"type": "string", "maxLength": 64, "pattern": "^[^\\u0000]*$"}},
                 {"$ref": "#/components/parameters/item"}
               ],
               "put": {
@@ -268,7 +283,8 @@ enum OpenAPIDocument {
                 "security": [{"bearer": []}],
                 "responses": {
                   "204": {"description": "It is not a favorite."},
-                  "401": {"$ref": "#/components/responses/Unauthorized"}
+                  "401": {"$ref": "#/components/responses/Unauthorized"},
+                  "404": {"$ref": "#/components/responses/NotFound"}
                 }
               }
             },
@@ -326,7 +342,7 @@ enum OpenAPIDocument {
             "/getrecipesbycategory": {
               "get": {
                 "summary": "Cookbook: the recipes of a category (original endpoint).", "operationId": "getRecipesByCategory", "tags": ["original cookbook"],
-                "parameters": [{"name": "catid", "in": "query", "required": true, "schema": {"type": "integer"}}],
+                "parameters": [{"name": "catid", "in": "query", "required": true, "schema": {"type": "integer", "minimum": 0, "maximum": 2147483647}}],
                 "responses": {
                   "200": {"description": "Recipes.", "content": {"application/json": {"schema": {"type": "array", "items": {"$ref": "#/components/schemas/CompatRecipe"}}}}},
                   "304": {"$ref": "#/components/responses/NotModified"},
@@ -338,7 +354,7 @@ enum OpenAPIDocument {
             "/getrecipe": {
               "get": {
                 "summary": "Cookbook: one recipe (original endpoint).", "operationId": "getRecipe", "tags": ["original cookbook"],
-                "parameters": [{"name": "recid", "in": "query", "required": true, "schema": {"type": "string"}}],
+                "parameters": [{"name": "recid", "in": "query", "required": true, "schema": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[^\\u0000]*$"}}],
                 "responses": {
                   "200": {"description": "The recipe.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/CompatRecipe"}}}},
                   "304": {"$ref": "#/components/responses/NotModified"},

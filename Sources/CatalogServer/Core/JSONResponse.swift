@@ -1,4 +1,5 @@
 import CatalogHTTP
+import CatalogModel
 import Foundation
 
 /// JSON responses of the API.
@@ -12,6 +13,23 @@ enum JSONResponse {
             status: status, headers: HTTPHeaders([("Content-Type", "application/json; charset=utf-8")]),
             body: Array(data))
     }
+
+    /// A value with a hand-written JSON form (records, pages, search results): the hot paths.
+    static func write(_ value: some JSONWritable, status: HTTPStatus = .ok) -> Response {
+        Response(status: status, headers: headers, body: value.jsonBytes)
+    }
+
+    /// `{"<key>":[…]}` for a list of hand-written values.
+    static func list<T: JSONWritable>(_ key: StaticString, _ values: [T]) -> Response {
+        var output = JSONOutput()
+        output.raw("{")
+        output.key(key)
+        output.array(values)
+        output.raw("}")
+        return Response(status: .ok, headers: headers, body: output.bytes)
+    }
+
+    static let headers = HTTPHeaders([("Content-Type", "application/json; charset=utf-8")])
 
     /// Decodes a request body as `T`, with a 415 for another content type and a 400 that says
     /// what is wrong with the JSON.

@@ -21,6 +21,13 @@ extension Request {
         return value
     }
 
+    /// The `after` cursor: absent, or a non-empty value (an empty one is a mistake, not "none").
+    func cursor() throws -> String? {
+        guard let value = query("after") else { return nil }
+        guard !value.isEmpty, value.count <= 64 else { throw HTTPError.badParameter("'after' is not a cursor") }
+        return value
+    }
+
     /// A required text parameter.
     func requiredText(_ name: String, maxLength: Int = 500) throws -> String {
         guard let value = try text(name, maxLength: maxLength) else {

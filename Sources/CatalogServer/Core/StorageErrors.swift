@@ -3,15 +3,15 @@ import CatalogStorage
 
 /// How storage failures reach clients.
 enum StorageErrors {
-    /// Runs `body`, turning storage errors a client caused into HTTP errors: unknown catalog or
-    /// item → 404, a bad cursor or scope → 400, a busy database → 503. Other failures stay
+    /// Runs `body`, turning storage errors a client caused into HTTP errors: unknown catalog,
+    /// item, section, category or scope → 404, a bad cursor or scope → 400, a busy database → 503. Other failures stay
     /// unexpected (a bare 500 with a log line).
     static func map<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as StorageError {
             switch error.code {
-            case .catalogNotFound, .itemNotFound, .userNotFound:
+            case .catalogNotFound, .itemNotFound, .userNotFound, .nameNotFound:
                 throw HTTPError.notFound(error.message)
             case .invalidArgument:
                 throw HTTPError.badParameter(error.message)

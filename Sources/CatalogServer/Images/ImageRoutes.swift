@@ -28,7 +28,7 @@ struct ImageRoutes {
             let etag = ConditionalGetMiddleware.etag(of: image.bytes)
             var headers = HTTPHeaders([
                 ("Content-Type", image.contentType), ("Cache-Control", Self.cacheControl), ("ETag", etag),
-                ("Last-Modified", lastModified), ("X-Content-Type-Options", "nosniff"),
+                ("Last-Modified", lastModified),
             ])
             if image.contentType == "image/svg+xml" {
                 // An SVG opened directly runs no script and loads nothing.

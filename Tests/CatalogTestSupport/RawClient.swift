@@ -2,20 +2,23 @@ import Foundation
 
 /// A deliberately simple HTTP client over a POSIX socket, so tests can send exactly the bytes
 /// they mean, malformed ones included.
-struct RawClient {
-    let port: Int
+public struct RawClient {
+    public let port: Int
 
-    struct Reply {
-        var status: Int
-        var headers: [String: String]
-        var body: [UInt8]
-        var raw: [UInt8]
+    /// A client for the server on `port` at 127.0.0.1.
+    public init(port: Int) { self.port = port }
 
-        var text: String { String(decoding: body, as: UTF8.self) }
+    public struct Reply {
+        public var status: Int
+        public var headers: [String: String]
+        public var body: [UInt8]
+        public var raw: [UInt8]
+
+        public var text: String { String(decoding: body, as: UTF8.self) }
     }
 
     /// Opens a connection, sends `bytes`, reads until the server closes or `timeout` passes.
-    func exchange(_ bytes: [UInt8], timeout: Double = 5) throws -> [UInt8] {
+    public func exchange(_ bytes: [UInt8], timeout: Double = 5) throws -> [UInt8] {
         let socket = try connect()
         defer { close(socket) }
         var sent = 0
@@ -27,7 +30,7 @@ struct RawClient {
         return readAll(socket, timeout: timeout)
     }
 
-    func connect() throws -> Int32 {
+    public func connect() throws -> Int32 {
         let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -45,7 +48,7 @@ struct RawClient {
         return socket
     }
 
-    func readAll(_ socket: Int32, timeout: Double) -> [UInt8] {
+    public func readAll(_ socket: Int32, timeout: Double) -> [UInt8] {
         var tv = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - Double(Int(timeout))) * 1_000_000))
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         var received: [UInt8] = []
@@ -59,7 +62,7 @@ struct RawClient {
     }
 
     /// Sends one request with `Connection: close` and parses the reply.
-    func request(
+    public func request(
         _ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8] = []
     ) throws -> Reply {
         var head = "\(method) \(target) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
@@ -69,7 +72,7 @@ struct RawClient {
         return Self.parse(try exchange(Array(head.utf8) + body))
     }
 
-    static func parse(_ raw: [UInt8]) -> Reply {
+    public static func parse(_ raw: [UInt8]) -> Reply {
         let separator: [UInt8] = [13, 10, 13, 10]
         guard let end = raw.firstRange(of: separator) else { return Reply(status: 0, headers: [:], body: [], raw: raw) }
         let head = String(decoding: raw[..<end.lowerBound], as: UTF8.self)
@@ -86,7 +89,7 @@ struct RawClient {
         return Reply(status: statusLine.count > 1 ? Int(statusLine[1]) ?? 0 : 0, headers: headers, body: body, raw: raw)
     }
 
-    static func dechunk(_ bytes: [UInt8]) -> [UInt8] {
+    public static func dechunk(_ bytes: [UInt8]) -> [UInt8] {
         var output: [UInt8] = []
         var index = 0
         while index < bytes.count {

@@ -1,0 +1,125 @@
+import Foundation
+
+/// A fast JSON writer for the shapes the API answers with most (records, pages, search
+/// results): bytes appended directly, no intermediate value tree. `JSONEncoder` produces the same
+/// documents (keys sorted) at several times the cost.
+///
+/// ```swift
+/// var output = JSONOutput()
+/// record.write(to: &output)
+/// let body = output.bytes
+/// ```
+public struct JSONOutput: Sendable {
+    /// The document so far.
+    public private(set) var bytes: [UInt8]
+
+    /// An empty output with room for `capacity` bytes.
+    public init(capacity: Int = 1024) {
+        bytes = []
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// Appends literal JSON text (punctuation, `null`).
+    public mutating func raw(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends `"key":`.
+    public mutating func key(_ key: StaticString) {
+        bytes.append(0x22)
+        key.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(0x22)
+        bytes.append(0x3A)
+    }
+
+    /// Appends a quoted string. Quotes, backslashes and control characters are escaped, and so
+    /// are `<`, `>` and `&`, so no document can be mistaken for markup.
+    public mutating func string(_ value: String) {
+        bytes.append(0x22)
+        var value = value
+        value.withUTF8 { utf8 in
+            var start = 0
+            for index in 0..<utf8.count {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x3C || byte == 0x3E || byte == 0x26
+                else { continue }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+                switch byte {
+                case 0x22: bytes += [0x5C, 0x22]
+                case 0x5C: bytes += [0x5C, 0x5C]
+                case 0x0A: bytes += [0x5C, 0x6E]
+                case 0x0D: bytes += [0x5C, 0x72]
+                case 0x09: bytes += [0x5C, 0x74]
+                default:
+                    bytes += [0x5C, 0x75, 0x30, 0x30, Self.hex[Int(byte >> 4)], Self.hex[Int(byte & 0x0F)]]
+                }
+                start = index + 1
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<utf8.count]))
+        }
+        bytes.append(0x22)
+    }
+
+    /// Appends a quoted string or `null`.
+    public mutating func string(_ value: String?) {
+        if let value { string(value) } else { raw("null") }
+    }
+
+    /// Appends an integer.
+    public mutating func integer(_ value: Int) {
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    /// Appends an integer or `null`.
+    public mutating func integer(_ value: Int?) {
+        if let value { integer(value) } else { raw("null") }
+    }
+
+    /// Appends `true` or `false`.
+    public mutating func boolean(_ value: Bool) {
+        if value { raw("true") } else { raw("false") }
+    }
+
+    /// Appends an exact decimal number, or `null`.
+    public mutating func decimal(_ value: Decimal?) {
+        guard let value, !value.isNaN else { return raw("null") }
+        bytes.append(contentsOf: value.description.utf8)
+    }
+
+    /// Appends an array of strings.
+    public mutating func strings(_ values: [String]) {
+        bytes.append(0x5B)
+        for (index, value) in values.enumerated() {
+            if index > 0 { bytes.append(0x2C) }
+            string(value)
+        }
+        bytes.append(0x5D)
+    }
+
+    /// Appends an array of values.
+    public mutating func array<T: JSONWritable>(_ values: [T]) {
+        bytes.append(0x5B)
+        for (index, value) in values.enumerated() {
+            if index > 0 { bytes.append(0x2C) }
+            value.write(to: &self)
+        }
+        bytes.append(0x5D)
+    }
+
+    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+}
+
+/// A value ``JSONOutput`` can write.
+public protocol JSONWritable {
+    /// Writes the value as one JSON value.
+    func write(to output: inout JSONOutput)
+}
+
+extension JSONWritable {
+    /// The value as a JSON document.
+    public var jsonBytes: [UInt8] {
+        var output = JSONOutput()
+        write(to: &output)
+        return output.bytes
+    }
+}

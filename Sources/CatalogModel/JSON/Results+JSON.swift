@@ -1,0 +1,185 @@
+// The API's hot shapes as JSON, keys in sorted order (what `JSONEncoder` with `.sortedKeys`
+// writes for the same values).
+
+extension Record: JSONWritable {
+    public func write(to output: inout JSONOutput) {
+        output.raw("{")
+        writeMembers(to: &output)
+        output.raw("}")
+    }
+
+    /// The members without braces, so ``SearchHit`` can add `matches` in its sorted place.
+    func writeMembers(to output: inout JSONOutput, matches: [MatchRange]? = nil) {
+        output.key("categories")
+        output.strings(categories)
+        output.raw(",")
+        output.key("country")
+        output.string(country)
+        output.raw(",")
+        output.key("currency")
+        output.string(currency)
+        output.raw(",")
+        output.key("description")
+        output.string(description)
+        output.raw(",")
+        output.key("featured")
+        output.integer(featured)
+        output.raw(",")
+        output.key("fields")
+        output.raw("{")
+        for (index, name) in fields.keys.sorted().enumerated() {
+            if index > 0 { output.raw(",") }
+            output.string(name)
+            output.raw(":")
+            switch fields[name]! {
+            case .text(let value): output.string(value)
+            case .list(let values): output.strings(values)
+            }
+        }
+        output.raw("},")
+        output.key("id")
+        output.string(id)
+        output.raw(",")
+        output.key("image")
+        output.string(image)
+        output.raw(",")
+        if let matches {
+            output.key("matches")
+            output.array(matches)
+            output.raw(",")
+        }
+        output.key("price")
+        output.decimal(price)
+        output.raw(",")
+        output.key("quantity")
+        output.integer(quantity)
+        output.raw(",")
+        output.key("section")
+        output.string(section)
+        output.raw(",")
+        output.key("subtitle")
+        output.string(subtitle)
+        output.raw(",")
+        output.key("title")
+        output.string(title)
+    }
+}
+
+extension MatchRange: JSONWritable {
+    public func write(to output: inout JSONOutput) {
+        output.raw("{")
+        output.key("field")
+        output.string(field)
+        output.raw(",")
+        output.key("length")
+        output.integer(length)
+        output.raw(",")
+        output.key("start")
+        output.integer(start)
+        output.raw("}")
+    }
+}
+
+extension SearchHit: JSONWritable {
+    public func write(to output: inout JSONOutput) {
+        output.raw("{")
+        record.writeMembers(to: &output, matches: matches)
+        output.raw("}")
+    }
+}
+
+extension ScopeCount: JSONWritable {
+    public func write(to output: inout JSONOutput) {
+        output.raw("{")
+        output.key("capped")
+        output.boolean(capped)
+        output.raw(",")
+        output.key("count")
+        output.integer(count)
+        output.raw(",")
+        output.key("label")
+        output.string(label)
+        output.raw("}")
+    }
+}
+
+extension SearchResponse: JSONWritable {
+    public func write(to output: inout JSONOutput) {
+        output.raw("{")
+        output.key("items")
+        output.array(items)
+        output.raw(",")
+        output.key("scope")
+        output.string(scope)
+        output.raw(",")
+        output.key("scopes")
+        output.array(scopes)
+        output.raw(",")
+        output.key("total")
+        output.integer(total)
+        output.raw(",")
+        output.key("totalCapped")
+        output.boolean(totalCapped)
+        output.raw("}")
+    }
+}
+
+extension ItemsPage: JSONWritable {
+    public func write(to output: inout JSONOutput) {
+        output.raw("{")
+        output.key("items")
+        output.array(items)
+        output.raw(",")
+        output.key("next")
+        output.string(next)
+        output.raw("}")
+    }
+}
+
+extension CatalogSummary: JSONWritable {
+    public func write(to output: inout JSONOutput) {
+        output.raw("{")
+        output.key("count")
+        output.integer(count)
+        output.raw(",")
+        output.key("id")
+        output.string(id)
+        output.raw(",")
+        output.key("locale")
+        output.string(locale)
+        output.raw(",")
+        output.key("title")
+        output.string(title)
+        output.raw("}")
+    }
+}
+
+extension SectionCount: JSONWritable {
+    public func write(to output: inout JSONOutput) {
+        output.raw("{")
+        output.key("count")
+        output.integer(count)
+        output.raw(",")
+        output.key("label")
+        output.string(label)
+        output.raw("}")
+    }
+}
+
+extension CategoryCount: JSONWritable {
+    public func write(to output: inout JSONOutput) {
+        output.raw("{")
+        output.key("count")
+        output.integer(count)
+        output.raw(",")
+        output.key("id")
+        output.integer(id)
+        output.raw(",")
+        output.key("image")
+        output.string(image)
+        output.raw(",")
+        output.key("name")
+        output.string(name)
+        output.raw("}")
+    }
+}

@@ -1,0 +1,62 @@
+import CatalogHTTP
+import Foundation
+
+/// Reuses the catalog API's answers while the data they were made from is unchanged.
+///
+/// Each worker thread keeps its own cache (no locks), tied to its store's data epoch
+/// (``StoreProvider/readEpoch()``): a write through this server, or a change by another process
+/// noticed at a snapshot renewal, empties it. Only anonymous GETs under `/api/v1/catalogs` with
+/// a 200 and an in-memory body are kept; the whole cache is dropped when it outgrows its budget.
+/// The stored response carries its ETag, so revalidation stays cheap too.
+struct ResponseCache: Middleware {
+    let stores: StoreProvider
+    let slots: WorkerLocal<Slot>
+    /// Bytes of bodies one worker keeps.
+    let budget: Int
+
+    /// Bodies larger than this are not kept.
+    static let maxEntryBytes = 256 * 1024
+
+    final class Slot {
+        var epoch = -1
+        var entries: [String: Response] = [:]
+        var bytes = 0
+    }
+
+    init(stores: StoreProvider, budget: Int = 4 << 20) {
+        self.stores = stores
+        self.budget = budget
+        slots = WorkerLocal { Slot() }
+    }
+
+    func respond(to request: Request, context: RequestContext, next: any Responder) throws -> Response {
+        guard request.method == .get || request.method == .head, request.rawPath.hasPrefix("/api/v1/catalogs"),
+            request.headers["Authorization"] == nil
+        else { return try next.respond(to: request, context: context) }
+        let slot = try slots.value()
+        let epoch = try stores.readEpoch()
+        if slot.epoch != epoch {
+            slot.entries.removeAll(keepingCapacity: true)
+            slot.bytes = 0
+            slot.epoch = epoch
+        }
+        let key = request.rawTarget
+        if let cached = slot.entries[key] { return cached }
+        var response = try next.respond(to: request, context: context)
+        guard response.status == .ok, let bytes = response.bytes, bytes.count <= Self.maxEntryBytes else {
+            return response
+        }
+        // Stored as the conditional-GET and compression layers outside would leave them, so a
+        // hit passes through them without being copied and changed.
+        if response.headers["ETag"] == nil { response.headers.add("ETag", ConditionalGetMiddleware.etag(of: bytes)) }
+        if response.headers["Cache-Control"] == nil { response.headers.add("Cache-Control", "no-cache") }
+        if response.headers["Vary"] == nil { response.headers.add("Vary", "Accept-Encoding") }
+        if slot.bytes + bytes.count > budget {
+            slot.entries.removeAll(keepingCapacity: true)
+            slot.bytes = 0
+        }
+        slot.entries[key] = response
+        slot.bytes += bytes.count + key.utf8.count
+        return response
+    }
+}

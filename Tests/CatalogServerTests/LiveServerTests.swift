@@ -1,0 +1,117 @@
+import CatalogHTTP
+import CatalogTestSupport
+import Foundation
+import Testing
+
+@testable import CatalogServer
+
+/// The application behind a real server on a loopback port.
+@Suite struct LiveServerTests {
+    let fixture: ServerFixture
+    let server: HTTPServer
+    let client: RawClient
+
+    init() throws {
+        fixture = try ServerFixture()
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.threads = 2
+        configuration.bodyLimit = { method, path in
+            method == .post && path.hasSuffix("/import") ? 64 * 1024 : nil
+        }
+        configuration.maxBodyBytes = 4096
+        server = HTTPServer(configuration: configuration, responder: fixture.application.responder, log: { _ in })
+        try server.start()
+        client = RawClient(port: server.port)
+    }
+
+    @Test func jsonOverTheWireWithGzipAndETags() throws {
+        let plain = try client.request("GET", "/api/v1/catalogs/products/items?limit=40")
+        #expect(plain.status == 200)
+        #expect(plain.headers["content-type"] == "application/json; charset=utf-8")
+        let zipped = try client.request(
+            "GET", "/api/v1/catalogs/products/items?limit=40", headers: [("Accept-Encoding", "gzip, deflate")])
+        #expect(zipped.headers["content-encoding"] == "gzip")
+        #expect(zipped.body.count < plain.body.count / 3)
+        let etag = try #require(zipped.headers["etag"])
+        let revalidated = try client.request(
+            "GET", "/api/v1/catalogs/products/items?limit=40", headers: [("If-None-Match", etag)])
+        #expect(revalidated.status == 304)
+    }
+
+    @Test func feedStreamsInChunks() throws {
+        let reply = try client.request("GET", "/catalogs/cookbook/feed.xml")
+        #expect(reply.status == 200)
+        #expect(reply.headers["transfer-encoding"] == "chunked")
+        #expect(reply.text.hasPrefix("<?xml"))
+        #expect(reply.text.components(separatedBy: "<record>").count - 1 == 32)
+    }
+
+    @Test func uploadsBeyondTheLimitAre413() throws {
+        let big = [UInt8](repeating: 65, count: 70 * 1024)
+        let reply = try client.request(
+            "POST", "/api/v1/catalogs/x/import?format=csv",
+            headers: [("Authorization", "Bearer \(fixture.adminToken)")],
+            body: big)
+        #expect(reply.status == 413)
+        #expect(reply.text.contains("payload_too_large"))
+        // Other routes keep the small default limit.
+        let favorites = try client.request(
+            "PUT", "/api/v1/favorites/cookbook/r01", body: [UInt8](repeating: 1, count: 5000))
+        #expect(favorites.status == 413)
+    }
+
+    @Test func hostileParametersComeBackAsData() throws {
+        let reply = try client.request("GET", "/api/v1/catalogs/products/search?q=%3Cscript%3Ealert(1)%3C%2Fscript%3E")
+        #expect(reply.status == 200)
+        #expect(reply.headers["x-content-type-options"] == "nosniff")
+        let missing = try client.request("GET", "/api/v1/catalogs/%3Cscript%3E/items")
+        #expect(missing.status == 404)
+        #expect(!missing.text.contains("<script>"))
+    }
+
+    @Test func everyStatusIsLoggedOnce() throws {
+        let log = AccessLogProbe()
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        let logged = HTTPServer(
+            configuration: configuration,
+            responder: fixture.application.router.wrapped(in: [
+                AccessLogMiddleware(log: AccessLog(descriptor: log.writeDescriptor)), ErrorMiddleware(log: { _ in }),
+            ]), log: { _ in })
+        try logged.start()
+        defer { logged.shutdown() }
+        _ = try RawClient(port: logged.port).request("GET", "/api/v1/catalogs")
+        _ = try RawClient(port: logged.port).request("GET", "/api/v1/catalogs/nope/items")
+        let lines = log.read().split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.first?.contains(" GET /api/v1/catalogs 200 ") == true)
+        #expect(lines.last?.contains(" GET /api/v1/catalogs/nope/items 404 ") == true)
+        #expect(lines.allSatisfy { $0.hasSuffix("us") })
+    }
+}
+
+/// A pipe the access log writes into.
+final class AccessLogProbe {
+    let readDescriptor: Int32
+    let writeDescriptor: Int32
+
+    init() {
+        var descriptors: [Int32] = [0, 0]
+        pipe(&descriptors)
+        readDescriptor = descriptors[0]
+        writeDescriptor = descriptors[1]
+        _ = fcntl(readDescriptor, F_SETFL, O_NONBLOCK)
+    }
+
+    deinit {
+        close(readDescriptor)
+        close(writeDescriptor)
+    }
+
+    func read() -> String {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let count = buffer.withUnsafeMutableBytes { Foundation.read(readDescriptor, $0.baseAddress, $0.count) }
+        return String(decoding: buffer.prefix(max(0, count)), as: UTF8.self)
+    }
+}
