@@ -11,7 +11,7 @@ PORT ?= 8080
 HOST ?= 127.0.0.1
 BIN := .build/release/catalog
 
-.PHONY: run build test deps deps-test bench format lint clean
+.PHONY: run build test deps deps-test bench bench-server format lint clean
 
 run: deps build
 	@if [ ! -f "$(DB)" ]; then $(BIN) demo --db "$(DB)"; fi
@@ -41,6 +41,12 @@ bench:
 	$(SWIFT) build -c release --product catalog
 	cd Benchmarks && $(SWIFT) build -c release
 	Benchmarks/.build/release/catalog-bench --catalog-binary .build/release/catalog $(BENCH_ARGS)
+	Benchmarks/server/server-bench.sh --catalog-binary .build/release/catalog $(SERVER_BENCH_ARGS)
+
+bench-server:
+	@scripts/install-deps.sh bench
+	$(SWIFT) build -c release --product catalog
+	Benchmarks/server/server-bench.sh --catalog-binary .build/release/catalog $(SERVER_BENCH_ARGS)
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Benchmarks/Sources Package.swift

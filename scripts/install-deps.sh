@@ -11,7 +11,7 @@ packages=(libsqlite3-dev libicu-dev pkg-config libmicrohttpd-dev zlib1g-dev libs
 case "$profile" in
   build) ;;
   test) packages+=(sqlite3) ;;
-  bench) packages+=(sqlite3) ;;
+  bench) packages+=(sqlite3 wrk nginx-light python3 python3-venv) ;;
   *) echo "usage: $0 build|test|bench" >&2; exit 64 ;;
 esac
 

@@ -1,0 +1,404 @@
+#!/usr/bin/env bash
+# server-bench.sh: `catalog serve` under load, each figure beside a peer measured in the same run.
+#
+#   Benchmarks/server/server-bench.sh [--catalog-binary PATH] [--db FILE] [--catalog ID]
+#       [--item-seconds S] [--search-seconds S] [--peer-seconds S] [--soak-seconds S] [--peers-only]
+#
+# 1. Item JSON by id: wrk -t2 -c64 against /api/v1/catalogs/ID/items/ITEM, beside nginx serving
+#    the same bytes as a static file (worker_processes 2, access_log off).
+# 2. As-you-type search: prefixes of 400 title words typed letter by letter ("k", "ka", "kaf", …),
+#    each request the next one, against /search?q=…&limit=50; beside Datasette running FTS5
+#    `MATCH '"prefix"*' ORDER BY rank LIMIT 50` on the same file.
+# 3. Soak: 100 connections of mixed requests (pages, items, search): errors and peak RSS.
+#
+# The server runs with --threads 2 --quiet on a port it picks; nginx and Datasette on free
+# loopback ports from 18000. Every process started here is stopped on exit.
+#
+# Database: --db FILE (generated there when missing), else catalog-bench's
+# /tmp/catalog-bench/bench.sqlite when present, else Benchmarks/.cache/server-bench.sqlite
+# (a 1,000,000-record catalog, generated once, about two minutes). The catalog is --catalog,
+# else the file's first catalog.
+#
+# --peers-only measures nginx and Datasette alone (the item's JSON then comes from
+# `catalog show --json`), to check the set-up without a server.
+#
+# Exit status: 0 when the measurements ran, goals met or not; 1 on a set-up failure; 64 usage.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+
+binary="$root/.build/release/catalog"
+database=""
+catalog=""
+item_seconds=10
+search_seconds=10
+peer_seconds=20
+soak_seconds=30
+peers_only=0
+
+usage() {
+    sed -n '3,4p' "${BASH_SOURCE[0]}" | sed 's/^# //' >&2
+    exit 64
+}
+
+while (($# > 0)); do
+    case "$1" in
+        --catalog-binary) binary="${2:?}"; shift 2 ;;
+        --db) database="${2:?}"; shift 2 ;;
+        --catalog) catalog="${2:?}"; shift 2 ;;
+        --item-seconds) item_seconds="${2:?}"; shift 2 ;;
+        --search-seconds) search_seconds="${2:?}"; shift 2 ;;
+        --peer-seconds) peer_seconds="${2:?}"; shift 2 ;;
+        --soak-seconds) soak_seconds="${2:?}"; shift 2 ;;
+        --peers-only) peers_only=1; shift ;;
+        -h | --help) usage ;;
+        *) echo "server-bench: unknown option $1" >&2; usage ;;
+    esac
+done
+for value in "$item_seconds" "$search_seconds" "$peer_seconds" "$soak_seconds"; do
+    [[ "$value" =~ ^[1-9][0-9]*$ ]] || { echo "server-bench: durations are whole seconds" >&2; exit 64; }
+done
+
+fail() {
+    echo "server-bench: $*" >&2
+    exit 1
+}
+
+say() {
+    echo "server-bench: $*"
+}
+
+# MARK: - Processes started here, stopped on exit
+
+started_pids=()
+work=""
+
+# Stops PID (a process started here) with SIGTERM, then SIGKILL after 10 s, and forgets it.
+stop_process() {
+    local pid="$1" kept=() other
+    for other in "${started_pids[@]}"; do
+        [[ "$other" == "$pid" ]] || kept+=("$other")
+    done
+    started_pids=("${kept[@]}")
+    kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null || true; return 0; }
+    kill -TERM "$pid" 2>/dev/null || true
+    for _ in $(seq 100); do
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    if kill -0 "$pid" 2>/dev/null; then
+        echo "server-bench: process $pid did not stop in 10 s; killing it" >&2
+        kill -KILL "$pid" 2>/dev/null || true
+    fi
+    wait "$pid" 2>/dev/null || true
+}
+
+cleanup() {
+    local pid
+    for pid in "${started_pids[@]}"; do
+        stop_process "$pid"
+    done
+    if [[ -n "$work" && -d "$work" ]]; then
+        rm -rf "$work"
+    fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# A loopback port nobody listens on, from 18000 up (nginx and Datasette need one given).
+free_port() {
+    python3 - "$1" <<'EOF'
+import socket, sys
+for port in range(int(sys.argv[1]), 19000):
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            continue
+        print(port)
+        break
+else:
+    sys.exit("no free port")
+EOF
+}
+
+# Waits until URL answers 200, for at most SECONDS, while PID lives; shows LOG if it exits.
+wait_for_http() {
+    local url="$1" pid="$2" seconds="$3" name="$4" log="$5"
+    for _ in $(seq $((seconds * 10))); do
+        if ! kill -0 "$pid" 2>/dev/null; then
+            tail -n 20 "$log" >&2
+            fail "$name exited while starting"
+        fi
+        if [[ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "$url" || true)" == "200" ]]; then
+            return 0
+        fi
+        sleep 0.1
+    done
+    fail "$name did not answer $url within $seconds s"
+}
+
+# MARK: - Tools
+
+for tool in wrk nginx curl python3 sqlite3; do
+    command -v "$tool" >/dev/null || fail "$tool is missing (scripts/install-deps.sh bench installs it)"
+done
+# Datasette: from python3, else from a virtual environment under Benchmarks/.cache (Debian's
+# own python3 refuses `pip install` outside one), installed with pip when missing.
+datasette_python=python3
+venv="$root/Benchmarks/.cache/datasette-venv"
+if ! python3 -c "import datasette" 2>/dev/null; then
+    if [[ -x "$venv/bin/python" ]] && "$venv/bin/python" -c "import datasette" 2>/dev/null; then
+        datasette_python="$venv/bin/python"
+    else
+        say "installing datasette with pip"
+        if ! python3 -m pip install --quiet datasette; then
+            say "pip could not install into python3; installing into $venv"
+            python3 -m venv "$venv" || fail "python3 -m venv failed (Debian: apt-get install python3-venv)"
+            "$venv/bin/python" -m pip install --quiet datasette || fail "pip could not install datasette"
+            datasette_python="$venv/bin/python"
+        fi
+    fi
+fi
+datasette_version="$("$datasette_python" -m datasette --version 2>/dev/null | awk '{print $NF}')"
+[[ -n "$datasette_version" ]] || fail "$datasette_python -m datasette does not run"
+[[ -x "$binary" ]] || fail "no catalog binary at $binary (swift build -c release --product catalog)"
+
+# MARK: - Database
+
+if [[ -z "$database" ]]; then
+    if [[ -f /tmp/catalog-bench/bench.sqlite ]]; then
+        database=/tmp/catalog-bench/bench.sqlite
+    else
+        database="$root/Benchmarks/.cache/server-bench.sqlite"
+    fi
+fi
+if [[ ! -f "$database" ]]; then
+    mkdir -p "$(dirname "$database")"
+    partial="${database%.sqlite}.partial.sqlite"
+    rm -f "$partial" "$partial-wal" "$partial-shm"
+    say "generating a 1,000,000-record catalog \"big\" into $database (about two minutes)"
+    "$binary" generate --catalog big --items 1000000 --db "$partial" --quiet || fail "catalog generate failed"
+    for suffix in "" -wal -shm; do
+        if [[ -f "$partial$suffix" ]]; then mv "$partial$suffix" "$database$suffix"; fi
+    done
+fi
+database="$(cd "$(dirname "$database")" && pwd)/$(basename "$database")"
+
+query() {
+    sqlite3 -readonly -batch -noheader "$database" "$1" || fail "cannot read $database: $1"
+}
+if [[ -z "$catalog" ]]; then
+    catalog="$(query "SELECT id FROM catalogs ORDER BY number LIMIT 1")"
+    [[ -n "$catalog" ]] || fail "$database holds no catalog"
+fi
+[[ "$catalog" =~ ^[A-Za-z0-9._-]+$ ]] || fail "catalog id \"$catalog\" needs URL escaping; pick another with --catalog"
+catalog_number="$(query "SELECT number FROM catalogs WHERE id = '$catalog'")"
+[[ -n "$catalog_number" ]] || fail "no catalog \"$catalog\" in $database"
+
+# Datasette names a database after its file name without the extension.
+datasette_name="$(basename "$database")"
+datasette_name="${datasette_name%.*}"
+
+work="$(mktemp -d /tmp/server-bench.XXXXXX)"
+chmod 755 "$work" # nginx workers run as nobody and read $work/www
+results="$work/results.txt"
+: >"$results"
+
+workload="$(python3 "$here/workload.py" "$database" "$catalog" "$datasette_name" "$work")" ||
+    fail "could not build the request lists"
+records="$(sed -n 's/.*records=\([0-9]*\).*/\1/p' <<<"$workload")"
+prefixes="$(sed -n 's/.*prefixes=\([0-9]*\).*/\1/p' <<<"$workload")"
+words="$(sed -n 's/.*words=\([0-9]*\).*/\1/p' <<<"$workload")"
+distinct="$(sed -n 's/.*distinct=\([0-9]*\).*/\1/p' <<<"$workload")"
+echo "database $database" >>"$results"
+echo "meta catalog=$catalog records=$records words=$words prefixes=$prefixes distinct=$distinct" \
+    "cores=$(nproc) datasette=$datasette_version nginx=$(nginx -v 2>&1 | sed 's/.*nginx\///')" \
+    "peers_only=$peers_only" "load=$(cut -d' ' -f1 /proc/loadavg)" >>"$results"
+say "catalog \"$catalog\" ($records records) in $database; $words words, $prefixes prefixes ($distinct distinct)"
+
+# MARK: - Measuring
+
+# run_wrk NAME SECONDS WRK-ARGS…: runs wrk (bounded by timeout), keeps its output, records
+# the wrk-result line under NAME. A run that prints no result is a set-up failure.
+run_wrk() {
+    local name="$1" seconds="$2"
+    shift 2
+    local log="$work/wrk-$name.txt" before after
+    before="$(python3 "$here/cpu.py" snapshot $$)"
+    timeout --signal=INT $((seconds + 60)) wrk -d"${seconds}s" "$@" >"$log" 2>&1 || true
+    after="$(python3 "$here/cpu.py" snapshot $$)"
+    local line
+    line="$(grep -m1 '^wrk-result ' "$log" || true)"
+    if [[ -z "$line" ]]; then
+        cat "$log" >&2
+        fail "wrk printed no result for $name"
+    fi
+    echo "$name ${line#wrk-result } seconds=$seconds other_cpu_pct=$(python3 "$here/cpu.py" share "$before" "$after")" \
+        >>"$results"
+    python3 "$here/summary.py" --line "$name" "$results"
+}
+
+# warm_up SECONDS WRK-ARGS…: a short unrecorded run.
+warm_up() {
+    local seconds="$1"
+    shift
+    timeout --signal=INT $((seconds + 30)) wrk -d"${seconds}s" "$@" >/dev/null 2>&1 || true
+}
+
+catalog_pid=""
+catalog_url=""
+# Whether our server is measured and still running (a crash is reported, not a set-up failure).
+ours() {
+    ((peers_only == 0)) && kill -0 "$catalog_pid" 2>/dev/null
+}
+if ((peers_only == 0)); then
+    "$binary" serve --db "$database" --host 127.0.0.1 --port 0 --threads 2 --quiet \
+        >"$work/catalog.out" 2>"$work/catalog.err" &
+    catalog_pid=$!
+    started_pids+=("$catalog_pid")
+    for _ in $(seq 1200); do
+        catalog_url="$(sed -n 's/^listening on \(http:\/\/[^ ]*\).*/\1/p' "$work/catalog.out" | head -n 1)"
+        [[ -n "$catalog_url" ]] && break
+        if ! kill -0 "$catalog_pid" 2>/dev/null; then
+            cat "$work/catalog.err" >&2
+            fail "catalog serve exited while starting"
+        fi
+        sleep 0.1
+    done
+    [[ -n "$catalog_url" ]] || fail "catalog serve printed no \"listening on\" line within 120 s"
+    catalog_url="${catalog_url%/}"
+    say "catalog serve (pid $catalog_pid) listening on $catalog_url"
+fi
+
+# MARK: - 1. Item JSON by id, beside nginx serving the same bytes
+
+item_id="$(cat "$work/item-id.txt")"
+[[ "$item_id" =~ ^[A-Za-z0-9._-]+$ ]] || fail "item id \"$item_id\" needs URL escaping"
+item_path="/api/v1/catalogs/$catalog/items/$item_id"
+item_file="$work/www$item_path"
+mkdir -p "$(dirname "$item_file")"
+if ((peers_only == 0)); then
+    status="$(curl -sS -o "$item_file" -w '%{http_code}' "$catalog_url$item_path")" ||
+        fail "curl $catalog_url$item_path failed"
+    [[ "$status" == "200" ]] || fail "GET $item_path answered $status"
+else
+    "$binary" show --catalog "$catalog" "$item_id" --json --db "$database" >"$item_file" ||
+        fail "catalog show failed"
+fi
+[[ -s "$item_file" ]] || fail "empty item JSON"
+chmod -R a+rX "$work/www"
+item_bytes="$(wc -c <"$item_file")"
+echo "item bytes=$item_bytes id=$item_id" >>"$results"
+
+nginx_port="$(free_port 18000)"
+sed -e "s#@DIR@#$work#g" -e "s#@PORT@#$nginx_port#g" "$here/nginx.conf.in" >"$work/nginx.conf"
+nginx -t -q -e "$work/nginx-error.log" -p "$work" -c "$work/nginx.conf" || fail "nginx rejects its configuration"
+nginx -e "$work/nginx-error.log" -p "$work" -c "$work/nginx.conf" >"$work/nginx.out" 2>&1 &
+nginx_pid=$!
+started_pids+=("$nginx_pid")
+nginx_url="http://127.0.0.1:$nginx_port"
+wait_for_http "$nginx_url$item_path" "$nginx_pid" 10 nginx "$work/nginx-error.log"
+curl -sS -o "$work/item-nginx.json" "$nginx_url$item_path" || fail "curl against nginx failed"
+cmp -s "$item_file" "$work/item-nginx.json" || fail "nginx does not serve the same bytes"
+say "item $item_id: $item_bytes bytes of JSON; nginx (pid $nginx_pid) on port $nginx_port"
+
+if ours; then
+    warm_up 2 -t2 -c64 "$catalog_url$item_path"
+    run_wrk item_catalog "$item_seconds" -t2 -c64 -s "$here/report.lua" "$catalog_url$item_path"
+fi
+warm_up 2 -t2 -c64 "$nginx_url$item_path"
+run_wrk item_nginx "$item_seconds" -t2 -c64 -s "$here/report.lua" "$nginx_url$item_path"
+stop_process "$nginx_pid"
+
+# MARK: - 2. As-you-type search, beside Datasette
+
+if ours; then
+    first_search="$(head -n 1 "$work/search-ours.txt")"
+    status="$(curl -sS -o "$work/search-first.json" -w '%{http_code}' "$catalog_url$first_search")" ||
+        fail "curl $catalog_url$first_search failed"
+    [[ "$status" == "200" ]] || fail "GET $first_search answered $status"
+    grep -q '"items"' "$work/search-first.json" || fail "GET $first_search: no \"items\" in the answer"
+    warm_up 3 -t2 -c16 -s "$here/rotate.lua" "$catalog_url" -- "$work/search-ours.txt"
+    run_wrk search_catalog "$search_seconds" -t2 -c16 --timeout 10s -s "$here/rotate.lua" "$catalog_url" \
+        -- "$work/search-ours.txt"
+fi
+
+datasette_port="$(free_port 18100)"
+sed -e "s#@DATABASE@#$datasette_name#g" -e "s#@NUMBER@#$catalog_number#g" \
+    "$here/datasette-metadata.json.in" >"$work/datasette-metadata.json"
+"$datasette_python" -m datasette serve -i "$database" --host 127.0.0.1 --port "$datasette_port" \
+    --metadata "$work/datasette-metadata.json" --setting sql_time_limit_ms 60000 \
+    >"$work/datasette.out" 2>"$work/datasette.err" &
+datasette_pid=$!
+started_pids+=("$datasette_pid")
+datasette_url="http://127.0.0.1:$datasette_port"
+wait_for_http "$datasette_url/-/versions.json" "$datasette_pid" 120 Datasette "$work/datasette.err"
+first_peer="$(head -n 1 "$work/search-peer.txt")"
+status="$(curl -sS -o "$work/peer-first.json" -w '%{http_code}' --max-time 60 "$datasette_url$first_peer")" ||
+    fail "curl $datasette_url$first_peer failed"
+[[ "$status" == "200" ]] || { cat "$work/peer-first.json" >&2; fail "Datasette answered $status to $first_peer"; }
+say "Datasette $datasette_version (pid $datasette_pid) on port $datasette_port"
+warm_up 3 -t2 -c8 --timeout 30s -s "$here/rotate.lua" "$datasette_url" -- "$work/search-peer.txt"
+run_wrk search_datasette "$peer_seconds" -t2 -c8 --timeout 30s -s "$here/rotate.lua" "$datasette_url" \
+    -- "$work/search-peer.txt"
+stop_process "$datasette_pid"
+
+# MARK: - 3. Soak: 100 connections of mixed requests
+
+if ours; then
+    page_count="$(python3 "$here/workload.py" --pages "$catalog_url" "$catalog" "$work")" ||
+        fail "could not follow the item pages"
+    say "soak: ${page_count#pages=} item pages, items and search mixed"
+    python3 "$here/workload.py" --mix "$work" || fail "could not mix the soak requests"
+
+    # /proc/PID/status every 0.2 s: VmRSS, RssAnon (heap), RssFile (mapped file pages), VmHWM.
+    (
+        while kill -0 "$catalog_pid" 2>/dev/null; do
+            awk '/^(VmRSS|VmHWM|RssAnon|RssFile):/ { printf "%s%s ", $1, $2 } END { print "" }' \
+                "/proc/$catalog_pid/status" 2>/dev/null || break
+            sleep 0.2
+        done
+    ) >"$work/rss.txt" &
+    sampler_pid=$!
+    started_pids+=("$sampler_pid")
+    run_wrk soak "$soak_seconds" -t2 -c100 --timeout 5s -s "$here/rotate.lua" "$catalog_url" -- "$work/soak.txt"
+    stop_process "$sampler_pid"
+    awk '{ for (i = 1; i <= NF; i++) { split($i, kv, ":"); if (kv[2] + 0 > peak[kv[1]]) peak[kv[1]] = kv[2] + 0 } }
+         END { printf "rss samples=%d vmhwm_kb=%d vmrss_kb=%d rssanon_kb=%d rssfile_kb=%d\n",
+               NR, peak["VmHWM"], peak["VmRSS"], peak["RssAnon"], peak["RssFile"] }' \
+        "$work/rss.txt" >>"$results"
+fi
+
+# MARK: - SIGTERM: how long the server takes to stop, and its exit status
+
+if ((peers_only == 0)); then
+    if kill -0 "$catalog_pid" 2>/dev/null; then
+        stop_started="${EPOCHREALTIME/./}"
+        kill -TERM "$catalog_pid"
+        for _ in $(seq 200); do
+            kill -0 "$catalog_pid" 2>/dev/null || break
+            sleep 0.05
+        done
+        if kill -0 "$catalog_pid" 2>/dev/null; then
+            echo "stop status=running ms=10000" >>"$results"
+        else
+            stop_status=0
+            wait "$catalog_pid" || stop_status=$?
+            echo "stop status=$stop_status ms=$(((${EPOCHREALTIME/./} - stop_started) / 1000))" >>"$results"
+        fi
+    else
+        stop_status=0
+        wait "$catalog_pid" || stop_status=$?
+        echo "crash status=$stop_status" >>"$results"
+        echo "server-bench: catalog serve exited during the run (status $stop_status); its last messages:" >&2
+        tail -n 20 "$work/catalog.err" >&2
+    fi
+    stop_process "$catalog_pid"
+fi
+
+echo "end load=$(cut -d' ' -f1 /proc/loadavg)" >>"$results"
+echo
+python3 "$here/summary.py" "$results"

@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""The summary table of server-bench.sh, from its results file.
+
+    summary.py RESULTS          the table
+    summary.py --line NAME RESULTS   one line for the run NAME, printed as it finishes
+
+RESULTS holds one line per record, `KIND key=value …` (`database PATH` for the file): `meta`, `item`, the wrk runs
+(`item_catalog`, `item_nginx`, `search_catalog`, `search_datasette`, `soak`, from report.lua),
+`rss` (peaks of /proc/PID/status in kB), `stop` or `crash`, `end` (the load average). Each wrk run carries other_cpu_pct: the share of the
+CPU other processes used meanwhile (cpu.py).
+"""
+import sys
+
+RUN_TITLES = {
+    "item_catalog": "item by id, catalog",
+    "item_nginx": "item by id, nginx",
+    "search_catalog": "search, catalog",
+    "search_datasette": "search, Datasette",
+    "soak": "soak, catalog",
+}
+
+
+def read(path):
+    records = {}
+    with open(path, encoding="utf-8") as file:
+        for line in file:
+            kind, _, rest = line.strip().partition(" ")
+            if not kind:
+                continue
+            if kind == "database":
+                records[kind] = {"path": rest}
+                continue
+            fields = {}
+            for pair in rest.split(" "):
+                key, _, value = pair.partition("=")
+                if key:
+                    fields[key] = value
+            records[kind] = fields
+    return records
+
+
+def number(run, key):
+    return float(run.get(key, 0) or 0)
+
+
+def rate(run):
+    seconds = number(run, "duration_us") / 1e6
+    return number(run, "requests") / seconds if seconds > 0 else 0.0
+
+
+def ms(microseconds):
+    value = microseconds / 1000
+    if value < 10:
+        return f"{value:.2f} ms"
+    if value < 100:
+        return f"{value:.1f} ms"
+    return f"{value:,.0f} ms"
+
+
+def errors(run):
+    """(total, description): socket errors, non-2xx answers and timeouts."""
+    socket = sum(int(number(run, key)) for key in ("connect_errors", "read_errors", "write_errors"))
+    timeouts = int(number(run, "timeouts"))
+    non2xx = int(number(run, "non2xx"))
+    if non2xx >= 0:
+        bad_status, status_label = non2xx, "non-2xx"
+    else:
+        bad_status, status_label = int(number(run, "status_errors")), "status ≥ 400"
+    total = socket + timeouts + bad_status
+    description = f"{socket} socket, {bad_status} {status_label}, {timeouts} timeouts"
+    if socket:
+        description += (
+            f" (connect {int(number(run, 'connect_errors'))}, read {int(number(run, 'read_errors'))},"
+            f" write {int(number(run, 'write_errors'))})"
+        )
+    return total, description
+
+
+def figures(run):
+    return f"{rate(run):,.0f} req/s  p50 {ms(number(run, 'p50_us'))}  p99 {ms(number(run, 'p99_us'))}"
+
+
+def run_line(name, run):
+    total, description = errors(run)
+    return (
+        f"{RUN_TITLES.get(name, name)}: {figures(run)}  p90 {ms(number(run, 'p90_us'))}"
+        f"  max {ms(number(run, 'max_us'))}; {int(number(run, 'requests')):,} requests in"
+        f" {number(run, 'duration_us') / 1e6:.1f} s; errors: {description}"
+        + (f"; other processes used {int(number(run, 'other_cpu_pct'))} % of the CPU" if "other_cpu_pct" in run else "")
+    )
+
+
+def verdict(met):
+    return "met" if met else "MISSED"
+
+
+def table(records):
+    meta = records.get("meta", {})
+    rows = []  # (figure, catalog, peer, ratio and goals)
+
+    item = records.get("item", {})
+    ours, nginx = records.get("item_catalog"), records.get("item_nginx")
+    if ours or nginx:
+        figure = f"item by id ({item.get('bytes', '?')} B JSON, -c64)"
+        ratio = "-"
+        if ours and nginx and rate(nginx) > 0:
+            value = rate(ours) / rate(nginx)
+            ratio = f"{value:.2f}× nginx (goal ≥ 0.8×) {verdict(value >= 0.8)}"
+        rows.append((figure, figures(ours) if ours else "not run", "nginx " + figures(nginx) if nginx else "-", ratio))
+
+    ours, peer = records.get("search_catalog"), records.get("search_datasette")
+    if ours or peer:
+        figure = f"as-you-type search ({meta.get('prefixes', '?')} prefixes, {meta.get('distinct', '?')} distinct)"
+        goals = "-"
+        if ours:
+            own = rate(ours) >= 2000 and number(ours, "p99_us") <= 20000
+            goals = f"ours ≥ 2,000 req/s, p99 ≤ 20 ms {verdict(own)}"
+            if peer and rate(peer) > 0:
+                value = rate(ours) / rate(peer)
+                goals = f"{value:,.{0 if value >= 100 else 1}f}× Datasette (goal ≥ 40×) {verdict(value >= 40)}; " + goals
+        rows.append(
+            (figure, figures(ours) if ours else "not run", "Datasette " + figures(peer) if peer else "-", goals)
+        )
+
+    soak, rss = records.get("soak"), records.get("rss")
+    if soak:
+        total, _ = errors(soak)
+        peak_mb = number(rss or {}, "vmhwm_kb") / 1024
+        ours_text = f"{int(number(soak, 'requests')):,} requests, {rate(soak):,.0f} req/s, {total} errors"
+        if rss:
+            anonymous_mb = number(rss, "rssanon_kb") / 1024
+            ours_text += f", peak RSS {peak_mb:,.0f} MB ({anonymous_mb:,.0f} MB anonymous)"
+            goals = f"0 errors {verdict(total == 0)}; peak RSS ≤ 100 MB {verdict(peak_mb <= 100)}"
+            if peak_mb > 100 and anonymous_mb <= 100:
+                goals += " (anonymous memory alone: met)"
+        else:
+            ours_text += ", no RSS samples"
+            goals = f"0 errors {verdict(total == 0)}; peak RSS not measured"
+        rows.append(("soak (-c100, mixed)", ours_text, "-", goals))
+
+    print(
+        f"Server benchmarks: catalog \"{meta.get('catalog', '?')}\", {int(number(meta, 'records')):,} records,"
+        f" {records.get('database', {}).get('path', '?')}; {meta.get('cores', '?')} cores; nginx {meta.get('nginx', '?')}, Datasette {meta.get('datasette', '?')}"
+    )
+    headers = ("figure", "catalog serve", "peer, same run", "ratio and goals")
+    widths = [max(len(row[column]) for row in rows + [headers]) for column in range(3)]
+    for row in [headers] + rows:
+        print(" | ".join(cell.ljust(widths[i]) if i < 3 else cell for i, cell in enumerate(row)).rstrip())
+
+    print()
+    for name in RUN_TITLES:
+        if name in records:
+            print(run_line(name, records[name]))
+    if rss:
+        print(
+            f"catalog serve memory, peaks over {int(number(rss, 'samples'))} samples during the soak:"
+            f" VmHWM {number(rss, 'vmhwm_kb') / 1024:,.1f} MB (whole run), VmRSS {number(rss, 'vmrss_kb') / 1024:,.1f} MB"
+            f" = anonymous {number(rss, 'rssanon_kb') / 1024:,.1f} MB + mapped file {number(rss, 'rssfile_kb') / 1024:,.1f} MB"
+        )
+    if "stop" in records:
+        stop = records["stop"]
+        if stop.get("status") == "running":
+            print("SIGTERM: catalog serve had not stopped after 10 s")
+        else:
+            print(f"SIGTERM: catalog serve stopped in {stop.get('ms', '?')} ms, exit status {stop.get('status', '?')}")
+    if "crash" in records:
+        print(f"catalog serve EXITED during the run (status {records['crash'].get('status', '?')})")
+    busy = {name: int(number(records[name], "other_cpu_pct")) for name in RUN_TITLES if name in records}
+    if any(share >= 10 for share in busy.values()):
+        print(
+            "Note: other processes (builds, other jobs) used part of the CPU during the runs ("
+            + ", ".join(f"{RUN_TITLES[name]} {share} %" for name, share in busy.items())
+            + f"; load average {number(meta, 'load'):.2f} at the start, {number(records.get('end', {}), 'load'):.2f}"
+            " at the end): the figures are lower than on a quiet machine, the ratios less reliable."
+        )
+    if rss and number(rss, "rssfile_kb") > number(rss, "rssanon_kb"):
+        print(
+            "Note: mapped-file pages are the database read through SQLite's mmap: clean page cache the kernel"
+            " can drop, counted in RSS while mapped."
+        )
+    if meta.get("peers_only") == "1":
+        print("(--peers-only: the server was not measured)")
+
+
+def main():
+    if sys.argv[1:2] == ["--line"]:
+        name, path = sys.argv[2], sys.argv[3]
+        print("  " + run_line(name, read(path)[name]))
+    else:
+        table(read(sys.argv[1]))
+
+
+if __name__ == "__main__":
+    main()
