@@ -103,9 +103,6 @@ public final class SQLiteCatalogStore: CatalogStore {
         for id in try catalogsNeedingReindex() { try reindex(id) }
     }
 
-    /// Prices are stored with a '.' whatever the locale.
-    static let posix = Locale(identifier: "en_US_POSIX")
-
     // MARK: - Snapshots
 
     /// Starts a read transaction that every following read shares until ``endSnapshot()``.
@@ -243,7 +240,7 @@ public final class SQLiteCatalogStore: CatalogStore {
         record.subtitle = row.optionalText(3)
         record.description = row.optionalText(4)
         record.categories = StoredJSON.decodeStrings(row.text(5))
-        record.price = row.optionalText(6).flatMap { Decimal(string: $0, locale: Self.posix) }
+        record.price = row.optionalText(6).flatMap(DecimalText.parse)
         record.currency = row.optionalText(7)
         record.quantity = row.optionalInt(8)
         record.country = row.optionalText(9)

@@ -59,6 +59,30 @@ if CommandLine.arguments.count >= 3 && CommandLine.arguments[1] == "slowest" {
     exit(0)
 }
 
+if CommandLine.arguments.count >= 3 && CommandLine.arguments[1] == "search-cost" {
+    // catalog-bench search-cost DB [compact]: the CPU of one as-you-type search with its JSON,
+    // averaged over the benchmark's 1,000 queries (what the server spends per search request).
+    let compact = CommandLine.arguments.count > 3 && CommandLine.arguments[3] == "compact"
+    let generator = CatalogGenerator(items: 1_000_000, locale: "en", seed: 1)
+    let queries = QuerySet.asYouType(
+        words: generator.titleWords, scopes: generator.definition.categories.map(\.name), count: 1_000)
+    let store = try SQLiteCatalogStore(
+        path: CommandLine.arguments[2], readOnly: true, memory: compact ? .compact : .standard)
+    try store.beginSnapshot()
+    var bytes = 0
+    var times: [Double] = []
+    for round in 0..<3 {
+        let started = DispatchTime.now().uptimeNanoseconds
+        for query in queries {
+            let response = try store.search(query.text, in: "bench", scope: query.scope, limit: 50)
+            bytes &+= response.jsonBytes.count
+        }
+        if round > 0 { times.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6 / 1000) }
+    }
+    print(String(format: "search + JSON: %.3f ms per query (%@)", times.min()!, compact ? "compact" : "standard"))
+    exit(0)
+}
+
 if CommandLine.arguments.count >= 5 && CommandLine.arguments[1] == "item" {
     // catalog-bench item DB CATALOG ITEM: the cost of one record lookup and its JSON, per call.
     let store = try SQLiteCatalogStore(path: CommandLine.arguments[2], readOnly: true)

@@ -83,7 +83,7 @@ public struct JSONOutput: Sendable {
     /// Appends an exact decimal number, or `null`.
     public mutating func decimal(_ value: Decimal?) {
         guard let value, !value.isNaN else { return raw("null") }
-        bytes.append(contentsOf: value.description.utf8)
+        bytes.append(contentsOf: DecimalText.format(value).utf8)
     }
 
     /// Appends an array of strings.

@@ -11,9 +11,18 @@ public struct FoldedText: Sendable {
 
     /// Folds `text`.
     public init(_ text: String) {
+        var text = text
+        if let ascii = text.withUTF8({ Self.foldASCII($0) }) {
+            self = ascii
+            return
+        }
         var bytes: [UInt8] = []
         var origins: [Int] = []
         var inWord: [Bool] = []
+        let capacity = text.utf8.count + 8
+        bytes.reserveCapacity(capacity)
+        origins.reserveCapacity(capacity + 1)
+        inWord.reserveCapacity(capacity)
         var offset = 0
         for scalar in text.unicodeScalars {
             let start = bytes.count
@@ -29,6 +38,28 @@ public struct FoldedText: Sendable {
         self.bytes = bytes
         self.origins = origins
         self.inWord = inWord
+    }
+
+    private init(bytes: [UInt8], origins: [Int], inWord: [Bool]) {
+        self.bytes = bytes
+        self.origins = origins
+        self.inWord = inWord
+    }
+
+    /// ASCII text folds byte for byte (letters to lowercase) and keeps its offsets: one pass,
+    /// no per-character lookups. Nil when the text has other characters.
+    private static func foldASCII(_ utf8: UnsafeBufferPointer<UInt8>) -> FoldedText? {
+        var bytes = [UInt8](repeating: 0, count: utf8.count)
+        var inWord = [Bool](repeating: false, count: utf8.count)
+        for index in 0..<utf8.count {
+            let byte = utf8[index]
+            guard byte < 0x80 else { return nil }
+            let isUpper = byte >= 0x41 && byte <= 0x5A
+            let lower = isUpper ? byte | 0x20 : byte
+            bytes[index] = lower
+            inWord[index] = (lower >= 0x61 && lower <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
+        }
+        return FoldedText(bytes: bytes, origins: Array(0...utf8.count), inWord: inWord)
     }
 
     /// How a word was found in this text.

@@ -51,6 +51,7 @@ public enum TextFolding {
             return (value >= 0x30 && value <= 0x39) || (value >= 0x41 && value <= 0x5A)
                 || (value >= 0x61 && value <= 0x7A)
         }
+        if let flag = FoldTable.shared.isWord(value) { return flag }
         switch scalar.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
             .decimalNumber, .letterNumber, .otherNumber:
@@ -84,6 +85,8 @@ struct FoldTable: Sendable {
 
     let offsets: [UInt32]
     let bytes: [UInt8]
+    /// Per scalar of the ranges: a letter or number (what the search index's tokenizer keeps).
+    let wordFlags: [Bool]
     static let lowRange: ClosedRange<UInt32> = 0x80...0x2FFF
     static let wideRange: ClosedRange<UInt32> = 0xFF00...0xFFEF
 
@@ -96,18 +99,29 @@ struct FoldTable: Sendable {
     init() {
         var offsets: [UInt32] = [0]
         var bytes: [UInt8] = []
+        var wordFlags: [Bool] = []
         let ranges = [Self.lowRange, Self.wideRange]
         offsets.reserveCapacity(Self.lowRange.count + Self.wideRange.count + 1)
         for range in ranges {
             for value in range {
+                var isWord = false
                 if let scalar = Unicode.Scalar(value) {
                     bytes.append(contentsOf: Self.fold(scalar).utf8)
+                    switch scalar.properties.generalCategory {
+                    case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+                        .decimalNumber, .letterNumber, .otherNumber:
+                        isWord = true
+                    default:
+                        isWord = false
+                    }
                 }
                 offsets.append(UInt32(bytes.count))
+                wordFlags.append(isWord)
             }
         }
         self.offsets = offsets
         self.bytes = bytes
+        self.wordFlags = wordFlags
     }
 
     private static func fold(_ scalar: Unicode.Scalar) -> String {
@@ -123,6 +137,18 @@ struct FoldTable: Sendable {
             if let special = extra[s.value] { result += special } else { result.unicodeScalars.append(s) }
         }
         return result
+    }
+
+    /// Whether a scalar of the table's ranges belongs inside a word (precomputed), nil outside.
+    @inline(__always)
+    func isWord(_ value: UInt32) -> Bool? {
+        if value >= Self.lowRange.lowerBound && value <= Self.lowRange.upperBound {
+            return wordFlags[Int(value - Self.lowRange.lowerBound)]
+        }
+        if Self.wideRange.contains(value) {
+            return wordFlags[Self.lowRange.count + Int(value - Self.wideRange.lowerBound)]
+        }
+        return nil
     }
 
     @inline(__always)

@@ -280,7 +280,10 @@ extension SQLiteCatalogStore {
         return ords
     }
 
-    /// Where the query's words occur in a record, per field, as UTF-16 ranges.
+    /// Where the query's words occur in a record, as UTF-16 ranges: in the fields a list shows
+    /// (title, subtitle, categories), and, only when those hold none of the words, in the
+    /// description and the extra fields, which then explain the match. Folding long descriptions
+    /// of every hit would double the cost of a search for highlights nobody sees in a list.
     static func matches(of query: SearchQuery, in record: Record) -> [MatchRange] {
         var result: [MatchRange] = []
         func add(_ field: String, _ text: String?) {
@@ -291,8 +294,9 @@ extension SQLiteCatalogStore {
         }
         add("title", record.title)
         add("subtitle", record.subtitle)
-        add("description", record.description)
         for (index, label) in record.categories.enumerated() { add("categories.\(index)", label) }
+        guard result.isEmpty else { return result }
+        add("description", record.description)
         for name in record.fields.keys.sorted() { add("fields.\(name)", record.fields[name]?.joined) }
         return result
     }
@@ -311,7 +315,7 @@ struct SearchPlan {
     }
 
     static func quoted(_ word: String) -> String {
-        "\"" + word.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        "\"" + word.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
     }
 
     func scopeExpression(_ numbers: [Int]) -> String {
