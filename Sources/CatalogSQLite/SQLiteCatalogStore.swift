@@ -45,8 +45,12 @@ public final class SQLiteCatalogStore: CatalogStore {
 
         /// Imports and the CLI: a 32 MB cache and 1 GB of the file mapped.
         public static let standard = MemoryUse(cacheKiB: 32_768, mmapBytes: SQLiteCatalogStore.mmapSize)
-        /// A server's many connections: 8 MB of cache each and no mapping, so the process's
-        /// resident memory stays small however large the file (pages come from the OS cache).
+        /// A server's read-only connections: the file mapped (searches read index pages in
+        /// place, 2.5 times faster than through `pread`) and a small private cache. Mapped pages
+        /// are the OS's file cache, shared and reclaimable: they count in a process's RSS as
+        /// file pages (`RssFile`), while its own memory (`RssAnon`) stays small.
+        public static let server = MemoryUse(cacheKiB: 8_192, mmapBytes: SQLiteCatalogStore.mmapSize)
+        /// No mapping and a small cache: the least resident memory, at a cost in speed.
         public static let compact = MemoryUse(cacheKiB: 8_192, mmapBytes: 0)
 
         /// Creates a setting.

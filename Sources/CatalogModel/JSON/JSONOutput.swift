@@ -118,7 +118,8 @@ public protocol JSONWritable {
 extension JSONWritable {
     /// The value as a JSON document.
     public var jsonBytes: [UInt8] {
-        var output = JSONOutput()
+        // Room for a page of records, so the buffer is not copied while it grows.
+        var output = JSONOutput(capacity: 32 * 1024)
         write(to: &output)
         return output.bytes
     }

@@ -52,9 +52,13 @@ public enum DecimalText {
     /// The number as `description` writes it (`24.9`, `-0.05`, `1200`).
     public static func format(_ value: Decimal) -> String {
         guard !value.isNaN, !value.isZero else { return value.isZero ? "0" : value.description }
-        let significand = value.significand.magnitude
-        guard significand < 1_000_000_000_000_000_000 else { return value.description }
-        var mantissa = UInt64(truncating: NSDecimalNumber(decimal: significand))
+        // Prices have a handful of digits; a significand of 19 digits or more takes the general way.
+        guard value.exponent > -19 && value.exponent < 19 else { return value.description }
+        let significand = NSDecimalNumber(decimal: value.significand.magnitude)
+        var mantissa = significand.uint64Value
+        guard mantissa < 1_000_000_000_000_000_000, NSDecimalNumber(value: mantissa) == significand else {
+            return value.description
+        }
         var exponent = value.exponent
         while exponent < 0 && mantissa % 10 == 0 {
             mantissa /= 10

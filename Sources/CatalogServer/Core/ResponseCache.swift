@@ -6,8 +6,10 @@ import Foundation
 /// Each worker thread keeps its own cache (no locks), tied to its store's data epoch
 /// (``StoreProvider/readEpoch()``): a write through this server, or a change by another process
 /// noticed at a snapshot renewal, empties it. Only anonymous GETs under `/api/v1/catalogs` with
-/// a 200 and an in-memory body are kept; the whole cache is dropped when it outgrows its budget.
-/// The stored response carries its ETag, so revalidation stays cheap too.
+/// a 200 and an in-memory body are kept. Eviction is by generations, a cheap approximation of
+/// least-recently-used: when the current generation fills half the budget it becomes the old
+/// one and the previous old one is dropped; a hit in the old generation moves back to the
+/// current one. The stored response carries its ETag, so revalidation stays cheap too.
 struct ResponseCache: Middleware {
     let stores: StoreProvider
     let slots: WorkerLocal<Slot>
@@ -19,11 +21,18 @@ struct ResponseCache: Middleware {
 
     final class Slot {
         var epoch = -1
-        var entries: [String: Response] = [:]
+        var current: [String: Response] = [:]
+        var previous: [String: Response] = [:]
         var bytes = 0
+
+        func clear() {
+            current.removeAll(keepingCapacity: true)
+            previous.removeAll()
+            bytes = 0
+        }
     }
 
-    init(stores: StoreProvider, budget: Int = 4 << 20) {
+    init(stores: StoreProvider, budget: Int = 16 << 20) {
         self.stores = stores
         self.budget = budget
         slots = WorkerLocal { Slot() }
@@ -36,12 +45,15 @@ struct ResponseCache: Middleware {
         let slot = try slots.value()
         let epoch = try stores.readEpoch()
         if slot.epoch != epoch {
-            slot.entries.removeAll(keepingCapacity: true)
-            slot.bytes = 0
+            slot.clear()
             slot.epoch = epoch
         }
         let key = request.rawTarget
-        if let cached = slot.entries[key] { return cached }
+        if let cached = slot.current[key] { return cached }
+        if let cached = slot.previous.removeValue(forKey: key) {
+            store(cached, key: key, size: cached.bytes?.count ?? 0, in: slot)
+            return cached
+        }
         var response = try next.respond(to: request, context: context)
         guard response.status == .ok, let bytes = response.bytes, bytes.count <= Self.maxEntryBytes else {
             return response
@@ -51,12 +63,18 @@ struct ResponseCache: Middleware {
         if response.headers["ETag"] == nil { response.headers.add("ETag", ConditionalGetMiddleware.etag(of: bytes)) }
         if response.headers["Cache-Control"] == nil { response.headers.add("Cache-Control", "no-cache") }
         if response.headers["Vary"] == nil { response.headers.add("Vary", "Accept-Encoding") }
-        if slot.bytes + bytes.count > budget {
-            slot.entries.removeAll(keepingCapacity: true)
+        store(response, key: key, size: bytes.count, in: slot)
+        return response
+    }
+
+    private func store(_ response: Response, key: String, size: Int, in slot: Slot) {
+        let cost = size + key.utf8.count
+        if slot.bytes + cost > budget / 2 {
+            slot.previous = slot.current
+            slot.current = [:]
             slot.bytes = 0
         }
-        slot.entries[key] = response
-        slot.bytes += bytes.count + key.utf8.count
-        return response
+        slot.current[key] = response
+        slot.bytes += cost
     }
 }

@@ -25,7 +25,7 @@ public final class StoreProvider: Sendable {
     /// Opens nothing yet: connections open on first use.
     public init(path: String) {
         self.path = path
-        readers = WorkerLocal { Reader(store: try SQLiteCatalogStore(path: path, readOnly: true, memory: .compact)) }
+        readers = WorkerLocal { Reader(store: try SQLiteCatalogStore(path: path, readOnly: true, memory: .server)) }
         writer = Writer(path: path)
     }
 
