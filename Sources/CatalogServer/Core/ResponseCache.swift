@@ -32,7 +32,7 @@ struct ResponseCache: Middleware {
         }
     }
 
-    init(stores: StoreProvider, budget: Int = 16 << 20) {
+    init(stores: StoreProvider, budget: Int = 8 << 20) {
         self.stores = stores
         self.budget = budget
         slots = WorkerLocal { Slot() }
