@@ -38,26 +38,39 @@ public struct JSONOutput: Sendable {
         bytes.append(0x22)
         var value = value
         value.withUTF8 { utf8 in
+            guard let base = utf8.baseAddress else { return }
+            let needsEscape = Self.needsEscape
             var start = 0
-            for index in 0..<utf8.count {
-                let byte = utf8[index]
-                guard byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x3C || byte == 0x3E || byte == 0x26
-                else { continue }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
-                switch byte {
-                case 0x22: bytes += [0x5C, 0x22]
-                case 0x5C: bytes += [0x5C, 0x5C]
-                case 0x0A: bytes += [0x5C, 0x6E]
-                case 0x0D: bytes += [0x5C, 0x72]
-                case 0x09: bytes += [0x5C, 0x74]
-                default:
-                    bytes += [0x5C, 0x75, 0x30, 0x30, Self.hex[Int(byte >> 4)], Self.hex[Int(byte & 0x0F)]]
+            var index = 0
+            while index < utf8.count {
+                let byte = base[index]
+                if needsEscape[Int(byte)] {
+                    if index > start {
+                        bytes.append(contentsOf: UnsafeBufferPointer(start: base + start, count: index - start))
+                    }
+                    switch byte {
+                    case 0x22: bytes += [0x5C, 0x22]
+                    case 0x5C: bytes += [0x5C, 0x5C]
+                    case 0x0A: bytes += [0x5C, 0x6E]
+                    case 0x0D: bytes += [0x5C, 0x72]
+                    case 0x09: bytes += [0x5C, 0x74]
+                    default:
+                        bytes += [0x5C, 0x75, 0x30, 0x30, Self.hex[Int(byte >> 4)], Self.hex[Int(byte & 0x0F)]]
+                    }
+                    start = index + 1
                 }
-                start = index + 1
+                index += 1
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<utf8.count]))
+            if utf8.count > start {
+                bytes.append(contentsOf: UnsafeBufferPointer(start: base + start, count: utf8.count - start))
+            }
         }
         bytes.append(0x22)
+    }
+
+    /// Bytes written as escapes: control characters, `"`, `\`, `<`, `>`, `&`.
+    private static let needsEscape: [Bool] = (0..<256).map { byte in
+        byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x3C || byte == 0x3E || byte == 0x26
     }
 
     /// Appends a quoted string or `null`.
