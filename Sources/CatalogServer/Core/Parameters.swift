@@ -4,7 +4,7 @@ import CatalogHTTP
 extension Request {
     /// An integer parameter in `range`, or `defaultValue` when absent.
     func integer(_ name: String, in range: ClosedRange<Int>, default defaultValue: Int) throws -> Int {
-        guard let text = query(name), !text.isEmpty else { return defaultValue }
+        guard let text = query(name) else { return defaultValue }
         guard let value = Int(text), range.contains(value) else {
             throw HTTPError.badParameter(
                 "'\(name)' must be a whole number from \(range.lowerBound) to \(range.upperBound)")
