@@ -6,8 +6,9 @@
 /// screens. Every value is put into the page as text, never as markup.
 ///
 /// `window.__catalog` is for tests and measurements: `searchTimings` (milliseconds from the
-/// input event to the frame after its results are drawn), `renders` (searches drawn) and
-/// `idle` (no request running and no search waiting).
+/// input event to the frame after its results are drawn), `searchPhases` (each of those split
+/// into waiting to start, the answer's arrival, drawing and waiting for the frame), `renders`
+/// (searches drawn) and `idle` (no request running and no search waiting).
 enum AppScript {
     static let text = #"""
         const doc = document;
@@ -20,7 +21,7 @@ enum AppScript {
         let pending = 0;
         let debounce = null;
         let drawing = 0;
-        const state = { searchTimings: [], renders: 0 };
+        const state = { searchTimings: [], searchPhases: [], renders: 0 };
         Object.defineProperty(state, "idle", { get: () => pending === 0 && debounce === null && drawing === 0 });
         window.__catalog = state;
 
@@ -176,6 +177,9 @@ enum AppScript {
           }
         }
 
+        // Rows drawn before the frame: a screenful; the rest of the results follow right after it.
+        const firstRows = 20;
+
         async function search() {
           clearTimeout(debounce);
           debounce = null;
@@ -189,25 +193,59 @@ enum AppScript {
           if (scope) params.set("scope", scope);
           const url = "/api/v1/catalogs/" + encode(list.dataset.catalog) + "/search?" + params.toString();
           drawing += 1;
+          let finishing = false;
           try {
+            const requestedAt = performance.now();
             const response = await request(url, mine.signal);
             if (mine !== controller) return;
+            const answeredAt = performance.now();
             const results = ensureResults();
             const backQuery = stateQuery(query);
+            const items = response.items;
             const fragment = doc.createDocumentFragment();
-            for (const hit of response.items) fragment.append(row(hit, hit.matches || [], backQuery));
+            for (const hit of items.slice(0, firstRows)) fragment.append(row(hit, hit.matches || [], backQuery));
             results.replaceChildren(fragment);
             doc.getElementById("total").textContent =
               String(response.total) + (response.totalCapped ? "+" : "") + " " + list.dataset.results;
-            doc.getElementById("empty").hidden = response.items.length > 0;
+            doc.getElementById("empty").hidden = items.length > 0;
             drawScopes(response.scopes || []);
-            history.replaceState(history.state, "", location.pathname + backQuery);
             state.renders += 1;
-            requestAnimationFrame(() => { state.searchTimings.push(performance.now() - startedAt); });
+            finishing = true;
+            const drawnAt = performance.now();
+            requestAnimationFrame(() => {
+              const frameAt = performance.now();
+              state.searchTimings.push(frameAt - startedAt);
+              state.searchPhases.push({
+                wait: requestedAt - startedAt, answer: answeredAt - requestedAt, draw: drawnAt - answeredAt,
+                frame: frameAt - drawnAt,
+              });
+              // After the frame: the rows below the screen, and the URL (which costs a few ms).
+              setTimeout(() => {
+                if (mine === controller) {
+                  const rest = doc.createDocumentFragment();
+                  for (const hit of items.slice(firstRows)) rest.append(row(hit, hit.matches || [], backQuery));
+                  results.append(rest);
+                  history.replaceState(history.state, "", location.pathname + backQuery);
+                }
+                drawing -= 1;
+              }, 0);
+            });
           } catch (error) {
             failed(error, search);
           } finally {
-            drawing -= 1;
+            if (!finishing) drawing -= 1;
+          }
+        }
+
+        // A keystroke searches at once when nothing is running; keystrokes that come while a search
+        // runs are gathered for 15 ms, and the search then cancels the one still running.
+        function searchSoon() {
+          clearTimeout(debounce);
+          if (pending === 0 && drawing === 0) {
+            debounce = null;
+            search();
+          } else {
+            debounce = setTimeout(search, 15);
           }
         }
 
@@ -222,8 +260,7 @@ enum AppScript {
           input.addEventListener("input", (event) => {
             if (!keystrokeAt) keystrokeAt = event.timeStamp || performance.now();
             list.classList.add("searching");
-            clearTimeout(debounce);
-            debounce = setTimeout(search, 15);
+            searchSoon();
           });
           input.addEventListener("keydown", (event) => {
             if (event.key === "Escape") {
