@@ -12,8 +12,8 @@
 #   scripts/browser-tests.sh [CATALOG_BINARY]      default .build/debug/catalog
 #
 # Environment: CATALOG_BROWSER_1M=0 skips the measurement; CATALOG_BROWSER_1M_DB=FILE uses (or
-# generates) another 1M database; CATALOG_BROWSER_FILTER=PATTERN runs only matching tests
-# (unittest -k).
+# generates) another 1M database; CATALOG_BROWSER_FILTER="PATTERN …" runs only the tests whose
+# names contain one of the patterns (unittest -k).
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -108,7 +108,7 @@ fi
 rm -rf "$screenshots"
 echo "Browser tests against $url ($(chromium --version 2>/dev/null | head -n 1))" >&2
 filter=()
-if [[ -n "${CATALOG_BROWSER_FILTER:-}" ]]; then filter=(-k "$CATALOG_BROWSER_FILTER"); fi
+for pattern in ${CATALOG_BROWSER_FILTER:-}; do filter+=(-k "$pattern"); done
 status=0
 (cd "$root/Tests/browser" && python3 -m unittest "${filter[@]}" -v test_web test_speed) || status=$?
 

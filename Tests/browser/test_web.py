@@ -190,15 +190,28 @@ class Behaviour:
 
     def test_index_rail_by_keyboard(self):
         self.open("/c/products")
-        link = self.find("#rail a[data-label='K']")
-        self.js("arguments[0].focus();", link)
-        ActionChains(self.driver).send_keys(Keys.ARROW_DOWN).perform()
+        # One Tab from the search field (focused without a click, so not searching) reaches the rail.
+        self.js("document.getElementById('q').focus();")
+        ActionChains(self.driver).send_keys(Keys.TAB).perform()
+        self.assertEqual(self.js("return document.activeElement.closest('#rail') && document.activeElement.dataset.label;"), "A")
+        self.assertNotIn("searching", self.find("#list").get_attribute("class"))
+        ActionChains(self.driver).send_keys(Keys.END).perform()
+        self.assertEqual(self.js("return document.activeElement.dataset.label;"), "#")
+        ActionChains(self.driver).send_keys(Keys.HOME).perform()
+        for _ in range(11):
+            ActionChains(self.driver).send_keys(Keys.ARROW_DOWN).perform()
         self.assertEqual(self.js("return document.activeElement.dataset.label;"), "L")
         ActionChains(self.driver).send_keys(Keys.ENTER).perform()
         self.settle()
         self.assertSectionAtTop("L")
         focused = self.js("return document.activeElement.closest('section')?.dataset.label;")
-        self.assertEqual(focused, "L", "focus stays in the rail after the jump")
+        self.assertEqual(focused, "L", "the keyboard's focus did not follow the jump")
+        # The rows go on from there with the arrow keys.
+        ActionChains(self.driver).send_keys(Keys.ARROW_DOWN).perform()
+        self.assertEqual(self.js("return document.activeElement.closest('.row').dataset.id;"),
+                         self.js("return document.querySelectorAll('#s-L + ol .row')[1].dataset.id;"))
+        # The rail's one Tab stop is now the letter used last.
+        self.assertEqual(self.js("return document.querySelector('#rail a[tabindex=\"0\"]').dataset.label;"), "L")
 
     # ---- Spinner and errors ----------------------------------------------------------------------
 
@@ -281,6 +294,8 @@ class Behaviour:
         tabs = self.find_all("nav.tabs a.tab")
         self.assertEqual(len(tabs), 4)
         self.assertEqual(self.find("nav.tabs a[aria-current=page]").get_attribute("href"), self.driver.current_url)
+        self.assertIn("DZS", self.texts("#rail a"))
+        self.assertRailFits()
         self.screenshot("08-cookbook-list")
 
         featured = api("/api/v1/catalogs/cookbook/featured?limit=100")["items"]
@@ -428,6 +443,7 @@ class Behaviour:
     def test_list_screens(self):
         self.open("/c/products")
         self.assertNoHorizontalScroll()
+        self.assertRailFits()
         long = self.find(".row[data-id=p029] .title")
         self.assertTrue(self.js("return arguments[0].scrollWidth > arguments[0].clientWidth;", long) or self.size is DESKTOP)
         self.assertEqual(self.js("return getComputedStyle(arguments[0]).textOverflow;", long), "ellipsis")
@@ -437,6 +453,21 @@ class Behaviour:
         self.screenshot("03-list-sequencers")
         self.open("/c/sequencers?q=o&search=1")
         self.screenshot("05-search-sequencers")
+
+    def test_dark_mode_follows_the_system(self):
+        self.driver.execute_cdp_cmd(
+            "Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+        try:
+            self.open("/c/cookbook")
+            background = self.js("return getComputedStyle(document.body).backgroundColor;")
+            text = self.js("return getComputedStyle(document.querySelector('.row .title')).color;")
+            self.assertEqual(background, "rgb(0, 0, 0)")
+            self.assertNotEqual(text, "rgb(17, 17, 20)")
+            self.screenshot("15-dark-list")
+            self.open("/c/cookbook/i/r01")
+            self.screenshot("16-dark-detail")
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
 
     # ---- Helpers ---------------------------------------------------------------------------------
 
@@ -493,6 +524,25 @@ class Behaviour:
             "const h = arguments[0], r = h.getBoundingClientRect();"
             "return document.elementFromPoint(r.left + 4, r.top + r.height / 2) === h;", header)
         self.assertTrue(hit, "section %s's header is covered" % label)
+
+    def assertRailFits(self):
+        """Every label of the index rail is on the screen, whole, and apart from the rows' text."""
+        boxes = self.js(
+            "return Array.from(document.querySelectorAll('#rail a')).map(a => {"
+            "const r = a.getBoundingClientRect(), range = document.createRange(); range.selectNodeContents(a);"
+            "const t = range.getBoundingClientRect();"
+            "return {label: a.dataset.label, left: t.left, right: t.right, top: r.top, bottom: r.bottom, width: a.scrollWidth, box: r.width};});"
+        )
+        for box in boxes:
+            self.assertGreaterEqual(box["left"], 0, box)
+            self.assertLessEqual(box["right"], self.size["width"], box)
+            self.assertLessEqual(box["width"], box["box"] + 0.5, "rail label %s overflows" % box["label"])
+            self.assertGreaterEqual(box["top"], 0, box)
+            self.assertLessEqual(box["bottom"], self.size["height"], box)
+        for a, b in zip(boxes, boxes[1:]):
+            self.assertLessEqual(a["bottom"], b["top"] + 0.5, "rail labels %s and %s overlap" % (a["label"], b["label"]))
+        price = self.js("const p = document.querySelector('#sections .chevron'); return p ? p.getBoundingClientRect().right : 0;")
+        self.assertLessEqual(price, min(box["left"] for box in boxes), "the rail covers the rows' chevrons")
 
     def assertNoHorizontalScroll(self):
         width = self.js("return document.documentElement.scrollWidth;")

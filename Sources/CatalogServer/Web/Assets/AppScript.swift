@@ -256,7 +256,9 @@ enum AppScript {
         }
 
         if (input && list) {
-          input.addEventListener("focus", startSearching);
+          // A tap or click in the field starts searching; moving through the page with Tab does not
+          // (the rail and the rows stay where the keyboard expects them).
+          input.addEventListener("pointerdown", startSearching);
           input.addEventListener("input", (event) => {
             if (!keystrokeAt) keystrokeAt = event.timeStamp || performance.now();
             list.classList.add("searching");
@@ -407,14 +409,18 @@ enum AppScript {
           };
           rail.addEventListener("pointerup", release);
           rail.addEventListener("pointercancel", release);
+          // One Tab stop for the whole rail (the letter used last); arrows, Home and End move in it.
+          const railLinks = Array.from(rail.querySelectorAll("a"));
+          const rove = (link) => { for (const other of railLinks) other.tabIndex = other === link ? 0 : -1; };
+          rove(railLinks.find((link) => "#s-" + link.dataset.label === decodeURIComponent(location.hash)) ?? railLinks[0]);
+          rail.addEventListener("focusin", (event) => { if (railLinks.includes(event.target)) rove(event.target); });
           rail.addEventListener("keydown", (event) => {
-            const links = Array.from(rail.querySelectorAll("a"));
-            const index = links.indexOf(event.target);
+            const index = railLinks.indexOf(event.target);
             if (index < 0) return;
-            const moves = { ArrowDown: index + 1, ArrowUp: index - 1, Home: 0, End: links.length - 1 };
+            const moves = { ArrowDown: index + 1, ArrowUp: index - 1, Home: 0, End: railLinks.length - 1 };
             if (!(event.key in moves)) return;
             event.preventDefault();
-            links[Math.max(0, Math.min(moves[event.key], links.length - 1))].focus();
+            railLinks[Math.max(0, Math.min(moves[event.key], railLinks.length - 1))].focus();
           });
           for (const header of doc.querySelectorAll(".section-header")) {
             rail.querySelector("a[data-label='" + CSS.escape(header.id.slice(2)) + "']")?.classList.add("loaded");
@@ -465,6 +471,7 @@ enum AppScript {
             event.preventDefault();
             input.focus();
             input.select();
+            if (list) startSearching();
             return;
           }
           if ((event.key === "ArrowDown" || event.key === "ArrowUp") && event.target.classList?.contains("row-link")) {

@@ -9,7 +9,7 @@ enum AppStylesheet {
           --line: #d9d9de; --accent: #0a63d1; --on-accent: #ffffff; --bar: rgba(247,247,250,.92);
           --field: #e5e5ea; --segment: #ffffff; --mark: #ffe27a; --header: rgba(236,236,241,.96);
           --selected: #dce8fb; --chevron: #b8b8bf; --danger: #b3261e;
-          --bar-h: 48px; --search-h: 52px; --tabs-h: 56px; --rail-w: 22px;
+          --bar-h: 48px; --search-h: 52px; --tabs-h: 56px; --rail-w: 24px;
           color-scheme: light dark;
         }
         @media (prefers-color-scheme: dark) {
@@ -100,7 +100,7 @@ enum AppStylesheet {
         .rows > li:last-child > .row-link::after { left: 0; }
         .row-link:active, .row-link[aria-current=true] { background: var(--selected); }
         .row-link:focus-visible { outline: 2px solid var(--accent); outline-offset: -2px; }
-        .list:not(.searching) .sections .row-link { padding-right: calc(var(--rail-w) + 6px); }
+        .list:not(.searching) .sections .row-link { padding-right: calc(var(--rail-w) + 8px); }
         .thumb { width: 40px; height: 40px; border-radius: 8px; object-fit: cover; flex: none; background: var(--field); }
         .row-text { display: flex; flex-direction: column; min-width: 0; flex: 1; gap: 1px; }
         .title { font-size: 17px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
@@ -124,14 +124,15 @@ enum AppStylesheet {
 
         /* ---- Index rail ---- */
         .rail {
-          position: fixed; right: 0; width: var(--rail-w); top: calc(var(--bar-h) + var(--search-h) + 4px); bottom: 8px;
-          z-index: 16; display: flex; align-items: center; justify-content: center; touch-action: none; user-select: none;
+          position: fixed; right: 0; min-width: var(--rail-w); top: calc(var(--bar-h) + var(--search-h) + 4px); bottom: 8px;
+          z-index: 16; display: flex; align-items: center; justify-content: flex-end; touch-action: none; user-select: none;
           -webkit-user-select: none;
         }
         body[data-tabs] .rail { bottom: calc(var(--tabs-h) + 8px + env(safe-area-inset-bottom)); }
         .rail ol { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; max-height: 100%; }
         .rail li { flex: 0 1 auto; min-height: 0; display: flex; }
-        .rail a { display: block; width: var(--rail-w); padding: 1px 0; font-size: 11px; font-weight: 600; line-height: 13px;
+        .rail a { display: block; min-width: var(--rail-w); padding: 1px 2px; font-size: 11px; font-weight: 600; line-height: 13px;
+          letter-spacing: -.02em;
           text-decoration: none; color: var(--accent); text-align: center; border-radius: 6px; }
         .rail a.active, .rail a:focus-visible { background: var(--accent); color: var(--on-accent); outline: none; }
         .searching .rail { display: none; }
@@ -150,8 +151,7 @@ enum AppStylesheet {
 
         /* ---- Detail ---- */
         .detail { padding: 16px 16px 24px; }
-        .detail-image { display: block; width: 200px; max-width: 60%; height: auto; margin: 4px auto 16px; border-radius: 16px;
-          box-shadow: 0 1px 4px rgba(0,0,0,.12); background: var(--row); }
+        .detail-image { display: block; width: 200px; max-width: 60%; height: auto; margin: 4px auto 16px; border-radius: 16px; }
         .detail-title { margin: 0 0 2px; font-size: 26px; line-height: 1.2; font-weight: 700; overflow-wrap: anywhere; }
         .detail-subtitle { margin: 0 0 12px; color: var(--muted); font-size: 17px; }
         .facts { margin: 16px 0; padding: 0 16px; background: var(--row); border-radius: 12px; display: grid;
@@ -200,7 +200,7 @@ enum AppStylesheet {
           main:not(.split) > .rows { border-radius: 12px; overflow: hidden; }
           .split { display: grid; grid-template-columns: 400px minmax(0, 1fr); align-items: start; }
           .split > .list { min-width: 0; border-right: 1px solid var(--line); min-height: calc(100vh - var(--bar-h)); background: var(--row); }
-          .split .rail { right: auto; left: calc(400px - var(--rail-w) - 1px); }
+          .split .rail { right: auto; left: calc(400px - 29px); width: 28px; }
           .split .pane { display: block; position: sticky; top: var(--bar-h); height: calc(100vh - var(--bar-h)); overflow: auto; }
           body[data-tabs] .split .pane { height: calc(100vh - var(--bar-h) - var(--tabs-h)); }
           .pane .detail { max-width: 720px; margin: 0 auto; padding: 24px; }

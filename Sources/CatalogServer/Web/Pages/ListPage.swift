@@ -77,8 +77,9 @@ struct ListPage {
             if let results {
                 resultList(results, state: state, strings: strings, into: &html)
             } else if let page {
-                sectionList(page, state: state, strings: strings, into: &html)
+                // The rail comes first in the focus order: one Tab stop before the rows.
                 rail(allLabels, nonEmpty: Set(labels), strings: strings, into: &html)
+                sectionList(page, state: state, strings: strings, into: &html)
             }
             html.close("div")
         }
