@@ -152,6 +152,24 @@ class Behaviour:
         self.driver.refresh()
         assert_restored("reload")
 
+    def test_back_returns_to_the_same_place_in_the_list(self):
+        if self.size is DESKTOP:
+            self.skipTest("on a desktop the record opens beside the list, which stays where it is")
+        self.open("/c/products")
+        row = self.find(".row[data-id=p020] .row-link")
+        self.js("arguments[0].scrollIntoView({block: 'center'});", row)
+        top = self.rect(row)["top"]
+        self.assertGreater(self.js("return scrollY;"), 300)
+        self.follow(row)
+        self.follow(self.find("a.back"))
+        self.assertAlmostEqual(self.rect(self.find(".row[data-id=p020] .row-link"))["top"], top, delta=2)
+        self.assertEqual(self.js("return document.activeElement.closest('.row')?.dataset.id;"), "p020")
+        # The browser's back button as well.
+        self.follow(self.find(".row[data-id=p020] .row-link"))
+        self.driver.back()
+        self.wait_ready()
+        self.assertAlmostEqual(self.rect(self.find(".row[data-id=p020] .row-link"))["top"], top, delta=2)
+
     # ---- Index rail ------------------------------------------------------------------------------
 
     def test_index_rail_jumps_to_a_loaded_section(self):
