@@ -69,12 +69,12 @@ serve() {
 
 db="$work/catalog.sqlite"
 password="browser-$RANDOM-$RANDOM"
-"$binary" demo --db "$db" >/dev/null
+"$binary" demo --db "$db" >/dev/null 2>&1
 "$binary" user add ada --password-stdin --db "$db" >/dev/null 2>&1 <<<"$password"
 printf 'id,title,subtitle,description\n%s\n' \
   'x1,<script>window.__pwned=1</script>,"<img src=x onerror=""window.__pwned=2"">","</p><script>window.__pwned=3</script>"' \
   >"$work/hostile.csv"
-"$binary" import "$work/hostile.csv" --catalog hostile --db "$db" >/dev/null
+"$binary" import "$work/hostile.csv" --catalog hostile --db "$db" >/dev/null 2>&1
 "$binary" generate --catalog mid --items 2000 --db "$db" --quiet
 
 serve "$db" demo

@@ -163,12 +163,19 @@ class Behaviour:
         self.follow(row)
         self.follow(self.find("a.back"))
         self.assertAlmostEqual(self.rect(self.find(".row[data-id=p020] .row-link"))["top"], top, delta=2)
-        self.assertEqual(self.js("return document.activeElement.closest('.row')?.dataset.id;"), "p020")
         # The browser's back button as well.
         self.follow(self.find(".row[data-id=p020] .row-link"))
         self.driver.back()
         self.wait_ready()
         self.assertAlmostEqual(self.rect(self.find(".row[data-id=p020] .row-link"))["top"], top, delta=2)
+        # Opened with the keyboard, the row has the keyboard's focus again on the way back.
+        self.js("arguments[0].focus();", self.find(".row[data-id=p020] .row-link"))
+        self.mark_page()
+        ActionChains(self.driver).send_keys(Keys.ENTER).perform()
+        self.wait_for(lambda: not self.page_kept())
+        self.wait_ready()
+        self.follow(self.find("a.back"))
+        self.assertEqual(self.js("return document.activeElement.closest('.row')?.dataset.id;"), "p020")
 
     # ---- Index rail ------------------------------------------------------------------------------
 

@@ -443,7 +443,8 @@ enum AppScript {
             const link = event.target.closest(".row-link");
             if (link) {
               const id = link.closest(".row")?.dataset.id;
-              sessionStorage.setItem(placeKey(), JSON.stringify({ id, top: link.getBoundingClientRect().top }));
+              const keyboard = event.detail === 0;
+              sessionStorage.setItem(placeKey(), JSON.stringify({ id, top: link.getBoundingClientRect().top, keyboard }));
             }
           }, { capture: true });
           const saved = sessionStorage.getItem(placeKey());
@@ -455,7 +456,7 @@ enum AppScript {
                 ?.querySelector(".row-link");
               if (link) {
                 window.scrollTo({ top: link.getBoundingClientRect().top + scrollY - place.top, behavior: "instant" });
-                link.focus({ preventScroll: true });
+                if (place.keyboard) link.focus({ preventScroll: true });
               }
             } catch (_) {
               sessionStorage.removeItem(placeKey());
