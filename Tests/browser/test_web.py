@@ -566,8 +566,8 @@ class Behaviour:
             self.assertLessEqual(box["bottom"], self.size["height"], box)
         for a, b in zip(boxes, boxes[1:]):
             self.assertLessEqual(a["bottom"], b["top"] + 0.5, "rail labels %s and %s overlap" % (a["label"], b["label"]))
-        price = self.js("const p = document.querySelector('#sections .chevron'); return p ? p.getBoundingClientRect().right : 0;")
-        self.assertLessEqual(price, min(box["left"] for box in boxes), "the rail covers the rows' chevrons")
+        chevron = self.js("const c = document.querySelector('#sections .chevron'); return c ? c.getBoundingClientRect().right : 0;")
+        self.assertLessEqual(chevron, min(box["left"] for box in boxes), "the rail covers the rows' chevrons")
 
     def assertNoHorizontalScroll(self):
         width = self.js("return document.documentElement.scrollWidth;")

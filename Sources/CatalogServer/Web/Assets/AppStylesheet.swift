@@ -176,7 +176,7 @@ enum AppStylesheet {
         .favorite-hint { margin: 12px 0 0; font-size: 15px; }
 
         /* ---- Sign-in, banner, spinner ---- */
-        .signin-form { display: grid; gap: 8px; max-width: 380px; margin: 24px auto; padding: 20px 16px; background: var(--row); border-radius: 12px; }
+        .signin-form { display: grid; gap: 8px; width: calc(100% - 32px); max-width: 380px; margin: 24px auto; padding: 20px 16px; background: var(--row); border-radius: 12px; }
         .signin-form label { font-size: 15px; color: var(--muted); }
         .signin-form input { font: inherit; font-size: 17px; padding: 10px 12px; border: 0; border-radius: 10px; background: var(--field); color: var(--text); }
         .signin-form button { font: inherit; font-size: 17px; font-weight: 600; margin-top: 8px; padding: 12px; border: 0; border-radius: 12px;

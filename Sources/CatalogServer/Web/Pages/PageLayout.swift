@@ -14,6 +14,8 @@ struct PageLayout {
     var here: String = "/"
     /// `split` for a list that shows records beside it on wide screens.
     var mainClass: String?
+    /// False on the sign-in page itself, which needs no sign-in link.
+    var showsAccount = true
 
     struct Tab {
         var label: String
@@ -46,12 +48,12 @@ struct PageLayout {
         }
         html.element("h1", ["class": "bar-title"], text: title)
         html.open("div", ["class": "account"])
-        if let user = session.user {
+        if showsAccount, let user = session.user {
             html.element("form", ["method": "post", "action": "/signout", "class": "signout"]) {
                 $0.element("input", ["type": "hidden", "name": "csrf", "value": session.csrf])
                 $0.element("button", ["type": "submit", "title": user.name], text: strings.signOut)
             }
-        } else {
+        } else if showsAccount {
             html.element(
                 "a", ["href": "/signin?next=" + WebPaths.encode(here), "class": "signin"], text: strings.signIn)
         }
