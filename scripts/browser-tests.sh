@@ -31,13 +31,22 @@ for tool in chromium chromedriver; do
 done
 if ! python3 -c "import selenium" >/dev/null 2>&1; then
   echo "Installing selenium (PyPI)…" >&2
-  python3 -m pip install --quiet selenium
+  # Debian's own python3 refuses installs outside a virtual environment (PEP 668): then for this user.
+  python3 -m pip install --quiet selenium 2>/dev/null ||
+    python3 -m pip install --quiet --user --break-system-packages selenium ||
+    fail "pip could not install selenium"
 fi
 
 work="$(mktemp -d)"
 pids=()
+runner=""
 cleanup() {
   local pid
+  # The test runner first: on SIGTERM it closes its browsers on the way out.
+  if [[ -n "$runner" ]]; then
+    kill -TERM "$runner" 2>/dev/null || true
+    wait "$runner" 2>/dev/null || true
+  fi
   for pid in "${pids[@]}"; do
     kill "$pid" 2>/dev/null || true
     wait "$pid" 2>/dev/null || true
@@ -110,7 +119,10 @@ echo "Browser tests against $url ($(chromium --version 2>/dev/null | head -n 1))
 filter=()
 for pattern in ${CATALOG_BROWSER_FILTER:-}; do filter+=(-k "$pattern"); done
 status=0
-(cd "$root/Tests/browser" && python3 -m unittest "${filter[@]}" -v test_web test_speed) || status=$?
+(cd "$root/Tests/browser" && exec python3 -m unittest "${filter[@]}" -v test_web test_speed) &
+runner=$!
+wait "$runner" || status=$?
+runner=""
 
 if grep -q "error:" "$work/demo.err"; then
   echo "The server logged unexpected errors:" >&2

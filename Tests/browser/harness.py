@@ -10,8 +10,10 @@ The tests read their set-up from the environment that scripts/browser-tests.sh e
     CATALOG_SCREENSHOTS    where screenshots go (default .build/screenshots)
 """
 
+import atexit
 import json
 import os
+import signal
 import time
 import unittest
 import urllib.parse
@@ -32,6 +34,30 @@ PASSWORD = os.environ.get("CATALOG_PASSWORD", "")
 SCREENSHOTS = os.environ.get("CATALOG_SCREENSHOTS", ".build/screenshots")
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
+
+
+_browsers = []
+
+
+@atexit.register
+def _quit_browsers():
+    """Closes every browser still open, also when the run is stopped by a signal."""
+    while _browsers:
+        try:
+            _browsers.pop().quit()
+        except Exception:
+            pass
+
+
+def _stop(_signum, _frame):
+    raise KeyboardInterrupt
+
+
+# Started in the background by a script, the runner inherits an ignored SIGINT: SIGINT and SIGTERM
+# both stop the run as Ctrl-C does (unittest lets only KeyboardInterrupt through), and the browsers
+# close on the way out.
+signal.signal(signal.SIGTERM, _stop)
+signal.signal(signal.SIGINT, _stop)
 
 
 def start_browser(size):
@@ -63,6 +89,7 @@ def start_browser(size):
     # Never let Selenium Manager look for a driver on the network: Debian's is the one.
     os.environ.setdefault("SE_OFFLINE", "true")
     driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    _browsers.append(driver)
     driver.set_page_load_timeout(30)
     driver.set_script_timeout(30)
     if not size["mobile"]:
@@ -102,6 +129,8 @@ class BrowserCase(unittest.TestCase):
     def tearDownClass(cls):
         if cls.driver is not None:
             cls.driver.quit()
+            if cls.driver in _browsers:
+                _browsers.remove(cls.driver)
             cls.driver = None
 
     def setUp(self):
