@@ -1,8 +1,11 @@
 # Catalog: two commands do all set-up on a fresh Debian machine.
 #   make run    install what is missing, build, create catalog.sqlite with the demo catalogs, serve
 #               them at http://localhost:8080 (PORT=… to change; Ctrl-C stops)
-#   make test   install what is missing, build, run every test (Swift tests, then the OpenAPI
-#               conformance run with schemathesis against a live server)
+#   make test   install what is missing, build, run every test (Swift tests, the OpenAPI
+#               conformance run with schemathesis against a live server, then the browser tests
+#               in headless Chromium)
+#   make browser-bench  the browser tests on a release build, with the keystroke-to-results
+#               measurement on a 1,000,000-record catalog
 export PATH := /opt/swift/usr/bin:$(PATH)
 
 SWIFT ?= swift
@@ -11,7 +14,7 @@ PORT ?= 8080
 HOST ?= 127.0.0.1
 BIN := .build/release/catalog
 
-.PHONY: run build test deps deps-test bench bench-server format lint clean
+.PHONY: run build test deps deps-test bench bench-server browser-bench format lint clean
 
 run: deps build
 	@if [ ! -f "$(DB)" ]; then $(BIN) demo --db "$(DB)"; fi
@@ -35,6 +38,11 @@ test: deps-test lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	scripts/api-conformance.sh .build/debug/catalog
+	CATALOG_BROWSER_1M=0 scripts/browser-tests.sh .build/debug/catalog
+
+browser-bench: deps-test
+	$(SWIFT) build -c release --product catalog
+	CATALOG_BROWSER_1M=1 scripts/browser-tests.sh .build/release/catalog
 
 bench:
 	@scripts/install-deps.sh bench

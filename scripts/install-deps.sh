@@ -2,7 +2,8 @@
 # Installs the Debian packages Catalog needs, when they are missing.
 # As root it runs apt-get; otherwise it prints the exact command to run and fails.
 #   scripts/install-deps.sh build    what `make run` needs
-#   scripts/install-deps.sh test     plus what the test suite needs
+#   scripts/install-deps.sh test     plus what the test suite needs (sqlite3; chromium and
+#                                    chromium-driver for the browser tests)
 #   scripts/install-deps.sh bench    plus what the benchmarks need
 set -euo pipefail
 
@@ -10,7 +11,7 @@ profile="${1:-build}"
 packages=(libsqlite3-dev libicu-dev pkg-config libmicrohttpd-dev zlib1g-dev libsodium-dev libgd-dev curl)
 case "$profile" in
   build) ;;
-  test) packages+=(sqlite3) ;;
+  test) packages+=(sqlite3 chromium chromium-driver python3-pip) ;;
   bench) packages+=(sqlite3 wrk nginx-light python3 python3-venv) ;;
   *) echo "usage: $0 build|test|bench" >&2; exit 64 ;;
 esac

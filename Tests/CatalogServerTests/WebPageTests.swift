@@ -179,6 +179,45 @@ import Testing
         #expect(detail.text.contains("&lt;script&gt;alert(2)&lt;/script&gt;"))
     }
 
+    @Test func enterKeepsTheScopeAndCancelLeavesTheSearch() throws {
+        let reply = try fixture.request("/c/sequencers?q=t&scope=Apple&search=1").text
+        // The first submit button (the one Enter presses) carries no scope; a hidden field after
+        // the scope buttons keeps the current one, and a pressed button's value comes first.
+        let go = try #require(reply.range(of: "class=\"search-go\""))
+        let firstScope = try #require(reply.range(of: "class=\"scope\""))
+        #expect(go.lowerBound < firstScope.lowerBound)
+        let hidden = try #require(reply.range(of: "<input type=\"hidden\" name=\"scope\" value=\"Apple\">"))
+        #expect(hidden.lowerBound > firstScope.lowerBound)
+        #expect(reply.contains("<a class=\"search-cancel\" href=\"/c/sequencers\">Abbrechen</a>"))
+        // Without a scope there is no hidden one.
+        #expect(!(try fixture.request("/c/sequencers?q=t&search=1").text.contains("type=\"hidden\" name=\"scope\"")))
+    }
+
+    @Test func detailBackLinksReturnToTheTabOrCategory() throws {
+        let hot = try fixture.request("/c/cookbook/hot").text
+        #expect(hot.contains("href=\"/c/cookbook/i/r01?via=hot\""))
+        let fromHot = try fixture.request("/c/cookbook/i/r01?via=hot").text
+        #expect(fromHot.contains("<a class=\"back\" href=\"/c/cookbook/hot\" rel=\"up\">"))
+        #expect(fromHot.contains("href=\"/c/cookbook/hot\" class=\"tab\" aria-current=\"page\""))
+        let soups = try fixture.request("/c/cookbook/categories/1").text
+        #expect(soups.contains("?via=categories%2F1\""))
+        let fromSoups = try fixture.request("/c/cookbook/i/r02?via=categories%2F1").text
+        #expect(fromSoups.contains("href=\"/c/cookbook/categories/1\" rel=\"up\">"))
+        #expect(fromSoups.contains("Levesek</a>"))
+        // Anything else is the list.
+        let odd = try fixture.request("/c/cookbook/i/r01?via=%2F%2Fevil.example").text
+        #expect(odd.contains("<a class=\"back\" href=\"/c/cookbook\" rel=\"up\">"))
+    }
+
+    @Test func voidElementsHaveNoEndTags() throws {
+        let page = try fixture.request("/c/products/i/p001").text
+        for tag in ["</img>", "</input>", "</link>", "</meta>"] {
+            #expect(!page.contains(tag), "\(tag)")
+        }
+        #expect(page.contains("<link rel=\"icon\" href=\"\(WebAssets.icon.path)\" type=\"image/svg+xml\">"))
+        #expect(try fixture.request(WebAssets.icon.path).response.headers["Content-Type"] == "image/svg+xml")
+    }
+
     @Test func assetsAreFingerprintedAndImmutable() throws {
         let page = try fixture.request("/").text
         #expect(page.contains(WebAssets.script.path))

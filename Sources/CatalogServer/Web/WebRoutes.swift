@@ -54,12 +54,26 @@ struct WebRoutes {
                         }
                     } ?? false
             }
-            let state = try ListPage.State(request)
+            let origin = try DetailPage.Origin(request)
             let strings = WebStrings.forLocale(definition.locale)
+            let base = WebPaths.catalog(definition.id)
+            var back = (href: base + origin.query, label: definition.title)
+            switch origin.via {
+            case "hot": back = (base + "/hot", strings.hot)
+            case "favorites": back = (base + "/favorites", strings.favorites)
+            case "categories": back = (base + "/categories", strings.categories)
+            default:
+                if let number = origin.category,
+                    let category = try store.categories(of: definition.id).first(where: { $0.id == number })
+                {
+                    back = (base + "/categories/\(number)", category.name)
+                }
+            }
             return DetailPage(
                 definition: definition, record: record, session: session, isFavorite: isFavorite,
-                tabs: CollectionPages.tabs(for: definition, strings: strings, selected: "")
-            ).render(backQuery: state.backQuery)
+                tabs: CollectionPages.tabs(for: definition, strings: strings, selected: origin.tab), origin: origin,
+                back: back
+            ).render()
         }
         routes.on(.post, "/c/{id}/i/{item}/favorite") { request, context in
             let fields = try WebSession.formFields(request)
@@ -67,8 +81,9 @@ struct WebRoutes {
             let session = try session(request)
             let id = context.parameter("id")
             let item = context.parameter("item")
+            let here = WebPaths.item(id, item) + (try DetailPage.Origin(request)).query
             guard let user = session.user else {
-                return Self.redirect("/signin?next=" + WebPaths.encode(WebPaths.item(id, item)))
+                return Self.redirect("/signin?next=" + WebPaths.encode(here))
             }
             guard try stores.reader().item(of: id, itemID: item) != nil else {
                 throw HTTPError.notFound("no such record")
@@ -78,7 +93,7 @@ struct WebRoutes {
                     ? try store.removeFavorite(userID: user.id, catalog: id, item: item)
                     : try store.addFavorite(userID: user.id, catalog: id, item: item)
             }
-            return Self.redirect(WebPaths.item(id, item))
+            return Self.redirect(here)
         }
         routes.get("/c/{id}/hot") { request, context in
             let store = try stores.reader()
@@ -87,7 +102,8 @@ struct WebRoutes {
             let records = try store.featured(of: definition.id, limit: SQLiteCatalogStore.maxPageSize)
             return CollectionPages.records(
                 records, title: strings.hot, definition: definition, session: try session(request), tab: "hot",
-                back: ("/", strings.catalogs), here: WebPaths.catalog(definition.id) + "/hot", empty: strings.noResults)
+                back: ("/", strings.catalogs), here: WebPaths.catalog(definition.id) + "/hot", via: "hot",
+                empty: strings.noResults)
         }
         routes.get("/c/{id}/categories") { request, context in
             let store = try stores.reader()
@@ -113,7 +129,8 @@ struct WebRoutes {
             return CollectionPages.records(
                 records, title: category.name, definition: definition, session: try session(request), tab: "categories",
                 back: (WebPaths.catalog(definition.id) + "/categories", strings.categories),
-                here: WebPaths.catalog(definition.id) + "/categories/\(number)", empty: strings.noResults)
+                here: WebPaths.catalog(definition.id) + "/categories/\(number)", via: "categories/\(number)",
+                empty: strings.noResults)
         }
         routes.get("/c/{id}/favorites") { request, context in
             let store = try stores.reader()
@@ -127,7 +144,7 @@ struct WebRoutes {
             }
             return CollectionPages.records(
                 records, title: strings.favorites, definition: definition, session: session, tab: "favorites",
-                back: ("/", strings.catalogs), here: here, empty: strings.noResults)
+                back: ("/", strings.catalogs), here: here, via: "favorites", empty: strings.noFavorites)
         }
         routes.get("/signin") { request, _ in
             SignInPage(session: try session(request), next: SignInPage.safeNext(request.query("next")), failed: false)

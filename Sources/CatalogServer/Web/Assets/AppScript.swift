@@ -1,8 +1,14 @@
 /// The web app's one script, an ES module that only enhances server-rendered pages: search as
 /// you type (debounced, the previous request cancelled, timings kept for tests), scope buttons,
-/// loading more rows while scrolling, the index rail's scrubbing, the keyboard (`/` searches,
-/// arrow keys move through rows), a spinner after 150 ms, an error banner with retry, and a
-/// detail pane on wide screens. Every value is put into the page as text, never as markup.
+/// loading more rows while scrolling, the index rail (tap, drag to scrub, arrow keys), the
+/// keyboard (`/` searches, arrow keys move through rows), the list's scroll position kept for
+/// the way back, a spinner after 150 ms, an error banner with retry, and a detail pane on wide
+/// screens. Every value is put into the page as text, never as markup.
+///
+/// `window.__catalog` is for tests and measurements: `searchTimings` (milliseconds from the
+/// input event to the frame after its results are drawn), `searchPhases` (each of those split
+/// into waiting to start, the answer's arrival, drawing and waiting for the frame), `renders`
+/// (searches drawn) and `idle` (no request running and no search waiting).
 enum AppScript {
     static let text = #"""
         const doc = document;
@@ -10,18 +16,24 @@ enum AppScript {
         const list = doc.getElementById("list");
         const spinner = doc.getElementById("spinner");
         const banner = doc.getElementById("banner");
+        const rail = doc.getElementById("rail");
         let retryAction = null;
         let pending = 0;
-        window.__catalog = { searchTimings: [], renders: 0 };
+        let debounce = null;
+        let drawing = 0;
+        const state = { searchTimings: [], searchPhases: [], renders: 0 };
+        Object.defineProperty(state, "idle", { get: () => pending === 0 && debounce === null && drawing === 0 });
+        window.__catalog = state;
 
-        async function request(url, signal) {
+        async function request(url, signal, accept = "application/json") {
           pending += 1;
           const timer = setTimeout(() => { if (pending > 0 && spinner) spinner.hidden = false; }, 150);
           try {
-            const response = await fetch(url, { signal, headers: { Accept: "application/json" } });
-            if (!response.ok) throw new Error("HTTP " + response.status);
+            const response = await fetch(url, { signal, headers: { Accept: accept } });
+            if (!response.ok) throw new Error("HTTP " + response.status + " for " + url);
+            const body = accept === "application/json" ? await response.json() : await response.text();
             if (banner) banner.hidden = true;
-            return await response.json();
+            return body;
           } finally {
             clearTimeout(timer);
             pending -= 1;
@@ -29,9 +41,10 @@ enum AppScript {
           }
         }
 
+        // A failed request: the banner tells the user, Retry runs it again, the console keeps the cause.
         function failed(error, action) {
           if (error && error.name === "AbortError") return;
-          console.error(error);
+          console.error("catalog:", error);
           retryAction = action;
           if (banner) banner.hidden = false;
         }
@@ -81,6 +94,7 @@ enum AppScript {
 
         function encode(value) { return encodeURIComponent(value); }
 
+        // One row, drawn as RowView.swift draws it on the server.
         function row(record, matches, backQuery) {
           const catalog = list.dataset.catalog;
           const item = element("li", "row");
@@ -95,9 +109,9 @@ enum AppScript {
             link.append(image);
           }
           const text = element("span", "row-text");
-          const ranges = (field) => matches.filter((m) => m.field === field).map((m) => ({ start: m.start, length: m.length }));
+          const ranges = (field) => matches.filter((m) => m.field === field);
           const title = marked("title", record.title, ranges("title"));
-          if (record.title.length > 28) title.classList.add("long");
+          if ([...record.title].length > 28) title.classList.add("long");
           text.append(title);
           if (record.subtitle) {
             text.append(marked("subtitle", record.subtitle, ranges("subtitle")));
@@ -114,7 +128,7 @@ enum AppScript {
             flag.alt = record.country.toUpperCase(); flag.width = 20; flag.height = 14; flag.loading = "lazy";
             link.append(flag);
           }
-          const chevron = element("span", "chevron", "›");
+          const chevron = element("span", "chevron");  // drawn by the stylesheet
           chevron.setAttribute("aria-hidden", "true");
           link.append(chevron);
           item.append(link);
@@ -124,9 +138,10 @@ enum AppScript {
         // ---- Search as you type -------------------------------------------------------------
         const form = list?.querySelector("form.search");
         const input = doc.getElementById("q");
+        const firstScope = list?.querySelector(".scope")?.value ?? null;
         let scope = new URL(location.href).searchParams.get("scope");
+        if (scope === firstScope) scope = null;
         let controller = null;
-        let debounce = null;
         let keystrokeAt = 0;
 
         function stateQuery(query) {
@@ -153,8 +168,8 @@ enum AppScript {
         function drawScopes(counts) {
           for (const button of list.querySelectorAll(".scope")) {
             const label = button.value;
-            const selected = (scope || list.querySelector(".scope")?.value) === label;
-            button.setAttribute("aria-pressed", selected ? "true" : "false");
+            button.setAttribute("aria-pressed", (scope ?? firstScope) === label ? "true" : "false");
+            if (!counts) continue;
             const count = counts.find((c) => c.label === label);
             let badge = button.querySelector(".count");
             if (!badge) { badge = element("span", "count"); button.append(badge); }
@@ -162,55 +177,97 @@ enum AppScript {
           }
         }
 
+        // Rows drawn before the frame: a screenful; the rest of the results follow right after it.
+        const firstRows = 20;
+
         async function search() {
+          clearTimeout(debounce);
+          debounce = null;
           const query = input.value;
           const startedAt = keystrokeAt || performance.now();
+          keystrokeAt = 0;
           if (controller) controller.abort();
-          controller = new AbortController();
+          const mine = new AbortController();
+          controller = mine;
           const params = new URLSearchParams({ q: query, limit: "50" });
           if (scope) params.set("scope", scope);
           const url = "/api/v1/catalogs/" + encode(list.dataset.catalog) + "/search?" + params.toString();
+          drawing += 1;
+          let finishing = false;
           try {
-            const response = await request(url, controller.signal);
-            if (query !== input.value) return;
+            const requestedAt = performance.now();
+            const response = await request(url, mine.signal);
+            if (mine !== controller) return;
+            const answeredAt = performance.now();
             const results = ensureResults();
             const backQuery = stateQuery(query);
+            const items = response.items;
             const fragment = doc.createDocumentFragment();
-            for (const hit of response.items) fragment.append(row(hit, hit.matches || [], backQuery));
+            for (const hit of items.slice(0, firstRows)) fragment.append(row(hit, hit.matches || [], backQuery));
             results.replaceChildren(fragment);
             doc.getElementById("total").textContent =
               String(response.total) + (response.totalCapped ? "+" : "") + " " + list.dataset.results;
-            doc.getElementById("empty").hidden = response.items.length > 0;
+            doc.getElementById("empty").hidden = items.length > 0;
             drawScopes(response.scopes || []);
-            history.replaceState({ searching: true }, "", location.pathname + backQuery);
-            window.__catalog.renders += 1;
+            state.renders += 1;
+            finishing = true;
+            const drawnAt = performance.now();
             requestAnimationFrame(() => {
-              window.__catalog.searchTimings.push(performance.now() - startedAt);
+              const frameAt = performance.now();
+              state.searchTimings.push(frameAt - startedAt);
+              state.searchPhases.push({
+                wait: requestedAt - startedAt, answer: answeredAt - requestedAt, draw: drawnAt - answeredAt,
+                frame: frameAt - drawnAt,
+              });
+              // After the frame: the rows below the screen, and the URL (which costs a few ms).
+              setTimeout(() => {
+                if (mine === controller) {
+                  const rest = doc.createDocumentFragment();
+                  for (const hit of items.slice(firstRows)) rest.append(row(hit, hit.matches || [], backQuery));
+                  results.append(rest);
+                  history.replaceState(history.state, "", location.pathname + backQuery);
+                }
+                drawing -= 1;
+              }, 0);
             });
           } catch (error) {
             failed(error, search);
+          } finally {
+            if (!finishing) drawing -= 1;
+          }
+        }
+
+        // A keystroke searches at once when nothing is running; keystrokes that come while a search
+        // runs are gathered for 15 ms, and the search then cancels the one still running.
+        function searchSoon() {
+          clearTimeout(debounce);
+          if (pending === 0 && drawing === 0) {
+            debounce = null;
+            search();
+          } else {
+            debounce = setTimeout(search, 15);
           }
         }
 
         function startSearching() {
-          if (!list.classList.contains("searching")) {
-            list.classList.add("searching");
-          }
+          if (list.classList.contains("searching")) return;
+          list.classList.add("searching");
+          search();
         }
 
         if (input && list) {
-          input.addEventListener("focus", startSearching);
+          // A tap or click in the field starts searching; moving through the page with Tab does not
+          // (the rail and the rows stay where the keyboard expects them).
+          input.addEventListener("pointerdown", startSearching);
           input.addEventListener("input", (event) => {
-            keystrokeAt = event.timeStamp || performance.now();
-            startSearching();
-            clearTimeout(debounce);
-            debounce = setTimeout(search, 15);
+            if (!keystrokeAt) keystrokeAt = event.timeStamp || performance.now();
+            list.classList.add("searching");
+            searchSoon();
           });
           input.addEventListener("keydown", (event) => {
             if (event.key === "Escape") {
-              input.value = "";
-              scope = null;
-              location.assign(location.pathname);
+              event.preventDefault();
+              location.assign(list.querySelector(".search-cancel")?.href ?? location.pathname);
             } else if (event.key === "ArrowDown") {
               event.preventDefault();
               list.querySelector(".row-link")?.focus();
@@ -220,10 +277,13 @@ enum AppScript {
             event.preventDefault();
             const button = event.submitter;
             if (button && button.classList.contains("scope")) {
-              const first = list.querySelector(".scope")?.value;
-              scope = button.value === first ? null : button.value;
+              scope = button.value === firstScope ? null : button.value;
+              drawScopes(null);
+            } else {
+              input.blur();
             }
-            keystrokeAt = performance.now();
+            list.classList.add("searching");
+            keystrokeAt = event.timeStamp || performance.now();
             search();
           });
         }
@@ -242,6 +302,7 @@ enum AppScript {
           try {
             const page = await request(url);
             const container = doc.getElementById("sections");
+            if (!container) return;
             for (const record of page.items) {
               let section = lastSection();
               const label = record.section || "#";
@@ -253,6 +314,7 @@ enum AppScript {
                 section.setAttribute("aria-labelledby", header.id);
                 section.append(header, element("ol", "rows"));
                 container.append(section);
+                rail?.querySelector("a[data-label='" + CSS.escape(label) + "']")?.classList.add("loaded");
               }
               section.querySelector("ol").append(row(record, [], ""));
             }
@@ -266,6 +328,8 @@ enum AppScript {
           } finally {
             loading = false;
           }
+          // Still in view (a tall screen or a short page): keep going.
+          if (doc.body.contains(more) && more.getBoundingClientRect().top < innerHeight + 800) loadMore(more);
         }
         const more = doc.getElementById("more");
         if (more && "IntersectionObserver" in window) {
@@ -275,62 +339,147 @@ enum AppScript {
           observer.observe(more);
         }
 
-        // ---- Index rail: tap jumps, dragging scrubs -------------------------------------------
-        const rail = doc.getElementById("rail");
+        // ---- Index rail: tap or drag to jump, arrow keys to move, Enter to jump ---------------
+
+        // The height of the bars that stay at the top: a section starts right below them.
+        function stickyBottom() {
+          return list?.querySelector("form.search")?.getBoundingClientRect().bottom ?? 0;
+        }
+
+        // Scrolls section `label` to the top; false when it is not in the page.
+        function showSection(label, focus) {
+          const header = doc.getElementById("s-" + label);
+          if (!header) return false;
+          const section = header.closest(".section") ?? header;
+          window.scrollTo({ top: section.getBoundingClientRect().top + scrollY - stickyBottom(), behavior: "instant" });
+          if (focus) section.querySelector(".row-link")?.focus({ preventScroll: true });
+          return true;
+        }
+
         if (rail) {
           let active = null;
-          const jump = (link) => {
-            const target = doc.getElementById("s-" + link.dataset.label);
-            if (target) {
-              target.scrollIntoView({ block: "start" });
-              history.replaceState(null, "", "#s-" + encode(link.dataset.label));
+          let touched = false;
+          const jump = (link, focus) => {
+            if (showSection(link.dataset.label, focus)) {
+              history.replaceState(history.state, "", location.pathname + location.search + "#s-" + encode(link.dataset.label));
             } else {
+              if (focus) sessionStorage.setItem("catalog:focus-section", link.dataset.label);
               location.assign(link.href);
             }
           };
+          const linkAt = (y) => {
+            const box = rail.getBoundingClientRect();
+            return doc.elementFromPoint(box.left + box.width / 2, Math.min(Math.max(y, box.top + 1), box.bottom - 1))
+              ?.closest("#rail a");
+          };
           rail.addEventListener("click", (event) => {
             const link = event.target.closest("a");
-            if (!link) return;
             event.preventDefault();
-            jump(link);
+            if (touched) { touched = false; return; }
+            if (link) jump(link, event.detail === 0);
           });
-          rail.addEventListener("pointerdown", (event) => {
-            if (event.pointerType === "mouse") return;
-            rail.setPointerCapture(event.pointerId);
-          });
-          rail.addEventListener("pointermove", (event) => {
-            if (!rail.hasPointerCapture(event.pointerId)) return;
-            const link = doc.elementFromPoint(rail.getBoundingClientRect().left + 8, event.clientY)?.closest(".rail a");
+          // Touch and pen: the section under the finger shows at once, and follows it while it
+          // drags along the rail; a section that is not loaded yet is opened when the finger lifts.
+          const follow = (event) => {
+            const link = linkAt(event.clientY);
             if (!link || link === active) return;
             active?.classList.remove("active");
             active = link;
             link.classList.add("active");
-            const target = doc.getElementById("s-" + link.dataset.label);
-            if (target) target.scrollIntoView({ block: "start" });
+            showSection(link.dataset.label, false);
+          };
+          rail.addEventListener("pointerdown", (event) => {
+            if (event.pointerType === "mouse") return;
+            event.preventDefault();
+            touched = true;
+            rail.setPointerCapture(event.pointerId);
+            follow(event);
           });
-          rail.addEventListener("pointerup", () => {
+          rail.addEventListener("pointermove", (event) => {
+            if (rail.hasPointerCapture(event.pointerId)) follow(event);
+          });
+          const release = () => {
             if (active) {
               active.classList.remove("active");
               if (!doc.getElementById("s-" + active.dataset.label)) location.assign(active.href);
+              else history.replaceState(history.state, "", location.pathname + location.search + "#s-" + encode(active.dataset.label));
             }
             active = null;
+            setTimeout(() => { touched = false; }, 400);
+          };
+          rail.addEventListener("pointerup", release);
+          rail.addEventListener("pointercancel", release);
+          // One Tab stop for the whole rail (the letter used last); arrows, Home and End move in it.
+          const railLinks = Array.from(rail.querySelectorAll("a"));
+          const rove = (link) => { for (const other of railLinks) other.tabIndex = other === link ? 0 : -1; };
+          rove(railLinks.find((link) => "#s-" + link.dataset.label === decodeURIComponent(location.hash)) ?? railLinks[0]);
+          rail.addEventListener("focusin", (event) => { if (railLinks.includes(event.target)) rove(event.target); });
+          rail.addEventListener("keydown", (event) => {
+            const index = railLinks.indexOf(event.target);
+            if (index < 0) return;
+            const moves = { ArrowDown: index + 1, ArrowUp: index - 1, Home: 0, End: railLinks.length - 1 };
+            if (!(event.key in moves)) return;
+            event.preventDefault();
+            railLinks[Math.max(0, Math.min(moves[event.key], railLinks.length - 1))].focus();
           });
+          for (const header of doc.querySelectorAll(".section-header")) {
+            rail.querySelector("a[data-label='" + CSS.escape(header.id.slice(2)) + "']")?.classList.add("loaded");
+          }
+        }
+
+        // Arriving from the rail at a section that had to be loaded: the section at the top, and
+        // the keyboard's focus in it when the rail was used with the keyboard.
+        if (location.hash.startsWith("#s-") && list) {
+          const label = decodeURIComponent(location.hash.slice(3));
+          const focus = sessionStorage.getItem("catalog:focus-section") === label;
+          sessionStorage.removeItem("catalog:focus-section");
+          requestAnimationFrame(() => showSection(label, focus));
+        }
+
+        // ---- The list's place, kept for the way back from a record -----------------------------
+        const placeKey = () => "catalog:place:" + location.pathname + location.search;
+        if (list) {
+          list.addEventListener("click", (event) => {
+            const link = event.target.closest(".row-link");
+            if (link) {
+              const id = link.closest(".row")?.dataset.id;
+              const keyboard = event.detail === 0;
+              sessionStorage.setItem(placeKey(), JSON.stringify({ id, top: link.getBoundingClientRect().top, keyboard }));
+            }
+          }, { capture: true });
+          const saved = sessionStorage.getItem(placeKey());
+          const fromRecord = doc.referrer && new URL(doc.referrer).pathname.startsWith(location.pathname + "/i/");
+          if (saved && fromRecord && !location.hash) {
+            try {
+              const place = JSON.parse(saved);
+              const link = Array.from(list.querySelectorAll(".row")).find((r) => r.dataset.id === place.id)
+                ?.querySelector(".row-link");
+              if (link) {
+                window.scrollTo({ top: link.getBoundingClientRect().top + scrollY - place.top, behavior: "instant" });
+                if (place.keyboard) link.focus({ preventScroll: true });
+              }
+            } catch (_) {
+              sessionStorage.removeItem(placeKey());
+            }
+          }
         }
 
         // ---- Keyboard ---------------------------------------------------------------------------
         doc.addEventListener("keydown", (event) => {
-          const typing = event.target.closest?.("input, textarea, select");
+          if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+          const typing = event.target.closest?.("input, textarea, select, [contenteditable]");
           if (event.key === "/" && !typing && input) {
             event.preventDefault();
             input.focus();
             input.select();
+            if (list) startSearching();
             return;
           }
           if ((event.key === "ArrowDown" || event.key === "ArrowUp") && event.target.classList?.contains("row-link")) {
             event.preventDefault();
-            const links = Array.from(doc.querySelectorAll(".row-link"));
+            const links = Array.from(doc.querySelectorAll("main .row-link"));
             const index = links.indexOf(event.target) + (event.key === "ArrowDown" ? 1 : -1);
-            if (index < 0 && input) input.focus();
+            if (index < 0) (input ?? links[0])?.focus();
             else links[Math.min(index, links.length - 1)]?.focus();
           }
         });
@@ -339,29 +488,37 @@ enum AppScript {
         const wide = window.matchMedia("(min-width: 900px)");
         if (list && wide.matches) {
           const main = doc.getElementById("main");
-          const pane = element("aside");
+          const pane = element("aside", "pane");
           pane.id = "pane";
           pane.setAttribute("aria-live", "polite");
+          pane.setAttribute("aria-label", list.dataset.paneLabel || "");
+          pane.append(element("p", "pane-empty", list.dataset.pick || ""));
           main.classList.add("with-pane");
           main.append(pane);
-          list.addEventListener("click", async (event) => {
-            const link = event.target.closest(".row-link");
-            if (!link || event.metaKey || event.ctrlKey || event.shiftKey || !wide.matches) return;
-            event.preventDefault();
+          let paneController = null;
+          const open = async (link) => {
+            paneController?.abort();
+            const mine = new AbortController();
+            paneController = mine;
             try {
-              pending += 1;
-              const response = await fetch(link.href);
-              const html = await response.text();
+              const html = await request(link.href, mine.signal, "text/html");
+              if (mine !== paneController) return;
               const page = new DOMParser().parseFromString(html, "text/html");
               const article = page.querySelector("article.detail");
-              if (article) pane.replaceChildren(doc.adoptNode(article));
+              if (!article) throw new Error("no record in " + link.href);
+              pane.replaceChildren(doc.adoptNode(article));
+              pane.scrollTop = 0;
               for (const other of list.querySelectorAll(".row-link[aria-current]")) other.removeAttribute("aria-current");
               link.setAttribute("aria-current", "true");
             } catch (error) {
-              failed(error, () => link.click());
-            } finally {
-              pending -= 1;
+              failed(error, () => open(link));
             }
+          };
+          list.addEventListener("click", (event) => {
+            const link = event.target.closest(".row-link");
+            if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || !wide.matches) return;
+            event.preventDefault();
+            open(link);
           });
         }
         """#

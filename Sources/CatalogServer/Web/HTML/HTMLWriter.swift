@@ -26,14 +26,26 @@ struct HTMLWriter {
         Self.escape(value, into: &output)
     }
 
-    /// An element with attributes (in the given order) and content.
+    /// An element with attributes (in the given order) and content. Void elements (`img`,
+    /// `input`, `link`, `meta`, …) get no end tag.
     mutating func element(
         _ name: StaticString, _ attributes: KeyValuePairs<StaticString, String?> = [:],
         _ content: (inout HTMLWriter) -> Void = { _ in }
     ) {
         open(name, attributes)
         content(&self)
-        close(name)
+        if !Self.isVoid(name) { close(name) }
+    }
+
+    /// Elements that have no content and no end tag in HTML.
+    static func isVoid(_ name: StaticString) -> Bool {
+        name.withUTF8Buffer { bytes in
+            switch String(decoding: bytes, as: UTF8.self) {
+            case "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr":
+                true
+            default: false
+            }
+        }
     }
 
     /// An element holding only text.

@@ -8,19 +8,46 @@ enum CollectionPages {
         guard !definition.categories.isEmpty else { return [] }
         let base = WebPaths.catalog(definition.id)
         return [
-            PageLayout.Tab(label: strings.hot, href: base + "/hot", selected: selected == "hot", icon: "★"),
+            PageLayout.Tab(label: strings.hot, href: base + "/hot", selected: selected == "hot", icon: Icons.star),
             PageLayout.Tab(
-                label: strings.categories, href: base + "/categories", selected: selected == "categories", icon: "▦"),
-            PageLayout.Tab(label: strings.all, href: base, selected: selected == "all", icon: "☰"),
+                label: strings.categories, href: base + "/categories", selected: selected == "categories",
+                icon: Icons.grid),
+            PageLayout.Tab(label: strings.all, href: base, selected: selected == "all", icon: Icons.list),
             PageLayout.Tab(
-                label: strings.favorites, href: base + "/favorites", selected: selected == "favorites", icon: "♥"),
+                label: strings.favorites, href: base + "/favorites", selected: selected == "favorites",
+                icon: Icons.heart),
         ]
+    }
+
+    /// The tab bar's pictures: inline SVG in the text's color (no style attributes, so the
+    /// Content-Security-Policy allows them).
+    enum Icons {
+        static let star: StaticString = """
+            <svg viewBox="0 0 24 24" width="26" height="26" focusable="false"><path fill="currentColor" \
+            d="M12 2.6l2.9 5.9 6.5.9-4.7 4.6 1.1 6.5L12 17.4l-5.8 3.1 1.1-6.5L2.6 9.4l6.5-.9z"/></svg>
+            """
+        static let grid: StaticString = """
+            <svg viewBox="0 0 24 24" width="26" height="26" focusable="false" fill="currentColor">\
+            <rect x="3" y="3" width="8" height="8" rx="2"/><rect x="13" y="3" width="8" height="8" rx="2"/>\
+            <rect x="3" y="13" width="8" height="8" rx="2"/><rect x="13" y="13" width="8" height="8" rx="2"/></svg>
+            """
+        static let list: StaticString = """
+            <svg viewBox="0 0 24 24" width="26" height="26" focusable="false" fill="currentColor">\
+            <circle cx="4.5" cy="6" r="1.6"/><circle cx="4.5" cy="12" r="1.6"/><circle cx="4.5" cy="18" r="1.6"/>\
+            <rect x="8" y="5" width="13" height="2" rx="1"/><rect x="8" y="11" width="13" height="2" rx="1"/>\
+            <rect x="8" y="17" width="13" height="2" rx="1"/></svg>
+            """
+        static let heart: StaticString = """
+            <svg viewBox="0 0 24 24" width="26" height="26" focusable="false"><path fill="currentColor" \
+            d="M12 21s-7.4-4.5-9.5-9C1 8.7 3.1 5 6.7 5c2.1 0 3.7 1.2 5.3 3.1C13.6 6.2 15.2 5 17.3 5 \
+            20.9 5 23 8.7 21.5 12 19.4 16.5 12 21 12 21z"/></svg>
+            """
     }
 
     /// A titled list of records (hot, one category, favorites).
     static func records(
         _ records: [Record], title: String, definition: CatalogDefinition, session: WebSession, tab: String,
-        back: (href: String, label: String)?, here: String, empty: String?
+        back: (href: String, label: String)?, here: String, via: String, empty: String?
     ) -> Response {
         let strings = WebStrings.forLocale(definition.locale)
         var layout = PageLayout(
@@ -30,7 +57,9 @@ enum CollectionPages {
         return layout.render { html in
             html.open("ol", ["class": "rows collection", "id": "collection"])
             for record in records {
-                RowView.write(record, catalog: definition.id, strings: strings, locale: definition.locale, into: &html)
+                RowView.write(
+                    record, catalog: definition.id, strings: strings, locale: definition.locale,
+                    backQuery: DetailPage.Origin(via: via).query, into: &html)
             }
             html.close("ol")
             if records.isEmpty, let empty {
@@ -71,7 +100,7 @@ enum CollectionPages {
                 html.element("span", ["class": "title"], text: category.name)
                 html.close("span")
                 html.element("span", ["class": "count"], text: String(category.count))
-                html.raw("<span class=\"chevron\" aria-hidden=\"true\">›</span>")
+                html.raw(RowView.chevron)
                 html.close("a")
                 html.close("li")
             }

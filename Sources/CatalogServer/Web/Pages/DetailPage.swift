@@ -3,22 +3,23 @@ import CatalogModel
 import Foundation
 
 /// `/c/{id}/i/{item}`: every field of one record. The page title is the record's title; an
-/// empty description shows the catalog language's placeholder; the back link returns to the list
-/// with the search the user came from.
+/// empty description shows the catalog language's placeholder; the back link returns where the
+/// user came from (the list with its search, or a cookbook tab), see ``Origin``.
 struct DetailPage {
     let definition: CatalogDefinition
     let record: Record
     let session: WebSession
     let isFavorite: Bool?
     let tabs: [PageLayout.Tab]
+    let origin: Origin
+    let back: (href: String, label: String)
 
-    func render(backQuery: String) -> Response {
+    func render() -> Response {
         let strings = WebStrings.forLocale(definition.locale)
         let id = definition.id
         var layout = PageLayout(
-            title: record.title, strings: strings, back: (WebPaths.catalog(id) + backQuery, definition.title),
-            catalogID: id, session: session, tabs: tabs)
-        layout.here = WebPaths.item(id, record.id) + backQuery
+            title: record.title, strings: strings, back: back, catalogID: id, session: session, tabs: tabs)
+        layout.here = WebPaths.item(id, record.id) + origin.query
         return layout.render { html in
             html.open("article", ["class": "detail", "data-id": record.id])
             if let image = record.image, !image.isEmpty {
@@ -83,18 +84,17 @@ struct DetailPage {
 
     private func favoriteControl(strings: WebStrings, into html: inout HTMLWriter) {
         guard let isFavorite else { return }
+        let here = WebPaths.item(definition.id, record.id) + origin.query
         guard session.user != nil else {
             html.element("p", ["class": "favorite-hint"]) {
-                $0.element(
-                    "a", ["href": "/signin?next=" + WebPaths.encode(WebPaths.item(definition.id, record.id))],
-                    text: strings.signInForFavorites)
+                $0.element("a", ["href": "/signin?next=" + WebPaths.encode(here)], text: strings.signInForFavorites)
             }
             return
         }
         html.open(
             "form",
             [
-                "method": "post", "action": WebPaths.item(definition.id, record.id) + "/favorite",
+                "method": "post", "action": WebPaths.item(definition.id, record.id) + "/favorite" + origin.query,
                 "class": "favorite-form",
             ])
         html.element("input", ["type": "hidden", "name": "csrf", "value": session.csrf])

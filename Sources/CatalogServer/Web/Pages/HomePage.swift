@@ -19,7 +19,7 @@ struct HomePage {
                 html.element("span", ["class": "subtitle"], text: catalog.id)
                 html.close("span")
                 html.element("span", ["class": "count"], text: String(catalog.count))
-                html.raw("<span class=\"chevron\" aria-hidden=\"true\">›</span>")
+                html.raw(RowView.chevron)
                 html.close("a")
                 html.close("li")
             }

@@ -25,6 +25,13 @@ struct ListPage {
         var from: String?
         var after: String?
 
+        /// The plain list: no search, from the start.
+        init() {
+            query = ""
+            scope = nil
+            searching = false
+        }
+
         init(_ request: Request) throws {
             query = try request.text("q", maxLength: 200) ?? ""
             scope = try request.text("scope", maxLength: 200)
@@ -47,6 +54,7 @@ struct ListPage {
             title: definition.title, strings: strings, back: ("/", strings.catalogs), catalogID: id, session: session,
             tabs: tabs)
         layout.here = WebPaths.catalog(id) + state.backQuery
+        layout.mainClass = "split"
         let results =
             try state.searching
             ? StorageErrors.map {
@@ -63,13 +71,15 @@ struct ListPage {
                     "data-locale": definition.locale, "data-count": String(summary.count),
                     "data-no-results": strings.noResults, "data-results": strings.results,
                     "data-category": strings.category, "data-more": strings.more,
+                    "data-pick": strings.pickRecord, "data-pane-label": strings.details,
                 ])
             searchForm(state, strings: strings, scopes: results?.scopes, into: &html)
             if let results {
                 resultList(results, state: state, strings: strings, into: &html)
             } else if let page {
-                sectionList(page, state: state, strings: strings, into: &html)
+                // The rail comes first in the focus order: one Tab stop before the rows.
                 rail(allLabels, nonEmpty: Set(labels), strings: strings, into: &html)
+                sectionList(page, state: state, strings: strings, into: &html)
             }
             html.close("div")
         }
@@ -85,6 +95,8 @@ struct ListPage {
     private func searchForm(_ state: State, strings: WebStrings, scopes: [ScopeCount]?, into html: inout HTMLWriter) {
         html.open(
             "form", ["class": "search", "role": "search", "method": "get", "action": WebPaths.catalog(definition.id)])
+        html.open("div", ["class": "search-row"])
+        html.open("div", ["class": "search-field"])
         html.element("label", ["class": "visually-hidden", "for": "q"], text: strings.search)
         html.element(
             "input",
@@ -93,6 +105,11 @@ struct ListPage {
                 "autocomplete": "off", "autocapitalize": "off", "spellcheck": "false", "enterkeyhint": "search",
                 "maxlength": "200", "aria-controls": "results",
             ])
+        html.close("div")
+        // The first submit button is the one Enter presses: it keeps the scope (below).
+        html.element("button", ["type": "submit", "class": "search-go"], text: strings.search)
+        html.element("a", ["class": "search-cancel", "href": WebPaths.catalog(definition.id)], text: strings.cancel)
+        html.close("div")
         html.element("input", ["type": "hidden", "name": "search", "value": "1"])
         if !definition.scopes.isEmpty {
             html.open("div", ["class": "scopes", "role": "group", "aria-label": strings.categories, "id": "scopes"])
@@ -112,8 +129,11 @@ struct ListPage {
                 html.close("button")
             }
             html.close("div")
+            // After the buttons: a pressed button's value comes first, Enter keeps this one.
+            if let scope = state.scope {
+                html.element("input", ["type": "hidden", "name": "scope", "value": scope])
+            }
         }
-        html.element("button", ["type": "submit", "class": "search-go"], text: strings.search)
         html.close("form")
     }
 

@@ -12,6 +12,10 @@ struct PageLayout {
     var tabs: [Tab] = []
     /// The path and query of this page, for the sign-in link's return.
     var here: String = "/"
+    /// `split` for a list that shows records beside it on wide screens.
+    var mainClass: String?
+    /// False on the sign-in page itself, which needs no sign-in link.
+    var showsAccount = true
 
     struct Tab {
         var label: String
@@ -30,6 +34,7 @@ struct PageLayout {
         html.raw("<meta name=\"color-scheme\" content=\"light dark\">")
         html.element("title", text: title)
         html.element("link", ["rel": "stylesheet", "href": WebAssets.stylesheet.path])
+        html.element("link", ["rel": "icon", "href": WebAssets.icon.path, "type": "image/svg+xml"])
         html.element("script", ["type": "module", "src": WebAssets.script.path])
         html.close("head")
         html.open("body", ["data-catalog": catalogID, "data-tabs": tabs.isEmpty ? nil : ""])
@@ -37,18 +42,18 @@ struct PageLayout {
         html.open("header", ["class": "bar"])
         if let back {
             html.element("a", ["class": "back", "href": back.href, "rel": "up"]) {
-                $0.raw("<span aria-hidden=\"true\">‹</span> ")
+                $0.raw("<span class=\"back-arrow\" aria-hidden=\"true\"></span>")
                 $0.text(back.label)
             }
         }
         html.element("h1", ["class": "bar-title"], text: title)
         html.open("div", ["class": "account"])
-        if let user = session.user {
+        if showsAccount, let user = session.user {
             html.element("form", ["method": "post", "action": "/signout", "class": "signout"]) {
                 $0.element("input", ["type": "hidden", "name": "csrf", "value": session.csrf])
                 $0.element("button", ["type": "submit", "title": user.name], text: strings.signOut)
             }
-        } else {
+        } else if showsAccount {
             html.element(
                 "a", ["href": "/signin?next=" + WebPaths.encode(here), "class": "signin"], text: strings.signIn)
         }
@@ -61,7 +66,7 @@ struct PageLayout {
         }
         html.element(
             "div", ["class": "spinner", "id": "spinner", "role": "status", "aria-live": "polite", "hidden": ""])
-        html.open("main", ["id": "main", "tabindex": "-1"])
+        html.open("main", ["id": "main", "tabindex": "-1", "class": mainClass])
         content(&html)
         html.close("main")
         if !tabs.isEmpty {

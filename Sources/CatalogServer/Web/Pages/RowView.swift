@@ -20,7 +20,7 @@ enum RowView {
                 ])
         }
         html.open("span", ["class": "row-text"])
-        html.element("span", ["class": "title"]) {
+        html.element("span", ["class": record.title.count > longTitle ? "title long" : "title"]) {
             $0.text(record.title, marking: ranges(matches, field: "title"))
         }
         if let subtitle = record.subtitle, !subtitle.isEmpty {
@@ -44,10 +44,16 @@ enum RowView {
                     "width": "20", "height": "14", "loading": "lazy",
                 ])
         }
-        html.raw("<span class=\"chevron\" aria-hidden=\"true\">›</span>")
+        html.raw(chevron)
         html.close("a")
         html.close("li")
     }
+
+    /// Titles longer than this many characters are set a little smaller before they end in "…".
+    static let longTitle = 28
+
+    /// The disclosure indicator at the end of a row (drawn by the stylesheet).
+    static let chevron: StaticString = "<span class=\"chevron\" aria-hidden=\"true\"></span>"
 
     /// Raster images get a 80-pixel thumbnail (40 CSS pixels at 2×); SVGs and remote images as they are.
     static func thumbnail(_ image: String) -> String {

@@ -8,8 +8,9 @@ struct SignInPage {
 
     func render() -> Response {
         let strings = WebStrings.english
-        let layout = PageLayout(
+        var layout = PageLayout(
             title: strings.signIn, strings: strings, back: ("/", strings.catalogs), session: session)
+        layout.showsAccount = false
         return layout.render(status: failed ? .unauthorized : .ok) { html in
             html.open("form", ["method": "post", "action": "/signin", "class": "signin-form"])
             if failed {

@@ -27,6 +27,10 @@ struct WebStrings: Sendable {
     let wrongCredentials: String
     let catalogs: String
     let index: String
+    let cancel: String
+    let pickRecord: String
+    let noFavorites: String
+    let details: String
 
     static func forLocale(_ locale: String) -> WebStrings {
         switch locale.prefix(2).lowercased() {
@@ -43,7 +47,8 @@ struct WebStrings: Sendable {
         addFavorite: "Add to favorites", removeFavorite: "Remove from favorites",
         unreachable: "The server cannot be reached.", retry: "Retry", results: "results", price: "Price",
         quantity: "Quantity", country: "Country", signInForFavorites: "Sign in to keep favorites.",
-        wrongCredentials: "Wrong name or password.", catalogs: "Catalogs", index: "Index")
+        wrongCredentials: "Wrong name or password.", catalogs: "Catalogs", index: "Index", cancel: "Cancel",
+        pickRecord: "Choose a record to see its details.", noFavorites: "No favorites yet.", details: "Details")
 
     static let german = WebStrings(
         language: "de", search: "Suchen", noResults: "Keine Treffer", noDescription: "(Keine Daten hinterlegt)",
@@ -53,7 +58,9 @@ struct WebStrings: Sendable {
         unreachable: "Der Server ist nicht erreichbar.", retry: "Erneut versuchen", results: "Treffer",
         price: "Preis", quantity: "Menge", country: "Land",
         signInForFavorites: "Melden Sie sich an, um Favoriten zu speichern.",
-        wrongCredentials: "Name oder Passwort falsch.", catalogs: "Kataloge", index: "Register")
+        wrongCredentials: "Name oder Passwort falsch.", catalogs: "Kataloge", index: "Register", cancel: "Abbrechen",
+        pickRecord: "Wählen Sie einen Eintrag, um ihn hier zu sehen.", noFavorites: "Noch keine Favoriten.",
+        details: "Details")
 
     static let hungarian = WebStrings(
         language: "hu", search: "Keresés", noResults: "Nincs találat", noDescription: "(Nincs leírás)",
@@ -62,5 +69,7 @@ struct WebStrings: Sendable {
         addFavorite: "Kedvencekhez", removeFavorite: "Törlés a kedvencek közül",
         unreachable: "A szerver nem érhető el.", retry: "Újra", results: "találat", price: "Ár",
         quantity: "Mennyiség", country: "Ország", signInForFavorites: "Jelentkezzen be a kedvencek mentéséhez.",
-        wrongCredentials: "Hibás név vagy jelszó.", catalogs: "Katalógusok", index: "Mutató")
+        wrongCredentials: "Hibás név vagy jelszó.", catalogs: "Katalógusok", index: "Mutató", cancel: "Mégse",
+        pickRecord: "Válasszon egy tételt a részletekhez.", noFavorites: "Még nincsenek kedvencek.",
+        details: "Részletek")
 }

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# Browser tests: the web app in a headless Chromium (Debian's chromium and chromium-driver,
+# driven by Selenium from PyPI) at a phone size and a desktop size, against a live
+# `catalog serve` on a loopback port with a throwaway database: the demo catalogs, a user with a
+# password, a record whose title is a <script>, and a 2,000-record catalog for paging.
+# Screenshots go to .build/screenshots/{phone,desktop}/.
+#
+# Then, unless CATALOG_BROWSER_1M=0, the time from a keystroke to the results drawn on a
+# 1,000,000-record catalog (generated once into Benchmarks/.cache, about two minutes with a
+# release build): reported, not enforced.
+#
+#   scripts/browser-tests.sh [CATALOG_BINARY]      default .build/debug/catalog
+#
+# Environment: CATALOG_BROWSER_1M=0 skips the measurement; CATALOG_BROWSER_1M_DB=FILE uses (or
+# generates) another 1M database; CATALOG_BROWSER_FILTER="PATTERN …" runs only the tests whose
+# names contain one of the patterns (unittest -k).
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+binary="${1:-$root/.build/debug/catalog}"
+[[ "$binary" == /* ]] || binary="$PWD/$binary"
+measure="${CATALOG_BROWSER_1M:-1}"
+big_db="${CATALOG_BROWSER_1M_DB:-$root/Benchmarks/.cache/browser-1m.sqlite}"
+screenshots="$root/.build/screenshots"
+
+fail() { echo "browser-tests: $*" >&2; exit 1; }
+
+[[ -x "$binary" ]] || fail "no catalog binary at $binary (swift build)"
+for tool in chromium chromedriver; do
+  command -v "$tool" >/dev/null 2>&1 || fail "$tool is missing: scripts/install-deps.sh test installs it"
+done
+if ! python3 -c "import selenium" >/dev/null 2>&1; then
+  echo "Installing selenium (PyPI)…" >&2
+  # Debian's own python3 refuses installs outside a virtual environment (PEP 668): then for this user.
+  python3 -m pip install --quiet selenium 2>/dev/null ||
+    python3 -m pip install --quiet --user --break-system-packages selenium ||
+    fail "pip could not install selenium"
+fi
+
+work="$(mktemp -d)"
+pids=()
+runner=""
+cleanup() {
+  local pid
+  # The test runner first: on SIGTERM it closes its browsers on the way out.
+  if [[ -n "$runner" ]]; then
+    kill -TERM "$runner" 2>/dev/null || true
+    wait "$runner" 2>/dev/null || true
+  fi
+  for pid in "${pids[@]}"; do
+    kill "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# serve DB NAME: starts `catalog serve` on a free port; its URL is left in $served.
+served=""
+serve() {
+  "$binary" serve --db "$1" --port 0 --quiet >"$work/$2.out" 2>"$work/$2.err" &
+  pids+=($!)
+  local _
+  for _ in $(seq 1 300); do
+    if grep -q "listening on" "$work/$2.out" 2>/dev/null; then
+      served="$(grep -o 'http://[^ ]*' "$work/$2.out")"
+      return 0
+    fi
+    kill -0 "${pids[-1]}" 2>/dev/null || break
+    sleep 0.1
+  done
+  cat "$work/$2.err" >&2
+  fail "catalog serve did not start on $1"
+}
+
+# MARK: - The throwaway database
+
+db="$work/catalog.sqlite"
+password="browser-$RANDOM-$RANDOM"
+"$binary" demo --db "$db" >/dev/null 2>&1
+"$binary" user add ada --password-stdin --db "$db" >/dev/null 2>&1 <<<"$password"
+printf 'id,title,subtitle,description\n%s\n' \
+  'x1,<script>window.__pwned=1</script>,"<img src=x onerror=""window.__pwned=2"">","</p><script>window.__pwned=3</script>"' \
+  >"$work/hostile.csv"
+"$binary" import "$work/hostile.csv" --catalog hostile --db "$db" >/dev/null 2>&1
+"$binary" generate --catalog mid --items 2000 --db "$db" --quiet
+
+serve "$db" demo
+url="$served"
+export CATALOG_URL="$url" CATALOG_USER=ada CATALOG_PASSWORD="$password" CATALOG_SCREENSHOTS="$screenshots"
+export SE_OFFLINE=true PYTHONDONTWRITEBYTECODE=1
+
+# MARK: - The 1M-record catalog
+
+export CATALOG_1M_URL=""
+if [[ "$measure" != "0" ]]; then
+  if [[ ! -f "$big_db" ]]; then
+    mkdir -p "$(dirname "$big_db")"
+    partial="${big_db%.sqlite}.partial.sqlite"
+    rm -f "$partial" "$partial-wal" "$partial-shm"
+    echo "Generating a 1,000,000-record catalog \"big\" into $big_db (about two minutes)…" >&2
+    "$binary" generate --catalog big --items 1000000 --db "$partial" --quiet || fail "catalog generate failed"
+    for suffix in "" -wal -shm; do
+      if [[ -f "$partial$suffix" ]]; then mv "$partial$suffix" "$big_db$suffix"; fi
+    done
+  fi
+  serve "$big_db" big
+  CATALOG_1M_URL="$served"
+  export CATALOG_1M_SUMMARY="$work/speed.json"
+else
+  echo "CATALOG_BROWSER_1M=0: the keystroke-to-results measurement on 1,000,000 records is skipped." >&2
+fi
+
+# MARK: - The tests
+
+rm -rf "$screenshots"
+echo "Browser tests against $url ($(chromium --version 2>/dev/null | head -n 1))" >&2
+filter=()
+for pattern in ${CATALOG_BROWSER_FILTER:-}; do filter+=(-k "$pattern"); done
+status=0
+(cd "$root/Tests/browser" && exec python3 -m unittest "${filter[@]}" -v test_web test_speed) &
+runner=$!
+wait "$runner" || status=$?
+runner=""
+
+if grep -q "error:" "$work/demo.err"; then
+  echo "The server logged unexpected errors:" >&2
+  grep "error:" "$work/demo.err" >&2
+  status=1
+fi
+echo "Screenshots: $screenshots/phone, $screenshots/desktop" >&2
+exit "$status"
