@@ -80,29 +80,9 @@ enum CollectionPages {
         return layout.render { html in
             html.open("ol", ["class": "rows categories", "id": "categories"])
             for category in categories {
-                html.open("li", ["class": "row"])
-                html.open(
-                    "a",
-                    [
-                        "class": "row-link",
-                        "href": WebPaths.catalog(definition.id) + "/categories/" + String(category.id),
-                    ])
-                if let image = category.image, !image.isEmpty {
-                    html.element(
-                        "img",
-                        [
-                            "class": "thumb", "src": RowView.thumbnail(image), "alt": "", "loading": "lazy",
-                            "width": "40",
-                            "height": "40",
-                        ])
-                }
-                html.open("span", ["class": "row-text"])
-                html.element("span", ["class": "title"], text: category.name)
-                html.close("span")
-                html.element("span", ["class": "count"], text: String(category.count))
-                html.raw(RowView.chevron)
-                html.close("a")
-                html.close("li")
+                RowView.countRow(
+                    href: WebPaths.catalog(definition.id) + "/categories/" + String(category.id),
+                    image: category.image, title: category.name, subtitle: nil, count: category.count, into: &html)
             }
             html.close("ol")
         }

@@ -12,16 +12,9 @@ struct HomePage {
         return layout.render { html in
             html.open("ol", ["class": "rows catalogs", "id": "catalogs"])
             for catalog in catalogs {
-                html.open("li", ["class": "row"])
-                html.open("a", ["class": "row-link", "href": WebPaths.catalog(catalog.id), "lang": catalog.locale])
-                html.open("span", ["class": "row-text"])
-                html.element("span", ["class": "title"], text: catalog.title)
-                html.element("span", ["class": "subtitle"], text: catalog.id)
-                html.close("span")
-                html.element("span", ["class": "count"], text: String(catalog.count))
-                html.raw(RowView.chevron)
-                html.close("a")
-                html.close("li")
+                RowView.countRow(
+                    href: WebPaths.catalog(catalog.id), language: catalog.locale, image: nil, title: catalog.title,
+                    subtitle: catalog.id, count: catalog.count, into: &html)
             }
             html.close("ol")
             html.element("p", ["class": "footnote"]) {

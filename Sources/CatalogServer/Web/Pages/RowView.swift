@@ -53,6 +53,32 @@ enum RowView {
     static let longTitle = 28
 
     /// The disclosure indicator at the end of a row (drawn by the stylesheet).
+    /// A row that leads to a list: optional picture, title, optional subtitle, and a count
+    /// (catalogs on the home page, a cookbook's categories).
+    static func countRow(
+        href: String, language: String? = nil, image: String?, title: String, subtitle: String?, count: Int,
+        into html: inout HTMLWriter
+    ) {
+        html.open("li", ["class": "row"])
+        html.open("a", ["class": "row-link", "href": href, "lang": language])
+        if let image, !image.isEmpty {
+            html.element(
+                "img",
+                [
+                    "class": "thumb", "src": thumbnail(image), "alt": "", "loading": "lazy", "width": "40",
+                    "height": "40",
+                ])
+        }
+        html.open("span", ["class": "row-text"])
+        html.element("span", ["class": "title"], text: title)
+        if let subtitle { html.element("span", ["class": "subtitle"], text: subtitle) }
+        html.close("span")
+        html.element("span", ["class": "count"], text: String(count))
+        html.raw(chevron)
+        html.close("a")
+        html.close("li")
+    }
+
     static let chevron: StaticString = "<span class=\"chevron\" aria-hidden=\"true\"></span>"
 
     /// Raster images get a 80-pixel thumbnail (40 CSS pixels at 2×); SVGs and remote images as they are.
