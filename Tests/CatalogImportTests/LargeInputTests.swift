@@ -24,64 +24,56 @@ import Testing
         return (count, peak - before)
     }
 
-    @Test func xml() throws {
+    /// Writes a file of about `targetBytes` from `line`, reads it with the reader `make` builds
+    /// (given the file and a progress callback), and checks the count, memory and progress calls.
+    /// Returns the file's size and the last progress value.
+    private func expectStreaming(
+        _ name: String, header: String, footer: String, extraRecords: Int = 0, line: (Int) -> String,
+        make: (URL, @escaping (Int64) -> Void) -> any RecordSource
+    ) throws -> (size: Int64?, lastProgress: Int64) {
         let directory = try TemporaryDirectory()
-        let url = directory.file("big.xml")
+        let url = directory.file(name)
         let written = try writeLargeFile(
-            at: url, targetBytes: Self.targetBytes, header: "<?xml version=\"1.0\"?>\n<sequenzer>\n",
-            footer: "</sequenzer>\n"
-        ) { i in
-            "  <Produkt id=\"\(i)\">\n    <TitelText>Programm \(i)</TitelText>\n    <Kurzbeschreibung>\(Self.description)\n\(Self.description)</Kurzbeschreibung>\n    <Kategorie>MAC OS X Windows</Kategorie>\n  </Produkt>\n"
-        }
+            at: url, targetBytes: Self.targetBytes, header: header, footer: footer, chunk: line)
         var calls = 0
         var last: Int64 = 0
         let result = try measure(
-            XMLRecordReader(
-                fileURL: url,
-                progress: { bytes in
-                    calls += 1
-                    last = bytes
-                }))
-        #expect(result.records == written)
+            make(url) { bytes in
+                calls += 1
+                last = bytes
+            })
+        #expect(result.records == written + extraRecords)
         // Other suites run in parallel in this process (SQLite caches, large imports), so allow
         // noise: reading the whole file into memory would grow by more than its size.
         #expect(result.growth < Self.targetBytes, "resident memory grew by \(result.growth) bytes")
         #expect(calls > 100 && calls < 2000)
-        #expect(last == (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value)
+        let size = (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value
+        return (size, last)
+    }
+
+    @Test func xml() throws {
+        let (size, last) = try expectStreaming(
+            "big.xml", header: "<?xml version=\"1.0\"?>\n<sequenzer>\n", footer: "</sequenzer>\n",
+            line: { i in
+                "  <Produkt id=\"\(i)\">\n    <TitelText>Programm \(i)</TitelText>\n    <Kurzbeschreibung>\(Self.description)\n\(Self.description)</Kurzbeschreibung>\n    <Kategorie>MAC OS X Windows</Kategorie>\n  </Produkt>\n"
+            }, make: { XMLRecordReader(fileURL: $0, progress: $1) })
+        #expect(last == size)
     }
 
     @Test func json() throws {
-        let directory = try TemporaryDirectory()
-        let url = directory.file("big.json")
-        let written = try writeLargeFile(
-            at: url, targetBytes: Self.targetBytes, header: "{\"meta\": {\"generated\": true}, \"items\": [\n",
-            footer: "{\"id\": \"last\"}\n]}\n"
-        ) { i in
-            "{\"id\": \(i), \"title\": \"Programm \(i)\", \"description\": \"\(Self.description)\\n\(Self.description)\", \"categories\": [\"MAC OS X\", \"Windows\"], \"price\": \(i % 500).99, \"size\": {\"w\": 1.5, \"h\": 2}},\n"
-        }
-        var calls = 0
-        let result = try measure(JSONRecordReader(fileURL: url, progress: { _ in calls += 1 }))
-        #expect(result.records == written + 1)
-        // Other suites run in parallel in this process (SQLite caches, large imports), so allow
-        // noise: reading the whole file into memory would grow by more than its size.
-        #expect(result.growth < Self.targetBytes, "resident memory grew by \(result.growth) bytes")
-        #expect(calls > 100 && calls < 2000)
+        _ = try expectStreaming(
+            "big.json", header: "{\"meta\": {\"generated\": true}, \"items\": [\n", footer: "{\"id\": \"last\"}\n]}\n",
+            extraRecords: 1,
+            line: { i in
+                "{\"id\": \(i), \"title\": \"Programm \(i)\", \"description\": \"\(Self.description)\\n\(Self.description)\", \"categories\": [\"MAC OS X\", \"Windows\"], \"price\": \(i % 500).99, \"size\": {\"w\": 1.5, \"h\": 2}},\n"
+            }, make: { JSONRecordReader(fileURL: $0, progress: $1) })
     }
 
     @Test func csv() throws {
-        let directory = try TemporaryDirectory()
-        let url = directory.file("big.csv")
-        let written = try writeLargeFile(
-            at: url, targetBytes: Self.targetBytes, header: "id;title;description;categories;price\r\n", footer: ""
-        ) { i in
-            "\(i);Programm \(i);\"\(Self.description)\r\n\"\"\(Self.description)\"\"\";MAC OS X, Windows;\(i % 500),99\r\n"
-        }
-        var calls = 0
-        let result = try measure(CSVRecordReader(fileURL: url, progress: { _ in calls += 1 }))
-        #expect(result.records == written)
-        // Other suites run in parallel in this process (SQLite caches, large imports), so allow
-        // noise: reading the whole file into memory would grow by more than its size.
-        #expect(result.growth < Self.targetBytes, "resident memory grew by \(result.growth) bytes")
-        #expect(calls > 100 && calls < 2000)
+        _ = try expectStreaming(
+            "big.csv", header: "id;title;description;categories;price\r\n", footer: "",
+            line: { i in
+                "\(i);Programm \(i);\"\(Self.description)\r\n\"\"\(Self.description)\"\"\";MAC OS X, Windows;\(i % 500),99\r\n"
+            }, make: { CSVRecordReader(fileURL: $0, progress: $1) })
     }
 }

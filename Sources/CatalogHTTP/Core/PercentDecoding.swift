@@ -1,14 +1,8 @@
 /// Decoding of `%XX` escapes in request targets.
 enum PercentDecoding {
-    /// Decodes `%XX` escapes (and `+` as a space when `plusIsSpace`). Returns nil for a malformed
-    /// escape, bytes that are not UTF-8, or a NUL.
-    static func decode(_ text: Substring, plusIsSpace: Bool) -> String? {
-        var text = text
-        return text.withUTF8 { decode($0[...], plusIsSpace: plusIsSpace) }
-    }
-
-    /// Decodes bytes of a target; the common case (nothing escaped, ASCII) makes the string
-    /// directly.
+    /// Decodes `%XX` escapes (and `+` as a space when `plusIsSpace`) in bytes of a target. Returns
+    /// nil for a malformed escape, bytes that are not UTF-8, or a NUL. The common case (nothing
+    /// escaped, ASCII) makes the string directly.
     static func decode(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, plusIsSpace: Bool) -> String? {
         let plain = !bytes.contains { byte in
             byte == UInt8(ascii: "%") || byte == 0 || byte >= 0x80 || (plusIsSpace && byte == UInt8(ascii: "+"))

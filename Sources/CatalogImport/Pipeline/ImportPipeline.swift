@@ -107,13 +107,13 @@ public enum ImportPipeline {
 /// What reading taught about the source, handed from the reading thread to the importing one:
 /// the order of its fields and, for XML, its root and record elements (kept for exports).
 public final class ReadingOutcome: @unchecked Sendable {
-    /// Creates an empty outcome.
-    public init() {}
-
     // @unchecked: the two stored values are read and written only while `lock` is held.
     private let lock = NSLock()
     private var fieldOrder: [String]?
     private var elements: (root: String, record: String)?
+
+    /// Creates an empty outcome.
+    public init() {}
 
     public func set(fieldOrder: [String]) {
         lock.withLock { self.fieldOrder = fieldOrder }

@@ -17,10 +17,7 @@ struct CatalogAPI {
         }
         routes.get("/api/v1/catalogs/{id}") { _, context in
             let id = context.parameter("id")
-            let store = try stores.reader()
-            guard let definition = try store.definition(of: id),
-                let summary = try store.catalogs().first(where: { $0.id == id })
-            else { throw HTTPError.notFound("no catalog named \"\(id)\"") }
+            let (definition, summary) = try stores.reader().requireCatalog(id)
             return try JSONResponse.make(
                 CatalogDetail(
                     id: summary.id, title: summary.title, locale: summary.locale, count: summary.count,

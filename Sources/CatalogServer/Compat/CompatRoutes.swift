@@ -47,16 +47,9 @@ struct CompatRoutes {
             guard let category = categories.first(where: { $0.id == catid }) else {
                 throw HTTPError.notFound("no category with catid \(catid)")
             }
-            var records: [Record] = []
-            var cursor: String?
-            repeat {
-                let page = try store.items(
-                    of: catalog, category: category.name, after: cursor, limit: SQLiteCatalogStore.maxPageSize)
-                records += page.items
-                cursor = page.next
-            } while cursor != nil && records.count < Self.categoryLimit
+            let records = try store.records(of: catalog, category: category.name, limit: Self.categoryLimit)
             let base = baseURL.resolve(for: request)
-            return try JSONResponse.make(records.prefix(Self.categoryLimit).map { CompatRecipe($0, base: base) })
+            return try JSONResponse.make(records.map { CompatRecipe($0, base: base) })
         }
         routes.get("/getrecipe") { request, _ in
             let recid = try request.requiredText("recid", maxLength: 200)

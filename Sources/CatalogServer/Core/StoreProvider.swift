@@ -35,6 +35,18 @@ public final class StoreProvider: Sendable {
     /// Requests on one worker share a read transaction instead of each statement taking its own
     /// file locks; see ``SQLiteCatalogStore/beginSnapshot()``.
     public func reader() throws -> SQLiteCatalogStore {
+        try freshReader().store
+    }
+
+    /// This thread's data epoch: it changes whenever this thread's reads may see different data
+    /// (a write here, or a change by another process seen at a snapshot renewal). Responses made
+    /// in one epoch can be reused within it.
+    public func readEpoch() throws -> Int {
+        try freshReader().epoch
+    }
+
+    /// This thread's reader, its snapshot renewed when it is too old or older than a write.
+    private func freshReader() throws -> Reader {
         let reader = try readers.value()
         let now = ContinuousClock.now
         let current = generation.load(ordering: .acquiring)
@@ -49,15 +61,7 @@ public final class StoreProvider: Sendable {
             reader.dataVersion = version
             reader.generation = current
         }
-        return reader.store
-    }
-
-    /// This thread's data epoch: it changes whenever this thread's reads may see different data
-    /// (a write here, or a change by another process seen at a snapshot renewal). Responses made
-    /// in one epoch can be reused within it.
-    public func readEpoch() throws -> Int {
-        _ = try reader()
-        return try readers.value().epoch
+        return reader
     }
 
     /// Runs `body` with the read-write store, one caller at a time.

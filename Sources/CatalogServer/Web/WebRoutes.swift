@@ -17,13 +17,6 @@ struct WebRoutes {
         @Sendable func session(_ request: Request) throws -> WebSession {
             try WebSession(request: request, stores: stores, authenticator: authenticator)
         }
-        @Sendable func catalog(_ store: SQLiteCatalogStore, _ id: String) throws -> (CatalogDefinition, CatalogSummary)
-        {
-            guard let definition = try store.definition(of: id),
-                let summary = try store.catalogs().first(where: { $0.id == id })
-            else { throw HTTPError.notFound("no catalog named \"\(id)\"") }
-            return (definition, summary)
-        }
 
         routes.get("/") { request, _ in
             let store = try stores.reader()
@@ -31,7 +24,7 @@ struct WebRoutes {
         }
         routes.get("/c/{id}") { request, context in
             let store = try stores.reader()
-            let (definition, summary) = try catalog(store, context.parameter("id"))
+            let (definition, summary) = try store.requireCatalog(context.parameter("id"))
             let strings = WebStrings.forLocale(definition.locale)
             let page = ListPage(
                 store: store, definition: definition, summary: summary, session: try session(request),
@@ -40,7 +33,7 @@ struct WebRoutes {
         }
         routes.get("/c/{id}/i/{item}") { request, context in
             let store = try stores.reader()
-            let (definition, _) = try catalog(store, context.parameter("id"))
+            let (definition, _) = try store.requireCatalog(context.parameter("id"))
             guard let record = try store.item(of: definition.id, itemID: context.parameter("item")) else {
                 throw HTTPError.notFound("no such record")
             }
@@ -97,7 +90,7 @@ struct WebRoutes {
         }
         routes.get("/c/{id}/hot") { request, context in
             let store = try stores.reader()
-            let (definition, _) = try catalog(store, context.parameter("id"))
+            let (definition, _) = try store.requireCatalog(context.parameter("id"))
             let strings = WebStrings.forLocale(definition.locale)
             let records = try store.featured(of: definition.id, limit: SQLiteCatalogStore.maxPageSize)
             return CollectionPages.records(
@@ -107,25 +100,18 @@ struct WebRoutes {
         }
         routes.get("/c/{id}/categories") { request, context in
             let store = try stores.reader()
-            let (definition, _) = try catalog(store, context.parameter("id"))
+            let (definition, _) = try store.requireCatalog(context.parameter("id"))
             return CollectionPages.categories(
                 try store.categories(of: definition.id), definition: definition, session: try session(request))
         }
         routes.get("/c/{id}/categories/{category}") { request, context in
             let store = try stores.reader()
-            let (definition, _) = try catalog(store, context.parameter("id"))
+            let (definition, _) = try store.requireCatalog(context.parameter("id"))
             let strings = WebStrings.forLocale(definition.locale)
             guard let number = Int(context.parameter("category")),
                 let category = try store.categories(of: definition.id).first(where: { $0.id == number })
             else { throw HTTPError.notFound("no such category") }
-            var records: [Record] = []
-            var cursor: String?
-            repeat {
-                let page = try store.items(
-                    of: definition.id, category: category.name, after: cursor, limit: SQLiteCatalogStore.maxPageSize)
-                records += page.items
-                cursor = page.next
-            } while cursor != nil && records.count < 2000
+            let records = try store.records(of: definition.id, category: category.name, limit: 2000)
             return CollectionPages.records(
                 records, title: category.name, definition: definition, session: try session(request), tab: "categories",
                 back: (WebPaths.catalog(definition.id) + "/categories", strings.categories),
@@ -134,7 +120,7 @@ struct WebRoutes {
         }
         routes.get("/c/{id}/favorites") { request, context in
             let store = try stores.reader()
-            let (definition, _) = try catalog(store, context.parameter("id"))
+            let (definition, _) = try store.requireCatalog(context.parameter("id"))
             let strings = WebStrings.forLocale(definition.locale)
             let session = try session(request)
             let here = WebPaths.catalog(definition.id) + "/favorites"
