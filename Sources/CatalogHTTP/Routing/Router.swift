@@ -45,9 +45,14 @@ public struct Router: Responder {
             context.route = route.pattern
             return .found(route, context)
         }
+        return .methodNotAllowed(allowed: Self.allowed(handlers))
+    }
+
+    /// The methods of a path's handlers, HEAD included wherever GET is, sorted by name.
+    private static func allowed(_ handlers: [HTTPMethod: Route]) -> [HTTPMethod] {
         var allowed = Set(handlers.keys)
         if allowed.contains(.get) { allowed.insert(.head) }
-        return .methodNotAllowed(allowed: allowed.sorted { $0.rawValue < $1.rawValue })
+        return allowed.sorted { $0.rawValue < $1.rawValue }
     }
 
     private func find(_ node: Node, _ segments: ArraySlice<String>, _ context: inout RequestContext)
@@ -95,10 +100,8 @@ public struct Router: Responder {
 
     /// The methods `path` answers to, for CORS preflights; empty when nothing is there.
     public func allowedMethods(segments: [String]) -> [HTTPMethod] {
-        switch match(method: HTTPMethod(rawValue: "\u{0}"), segments: segments) {
-        case .methodNotAllowed(let allowed): allowed
-        case .found, .notFound: []
-        }
+        var context = RequestContext()
+        return find(root, segments[...], &context).map(Self.allowed) ?? []
     }
 }
 
