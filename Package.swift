@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "CatalogModel", targets: ["CatalogModel"]),
         .library(name: "CatalogCollation", targets: ["CatalogCollation"]),
         .library(name: "CatalogStorage", targets: ["CatalogStorage"]),
+        .library(name: "CatalogCore", targets: ["CatalogCore"]),
         .library(name: "CatalogSQLite", targets: ["CatalogSQLite"]),
         .library(name: "CatalogImport", targets: ["CatalogImport"]),
         .library(name: "CatalogDemo", targets: ["CatalogDemo"]),
@@ -41,6 +42,10 @@ let package = Package(
         .target(name: "CatalogCollation", dependencies: ["CICU", "CatalogModel"], swiftSettings: swiftSettings),
         // The storage protocol every engine implements.
         .target(name: "CatalogStorage", dependencies: ["CatalogModel"], swiftSettings: swiftSettings),
+        // The rules every engine and the client library share: the search index's form, how
+        // search matches, ranks, counts and pages, what a scope is. Engine-neutral, no I/O of
+        // its own beyond temporary files while an index is built.
+        .target(name: "CatalogCore", dependencies: ["CatalogModel", "CatalogStorage"], swiftSettings: swiftSettings),
         // The SQLite engine: schema, migrations, import pipeline, browsing and search.
         .target(
             name: "CatalogSQLite",
@@ -77,6 +82,8 @@ let package = Package(
 
         .testTarget(name: "CatalogModelTests", dependencies: ["CatalogModel"], swiftSettings: swiftSettings),
         .testTarget(name: "CatalogCollationTests", dependencies: ["CatalogCollation"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CatalogCoreTests", dependencies: ["CatalogCore", "CatalogDemo"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CatalogSQLiteTests",
             dependencies: ["CatalogSQLite", "CatalogImport", "CatalogDemo", "CatalogTestSupport"],

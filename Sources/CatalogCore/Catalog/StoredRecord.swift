@@ -1,0 +1,25 @@
+import CatalogModel
+import CatalogStorage
+import Foundation
+
+/// Records as engines store them: the JSON the API serves (``Record`` written with
+/// ``JSONOutput``), decoded back into a ``Record`` when a page or a command needs its fields.
+public enum StoredRecord {
+    /// The stored JSON of `record`.
+    public static func encode(_ record: Record) -> [UInt8] {
+        var output = JSONOutput(capacity: 512)
+        record.write(to: &output)
+        return output.bytes
+    }
+
+    /// Decodes stored JSON.
+    ///
+    /// - Throws: ``StorageError`` `.engine` when the stored bytes are not a record (damaged data).
+    public static func decode(_ json: [UInt8]) throws(StorageError) -> Record {
+        do {
+            return try JSONDecoder().decode(Record.self, from: Data(json))
+        } catch {
+            throw StorageError(.engine, "a stored record is damaged")
+        }
+    }
+}
