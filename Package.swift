@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "CatalogStorage", targets: ["CatalogStorage"]),
         .library(name: "CatalogCore", targets: ["CatalogCore"]),
         .library(name: "CatalogSQLite", targets: ["CatalogSQLite"]),
+        .library(name: "CatalogEngines", targets: ["CatalogEngines"]),
         .library(name: "CatalogImport", targets: ["CatalogImport"]),
         .library(name: "CatalogDemo", targets: ["CatalogDemo"]),
         .library(name: "CatalogAuth", targets: ["CatalogAuth"]),
@@ -39,21 +40,34 @@ let package = Package(
         // Records, catalog definitions, text folding, query parsing, field mapping. No I/O.
         .target(name: "CatalogModel", swiftSettings: swiftSettings),
         // Locale collation (sort keys) and alphabetic sections.
-        .target(name: "CatalogCollation", dependencies: ["CICU", "CatalogModel"], swiftSettings: swiftSettings),
+        .target(
+            name: "CatalogCollation", dependencies: ["CICU", "CatalogModel", "CatalogStorage"],
+            swiftSettings: swiftSettings),
         // The storage protocol every engine implements.
         .target(name: "CatalogStorage", dependencies: ["CatalogModel"], swiftSettings: swiftSettings),
         // The rules every engine and the client library share: the search index's form, how
         // search matches, ranks, counts and pages, what a scope is. Engine-neutral, no I/O of
         // its own beyond temporary files while an index is built.
         .target(name: "CatalogCore", dependencies: ["CatalogModel", "CatalogStorage"], swiftSettings: swiftSettings),
-        // The SQLite engine: schema, migrations, import pipeline, browsing and search.
+        // A thin Swift wrapper of SQLite's C API (connections, statements, blobs), shared by the
+        // engine and the readers and writers of plain SQLite tables.
+        .target(name: "SQLiteSupport", dependencies: ["CSQLite", "CatalogStorage"], swiftSettings: swiftSettings),
+        // The SQLite engine: schema, migrations, storing and reading what CatalogCore builds.
         .target(
             name: "CatalogSQLite",
-            dependencies: ["CSQLite", "CatalogModel", "CatalogCollation", "CatalogStorage"],
+            dependencies: ["SQLiteSupport", "CatalogModel", "CatalogStorage", "CatalogCore"],
+            swiftSettings: swiftSettings
+        ),
+        // Opens a database from a location string: the one place that names the engines.
+        .target(
+            name: "CatalogEngines",
+            dependencies: ["CatalogModel", "CatalogStorage", "CatalogCore", "CatalogSQLite", "CatalogCollation"],
             swiftSettings: swiftSettings
         ),
         // Readers (XML, JSON, CSV) and writers for records, and fetching sources from URLs.
-        .target(name: "CatalogImport", dependencies: ["CatalogModel", "CatalogStorage"], swiftSettings: swiftSettings),
+        .target(
+            name: "CatalogImport", dependencies: ["CatalogModel", "CatalogStorage", "CatalogCore", "SQLiteSupport"],
+            swiftSettings: swiftSettings),
         // The three demo catalogs and the synthetic catalog generator.
         .target(name: "CatalogDemo", dependencies: ["CatalogModel"], swiftSettings: swiftSettings),
         // API tokens and password hashes (libsodium): issuing, hashing, verifying in constant time.
@@ -64,8 +78,9 @@ let package = Package(
         .target(
             name: "CatalogServer",
             dependencies: [
-                "CGD", "CatalogHTTP", "CatalogAuth", "CatalogModel", "CatalogStorage", "CatalogSQLite", "CatalogImport",
-                "CatalogDemo",
+                "CGD", "CatalogHTTP", "CatalogAuth", "CatalogModel", "CatalogStorage", "CatalogCore",
+                "CatalogCollation",
+                "CatalogImport", "CatalogDemo",
             ],
             swiftSettings: swiftSettings
         ),
@@ -73,8 +88,8 @@ let package = Package(
         .target(
             name: "CatalogCLI",
             dependencies: [
-                "CatalogModel", "CatalogCollation", "CatalogStorage", "CatalogSQLite", "CatalogImport", "CatalogDemo",
-                "CatalogAuth", "CatalogServer",
+                "CatalogModel", "CatalogCollation", "CatalogStorage", "CatalogCore", "CatalogEngines", "CatalogImport",
+                "CatalogDemo", "CatalogAuth", "CatalogServer",
             ],
             swiftSettings: swiftSettings
         ),
@@ -83,33 +98,49 @@ let package = Package(
         .testTarget(name: "CatalogModelTests", dependencies: ["CatalogModel"], swiftSettings: swiftSettings),
         .testTarget(name: "CatalogCollationTests", dependencies: ["CatalogCollation"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "CatalogCoreTests", dependencies: ["CatalogCore", "CatalogDemo"], swiftSettings: swiftSettings),
-        .testTarget(
-            name: "CatalogSQLiteTests",
-            dependencies: ["CatalogSQLite", "CatalogImport", "CatalogDemo", "CatalogTestSupport"],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(name: "CatalogImportTests", dependencies: ["CatalogImport"], swiftSettings: swiftSettings),
-        .testTarget(
-            name: "CatalogAuthTests", dependencies: ["CatalogAuth", "CatalogSQLite", "CatalogTestSupport"],
+            name: "CatalogCoreTests", dependencies: ["CatalogCore", "CatalogStorage", "CatalogDemo"],
             swiftSettings: swiftSettings),
-        // Helpers shared by test targets: a raw HTTP client over sockets.
-        .target(
-            name: "CatalogTestSupport", dependencies: ["CatalogSQLite"], path: "Tests/CatalogTestSupport",
-            swiftSettings: swiftSettings),
+        // The behaviour suite: what every engine must do, run against each one.
         .testTarget(
-            name: "CatalogHTTPTests", dependencies: ["CatalogHTTP", "CatalogTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(
-            name: "CatalogServerTests",
+            name: "CatalogStorageTests",
             dependencies: [
-                "CatalogServer", "CatalogHTTP", "CatalogAuth", "CatalogSQLite", "CatalogImport", "CatalogDemo",
+                "CatalogStorage", "CatalogCore", "CatalogCollation", "CatalogEngines", "CatalogImport", "CatalogDemo",
                 "CatalogTestSupport",
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "CatalogSQLiteTests",
+            dependencies: [
+                "CatalogSQLite", "CatalogEngines", "CatalogCollation", "CatalogCore", "CatalogModel",
+                "CatalogTestSupport",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "CatalogImportTests", dependencies: ["CatalogImport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CatalogAuthTests",
+            dependencies: ["CatalogAuth", "CatalogStorage", "SQLiteSupport", "CatalogEngines", "CatalogTestSupport"],
+            swiftSettings: swiftSettings),
+        // Helpers shared by test targets: a raw HTTP client over sockets.
+        .target(
+            name: "CatalogTestSupport", dependencies: ["CatalogEngines", "CatalogStorage"],
+            path: "Tests/CatalogTestSupport", swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CatalogHTTPTests", dependencies: ["CatalogHTTP", "CatalogTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CatalogServerTests",
+            dependencies: [
+                "CatalogServer", "CatalogHTTP", "CatalogAuth", "CatalogStorage", "CatalogCore", "CatalogEngines",
+                "CatalogCollation", "CatalogImport", "CatalogDemo", "CatalogTestSupport",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "CatalogCLITests",
-            dependencies: ["CatalogCLI", "catalog", "CatalogTestSupport"],
+            dependencies: [
+                "CatalogCLI", "catalog", "CatalogEngines", "CatalogStorage", "CatalogAuth", "CatalogTestSupport",
+            ],
             resources: [.copy("Golden")],
             swiftSettings: swiftSettings
         ),

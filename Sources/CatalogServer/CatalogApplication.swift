@@ -1,13 +1,12 @@
 import CatalogAuth
 import CatalogHTTP
-import CatalogSQLite
+import CatalogStorage
 import Foundation
 import Synchronization
 
-/// What `catalog serve` serves, besides the address it listens on.
-public struct CatalogServerOptions: Sendable {
-    /// The SQLite database.
-    public var databasePath: String
+/// How `catalog serve` serves, besides the database and the address: checked before anything
+/// opens.
+public struct CatalogServerSettings: Sendable {
     /// The catalog the original cookbook endpoints (`/gethots` …) answer for.
     public var compatCatalog: String = "cookbook"
     /// The directory of stored images served under `/images/` (demo pictures are built in).
@@ -17,9 +16,27 @@ public struct CatalogServerOptions: Sendable {
     /// The largest upload accepted by `POST /api/v1/catalogs/{id}/import`.
     public var maxUploadBytes: Int = 64 << 20
 
-    /// Options for the database at `databasePath`.
-    public init(databasePath: String) {
-        self.databasePath = databasePath
+    /// The defaults.
+    public init() {}
+}
+
+/// What `catalog serve` serves, besides the address it listens on.
+@dynamicMemberLookup
+public struct CatalogServerOptions: Sendable {
+    /// The catalog database (SQLite or PostgreSQL), opened by the caller.
+    public var database: any CatalogDatabase
+    /// Everything else.
+    public var settings: CatalogServerSettings
+
+    /// Options serving `database`.
+    public init(database: any CatalogDatabase, _ settings: CatalogServerSettings = CatalogServerSettings()) {
+        self.database = database
+        self.settings = settings
+    }
+
+    public subscript<T>(dynamicMember keyPath: WritableKeyPath<CatalogServerSettings, T>) -> T {
+        get { settings[keyPath: keyPath] }
+        set { settings[keyPath: keyPath] = newValue }
     }
 }
 
@@ -34,8 +51,8 @@ public struct CatalogServerOptions: Sendable {
 /// let server = HTTPServer(configuration: configuration, responder: application.responder)
 /// ```
 public final class CatalogApplication: Sendable {
-    /// The database connections.
-    public let stores: StoreProvider
+    /// The database.
+    public let stores: any CatalogDatabase
     /// The router (for tests that skip the middleware).
     public let router: Router
     /// The router inside logging, errors, CORS, compression and conditional GET.
@@ -52,7 +69,7 @@ public final class CatalogApplication: Sendable {
         options: CatalogServerOptions, accessLog: AccessLog?,
         errorLog: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
     ) {
-        let stores = StoreProvider(path: options.databasePath)
+        let stores = options.database
         let listening = Listening()
         let baseURL = BaseURL(
             configured: options.publicURL.map { String($0.trimmingSuffix("/")) }, listening: listening)

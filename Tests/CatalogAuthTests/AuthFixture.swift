@@ -1,18 +1,20 @@
 import CatalogAuth
-import CatalogSQLite
+import CatalogStorage
+import SQLiteSupport
 import CatalogTestSupport
 import Foundation
 import Synchronization
 
-/// A SQLite store in a fresh temporary directory, removed when the fixture goes away.
+/// A user store in a fresh temporary database, removed when the fixture goes away.
 final class AuthFixture {
     let database: TemporaryDatabase
     var directory: URL { database.directory }
     var path: String { database.path }
-    var store: SQLiteCatalogStore { database.store }
+    let store: any UserStore
 
     init() throws {
         database = try TemporaryDatabase(prefix: "catalog-auth")
+        store = try database.database.users()
     }
 
     /// Rows in `table`, counted on a connection of its own.

@@ -1,6 +1,5 @@
 import CatalogAuth
 import CatalogModel
-import CatalogSQLite
 import CatalogStorage
 import Foundation
 import Testing
@@ -8,7 +7,7 @@ import Testing
 @Suite struct UserStoreTests {
     /// Adds a user with a fresh token and no password.
     @discardableResult
-    func add(_ name: String, admin: Bool = false, to store: SQLiteCatalogStore) throws -> User {
+    func add(_ name: String, admin: Bool = false, to store: any UserStore) throws -> User {
         let token = APIToken.issue()
         return try store.addUser(
             name: name, isAdmin: admin, passwordHash: nil, tokenSelector: token.selector, tokenHash: token.hash)
@@ -103,26 +102,6 @@ import Testing
         #expect(try fixture.store.favorites(ofUser: ada.id).map(\.item) == ["'; DROP TABLE items; --"])
     }
 
-    @Test func favoritesSurviveReimportingTheirCatalog() throws {
-        let fixture = try AuthFixture()
-        let definition = CatalogDefinition(id: "shop", title: "Shop", locale: "en")
-        func load(_ records: [Record]) throws {
-            _ = try fixture.store.importRecords(
-                definition: definition, replace: true,
-                records: { add in
-                    for record in records { try add(record) }
-                    return nil
-                }, progress: nil)
-        }
-        try load([Record(id: "a1", title: "Anvil"), Record(id: "b2", title: "Bellows")])
-        let ada = try add("ada", to: fixture.store)
-        #expect(try fixture.store.addFavorite(userID: ada.id, catalog: "shop", item: "b2"))
-        try load([Record(id: "b2", title: "Bellows, large"), Record(id: "c3", title: "Crucible")])
-        let favorites = try fixture.store.favorites(ofUser: ada.id)
-        #expect(favorites.map(\.item) == ["b2"])
-        #expect(try fixture.store.item(of: "shop", itemID: favorites[0].item)?.title == "Bellows, large")
-    }
-
     @Test func removingAUserRemovesTheirSessionsAndFavorites() throws {
         let fixture = try AuthFixture()
         let store = fixture.store
@@ -182,25 +161,5 @@ import Testing
         try store.replaceToken(forUser: "ada", selector: "sel2", hash: [2])
         #expect(try store.tokenCredential(selector: "sel1") == nil)
         #expect(try store.tokenCredential(selector: "sel2")?.user == ada)
-    }
-
-    @Test func aReadOnlyStoreChecksCredentialsButChangesNothing() throws {
-        let fixture = try AuthFixture()
-        let auth = Authenticator()
-        let (ada, token) = try auth.addUser(name: "ada", isAdmin: false, password: nil, in: fixture.store)
-        _ = try fixture.store.addFavorite(userID: ada.id, catalog: "cookbook", item: "r1")
-        let reader = try SQLiteCatalogStore(path: fixture.path, readOnly: true)
-        defer { reader.close() }
-        #expect(try auth.user(bearerToken: token, in: reader) == ada)
-        #expect(try reader.favorites(ofUser: ada.id).map(\.item) == ["r1"])
-        #expect {
-            try reader.addFavorite(userID: ada.id, catalog: "cookbook", item: "r2")
-        } throws: { error in
-            let error = error as? StorageError
-            return error?.code == .engine && error?.message.contains("read-only") == true
-        }
-        #expect(throws: StorageError.self) { try auth.startSession(for: ada, in: reader) }
-        #expect(throws: StorageError.self) { try reader.removeUser(named: "ada") }
-        #expect(try fixture.store.users() == [ada])
     }
 }

@@ -1,5 +1,5 @@
 import CatalogAuth
-import CatalogSQLite
+import CatalogEngines
 import CatalogStorage
 import Foundation
 import Testing
@@ -20,8 +20,9 @@ import Testing
         let token = String(added.stdout.dropLast())
         #expect(!added.stderr.contains(token))
 
-        let store = try SQLiteCatalogStore(path: cli.database, readOnly: true)
-        defer { store.close() }
+        let database = try CatalogEngines.open(cli.database)
+        defer { database.close() }
+        let store = try database.users()
         let ada = try #require(try Authenticator().user(bearerToken: token, in: store))
         #expect(ada.name == "ada")
         #expect(ada.isAdmin)
@@ -42,8 +43,9 @@ import Testing
         let added = try cli.run(["user", "add", "bob", "--password-stdin"], input: "open sesame\nignored\n")
         #expect(added.status == 0, "\(added.stderr)")
         #expect(!added.stdout.contains("sesame") && !added.stderr.contains("sesame"))
-        let store = try SQLiteCatalogStore(path: cli.database, readOnly: true)
-        defer { store.close() }
+        let database = try CatalogEngines.open(cli.database)
+        defer { database.close() }
+        let store = try database.users()
         let auth = Authenticator()
         #expect(try auth.user(name: "bob", password: "open sesame", in: store)?.name == "bob")
         #expect(try auth.user(name: "bob", password: "ignored", in: store) == nil)
@@ -89,8 +91,9 @@ import Testing
             #expect(duplicate.stderr == "catalog user: error: a user named \"ada\" already exists\n")
         }
         #expect(try cli.run(["user", "list", "--json"]).stdout == before)
-        let store = try SQLiteCatalogStore(path: cli.database, readOnly: true)
-        defer { store.close() }
+        let database = try CatalogEngines.open(cli.database)
+        defer { database.close() }
+        let store = try database.users()
         let token = String(first.stdout.dropLast())
         #expect(try Authenticator().user(bearerToken: token, in: store)?.isAdmin == false)
     }

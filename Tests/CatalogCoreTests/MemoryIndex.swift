@@ -1,5 +1,6 @@
 import CatalogCore
 import CatalogModel
+import CatalogStorage
 
 /// An engine that keeps a built catalog in memory: what the core's tests search.
 final class MemoryIndex: CatalogIndexSink, SearchIndexReading {

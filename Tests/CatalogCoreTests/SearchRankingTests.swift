@@ -1,5 +1,6 @@
 import CatalogCore
 import CatalogModel
+import CatalogStorage
 import Testing
 
 @Suite struct SearchRankingTests {

@@ -1,6 +1,7 @@
 import CatalogImport
 import CatalogModel
-import CatalogSQLite
+import CatalogCore
+import CatalogStorage
 import Foundation
 
 /// `catalog export`: a catalog as XML (in its own record shape), JSON or CSV.
@@ -31,11 +32,14 @@ struct ExportCommand: Command {
         guard let format = ImportFormat(rawValue: formatName), format != .sqlite else {
             throw CLIError.usage("unknown export format '\(formatName)'; formats: xml, json, csv")
         }
-        let store = try context.openExisting()
-        defer { store.close() }
-        guard let definition = try store.definition(of: id) else {
+        let database = try context.openExisting()
+        defer { database.close() }
+        let reader = try database.reader()
+        guard let catalog = try reader.catalog(id) else {
             throw CLIError.failure("no catalog named \"\(id)\"")
         }
+        let definition = catalog.definition
+        let store = StoredRecords(reader: reader, catalog: catalog)
         let mapper = RecordMapper(definition: definition)
         context.output.flush()
 
@@ -63,7 +67,7 @@ struct ExportCommand: Command {
                 try write(with: &writer, store: store, id: id, mapper: mapper, sink: &sink)
             case .csv:
                 var columns = mapper.fieldOrder
-                try store.forEachRecord(of: id) { record in
+                try store.forEach { record in
                     for field in mapper.sourceRecord(from: record).fields where !columns.contains(field.name) {
                         columns.append(field.name)
                     }
@@ -87,13 +91,23 @@ struct ExportCommand: Command {
     }
 
     private func write(
-        with writer: inout some RecordWriter, store: SQLiteCatalogStore, id: String, mapper: RecordMapper,
+        with writer: inout some RecordWriter, store: StoredRecords, id: String, mapper: RecordMapper,
         sink: inout FileHandleSink
     ) throws {
         try writer.writeStart(to: &sink)
-        try store.forEachRecord(of: id) { record in
+        try store.forEach { record in
             try writer.write(mapper.sourceRecord(from: record), to: &sink)
         }
         try writer.writeEnd(to: &sink)
+    }
+}
+
+/// A catalog's records in index order, decoded from storage.
+struct StoredRecords {
+    let reader: any CatalogReader
+    let catalog: StoredCatalog
+
+    func forEach(_ body: (Record) throws -> Void) throws {
+        try reader.forEachItem(of: catalog) { try body(try $0.record()) }
     }
 }

@@ -1,6 +1,6 @@
 import CatalogImport
 import CatalogModel
-import CatalogSQLite
+import CatalogCollation
 import CatalogStorage
 import Foundation
 
@@ -72,15 +72,16 @@ struct ImportCommand: Command {
         }
         let timeout = TimeInterval(try arguments.integer("timeout", in: 1...3600) ?? 30)
 
-        let store = try context.openForWriting()
-        defer { store.close() }
+        let database = try context.openForWriting()
+        defer { database.close() }
+        let stored = try database.reader().catalog(id)?.definition
         var definition =
-            try store.definition(of: id)
+            stored
             ?? CatalogDefinition(
                 id: id, title: arguments.value("title") ?? id, locale: arguments.value("locale") ?? "en")
         if let title = arguments.value("title") { definition.title = title }
         if let locale = arguments.value("locale"), locale != definition.locale {
-            guard try store.definition(of: id) == nil else {
+            guard stored == nil else {
                 throw CLIError.usage(
                     "catalog '\(id)' already has locale '\(definition.locale)'; it cannot change on import")
             }
@@ -105,7 +106,8 @@ struct ImportCommand: Command {
             progress: { progress.update(bytes: $0) }, outcome: outcome)
         let started = Date()
         let summary = try ImportPipeline.run(
-            reader, into: store, definition: definition, replace: arguments.flag("replace"), outcome: outcome,
+            reader, into: database, definition: definition, replace: arguments.flag("replace"),
+            collation: try ICUCollation.forImport(locale: definition.locale), outcome: outcome,
             readingDone: { read in
                 progress.update(records: read)
                 progress.phase("sorting and building the search index…")

@@ -1,6 +1,7 @@
 import CatalogHTTP
-import CatalogSQLite
+import CatalogEngines
 import CatalogServer
+import CatalogStorage
 import Foundation
 
 /// `catalog serve`: the HTTP server.
@@ -40,34 +41,29 @@ struct ServeCommand: Command {
 
     func run(_ context: CommandContext) throws {
         let arguments = context.arguments
-        let path = context.databasePath
-        // Fail now, with the reason, rather than on the first request.
-        do {
-            let store = try context.openExisting()
-            store.close()
-        }
-        var options = CatalogServerOptions(databasePath: path)
-        if let catalog = arguments.value("compat-catalog") { options.compatCatalog = catalog }
+        let path = context.databaseLocation
+        var settings = CatalogServerSettings()
+        if let catalog = arguments.value("compat-catalog") { settings.compatCatalog = catalog }
         if let images = arguments.value("images") {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: images, isDirectory: &isDirectory), isDirectory.boolValue
             else {
                 throw CLIError.usage("--images: \(images) is not a directory")
             }
-            options.imagesDirectory = images
-        } else {
+            settings.imagesDirectory = images
+        } else if !CatalogEngines.isPostgres(path) {
             let nextToDatabase = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("images")
                 .path
-            if FileManager.default.fileExists(atPath: nextToDatabase) { options.imagesDirectory = nextToDatabase }
+            if FileManager.default.fileExists(atPath: nextToDatabase) { settings.imagesDirectory = nextToDatabase }
         }
         if let url = arguments.value("public-url") {
             guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
                 throw CLIError.usage("--public-url must start with http:// or https://")
             }
-            options.publicURL = url
+            settings.publicURL = url
         }
         if let megabytes = try arguments.integer("max-upload-mb", in: 1...4096) {
-            options.maxUploadBytes = megabytes << 20
+            settings.maxUploadBytes = megabytes << 20
         }
 
         var configuration = ServerConfiguration()
@@ -81,8 +77,16 @@ struct ServeCommand: Command {
             configuration.perIPConnectionLimit = limit
         }
         if let seconds = try arguments.integer("timeout", in: 1...3600) { configuration.connectionTimeout = seconds }
-        configuration.bodyLimit = CatalogApplication.bodyLimit(options: options)
         configuration.recordsClientAddress = !arguments.flag("quiet")
+
+        // Fail now, with the reason, rather than on the first request.
+        if !CatalogEngines.isPostgres(path) && !FileManager.default.fileExists(atPath: path) {
+            throw CLIError.failure("no database at \(path); create one with 'catalog demo' or 'catalog import'")
+        }
+        var engineOptions = CatalogEngines.Options()
+        engineOptions.server = true
+        let options = CatalogServerOptions(database: try CatalogEngines.open(path, options: engineOptions), settings)
+        configuration.bodyLimit = CatalogApplication.bodyLimit(options: options)
 
         // Block the stop signals before any thread starts, so every worker inherits the mask and
         // only sigwait below receives them.
@@ -100,6 +104,7 @@ struct ServeCommand: Command {
         do {
             port = try server.start()
         } catch {
+            application.stores.close()
             throw CLIError.failure(error.description)
         }
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host

@@ -1,5 +1,4 @@
 import CatalogAuth
-import CatalogSQLite
 import CatalogStorage
 import Foundation
 
@@ -63,8 +62,9 @@ struct UserCommand: Command {
             let name = try Self.userName(arguments, action: action)
             let password =
                 arguments.flag("password-stdin") ? try SecretInput.readLine(prompt: "Password for \(name): ") : nil
-            let store = try context.openForWriting()
-            defer { store.close() }
+            let database = try context.openForWriting()
+            defer { database.close() }
+            let store = try database.users()
             let (user, token) = try auth.addUser(
                 name: name, isAdmin: arguments.flag("admin"), password: password, in: store)
             try Self.printToken(token, of: user, context: context)
@@ -73,8 +73,9 @@ struct UserCommand: Command {
                     + "the API token is shown only this once (replace it with 'catalog user token \(user.name)')")
         case "list":
             guard arguments.positionals.count == 1 else { throw CLIError.usage("'user list' takes no names") }
-            let store = try context.openExisting()
-            defer { store.close() }
+            let database = try context.openExisting()
+            defer { database.close() }
+            let store = try database.users()
             let users = try store.users()
             if context.json {
                 struct Body: Encodable { var users: [User] }
@@ -89,14 +90,16 @@ struct UserCommand: Command {
             }
         case "remove":
             let name = try Self.userName(arguments, action: action)
-            let store = try context.openExisting()
-            defer { store.close() }
+            let database = try context.openExisting()
+            defer { database.close() }
+            let store = try database.users()
             guard try store.removeUser(named: name) else { throw CLIError.failure("no user named \"\(name)\"") }
             printError("removed user \"\(name)\" with their web sessions and favorites")
         case "token":
             let name = try Self.userName(arguments, action: action)
-            let store = try context.openExisting()
-            defer { store.close() }
+            let database = try context.openExisting()
+            defer { database.close() }
+            let store = try database.users()
             guard let user = try store.user(named: name) else { throw CLIError.failure("no user named \"\(name)\"") }
             let token = try auth.replaceToken(forUser: user.name, in: store)
             try Self.printToken(token, of: user, context: context)
@@ -105,8 +108,9 @@ struct UserCommand: Command {
                     + "and this one is shown only this once")
         default:  // "password"
             let name = try Self.userName(arguments, action: action)
-            let store = try context.openExisting()
-            defer { store.close() }
+            let database = try context.openExisting()
+            defer { database.close() }
+            let store = try database.users()
             guard let user = try store.user(named: name) else { throw CLIError.failure("no user named \"\(name)\"") }
             let password = try SecretInput.readLine(prompt: "New password for \(user.name): ")
             try auth.setPassword(password, forUser: user.name, in: store)

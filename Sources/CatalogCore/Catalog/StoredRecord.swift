@@ -23,3 +23,10 @@ public enum StoredRecord {
         }
     }
 }
+
+extension StoredHit {
+    /// The record, decoded from its JSON.
+    public func record() throws(StorageError) -> Record {
+        try StoredRecord.decode(json)
+    }
+}

@@ -2,77 +2,6 @@ import CatalogModel
 import CatalogStorage
 import Foundation
 
-/// Sort keys and section labels for a catalog's locale, supplied by whoever writes records
-/// (the ICU-backed `CatalogCollation` target); reading a catalog never needs them, because sort
-/// keys and sections are stored.
-public protocol CatalogCollating {
-    /// The collator's version: sort keys are only comparable within one version.
-    var version: String { get }
-    /// Every label of the locale's index, in order (the last one is the overflow bucket "#").
-    var sectionLabels: [String] { get }
-    /// The collation key of a title.
-    func sortKey(_ title: String) -> [UInt8]
-    /// The index of the label a title is filed under.
-    func section(for title: String) -> Int
-}
-
-/// Where a built catalog goes: the engine's side of an import. The builder calls these in
-/// order: every item (by ascending document number, interleaved with the posting chunks of
-/// each 65,536 documents), then the named blobs.
-public protocol CatalogIndexSink: AnyObject {
-    /// Stores one record.
-    func write(item: IndexedItem) throws
-    /// Stores one posting chunk of a term (chunks of one term arrive in ascending order).
-    func write(postingChunk: [UInt8], term: UInt32, chunk: Int) throws
-    /// Stores a named blob of the search index (the lexicon, per-document attributes).
-    func write(blob: [UInt8], named name: String) throws
-}
-
-/// One record as an engine stores it.
-public struct IndexedItem: Sendable {
-    /// Its number in search order (rank length, collation, id): posting lists refer to it.
-    public var document: Int
-    /// The record's id.
-    public var id: String
-    /// Its section's index in ``IndexedCatalog/sectionLabels``.
-    public var section: Int
-    /// The collation key of its title.
-    public var sortKey: [UInt8]
-    /// Its position in index order (section, collation key, id), from 0.
-    public var position: Int
-    /// The fields a result list shows: highlights are computed on them without decoding the
-    /// record.
-    public var title: String
-    public var subtitle: String?
-    public var categories: [String]
-    /// The featured rank, if any.
-    public var featured: Int?
-    /// The price, exactly as written in the record's JSON.
-    public var price: Decimal?
-    /// A hash of the record's content, to see what a re-import changed.
-    public var hash: UInt64
-    /// The record as the API answers with it (``Record`` written with ``JSONOutput``).
-    public var json: [UInt8]
-}
-
-/// What an import built, for the catalog's own row.
-public struct IndexedCatalog: Sendable {
-    /// The definition as stored (categories numbered).
-    public var definition: CatalogDefinition
-    /// How many records there are.
-    public var count: Int
-    /// Every label of the locale's index.
-    public var sectionLabels: [String]
-    /// Non-empty sections: label index and record count, in order.
-    public var sections: [(position: Int, count: Int)]
-    /// Categories: number, label, image, display position and record count.
-    public var categories: [CategoryCount]
-    /// Display position of each category, parallel to ``categories``.
-    public var categoryPositions: [Int]
-    /// The collator version the sort keys were made with.
-    public var collationVersion: String
-}
-
 /// Builds a catalog's stored form from its records, engine-neutral: every engine stores what
 /// this produces, and every search reads it back through the same code, so results agree by
 /// construction.
@@ -126,6 +55,21 @@ public final class CatalogIndexBuilder {
     /// How many records were added.
     public var count: Int { rankLengths.count }
 
+    /// The content hashes of the catalog's current records by id: ``add(_:)`` counts what is
+    /// new, changed and unchanged against them.
+    public var previousHashes: [String: UInt64] = [:]
+    /// Records added whose id was not in ``previousHashes``.
+    public private(set) var addedCount = 0
+    /// Records added whose id was there with other content.
+    public private(set) var changedCount = 0
+    /// Records added whose id was there with the same content.
+    public private(set) var unchangedCount = 0
+
+    /// Whether a record with this id was added.
+    public func contains(id: String) -> Bool {
+        Array(id.utf8).withUnsafeBufferPointer { ids.lookup($0) } != nil
+    }
+
     /// The definition that will be stored; set it when reading taught something (field order).
     public var storedDefinition: CatalogDefinition {
         get { definition }
@@ -134,9 +78,11 @@ public final class CatalogIndexBuilder {
 
     /// Adds a record.
     ///
+    /// - Parameter counted: false for a record kept from the catalog's current version, which
+    ///   counts as neither added nor changed.
     /// - Throws: ``StorageError`` `.invalidArgument` for an empty id, `.constraint` for an id
     ///   seen before ("two records have the id …").
-    public func add(_ record: Record) throws {
+    public func add(_ record: Record, counted: Bool = true) throws {
         guard !record.id.isEmpty else { throw StorageError(.invalidArgument, "a record has an empty id") }
         let (_, isNew) =
             record.id.utf8.withContiguousStorageIfAvailable { ids.number(of: $0) }
@@ -182,8 +128,14 @@ public final class CatalogIndexBuilder {
         var output = JSONOutput(capacity: 512)
         stored.write(to: &output)
         scratch.removeAll(keepingCapacity: true)
-        RecordBlob.write(record: stored, json: output.bytes, to: &scratch)
+        let hash = RecordBlob.write(record: stored, categoryNumbers: numbers, json: output.bytes, to: &scratch)
         recordOffsets.append(try records.append(scratch))
+        guard counted else { return }
+        switch previousHashes[record.id] {
+        case nil: addedCount += 1
+        case hash: unchangedCount += 1
+        default: changedCount += 1
+        }
     }
 
     /// Numbers the records, writes them and the search index to `sink`.
@@ -436,7 +388,9 @@ public enum SearchBlobs {
 
 /// A record in the builder's temporary file: the fields an item row needs, then its JSON.
 enum RecordBlob {
-    static func write(record: Record, json: [UInt8], to bytes: inout [UInt8]) {
+    /// Appends the blob; returns the record's content hash.
+    @discardableResult
+    static func write(record: Record, categoryNumbers: [Int], json: [UInt8], to bytes: inout [UInt8]) -> UInt64 {
         func text(_ value: String?) {
             guard let value else { return BinaryWriter.append(UInt32.max, to: &bytes) }
             BinaryWriter.append(UInt32(value.utf8.count), to: &bytes)
@@ -445,11 +399,16 @@ enum RecordBlob {
         text(record.title)
         text(record.subtitle)
         BinaryWriter.append(UInt32(record.categories.count), to: &bytes)
-        for label in record.categories { text(label) }
+        for (label, number) in zip(record.categories, categoryNumbers) {
+            text(label)
+            BinaryWriter.append(UInt32(number), to: &bytes)
+        }
         BinaryWriter.append(UInt64(bitPattern: Int64(record.featured ?? Int(Int64.min))), to: &bytes)
         text(record.price.map { DecimalText.format($0) })
-        BinaryWriter.append(Self.hash(json), to: &bytes)
+        let hash = Self.hash(json)
+        BinaryWriter.append(hash, to: &bytes)
         bytes.append(contentsOf: json)
+        return hash
     }
 
     static func item(
@@ -468,7 +427,12 @@ enum RecordBlob {
         let subtitle = try text()
         guard let categoryCount = reader.uint32() else { throw StorageError(.engine, "a temporary file is damaged") }
         var categories: [String] = []
-        for _ in 0..<categoryCount { categories.append(try text() ?? "") }
+        var numbers: [Int] = []
+        for _ in 0..<categoryCount {
+            categories.append(try text() ?? "")
+            guard let number = reader.uint32() else { throw StorageError(.engine, "a temporary file is damaged") }
+            numbers.append(Int(number))
+        }
         guard let featuredBits = reader.uint64() else { throw StorageError(.engine, "a temporary file is damaged") }
         let featured = Int64(bitPattern: featuredBits)
         let price = try text().flatMap(DecimalText.parse)
@@ -477,7 +441,8 @@ enum RecordBlob {
         }
         return IndexedItem(
             document: document, id: id, section: section, sortKey: sortKey, position: position, title: title,
-            subtitle: subtitle, categories: categories, featured: featured == Int64.min ? nil : Int(featured),
+            subtitle: subtitle, categories: categories, categoryNumbers: numbers,
+            featured: featured == Int64.min ? nil : Int(featured),
             price: price, hash: hash, json: Array(json))
     }
 

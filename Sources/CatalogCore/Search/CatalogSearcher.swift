@@ -198,3 +198,14 @@ struct WordMatches {
         field = TermSet(lexicon.index(of: IndexTerms.term(.fieldSymbol, bytes)).map { [$0] } ?? [], of: lexicon)
     }
 }
+
+extension SearchResult {
+    /// The answer as model values, records decoded (what the command line and the client
+    /// library work with; the server writes the stored JSON directly).
+    public func response() throws -> SearchResponse {
+        SearchResponse(
+            items: try hits.map { SearchHit(record: try $0.stored.record(), matches: $0.matches, snippet: $0.snippet) },
+            total: total, totalCapped: totalCapped, scope: scope, scopes: scopes, next: next,
+            facets: facets.isEmpty ? nil : Dictionary(uniqueKeysWithValues: facets.map { ($0.key.rawValue, $0.value) }))
+    }
+}

@@ -324,12 +324,15 @@ final class Evaluation {
     func rankedPage(after cursor: SearchCursor?, limit: Int) throws -> ([PageEntry], SearchCursor?) {
         var startTier = 0
         var startDocument = 0
-        if let cursor {
-            guard case .ranked(let tier, let document) = cursor else {
-                throw StorageError(.invalidArgument, "this cursor belongs to a search in another order")
-            }
+        switch cursor {
+        case .ranked(let tier, let document):
             startTier = tier
             startDocument = document + 1
+        case .ordered(let position):
+            // A cursor of a sorted search: continue from that position in the first tier.
+            startDocument = position + 1
+        case nil:
+            break
         }
         var page: [PageEntry] = []
         for tier in SearchTier.allCases where tier.rawValue >= startTier {
@@ -359,11 +362,11 @@ final class Evaluation {
     /// A page in a fixed order: index order (title), its reverse, or by price.
     func orderedPage(sort: SearchSort, after cursor: SearchCursor?, limit: Int) throws -> ([PageEntry], SearchCursor?) {
         var position = 0
-        if let cursor {
-            guard case .ordered(let last) = cursor else {
-                throw StorageError(.invalidArgument, "this cursor belongs to a search in another order")
-            }
-            position = last + 1
+        switch cursor {
+        case .ordered(let last): position = last + 1
+        // A cursor of a ranked search: its document number stands in for the position.
+        case .ranked(_, let document): position = document + 1
+        case nil: break
         }
         let count = index.count
         let document: (Int) -> Int

@@ -2,63 +2,6 @@ import CatalogModel
 import CatalogStorage
 import Synchronization
 
-/// The questions a search asks an engine about one catalog: every engine answers them from
-/// what ``CatalogIndexBuilder`` wrote, and ``CatalogSearcher`` does everything else, so every
-/// engine (and an offline snapshot) ranks, counts and pages the same way.
-///
-/// Like the stores, a reader belongs to one thread at a time.
-public protocol SearchIndexReading: AnyObject {
-    /// One posting chunk of a term, or nil when the term has no documents in that chunk.
-    func postingChunk(term: UInt32, chunk: Int) throws -> [UInt8]?
-    /// A named blob of the index (``SearchBlobs``, ``DocumentAttributes``), or nil.
-    func blob(named name: String) throws -> [UInt8]?
-    /// The records with these document numbers, in the order given (missing ones left out).
-    func hits(documents: [Int]) throws -> [StoredHit]
-    /// The titles of these documents, in the order given.
-    func titles(documents: [Int]) throws -> [String]
-}
-
-extension SearchIndexReading {
-    /// Several posting chunks of one chunk number; engines with a round trip per query answer
-    /// them together.
-    public func postingChunks(terms: [UInt32], chunk: Int) throws -> [UInt32: [UInt8]] {
-        var result: [UInt32: [UInt8]] = [:]
-        for term in terms {
-            if let bytes = try postingChunk(term: term, chunk: chunk) { result[term] = bytes }
-        }
-        return result
-    }
-}
-
-/// A record as stored: its JSON as the API serves it, and the fields a result list shows.
-public struct StoredHit: Sendable, Equatable {
-    /// The document number.
-    public var document: Int
-    /// The record's id.
-    public var id: String
-    /// The record's JSON (``Record`` written by ``JSONOutput``).
-    public var json: [UInt8]
-    /// The title, subtitle and categories, for highlights.
-    public var title: String
-    public var subtitle: String?
-    public var categories: [String]
-
-    /// Creates a stored hit.
-    public init(document: Int, id: String, json: [UInt8], title: String, subtitle: String?, categories: [String]) {
-        self.document = document
-        self.id = id
-        self.json = json
-        self.title = title
-        self.subtitle = subtitle
-        self.categories = categories
-    }
-
-    /// The record, decoded from its JSON.
-    public func record() throws -> Record {
-        try StoredRecord.decode(json)
-    }
-}
-
 /// One catalog's search index as loaded from its engine: the lexicon and the attributes a
 /// search needs, shared by every search of that catalog generation.
 public final class CatalogSearchIndex: Sendable {

@@ -1,3 +1,5 @@
+import CatalogStorage
+
 /// The union of some lexicon terms' documents, read a chunk at a time: one query word's
 /// matches of one kind (its whole-word matches, its prefix matches, …).
 ///

@@ -1,3 +1,4 @@
+import CatalogCore
 import CatalogModel
 import CatalogStorage
 import Foundation
@@ -50,8 +51,9 @@ public enum ImportPipeline {
     ///
     /// - Returns: what the import did. Nothing changes when it throws.
     public static func run(
-        _ reader: any RecordSource, into store: any CatalogStore, definition: CatalogDefinition, replace: Bool,
-        outcome: ReadingOutcome? = nil, readingDone: ((Int) -> Void)? = nil, progress: @escaping (Int) -> Void
+        _ reader: any RecordSource, into database: any CatalogDatabase, definition: CatalogDefinition, replace: Bool,
+        collation: any CatalogCollating, outcome: ReadingOutcome? = nil, readingDone: ((Int) -> Void)? = nil,
+        progress: @escaping (Int) -> Void, isCancelled: @escaping () -> Bool = { false }
     ) throws -> ImportSummary {
         let pipe = RecordPipe()
         let learned = outcome ?? ReadingOutcome()
@@ -81,8 +83,8 @@ public enum ImportPipeline {
         thread.stackSize = 8 << 20
         thread.start()
         do {
-            return try store.importRecords(
-                definition: definition, replace: replace,
+            return try CatalogImporter.run(
+                into: database, definition: definition, replace: replace, collation: collation,
                 records: { add in
                     var count = 0
                     while let batch = try pipe.receive() {
@@ -91,7 +93,7 @@ public enum ImportPipeline {
                     }
                     readingDone?(count)
                     return learned.applied(to: definition)
-                }, progress: progress)
+                }, progress: progress, isCancelled: isCancelled)
         } catch {
             pipe.cancel()
             // Drain so the reader thread can finish before its reader goes away.

@@ -63,7 +63,8 @@ public struct NumericRange: Sendable, Equatable, Hashable, CustomStringConvertib
         self.upper = upper
     }
 
-    /// Parses `MIN..MAX` where either side may be empty; nil when malformed or both are empty.
+    /// Parses `MIN..MAX` where either side may be empty; nil when malformed or both are empty. A
+    /// range whose lower end is above its upper end contains nothing.
     public init?(parsing text: String) {
         let parts = text.components(separatedBy: "..")
         guard parts.count == 2 else { return nil }
@@ -72,14 +73,13 @@ public struct NumericRange: Sendable, Equatable, Hashable, CustomStringConvertib
         guard !(lower.isEmpty && upper.isEmpty) else { return nil }
         var range = NumericRange(lower: nil, upper: nil)
         if !lower.isEmpty {
-            guard let value = DecimalText.parse(lower) else { return nil }
+            guard let value = RecordMapper.parseDecimal(lower) else { return nil }
             range.lower = value
         }
         if !upper.isEmpty {
-            guard let value = DecimalText.parse(upper) else { return nil }
+            guard let value = RecordMapper.parseDecimal(upper) else { return nil }
             range.upper = value
         }
-        if let low = range.lower, let high = range.upper, low > high { return nil }
         self = range
     }
 

@@ -22,10 +22,10 @@ struct WebSession {
     /// True when the CSRF cookie must be set with the response.
     let isNewCSRF: Bool
 
-    init(request: Request, stores: StoreProvider, authenticator: Authenticator) throws {
+    init(request: Request, stores: any CatalogDatabase, authenticator: Authenticator) throws {
         let cookies = Self.cookies(request)
         if let value = cookies[Self.sessionCookie] {
-            user = try authenticator.user(sessionCookie: value, in: stores.reader())
+            user = try authenticator.user(sessionCookie: value, in: stores.users())
         } else {
             user = nil
         }

@@ -4,6 +4,9 @@ import Foundation
 
 /// One SQLite connection. Not Sendable: it belongs to one thread at a time.
 ///
+/// Shared by the SQLite engine and the readers and writers of plain SQLite tables (imports
+/// and exports), so there is one wrapper of the C API.
+///
 /// Owns the `sqlite3*` handle; ``close()`` must be called before the connection goes away (the
 /// deinitializer asserts it did, and closes anyway in release builds).
 public final class Connection {
@@ -17,7 +20,8 @@ public final class Connection {
         case readOnly
     }
 
-    private(set) var handle: OpaquePointer?
+    /// The `sqlite3*` handle, for this package's own extensions (incremental blob reads).
+    public private(set) var handle: OpaquePointer?
     /// The file opened.
     public let path: String
     private var statements: [String: Statement] = [:]
@@ -46,6 +50,12 @@ public final class Connection {
         _ = csqlite_enable_defensive(db)
         sqlite3_extended_result_codes(db, 1)
         sqlite3_busy_timeout(db, 5_000)
+    }
+
+    /// How long a statement waits for another connection's lock before failing with `.busy`.
+    public func setBusyTimeout(_ timeout: Duration) {
+        let milliseconds = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
+        sqlite3_busy_timeout(handle, Int32(clamping: milliseconds))
     }
 
     /// Process-wide SQLite configuration, applied before the first connection opens.
@@ -147,10 +157,10 @@ public final class Connection {
     }
 
     /// True when no transaction is open.
-    var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
+    public var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
 
     /// Rows changed by the last INSERT, UPDATE or DELETE.
-    var changes: Int { Int(sqlite3_changes64(handle)) }
+    public var changes: Int { Int(sqlite3_changes64(handle)) }
 
     var lastMessage: String { handle.map { String(cString: sqlite3_errmsg($0)) } ?? "no connection" }
 

@@ -2,6 +2,7 @@ import CSQLite
 import CatalogModel
 import CatalogStorage
 import Foundation
+import SQLiteSupport
 
 /// Reads the rows of a table in another SQLite file as source records: each column is a field.
 ///

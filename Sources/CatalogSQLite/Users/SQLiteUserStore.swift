@@ -1,29 +1,57 @@
 import CatalogModel
 import CatalogStorage
+import SQLiteSupport
 
 /// Accounts, API tokens, web sessions and favorites in the `users`, `sessions` and `favorites`
 /// tables (schema version 2).
 ///
-/// Reads work on a read-only store, so a server thread can check credentials on its own
-/// read-only connection; writes need a store opened for writing and fail with a clear
-/// ``StorageError`` otherwise.
-extension SQLiteCatalogStore: UserStore {
+/// Reads use the connection the store was made with; writes go through the database's one
+/// read-write connection, one writer at a time.
+public final class SQLiteUserStore: UserStore {
+    private let reads: () throws -> Connection
+    private let writes: ((Connection) throws -> Void) throws -> Void
+    private var writing: Connection?
+
+    /// The connection statements run on: the write connection inside ``write(_:_:)``, else a
+    /// reader in a fresh snapshot.
+    private var connection: Connection {
+        get throws { try writing ?? reads() }
+    }
+
     /// The longest item id a favorite may name, in UTF-8 bytes.
     public static let maxFavoriteItemIDBytes = 1024
 
     private static let userColumns = "users.id, users.name, users.is_admin, users.created_at"
+
+    /// A store reading on the connection `reads` gives (in a fresh snapshot) and writing through
+    /// `writes`, which runs its argument with the write connection.
+    init(reads: @escaping () throws -> Connection, writes: @escaping ((Connection) throws -> Void) throws -> Void) {
+        self.reads = reads
+        self.writes = writes
+    }
+
+    /// A store on the write connection itself.
+    convenience init(connection: Connection, readOnly: Bool) {
+        self.init(reads: { connection }, writes: { body in try body(connection) })
+    }
 
     /// Decodes the first four columns, selected with ``userColumns``.
     private func user(from row: Statement) -> User {
         User(id: row.int64(0), name: row.text(1), isAdmin: row.int(2) != 0, createdAt: row.text(3))
     }
 
-    /// Runs `body` in a write transaction, or fails clearly on a read-only store.
+    /// Runs `body` in a write transaction on the write connection.
     private func write<T>(_ action: String, _ body: () throws -> T) throws -> T {
-        guard !isReadOnly else {
-            throw StorageError(.engine, "cannot \(action): \(path) is open read-only")
+        try withoutActuallyEscaping(body) { body in
+            let box = ResultBox<T>()
+            try writes { writer in
+                writing = writer
+                defer { writing = nil }
+                box.value = try writer.isAutocommit ? writer.transaction(body) : body()
+            }
+            guard let value = box.value else { throw StorageError(.engine, "cannot \(action)") }
+            return value
         }
-        return try connection.transaction(body)
     }
 
     // MARK: - Accounts
@@ -67,7 +95,7 @@ extension SQLiteCatalogStore: UserStore {
         try write("remove a user") {
             // Sessions and favorites go with the user (ON DELETE CASCADE).
             try connection.cached("DELETE FROM users WHERE name = ?").bind(name).run()
-            return connection.changes > 0
+            return try connection.changes > 0
         }
     }
 
@@ -76,7 +104,7 @@ extension SQLiteCatalogStore: UserStore {
     public func setPasswordHash(_ hash: String?, forUser name: String) throws {
         try write("set a password") {
             try connection.cached("UPDATE users SET password_hash = ? WHERE name = ?").bind(hash, name).run()
-            guard connection.changes > 0 else { throw StorageError(.userNotFound, "no user named \"\(name)\"") }
+            guard try connection.changes > 0 else { throw StorageError(.userNotFound, "no user named \"\(name)\"") }
             try connection.cached("DELETE FROM sessions WHERE user_id = (SELECT id FROM users WHERE name = ?)")
                 .bind(name).run()
         }
@@ -97,7 +125,7 @@ extension SQLiteCatalogStore: UserStore {
         try write("replace a token") {
             try connection.cached("UPDATE users SET token_selector = ?, token_hash = ? WHERE name = ?")
                 .bind(selector, hash, name).run()
-            guard connection.changes > 0 else { throw StorageError(.userNotFound, "no user named \"\(name)\"") }
+            guard try connection.changes > 0 else { throw StorageError(.userNotFound, "no user named \"\(name)\"") }
         }
     }
 
@@ -172,7 +200,7 @@ extension SQLiteCatalogStore: UserStore {
                 ON CONFLICT (user_id, catalog_id, item_id) DO NOTHING
                 """
             ).bind(userID, catalog, item).run()
-            return connection.changes > 0
+            return try connection.changes > 0
         }
     }
 
@@ -180,7 +208,7 @@ extension SQLiteCatalogStore: UserStore {
         try write("remove a favorite") {
             try connection.cached("DELETE FROM favorites WHERE user_id = ? AND catalog_id = ? AND item_id = ?")
                 .bind(userID, catalog, item).run()
-            return connection.changes > 0
+            return try connection.changes > 0
         }
     }
 
@@ -192,4 +220,9 @@ extension SQLiteCatalogStore: UserStore {
             throw StorageError(.userNotFound, "no user with id \(id)")
         }
     }
+}
+
+/// Carries a write's result out of the closure that runs it.
+private final class ResultBox<T> {
+    var value: T?
 }

@@ -1,27 +1,49 @@
+import CatalogCollation
+import CatalogCore
 import CatalogModel
-import CatalogSQLite
+import CatalogStorage
 import CatalogTestSupport
 import Foundation
 
-/// A store in a fresh temporary directory, removed when the fixture goes away.
+/// A database of one engine in a fresh temporary place, removed when the fixture goes away,
+/// with the helpers the behaviour suite reads through.
 final class StoreFixture {
-    let database: TemporaryDatabase
-    var directory: URL { database.directory }
-    var path: String { database.path }
-    var store: SQLiteCatalogStore { database.store }
+    let temporary: TemporaryDatabase
+    var database: any CatalogDatabase { temporary.database }
+    var directory: URL { temporary.directory }
 
-    init() throws {
-        database = try TemporaryDatabase()
+    init(_ engine: TemporaryDatabase.Engine = .sqlite) throws {
+        temporary = try TemporaryDatabase(engine: engine)
     }
 
     @discardableResult
     func load(_ definition: CatalogDefinition, _ records: [Record], replace: Bool = true) throws -> ImportSummary {
-        try store.importRecords(
-            definition: definition, replace: replace,
+        try CatalogImporter.run(
+            into: database, definition: definition, replace: replace,
+            collation: try ICUCollation.forImport(locale: definition.locale),
             records: { add in
                 for record in records { try add(record) }
                 return nil
-            }, progress: nil)
+            })
+    }
+
+    var reader: any CatalogReader { get throws { try database.reader() } }
+
+    func catalog(_ id: String) throws -> StoredCatalog { try reader.requireCatalog(id) }
+
+    func items(
+        _ id: String, section: String? = nil, after: String? = nil, before: String? = nil, limit: Int = 100
+    ) throws -> (records: [Record], next: String?, previous: String?) {
+        let page = try reader.items(of: catalog(id), section: section, after: after, before: before, limit: limit)
+        return (try page.records(), page.next, page.previous)
+    }
+
+    func search(_ query: String, in id: String, scope: String? = nil, limit: Int = 10) throws -> SearchResponse {
+        try reader.search(SearchRequest(query: query, scope: scope, limit: limit), in: catalog(id)).response()
+    }
+
+    func item(_ id: String, _ itemID: String) throws -> Record? {
+        try reader.item(of: catalog(id), id: itemID)?.record()
     }
 
     static let cookbook = CatalogDefinition(
@@ -47,4 +69,8 @@ final class StoreFixture {
         Record(id: "r10", title: "Nyúlpörkölt", categories: ["Húsételek"]),
         Record(id: "r11", title: "Csusza", categories: ["Tésztaételek"]),
     ]
+}
+
+extension SearchHit {
+    var id: String { record.id }
 }
