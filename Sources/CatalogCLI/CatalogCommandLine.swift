@@ -143,6 +143,26 @@ struct CommandContext {
         try SQLiteCatalogStore(path: databasePath)
     }
 
+    /// The accounts file: `--users-db`, else the one beside the catalog database
+    /// (`catalog.sqlite` → `catalog-users.sqlite`).
+    var usersDatabasePath: String {
+        if let path = arguments.value("users-db"), !path.isEmpty { return path }
+        return SQLiteUserStore.defaultPath(forCatalog: databasePath)
+    }
+
+    /// Opens the accounts file for writing, moving accounts an older version kept in the catalog
+    /// database into it first. Unless `creating`, the accounts file or the catalog database must
+    /// exist.
+    func openUsers(creating: Bool) throws -> SQLiteUserStore {
+        let path = usersDatabasePath
+        if !creating && !FileManager.default.fileExists(atPath: path)
+            && !FileManager.default.fileExists(atPath: databasePath)
+        {
+            throw CLIError.failure("no accounts database at \(path); add a user with 'catalog user add NAME'")
+        }
+        return try SQLiteUserStore(path: path, migratingFrom: databasePath)
+    }
+
     /// Whether `--json` was given.
     var json: Bool { arguments.flag("json") }
 }

@@ -14,13 +14,15 @@ import Testing
 final class ServerFixture {
     let directory: URL
     let path: String
+    /// The accounts file beside the catalog file.
+    let usersPath: String
     let images: URL
     let application: CatalogApplication
     let adminToken: String
     let userToken: String
     let otherToken: String
 
-    init() throws {
+    init(_ configure: (inout CatalogServerOptions) -> Void = { _ in }) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-server-\(UUID().uuidString)")
         images = directory.appendingPathComponent("images")
         try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
@@ -36,18 +38,22 @@ final class ServerFixture {
                 }
             _ = try ImportPipeline.run(reader, into: store, definition: demo.definition, replace: true) { _ in }
         }
+        usersPath = SQLiteUserStore.defaultPath(forCatalog: path)
+        let users = try SQLiteUserStore(path: usersPath, migratingFrom: path)
+        defer { users.close() }
         let authenticator = Authenticator()
-        adminToken = try authenticator.addUser(name: "admin", isAdmin: true, password: nil, in: store).token
-        userToken = try authenticator.addUser(name: "mari", isAdmin: false, password: nil, in: store).token
-        otherToken = try authenticator.addUser(name: "jozsi", isAdmin: false, password: nil, in: store).token
+        adminToken = try authenticator.addUser(name: "admin", isAdmin: true, password: nil, in: users).token
+        userToken = try authenticator.addUser(name: "mari", isAdmin: false, password: nil, in: users).token
+        otherToken = try authenticator.addUser(name: "jozsi", isAdmin: false, password: nil, in: users).token
         var options = CatalogServerOptions(databasePath: path)
         options.imagesDirectory = images.path
         options.maxUploadBytes = 1 << 20
+        configure(&options)
         application = CatalogApplication(options: options, accessLog: nil, errorLog: { _ in })
     }
 
     deinit {
-        application.stores.close()
+        application.close()
         try? FileManager.default.removeItem(at: directory)
     }
 

@@ -99,9 +99,9 @@ import Testing
     }
 
     @Test func signInFavoritesAndCSRF() throws {
-        let store = try SQLiteCatalogStore(path: fixture.path)
-        _ = try Authenticator().addUser(name: "kati", isAdmin: false, password: "paprika-42", in: store)
-        store.close()
+        let users = try SQLiteUserStore(path: fixture.usersPath)
+        _ = try Authenticator().addUser(name: "kati", isAdmin: false, password: "paprika-42", in: users)
+        users.close()
         let form = try fixture.request("/signin")
         let csrf = try #require(
             form.response.headers["Set-Cookie"]?.split(separator: ";").first?.split(separator: "=").last)
@@ -117,6 +117,14 @@ import Testing
         let cookies = "\(cookie); \(session)"
         let page = try fixture.request("/c/cookbook/i/r01", headers: [("Cookie", cookies)])
         #expect(page.text.contains("id=\"favorite\" aria-pressed=\"false\""))
+        // Signed in, forms carry a token bound to the session, not the one from before.
+        let bound = try #require(page.text.firstMatch(of: /name="csrf" value="([A-Za-z0-9_-]+)"/)?.1)
+        #expect(bound != csrf)
+        let stale = try fixture.request(
+            .post, "/c/cookbook/i/r01/favorite",
+            headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Cookie", cookies)],
+            body: Array("csrf=\(csrf)&favorite=1".utf8))
+        #expect(stale.status == 403, "the token from before sign-in no longer works")
         // Without the token the form is refused; with it the favorite is stored.
         let forged = try fixture.request(
             .post, "/c/cookbook/i/r01/favorite",
@@ -129,12 +137,12 @@ import Testing
                 ("Content-Type", "application/x-www-form-urlencoded"), ("Cookie", cookies),
                 ("Origin", "https://evil.example"),
                 ("Host", "localhost:8080"),
-            ], body: Array("csrf=\(csrf)&favorite=1".utf8))
+            ], body: Array("csrf=\(bound)&favorite=1".utf8))
         #expect(crossSite.status == 403)
         let added = try fixture.request(
             .post, "/c/cookbook/i/r01/favorite",
             headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Cookie", cookies)],
-            body: Array("csrf=\(csrf)&favorite=1".utf8))
+            body: Array("csrf=\(bound)&favorite=1".utf8))
         #expect(added.status == 303)
         let favorites = try fixture.request("/c/cookbook/favorites", headers: [("Cookie", cookies)])
         #expect(favorites.text.contains("Csirkepaprikás"))

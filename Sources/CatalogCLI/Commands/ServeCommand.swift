@@ -9,11 +9,11 @@ struct ServeCommand: Command {
     static let summary = "Serve the catalogs over HTTP: JSON API, original endpoints, feeds, images."
     static let options: Set<String> = [
         "host", "port", "threads", "compat-catalog", "images", "public-url", "max-upload-mb", "max-connections",
-        "max-connections-per-ip", "timeout",
+        "max-connections-per-ip", "timeout", "header-timeout", "host-name", "users-db",
     ]
     static let flags: Set<String> = ["quiet"]
     static let help = """
-        USAGE: catalog serve [--db PATH] [--host 127.0.0.1] [--port 8080] [--threads N] [--quiet]
+        USAGE: catalog serve [--db PATH] [--users-db PATH] [--host 127.0.0.1] [--port 8080] [--threads N] [--quiet]
 
         Serves every catalog of the database over HTTP until SIGINT or SIGTERM, which stop
         accepting connections, let requests in flight finish and close the database cleanly.
@@ -29,11 +29,23 @@ struct ServeCommand: Command {
                                        and /getrecipe answer for (default: cookbook)
           --images DIR                 the stored images served under /images/ (default: the
                                        "images" folder next to the database, when it exists)
-          --public-url URL             the server's public URL, for absolute links behind a proxy
+          --public-url URL             the server's public URL, for absolute links behind a proxy;
+                                       an https URL makes the session cookies Secure
+          --host-name NAME             a host name the server answers as (repeatable); absolute
+                                       links use the request's Host only when it names one of
+                                       these, else the listening address (default: localhost and
+                                       the listening address)
+          --users-db PATH              the accounts file: users, sessions, tokens, favorites
+                                       (default: beside the database, catalog.sqlite →
+                                       catalog-users.sqlite)
           --max-upload-mb N            the largest import upload (default: 64)
           --max-connections N          connections at once (default: 1024)
           --max-connections-per-ip N   connections at once from one address (default: 256)
-          --timeout SECONDS            close connections idle this long (default: 30)
+          --timeout SECONDS            close connections silent this long while a body arrives
+                                       or an answer is sent (default: 30)
+          --header-timeout SECONDS     a request's line and headers must arrive within this long
+                                       of the connection opening or its previous answer, or the
+                                       connection is closed (default: 10)
           --quiet                      no access log
 
         """
@@ -47,6 +59,13 @@ struct ServeCommand: Command {
             store.close()
         }
         var options = CatalogServerOptions(databasePath: path)
+        if let users = arguments.value("users-db"), !users.isEmpty { options.usersDatabasePath = users }
+        for name in arguments.values("host-name") {
+            guard CatalogServerOptions.isValidHostName(name) else {
+                throw CLIError.usage("--host-name: '\(name)' is not a host name (letters, digits, '.', '-')")
+            }
+            options.hostNames.append(name)
+        }
         if let catalog = arguments.value("compat-catalog") { options.compatCatalog = catalog }
         if let images = arguments.value("images") {
             var isDirectory: ObjCBool = false
@@ -81,8 +100,11 @@ struct ServeCommand: Command {
             configuration.perIPConnectionLimit = limit
         }
         if let seconds = try arguments.integer("timeout", in: 1...3600) { configuration.connectionTimeout = seconds }
+        if let seconds = try arguments.integer("header-timeout", in: 1...3600) {
+            configuration.headerTimeout = .seconds(seconds)
+        }
         configuration.bodyLimit = CatalogApplication.bodyLimit(options: options)
-        configuration.recordsClientAddress = !arguments.flag("quiet")
+        options.listenHost = configuration.host
 
         // Block the stop signals before any thread starts, so every worker inherits the mask and
         // only sigwait below receives them.
@@ -93,8 +115,14 @@ struct ServeCommand: Command {
         pthread_sigmask(SIG_BLOCK, &signals, nil)
         signal(SIGPIPE, SIG_IGN)
 
+        do {
+            try CatalogApplication.prepareAccounts(options: options)
+        } catch {
+            throw CLIError.failure("\(options.usersDatabasePath): \(error)")
+        }
         let application = CatalogApplication(
             options: options, accessLog: arguments.flag("quiet") ? nil : AccessLog())
+        application.configure(&configuration)
         let server = HTTPServer(configuration: configuration, responder: application.responder)
         let port: Int
         do {
@@ -111,7 +139,7 @@ struct ServeCommand: Command {
         sigwait(&signals, &received)
         printError("catalog serve: \(received == SIGINT ? "SIGINT" : "SIGTERM"): stopping")
         server.shutdown()
-        application.stores.close()
+        application.close()
         printError("catalog serve: stopped")
     }
 }

@@ -8,15 +8,17 @@ import CatalogStorage
 /// still listed (with `record: null`) until the user removes it.
 struct FavoritesAPI {
     let stores: StoreProvider
+    let users: UserStoreProvider
     let authentication: RequestAuthentication
 
     func register(in routes: inout RouterBuilder) {
         let stores = stores
+        let users = users
         let authentication = authentication
         routes.get("/api/v1/favorites") { request, _ in
             let user = try authentication.requireUser(request)
             let store = try stores.reader()
-            let favorites = try store.favorites(ofUser: user.id).map { favorite in
+            let favorites = try users.reader().favorites(ofUser: user.id).map { favorite in
                 FavoriteEntry(
                     catalog: favorite.catalog, item: favorite.item, added: favorite.added,
                     record: try? store.item(of: favorite.catalog, itemID: favorite.item))
@@ -31,7 +33,7 @@ struct FavoritesAPI {
             let item = context.parameter("item")
             let record = try StorageErrors.map { try stores.reader().item(of: catalog, itemID: item) }
             guard record != nil else { throw HTTPError.notFound("catalog \"\(catalog)\" has no item \"\(item)\"") }
-            _ = try stores.write { try $0.addFavorite(userID: user.id, catalog: catalog, item: item) }
+            _ = try users.write { try $0.addFavorite(userID: user.id, catalog: catalog, item: item) }
             return Response(status: .noContent)
         }
         routes.on(.delete, "/api/v1/favorites/{catalog}/{item}") { request, context in
@@ -39,7 +41,7 @@ struct FavoritesAPI {
             guard CatalogDefinition.isValidID(context.parameter("catalog")) else {
                 throw HTTPError.notFound("no catalog named \"\(context.parameter("catalog"))\"")
             }
-            _ = try stores.write {
+            _ = try users.write {
                 try $0.removeFavorite(
                     userID: user.id, catalog: context.parameter("catalog"), item: context.parameter("item"))
             }

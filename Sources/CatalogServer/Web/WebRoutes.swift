@@ -9,13 +9,19 @@ import CatalogStorage
 /// reads; the script (`Assets/`) only enhances them.
 struct WebRoutes {
     let stores: StoreProvider
+    let users: UserStoreProvider
     let authenticator: Authenticator
+    let settings: WebSessionSettings
+    let throttle: SignInThrottle
 
     func register(in routes: inout RouterBuilder) {
         let stores = stores
+        let users = users
         let authenticator = authenticator
+        let settings = settings
+        let throttle = throttle
         @Sendable func session(_ request: Request) throws -> WebSession {
-            try WebSession(request: request, stores: stores, authenticator: authenticator)
+            try WebSession(request: request, users: users, authenticator: authenticator, settings: settings)
         }
 
         routes.get("/") { request, _ in
@@ -42,7 +48,7 @@ struct WebRoutes {
             if !definition.categories.isEmpty {
                 isFavorite =
                     try session.user.map { user in
-                        try store.favorites(ofUser: user.id).contains {
+                        try users.reader().favorites(ofUser: user.id).contains {
                             $0.catalog == definition.id && $0.item == record.id
                         }
                     } ?? false
@@ -70,8 +76,8 @@ struct WebRoutes {
         }
         routes.on(.post, "/c/{id}/i/{item}/favorite") { request, context in
             let fields = try WebSession.formFields(request)
-            try WebSession.checkForm(request, fields: fields)
             let session = try session(request)
+            try session.checkForm(request, fields: fields)
             let id = context.parameter("id")
             let item = context.parameter("item")
             let here = WebPaths.item(id, item) + (try DetailPage.Origin(request)).query
@@ -81,7 +87,7 @@ struct WebRoutes {
             guard try stores.reader().item(of: id, itemID: item) != nil else {
                 throw HTTPError.notFound("no such record")
             }
-            _ = try stores.write { store in
+            _ = try users.write { store in
                 fields["favorite"] == "0"
                     ? try store.removeFavorite(userID: user.id, catalog: id, item: item)
                     : try store.addFavorite(userID: user.id, catalog: id, item: item)
@@ -125,45 +131,58 @@ struct WebRoutes {
             let session = try session(request)
             let here = WebPaths.catalog(definition.id) + "/favorites"
             guard let user = session.user else { return Self.redirect("/signin?next=" + WebPaths.encode(here)) }
-            let records = try store.favorites(ofUser: user.id).filter { $0.catalog == definition.id }.compactMap {
-                try store.item(of: definition.id, itemID: $0.item)
-            }
+            let records = try users.reader().favorites(ofUser: user.id).filter { $0.catalog == definition.id }
+                .compactMap {
+                    try store.item(of: definition.id, itemID: $0.item)
+                }
             return CollectionPages.records(
                 records, title: strings.favorites, definition: definition, session: session, tab: "favorites",
                 back: ("/", strings.catalogs), here: here, via: "favorites", empty: strings.noFavorites)
         }
         routes.get("/signin") { request, _ in
-            SignInPage(session: try session(request), next: SignInPage.safeNext(request.query("next")), failed: false)
+            SignInPage(session: try session(request), next: SignInPage.safeNext(request.query("next")), outcome: .form)
                 .render()
         }
+        // Password checks cost about 0.1 s of CPU each: CatalogApplication runs this route on the
+        // HTTP server's offload threads, never on an event-loop worker, unless it is throttled.
         routes.on(.post, "/signin") { request, _ in
             let fields = try WebSession.formFields(request)
-            try WebSession.checkForm(request, fields: fields)
+            let session = try session(request)
+            try session.checkForm(request, fields: fields)
             let next = SignInPage.safeNext(fields["next"])
             let name = fields["name"] ?? ""
             let password = fields["password"] ?? ""
-            guard !name.isEmpty, !password.isEmpty, password.utf8.count <= 1024,
-                let user = try authenticator.user(name: name, password: password, in: stores.reader())
-            else {
-                return SignInPage(session: try session(request), next: next, failed: true).render()
+            guard !name.isEmpty, !password.isEmpty, password.utf8.count <= 1024 else {
+                return SignInPage(session: session, next: next, outcome: .failed).render()
             }
-            let cookie = try stores.write { try authenticator.startSession(for: user, in: $0) }
+            if case .locked(let seconds) = throttle.check(account: name, address: request.clientAddress) {
+                return SignInPage(session: session, next: next, outcome: .locked(retryAfter: seconds)).render()
+            }
+            guard let user = try authenticator.user(name: name, password: password, in: users.reader()) else {
+                throttle.recordFailure(account: name, address: request.clientAddress)
+                return SignInPage(session: session, next: next, outcome: .failed).render()
+            }
+            throttle.recordSuccess(account: name, address: request.clientAddress)
+            let cookie = try users.write { try authenticator.startSession(for: user, in: $0) }
             var response = Self.redirect(next)
             response.headers.add(
                 "Set-Cookie",
-                "\(WebSession.sessionCookie)=\(cookie); Path=/; HttpOnly; SameSite=Lax; Max-Age=\(Int(WebSession.lifetime))"
-            )
+                settings.cookie(WebSession.sessionCookie, cookie, sameSite: "Lax", maxAge: Int(WebSession.lifetime)))
+            // Forms are bound to the new session from now on: the token from before is spent.
+            response.headers.add(
+                "Set-Cookie", settings.cookie(WebSession.csrfCookie, "", sameSite: "Strict", maxAge: 0))
             return response
         }
         routes.on(.post, "/signout") { request, _ in
             let fields = try WebSession.formFields(request)
-            try WebSession.checkForm(request, fields: fields)
-            if let cookie = WebSession.cookies(request)[WebSession.sessionCookie] {
-                try stores.write { try authenticator.endSession(cookie: cookie, in: $0) }
+            let session = try session(request)
+            try session.checkForm(request, fields: fields)
+            if let cookie = session.cookie {
+                try users.write { try authenticator.endSession(cookie: cookie, in: $0) }
             }
             var response = Self.redirect("/")
             response.headers.add(
-                "Set-Cookie", "\(WebSession.sessionCookie)=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0")
+                "Set-Cookie", settings.cookie(WebSession.sessionCookie, "", sameSite: "Lax", maxAge: 0))
             return response
         }
         routes.get("/assets/{name}") { _, context in
