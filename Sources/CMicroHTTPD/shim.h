@@ -96,11 +96,16 @@ static inline size_t cmhd_request_header_size(struct MHD_Connection *connection)
     return info == NULL ? 0 : info->header_size;
 }
 
-/// MHD's own diagnostics (refused connections, malformed requests) to standard error.
+/// MHD's own diagnostics (refused connections, malformed requests) to standard error, but for
+/// a connection its client (or the server, closing an idle or late one) ended: that is routine,
+/// and slow clients would otherwise fill the log with it.
 static void cmhd_log_to_stderr(void *context, const char *format, va_list arguments) {
     (void) context;
+    char line[1024];
+    vsnprintf(line, sizeof line, format, arguments);
+    if (strstr(line, "detected connection closure") != NULL) return;
     fputs("http: ", stderr);
-    vfprintf(stderr, format, arguments);
+    fputs(line, stderr);
 }
 
 static inline struct MHD_OptionItem cmhd_option_logger(void) {

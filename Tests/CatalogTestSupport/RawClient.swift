@@ -21,13 +21,18 @@ public struct RawClient {
     public func exchange(_ bytes: [UInt8], timeout: Double = 5) throws -> [UInt8] {
         let socket = try connect()
         defer { close(socket) }
+        Self.sendAll(bytes, on: socket)
+        return readAll(socket, timeout: timeout)
+    }
+
+    /// Sends `bytes` on `socket` until they are all sent or the peer stops taking them.
+    public static func sendAll(_ bytes: [UInt8], on socket: Int32) {
         var sent = 0
         while sent < bytes.count {
             let n = bytes[sent...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if n <= 0 { break }
             sent += n
         }
-        return readAll(socket, timeout: timeout)
     }
 
     /// Opens a connection, sends `bytes`, and reads until the server closes or `timeout` passes.
@@ -37,12 +42,7 @@ public struct RawClient {
     public func exchangeUntilClosed(_ bytes: [UInt8], timeout: Double = 5) throws -> (bytes: [UInt8], closed: Bool) {
         let socket = try connect()
         defer { close(socket) }
-        var sent = 0
-        while sent < bytes.count {
-            let n = bytes[sent...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n <= 0 { break }
-            sent += n
-        }
+        Self.sendAll(bytes, on: socket)
         return readUntilClosed(socket, timeout: timeout)
     }
 
@@ -115,17 +115,9 @@ public struct RawClient {
         return socket
     }
 
+    /// Reads until the server closes the connection or `timeout` passes.
     public func readAll(_ socket: Int32, timeout: Double) -> [UInt8] {
-        var tv = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - Double(Int(timeout))) * 1_000_000))
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-            if n <= 0 { break }
-            received.append(contentsOf: buffer[0..<n])
-        }
-        return received
+        readUntilClosed(socket, timeout: timeout).bytes
     }
 
     /// Sends one request with `Connection: close` and parses the reply.

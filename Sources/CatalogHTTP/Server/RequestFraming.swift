@@ -112,29 +112,25 @@ enum RequestFraming {
 
     /// RFC 9110 token characters.
     static func isToken(_ name: String) -> Bool {
-        !name.isEmpty
-            && name.utf8.allSatisfy { byte in
-                switch byte {
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                    UInt8(ascii: "0")...UInt8(ascii: "9"):
-                    return true
-                default:
-                    return "!#$%&'*+-.^_`|~".utf8.contains(byte)
-                }
-            }
+        isMade(of: name, lettersDigitsAnd: "!#$%&'*+-.^_`|~")
     }
 
     /// `host[:port]`, a name, an IPv4 address or a bracketed IPv6 address; nothing that could
     /// carry a path, user info or spaces.
     static func isValidHost(_ host: String) -> Bool {
-        !host.isEmpty && host.utf8.count <= 255
-            && host.utf8.allSatisfy { byte in
+        host.utf8.count <= 255 && isMade(of: host, lettersDigitsAnd: ".-_:[]")
+    }
+
+    /// Whether `text` is not empty and holds only ASCII letters, digits and bytes of `others`.
+    static func isMade(of text: String, lettersDigitsAnd others: String) -> Bool {
+        !text.isEmpty
+            && text.utf8.allSatisfy { byte in
                 switch byte {
                 case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
                     UInt8(ascii: "0")...UInt8(ascii: "9"):
                     return true
                 default:
-                    return ".-_:[]".utf8.contains(byte)
+                    return others.utf8.contains(byte)
                 }
             }
     }
