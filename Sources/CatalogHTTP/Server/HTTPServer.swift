@@ -116,6 +116,7 @@ public final class HTTPServer: Sendable {
     /// more than once and from any thread.
     public func shutdown() {
         let (action, daemon) = state.withLock { ($0.lifecycle.stop(), $0.daemon) }
+        if action == .markStopped { core.offload?.stop() }
         guard action == .stopAccepting, let daemon = daemon?.pointer else { return }
         let listening = MHD_quiesce_daemon(daemon)
         if listening >= 0 { close(listening) }
