@@ -87,6 +87,7 @@ public final class SignInThrottle: Sendable {
     public func check(account: String, address: String) -> Decision {
         let now = clock.now()
         let account = Self.key(account)
+        let address = Self.addressKey(address)
         return state.withLock { state in
             var until =
                 state.addresses[address].map { Self.lockEnd($0, now: now, forgetAfter: policy.forgetAfter) }
@@ -104,6 +105,7 @@ public final class SignInThrottle: Sendable {
     public func recordFailure(account: String, address: String) {
         let now = clock.now()
         let account = Self.key(account)
+        let address = Self.addressKey(address)
         state.withLock { state in
             Self.fail(
                 &state.accounts, account, now: now, free: policy.freeFailuresPerAccount,
@@ -119,6 +121,7 @@ public final class SignInThrottle: Sendable {
     public func recordSuccess(account: String, address: String) {
         let now = clock.now()
         let account = Self.key(account)
+        let address = Self.addressKey(address)
         state.withLock { state in
             state.accounts[account] = nil
             state.addresses[address] = nil
@@ -137,6 +140,17 @@ public final class SignInThrottle: Sendable {
 
     /// Names compare ignoring ASCII case, as accounts do.
     static func key(_ account: String) -> String { account.lowercased() }
+
+    /// The key of a client address: an IPv4 address as it is, an IPv6 address by its /64 prefix
+    /// (one subscriber commonly holds a whole /64, so counting its addresses one by one would let
+    /// it guess on without end).
+    public static func addressKey(_ address: String) -> String {
+        var bytes = in6_addr()
+        guard address.contains(":"), inet_pton(AF_INET6, address, &bytes) == 1 else { return address }
+        let prefix = withUnsafeBytes(of: &bytes) { Array($0.prefix(8)) }
+        return stride(from: 0, to: 8, by: 2).map { String(UInt16(prefix[$0]) << 8 | UInt16(prefix[$0 + 1]), radix: 16) }
+            .joined(separator: ":") + "::/64"
+    }
 
     /// When `counter`'s lock ends (distant past when its counts are forgotten).
     static func lockEnd(_ counter: Counter, now: Date, forgetAfter: TimeInterval) -> Date {

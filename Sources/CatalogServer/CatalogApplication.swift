@@ -165,7 +165,8 @@ public final class CatalogApplication: Sendable {
         configuration.offloadThreads = options.passwordThreads
         let throttle = signInThrottle
         configuration.offload = { request in
-            guard request.method == .post, request.rawPath == "/signin" else { return false }
+            // By segments, as the router matches: `//signin` is the same route.
+            guard request.method == .post, request.segments == ["signin"] else { return false }
             let name = (try? WebSession.formFields(request))?["name"] ?? ""
             return throttle.check(account: name, address: request.clientAddress) == .allowed
         }

@@ -69,6 +69,17 @@ import Testing
         #expect(throttle.check(account: "fresh", address: "else") == .allowed)
     }
 
+    @Test func ipv6AddressesCountByTheir64Prefix() {
+        #expect(SignInThrottle.addressKey("2001:db8:1:2:aaaa::1") == "2001:db8:1:2::/64")
+        #expect(SignInThrottle.addressKey("2001:db8:1:2:bbbb:cccc:dddd:eeee") == "2001:db8:1:2::/64")
+        #expect(SignInThrottle.addressKey("::1") == "0:0:0:0::/64")
+        #expect(SignInThrottle.addressKey("203.0.113.9") == "203.0.113.9")
+        let throttle = throttle()
+        for index in 0..<21 { throttle.recordFailure(account: "user\(index)", address: "2001:db8::\(index + 1)") }
+        #expect(throttle.check(account: "fresh", address: "2001:db8::ffff") == .locked(retryAfter: 1))
+        #expect(throttle.check(account: "fresh", address: "2001:db8:0:1::1") == .allowed)
+    }
+
     @Test func memoryIsBounded() {
         let throttle = throttle { $0.maxEntries = 100 }
         for index in 0..<1000 {

@@ -170,6 +170,18 @@ import Testing
         #expect(median < .milliseconds(25), "median read during the flood: \(median)")
     }
 
+    @Test func everySpellingOfTheSignInPathIsOffloaded() throws {
+        let fixture = try ServerFixture()
+        var configuration = ServerConfiguration()
+        fixture.application.configure(&configuration)
+        let offload = try #require(configuration.offload)
+        for target in ["/signin", "//signin", "/signin/", "/signin?next=%2F"] {
+            #expect(offload(Request(method: .post, target: target)!), "\(target)")
+        }
+        #expect(!offload(Request(method: .get, target: "/signin")!))
+        #expect(!offload(Request(method: .post, target: "/signout")!))
+    }
+
     @Test func theQueueOfPasswordChecksIsBounded() throws {
         let live = try Live(configure: { $0.offloadQueueLimit = 1 })
         let form = try live.form()
