@@ -32,18 +32,22 @@ import Testing
         #expect(try users.favorites(ofUser: 1).map(\.item) == ["r01"])
     }
 
+    /// The demo catalogs, and what `sql` puts into the account tables an older version kept in
+    /// the catalog file (`catalog demo` still creates them, empty).
+    static func catalogWithOldAccounts(_ cli: CLIRunner, _ sql: String) throws {
+        #expect(try cli.run(["demo"]).status == 0)
+        let connection = try Connection(path: cli.database, mode: .readWrite)
+        defer { connection.close() }
+        try connection.execute(sql)
+    }
+
     @Test func accountsInAnOldCatalogFileMoveOnFirstUse() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
-        #expect(try cli.run(["demo"]).status == 0)
-        // What an older version left in the catalog file (catalog demo still creates the tables).
-        do {
-            let connection = try Connection(path: cli.database, mode: .readWrite)
-            defer { connection.close() }
-            try connection.execute(
-                "INSERT INTO users (id, name, is_admin, created_at) VALUES (3, 'old.timer', 1, '2024-01-01T00:00:00Z');"
-                    + "INSERT INTO favorites VALUES (3, 'cookbook', 'r02', '2024-01-02T00:00:00Z', 1)")
-        }
+        try Self.catalogWithOldAccounts(
+            cli,
+            "INSERT INTO users (id, name, is_admin, created_at) VALUES (3, 'old.timer', 1, '2024-01-01T00:00:00Z');"
+                + "INSERT INTO favorites VALUES (3, 'cookbook', 'r02', '2024-01-02T00:00:00Z', 1)")
         let listed = try cli.run(["user", "list"])
         #expect(listed.status == 0, "\(listed.stderr)")
         #expect(listed.stdout.hasPrefix("old.timer  admin  2024-01-01T00:00:00Z"))
@@ -62,13 +66,8 @@ import Testing
     @Test func serveMovesOldAccountsBeforeItStarts() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }
-        #expect(try cli.run(["demo"]).status == 0)
-        do {
-            let connection = try Connection(path: cli.database, mode: .readWrite)
-            defer { connection.close() }
-            try connection.execute(
-                "INSERT INTO users (id, name, is_admin, created_at) VALUES (1, 'ada', 0, '2024-01-01T00:00:00Z')")
-        }
+        try Self.catalogWithOldAccounts(
+            cli, "INSERT INTO users (id, name, is_admin, created_at) VALUES (1, 'ada', 0, '2024-01-01T00:00:00Z')")
         #expect(!FileManager.default.fileExists(atPath: cli.usersDatabase))
         let (process, port, _) = try ServeCommandTests.start(cli)
         defer {
