@@ -10,7 +10,7 @@ struct ServeCommand: Command {
     static let summary = "Serve the catalogs over HTTP: JSON API, original endpoints, feeds, images."
     static let options: Set<String> = [
         "host", "port", "threads", "compat-catalog", "images", "public-url", "max-upload-mb", "max-connections",
-        "max-connections-per-ip", "timeout", "header-timeout", "host-name", "users-db",
+        "max-connections-per-ip", "timeout", "header-timeout", "host-name", "users-db", "import-timeout",
     ]
     static let flags: Set<String> = ["quiet"]
     static let help = """
@@ -40,6 +40,8 @@ struct ServeCommand: Command {
                                        (default: beside the database, catalog.sqlite →
                                        catalog-users.sqlite)
           --max-upload-mb N            the largest import upload (default: 64)
+          --import-timeout SECONDS     stop an import through the API that runs longer (default: 600);
+                                       it also stops when its client goes away or the server stops
           --max-connections N          connections at once (default: 1024)
           --max-connections-per-ip N   connections at once from one address (default: 256)
           --timeout SECONDS            close connections silent this long while a body arrives
@@ -82,6 +84,9 @@ struct ServeCommand: Command {
         }
         if let megabytes = try arguments.integer("max-upload-mb", in: 1...4096) {
             settings.maxUploadBytes = megabytes << 20
+        }
+        if let seconds = try arguments.integer("import-timeout", in: 1...86_400) {
+            settings.importTimeout = .seconds(seconds)
         }
 
         var configuration = ServerConfiguration()

@@ -65,6 +65,29 @@ public final class CatalogIndexBuilder {
     /// Records added whose id was there with the same content.
     public private(set) var unchangedCount = 0
 
+    /// The content hash of each record added, by arrival.
+    private var hashes: [UInt64] = []
+
+    /// Counts again what is new, changed and unchanged, against `hashes` (the catalog's records
+    /// as another writer left them while this import was being read).
+    public func recount(against hashes: [String: UInt64]) {
+        previousHashes = hashes
+        addedCount = 0
+        changedCount = 0
+        unchangedCount = 0
+        for arrival in 0..<self.hashes.count where counted[arrival] {
+            let id = String(decoding: ids.key(arrival), as: UTF8.self)
+            switch hashes[id] {
+            case nil: addedCount += 1
+            case self.hashes[arrival]: unchangedCount += 1
+            default: changedCount += 1
+            }
+        }
+    }
+
+    /// Whether each record added counts (false: kept from the catalog's current version).
+    private var counted: [Bool] = []
+
     /// Whether a record with this id was added.
     public func contains(id: String) -> Bool {
         Array(id.utf8).withUnsafeBufferPointer { ids.lookup($0) } != nil
@@ -130,6 +153,8 @@ public final class CatalogIndexBuilder {
         scratch.removeAll(keepingCapacity: true)
         let hash = RecordBlob.write(record: stored, categoryNumbers: numbers, json: output.bytes, to: &scratch)
         recordOffsets.append(try records.append(scratch))
+        hashes.append(hash)
+        self.counted.append(counted)
         guard counted else { return }
         switch previousHashes[record.id] {
         case nil: addedCount += 1
@@ -140,8 +165,10 @@ public final class CatalogIndexBuilder {
 
     /// Numbers the records, writes them and the search index to `sink`.
     ///
+    /// - Parameter isCancelled: checked every few thousand records; when it returns true the
+    ///   build stops with ``StorageError/Code/cancelled``.
     /// - Returns: what the catalog's own row needs.
-    public func finish(into sink: any CatalogIndexSink) throws -> IndexedCatalog {
+    public func finish(into sink: any CatalogIndexSink, isCancelled: () -> Bool = { false }) throws -> IndexedCatalog {
         try records.flush()
         try termLists.flush()
         let count = self.count
@@ -177,6 +204,7 @@ public final class CatalogIndexBuilder {
             let documentRange = (chunk << PostingChunk.shift)..<min(count, (chunk + 1) << PostingChunk.shift)
             touched.removeAll(keepingCapacity: true)
             for document in documentRange {
+                if document % 4096 == 0 && isCancelled() { throw StorageError(.cancelled, "the import was cancelled") }
                 let arrival = Int(order[document])
                 try readTerms(of: arrival, into: &terms)
                 for term in terms {

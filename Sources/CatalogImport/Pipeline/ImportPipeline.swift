@@ -53,10 +53,15 @@ public enum ImportPipeline {
     public static func run(
         _ reader: any RecordSource, into database: any CatalogDatabase, definition: CatalogDefinition, replace: Bool,
         collation: any CatalogCollating, outcome: ReadingOutcome? = nil, readingDone: ((Int) -> Void)? = nil,
-        progress: @escaping (Int) -> Void, isCancelled: @escaping () -> Bool = { false }
+        progress: @escaping (Int) -> Void, isCancelled: @escaping @Sendable () -> Bool = { false }
     ) throws -> ImportSummary {
         let pipe = RecordPipe()
         let learned = outcome ?? ReadingOutcome()
+        var reader = reader
+        if var table = reader as? SQLiteTableSource {
+            table.isCancelled = { isCancelled() }
+            reader = table
+        }
         let box = ReaderBox(reader)
         let thread = Thread {
             var mapper = RecordMapper(definition: definition)

@@ -17,6 +17,8 @@ public struct SQLiteTableSource: RecordSource {
     public let path: String
     /// The table read; nil picks the only table, or fails listing them.
     public let table: String?
+    /// Asked now and then while rows are read; true stops the read with an error.
+    public var isCancelled: (@Sendable () -> Bool)?
 
     /// Creates a source; nothing is read until ``forEachRecord(_:)``.
     public init(path: String, table: String?) {
@@ -32,6 +34,8 @@ public struct SQLiteTableSource: RecordSource {
             throw ImportError(.io, "cannot open SQLite file: \(error.message)", at: SourceLocation(source: path))
         }
         defer { connection.close() }
+        // A table can be a view that never ends (a recursive one): it stops when asked to.
+        if let isCancelled { connection.setProgressHandler(every: 10_000, isCancelled) }
         do {
             let tables = try listTables(connection)
             let name: String

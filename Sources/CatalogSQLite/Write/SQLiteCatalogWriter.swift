@@ -16,7 +16,11 @@ final class SQLiteCatalogWriter: CatalogWriter {
     init(connection: Connection, path: String) {
         self.connection = connection
         self.path = path
+        reader = SQLiteCatalogReader(connection: connection, path: path)
     }
+
+    /// A reader on the write connection, made for this transaction (its cache starts empty).
+    let reader: any CatalogReader
 
     /// The most versions the key layout has room for (`search_postings.key` keeps 23 bits).
     static let maxVersion: Int64 = (1 << 23) - 1

@@ -9,15 +9,20 @@ import Foundation
 /// SQLite database) and it is imported like `catalog import` does: in one transaction, so a bad
 /// file changes nothing and the error (422) says where the problem is.
 ///
-/// The upload goes to a temporary file first; the import runs on the request's worker thread
-/// with the server's one read-write connection, while other workers keep serving reads.
+/// The upload goes to a temporary file first; the import runs on a thread of its own (the
+/// server's import lane), so the workers keep answering everyone else, and readers never wait:
+/// the file is read and indexed without any lock, and only the final write takes the database's
+/// write lock. The import stops, changing nothing, when the client goes away, when it runs
+/// longer than the time limit (`--import-timeout`), or when the server stops.
 struct ImportAPI {
     let stores: any CatalogDatabase
     let authentication: RequestAuthentication
+    let timeout: Duration
 
     func register(in routes: inout RouterBuilder) {
         let stores = stores
         let authentication = authentication
+        let timeout = timeout
         routes.on(.post, "/api/v1/catalogs/{id}/import") { request, context in
             _ = try authentication.requireAdmin(request)
             let id = context.parameter("id")
@@ -29,7 +34,9 @@ struct ImportAPI {
             let replace = try Self.boolean(request, "replace")
             let file = try TemporaryFile(contents: request.body)
             defer { file.remove() }
-            let summary = try Self.mapErrors {
+            let deadline = ContinuousClock.now + timeout
+            let cancelled: @Sendable () -> Bool = { context.isCancelled() || ContinuousClock.now > deadline }
+            let summary = try Self.mapErrors(timedOut: { ContinuousClock.now > deadline }, limit: timeout) {
                 var definition =
                     try stores.reader().catalog(id)?.definition
                     ?? CatalogDefinition(
@@ -45,7 +52,7 @@ struct ImportAPI {
                 return try ImportPipeline.run(
                     reader, into: stores, definition: definition, replace: replace,
                     collation: try ICUCollation.forImport(locale: definition.locale), outcome: outcome,
-                    progress: { _ in })
+                    progress: { _ in }, isCancelled: cancelled)
             }
             return try JSONResponse.make(summary)
         }
@@ -83,10 +90,15 @@ struct ImportAPI {
     }
 
     /// A malformed file is the client's problem (422, with where); a constraint such as a
-    /// duplicate id too. Storage trouble stays a 500.
-    static func mapErrors<T>(_ body: () throws -> T) throws -> T {
+    /// duplicate id too. An import stopped by its time limit is a 503 that says so. Storage
+    /// trouble stays a 500.
+    static func mapErrors<T>(timedOut: () -> Bool, limit: Duration, _ body: () throws -> T) throws -> T {
         do {
             return try StorageErrors.map(body)
+        } catch  where timedOut() {
+            throw HTTPError(
+                .serviceUnavailable, code: "import_timeout",
+                "the import took longer than \(limit.components.seconds) s and was stopped; nothing changed")
         } catch let error as ImportError {
             throw HTTPError(.unprocessableContent, code: "import_failed", error.description)
         }
