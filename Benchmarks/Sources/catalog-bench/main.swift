@@ -61,6 +61,44 @@ if CommandLine.arguments.count >= 3 && CommandLine.arguments[1] == "slowest" {
     exit(0)
 }
 
+if CommandLine.arguments.count >= 3 && CommandLine.arguments[1] == "latency" {
+    // catalog-bench latency DB: the benchmark's 1,000 as-you-type queries once, after a warm-up
+    // with other words: p50, p99, max.
+    let generator = CatalogGenerator(items: 1_000_000, locale: "en", seed: 1)
+    let queries = QuerySet.asYouType(
+        words: generator.titleWords, scopes: generator.definition.categories.map(\.name), count: 1_000)
+    let store = try BenchStore(path: CommandLine.arguments[2])
+    for query in QuerySet.asYouType(words: generator.titleWords.reversed(), scopes: [], count: 200) {
+        _ = try store.search(query)
+    }
+    var times: [Double] = []
+    for query in queries {
+        let started = DispatchTime.now().uptimeNanoseconds
+        _ = try store.search(query)
+        times.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
+    }
+    times.sort()
+    print(
+        String(
+            format: "p50 %.2f ms  p99 %.2f ms  max %.2f ms", Report.percentile(times, 50), Report.percentile(times, 99),
+            times.last ?? 0))
+    exit(0)
+}
+
+if CommandLine.arguments.count >= 4 && CommandLine.arguments[1] == "repeat" {
+    // catalog-bench repeat DB QUERY [N] [SCOPE]: one query N times, for profiling.
+    let store = try BenchStore(path: CommandLine.arguments[2])
+    let rounds = CommandLine.arguments.count > 4 ? Int(CommandLine.arguments[4]) ?? 200 : 200
+    let scope = CommandLine.arguments.count > 5 ? CommandLine.arguments[5] : nil
+    let query = BenchQuery(text: CommandLine.arguments[3], scope: scope)
+    let started = DispatchTime.now().uptimeNanoseconds
+    var total = 0
+    for _ in 0..<rounds { total &+= try store.search(query).total }
+    let ms = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6 / Double(rounds)
+    print(String(format: "%.3f ms per search (total %d)", ms, total / rounds))
+    exit(0)
+}
+
 if CommandLine.arguments.count >= 3 && CommandLine.arguments[1] == "search-cost" {
     // catalog-bench search-cost DB [compact]: the CPU of one as-you-type search with its JSON,
     // averaged over the benchmark's 1,000 queries (what the server spends per search request).

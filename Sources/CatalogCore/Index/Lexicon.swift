@@ -1,4 +1,5 @@
 import CatalogStorage
+import Foundation
 
 /// A catalog's term dictionary: every indexed term in byte order, with how many records carry
 /// it and where its documents are.
@@ -69,28 +70,58 @@ public struct Lexicon: Sendable {
 
     /// The index of `term`, or nil.
     public func index(of term: some Collection<UInt8>) -> Int? {
-        let term = Array(term)
-        let position = lowerBound(term)
-        guard position < count, compare(position, term) == 0 else { return nil }
-        return position
+        withKey(term) { key in
+            let position = lowerBound(key)
+            guard position < count, compare(position, key) == 0 else { return nil }
+            return position
+        }
     }
 
     /// The indexes of every term that starts with `prefix`, in byte order.
     public func range(prefix: some Collection<UInt8>) -> Range<Int> {
-        let prefix = Array(prefix)
-        let lower = lowerBound(prefix)
-        var upper = lower
-        // Terms with the prefix follow each other; find the end by binary search on the prefix.
-        var high = count
-        while upper < high {
-            let middle = (upper + high) / 2
-            if hasPrefix(middle, prefix) { upper = middle + 1 } else { high = middle }
+        withKey(prefix) { prefix in
+            let lower = lowerBound(prefix)
+            // Terms with the prefix follow each other: find where they end by binary search.
+            var upper = lower
+            var high = count
+            while upper < high {
+                let middle = (upper + high) / 2
+                if hasPrefix(middle, prefix) { upper = middle + 1 } else { high = middle }
+            }
+            return lower..<upper
         }
-        return lower..<upper
+    }
+
+    /// The first index at or after `index` whose term does not start with `prefix`, found by
+    /// galloping forward: cheap when the run of terms with the prefix is short.
+    public func endOfPrefix(from index: Int, prefix: some Collection<UInt8>) -> Int {
+        withKey(prefix) { prefix in
+            guard index < count, hasPrefix(index, prefix) else { return index }
+            var low = index  // has the prefix
+            var step = 1
+            var high = index + 1
+            while high < count && hasPrefix(high, prefix) {
+                low = high
+                step <<= 1
+                high = index + step
+            }
+            high = min(high, count)
+            // low has the prefix; high does not (or is the end).
+            while low + 1 < high {
+                let middle = (low + high) / 2
+                if hasPrefix(middle, prefix) { low = middle } else { high = middle }
+            }
+            return high
+        }
+    }
+
+    private func withKey<T>(_ key: some Collection<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+        if let result = key.withContiguousStorageIfAvailable(body) { return result }
+        return Array(key).withUnsafeBufferPointer(body)
     }
 
     /// The first index whose term is not less than `key`.
-    private func lowerBound(_ key: [UInt8]) -> Int {
+    private func lowerBound(_ key: UnsafeBufferPointer<UInt8>) -> Int {
         var low = 0
         var high = count
         while low < high {
@@ -101,32 +132,25 @@ public struct Lexicon: Sendable {
     }
 
     /// Compares the term at `index` with `key` (negative, zero, positive).
-    func compare(_ index: Int, _ key: [UInt8]) -> Int {
+    func compare(_ index: Int, _ key: UnsafeBufferPointer<UInt8>) -> Int {
         let start = Int(starts[index])
         let end = Int(starts[index + 1])
         return arena.withUnsafeBufferPointer { arena in
-            key.withUnsafeBufferPointer { key in
-                let length = min(end - start, key.count)
-                for offset in 0..<length {
-                    let a = arena[start + offset]
-                    let b = key[offset]
-                    if a != b { return Int(a) - Int(b) }
-                }
-                return (end - start) - key.count
+            let length = min(end - start, key.count)
+            if length > 0, let base = arena.baseAddress, let other = key.baseAddress {
+                let order = memcmp(base + start, other, length)
+                if order != 0 { return Int(order) }
             }
+            return (end - start) - key.count
         }
     }
 
-    private func hasPrefix(_ index: Int, _ prefix: [UInt8]) -> Bool {
+    private func hasPrefix(_ index: Int, _ prefix: UnsafeBufferPointer<UInt8>) -> Bool {
         let start = Int(starts[index])
         let end = Int(starts[index + 1])
         guard end - start >= prefix.count else { return false }
-        return arena.withUnsafeBufferPointer { arena in
-            prefix.withUnsafeBufferPointer { prefix in
-                for offset in 0..<prefix.count where arena[start + offset] != prefix[offset] { return false }
-                return true
-            }
-        }
+        guard let other = prefix.baseAddress, !prefix.isEmpty else { return true }
+        return arena.withUnsafeBufferPointer { arena in memcmp(arena.baseAddress! + start, other, prefix.count) == 0 }
     }
 
     /// Calls `body` with the bytes of each term in `range`, in order, sharing one buffer.

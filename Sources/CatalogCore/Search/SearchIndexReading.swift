@@ -14,6 +14,43 @@ public final class CatalogSearchIndex: Sendable {
     /// The number of documents.
     public var count: Int { attributes.count }
     private let lazy = Mutex<LazyAttributes>(LazyAttributes())
+    private let chunks = Mutex<ChunkCache>(ChunkCache())
+
+    /// Posting chunks read before, shared by every search of this version: as-you-type queries
+    /// keep asking for the chunks of the same short prefixes. Bounded by bytes; when full, the
+    /// older half goes.
+    private struct ChunkCache {
+        var current: [UInt64: [UInt8]] = [:]
+        var previous: [UInt64: [UInt8]] = [:]
+        var bytes = 0
+        static let budget = 24 << 20
+    }
+
+    /// A posting chunk, from the cache or the engine.
+    func postingChunk(term: UInt32, chunk: Int, reader: any SearchIndexReading) throws -> [UInt8]? {
+        let key = UInt64(term) << 16 | UInt64(chunk)
+        if let cached = chunks.withLock({ cache -> [UInt8]? in
+            if let hit = cache.current[key] { return hit }
+            guard let hit = cache.previous.removeValue(forKey: key) else { return nil }
+            Self.remember(hit, key, in: &cache)
+            return hit
+        }) {
+            return cached.isEmpty ? nil : cached
+        }
+        let bytes = try reader.postingChunk(term: term, chunk: chunk)
+        chunks.withLock { Self.remember(bytes ?? [], key, in: &$0) }
+        return bytes
+    }
+
+    private static func remember(_ bytes: [UInt8], _ key: UInt64, in cache: inout ChunkCache) {
+        if cache.bytes + bytes.count + 16 > ChunkCache.budget / 2 {
+            cache.previous = cache.current
+            cache.current = [:]
+            cache.bytes = 0
+        }
+        cache.current[key] = bytes
+        cache.bytes += bytes.count + 16
+    }
 
     private struct LazyAttributes {
         var browseOrder: [UInt32]?

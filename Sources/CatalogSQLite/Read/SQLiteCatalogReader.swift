@@ -1,3 +1,4 @@
+import CatalogCore
 import CatalogModel
 import CatalogStorage
 import Foundation
@@ -223,8 +224,7 @@ public final class SQLiteCatalogReader: CatalogReader {
 
     /// Category labels stored as a JSON array of strings.
     static func decodeLabels(_ json: String) -> [String] {
-        guard json != "[]" else { return [] }
-        return (try? JSONDecoder().decode([String].self, from: Data(json.utf8))) ?? []
+        json == "[]" ? [] : StoredLabels.decode(json)
     }
 }
 
@@ -232,6 +232,7 @@ public final class SQLiteCatalogReader: CatalogReader {
 final class SQLiteIndexReader: SearchIndexReading {
     private let connection: Connection
     private let version: Int64
+    private var chunkStatement: Statement?
 
     init(connection: Connection, version: Int64) {
         self.connection = connection
@@ -239,7 +240,10 @@ final class SQLiteIndexReader: SearchIndexReading {
     }
 
     func postingChunk(term: UInt32, chunk: Int) throws -> [UInt8]? {
-        let statement = try connection.cached("SELECT data FROM search_postings WHERE key = ?")
+        // Kept here: the hottest statement of a search, spared the cache's lookup by SQL text.
+        let statement = try chunkStatement ?? connection.prepare("SELECT data FROM search_postings WHERE key = ?")
+        chunkStatement = statement
+        statement.reset()
         try statement.bind(SQLiteCatalogWriter.postingKey(version: version, chunk: chunk, term: term))
         defer { statement.finish() }
         return try statement.step() ? statement.blob(0) : nil

@@ -1,3 +1,4 @@
+import CatalogCore
 import CatalogModel
 import CatalogStorage
 import Foundation
@@ -109,7 +110,7 @@ final class SQLiteVersionWriter: CatalogVersionWriter {
         try insertItem.bind(item.sortKey, at: 5)
         try insertItem.bind(item.title, at: 6)
         try insertItem.bind(item.subtitle, at: 7)
-        try insertItem.bind(Self.encodeLabels(item.categories), at: 8)
+        try insertItem.bind(StoredLabels.encode(item.categories), at: 8)
         try insertItem.bind(item.featured, at: 9)
         try insertItem.bind(item.price.map { NSDecimalNumber(decimal: $0).doubleValue }, at: 10)
         try insertItem.bind(Int64(bitPattern: item.hash), at: 11)
@@ -162,14 +163,6 @@ final class SQLiteVersionWriter: CatalogVersionWriter {
             catalog.collationVersion, version
         ).run()
         if let previous { try SQLiteCatalogWriter.deleteVersion(Int64(previous), connection: connection) }
-    }
-
-    /// Category labels as a JSON array of strings.
-    static func encodeLabels(_ labels: [String]) -> String {
-        guard !labels.isEmpty else { return "[]" }
-        var output = JSONOutput(capacity: 64)
-        output.strings(labels)
-        return String(decoding: output.bytes, as: UTF8.self)
     }
 }
 
