@@ -27,6 +27,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CGD", pkgConfig: "gdlib", providers: [.apt(["libgd-dev"])]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // ICU (Debian's libicu) behind an opaque C header of our own, so no Swift module ever sees
         // ICU's types next to Foundation's private copy of ICU.
         .target(
@@ -47,8 +48,10 @@ let package = Package(
             dependencies: ["CSQLite", "CatalogModel", "CatalogCollation", "CatalogStorage"],
             swiftSettings: swiftSettings
         ),
-        // Readers (XML, JSON, CSV) and writers for records, and fetching sources from URLs.
-        .target(name: "CatalogImport", dependencies: ["CatalogModel", "CatalogStorage"], swiftSettings: swiftSettings),
+        // Readers (XML on libxml2, JSON, CSV) and writers for records, and fetching sources from URLs.
+        .target(
+            name: "CatalogImport", dependencies: ["CLibXML2", "CatalogModel", "CatalogStorage"],
+            swiftSettings: swiftSettings),
         // The three demo catalogs and the synthetic catalog generator.
         .target(name: "CatalogDemo", dependencies: ["CatalogModel"], swiftSettings: swiftSettings),
         // API tokens and password hashes (libsodium): issuing, hashing, verifying in constant time.
@@ -82,7 +85,9 @@ let package = Package(
             dependencies: ["CatalogSQLite", "CatalogImport", "CatalogDemo", "CatalogTestSupport"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "CatalogImportTests", dependencies: ["CatalogImport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CatalogImportTests", dependencies: ["CatalogImport"], resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "CatalogAuthTests", dependencies: ["CatalogAuth", "CatalogSQLite", "CatalogTestSupport"],
             swiftSettings: swiftSettings),

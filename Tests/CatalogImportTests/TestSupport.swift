@@ -33,6 +33,11 @@ func readError(_ source: some RecordSource) -> ImportError? {
     importError { _ = try readAll(source) }
 }
 
+/// A fixture file of this test target (`Tests/CatalogImportTests/Fixtures/NAME`).
+func fixture(_ name: String) -> URL {
+    Bundle.module.url(forResource: "Fixtures/" + name, withExtension: nil)!
+}
+
 /// A fresh temporary directory, removed by `cleanup()`.
 struct TemporaryDirectory: ~Copyable {
     let url: URL

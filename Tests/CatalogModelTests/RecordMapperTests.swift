@@ -53,7 +53,7 @@ import Testing
         #expect(record.currency == "EUR")
         #expect(record.country == "DE")
         #expect(record.featured == 1)
-        #expect(record.fields == ["sku": .text("A-1"), "tag": .list(["x", "y"])])
+        #expect(record.fields == ["sku": .text("A-1"), "tag": .texts(["x", "y"])])
     }
 
     @Test(arguments: [

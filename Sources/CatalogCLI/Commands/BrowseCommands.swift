@@ -71,7 +71,7 @@ struct ListCommand: Command {
             for record in page.items {
                 if context.json {
                     if !first { output.write(",") }
-                    output.write(bytes: try JSON.encoder.encode(record))
+                    output.write(bytes: record.jsonBytes)
                 } else {
                     output.line("\(record.section ?? "#")\t\(record.id)\t\(record.title.singleLine)")
                 }
@@ -145,7 +145,7 @@ struct ShowCommand: Command {
             throw CLIError.failure("catalog \"\(id)\" has no item \"\(itemID)\"")
         }
         if context.json {
-            context.output.line(try JSON.pretty(record))
+            context.output.line(JSON.pretty(record.jsonBytes))
             return
         }
         for (name, value) in record.displayFields {
@@ -186,7 +186,8 @@ struct SearchCommand: Command {
         defer { store.close() }
         let response = try store.search(query, in: id, scope: context.arguments.value("scope"), limit: limit)
         if context.json {
-            context.output.line(try JSON.string(response))
+            context.output.write(bytes: response.jsonBytes)
+            context.output.line()
             return
         }
         let output = context.output

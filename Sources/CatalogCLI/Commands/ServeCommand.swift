@@ -1,4 +1,6 @@
 import CatalogHTTP
+import CatalogImport
+import CatalogModel
 import CatalogSQLite
 import CatalogServer
 import Foundation
@@ -9,11 +11,12 @@ struct ServeCommand: Command {
     static let summary = "Serve the catalogs over HTTP: JSON API, original endpoints, feeds, images."
     static let options: Set<String> = [
         "host", "port", "threads", "compat-catalog", "images", "public-url", "max-upload-mb", "max-connections",
-        "max-connections-per-ip", "timeout",
+        "max-connections-per-ip", "timeout", "refresh-every",
     ]
     static let flags: Set<String> = ["quiet"]
     static let help = """
         USAGE: catalog serve [--db PATH] [--host 127.0.0.1] [--port 8080] [--threads N] [--quiet]
+                             [--refresh-every DURATION]
 
         Serves every catalog of the database over HTTP until SIGINT or SIGTERM, which stop
         accepting connections, let requests in flight finish and close the database cleanly.
@@ -34,6 +37,8 @@ struct ServeCommand: Command {
           --max-connections N          connections at once (default: 1024)
           --max-connections-per-ip N   connections at once from one address (default: 256)
           --timeout SECONDS            close connections idle this long (default: 30)
+          --refresh-every DURATION     refresh every catalog imported from a URL this often, one at
+                                       a time in the background (conditional GET; 90s, 15m, 2h, 1d)
           --quiet                      no access log
 
         """
@@ -83,6 +88,13 @@ struct ServeCommand: Command {
         if let seconds = try arguments.integer("timeout", in: 1...3600) { configuration.connectionTimeout = seconds }
         configuration.bodyLimit = CatalogApplication.bodyLimit(options: options)
         configuration.recordsClientAddress = !arguments.flag("quiet")
+        let refreshInterval = try arguments.value("refresh-every").map { text throws(CLIError) -> TimeInterval in
+            guard let seconds = Self.duration(text), seconds >= 1 else {
+                throw CLIError.usage("--refresh-every takes a duration such as 90s, 15m, 2h or 1d, got '\(text)'")
+            }
+            return seconds
+        }
+        TemporaryFiles.removeStale()
 
         // Block the stop signals before any thread starts, so every worker inherits the mask and
         // only sigwait below receives them.
@@ -107,11 +119,35 @@ struct ServeCommand: Command {
         context.output.line("listening on http://\(host):\(port)")
         context.output.flush()
 
+        let refresher = refreshInterval.map { interval in
+            let stores = application.stores
+            let refresher = CatalogRefresher(
+                interval: interval, importer: .forSQLite,
+                catalogs: {
+                    try stores.write { store in try store.catalogs().compactMap { try store.definition(of: $0.id) } }
+                },
+                withStore: { body in try stores.write { try body($0) } },
+                log: { printError("catalog serve: \($0)") })
+            refresher.start()
+            return refresher
+        }
+
         var received: Int32 = 0
         sigwait(&signals, &received)
         printError("catalog serve: \(received == SIGINT ? "SIGINT" : "SIGTERM"): stopping")
+        refresher?.stop()
         server.shutdown()
         application.stores.close()
+        TemporaryFiles.removeRegistered()
         printError("catalog serve: stopped")
+    }
+
+    /// `90s`, `15m`, `2h`, `1d` or plain seconds, as seconds.
+    static func duration(_ text: String) -> TimeInterval? {
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+        if let unit = text.last, let factor = units[unit], let value = Double(text.dropLast()), value > 0 {
+            return value * factor
+        }
+        return Double(text).flatMap { $0 > 0 ? $0 : nil }
     }
 }

@@ -5,8 +5,11 @@ import Foundation
 
 /// Reads the rows of a table in another SQLite file as source records: each column is a field.
 ///
-/// NULLs are left out, numbers become their text, blobs are skipped (they are not text). The row
-/// number stands in for the line in error messages (`products.sqlite:table products:row 12`).
+/// Values keep their storage class (``SQLiteValueConversion``): integers and reals are numbers,
+/// text is text, and the cells of a column declared `JSON` (as `catalog export --format sqlite`
+/// writes lists, booleans, `null` and exact number literals) are JSON values. NULLs are left out
+/// (missing), blobs are skipped (they are not text). The row number stands in for the line in
+/// error messages (`products.sqlite:table products:row 12`).
 ///
 /// ```swift
 /// let source = try SQLiteTableSource(path: "shop.sqlite", table: "products")
@@ -14,8 +17,12 @@ import Foundation
 public struct SQLiteTableSource: RecordSource {
     /// The file read.
     public let path: String
-    /// The table read; nil picks the only table, or fails listing them.
+    /// The table read; nil picks the only table, or fails listing them. A name that matches no
+    /// table exactly matches one ignoring ASCII case, when only one does.
     public let table: String?
+
+    /// The table ``SQLiteTableWriter`` keeps the catalog's definition in; not a table of records.
+    public static let definitionTable = "catalog_definition"
 
     /// Creates a source; nothing is read until ``forEachRecord(_:)``.
     public init(path: String, table: String?) {
@@ -24,35 +31,21 @@ public struct SQLiteTableSource: RecordSource {
     }
 
     public func forEachRecord(_ body: (SourceRecord) throws -> Void) throws {
-        let connection: Connection
-        do {
-            connection = try Connection(path: path, mode: .readOnly)
-        } catch {
-            throw ImportError(.io, "cannot open SQLite file: \(error.message)", at: SourceLocation(source: path))
-        }
+        try forEachRecord(fieldNames: { _ in }, body)
+    }
+
+    public func forEachRecord(fieldNames: ([String]) -> Void, _ body: (SourceRecord) throws -> Void) throws {
+        let connection = try open()
         defer { connection.close() }
         do {
-            let tables = try listTables(connection)
-            let name: String
-            if let table {
-                guard tables.contains(table) else {
-                    throw ImportError(
-                        .notFound,
-                        "no table \"\(table)\"; tables: \(tables.isEmpty ? "none" : tables.joined(separator: ", "))",
-                        at: SourceLocation(source: path))
-                }
-                name = table
-            } else if tables.count == 1 {
-                name = tables[0]
-            } else {
-                throw ImportError(
-                    .invalidArgument,
-                    "name the table with --table; tables: \(tables.isEmpty ? "none" : tables.joined(separator: ", "))",
-                    at: SourceLocation(source: path))
-            }
+            let name = try resolveTable(connection)
             let statement = try connection.prepare(
                 "SELECT * FROM \"\(name.replacingOccurrences(of: "\"", with: "\"\""))\"")
             let names = (0..<statement.columnCount).map { statement.columnName($0) }
+            let json = (0..<statement.columnCount).map {
+                statement.columnDeclaredType($0)?.uppercased() == SQLiteTableWriter.jsonType
+            }
+            fieldNames(names)
             var row = 0
             var sawRecord = false
             while try statement.step() {
@@ -60,12 +53,10 @@ public struct SQLiteTableSource: RecordSource {
                 let location = SourceLocation(source: "\(path):table \(name)", line: row)
                 var record = SourceRecord(location: location)
                 for (index, column) in names.enumerated() {
-                    let i = Int32(index)
-                    switch statement.columnType(i) {
-                    case SQLITE_NULL, SQLITE_BLOB: continue
-                    default:
-                        record.fields.append(SourceField(name: column, value: statement.text(i), location: location))
-                    }
+                    record.fields.append(
+                        contentsOf: SQLiteValueConversion.fields(
+                            name: column, value: statement.value(Int32(index)), declaredJSON: json[index],
+                            location: location))
                 }
                 sawRecord = true
                 try body(record)
@@ -78,11 +69,62 @@ public struct SQLiteTableSource: RecordSource {
         }
     }
 
+    /// The definition a `catalog export --format sqlite` file carries, if any.
+    public static func embeddedDefinition(path: String) -> CatalogDefinition? {
+        guard let connection = try? Connection(path: path, mode: .readOnly) else { return nil }
+        defer { connection.close() }
+        guard let statement = try? connection.prepare("SELECT definition FROM \(definitionTable) LIMIT 1"),
+            (try? statement.step()) == true
+        else { return nil }
+        return EmbeddedDefinitionJSON.decode(statement.text(0))
+    }
+
+    private func open() throws -> Connection {
+        do {
+            return try Connection(path: path, mode: .readOnly)
+        } catch {
+            throw ImportError(.io, "cannot open SQLite file: \(error.message)", at: SourceLocation(source: path))
+        }
+    }
+
+    /// The table to read: the one named (exactly, else ignoring ASCII case when that is
+    /// unambiguous), or the only one.
+    private func resolveTable(_ connection: Connection) throws -> String {
+        let tables = try listTables(connection)
+        let listed = tables.isEmpty ? "none" : tables.joined(separator: ", ")
+        guard let table else {
+            let records = tables.filter { $0 != Self.definitionTable }
+            guard records.count == 1 else {
+                throw ImportError(
+                    .invalidArgument, "name the table with --table; tables: \(listed)",
+                    at: SourceLocation(source: path))
+            }
+            return records[0]
+        }
+        if tables.contains(table) { return table }
+        let folded = tables.filter { $0.lowercased() == table.lowercased() }
+        if folded.count == 1 { return folded[0] }
+        if folded.count > 1 {
+            throw ImportError(
+                .invalidArgument,
+                "no table \"\(table)\"; several differ from it only in case: \(folded.joined(separator: ", "))",
+                at: SourceLocation(source: path))
+        }
+        throw ImportError(.notFound, "no table \"\(table)\"; tables: \(listed)", at: SourceLocation(source: path))
+    }
+
     private func listTables(_ connection: Connection) throws -> [String] {
         let statement = try connection.prepare(
             "SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' ORDER BY name")
         var names: [String] = []
         while try statement.step() { names.append(statement.text(0)) }
         return names
+    }
+}
+
+/// Decodes an embedded definition without CatalogImport (this target does not depend on it).
+enum EmbeddedDefinitionJSON {
+    static func decode(_ json: String) -> CatalogDefinition? {
+        try? JSONDecoder().decode(CatalogDefinition.self, from: Data(json.utf8))
     }
 }

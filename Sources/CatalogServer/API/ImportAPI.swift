@@ -94,12 +94,13 @@ struct ImportAPI {
     }
 }
 
-/// An upload on disk for the duration of an import.
+/// An upload on disk for the duration of an import: a registered temporary file, so a stopped
+/// server removes it and a crashed one's is swept at the next start (``TemporaryFiles``).
 struct TemporaryFile {
     let url: URL
 
     init(contents: [UInt8]) throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-upload-\(UUID().uuidString)")
+        url = TemporaryFiles.create(kind: "upload")
         guard
             FileManager.default.createFile(
                 atPath: url.path, contents: Data(contents), attributes: [.posixPermissions: 0o600])
@@ -107,6 +108,6 @@ struct TemporaryFile {
     }
 
     func remove() {
-        try? FileManager.default.removeItem(at: url)
+        TemporaryFiles.remove(url)
     }
 }
