@@ -86,15 +86,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
-            name: "CatalogImportTests", dependencies: ["CatalogImport"], resources: [.copy("Fixtures")],
+            name: "CatalogImportTests", dependencies: ["CatalogImport", "CatalogTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "CatalogAuthTests", dependencies: ["CatalogAuth", "CatalogSQLite", "CatalogTestSupport"],
             swiftSettings: swiftSettings),
-        // Helpers shared by test targets: a raw HTTP client over sockets.
+        // Helpers shared by test targets: a raw HTTP client over sockets, a loopback HTTP server,
+        // fixture files.
         .target(
             name: "CatalogTestSupport", dependencies: ["CatalogSQLite"], path: "Tests/CatalogTestSupport",
-            swiftSettings: swiftSettings),
+            resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(
             name: "CatalogHTTPTests", dependencies: ["CatalogHTTP", "CatalogTestSupport"], swiftSettings: swiftSettings),
         .testTarget(

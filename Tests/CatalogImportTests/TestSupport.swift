@@ -1,5 +1,6 @@
 import CatalogImport
 import CatalogModel
+import CatalogTestSupport
 import Foundation
 import Testing
 
@@ -31,11 +32,6 @@ func importError(_ body: () throws -> Void) -> ImportError? {
 /// The error reading all of `source` throws.
 func readError(_ source: some RecordSource) -> ImportError? {
     importError { _ = try readAll(source) }
-}
-
-/// A fixture file of this test target (`Tests/CatalogImportTests/Fixtures/NAME`).
-func fixture(_ name: String) -> URL {
-    Bundle.module.url(forResource: "Fixtures/" + name, withExtension: nil)!
 }
 
 /// A fresh temporary directory, removed by `cleanup()`.

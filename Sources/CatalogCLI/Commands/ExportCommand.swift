@@ -48,20 +48,30 @@ struct ExportCommand: Command {
         guard let definition = try store.definition(of: id) else {
             throw CLIError.failure("no catalog named \"\(id)\"")
         }
-        let mapper = RecordMapper(definition: definition)
-        let embedded = context.arguments.flag("plain") ? nil : definition
+        let embed = !context.arguments.flag("plain")
+        let records: CatalogExporter.Records = { body in try store.forEachRecord(of: id, body) }
         context.output.flush()
 
         let temporaryPath = outputPath.map { $0 + ".partial-\(getpid())" }
         do {
             if format == .sqlite, let temporaryPath {
                 try? FileManager.default.removeItem(atPath: temporaryPath)
-                try exportSQLite(
-                    store: store, definition: definition, embedded: embedded, mapper: mapper, to: temporaryPath)
+                try SQLiteTableWriter.export(
+                    definition: definition, embedDefinition: embed, records: records, to: temporaryPath)
             } else {
-                try exportText(
-                    format, store: store, definition: definition, embedded: embedded, mapper: mapper,
-                    temporaryPath: temporaryPath, outputName: outputPath)
+                let handle: FileHandle
+                if let temporaryPath {
+                    guard FileManager.default.createFile(atPath: temporaryPath, contents: nil) else {
+                        throw CLIError.failure("cannot create \(outputPath ?? temporaryPath)")
+                    }
+                    handle = try FileHandle(forWritingTo: URL(fileURLWithPath: temporaryPath))
+                } else {
+                    handle = FileHandle.standardOutput
+                }
+                defer { if temporaryPath != nil { try? handle.close() } }
+                var sink = FileHandleSink(handle, name: outputPath ?? "standard output")
+                try CatalogExporter.write(
+                    format, definition: definition, embedDefinition: embed, records: records, to: &sink)
             }
             if let temporaryPath, let outputPath {
                 // rename(2) replaces the old file atomically: readers see the old or the new one.
@@ -73,86 +83,5 @@ struct ExportCommand: Command {
             if let temporaryPath { try? FileManager.default.removeItem(atPath: temporaryPath) }
             throw error
         }
-    }
-
-    private func exportText(
-        _ format: ImportFormat, store: SQLiteCatalogStore, definition: CatalogDefinition, embedded: CatalogDefinition?,
-        mapper: RecordMapper, temporaryPath: String?, outputName: String?
-    ) throws {
-        let handle: FileHandle
-        if let temporaryPath {
-            guard FileManager.default.createFile(atPath: temporaryPath, contents: nil) else {
-                throw CLIError.failure("cannot create \(outputName ?? temporaryPath)")
-            }
-            handle = try FileHandle(forWritingTo: URL(fileURLWithPath: temporaryPath))
-        } else {
-            handle = FileHandle.standardOutput
-        }
-        defer { if temporaryPath != nil { try? handle.close() } }
-        var sink = FileHandleSink(handle, name: outputName ?? "standard output")
-        let typedRoles = format == .json
-        switch format {
-        case .xml:
-            var writer = XMLRecordWriter(
-                rootElement: definition.rootElement ?? "catalog", recordElement: definition.recordElement ?? "record",
-                recordAttributes: Set(definition.recordAttributes), rootAttributes: definition.rootAttributes,
-                definition: try embedded.map { try typed($0, store: store, mapper: mapper) })
-            try write(with: &writer, store: store, id: definition.id, mapper: mapper, typedRoles: false, sink: &sink)
-        case .json:
-            var writer = JSONRecordWriter(definition: embedded)
-            try write(with: &writer, store: store, id: definition.id, mapper: mapper, typedRoles: true, sink: &sink)
-        case .csv:
-            var layout = CSVRecordWriter.Layout(columns: mapper.fieldOrder)
-            try store.forEachRecord(of: definition.id) { layout.add(mapper.sourceRecord(from: $0)) }
-            var writer = CSVRecordWriter(layout: layout, definition: embedded)
-            try write(
-                with: &writer, store: store, id: definition.id, mapper: mapper, typedRoles: typedRoles, sink: &sink)
-        case .sqlite:
-            break
-        }
-    }
-
-    private func exportSQLite(
-        store: SQLiteCatalogStore, definition: CatalogDefinition, embedded: CatalogDefinition?, mapper: RecordMapper,
-        to path: String
-    ) throws {
-        var layout = SQLiteTableWriter.Layout(columns: mapper.fieldOrder)
-        try store.forEachRecord(of: definition.id) { layout.add(mapper.sourceRecord(from: $0, typedRoles: true)) }
-        let writer = try SQLiteTableWriter(path: path, table: definition.id, layout: layout, definition: embedded)
-        try store.forEachRecord(of: definition.id) { try writer.write(mapper.sourceRecord(from: $0, typedRoles: true)) }
-        try writer.finish()
-    }
-
-    /// The definition an XML export embeds: XML keeps no types, so fields whose every value is a
-    /// number (or a boolean) are typed, and read back as such.
-    private func typed(_ definition: CatalogDefinition, store: SQLiteCatalogStore, mapper: RecordMapper) throws
-        -> CatalogDefinition
-    {
-        var kinds: [String: Set<SourceField.Kind>] = [:]
-        try store.forEachRecord(of: definition.id) { record in
-            for (name, value) in record.fields {
-                for field in SourceField.fields(name: name, value: value) {
-                    kinds[name, default: []].insert(field.kind)
-                }
-            }
-        }
-        var result = definition
-        for (name, seen) in kinds where result.fieldTypes[name] == nil {
-            let values = seen.subtracting([.null, .emptyList])
-            if values == [.number] { result.fieldTypes[name] = .number }
-            if values == [.bool] { result.fieldTypes[name] = .bool }
-        }
-        return result
-    }
-
-    private func write(
-        with writer: inout some RecordWriter, store: SQLiteCatalogStore, id: String, mapper: RecordMapper,
-        typedRoles: Bool, sink: inout FileHandleSink
-    ) throws {
-        try writer.writeStart(to: &sink)
-        try store.forEachRecord(of: id) { record in
-            try writer.write(mapper.sourceRecord(from: record, typedRoles: typedRoles), to: &sink)
-        }
-        try writer.writeEnd(to: &sink)
     }
 }

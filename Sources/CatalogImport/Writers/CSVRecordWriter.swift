@@ -45,15 +45,15 @@ public struct CSVRecordWriter: RecordWriter {
     /// The columns a set of records needs: every column in order of first appearance, and which
     /// of them must hold JSON (lists, repeated names, numbers, booleans, `null`).
     public struct Layout: Sendable, Equatable {
-        /// The columns, in order.
-        public private(set) var columns: [String] = []
+        private var order: ExportColumns
+        /// The columns some record uses, in the source's order (``ExportColumns``).
+        public var columns: [String] { order.columns }
         /// The columns that hold JSON values.
         public private(set) var jsonColumns: Set<String> = []
-        private var seen: Set<String> = []
 
-        /// An empty layout, or one that starts with `columns` (the source's order).
+        /// An empty layout, or one whose columns follow `columns` (the source's order).
         public init(columns: [String] = []) {
-            for column in columns where seen.insert(column).inserted { self.columns.append(column) }
+            order = ExportColumns(sourceOrder: columns)
         }
 
         /// Takes the columns `record` needs into account.
@@ -61,7 +61,7 @@ public struct CSVRecordWriter: RecordWriter {
             var counts: [String: Int] = [:]
             for field in record.fields {
                 let column = CSVRecordWriter.column(of: field)
-                if seen.insert(column).inserted { columns.append(column) }
+                order.use(column)
                 counts[column, default: 0] += 1
                 if field.kind != .text || field.isListElement { jsonColumns.insert(column) }
             }

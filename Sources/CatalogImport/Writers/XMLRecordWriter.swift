@@ -101,7 +101,8 @@ public struct XMLRecordWriter: RecordWriter {
         out.append(0x3C)
         out.append(contentsOf: rootElement.utf8)
         for attribute in rootAttributes {
-            guard attribute.name == "xmlns" || isName(attribute.name) else {
+            let declaration = attribute.name.hasPrefix("xmlns:") && XMLText.isName(String(attribute.name.dropFirst(6)))
+            guard attribute.name == "xmlns" || declaration || isName(attribute.name) else {
                 throw ImportError(.invalidArgument, "\"\(attribute.name)\" is not a valid XML attribute name")
             }
             out.append(0x20)

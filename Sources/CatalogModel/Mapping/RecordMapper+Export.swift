@@ -19,9 +19,12 @@ extension RecordMapper {
         var consumed: Set<String> = []
         let numberKind: SourceField.Kind = typedRoles ? .number : .text
 
+        var rolesWritten: Set<String> = []
         func put(_ role: Role, _ values: [String], kind: SourceField.Kind = .text) {
             guard !values.isEmpty else { return }
             let name = definition.sourceName(for: role)
+            // A field that feeds several roles is written once, by the first of them.
+            guard rolesWritten.insert(name).inserted else { return }
             var fields = values.map { SourceField(name: name, value: $0, kind: kind) }
             if role != .categories, values.count == 1, case .list(let kept)? = record.fields[name],
                 kept.first?.scalarText == values[0]

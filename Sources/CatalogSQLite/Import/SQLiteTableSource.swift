@@ -6,7 +6,7 @@ import Foundation
 /// Reads the rows of a table in another SQLite file as source records: each column is a field.
 ///
 /// Values keep their storage class (``SQLiteValueConversion``): integers and reals are numbers,
-/// text is text, and the cells of a column declared `JSON` (as `catalog export --format sqlite`
+/// text is text, and the cells of a column declared `JSON` or `JSON TEXT` (as `catalog export --format sqlite`
 /// writes lists, booleans, `null` and exact number literals) are JSON values. NULLs are left out
 /// (missing), blobs are skipped (they are not text). The row number stands in for the line in
 /// error messages (`products.sqlite:table products:row 12`).
@@ -17,8 +17,8 @@ import Foundation
 public struct SQLiteTableSource: RecordSource {
     /// The file read.
     public let path: String
-    /// The table read; nil picks the only table, or fails listing them. A name that matches no
-    /// table exactly matches one ignoring ASCII case, when only one does.
+    /// The table read; nil picks the only table, or fails listing them. A name matches ignoring
+    /// ASCII case (SQLite keeps table names unique that way, so the match is never ambiguous).
     public let table: String?
 
     /// The table ``SQLiteTableWriter`` keeps the catalog's definition in; not a table of records.
@@ -43,7 +43,7 @@ public struct SQLiteTableSource: RecordSource {
                 "SELECT * FROM \"\(name.replacingOccurrences(of: "\"", with: "\"\""))\"")
             let names = (0..<statement.columnCount).map { statement.columnName($0) }
             let json = (0..<statement.columnCount).map {
-                statement.columnDeclaredType($0)?.uppercased() == SQLiteTableWriter.jsonType
+                SQLiteTableWriter.isJSON(declaredType: statement.columnDeclaredType($0))
             }
             fieldNames(names)
             var row = 0
@@ -87,8 +87,7 @@ public struct SQLiteTableSource: RecordSource {
         }
     }
 
-    /// The table to read: the one named (exactly, else ignoring ASCII case when that is
-    /// unambiguous), or the only one.
+    /// The table to read: the one named (exactly, else ignoring ASCII case), or the only one.
     private func resolveTable(_ connection: Connection) throws -> String {
         let tables = try listTables(connection)
         let listed = tables.isEmpty ? "none" : tables.joined(separator: ", ")
@@ -102,15 +101,14 @@ public struct SQLiteTableSource: RecordSource {
             return records[0]
         }
         if tables.contains(table) { return table }
-        let folded = tables.filter { $0.lowercased() == table.lowercased() }
-        if folded.count == 1 { return folded[0] }
-        if folded.count > 1 {
-            throw ImportError(
-                .invalidArgument,
-                "no table \"\(table)\"; several differ from it only in case: \(folded.joined(separator: ", "))",
-                at: SourceLocation(source: path))
+        if let folded = tables.first(where: { Self.asciiLowercased($0) == Self.asciiLowercased(table) }) {
+            return folded
         }
         throw ImportError(.notFound, "no table \"\(table)\"; tables: \(listed)", at: SourceLocation(source: path))
+    }
+
+    private static func asciiLowercased(_ text: String) -> String {
+        String(decoding: text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
     }
 
     private func listTables(_ connection: Connection) throws -> [String] {

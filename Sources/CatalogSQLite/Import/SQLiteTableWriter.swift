@@ -15,8 +15,8 @@ import Foundation
 /// ```
 ///
 /// Column types come from the values (``Layout``): `TEXT` when every value is a single text,
-/// `INTEGER` or `REAL` when every value is a number SQLite stores exactly as written, and `JSON`
-/// otherwise: lists, booleans, `null`, numbers such as `1.50`, or columns that mix types, each
+/// `INTEGER` or `REAL` when every value is a number SQLite stores exactly as written, and
+/// `JSON TEXT` otherwise: lists, booleans, `null`, numbers such as `1.50`, or columns that mix types, each
 /// cell then a JSON value (`["a","b"]`, `true`, `1.50`, `"text"`). A missing value is NULL, an
 /// empty text `''`. The catalog's definition goes into a one-row table `catalog_definition`, so
 /// importing the file into a new catalog needs no mapping.
@@ -24,42 +24,48 @@ import Foundation
 /// The file is written in one transaction; ``finish()`` commits and closes it. A writer that is
 /// not finished removes nothing itself: the caller writes to a temporary path and renames it.
 public final class SQLiteTableWriter {
-    /// The declared type of columns holding JSON values.
-    public static let jsonType = "JSON"
+    /// The declared type of columns holding JSON values. "TEXT" in it gives the column text
+    /// affinity: a plain `JSON` would have numeric affinity, and SQLite would turn the text
+    /// `1.50` into the real 1.5.
+    public static let jsonType = "JSON TEXT"
+
+    /// Whether a declared type marks a column of JSON values (`JSON`, `JSON TEXT`, any case).
+    public static func isJSON(declaredType: String?) -> Bool {
+        guard let type = declaredType?.uppercased() else { return false }
+        return type == "JSON" || type.hasPrefix("JSON ")
+    }
 
     /// A column's declared type.
     public enum ColumnType: String, Sendable {
         case text = "TEXT"
         case integer = "INTEGER"
         case real = "REAL"
-        case json = "JSON"
+        case json = "JSON TEXT"
     }
 
     /// The columns a set of records needs, with their types.
     public struct Layout: Sendable {
-        /// The column names (a field's name, or `name@language`), in order.
-        public private(set) var columns: [String] = []
+        private var order: ExportColumns
         private var types: [String: ColumnType] = [:]
-        private var seen: Set<String> = []
 
-        /// A layout that starts with `columns` (the source's order); columns no record uses are
-        /// dropped.
+        /// A layout whose columns follow `columns` (the source's order); columns no record uses
+        /// are dropped.
         public init(columns: [String] = []) {
-            for column in columns where seen.insert(column).inserted { self.columns.append(column) }
+            order = ExportColumns(sourceOrder: columns)
         }
 
         /// The type of `column`.
         public func type(of column: String) -> ColumnType { types[column] ?? .text }
 
-        /// The columns that some record uses, in order.
-        public var usedColumns: [String] { columns.filter { types[$0] != nil } }
+        /// The column names (a field's name, or `name@language`) some record uses, in order.
+        public var usedColumns: [String] { order.columns }
 
         /// Takes `record` into account.
         public mutating func add(_ record: SourceRecord) {
             var counts: [String: Int] = [:]
             for field in record.fields {
                 let column = SQLiteTableWriter.column(of: field)
-                if seen.insert(column).inserted { columns.append(column) }
+                order.use(column)
                 counts[column, default: 0] += 1
                 let type = field.isListElement ? .json : Self.type(of: field)
                 types[column] = Self.merge(types[column], type)
@@ -178,5 +184,25 @@ public final class SQLiteTableWriter {
 
     private static func quoted(_ name: String) -> String {
         "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+extension SQLiteTableWriter {
+    /// Writes every record of a catalog to a new SQLite file at `path`, as `catalog export
+    /// --format sqlite` does: one table named after the catalog, the source's field names and
+    /// order, roles typed, and (with `embedDefinition`) the definition.
+    ///
+    /// - Parameter records: calls its argument with every record, in order (called twice).
+    public static func export(
+        definition: CatalogDefinition, embedDefinition: Bool = true,
+        records: (_ body: (Record) throws -> Void) throws -> Void, to path: String
+    ) throws {
+        let mapper = RecordMapper(definition: definition)
+        var layout = Layout(columns: mapper.fieldOrder)
+        try records { layout.add(mapper.sourceRecord(from: $0, typedRoles: true)) }
+        let writer = try SQLiteTableWriter(
+            path: path, table: definition.id, layout: layout, definition: embedDefinition ? definition : nil)
+        try records { try writer.write(mapper.sourceRecord(from: $0, typedRoles: true)) }
+        try writer.finish()
     }
 }

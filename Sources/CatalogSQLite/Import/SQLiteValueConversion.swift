@@ -5,7 +5,7 @@ import CatalogModel
 /// - an integer is a number (its decimal literal), a real a number (the shortest literal that
 ///   reads back as the same `Double`; infinities and NaN, which JSON has no literal for, become
 ///   text);
-/// - text is text, except in a column declared `JSON`, where it is a JSON value: a list gives one
+/// - text is text, except in a column declared `JSON` (or `JSON TEXT`), where it is a JSON value: a list gives one
 ///   field per element (``SourceField/isListElement``), `[]` one empty-list field, `null`, `true`,
 ///   numbers (their literal kept exactly) and strings their own kinds. Text that is not JSON (or is
 ///   a JSON object) stays text;
