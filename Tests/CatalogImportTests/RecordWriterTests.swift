@@ -81,6 +81,40 @@ private func record(_ fields: [(String, String)]) -> SourceRecord {
         #expect(stripped(back) == stripped(records))
     }
 
+    @Test func languagesNamespacesAndRootAttributes() throws {
+        var writer = XMLRecordWriter(
+            rootElement: "feed", recordElement: "entry", recordAttributes: ["id"],
+            rootAttributes: [XMLAttribute(name: "xmlns:dc", value: "urn:dc"), XMLAttribute(name: "v", value: "2")])
+        let fields = [
+            SourceField(name: "id", value: "7"), SourceField(name: "title", value: "Amboss"),
+            SourceField(name: "title", value: "Anvil", language: "en"), SourceField(name: "dc:creator", value: "Nagy"),
+            SourceField(name: "x:undeclared", value: "y"), SourceField(name: "weight", value: "1.50", kind: .number),
+            SourceField(name: "none", value: "", kind: .null), SourceField(name: "gone", value: "", kind: .emptyList),
+        ]
+        let text = String(decoding: try writer.data(for: [SourceRecord(fields: fields)]), as: UTF8.self)
+        #expect(
+            text == """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <feed xmlns:dc="urn:dc" v="2">
+                  <entry id="7">
+                    <title>Amboss</title>
+                    <title xml:lang="en">Anvil</title>
+                    <dc:creator>Nagy</dc:creator>
+                    <field name="x:undeclared">y</field>
+                    <weight>1.50</weight>
+                    <none></none>
+                  </entry>
+                </feed>
+
+                """)
+        let back = try readAll(XMLRecordReader(data: Data(text.utf8), sourceName: "out.xml"))
+        #expect(back[0].fields.map(\.language) == [nil, nil, "en", nil, nil, nil, nil])
+        #expect(
+            pairs(back[0]) == [
+                "id=7", "title=Amboss", "title=Anvil", "dc:creator=Nagy", "x:undeclared=y", "weight=1.50", "none=",
+            ])
+    }
+
     @Test func invalidCharactersAreDropped() throws {
         var writer = XMLRecordWriter()
         let data = try writer.data(for: [record([("a", "x\u{1}\u{8}y\u{FFFE}z\u{FFFF}\u{7F}"), ("b@c", "\u{0}q")])])
@@ -128,6 +162,20 @@ private func record(_ fields: [(String, String)]) -> SourceRecord {
         let back = try readAll(JSONRecordReader(data: data, sourceName: "out.json"))
         #expect(stripped(back) == stripped(original))
         #expect(back[0].values(of: "price") == ["12.50"])
+    }
+
+    @Test func valuesKeepTheirTypes() throws {
+        let record = SourceRecord(fields: [
+            SourceField(name: "n", value: "1.50", kind: .number), SourceField(name: "b", value: "true", kind: .bool),
+            SourceField(name: "z", value: "", kind: .null), SourceField(name: "one", value: "x", isListElement: true),
+            SourceField(name: "e", value: "", kind: .emptyList), SourceField(name: "t", value: "Tee", language: "de"),
+        ])
+        var writer = JSONRecordWriter()
+        let text = String(decoding: try writer.data(for: [record]), as: UTF8.self)
+        #expect(text == "[\n{\"n\":1.50,\"b\":true,\"z\":null,\"one\":[\"x\"],\"e\":[],\"t@de\":\"Tee\"}\n]\n")
+        let back = try readAll(JSONRecordReader(data: Data(text.utf8), sourceName: "out.json"))
+        #expect(back[0].fields.map(\.kind) == [.number, .bool, .null, .text, .emptyList, .text])
+        #expect(back[0].fields[3].isListElement)
     }
 
     @Test func repeatedNamesAreGrouped() throws {
