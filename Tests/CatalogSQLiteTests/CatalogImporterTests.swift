@@ -107,6 +107,22 @@ import Testing
         }
     }
 
+    @Test func uploadsImportLikeFiles() throws {
+        let fixture = try StoreFixture()
+        try run(fixture.store, CatalogTestSupport.fixture("products-roundtrip.json").path, "products") {
+            $0.mapping = [.title: "name"]
+        }
+        let path = try export(fixture, "products", as: .json)
+        let summary = try importer.importFile(
+            at: URL(fileURLWithPath: path), displayName: "upload",
+            request: ImportRequest(source: "upload", catalog: "up"),
+            store: fixture.store)
+        #expect(summary.total == 2)
+        #expect(try records(fixture.store, "up") == records(fixture.store, "products"))
+        #expect(try fixture.store.definition(of: "up")?.source == nil)
+        #expect(try fixture.store.definition(of: "up")?.mapping == [.title: "name"])
+    }
+
     @Test func typedValuesSurviveStorage() throws {
         let fixture = try StoreFixture()
         try run(fixture.store, CatalogTestSupport.fixture("products-roundtrip.json").path, "products") {

@@ -132,6 +132,18 @@ public struct CatalogImporter: Sendable {
         return fetched
     }
 
+    /// Imports a local file, an upload for instance, named `displayName` in error messages
+    /// (`upload:12:7: …`). ``ImportRequest/source`` only says whether the catalog keeps a URL.
+    ///
+    /// - Returns: what the import did.
+    public func importFile(
+        at fileURL: URL, displayName: String, request: ImportRequest, store: any CatalogStore
+    ) throws -> ImportSummary {
+        let size = (try? FileManager.default.attributesOfItem(atPath: fileURL.path)[.size] as? NSNumber)?.int64Value
+        let file = FetchedSource(fileURL: fileURL, displayName: displayName, isTemporary: false, byteCount: size)
+        return try importFetched(file, request: request, store: store)
+    }
+
     /// Imports a file ``fetch(_:stored:)`` returned.
     ///
     /// - Returns: what the import did.
