@@ -18,7 +18,7 @@ BIN := .build/release/catalog
 FUZZ_SECONDS ?= 60
 FUZZ_CI_SECONDS ?= 5
 
-.PHONY: run build test deps deps-test bench bench-server browser-bench fuzz fuzz-ci format lint clean
+.PHONY: run build test deps deps-test bench bench-server bench-attack browser-bench fuzz fuzz-ci format lint clean
 
 run: deps build
 	@if [ ! -f "$(DB)" ]; then $(BIN) demo --db "$(DB)"; fi
@@ -55,11 +55,18 @@ bench:
 	cd Benchmarks && $(SWIFT) build -c release
 	Benchmarks/.build/release/catalog-bench --catalog-binary .build/release/catalog $(BENCH_ARGS)
 	Benchmarks/server/server-bench.sh --catalog-binary .build/release/catalog $(SERVER_BENCH_ARGS)
+	Benchmarks/server/attack-bench.sh --catalog-binary .build/release/catalog $(ATTACK_BENCH_ARGS)
 
 bench-server:
 	@scripts/install-deps.sh bench
 	$(SWIFT) build -c release --product catalog
 	Benchmarks/server/server-bench.sh --catalog-binary .build/release/catalog $(SERVER_BENCH_ARGS)
+	Benchmarks/server/attack-bench.sh --catalog-binary .build/release/catalog $(ATTACK_BENCH_ARGS)
+
+bench-attack:
+	@scripts/install-deps.sh bench
+	$(SWIFT) build -c release --product catalog
+	Benchmarks/server/attack-bench.sh --catalog-binary .build/release/catalog $(ATTACK_BENCH_ARGS)
 
 fuzz: deps
 	Fuzz/run-fuzzers.sh --seconds $(FUZZ_SECONDS)

@@ -13,7 +13,10 @@ let package = Package(
         .library(name: "CatalogModel", targets: ["CatalogModel"]),
         .library(name: "CatalogCollation", targets: ["CatalogCollation"]),
         .library(name: "CatalogStorage", targets: ["CatalogStorage"]),
+        .library(name: "CatalogCore", targets: ["CatalogCore"]),
         .library(name: "CatalogSQLite", targets: ["CatalogSQLite"]),
+        .library(name: "CatalogEngines", targets: ["CatalogEngines"]),
+        .library(name: "SQLiteSupport", targets: ["SQLiteSupport"]),
         .library(name: "CatalogImport", targets: ["CatalogImport"]),
         .library(name: "CatalogDemo", targets: ["CatalogDemo"]),
         .library(name: "CatalogAuth", targets: ["CatalogAuth"]),
@@ -39,18 +42,35 @@ let package = Package(
         // Records, catalog definitions, text folding, query parsing, field mapping. No I/O.
         .target(name: "CatalogModel", swiftSettings: swiftSettings),
         // Locale collation (sort keys) and alphabetic sections.
-        .target(name: "CatalogCollation", dependencies: ["CICU", "CatalogModel"], swiftSettings: swiftSettings),
+        .target(
+            name: "CatalogCollation", dependencies: ["CICU", "CatalogModel", "CatalogStorage"],
+            swiftSettings: swiftSettings),
         // The storage protocol every engine implements.
         .target(name: "CatalogStorage", dependencies: ["CatalogModel"], swiftSettings: swiftSettings),
-        // The SQLite engine: schema, migrations, import pipeline, browsing and search.
+        // The rules every engine and the client library share: the search index's form, how
+        // search matches, ranks, counts and pages, what a scope is. Engine-neutral, no I/O of
+        // its own beyond temporary files while an index is built.
+        .target(name: "CatalogCore", dependencies: ["CatalogModel", "CatalogStorage"], swiftSettings: swiftSettings),
+        // A thin Swift wrapper of SQLite's C API (connections, statements, blobs), shared by the
+        // engine and the readers and writers of plain SQLite tables.
+        .target(name: "SQLiteSupport", dependencies: ["CSQLite", "CatalogStorage"], swiftSettings: swiftSettings),
+        // The SQLite engine: schema, migrations, storing and reading what CatalogCore builds.
         .target(
             name: "CatalogSQLite",
-            dependencies: ["CSQLite", "CatalogModel", "CatalogCollation", "CatalogStorage"],
+            dependencies: ["SQLiteSupport", "CatalogModel", "CatalogStorage", "CatalogCore"],
             swiftSettings: swiftSettings
         ),
-        // Readers (XML on libxml2, JSON, CSV) and writers for records, and fetching sources from URLs.
+        // Opens a database from a location string: the one place that names the engines.
         .target(
-            name: "CatalogImport", dependencies: ["CLibXML2", "CatalogModel", "CatalogStorage"],
+            name: "CatalogEngines",
+            dependencies: ["CatalogModel", "CatalogStorage", "CatalogCore", "CatalogSQLite", "CatalogCollation"],
+            swiftSettings: swiftSettings
+        ),
+        // Readers (XML on libxml2, JSON, CSV, SQLite tables) and writers for records, and fetching
+        // sources from URLs.
+        .target(
+            name: "CatalogImport",
+            dependencies: ["CLibXML2", "CatalogModel", "CatalogStorage", "CatalogCore", "SQLiteSupport"],
             swiftSettings: swiftSettings),
         // The three demo catalogs and the synthetic catalog generator.
         .target(name: "CatalogDemo", dependencies: ["CatalogModel"], swiftSettings: swiftSettings),
@@ -62,8 +82,9 @@ let package = Package(
         .target(
             name: "CatalogServer",
             dependencies: [
-                "CGD", "CatalogHTTP", "CatalogAuth", "CatalogModel", "CatalogStorage", "CatalogSQLite", "CatalogImport",
-                "CatalogDemo",
+                "CGD", "CatalogHTTP", "CatalogAuth", "CatalogModel", "CatalogStorage", "CatalogCore",
+                "CatalogCollation",
+                "CatalogImport", "CatalogDemo",
             ],
             swiftSettings: swiftSettings
         ),
@@ -71,8 +92,8 @@ let package = Package(
         .target(
             name: "CatalogCLI",
             dependencies: [
-                "CatalogModel", "CatalogCollation", "CatalogStorage", "CatalogSQLite", "CatalogImport", "CatalogDemo",
-                "CatalogAuth", "CatalogServer",
+                "CatalogModel", "CatalogCollation", "CatalogStorage", "CatalogCore", "CatalogEngines", "CatalogImport",
+                "CatalogDemo", "CatalogAuth", "CatalogServer",
             ],
             swiftSettings: swiftSettings
         ),
@@ -81,34 +102,61 @@ let package = Package(
         .testTarget(name: "CatalogModelTests", dependencies: ["CatalogModel"], swiftSettings: swiftSettings),
         .testTarget(name: "CatalogCollationTests", dependencies: ["CatalogCollation"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "CatalogSQLiteTests",
-            dependencies: ["CatalogSQLite", "CatalogImport", "CatalogDemo", "CatalogTestSupport"],
-            swiftSettings: swiftSettings
-        ),
-        .testTarget(
-            name: "CatalogImportTests", dependencies: ["CatalogImport", "CatalogTestSupport"],
+            name: "CatalogCoreTests", dependencies: ["CatalogCore", "CatalogStorage", "CatalogDemo"],
             swiftSettings: swiftSettings),
+        // The behaviour suite: what every engine must do, run against each one.
         .testTarget(
-            name: "CatalogAuthTests", dependencies: ["CatalogAuth", "CatalogSQLite", "CatalogTestSupport"],
-            swiftSettings: swiftSettings),
-        // Helpers shared by test targets: a raw HTTP client over sockets, a loopback HTTP server,
-        // fixture files.
-        .target(
-            name: "CatalogTestSupport", dependencies: ["CatalogSQLite"], path: "Tests/CatalogTestSupport",
-            resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
-        .testTarget(
-            name: "CatalogHTTPTests", dependencies: ["CatalogHTTP", "CatalogTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(
-            name: "CatalogServerTests",
+            name: "CatalogStorageTests",
             dependencies: [
-                "CatalogServer", "CatalogHTTP", "CatalogAuth", "CatalogSQLite", "CatalogImport", "CatalogDemo",
+                "CatalogStorage", "CatalogCore", "CatalogCollation", "CatalogEngines", "CatalogImport", "CatalogDemo",
                 "CatalogTestSupport",
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "CatalogSQLiteTests",
+            dependencies: [
+                "CatalogSQLite", "CatalogEngines", "CatalogCollation", "CatalogCore", "CatalogModel",
+                "CatalogTestSupport",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CatalogImportTests",
+            dependencies: [
+                "CatalogImport", "CatalogEngines", "CatalogCollation", "CatalogStorage", "SQLiteSupport",
+                "CatalogTestSupport",
+            ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CatalogAuthTests",
+            dependencies: [
+                "CatalogAuth", "CatalogStorage", "CatalogSQLite", "SQLiteSupport", "CatalogEngines", "CatalogCore",
+                "CatalogCollation", "CatalogModel", "CatalogTestSupport",
+            ],
+            swiftSettings: swiftSettings),
+        // Helpers shared by test targets: a raw HTTP client over sockets, a loopback HTTP server,
+        // fixture files.
+        .target(
+            name: "CatalogTestSupport", dependencies: ["CatalogEngines", "CatalogStorage"],
+            path: "Tests/CatalogTestSupport", resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CatalogHTTPTests", dependencies: ["CatalogHTTP", "CatalogTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CatalogServerTests",
+            dependencies: [
+                "CatalogServer", "CatalogHTTP", "CatalogAuth", "CatalogStorage", "CatalogCore", "CatalogEngines",
+                "CatalogCollation", "CatalogImport", "CatalogDemo", "CatalogTestSupport",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "CatalogCLITests",
-            dependencies: ["CatalogCLI", "catalog", "CatalogTestSupport"],
+            dependencies: [
+                "CatalogCLI", "catalog", "CatalogEngines", "CatalogStorage", "CatalogSQLite", "SQLiteSupport",
+                "CatalogAuth",
+                "CatalogTestSupport",
+            ],
             resources: [.copy("Golden")],
             swiftSettings: swiftSettings
         ),

@@ -17,7 +17,7 @@ let package = Package(
             dependencies: [
                 .product(name: "CatalogModel", package: "CatalogRoot"),
                 .product(name: "CatalogImport", package: "CatalogRoot"),
-                .product(name: "CatalogSQLite", package: "CatalogRoot"),
+                .product(name: "SQLiteSupport", package: "CatalogRoot"),
             ]
         )
     },

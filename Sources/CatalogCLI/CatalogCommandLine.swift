@@ -1,4 +1,4 @@
-import CatalogSQLite
+import CatalogEngines
 import CatalogStorage
 import Foundation
 
@@ -23,7 +23,7 @@ public enum CatalogCommandLine {
     public static func main(_ arguments: [String]) -> Int32 {
         let output = Output.standardOutput()
         defer { output.flush() }
-        guard let name = arguments.first(where: { !$0.hasPrefix("-") }) ?? arguments.first else {
+        guard let name = commandName(in: arguments) else {
             output.write(overview)
             return 64
         }
@@ -46,7 +46,7 @@ public enum CatalogCommandLine {
             return 64
         }
         var rest = arguments
-        rest.remove(at: rest.firstIndex(of: name)!)
+        if let position = commandPosition(in: arguments) { rest.remove(at: position) }
         do {
             let parsed = try Arguments(
                 rest, options: command.options.union(globalOptions), flags: command.flags.union(globalFlags))
@@ -68,6 +68,24 @@ public enum CatalogCommandLine {
             printError("catalog \(name): error: \(Self.describe(error))")
             return 1
         }
+    }
+
+    /// Where the command's name is: the first argument that is neither an option nor the value
+    /// of a global option given before it (`catalog --db x.sqlite catalogs`).
+    static func commandPosition(in arguments: [String]) -> Int? {
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if !argument.hasPrefix("-") { return index }
+            let option = argument.drop(while: { $0 == "-" })
+            if globalOptions.contains(String(option)) { index += 1 }
+            index += 1
+        }
+        return nil
+    }
+
+    static func commandName(in arguments: [String]) -> String? {
+        commandPosition(in: arguments).map { arguments[$0] } ?? arguments.first
     }
 
     static func describe(_ error: any Error) -> String {
@@ -129,25 +147,34 @@ struct CommandContext {
     let arguments: Arguments
     let output: Output
 
-    /// The database path: `--db`, else `$CATALOG_DB`, else `./catalog.sqlite`.
-    var databasePath: String {
-        if let path = arguments.value("db"), !path.isEmpty { return path }
-        if let path = ProcessInfo.processInfo.environment["CATALOG_DB"], !path.isEmpty { return path }
+    /// The database location: `--db`, else `$CATALOG_DB`, else `./catalog.sqlite`. A file path
+    /// (SQLite) or a `postgres://` URL.
+    var databaseLocation: String {
+        if let location = arguments.value("db"), !location.isEmpty { return location }
+        if let location = ProcessInfo.processInfo.environment["CATALOG_DB"], !location.isEmpty { return location }
         return "catalog.sqlite"
     }
 
-    /// Opens the store for reading; the database must exist.
-    func openExisting() throws -> SQLiteCatalogStore {
-        let path = databasePath
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw CLIError.failure("no database at \(path); create one with 'catalog demo' or 'catalog import'")
+    /// Opens the database for reading; a file must exist.
+    func openExisting() throws -> any CatalogDatabase {
+        let location = databaseLocation
+        if !CatalogEngines.isPostgres(location) && !FileManager.default.fileExists(atPath: location) {
+            throw CLIError.failure("no database at \(location); create one with 'catalog demo' or 'catalog import'")
         }
-        return try SQLiteCatalogStore(path: path)
+        return try CatalogEngines.open(location, options: engineOptions)
     }
 
-    /// Opens (creating when missing) the store for writing.
-    func openForWriting() throws -> SQLiteCatalogStore {
-        try SQLiteCatalogStore(path: databasePath)
+    /// Opens (creating when missing) the database for writing.
+    func openForWriting() throws -> any CatalogDatabase {
+        try CatalogEngines.open(databaseLocation, options: engineOptions)
+    }
+
+    /// Writers wait for each other and say so; `--users-db` names the accounts file.
+    var engineOptions: CatalogEngines.Options {
+        var options = CatalogEngines.Options()
+        options.waitingForLock = { printError("catalog: waiting for another import to finish…") }
+        if let users = arguments.value("users-db"), !users.isEmpty { options.usersLocation = users }
+        return options
     }
 
     /// Whether `--json` was given.

@@ -71,32 +71,56 @@ public struct MatchRange: Codable, Sendable, Equatable, Hashable {
     }
 }
 
-/// A search result: the record's keys plus `matches`.
+/// A piece of a field outside the result list's fields that explains why a record matched:
+/// `{"field","text","matches":[…]}`, ranges relative to `text`.
+public struct MatchSnippet: Codable, Sendable, Equatable {
+    /// The field: `description`, `fields.NAME` or `id`.
+    public var field: String
+    /// Up to about 120 characters of it around the match, "…" where it was cut.
+    public var text: String
+    /// Where the query matched in ``text``, in UTF-16 code units.
+    public var matches: [MatchRange]
+
+    /// Creates a snippet.
+    public init(field: String, text: String, matches: [MatchRange]) {
+        self.field = field
+        self.text = text
+        self.matches = matches
+    }
+}
+
+/// A search result: the record's keys plus `matches` and, when the match is outside the list's
+/// fields, `snippet`.
 public struct SearchHit: Codable, Sendable, Equatable {
     /// The record found.
     public var record: Record
     /// Where the query matched, per field.
     public var matches: [MatchRange]
+    /// The piece of another field that matched, if that is where it did.
+    public var snippet: MatchSnippet?
 
     /// Creates a hit.
-    public init(record: Record, matches: [MatchRange]) {
+    public init(record: Record, matches: [MatchRange], snippet: MatchSnippet? = nil) {
         self.record = record
         self.matches = matches
+        self.snippet = snippet
     }
 
     public init(from decoder: any Decoder) throws {
         record = try Record(from: decoder)
         let c = try decoder.container(keyedBy: Keys.self)
         matches = try c.decodeIfPresent([MatchRange].self, forKey: .matches) ?? []
+        snippet = try c.decodeIfPresent(MatchSnippet.self, forKey: .snippet)
     }
 
     public func encode(to encoder: any Encoder) throws {
         try record.encode(to: encoder)
         var c = encoder.container(keyedBy: Keys.self)
         try c.encode(matches, forKey: .matches)
+        try c.encode(snippet, forKey: .snippet)
     }
 
-    enum Keys: String, CodingKey { case matches }
+    enum Keys: String, CodingKey { case matches, snippet }
 }
 
 /// A scope button with its count: `{"label","count","capped"}`.
@@ -131,17 +155,26 @@ public struct SearchResponse: Codable, Sendable, Equatable {
     public var scope: String?
     /// Every scope with its count for this query.
     public var scopes: [ScopeCount]
+    /// The cursor of the next page (`after=`), nil on the last page.
+    public var next: String?
+    /// Facet counts by facet name (`categories`, `country`), when asked for.
+    public var facets: [String: [FacetCount]]?
 
     /// Creates a response.
-    public init(items: [SearchHit], total: Int, totalCapped: Bool, scope: String?, scopes: [ScopeCount]) {
+    public init(
+        items: [SearchHit], total: Int, totalCapped: Bool, scope: String?, scopes: [ScopeCount], next: String? = nil,
+        facets: [String: [FacetCount]]? = nil
+    ) {
         self.items = items
         self.total = total
         self.totalCapped = totalCapped
         self.scope = scope
         self.scopes = scopes
+        self.next = next
+        self.facets = facets
     }
 
-    /// Encodes `scope` as `null` for all records rather than leaving it out.
+    /// Encodes `scope` and `next` as `null` rather than leaving them out.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(items, forKey: .items)
@@ -149,5 +182,7 @@ public struct SearchResponse: Codable, Sendable, Equatable {
         try container.encode(totalCapped, forKey: .totalCapped)
         try container.encode(scope, forKey: .scope)
         try container.encode(scopes, forKey: .scopes)
+        try container.encode(next, forKey: .next)
+        try container.encodeIfPresent(facets, forKey: .facets)
     }
 }

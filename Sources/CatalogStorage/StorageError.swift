@@ -21,6 +21,8 @@ public struct StorageError: Error, Sendable, CustomStringConvertible, CustomDebu
         case busy
         /// A constraint failed (for example a duplicate id).
         case constraint
+        /// The operation was cancelled (the client went away, a deadline passed, the server stops).
+        case cancelled
         /// Anything else the engine reported.
         case engine
     }

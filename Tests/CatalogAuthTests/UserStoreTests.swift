@@ -2,13 +2,14 @@ import CatalogAuth
 import CatalogModel
 import CatalogSQLite
 import CatalogStorage
+import CatalogTestSupport
 import Foundation
 import Testing
 
 @Suite struct UserStoreTests {
     /// Adds a user with a fresh token and no password.
     @discardableResult
-    func add(_ name: String, admin: Bool = false, to store: SQLiteCatalogStore) throws -> User {
+    func add(_ name: String, admin: Bool = false, to store: SQLiteUserStore) throws -> User {
         let token = APIToken.issue()
         return try store.addUser(
             name: name, isAdmin: admin, passwordHash: nil, tokenSelector: token.selector, tokenHash: token.hash)
@@ -103,26 +104,6 @@ import Testing
         #expect(try fixture.store.favorites(ofUser: ada.id).map(\.item) == ["'; DROP TABLE items; --"])
     }
 
-    @Test func favoritesSurviveReimportingTheirCatalog() throws {
-        let fixture = try AuthFixture()
-        let definition = CatalogDefinition(id: "shop", title: "Shop", locale: "en")
-        func load(_ records: [Record]) throws {
-            _ = try fixture.store.importRecords(
-                definition: definition, replace: true,
-                records: { add in
-                    for record in records { try add(record) }
-                    return nil
-                }, progress: nil)
-        }
-        try load([Record(id: "a1", title: "Anvil"), Record(id: "b2", title: "Bellows")])
-        let ada = try add("ada", to: fixture.store)
-        #expect(try fixture.store.addFavorite(userID: ada.id, catalog: "shop", item: "b2"))
-        try load([Record(id: "b2", title: "Bellows, large"), Record(id: "c3", title: "Crucible")])
-        let favorites = try fixture.store.favorites(ofUser: ada.id)
-        #expect(favorites.map(\.item) == ["b2"])
-        #expect(try fixture.store.item(of: "shop", itemID: favorites[0].item)?.title == "Bellows, large")
-    }
-
     @Test func removingAUserRemovesTheirSessionsAndFavorites() throws {
         let fixture = try AuthFixture()
         let store = fixture.store
@@ -189,7 +170,7 @@ import Testing
         let auth = Authenticator()
         let (ada, token) = try auth.addUser(name: "ada", isAdmin: false, password: nil, in: fixture.store)
         _ = try fixture.store.addFavorite(userID: ada.id, catalog: "cookbook", item: "r1")
-        let reader = try SQLiteCatalogStore(path: fixture.path, readOnly: true)
+        let reader = try SQLiteUserStore(path: fixture.path, readOnly: true)
         defer { reader.close() }
         #expect(try auth.user(bearerToken: token, in: reader) == ada)
         #expect(try reader.favorites(ofUser: ada.id).map(\.item) == ["r1"])

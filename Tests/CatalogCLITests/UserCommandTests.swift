@@ -20,7 +20,7 @@ import Testing
         let token = String(added.stdout.dropLast())
         #expect(!added.stderr.contains(token))
 
-        let store = try SQLiteCatalogStore(path: cli.database, readOnly: true)
+        let store = try SQLiteUserStore(path: cli.usersDatabase, readOnly: true)
         defer { store.close() }
         let ada = try #require(try Authenticator().user(bearerToken: token, in: store))
         #expect(ada.name == "ada")
@@ -42,7 +42,7 @@ import Testing
         let added = try cli.run(["user", "add", "bob", "--password-stdin"], input: "open sesame\nignored\n")
         #expect(added.status == 0, "\(added.stderr)")
         #expect(!added.stdout.contains("sesame") && !added.stderr.contains("sesame"))
-        let store = try SQLiteCatalogStore(path: cli.database, readOnly: true)
+        let store = try SQLiteUserStore(path: cli.usersDatabase, readOnly: true)
         defer { store.close() }
         let auth = Authenticator()
         #expect(try auth.user(name: "bob", password: "open sesame", in: store)?.name == "bob")
@@ -89,7 +89,7 @@ import Testing
             #expect(duplicate.stderr == "catalog user: error: a user named \"ada\" already exists\n")
         }
         #expect(try cli.run(["user", "list", "--json"]).stdout == before)
-        let store = try SQLiteCatalogStore(path: cli.database, readOnly: true)
+        let store = try SQLiteUserStore(path: cli.usersDatabase, readOnly: true)
         defer { store.close() }
         let token = String(first.stdout.dropLast())
         #expect(try Authenticator().user(bearerToken: token, in: store)?.isAdmin == false)

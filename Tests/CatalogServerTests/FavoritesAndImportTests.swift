@@ -1,6 +1,7 @@
 import CatalogHTTP
+import CatalogCore
 import CatalogModel
-import CatalogSQLite
+import CatalogStorage
 import Foundation
 import Testing
 
@@ -67,14 +68,8 @@ import Testing
 
     @Test func writesFromOtherProcessesShowWithinASnapshot() throws {
         #expect(try fixture.request("/api/v1/catalogs/outside").status == 404)
-        let store = try SQLiteCatalogStore(path: fixture.path)
-        defer { store.close() }
-        _ = try store.importRecords(
-            definition: CatalogDefinition(id: "outside", title: "Outside", locale: "en"), replace: true,
-            records: { add in
-                try add(Record(id: "1", title: "One"))
-                return nil
-            }, progress: nil)
+        try fixture.importElsewhere(
+            CatalogDefinition(id: "outside", title: "Outside", locale: "en"), [Record(id: "1", title: "One")])
         usleep(150_000)
         #expect(try fixture.request("/api/v1/catalogs/outside").status == 200)
     }
@@ -98,14 +93,8 @@ import Testing
             ).status == 200)
         #expect((try fixture.request("/api/v1/catalogs/pantry/items").object["items"] as? [Any])?.count == 3)
         // A change by another process shows once the worker's snapshot renews.
-        let store = try SQLiteCatalogStore(path: fixture.path)
-        defer { store.close() }
-        _ = try store.importRecords(
-            definition: try #require(try store.definition(of: "pantry")), replace: true,
-            records: { add in
-                try add(Record(id: "only", title: "Only"))
-                return nil
-            }, progress: nil)
+        let pantry = try #require(try fixture.elsewhere { try $0.reader().catalog("pantry")?.definition })
+        try fixture.importElsewhere(pantry, [Record(id: "only", title: "Only")])
         usleep(150_000)
         #expect((try fixture.request("/api/v1/catalogs/pantry/items").object["items"] as? [Any])?.count == 1)
     }

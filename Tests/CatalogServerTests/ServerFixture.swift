@@ -3,7 +3,11 @@ import CatalogDemo
 import CatalogHTTP
 import CatalogImport
 import CatalogModel
+import CatalogCollation
+import CatalogCore
+import CatalogEngines
 import CatalogSQLite
+import CatalogStorage
 import Foundation
 import Testing
 
@@ -14,19 +18,21 @@ import Testing
 final class ServerFixture {
     let directory: URL
     let path: String
+    /// The accounts file beside the catalog file.
+    let usersPath: String
     let images: URL
     let application: CatalogApplication
     let adminToken: String
     let userToken: String
     let otherToken: String
 
-    init() throws {
+    init(_ configure: (inout CatalogServerOptions) -> Void = { _ in }) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-server-\(UUID().uuidString)")
         images = directory.appendingPathComponent("images")
         try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
         path = directory.appendingPathComponent("test.sqlite").path
-        let store = try SQLiteCatalogStore(path: path)
-        defer { store.close() }
+        let database = try CatalogEngines.open(path)
+        defer { database.close() }
         for demo in DemoCatalogs.all {
             let data = Data(demo.source.utf8)
             let reader: any RecordSource =
@@ -34,20 +40,48 @@ final class ServerFixture {
                 case .xml: XMLRecordReader(data: data, sourceName: "demo", recordElement: demo.definition.recordElement)
                 case .json: JSONRecordReader(data: data, sourceName: "demo", recordPath: demo.recordPath)
                 }
-            _ = try ImportPipeline.run(reader, into: store, definition: demo.definition, replace: true) { _ in }
+            _ = try ImportPipeline.run(
+                reader, into: database, definition: demo.definition, replace: true,
+                collation: try ICUCollation(locale: demo.definition.locale)
+            ) { _ in }
         }
+        usersPath = SQLiteUserStore.defaultPath(forCatalog: path)
+        let store = try database.users()
         let authenticator = Authenticator()
         adminToken = try authenticator.addUser(name: "admin", isAdmin: true, password: nil, in: store).token
         userToken = try authenticator.addUser(name: "mari", isAdmin: false, password: nil, in: store).token
         otherToken = try authenticator.addUser(name: "jozsi", isAdmin: false, password: nil, in: store).token
-        var options = CatalogServerOptions(databasePath: path)
+        var engine = CatalogEngines.Options()
+        engine.server = true
+        var options = CatalogServerOptions(database: try CatalogEngines.open(path, options: engine))
         options.imagesDirectory = images.path
         options.maxUploadBytes = 1 << 20
+        configure(&options)
         application = CatalogApplication(options: options, accessLog: nil, errorLog: { _ in })
     }
 
+    /// Runs `body` with a second handle on the database, as another process would have.
+    func elsewhere<T>(_ body: (any CatalogDatabase) throws -> T) throws -> T {
+        let database = try CatalogEngines.open(path)
+        defer { database.close() }
+        return try body(database)
+    }
+
+    /// Imports records through a second handle, as `catalog import` would while the server runs.
+    func importElsewhere(_ definition: CatalogDefinition, _ records: [Record]) throws {
+        try elsewhere { database in
+            _ = try CatalogImporter.run(
+                into: database, definition: definition, replace: true,
+                collation: try ICUCollation(locale: definition.locale),
+                records: { add in
+                    for record in records { try add(record) }
+                    return nil
+                })
+        }
+    }
+
     deinit {
-        application.stores.close()
+        application.close()
         try? FileManager.default.removeItem(at: directory)
     }
 

@@ -1,7 +1,8 @@
 import CatalogAuth
 import CatalogHTTP
+import CatalogCore
 import CatalogModel
-import CatalogSQLite
+import CatalogStorage
 import Foundation
 import Testing
 
@@ -75,10 +76,11 @@ import Testing
     }
 
     func firstEmptyDescription() throws -> String {
-        let store = try SQLiteCatalogStore(path: fixture.path, readOnly: true)
-        defer { store.close() }
-        let page = try store.items(of: "sequencers", section: nil, after: nil, limit: 100)
-        return try #require(page.items.first { ($0.description ?? "").isEmpty }?.id)
+        let records = try fixture.elsewhere { database in
+            let reader = try database.reader()
+            return try reader.items(of: reader.requireCatalog("sequencers"), limit: 100).records()
+        }
+        return try #require(records.first { ($0.description ?? "").isEmpty }?.id)
     }
 
     @Test func cookbookTabs() throws {
@@ -99,9 +101,9 @@ import Testing
     }
 
     @Test func signInFavoritesAndCSRF() throws {
-        let store = try SQLiteCatalogStore(path: fixture.path)
-        _ = try Authenticator().addUser(name: "kati", isAdmin: false, password: "paprika-42", in: store)
-        store.close()
+        _ = try fixture.elsewhere { database in
+            try Authenticator().addUser(name: "kati", isAdmin: false, password: "paprika-42", in: database.users())
+        }
         let form = try fixture.request("/signin")
         let csrf = try #require(
             form.response.headers["Set-Cookie"]?.split(separator: ";").first?.split(separator: "=").last)
@@ -117,6 +119,14 @@ import Testing
         let cookies = "\(cookie); \(session)"
         let page = try fixture.request("/c/cookbook/i/r01", headers: [("Cookie", cookies)])
         #expect(page.text.contains("id=\"favorite\" aria-pressed=\"false\""))
+        // Signed in, forms carry a token bound to the session, not the one from before.
+        let bound = try #require(page.text.firstMatch(of: /name="csrf" value="([A-Za-z0-9_-]+)"/)?.1)
+        #expect(bound != csrf)
+        let stale = try fixture.request(
+            .post, "/c/cookbook/i/r01/favorite",
+            headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Cookie", cookies)],
+            body: Array("csrf=\(csrf)&favorite=1".utf8))
+        #expect(stale.status == 403, "the token from before sign-in no longer works")
         // Without the token the form is refused; with it the favorite is stored.
         let forged = try fixture.request(
             .post, "/c/cookbook/i/r01/favorite",
@@ -129,12 +139,12 @@ import Testing
                 ("Content-Type", "application/x-www-form-urlencoded"), ("Cookie", cookies),
                 ("Origin", "https://evil.example"),
                 ("Host", "localhost:8080"),
-            ], body: Array("csrf=\(csrf)&favorite=1".utf8))
+            ], body: Array("csrf=\(bound)&favorite=1".utf8))
         #expect(crossSite.status == 403)
         let added = try fixture.request(
             .post, "/c/cookbook/i/r01/favorite",
             headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Cookie", cookies)],
-            body: Array("csrf=\(csrf)&favorite=1".utf8))
+            body: Array("csrf=\(bound)&favorite=1".utf8))
         #expect(added.status == 303)
         let favorites = try fixture.request("/c/cookbook/favorites", headers: [("Cookie", cookies)])
         #expect(favorites.text.contains("Csirkepaprikás"))
@@ -153,19 +163,14 @@ import Testing
     }
 
     @Test func scriptInRecordsIsText() throws {
-        let store = try SQLiteCatalogStore(path: fixture.path)
-        _ = try store.importRecords(
-            definition: CatalogDefinition(id: "hostile", title: "<script>alert('t')</script>", locale: "en"),
-            replace: true,
-            records: { add in
-                try add(
-                    Record(
-                        id: "x\"><script>alert(1)</script>", title: "<script>alert(2)</script>",
-                        subtitle: "<img src=x onerror=alert(3)>", description: "</p><script>alert(4)</script>",
-                        fields: ["note": .text("<b onclick=alert(5)>")]))
-                return nil
-            }, progress: nil)
-        store.close()
+        try fixture.importElsewhere(
+            CatalogDefinition(id: "hostile", title: "<script>alert('t')</script>", locale: "en"),
+            [
+                Record(
+                    id: "x\"><script>alert(1)</script>", title: "<script>alert(2)</script>",
+                    subtitle: "<img src=x onerror=alert(3)>", description: "</p><script>alert(4)</script>",
+                    fields: ["note": .text("<b onclick=alert(5)>")])
+            ])
         for path in ["/", "/c/hostile", "/c/hostile?q=script&search=1"] {
             let text = try fixture.request(path).text
             #expect(!text.contains("<script>alert"), "\(path)")

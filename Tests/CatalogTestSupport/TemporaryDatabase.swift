@@ -1,25 +1,83 @@
-import CatalogSQLite
+import CatalogEngines
+import CatalogStorage
 import Foundation
 
-/// A catalog database in a fresh temporary directory, closed and removed when it goes away.
+/// A catalog database for one test, closed and removed when it goes away: a file in a fresh
+/// temporary directory (SQLite), or a fresh database on the PostgreSQL server named by
+/// `CATALOG_TEST_POSTGRES` when the engine is PostgreSQL.
 public final class TemporaryDatabase {
-    /// The directory holding the database (tests may put other files there).
+    /// The engines the behaviour suites run against: SQLite always, PostgreSQL when
+    /// `CATALOG_TEST_POSTGRES` names a server (`postgres://user@/postgres?host=/socket/dir&port=5433`).
+    public enum Engine: String, CaseIterable, Sendable, CustomStringConvertible {
+        case sqlite, postgres
+
+        /// The engines available to this test run.
+        public static var available: [Engine] {
+            ProcessInfo.processInfo.environment["CATALOG_TEST_POSTGRES"].map { !$0.isEmpty } == true
+                ? [.sqlite, .postgres] : [.sqlite]
+        }
+
+        public var description: String { rawValue }
+    }
+
+    /// The directory holding the database file (tests may put other files there).
     public let directory: URL
-    /// The database file.
-    public let path: String
-    /// A read-write store on it.
-    public let store: SQLiteCatalogStore
+    /// Where the database is: a file path or a URL.
+    public let location: String
+    /// The SQLite file, for tests of that engine.
+    public var path: String { location }
+    /// The database.
+    public let database: any CatalogDatabase
+    private let cleanup: () -> Void
 
     /// Creates the directory and the database.
-    public init(prefix: String = "catalog-tests") throws {
+    public init(engine: Engine = .sqlite, prefix: String = "catalog-tests") throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        path = directory.appendingPathComponent("test.sqlite").path
-        store = try SQLiteCatalogStore(path: path)
+        switch engine {
+        case .sqlite:
+            location = directory.appendingPathComponent("test.sqlite").path
+            cleanup = {}
+        case .postgres:
+            let server = ProcessInfo.processInfo.environment["CATALOG_TEST_POSTGRES"] ?? ""
+            let name = "catalog_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+            try PostgresTestServer.run("CREATE DATABASE \(name)", on: server)
+            location = PostgresTestServer.location(of: name, on: server)
+            cleanup = { try? PostgresTestServer.run("DROP DATABASE IF EXISTS \(name) WITH (FORCE)", on: server) }
+        }
+        database = try CatalogEngines.open(location)
+    }
+
+    /// Another handle on the same database, as a second process would have.
+    public static func reopen(_ temporary: TemporaryDatabase) throws -> any CatalogDatabase {
+        try CatalogEngines.open(temporary.location)
     }
 
     deinit {
-        store.close()
+        database.close()
+        cleanup()
         try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+/// Creating and dropping test databases with `psql`.
+enum PostgresTestServer {
+    static func run(_ sql: String, on server: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
+        process.arguments = [server, "-v", "ON_ERROR_STOP=1", "-q", "-c", sql]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw NSError(domain: "psql", code: Int(process.terminationStatus))
+        }
+    }
+
+    /// The server's URL with another database name.
+    static func location(of database: String, on server: String) -> String {
+        guard var components = URLComponents(string: server) else { return server }
+        components.path = "/" + database
+        return components.string ?? server
     }
 }

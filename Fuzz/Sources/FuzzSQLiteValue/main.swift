@@ -1,9 +1,10 @@
 // libFuzzer target: how the SQLite table reader turns one cell into fields. The first byte picks
 // the storage class and whether the column is declared JSON; the rest is the value. Every number
 // it gives must be a valid JSON number literal, every list element marked as one.
+import CatalogImport
 import CatalogModel
-import CatalogSQLite
 import Foundation
+import SQLiteSupport
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSQLiteValue(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -1,5 +1,5 @@
+import CatalogCore
 import CatalogModel
-import CatalogSQLite
 import CatalogStorage
 import Foundation
 
@@ -20,9 +20,9 @@ struct CatalogsCommand: Command {
         """
 
     func run(_ context: CommandContext) throws {
-        let store = try context.openExisting()
-        defer { store.close() }
-        let catalogs = try store.catalogs()
+        let database = try context.openExisting()
+        defer { database.close() }
+        let catalogs = try database.reader().catalogs()
         if context.json {
             struct Body: Encodable { var catalogs: [CatalogSummary] }
             context.output.line(try JSON.string(Body(catalogs: catalogs)))
@@ -58,17 +58,19 @@ struct ListCommand: Command {
         """
 
     func run(_ context: CommandContext) throws {
-        let store = try context.openExisting()
-        defer { store.close() }
+        let database = try context.openExisting()
+        defer { database.close() }
         let id = try context.arguments.required("catalog")
         let section = context.arguments.value("section")
         let output = context.output
+        let reader = try database.reader()
+        let catalog = try reader.requireCatalog(id)
         if context.json { output.write("{\"items\":[") }
         var first = true
         var cursor: String?
         repeat {
-            let page = try store.items(of: id, section: section, after: cursor, limit: SQLiteCatalogStore.maxPageSize)
-            for record in page.items {
+            let page = try reader.items(of: catalog, section: section, after: cursor, limit: 500)
+            for record in try page.records() {
                 if context.json {
                     if !first { output.write(",") }
                     output.write(bytes: record.jsonBytes)
@@ -103,9 +105,10 @@ struct SectionsCommand: Command {
         """
 
     func run(_ context: CommandContext) throws {
-        let store = try context.openExisting()
-        defer { store.close() }
-        let sections = try store.sections(of: try context.arguments.required("catalog"))
+        let database = try context.openExisting()
+        defer { database.close() }
+        let reader = try database.reader()
+        let sections = try reader.sections(of: try reader.requireCatalog(try context.arguments.required("catalog")))
         if context.json {
             struct Body: Encodable { var sections: [SectionCount] }
             context.output.line(try JSON.string(Body(sections: sections)))
@@ -139,9 +142,10 @@ struct ShowCommand: Command {
         guard let itemID = context.arguments.positionals.first, context.arguments.positionals.count == 1 else {
             throw CLIError.usage("name exactly one item id")
         }
-        let store = try context.openExisting()
-        defer { store.close() }
-        guard let record = try store.item(of: id, itemID: itemID) else {
+        let database = try context.openExisting()
+        defer { database.close() }
+        let reader = try database.reader()
+        guard let record = try reader.item(of: try reader.requireCatalog(id), id: itemID)?.record() else {
             throw CLIError.failure("catalog \"\(id)\" has no item \"\(itemID)\"")
         }
         if context.json {
@@ -160,48 +164,95 @@ struct ShowCommand: Command {
 struct SearchCommand: Command {
     static let name = "search"
     static let summary = "Search a catalog as you would type: ranked, with scope counts."
-    static let options: Set<String> = ["catalog", "scope", "limit"]
+    static let options: Set<String> = [
+        "catalog", "scope", "limit", "after", "category", "country", "price", "sort", "facets",
+    ]
     static let flags: Set<String> = ["json"]
     static let help = """
-        USAGE: catalog search QUERY --catalog ID [--scope LABEL] [--limit N] [--json] [--db PATH]
+        USAGE: catalog search QUERY --catalog ID [--scope LABEL] [--category LABEL]… [--country CODE]…
+                              [--price MIN..MAX] [--sort ORDER] [--facets LIST] [--limit N] [--after CURSOR]
+                              [--json] [--db PATH]
 
-        Case- and accent-insensitive; every word must match; the last word counts as a prefix;
-        words of three letters or more also match inside title words. Results are ranked: whole
-        title words, then title word starts, then inside the title, then other fields; ties in
-        index order. Counts stop at 1000 ("1000+"). QUERY is plain text, never query syntax.
+        Search as you type: case, accents and letter variants are ignored; every word must match,
+        the last one as a prefix; words match inside title words from the first letter, and other
+        fields from the start of their words; from five letters on a typo is forgiven (two from
+        nine). Results are ranked: the exact title, titles that start with the query, whole title
+        words, title word starts, inside title words, typos, other fields; shorter titles first.
+        Counts stop at 1000 ("1000+"). QUERY is plain text, never query syntax.
 
         OPTIONS:
-          --catalog ID     the catalog
-          --scope LABEL    only records in this scope (see the scope counts)
-          --limit N        at most N results (1–200, default 20)
-          --json           print {"items":[record + "matches"],"total","totalCapped","scope","scopes"}
+          --catalog ID       the catalog
+          --scope LABEL      only records in this scope (see the scope counts)
+          --category LABEL   only records carrying this category (repeatable: all of them)
+          --country CODE     only records from this country (repeatable: any of them)
+          --price MIN..MAX   only records priced in this range (either side may be empty)
+          --sort ORDER       relevance (default), title, -title, price or -price
+          --facets LIST      counts per value of categories and/or country (comma-separated)
+          --limit N          at most N results (1–200, default 20)
+          --after CURSOR     the next page: the cursor a previous search printed
+          --json             print {"items":[record + "matches"],"total","totalCapped","scope","scopes","next"}
 
         """
 
     func run(_ context: CommandContext) throws {
         let id = try context.arguments.required("catalog")
-        let query = context.arguments.positionals.joined(separator: " ")
-        let limit = try context.arguments.integer("limit", in: 1...SQLiteCatalogStore.maxSearchLimit) ?? 20
-        let store = try context.openExisting()
-        defer { store.close() }
-        let response = try store.search(query, in: id, scope: context.arguments.value("scope"), limit: limit)
+        var request = SearchRequest(query: context.arguments.positionals.joined(separator: " "))
+        request.limit = try context.arguments.integer("limit", in: 1...SearchRequest.maxLimit) ?? 20
+        request.scope = context.arguments.value("scope")
+        request.after = context.arguments.value("after")
+        request.categories = context.arguments.values("category")
+        request.countries = context.arguments.values("country").map { $0.uppercased() }
+        if let price = context.arguments.value("price") {
+            guard let range = NumericRange(parsing: price) else {
+                throw CLIError.usage("--price takes MIN..MAX (either side may be empty), not \"\(price)\"")
+            }
+            request.price = range
+        }
+        if let sort = context.arguments.value("sort") {
+            guard let order = SearchSort(rawValue: sort) else {
+                throw CLIError.usage("--sort takes relevance, title, -title, price or -price, not \"\(sort)\"")
+            }
+            request.sort = order
+        }
+        if let facets = context.arguments.value("facets") {
+            request.facets = try facets.split(separator: ",").map { name in
+                guard let facet = SearchFacet(rawValue: name.trimmingCharacters(in: .whitespaces)) else {
+                    throw CLIError.usage("--facets takes categories and/or country, not \"\(name)\"")
+                }
+                return facet
+            }
+        }
+        let database = try context.openExisting()
+        defer { database.close() }
+        let reader = try database.reader()
+        let result = try reader.search(request, in: try reader.requireCatalog(id))
         if context.json {
-            context.output.write(bytes: response.jsonBytes)
+            // The API's answer, byte for byte: stored records keep their typed fields.
+            context.output.write(bytes: result.jsonBytes)
             context.output.line()
             return
         }
+        let response = try result.response()
         let output = context.output
         let highlight = output.isTerminal
         output.line(
             response.scopes.map { "\($0.label) (\($0.count)\($0.capped ? "+" : ""))" }.joined(separator: "  "))
+        for (name, counts) in (response.facets ?? [:]).sorted(by: { $0.key < $1.key }) {
+            output.line(
+                name + ": " + counts.map { "\($0.value) (\($0.count)\($0.capped ? "+" : ""))" }.joined(separator: "  "))
+        }
         output.line("\(response.total)\(response.totalCapped ? "+" : "") found")
         for hit in response.items {
             let ranges = hit.matches.filter { $0.field == "title" }
             let title = highlight ? hit.record.title.highlighted(ranges) : hit.record.title
             var line = "\(hit.record.id)\t\(title.singleLine)"
             if let subtitle = hit.record.subtitle { line += "\t\(subtitle.singleLine)" }
+            if let snippet = hit.snippet {
+                line += "\t\(snippet.field): " + (highlight ? snippet.text.highlighted(snippet.matches) : snippet.text)
+            }
             output.line(line)
         }
+        if let next = response.next { output.line("more: --after \(next)") }
     }
 }
 

@@ -1,7 +1,8 @@
 import CatalogDemo
 import CatalogImport
 import CatalogModel
-import CatalogSQLite
+import CatalogCollation
+import CatalogStorage
 import Foundation
 
 /// `catalog demo`: adds or refreshes the three demo catalogs.
@@ -22,10 +23,10 @@ struct DemoCommand: Command {
         """
 
     func run(_ context: CommandContext) throws {
-        let store = try context.openForWriting()
-        defer { store.close() }
+        let database = try context.openForWriting()
+        defer { database.close() }
         for demo in DemoCatalogs.all {
-            let summary = try Self.load(demo, into: store)
+            let summary = try Self.load(demo, into: database)
             if !context.arguments.flag("quiet") {
                 printError("\(demo.definition.id): \(summary.total) records")
             }
@@ -33,7 +34,7 @@ struct DemoCommand: Command {
     }
 
     /// Imports one demo catalog, replacing its records.
-    static func load(_ demo: DemoCatalog, into store: SQLiteCatalogStore) throws -> ImportSummary {
+    static func load(_ demo: DemoCatalog, into database: any CatalogDatabase) throws -> ImportSummary {
         let data = Data(demo.source.utf8)
         let name = "demo:\(demo.definition.id)"
         let reader: any RecordSource
@@ -43,6 +44,9 @@ struct DemoCommand: Command {
         case .json:
             reader = JSONRecordReader(data: data, sourceName: name, recordPath: demo.recordPath)
         }
-        return try ImportPipeline.run(reader, into: store, definition: demo.definition, replace: true) { _ in }
+        return try ImportPipeline.run(
+            reader, into: database, definition: demo.definition, replace: true,
+            collation: try ICUCollation.forImport(locale: demo.definition.locale)
+        ) { _ in }
     }
 }

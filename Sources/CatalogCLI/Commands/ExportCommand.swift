@@ -1,6 +1,7 @@
+import CatalogCore
 import CatalogImport
 import CatalogModel
-import CatalogSQLite
+import CatalogStorage
 import Foundation
 
 /// `catalog export`: a catalog as XML (in its own record shape), JSON, CSV or an SQLite table.
@@ -43,13 +44,17 @@ struct ExportCommand: Command {
         }
         let outputPath = context.arguments.value("output")
         if format == .sqlite, outputPath == nil { throw CLIError.usage("--format sqlite needs --output FILE") }
-        let store = try context.openExisting()
-        defer { store.close() }
-        guard let definition = try store.definition(of: id) else {
+        let database = try context.openExisting()
+        defer { database.close() }
+        let reader = try database.reader()
+        guard let catalog = try reader.catalog(id) else {
             throw CLIError.failure("no catalog named \"\(id)\"")
         }
+        let definition = catalog.definition
         let embed = !context.arguments.flag("plain")
-        let records: CatalogExporter.Records = { body in try store.forEachRecord(of: id, body) }
+        let records: CatalogExporter.Records = { body in
+            try reader.forEachItem(of: catalog) { try body(try $0.record()) }
+        }
         context.output.flush()
 
         let temporaryPath = outputPath.map { $0 + ".partial-\(getpid())" }

@@ -1,6 +1,8 @@
 import CatalogDemo
 import CatalogModel
-import CatalogSQLite
+import CatalogCollation
+import CatalogCore
+import CatalogStorage
 import Foundation
 
 /// `catalog generate`: a deterministic synthetic catalog.
@@ -41,14 +43,16 @@ struct GenerateCommand: Command {
         var definition = generator.definition
         definition.id = id
         definition.title = arguments.value("title") ?? "Generated (\(items) items)"
-        let store = try context.openForWriting()
-        defer { store.close() }
+        let database = try context.openForWriting()
+        defer { database.close() }
         let progress = ProgressBar(totalBytes: nil, enabled: !arguments.flag("quiet") && isatty(2) != 0)
         let started = Date()
-        let summary = try store.importRecords(
-            definition: definition, replace: true,
+        let summary = try CatalogImporter.run(
+            into: database, definition: definition, replace: true,
+            collation: try ICUCollation.forImport(locale: definition.locale),
             records: { add in
                 try generator.forEachRecord(add)
+                progress.phase("sorting and building the search index…")
                 return nil
             }, progress: { progress.update(records: $0) })
         progress.finish()

@@ -1,6 +1,6 @@
+import CatalogCollation
 import CatalogImport
 import CatalogModel
-import CatalogSQLite
 import CatalogStorage
 import Foundation
 
@@ -96,10 +96,10 @@ struct ImportCommand: Command {
         request.fetch = try Self.fetchOptions(arguments)
 
         TemporaryFiles.removeStale()
-        let store = try context.openForWriting()
-        defer { store.close() }
+        let database = try context.openForWriting()
+        defer { database.close() }
         let progress = ProgressBar(totalBytes: nil, enabled: !arguments.flag("quiet") && isatty(2) != 0)
-        var importer = CatalogImporter.forSQLite
+        var importer = SourceImporter.withICU
         importer.sizeKnown = { progress.setTotal(bytes: $0) }
         importer.bytesRead = { progress.update(bytes: $0) }
         importer.recordsRead = { progress.update(records: $0) }
@@ -108,7 +108,7 @@ struct ImportCommand: Command {
             progress.phase("sorting and building the search index…")
         }
         let started = Date()
-        let result = try importer.run(request, store: store)
+        let result = try importer.run(request, database: database)
         progress.finish()
         guard case .imported(let summary) = result else { return }
         Self.report(summary, catalog: id, seconds: Date().timeIntervalSince(started), context: context)
@@ -172,11 +172,9 @@ struct ImportCommand: Command {
     }
 }
 
-extension CatalogImporter {
-    /// An importer that reads SQLite tables with this project's engine.
-    static var forSQLite: CatalogImporter {
-        CatalogImporter(
-            sqliteTable: { path, table in SQLiteTableSource(path: path, table: table) },
-            sqliteDefinition: { SQLiteTableSource.embeddedDefinition(path: $0) })
+extension SourceImporter {
+    /// An importer whose sort keys and sections come from ICU.
+    static var withICU: SourceImporter {
+        SourceImporter(collation: { try ICUCollation.forImport(locale: $0) })
     }
 }

@@ -1,6 +1,6 @@
 import CatalogImport
 import CatalogModel
-import CatalogSQLite
+import CatalogStorage
 import Foundation
 
 /// `catalog refresh`: fetches a URL-sourced catalog again, conditionally.
@@ -34,9 +34,9 @@ struct RefreshCommand: Command {
             throw CLIError.usage("name exactly one catalog ID")
         }
         TemporaryFiles.removeStale()
-        let store = try context.openExisting()
-        defer { store.close() }
-        guard let definition = try store.definition(of: id) else {
+        let database = try context.openExisting()
+        defer { database.close() }
+        guard let definition = try database.reader().catalog(id)?.definition else {
             throw CLIError.failure("no catalog named \"\(id)\"")
         }
         guard var request = ImportRequest(refreshing: definition) else {
@@ -44,7 +44,7 @@ struct RefreshCommand: Command {
         }
         request.fetch = try ImportCommand.fetchOptions(arguments)
         let started = Date()
-        switch try CatalogImporter.forSQLite.run(request, store: store) {
+        switch try SourceImporter.withICU.run(request, database: database) {
         case .notModified:
             if context.json {
                 context.output.line(#"{"notModified":true}"#)

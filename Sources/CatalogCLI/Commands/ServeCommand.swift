@@ -1,8 +1,10 @@
+import CatalogCollation
 import CatalogHTTP
 import CatalogImport
 import CatalogModel
-import CatalogSQLite
+import CatalogEngines
 import CatalogServer
+import CatalogStorage
 import Foundation
 
 /// `catalog serve`: the HTTP server.
@@ -11,11 +13,11 @@ struct ServeCommand: Command {
     static let summary = "Serve the catalogs over HTTP: JSON API, original endpoints, feeds, images."
     static let options: Set<String> = [
         "host", "port", "threads", "compat-catalog", "images", "public-url", "max-upload-mb", "max-connections",
-        "max-connections-per-ip", "timeout", "refresh-every",
+        "max-connections-per-ip", "timeout", "header-timeout", "host-name", "users-db", "refresh-every",
     ]
     static let flags: Set<String> = ["quiet"]
     static let help = """
-        USAGE: catalog serve [--db PATH] [--host 127.0.0.1] [--port 8080] [--threads N] [--quiet]
+        USAGE: catalog serve [--db PATH] [--users-db PATH] [--host 127.0.0.1] [--port 8080] [--threads N] [--quiet]
                              [--refresh-every DURATION]
 
         Serves every catalog of the database over HTTP until SIGINT or SIGTERM, which stop
@@ -32,11 +34,23 @@ struct ServeCommand: Command {
                                        and /getrecipe answer for (default: cookbook)
           --images DIR                 the stored images served under /images/ (default: the
                                        "images" folder next to the database, when it exists)
-          --public-url URL             the server's public URL, for absolute links behind a proxy
+          --public-url URL             the server's public URL, for absolute links behind a proxy;
+                                       an https URL makes the session cookies Secure
+          --host-name NAME             a host name the server answers as (repeatable); absolute
+                                       links use the request's Host only when it names one of
+                                       these, else the listening address (default: localhost and
+                                       the listening address)
+          --users-db PATH              the accounts file: users, sessions, tokens, favorites
+                                       (default: beside the database, catalog.sqlite →
+                                       catalog-users.sqlite)
           --max-upload-mb N            the largest import upload (default: 64)
           --max-connections N          connections at once (default: 1024)
           --max-connections-per-ip N   connections at once from one address (default: 256)
-          --timeout SECONDS            close connections idle this long (default: 30)
+          --timeout SECONDS            close connections silent this long while a body arrives
+                                       or an answer is sent (default: 30)
+          --header-timeout SECONDS     a request's line and headers must arrive within this long
+                                       of the connection opening or its previous answer, or the
+                                       connection is closed (default: 10)
           --refresh-every DURATION     refresh every catalog imported from a URL this often, one at
                                        a time in the background (conditional GET; 90s, 15m, 2h, 1d)
           --quiet                      no access log
@@ -45,34 +59,35 @@ struct ServeCommand: Command {
 
     func run(_ context: CommandContext) throws {
         let arguments = context.arguments
-        let path = context.databasePath
-        // Fail now, with the reason, rather than on the first request.
-        do {
-            let store = try context.openExisting()
-            store.close()
+        let path = context.databaseLocation
+        var settings = CatalogServerSettings()
+        for name in arguments.values("host-name") {
+            guard CatalogServerSettings.isValidHostName(name) else {
+                throw CLIError.usage("--host-name: '\(name)' is not a host name (letters, digits, '.', '-')")
+            }
+            settings.hostNames.append(name)
         }
-        var options = CatalogServerOptions(databasePath: path)
-        if let catalog = arguments.value("compat-catalog") { options.compatCatalog = catalog }
+        if let catalog = arguments.value("compat-catalog") { settings.compatCatalog = catalog }
         if let images = arguments.value("images") {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: images, isDirectory: &isDirectory), isDirectory.boolValue
             else {
                 throw CLIError.usage("--images: \(images) is not a directory")
             }
-            options.imagesDirectory = images
-        } else {
+            settings.imagesDirectory = images
+        } else if !CatalogEngines.isPostgres(path) {
             let nextToDatabase = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("images")
                 .path
-            if FileManager.default.fileExists(atPath: nextToDatabase) { options.imagesDirectory = nextToDatabase }
+            if FileManager.default.fileExists(atPath: nextToDatabase) { settings.imagesDirectory = nextToDatabase }
         }
         if let url = arguments.value("public-url") {
             guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
                 throw CLIError.usage("--public-url must start with http:// or https://")
             }
-            options.publicURL = url
+            settings.publicURL = url
         }
         if let megabytes = try arguments.integer("max-upload-mb", in: 1...4096) {
-            options.maxUploadBytes = megabytes << 20
+            settings.maxUploadBytes = megabytes << 20
         }
 
         var configuration = ServerConfiguration()
@@ -86,8 +101,10 @@ struct ServeCommand: Command {
             configuration.perIPConnectionLimit = limit
         }
         if let seconds = try arguments.integer("timeout", in: 1...3600) { configuration.connectionTimeout = seconds }
-        configuration.bodyLimit = CatalogApplication.bodyLimit(options: options)
-        configuration.recordsClientAddress = !arguments.flag("quiet")
+        if let seconds = try arguments.integer("header-timeout", in: 1...3600) {
+            configuration.headerTimeout = .seconds(seconds)
+        }
+        settings.listenHost = configuration.host
         let refreshInterval = try arguments.value("refresh-every").map { text throws(CLIError) -> TimeInterval in
             guard let seconds = Self.duration(text), seconds >= 1 else {
                 throw CLIError.usage("--refresh-every takes a duration such as 90s, 15m, 2h or 1d, got '\(text)'")
@@ -95,6 +112,14 @@ struct ServeCommand: Command {
             return seconds
         }
         TemporaryFiles.removeStale()
+
+        // Fail now, with the reason, rather than on the first request.
+        if !CatalogEngines.isPostgres(path) && !FileManager.default.fileExists(atPath: path) {
+            throw CLIError.failure("no database at \(path); create one with 'catalog demo' or 'catalog import'")
+        }
+        var engineOptions = context.engineOptions
+        engineOptions.server = true
+        let options = CatalogServerOptions(database: try CatalogEngines.open(path, options: engineOptions), settings)
 
         // Block the stop signals before any thread starts, so every worker inherits the mask and
         // only sigwait below receives them.
@@ -107,11 +132,13 @@ struct ServeCommand: Command {
 
         let application = CatalogApplication(
             options: options, accessLog: arguments.flag("quiet") ? nil : AccessLog())
+        application.configure(&configuration)
         let server = HTTPServer(configuration: configuration, responder: application.responder)
         let port: Int
         do {
             port = try server.start()
         } catch {
+            application.stores.close()
             throw CLIError.failure(error.description)
         }
         let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
@@ -120,13 +147,8 @@ struct ServeCommand: Command {
         context.output.flush()
 
         let refresher = refreshInterval.map { interval in
-            let stores = application.stores
             let refresher = CatalogRefresher(
-                interval: interval, importer: .forSQLite,
-                catalogs: {
-                    try stores.write { store in try store.catalogs().compactMap { try store.definition(of: $0.id) } }
-                },
-                withStore: { body in try stores.write { try body($0) } },
+                interval: interval, importer: .withICU, database: application.stores,
                 log: { printError("catalog serve: \($0)") })
             refresher.start()
             return refresher
@@ -137,7 +159,7 @@ struct ServeCommand: Command {
         printError("catalog serve: \(received == SIGINT ? "SIGINT" : "SIGTERM"): stopping")
         refresher?.stop()
         server.shutdown()
-        application.stores.close()
+        application.close()
         TemporaryFiles.removeRegistered()
         printError("catalog serve: stopped")
     }

@@ -1,5 +1,4 @@
 import CatalogAuth
-import CatalogSQLite
 import CatalogStorage
 import Foundation
 
@@ -7,19 +6,24 @@ import Foundation
 struct UserCommand: Command {
     static let name = "user"
     static let summary = "Add, list and remove users; issue API tokens; set passwords."
-    static let options: Set<String> = []
+    static let options: Set<String> = ["users-db"]
     static let flags: Set<String> = ["admin", "password-stdin", "json"]
     static let help = """
-        USAGE: catalog user add NAME [--admin] [--password-stdin] [--json] [--db PATH]
-               catalog user list [--json] [--db PATH]
-               catalog user remove NAME [--db PATH]
-               catalog user token NAME [--json] [--db PATH]
-               catalog user password NAME [--db PATH]
+        USAGE: catalog user add NAME [--admin] [--password-stdin] [--json] [--db PATH] [--users-db PATH]
+               catalog user list [--json] [--db PATH] [--users-db PATH]
+               catalog user remove NAME [--db PATH] [--users-db PATH]
+               catalog user token NAME [--json] [--db PATH] [--users-db PATH]
+               catalog user password NAME [--db PATH] [--users-db PATH]
 
         Manages the accounts of the web app and the HTTP API. Every user has an API token
         (ctk_…, sent as "Authorization: Bearer ctk_…") and may have a password for signing in to
         the web app. A token is printed once, when it is issued, alone on its line: the database
         keeps only a hash of it, so a lost token cannot be shown again, only replaced.
+
+        Accounts, web sessions, tokens and favorites live in their own file, beside the catalog
+        database (catalog.sqlite → catalog-users.sqlite) unless --users-db names another, so the
+        catalog file can be copied or published without them. Accounts an older version kept in
+        the catalog database move into that file the first time it is opened.
 
         SUBCOMMANDS:
           add NAME        create a user and print their API token
@@ -36,6 +40,8 @@ struct UserCommand: Command {
           --password-stdin   add: read a web sign-in password from the first line of standard input
           --json             list: print {"users":[{"id","name","isAdmin","createdAt"}]};
                              add, token: print {"token","user":{…}}
+          --users-db PATH    the accounts file (default: beside the catalog database,
+                             catalog.sqlite → catalog-users.sqlite)
 
         """
 
@@ -63,8 +69,9 @@ struct UserCommand: Command {
             let name = try Self.userName(arguments, action: action)
             let password =
                 arguments.flag("password-stdin") ? try SecretInput.readLine(prompt: "Password for \(name): ") : nil
-            let store = try context.openForWriting()
-            defer { store.close() }
+            let database = try context.openForWriting()
+            defer { database.close() }
+            let store = try database.users()
             let (user, token) = try auth.addUser(
                 name: name, isAdmin: arguments.flag("admin"), password: password, in: store)
             try Self.printToken(token, of: user, context: context)
@@ -73,8 +80,9 @@ struct UserCommand: Command {
                     + "the API token is shown only this once (replace it with 'catalog user token \(user.name)')")
         case "list":
             guard arguments.positionals.count == 1 else { throw CLIError.usage("'user list' takes no names") }
-            let store = try context.openExisting()
-            defer { store.close() }
+            let database = try context.openExisting()
+            defer { database.close() }
+            let store = try database.users()
             let users = try store.users()
             if context.json {
                 struct Body: Encodable { var users: [User] }
@@ -89,14 +97,16 @@ struct UserCommand: Command {
             }
         case "remove":
             let name = try Self.userName(arguments, action: action)
-            let store = try context.openExisting()
-            defer { store.close() }
+            let database = try context.openExisting()
+            defer { database.close() }
+            let store = try database.users()
             guard try store.removeUser(named: name) else { throw CLIError.failure("no user named \"\(name)\"") }
             printError("removed user \"\(name)\" with their web sessions and favorites")
         case "token":
             let name = try Self.userName(arguments, action: action)
-            let store = try context.openExisting()
-            defer { store.close() }
+            let database = try context.openExisting()
+            defer { database.close() }
+            let store = try database.users()
             guard let user = try store.user(named: name) else { throw CLIError.failure("no user named \"\(name)\"") }
             let token = try auth.replaceToken(forUser: user.name, in: store)
             try Self.printToken(token, of: user, context: context)
@@ -105,8 +115,9 @@ struct UserCommand: Command {
                     + "and this one is shown only this once")
         default:  // "password"
             let name = try Self.userName(arguments, action: action)
-            let store = try context.openExisting()
-            defer { store.close() }
+            let database = try context.openExisting()
+            defer { database.close() }
+            let store = try database.users()
             guard let user = try store.user(named: name) else { throw CLIError.failure("no user named \"\(name)\"") }
             let password = try SecretInput.readLine(prompt: "New password for \(user.name): ")
             try auth.setPassword(password, forUser: user.name, in: store)

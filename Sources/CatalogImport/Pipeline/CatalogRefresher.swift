@@ -8,14 +8,12 @@ import Synchronization
 /// Every ``interval`` it refreshes each catalog whose definition has a ``CatalogDefinition/source``,
 /// one at a time, on a thread of its own: a conditional GET that changes nothing when the feed is
 /// unchanged, else an import with the catalog's stored mapping. A failed refresh is logged and
-/// changes nothing (the import is one transaction). The download runs outside `withStore`; only
-/// the import itself runs inside it.
+/// changes nothing (the import is one transaction). Readers never wait: the import builds the new
+/// version outside any lock and writes it in one short transaction.
 ///
 /// ```swift
-/// let refresher = CatalogRefresher(
-///     interval: 15 * 60, importer: importer,
-///     withStore: { body in try stores.write { try body($0) } },
-///     log: { printError($0) })
+/// let refresher = CatalogRefresher(interval: 15 * 60, importer: importer, database: database,
+///                                  log: { printError($0) })
 /// refresher.start()
 /// …
 /// refresher.stop()
@@ -31,14 +29,10 @@ public final class CatalogRefresher: Sendable {
         case failed(catalog: String, message: String)
     }
 
-    /// Runs `body` with the store, under whatever lock the caller's writers share.
-    public typealias WithStore = @Sendable ((any CatalogStore) throws -> ImportSummary) throws -> ImportSummary
-
     /// Seconds between the starts of two rounds.
     public let interval: TimeInterval
-    private let importer: CatalogImporter
-    private let withStore: WithStore
-    private let catalogs: @Sendable () throws -> [CatalogDefinition]
+    private let importer: SourceImporter
+    private let database: any CatalogDatabase
     private let log: @Sendable (String) -> Void
     private let state = Mutex<State>(State())
     private let wake = NSCondition()
@@ -52,19 +46,16 @@ public final class CatalogRefresher: Sendable {
     ///
     /// - Parameters:
     ///   - interval: seconds between rounds.
-    ///   - importer: imports a changed feed (with the SQLite reader closures).
-    ///   - catalogs: the definitions of every catalog (those without a source are skipped).
-    ///   - withStore: runs a closure with a writable store.
+    ///   - importer: imports a changed feed.
+    ///   - database: the catalogs (those without a source are skipped).
     ///   - log: receives one line per catalog refreshed, unchanged or failed.
     public init(
-        interval: TimeInterval, importer: CatalogImporter,
-        catalogs: @escaping @Sendable () throws -> [CatalogDefinition],
-        withStore: @escaping WithStore, log: @escaping @Sendable (String) -> Void
+        interval: TimeInterval, importer: SourceImporter, database: any CatalogDatabase,
+        log: @escaping @Sendable (String) -> Void
     ) {
         self.interval = interval
         self.importer = importer
-        self.catalogs = catalogs
-        self.withStore = withStore
+        self.database = database
         self.log = log
     }
 
@@ -73,7 +64,9 @@ public final class CatalogRefresher: Sendable {
     public func refreshAll() -> [Outcome] {
         let definitions: [CatalogDefinition]
         do {
-            definitions = try catalogs().filter { $0.source != nil }
+            let reader = try database.reader()
+            definitions = try reader.catalogs().compactMap { try reader.catalog($0.id)?.definition }
+                .filter { $0.source != nil }
         } catch {
             log("refresh: cannot list the catalogs: \(error)")
             return []
@@ -106,7 +99,7 @@ public final class CatalogRefresher: Sendable {
                 return .notModified(catalog: definition.id)
             }
             defer { fetched.discard() }
-            let summary = try withStore { store in try importer.importFetched(fetched, request: request, store: store) }
+            let summary = try importer.importFetched(fetched, request: request, database: database)
             return .refreshed(catalog: definition.id, summary: summary)
         } catch {
             return .failed(catalog: definition.id, message: String(describing: error))

@@ -1,3 +1,4 @@
+import CatalogCore
 import CatalogModel
 import CatalogStorage
 import Foundation
@@ -60,9 +61,10 @@ public enum ImportPipeline {
     ///     (``CatalogDefinition/idSource``) is refused.
     /// - Returns: what the import did, with the mapper's notes. Nothing changes when it throws.
     public static func run(
-        _ reader: any RecordSource, into store: any CatalogStore, definition: CatalogDefinition, replace: Bool,
-        requiredSources: [Role: String] = [:], outcome: ReadingOutcome? = nil, readingDone: ((Int) -> Void)? = nil,
-        progress: @escaping (Int) -> Void
+        _ reader: any RecordSource, into database: any CatalogDatabase, definition: CatalogDefinition, replace: Bool,
+        collation: any CatalogCollating, requiredSources: [Role: String] = [:], outcome: ReadingOutcome? = nil,
+        readingDone: ((Int) -> Void)? = nil, progress: @escaping (Int) -> Void,
+        isCancelled: @escaping () -> Bool = { false }
     ) throws -> ImportSummary {
         let pipe = RecordPipe()
         let learned = outcome ?? ReadingOutcome()
@@ -102,8 +104,8 @@ public enum ImportPipeline {
         thread.stackSize = 8 << 20
         thread.start()
         do {
-            var summary = try store.importRecords(
-                definition: definition, replace: replace,
+            var summary = try CatalogImporter.run(
+                into: database, definition: definition, replace: replace, collation: collation,
                 records: { add in
                     var count = 0
                     while let batch = try pipe.receive() {
@@ -112,7 +114,7 @@ public enum ImportPipeline {
                     }
                     readingDone?(count)
                     return learned.applied(to: definition)
-                }, progress: progress)
+                }, progress: progress, isCancelled: isCancelled)
             summary.notes = learned.notes
             return summary
         } catch {

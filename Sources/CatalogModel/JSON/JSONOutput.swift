@@ -32,6 +32,11 @@ public struct JSONOutput: Sendable {
         bytes.append(0x3A)
     }
 
+    /// Appends JSON that is already encoded (a stored record).
+    public mutating func append(json: some Collection<UInt8>) {
+        bytes.append(contentsOf: json)
+    }
+
     /// Appends a quoted string. Quotes, backslashes and control characters are escaped, and so
     /// are `<`, `>` and `&`, so no document can be mistaken for markup.
     public mutating func string(_ value: String) {

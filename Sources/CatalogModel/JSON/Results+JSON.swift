@@ -75,6 +75,9 @@ extension SearchHit: JSONWritable {
     public func write(to output: inout JSONOutput) {
         output.raw("{")
         record.writeMembers(to: &output, matches: matches)
+        output.raw(",")
+        output.key("snippet")
+        if let snippet { snippet.write(to: &output) } else { output.raw("null") }
         output.raw("}")
     }
 }
@@ -97,8 +100,22 @@ extension ScopeCount: JSONWritable {
 extension SearchResponse: JSONWritable {
     public func write(to output: inout JSONOutput) {
         output.raw("{")
+        if let facets {
+            output.key("facets")
+            output.raw("{")
+            for (index, name) in facets.keys.sorted().enumerated() {
+                if index > 0 { output.raw(",") }
+                output.string(name)
+                output.raw(":")
+                output.array(facets[name]!)
+            }
+            output.raw("},")
+        }
         output.key("items")
         output.array(items)
+        output.raw(",")
+        output.key("next")
+        output.string(next)
         output.raw(",")
         output.key("scope")
         output.string(scope)
@@ -171,6 +188,36 @@ extension CategoryCount: JSONWritable {
         output.raw(",")
         output.key("name")
         output.string(name)
+        output.raw("}")
+    }
+}
+
+extension MatchSnippet: JSONWritable {
+    public func write(to output: inout JSONOutput) {
+        output.raw("{")
+        output.key("field")
+        output.string(field)
+        output.raw(",")
+        output.key("matches")
+        output.array(matches)
+        output.raw(",")
+        output.key("text")
+        output.string(text)
+        output.raw("}")
+    }
+}
+
+extension FacetCount: JSONWritable {
+    public func write(to output: inout JSONOutput) {
+        output.raw("{")
+        output.key("capped")
+        output.boolean(capped)
+        output.raw(",")
+        output.key("count")
+        output.integer(count)
+        output.raw(",")
+        output.key("value")
+        output.string(value)
         output.raw("}")
     }
 }

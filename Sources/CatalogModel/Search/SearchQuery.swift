@@ -15,25 +15,43 @@ public struct SearchQuery: Sendable, Equatable {
 
     /// The folded words, in the order typed, without duplicates.
     public let words: [String]
+    /// Every folded word in the order typed, repeats included (for "the title starts with the
+    /// query").
+    public let sequence: [String]
+    /// The symbols typed (`€`, `-`, an emoji) when the query has no words: then they are what is
+    /// searched, literally. Empty when there are words (symbols only separate them).
+    public let symbols: [String]
 
     /// Parses `text`.
     public init(_ text: String) {
         var words: [String] = []
-        for word in TextFolding.words(text) {
-            var word = word
-            if word.utf8.count > Self.maxWordBytes {
-                word = String(decoding: word.utf8.prefix(Self.maxWordBytes), as: UTF8.self)
+        var sequence: [String] = []
+        var symbols: [String] = []
+        var scanner = WordScanner()
+        scanner.scan(text) { token, bytes in
+            switch token {
+            case .word:
+                guard sequence.count < Self.maxWords * 2 else { return }
+                var word = String(decoding: bytes.prefix(Self.maxWordBytes), as: UTF8.self)
                 // A cut in the middle of a scalar leaves U+FFFD: drop it.
-                word = String(word.unicodeScalars.filter { $0 != "\u{FFFD}" })
+                if bytes.count > Self.maxWordBytes { word = String(word.unicodeScalars.filter { $0 != "\u{FFFD}" }) }
+                guard !word.isEmpty else { return }
+                sequence.append(word)
+                if !words.contains(word) && words.count < Self.maxWords { words.append(word) }
+            case .variant:
+                break
+            case .symbol:
+                let symbol = String(decoding: bytes, as: UTF8.self)
+                if !symbols.contains(symbol) && symbols.count < Self.maxWords { symbols.append(symbol) }
             }
-            if !word.isEmpty && !words.contains(word) { words.append(word) }
-            if words.count == Self.maxWords { break }
         }
         self.words = words
+        self.sequence = sequence
+        self.symbols = words.isEmpty ? symbols : []
     }
 
     /// True when there is nothing to search for.
-    public var isEmpty: Bool { words.isEmpty }
+    public var isEmpty: Bool { words.isEmpty && symbols.isEmpty }
 
     /// Where the words of this query occur in `text`, as UTF-16 ranges of `text`, merged and
     /// sorted, and the worst way a word matched (nil when some word does not occur).

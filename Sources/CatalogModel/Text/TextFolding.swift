@@ -29,6 +29,8 @@ public enum TextFolding {
             bytes.append(byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
         } else if let range = FoldTable.shared.range(of: value) {
             bytes.append(contentsOf: FoldTable.shared.bytes[range])
+        } else if let special = FoldTable.extra[value] {
+            bytes.append(contentsOf: special.utf8)
         } else {
             // Outside the precomputed table: CJK, symbols, supplementary planes. Lowercase only.
             let props = scalar.properties
@@ -41,9 +43,8 @@ public enum TextFolding {
         }
     }
 
-    /// Whether `scalar` belongs inside a word: letters and numbers, the classes SQLite's unicode61
-    /// tokenizer treats as token characters (it also counts private-use characters, which folding
-    /// removes from text because the index uses them for its own markers).
+    /// Whether `scalar` belongs inside a word: letters, numbers and combining marks (so a
+    /// decomposed "a\u{308}" stays inside its word; folding drops the mark).
     @inline(__always)
     public static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
@@ -52,12 +53,34 @@ public enum TextFolding {
                 || (value >= 0x61 && value <= 0x7A)
         }
         if let flag = FoldTable.shared.isWord(value) { return flag }
-        switch scalar.properties.generalCategory {
+        return isWordCategory(scalar.properties.generalCategory)
+    }
+
+    /// Letters, numbers and marks.
+    static func isWordCategory(_ category: Unicode.GeneralCategory) -> Bool {
+        switch category {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-            .decimalNumber, .letterNumber, .otherNumber:
+            .decimalNumber, .letterNumber, .otherNumber, .nonspacingMark, .spacingMark, .enclosingMark:
             return true
         default:
             return false
+        }
+    }
+
+    /// Whether `scalar` is a symbol searches match literally: math, currency and other symbols
+    /// (emoji among them) and dashes. Other punctuation only separates words.
+    @inline(__always)
+    public static func isSymbolScalar(_ scalar: Unicode.Scalar) -> Bool {
+        let value = scalar.value
+        if value < 0x80 {
+            switch value {
+            case 0x24, 0x2B, 0x2D, 0x3C, 0x3D, 0x3E, 0x5E, 0x60, 0x7C, 0x7E: return true
+            default: return false
+            }
+        }
+        switch scalar.properties.generalCategory {
+        case .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol, .dashPunctuation: return true
+        default: return false
         }
     }
 
@@ -90,10 +113,27 @@ struct FoldTable: Sendable {
     static let lowRange: ClosedRange<UInt32> = 0x80...0x2FFF
     static let wideRange: ClosedRange<UInt32> = 0xFF00...0xFFEF
 
-    private static let extra: [UInt32: String] = [
-        0xF8: "o", 0xD8: "o", 0x142: "l", 0x141: "l", 0x111: "d", 0x110: "d", 0xE6: "ae", 0xC6: "ae",
-        0x153: "oe", 0x152: "oe", 0xFE: "th", 0xDE: "th", 0x131: "i", 0x1C4: "dz", 0x1C5: "dz", 0x1C6: "dz",
-        0x1C7: "lj", 0x1C8: "lj", 0x1C9: "lj", 0x1CA: "nj", 0x1CB: "nj", 0x1CC: "nj", 0x1E9E: "ss", 0x149: "n",
+    /// Letters that Foundation's folding leaves alone because Unicode does not decompose them
+    /// (strokes, hooks, ligatures, other letter forms), spelled the way people type them on a
+    /// keyboard without the letter: the one table of letter variants.
+    static let extra: [UInt32: String] = [
+        // Strokes and bars.
+        0xF8: "o", 0xD8: "o", 0x142: "l", 0x141: "l", 0x111: "d", 0x110: "d", 0x127: "h", 0x126: "h",
+        0x167: "t", 0x166: "t", 0x180: "b", 0x243: "b", 0x1E5: "g", 0x1E4: "g", 0x268: "i", 0x197: "i",
+        0x289: "u", 0x244: "u", 0x1B6: "z", 0x1B5: "z", 0x24D: "r", 0x24C: "r", 0x24F: "y", 0x24E: "y",
+        0x23C: "c", 0x23B: "c", 0x247: "e", 0x246: "e", 0x249: "j", 0x248: "j", 0x140: "l", 0x13F: "l",
+        // Other letter forms.
+        0xF0: "d", 0xD0: "d", 0xFE: "th", 0xDE: "th", 0x131: "i", 0x138: "k", 0x17F: "s", 0x192: "f",
+        0x14B: "n", 0x14A: "n", 0x149: "n", 0x1E9E: "ss", 0x256: "d", 0x257: "d", 0x189: "d", 0x18A: "d",
+        0x253: "b", 0x181: "b", 0x188: "c", 0x187: "c", 0x199: "k", 0x198: "k", 0x260: "g", 0x193: "g",
+        0x1A5: "p", 0x1A4: "p", 0x1AD: "t", 0x1AC: "t", 0x1B4: "y", 0x1B3: "y", 0x25B: "e", 0x190: "e",
+        0x254: "o", 0x186: "o", 0x259: "e", 0x18F: "e", 0x1DD: "e", 0x18E: "e", 0x269: "i", 0x196: "i",
+        0x28B: "v", 0x1B2: "v", 0x272: "n", 0x19D: "n", 0x1B7: "z", 0x292: "z", 0x1EE: "z", 0x1EF: "z",
+        // Ligatures.
+        0xE6: "ae", 0xC6: "ae", 0x153: "oe", 0x152: "oe", 0x133: "ij", 0x132: "ij", 0x1C4: "dz", 0x1C5: "dz",
+        0x1C6: "dz", 0x1F1: "dz", 0x1F2: "dz", 0x1F3: "dz", 0x1C7: "lj", 0x1C8: "lj", 0x1C9: "lj",
+        0x1CA: "nj", 0x1CB: "nj", 0x1CC: "nj", 0x1E9D: "s", 0xA733: "aa", 0xA732: "aa", 0xFB00: "ff",
+        0xFB01: "fi", 0xFB02: "fl", 0xFB03: "ffi", 0xFB04: "ffl", 0xFB05: "st", 0xFB06: "st",
     ]
 
     init() {
@@ -107,13 +147,7 @@ struct FoldTable: Sendable {
                 var isWord = false
                 if let scalar = Unicode.Scalar(value) {
                     bytes.append(contentsOf: Self.fold(scalar).utf8)
-                    switch scalar.properties.generalCategory {
-                    case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-                        .decimalNumber, .letterNumber, .otherNumber:
-                        isWord = true
-                    default:
-                        isWord = false
-                    }
+                    isWord = TextFolding.isWordCategory(scalar.properties.generalCategory)
                 }
                 offsets.append(UInt32(bytes.count))
                 wordFlags.append(isWord)

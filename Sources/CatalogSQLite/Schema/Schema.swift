@@ -1,12 +1,13 @@
 import CatalogStorage
+import SQLiteSupport
 
 /// The database schema, as numbered migrations applied in order inside one transaction each.
 /// `PRAGMA user_version` records the last one applied.
 ///
 /// Tables are plain and named for what they hold, so `sqlite3` and Datasette read the file:
-/// `catalogs`, `items`, `sections`, `categories`, plus per-catalog full-text tables
-/// `title_words_N`, `title_suffixes_N` and `text_words_N` (N = `catalogs.number`), whose
-/// vocabularies `search_terms` lists; since version 2, `users`, `sessions` and `favorites`.
+/// `catalogs`, `items` (every record, with its JSON), `item_categories`, `sections`, and the
+/// search index CatalogCore builds (`search_blobs`, `search_postings`); `users`, `sessions` and
+/// `favorites` since version 2.
 enum Schema {
     /// Migrations; index 0 brings an empty file to version 1.
     static let migrations: [String] = [
@@ -101,7 +102,79 @@ enum Schema {
             PRIMARY KEY (user_id, catalog_id, item_id)
         ) WITHOUT ROWID;
         """,
+        // 3: the engine-neutral search index. Catalogs are stored in versions: an import writes
+        // a new version beside the current one and switches to it. The old layout's catalogs are
+        // kept as legacy tables until they are rebuilt in the new one (see
+        // SQLiteDatabase.convertLegacyCatalogs), which needs the collator.
+        """
+        ALTER TABLE catalogs RENAME TO legacy_catalogs;
+        ALTER TABLE items RENAME TO legacy_items;
+        DROP TABLE sections;
+        DROP TABLE categories;
+        DROP TABLE search_terms;
+        DROP TABLE scope_masks;
+        """ + catalogTables,
     ]
+
+    /// The catalog tables of the current layout (version 3).
+    static let catalogTables = """
+        CREATE TABLE catalogs (
+            number INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,            -- public identifier
+            title TEXT NOT NULL,
+            locale TEXT NOT NULL,
+            definition TEXT NOT NULL,           -- CatalogDefinition as JSON
+            item_count INTEGER NOT NULL,
+            section_labels TEXT NOT NULL,       -- every label of the locale's index, JSON
+            categories TEXT NOT NULL,           -- [{"id","name","image","count"}] in display order, JSON
+            collation_version TEXT NOT NULL,    -- ICU collator version the sort keys were made with
+            version INTEGER NOT NULL UNIQUE,    -- the current version of its data (items, index)
+            updated_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+        );
+        CREATE TABLE items (
+            key INTEGER PRIMARY KEY,            -- (version << 32) | document number (search order)
+            version INTEGER NOT NULL,
+            id TEXT NOT NULL,
+            section INTEGER NOT NULL,           -- index into catalogs.section_labels
+            sort_key BLOB NOT NULL,             -- ICU collation key of the title
+            title TEXT NOT NULL,
+            subtitle TEXT,
+            categories TEXT NOT NULL,           -- JSON array of labels
+            featured INTEGER,
+            price REAL,
+            hash INTEGER NOT NULL,              -- content hash, to see what a re-import changes
+            record TEXT NOT NULL                -- the record as the API serves it, JSON
+        );
+        CREATE UNIQUE INDEX items_id ON items (version, id);
+        CREATE INDEX items_order ON items (version, section, sort_key, id);
+        CREATE INDEX items_featured ON items (version, featured) WHERE featured IS NOT NULL;
+        CREATE TABLE item_categories (
+            version INTEGER NOT NULL,
+            category INTEGER NOT NULL,          -- the category's number
+            section INTEGER NOT NULL,
+            sort_key BLOB NOT NULL,
+            id TEXT NOT NULL,
+            document INTEGER NOT NULL,
+            PRIMARY KEY (version, category, section, sort_key, id)
+        ) WITHOUT ROWID;
+        CREATE TABLE sections (
+            version INTEGER NOT NULL,
+            position INTEGER NOT NULL,          -- index into catalogs.section_labels
+            label TEXT NOT NULL,
+            item_count INTEGER NOT NULL,
+            PRIMARY KEY (version, position)
+        ) WITHOUT ROWID;
+        CREATE TABLE search_blobs (
+            version INTEGER NOT NULL,
+            name TEXT NOT NULL,                 -- lexicon, title_infix, ranks, browse_order, prices, price_order
+            data BLOB NOT NULL,
+            PRIMARY KEY (version, name)
+        );
+        CREATE TABLE search_postings (
+            key INTEGER PRIMARY KEY,            -- (version << 40) | (chunk << 32) | term
+            data BLOB NOT NULL                  -- one chunk of a term's documents (CatalogCore.PostingChunk)
+        );
+        """
 
     /// The version this build writes.
     static var currentVersion: Int { migrations.count }
@@ -117,8 +190,27 @@ enum Schema {
                 "\(connection.path) has schema version \(version), newer than this program's \(currentVersion); upgrade catalog"
             )
         }
+        if version == 0 {
+            // A new file gets the current layout at once; accounts live in a file of their own.
+            try connection.transaction {
+                try connection.execute(catalogTables)
+                try connection.execute("PRAGMA user_version = \(currentVersion)")
+            }
+            return
+        }
         for index in version..<currentVersion {
             try connection.transaction {
+                if index == 2 {
+                    // The old layout's full-text tables, one set per catalog.
+                    let tables = try connection.prepare(
+                        "SELECT name FROM sqlite_schema WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'")
+                    var names: [String] = []
+                    while try tables.step() { names.append(tables.text(0)) }
+                    tables.finish()
+                    for name in names where name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) {
+                        try connection.execute("DROP TABLE \(name)")
+                    }
+                }
                 try connection.execute(migrations[index])
                 try connection.execute("PRAGMA user_version = \(index + 1)")
             }

@@ -1,6 +1,6 @@
 import CatalogHTTP
 import CatalogModel
-import CatalogSQLite
+import CatalogCore
 import CatalogStorage
 
 /// The read side of JSON API v1: catalogs, sections, items, search, categories, featured.
@@ -8,68 +8,83 @@ import CatalogStorage
 /// Every route reads through the worker thread's read-only store; parameters are checked here
 /// and storage errors a client caused become 400 or 404.
 struct CatalogAPI {
-    let stores: StoreProvider
+    let stores: any CatalogDatabase
 
     func register(in routes: inout RouterBuilder) {
         let stores = stores
+        let maxPage = 500
         routes.get("/api/v1/catalogs") { _, _ in
             JSONResponse.list("catalogs", try stores.reader().catalogs())
         }
         routes.get("/api/v1/catalogs/{id}") { _, context in
-            let id = context.parameter("id")
-            let (definition, summary) = try stores.reader().requireCatalog(id)
+            let reader = try stores.reader()
+            let catalog = try reader.catalogOr404(context.parameter("id"))
+            let summary = catalog.summary
             return try JSONResponse.make(
                 CatalogDetail(
                     id: summary.id, title: summary.title, locale: summary.locale, count: summary.count,
-                    scopes: definition.scopes.map(\.label), fields: definition.fieldOrder))
+                    scopes: reader.scopes(of: catalog).map(\.label), fields: catalog.definition.fieldOrder,
+                    sections: catalog.sectionLabels))
         }
         routes.get("/api/v1/catalogs/{id}/sections") { _, context in
-            let sections = try StorageErrors.map { try stores.reader().sections(of: context.parameter("id")) }
+            let reader = try stores.reader()
+            let sections = try StorageErrors.map {
+                try reader.sections(of: reader.catalogOr404(context.parameter("id")))
+            }
             return JSONResponse.list("sections", sections)
         }
         routes.get("/api/v1/catalogs/{id}/items") { request, context in
-            let limit = try request.integer("limit", in: 1...SQLiteCatalogStore.maxPageSize, default: 50)
+            let limit = try request.integer("limit", in: 1...maxPage, default: 50)
             let after = try request.cursor()
+            let before = try request.cursor("before")
             let section = try request.text("section", maxLength: 64)
+            let reader = try stores.reader()
+            let catalog = try reader.catalogOr404(context.parameter("id"))
             let page = try StorageErrors.map {
-                try stores.reader().items(of: context.parameter("id"), section: section, after: after, limit: limit)
+                if let start = try request.text("start", maxLength: 64) {
+                    return try reader.items(of: catalog, startingAt: start, limit: limit)
+                }
+                return try reader.items(of: catalog, section: section, after: after, before: before, limit: limit)
             }
             return JSONResponse.write(page)
         }
         routes.get("/api/v1/catalogs/{id}/categories/{category}/items") { request, context in
-            let limit = try request.integer("limit", in: 1...SQLiteCatalogStore.maxPageSize, default: 50)
+            let limit = try request.integer("limit", in: 1...maxPage, default: 50)
             let after = try request.cursor()
+            let before = try request.cursor("before")
+            let reader = try stores.reader()
+            let catalog = try reader.catalogOr404(context.parameter("id"))
             let page = try StorageErrors.map {
-                try stores.reader().items(
-                    of: context.parameter("id"), category: context.parameter("category"), after: after, limit: limit)
+                try reader.items(
+                    of: catalog, category: context.parameter("category"), after: after, before: before, limit: limit)
             }
             return JSONResponse.write(page)
         }
         routes.get("/api/v1/catalogs/{id}/items/{item}") { _, context in
             let id = context.parameter("id")
             let itemID = context.parameter("item")
-            let record = try StorageErrors.map { try stores.reader().item(of: id, itemID: itemID) }
+            let reader = try stores.reader()
+            let catalog = try reader.catalogOr404(id)
+            let record = try StorageErrors.map { try reader.item(of: catalog, id: itemID) }
             guard let record else { throw HTTPError.notFound("catalog \"\(id)\" has no item \"\(itemID)\"") }
             return JSONResponse.write(record)
         }
         routes.get("/api/v1/catalogs/{id}/search") { request, context in
-            let query = try request.text("q", maxLength: 200) ?? ""
-            let scope = try request.text("scope", maxLength: 200)
-            let limit = try request.integer("limit", in: 1...SQLiteCatalogStore.maxSearchLimit, default: 50)
-            let response = try StorageErrors.map {
-                try stores.reader().search(query, in: context.parameter("id"), scope: scope, limit: limit)
-            }
-            return JSONResponse.write(response)
+            let search = try SearchParameters.request(from: request)
+            let reader = try stores.reader()
+            let catalog = try reader.catalogOr404(context.parameter("id"))
+            let result = try StorageErrors.map { try reader.search(search, in: catalog) }
+            return JSONResponse.write(result)
         }
         routes.get("/api/v1/catalogs/{id}/categories") { _, context in
-            let categories = try StorageErrors.map { try stores.reader().categories(of: context.parameter("id")) }
-            return JSONResponse.list("categories", categories)
+            let catalog = try stores.reader().catalogOr404(context.parameter("id"))
+            return JSONResponse.list("categories", catalog.categories)
         }
         routes.get("/api/v1/catalogs/{id}/featured") { request, context in
-            let limit = try request.integer("limit", in: 1...SQLiteCatalogStore.maxPageSize, default: 50)
-            let items = try StorageErrors.map {
-                try stores.reader().featured(of: context.parameter("id"), limit: limit)
-            }
+            let limit = try request.integer("limit", in: 1...maxPage, default: 50)
+            let reader = try stores.reader()
+            let catalog = try reader.catalogOr404(context.parameter("id"))
+            let items = try StorageErrors.map { try reader.featured(of: catalog, limit: limit) }
             return JSONResponse.list("items", items)
         }
     }
@@ -85,4 +100,6 @@ struct CatalogDetail: Codable {
     var scopes: [String]
     /// The source's field names in their original order.
     var fields: [String]
+    /// Every label of the index rail, in order (empty sections included).
+    var sections: [String]
 }

@@ -1,13 +1,13 @@
 import CatalogHTTP
 import CatalogModel
-import CatalogSQLite
+import CatalogCore
 import CatalogStorage
 
 /// Favorites per user: `GET /api/v1/favorites`, `PUT` and `DELETE /api/v1/favorites/{catalog}/{item}`.
 /// Adding and removing are idempotent; a favorite whose record disappeared in a re-import is
 /// still listed (with `record: null`) until the user removes it.
 struct FavoritesAPI {
-    let stores: StoreProvider
+    let stores: any CatalogDatabase
     let authentication: RequestAuthentication
 
     func register(in routes: inout RouterBuilder) {
@@ -15,11 +15,14 @@ struct FavoritesAPI {
         let authentication = authentication
         routes.get("/api/v1/favorites") { request, _ in
             let user = try authentication.requireUser(request)
-            let store = try stores.reader()
-            let favorites = try store.favorites(ofUser: user.id).map { favorite in
+            let reader = try stores.reader()
+            let favorites = try stores.users().favorites(ofUser: user.id).map { favorite in
                 FavoriteEntry(
                     catalog: favorite.catalog, item: favorite.item, added: favorite.added,
-                    record: try? store.item(of: favorite.catalog, itemID: favorite.item))
+                    record: try? reader.catalog(favorite.catalog).flatMap {
+                        try reader.item(of: $0, id: favorite.item)
+                    }?
+                    .record())
             }
             var response = try JSONResponse.make(FavoriteList(favorites: favorites))
             response.headers["Cache-Control"] = "private, no-cache"
@@ -29,9 +32,10 @@ struct FavoritesAPI {
             let user = try authentication.requireUser(request)
             let catalog = context.parameter("catalog")
             let item = context.parameter("item")
-            let record = try StorageErrors.map { try stores.reader().item(of: catalog, itemID: item) }
+            let reader = try stores.reader()
+            let record = try StorageErrors.map { try reader.item(of: reader.catalogOr404(catalog), id: item) }
             guard record != nil else { throw HTTPError.notFound("catalog \"\(catalog)\" has no item \"\(item)\"") }
-            _ = try stores.write { try $0.addFavorite(userID: user.id, catalog: catalog, item: item) }
+            _ = try StorageErrors.map { try stores.users().addFavorite(userID: user.id, catalog: catalog, item: item) }
             return Response(status: .noContent)
         }
         routes.on(.delete, "/api/v1/favorites/{catalog}/{item}") { request, context in
@@ -39,8 +43,8 @@ struct FavoritesAPI {
             guard CatalogDefinition.isValidID(context.parameter("catalog")) else {
                 throw HTTPError.notFound("no catalog named \"\(context.parameter("catalog"))\"")
             }
-            _ = try stores.write {
-                try $0.removeFavorite(
+            _ = try StorageErrors.map {
+                try stores.users().removeFavorite(
                     userID: user.id, catalog: context.parameter("catalog"), item: context.parameter("item"))
             }
             return Response(status: .noContent)

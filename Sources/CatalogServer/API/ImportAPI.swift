@@ -1,7 +1,7 @@
 import CatalogHTTP
 import CatalogImport
 import CatalogModel
-import CatalogSQLite
+import CatalogCollation
 import CatalogStorage
 import Foundation
 
@@ -12,7 +12,7 @@ import Foundation
 /// The upload goes to a temporary file first; the import runs on the request's worker thread
 /// with the server's one read-write connection, while other workers keep serving reads.
 struct ImportAPI {
-    let stores: StoreProvider
+    let stores: any CatalogDatabase
     let authentication: RequestAuthentication
 
     func register(in routes: inout RouterBuilder) {
@@ -30,23 +30,22 @@ struct ImportAPI {
             let file = try TemporaryFile(contents: request.body)
             defer { file.remove() }
             let summary = try Self.mapErrors {
-                try stores.write { store in
-                    var definition =
-                        try store.definition(of: id)
-                        ?? CatalogDefinition(
-                            id: id, title: try request.text("title", maxLength: 200) ?? id,
-                            locale: try request.text("locale", maxLength: 35) ?? "en")
-                    if let title = try request.text("title", maxLength: 200) { definition.title = title }
-                    let outcome = ReadingOutcome()
-                    let reader = try ImportPipeline.reader(
-                        format: format, fileURL: file.url, displayName: "upload", definition: &definition,
-                        record: try request.text("record", maxLength: 200),
-                        table: try request.text("table", maxLength: 200),
-                        sqliteTable: SQLiteTableSource.init, progress: { _ in }, outcome: outcome)
-                    return try ImportPipeline.run(
-                        reader, into: store, definition: definition, replace: replace, outcome: outcome,
-                        progress: { _ in })
-                }
+                var definition =
+                    try stores.reader().catalog(id)?.definition
+                    ?? CatalogDefinition(
+                        id: id, title: try request.text("title", maxLength: 200) ?? id,
+                        locale: try request.text("locale", maxLength: 35) ?? "en")
+                if let title = try request.text("title", maxLength: 200) { definition.title = title }
+                let outcome = ReadingOutcome()
+                let reader = try ImportPipeline.reader(
+                    format: format, fileURL: file.url, displayName: "upload", definition: &definition,
+                    record: try request.text("record", maxLength: 200),
+                    table: try request.text("table", maxLength: 200),
+                    sqliteTable: SQLiteTableSource.init, progress: { _ in }, outcome: outcome)
+                return try ImportPipeline.run(
+                    reader, into: stores, definition: definition, replace: replace,
+                    collation: try ICUCollation.forImport(locale: definition.locale), outcome: outcome,
+                    progress: { _ in })
             }
             return try JSONResponse.make(summary)
         }

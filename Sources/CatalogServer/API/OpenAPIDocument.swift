@@ -33,16 +33,19 @@ enum OpenAPIDocument {
               "catalog": {"name": "id", "in": "path", "required": true, "description": "The catalog's id.", "schema": {"type": "string", "maxLength": 64, "pattern": "^[^\\u0000]*$"}},
               "item": {"name": "item", "in": "path", "required": true, "description": "The record's id.", "schema": {"type": "string", "minLength": 1, "pattern": "^[^\\u0000]*$"}},
               "limit": {"name": "limit", "in": "query", "description": "Records per page (default 50).", "schema": {"type": "integer", "minimum": 1, "maximum": 500}},
-              "after": {"name": "after", "in": "query", "description": "The `next` cursor of the previous page.", "schema": {"type": "string", "pattern": "^[0-9a-z]{1,12}$"}}
+              "after": {"name": "after", "in": "query", "description": "The `next` cursor of a page: the page after it. Cursors name a place in index order, so they stay valid across re-imports.", "schema": {"$ref": "#/components/schemas/BrowseCursor"}},
+              "before": {"name": "before", "in": "query", "description": "The `previous` cursor of a page: the page before it (ignored with `after`).", "schema": {"$ref": "#/components/schemas/BrowseCursor"}}
             },
             "responses": {
               "BadRequest": {"description": "A parameter is missing or malformed.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
               "NotFound": {"description": "No such catalog, item, section, category, scope or resource.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
               "Unauthorized": {"description": "No valid bearer token.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
               "Forbidden": {"description": "The user may not do this.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
-              "NotModified": {"description": "The client's copy (If-None-Match) is current."}
+              "NotModified": {"description": "The client's copy (If-None-Match) is current."},
+              "URITooLong": {"description": "The request target is longer than the server accepts.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
             },
             "schemas": {
+              "BrowseCursor": {"type": "string", "minLength": 2, "maxLength": 4096, "pattern": "^([A-Za-z0-9_-]{4})*([A-Za-z0-9_-]{2,3})?$"},
               "Error": {
                 "type": "object", "required": ["error"],
                 "properties": {"error": {"type": "object", "required": ["code", "message"], "properties": {"code": {"type": "string"}, "message": {"type": "string"}}}}
@@ -52,11 +55,12 @@ enum OpenAPIDocument {
                 "properties": {"id": {"type": "string"}, "title": {"type": "string"}, "locale": {"type": "string"}, "count": {"type": "integer", "minimum": 0}}
               },
               "CatalogDetail": {
-                "type": "object", "required": ["id", "title", "locale", "count", "scopes", "fields"],
+                "type": "object", "required": ["id", "title", "locale", "count", "scopes", "fields", "sections"],
                 "properties": {
                   "id": {"type": "string"}, "title": {"type": "string"}, "locale": {"type": "string"}, "count": {"type": "integer", "minimum": 0},
                   "scopes": {"type": "array", "items": {"type": "string"}, "description": "Scope button labels, in order."},
-                  "fields": {"type": "array", "items": {"type": "string"}, "description": "The source's field names in their original order."}
+                  "fields": {"type": "array", "items": {"type": "string"}, "description": "The source's field names in their original order."},
+                  "sections": {"type": "array", "items": {"type": "string"}, "description": "Every label of the index rail, in order, empty sections included."}
                 }
               },
               "Section": {
@@ -87,17 +91,28 @@ enum OpenAPIDocument {
                 "properties": {"field": {"type": "string"}, "start": {"type": "integer", "minimum": 0}, "length": {"type": "integer", "minimum": 0}},
                 "description": "A matched range of a field, in UTF-16 code units."
               },
+              "Snippet": {
+                "type": "object", "required": ["field", "text", "matches"],
+                "properties": {"field": {"type": "string"}, "text": {"type": "string"}, "matches": {"type": "array", "items": {"$ref": "#/components/schemas/MatchRange"}}},
+                "description": "A piece of a field outside the list's fields that explains the match, with ranges relative to `text`."
+              },
               "SearchHit": {
-                "allOf": [{"$ref": "#/components/schemas/Record"}, {"type": "object", "required": ["matches"], "properties": {"matches": {"type": "array", "items": {"$ref": "#/components/schemas/MatchRange"}}}}]
+                "allOf": [{"$ref": "#/components/schemas/Record"}, {"type": "object", "required": ["matches", "snippet"], "properties": {"matches": {"type": "array", "items": {"$ref": "#/components/schemas/MatchRange"}}, "snippet": {"oneOf": [{"$ref": "#/components/schemas/Snippet"}, {"type": "null"}]}}}]
+              },
+              "FacetCount": {
+                "type": "object", "required": ["value", "count", "capped"],
+                "properties": {"value": {"type": "string"}, "count": {"type": "integer", "minimum": 0}, "capped": {"type": "boolean"}}
               },
               "ScopeCount": {
                 "type": "object", "required": ["label", "count", "capped"],
                 "properties": {"label": {"type": "string"}, "count": {"type": "integer", "minimum": 0}, "capped": {"type": "boolean", "description": "True when there are more than `count`."}}
               },
               "SearchResponse": {
-                "type": "object", "required": ["items", "total", "totalCapped", "scopes"],
+                "type": "object", "required": ["items", "total", "totalCapped", "scope", "scopes", "next"],
                 "properties": {
                   "items": {"type": "array", "items": {"$ref": "#/components/schemas/SearchHit"}},
+                  "next": {"type": ["string", "null"], "description": "The cursor of the next page (`after=`), null on the last."},
+                  "facets": {"type": "object", "additionalProperties": {"type": "array", "items": {"$ref": "#/components/schemas/FacetCount"}}},
                   "total": {"type": "integer", "minimum": 0},
                   "totalCapped": {"type": "boolean"},
                   "scope": {"type": ["string", "null"]},
@@ -105,8 +120,8 @@ enum OpenAPIDocument {
                 }
               },
               "ItemsPage": {
-                "type": "object", "required": ["items", "next"],
-                "properties": {"items": {"type": "array", "items": {"$ref": "#/components/schemas/Record"}}, "next": {"type": ["string", "null"]}}
+                "type": "object", "required": ["items", "next", "previous"],
+                "properties": {"items": {"type": "array", "items": {"$ref": "#/components/schemas/Record"}}, "next": {"type": ["string", "null"]}, "previous": {"type": ["string", "null"]}}
               },
               "Category": {
                 "type": "object", "required": ["id", "name", "count"],
@@ -175,12 +190,15 @@ enum OpenAPIDocument {
                 "summary": "Records in index order, a page at a time (keyset pagination).", "operationId": "listItems",
                 "parameters": [
                   {"$ref": "#/components/parameters/catalog"}, {"$ref": "#/components/parameters/limit"}, {"$ref": "#/components/parameters/after"},
-                  {"name": "section", "in": "query", "description": "Only this section (a label).", "schema": {"type": "string", "maxLength": 64, "pattern": "^[^\\u0000]*$"}}
+                  {"$ref": "#/components/parameters/before"},
+                  {"name": "section", "in": "query", "description": "Only this section (a label).", "schema": {"type": "string", "maxLength": 64, "pattern": "^[^\\u0000]*$"}},
+                  {"name": "start", "in": "query", "description": "Start at this section's label and go on (the index rail's jump); an empty section starts at the next one. The page's `previous` reaches everything before.", "schema": {"type": "string", "maxLength": 64, "pattern": "^[^\\u0000]*$"}}
                 ],
                 "responses": {
                   "200": {"description": "A page.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ItemsPage"}}}},
                   "304": {"$ref": "#/components/responses/NotModified"},
                   "400": {"$ref": "#/components/responses/BadRequest"},
+                  "414": {"$ref": "#/components/responses/URITooLong"},
                   "404": {"$ref": "#/components/responses/NotFound"}
                 }
               }
@@ -199,17 +217,24 @@ enum OpenAPIDocument {
             "/api/v1/catalogs/{id}/search": {
               "get": {
                 "summary": "As-you-type search: ranked hits with match ranges, the total and a count per scope.", "operationId": "search",
-                "description": "Case- and accent-insensitive; every word must match; the last word is a prefix. The text is data, never query syntax. An empty `q` lists the scope's records in index order.",
+                "description": "Case, accents and letter variants are ignored; every word must match, the last one as a prefix; words match inside title words from the first letter and other fields from the start of their words; from five letters a typo is forgiven (two from nine). Ranked: the exact title, titles starting with the query, whole title words, title word starts, inside title words, typos, other fields; shorter titles first. The text is data, never query syntax. An empty `q` lists the scope's records in index order.",
                 "parameters": [
                   {"$ref": "#/components/parameters/catalog"},
                   {"name": "q", "in": "query", "description": "What the user typed.", "schema": {"type": "string", "maxLength": 200, "pattern": "^[^\\u0000]*$"}},
                   {"name": "scope", "in": "query", "description": "A scope label (`Windows`, `Apple&Win`).", "schema": {"type": "string", "maxLength": 200, "pattern": "^[^\\u0000]*$"}},
+                  {"name": "category", "in": "query", "description": "Only records carrying this category (repeatable: all must hold).", "style": "form", "explode": true, "schema": {"type": "array", "maxItems": 20, "items": {"type": "string", "maxLength": 200, "pattern": "^[^\\u0000]*$"}}},
+                  {"name": "country", "in": "query", "description": "Only records from this country, ISO 3166-1 alpha-2 (repeatable: any may hold).", "style": "form", "explode": true, "schema": {"type": "array", "maxItems": 20, "items": {"type": "string", "pattern": "^[A-Za-z]{2}$"}}},
+                  {"name": "price", "in": "query", "description": "Only records priced in `MIN..MAX` (either side may be empty).", "schema": {"type": "string", "pattern": "^(-?[0-9]{1,12}([.,][0-9]{1,6})?)?\\.\\.(-?[0-9]{1,12}([.,][0-9]{1,6})?)?$"}},
+                  {"name": "facets", "in": "query", "description": "Add counts per value of these facets.", "schema": {"type": "string", "pattern": "^(categories|country)(,(categories|country))?$"}},
+                  {"name": "sort", "in": "query", "description": "The order: relevance (default; index order for an empty query), title, -title, price, -price (no price last).", "schema": {"type": "string", "enum": ["relevance", "title", "-title", "price", "-price"]}},
+                  {"name": "after", "in": "query", "description": "The `next` cursor of the previous page.", "schema": {"type": "string", "pattern": "^(r[0-7]\\.[0-9a-z]{1,12}|o[0-9a-z]{1,12})$"}},
                   {"name": "limit", "in": "query", "description": "Hits to return (default 50).", "schema": {"type": "integer", "minimum": 1, "maximum": 200}}
                 ],
                 "responses": {
                   "200": {"description": "The results.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/SearchResponse"}}}},
                   "304": {"$ref": "#/components/responses/NotModified"},
                   "400": {"$ref": "#/components/responses/BadRequest"},
+                  "414": {"$ref": "#/components/responses/URITooLong"},
                   "404": {"$ref": "#/components/responses/NotFound"}
                 }
               }
@@ -231,12 +256,14 @@ enum OpenAPIDocument {
                 "parameters": [
                   {"$ref": "#/components/parameters/catalog"},
                   {"name": "category", "in": "path", "required": true, "description": "The category's name.", "schema": {"type": "string", "minLength": 1, "maxLength": 200, "pattern": "^[^\\u0000]*$"}},
-                  {"$ref": "#/components/parameters/limit"}, {"$ref": "#/components/parameters/after"}
+                  {"$ref": "#/components/parameters/limit"}, {"$ref": "#/components/parameters/after"},
+                  {"$ref": "#/components/parameters/before"}
                 ],
                 "responses": {
                   "200": {"description": "A page.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ItemsPage"}}}},
                   "304": {"$ref": "#/components/responses/NotModified"},
                   "400": {"$ref": "#/components/responses/BadRequest"},
+                  "414": {"$ref": "#/components/responses/URITooLong"},
                   "404": {"$ref": "#/components/responses/NotFound"}
                 }
               }
@@ -249,6 +276,7 @@ enum OpenAPIDocument {
                   "200": {"description": "The featured records.", "content": {"application/json": {"schema": {"type": "object", "required": ["items"], "properties": {"items": {"type": "array", "items": {"$ref": "#/components/schemas/Record"}}}}}}},
                   "304": {"$ref": "#/components/responses/NotModified"},
                   "400": {"$ref": "#/components/responses/BadRequest"},
+                  "414": {"$ref": "#/components/responses/URITooLong"},
                   "404": {"$ref": "#/components/responses/NotFound"}
                 }
               }
@@ -311,6 +339,7 @@ enum OpenAPIDocument {
                 "responses": {
                   "200": {"description": "What the import did.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ImportSummary"}}}},
                   "400": {"$ref": "#/components/responses/BadRequest"},
+                  "414": {"$ref": "#/components/responses/URITooLong"},
                   "401": {"$ref": "#/components/responses/Unauthorized"},
                   "403": {"$ref": "#/components/responses/Forbidden"},
                   "413": {"description": "The upload is too large.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
@@ -347,6 +376,7 @@ enum OpenAPIDocument {
                   "200": {"description": "Recipes.", "content": {"application/json": {"schema": {"type": "array", "items": {"$ref": "#/components/schemas/CompatRecipe"}}}}},
                   "304": {"$ref": "#/components/responses/NotModified"},
                   "400": {"$ref": "#/components/responses/BadRequest"},
+                  "414": {"$ref": "#/components/responses/URITooLong"},
                   "404": {"$ref": "#/components/responses/NotFound"}
                 }
               }
@@ -359,6 +389,7 @@ enum OpenAPIDocument {
                   "200": {"description": "The recipe.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/CompatRecipe"}}}},
                   "304": {"$ref": "#/components/responses/NotModified"},
                   "400": {"$ref": "#/components/responses/BadRequest"},
+                  "414": {"$ref": "#/components/responses/URITooLong"},
                   "404": {"$ref": "#/components/responses/NotFound"}
                 }
               }

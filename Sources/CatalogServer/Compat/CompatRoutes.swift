@@ -1,6 +1,6 @@
 import CatalogHTTP
 import CatalogModel
-import CatalogSQLite
+import CatalogCore
 import CatalogStorage
 
 /// The original apps' endpoints, answering exactly as their clients expect.
@@ -13,7 +13,7 @@ import CatalogStorage
 /// - `/catalogs/{id}/feed.xml`: any catalog as XML in its own record shape (the sequencers'
 ///   feed is the original `<sequenzer>` format).
 struct CompatRoutes {
-    let stores: StoreProvider
+    let stores: any CatalogDatabase
     let catalog: String
     let baseURL: BaseURL
 
@@ -25,14 +25,15 @@ struct CompatRoutes {
         let catalog = catalog
         let baseURL = baseURL
         routes.get("/gethots") { request, _ in
+            let reader = try stores.reader()
             let records = try StorageErrors.map {
-                try stores.reader().featured(of: catalog, limit: SQLiteCatalogStore.maxPageSize)
+                try reader.featured(of: reader.catalogOr404(catalog), limit: 500).map { try $0.record() }
             }
             let base = baseURL.resolve(for: request)
             return try JSONResponse.make(records.map { CompatRecipe($0, base: base) })
         }
         routes.get("/getcategories") { request, _ in
-            let categories = try StorageErrors.map { try stores.reader().categories(of: catalog) }
+            let categories = try stores.reader().catalogOr404(catalog).categories
             let base = baseURL.resolve(for: request)
             return try JSONResponse.make(
                 categories.map {
@@ -42,30 +43,33 @@ struct CompatRoutes {
         routes.get("/getrecipesbycategory") { request, _ in
             let text = try request.requiredText("catid", maxLength: 20)
             guard let catid = Int(text) else { throw HTTPError.badParameter("'catid' must be a whole number") }
-            let store = try stores.reader()
-            let categories = try StorageErrors.map { try store.categories(of: catalog) }
-            guard let category = categories.first(where: { $0.id == catid }) else {
+            let reader = try stores.reader()
+            let stored = try reader.catalogOr404(catalog)
+            guard let category = stored.categories.first(where: { $0.id == catid }) else {
                 throw HTTPError.notFound("no category with catid \(catid)")
             }
-            let records = try store.records(of: catalog, category: category.name, limit: Self.categoryLimit)
+            let records = try reader.records(of: stored, category: category.name, limit: Self.categoryLimit)
             let base = baseURL.resolve(for: request)
             return try JSONResponse.make(records.map { CompatRecipe($0, base: base) })
         }
         routes.get("/getrecipe") { request, _ in
             let recid = try request.requiredText("recid", maxLength: 200)
-            let record = try StorageErrors.map { try stores.reader().item(of: catalog, itemID: recid) }
+            let reader = try stores.reader()
+            let record = try StorageErrors.map {
+                try reader.item(of: reader.catalogOr404(catalog), id: recid)?.record()
+            }
             guard let record else { throw HTTPError.notFound("no recipe with recid \"\(recid)\"") }
             return try JSONResponse.make(CompatRecipe(record, base: baseURL.resolve(for: request)))
         }
         routes.get("/catalogs/{id}/feed.xml") { _, context in
             let id = context.parameter("id")
-            guard let definition = try stores.reader().definition(of: id) else {
+            guard let definition = try stores.reader().catalog(id)?.definition else {
                 throw HTTPError.notFound("no catalog named \"\(id)\"")
             }
             return Response(
                 status: .ok, headers: HTTPHeaders([("Content-Type", "application/xml; charset=utf-8")])
             ) {
-                FeedStream(store: try stores.reader(), definition: definition)
+                FeedStream(database: stores, definition: definition)
             }
         }
     }

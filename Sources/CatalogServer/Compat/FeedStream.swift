@@ -1,12 +1,13 @@
 import CatalogHTTP
 import CatalogImport
 import CatalogModel
-import CatalogSQLite
+import CatalogCore
+import CatalogStorage
 
 /// A catalog as XML in its own record shape, produced page by page while it is sent, so a
 /// million-record feed never sits in memory.
 final class FeedStream: ResponseBodyStream {
-    private let store: SQLiteCatalogStore
+    private let database: any CatalogDatabase
     private let id: String
     private let mapper: RecordMapper
     private var writer: XMLRecordWriter
@@ -23,8 +24,10 @@ final class FeedStream: ResponseBodyStream {
     /// Records written per chunk.
     static let pageSize = 500
 
-    init(store: SQLiteCatalogStore, definition: CatalogDefinition) {
-        self.store = store
+    /// A feed that reads through `database` one page per chunk; the cursor names a place in
+    /// index order, so a re-import while the feed is sent neither repeats nor skips records.
+    init(database: any CatalogDatabase, definition: CatalogDefinition) {
+        self.database = database
         id = definition.id
         mapper = RecordMapper(definition: definition)
         writer = XMLRecordWriter(
@@ -39,8 +42,9 @@ final class FeedStream: ResponseBodyStream {
             try writer.writeStart(to: &sink)
             state = .records
         case .records:
-            let page = try store.items(of: id, section: nil, after: cursor, limit: Self.pageSize)
-            for record in page.items {
+            let reader = try database.reader()
+            let page = try reader.items(of: try reader.requireCatalog(id), after: cursor, limit: Self.pageSize)
+            for record in try page.records() {
                 try writer.write(mapper.sourceRecord(from: record), to: &sink)
             }
             cursor = page.next

@@ -4,7 +4,7 @@ import CatalogStorage
 
 /// Who sent a request: the owner of its `Authorization: Bearer` token.
 struct RequestAuthentication: Sendable {
-    let stores: StoreProvider
+    let stores: any CatalogDatabase
     let authenticator: Authenticator
 
     /// The user, or nil when the request carries no credentials.
@@ -16,7 +16,7 @@ struct RequestAuthentication: Sendable {
         guard parts.count == 2, parts[0].lowercased() == "bearer" else {
             throw Self.unauthorized("use 'Authorization: Bearer TOKEN'")
         }
-        guard let user = try authenticator.user(bearerToken: String(parts[1]), in: stores.reader()) else {
+        guard let user = try authenticator.user(bearerToken: String(parts[1]), in: stores.users()) else {
             throw Self.unauthorized("the token is not valid")
         }
         return user

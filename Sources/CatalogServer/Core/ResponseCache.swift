@@ -1,17 +1,18 @@
 import CatalogHTTP
+import CatalogStorage
 import Foundation
 
 /// Reuses the catalog API's answers while the data they were made from is unchanged.
 ///
 /// Each worker thread keeps its own cache (no locks), tied to its store's data epoch
-/// (``StoreProvider/readEpoch()``): a write through this server, or a change by another process
+/// (``CatalogDatabase/readEpoch()``): a write through this server, or a change by another process
 /// noticed at a snapshot renewal, empties it. Only anonymous GETs under `/api/v1/catalogs` with
 /// a 200 and an in-memory body are kept. Eviction is by generations, a cheap approximation of
 /// least-recently-used: when the current generation fills half the budget it becomes the old
 /// one and the previous old one is dropped; a hit in the old generation moves back to the
 /// current one. The stored response carries its ETag, so revalidation stays cheap too.
 struct ResponseCache: Middleware {
-    let stores: StoreProvider
+    let stores: any CatalogDatabase
     let slots: WorkerLocal<Slot>
     /// Bytes of bodies one worker keeps.
     let budget: Int
@@ -32,7 +33,7 @@ struct ResponseCache: Middleware {
         }
     }
 
-    init(stores: StoreProvider, budget: Int = 8 << 20) {
+    init(stores: any CatalogDatabase, budget: Int = 8 << 20) {
         self.stores = stores
         self.budget = budget
         slots = WorkerLocal { Slot() }

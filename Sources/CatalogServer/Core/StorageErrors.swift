@@ -21,6 +21,8 @@ enum StorageErrors {
                     headers: HTTPHeaders([("Retry-After", "1")]))
             case .constraint:
                 throw HTTPError(.conflict, code: "conflict", error.message)
+            case .cancelled:
+                throw HTTPError(.serviceUnavailable, code: "cancelled", error.message)
             case .cannotOpen, .engine:
                 throw error
             }

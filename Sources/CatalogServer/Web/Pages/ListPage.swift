@@ -1,6 +1,7 @@
 import CatalogHTTP
+import CatalogCore
 import CatalogModel
-import CatalogSQLite
+import CatalogStorage
 
 /// `/c/{id}`: a catalog's records in index order with sticky section headers and an index rail,
 /// or, while searching (`q`, `scope` or `search=1` in the URL), ranked results with scope
@@ -12,9 +13,10 @@ struct ListPage {
     /// Results per search.
     static let searchLimit = 50
 
-    let store: SQLiteCatalogStore
-    let definition: CatalogDefinition
-    let summary: CatalogSummary
+    let store: any CatalogReader
+    let catalog: StoredCatalog
+    var definition: CatalogDefinition { catalog.definition }
+    var summary: CatalogSummary { catalog.summary }
     let session: WebSession
     let tabs: [PageLayout.Tab]
 
@@ -58,11 +60,13 @@ struct ListPage {
         let results =
             try state.searching
             ? StorageErrors.map {
-                try store.search(state.query, in: id, scope: state.scope, limit: Self.searchLimit)
+                try store.search(
+                    SearchRequest(query: state.query, scope: state.scope, limit: Self.searchLimit), in: catalog
+                ).response()
             } : nil
         let page = try state.searching ? nil : StorageErrors.map { try listPage(state) }
-        let labels = try store.sections(of: id).map(\.label)
-        let allLabels = try store.sectionLabels(of: id)
+        let labels = try store.sections(of: catalog).map(\.label)
+        let allLabels = catalog.sectionLabels
         return layout.render { html in
             html.open(
                 "div",
@@ -86,10 +90,13 @@ struct ListPage {
     }
 
     private func listPage(_ state: State) throws -> ItemsPage {
-        if let from = state.from, state.after == nil {
-            return try store.items(of: definition.id, startingAt: from, limit: Self.pageSize)
-        }
-        return try store.items(of: definition.id, section: nil, after: state.after, limit: Self.pageSize)
+        let page =
+            if let from = state.from, state.after == nil {
+                try store.items(of: catalog, startingAt: from, limit: Self.pageSize)
+            } else {
+                try store.items(of: catalog, after: state.after, limit: Self.pageSize)
+            }
+        return ItemsPage(items: try page.records(), next: page.next)
     }
 
     private func searchForm(_ state: State, strings: WebStrings, scopes: [ScopeCount]?, into html: inout HTMLWriter) {
@@ -111,11 +118,12 @@ struct ListPage {
         html.element("a", ["class": "search-cancel", "href": WebPaths.catalog(definition.id)], text: strings.cancel)
         html.close("div")
         html.element("input", ["type": "hidden", "name": "search", "value": "1"])
-        if !definition.scopes.isEmpty {
+        let scopeDefinitions = store.scopes(of: catalog)
+        if scopeDefinitions.count > 1 {
             html.open("div", ["class": "scopes", "role": "group", "aria-label": strings.categories, "id": "scopes"])
             let counts = Dictionary((scopes ?? []).map { ($0.label, $0) }, uniquingKeysWith: { first, _ in first })
-            let selected = state.scope ?? definition.scopes.first?.label
-            for scope in definition.scopes {
+            let selected = state.scope ?? scopeDefinitions.first?.label
+            for scope in scopeDefinitions {
                 html.open(
                     "button",
                     [
@@ -202,7 +210,7 @@ extension Request {
     /// The `after` cursor of a page link.
     func cursorParameter() throws -> String? {
         guard let value = query("after"), !value.isEmpty else { return nil }
-        guard value.count <= 16 else { throw HTTPError.badParameter("'after' is not a cursor") }
+        guard value.utf8.count <= 4096 else { throw HTTPError.badParameter("'after' is not a cursor") }
         return value
     }
 }

@@ -1,0 +1,86 @@
+import CatalogModel
+import CatalogStorage
+
+/// How an import goes, the same on every engine: the records are read, numbered and indexed
+/// into temporary files without holding any lock, compared with the catalog's current records,
+/// and only then written in one transaction, which replaces the catalog's previous version as a
+/// whole. On any error nothing changes; an import that changes nothing writes nothing.
+public enum CatalogImporter {
+    /// Imports records into a catalog.
+    ///
+    /// - Parameters:
+    ///   - database: where the catalog is.
+    ///   - definition: the catalog's definition (stored, replacing the previous one).
+    ///   - replace: when true, records missing from the source are removed; otherwise kept.
+    ///   - collation: sort keys and sections for the definition's locale.
+    ///   - temporaryDirectory: where temporary files go (the system's when nil).
+    ///   - records: calls its argument once per record; returns the definition to store if
+    ///     reading taught something (field order), or nil to store `definition`.
+    ///   - progress: called now and then with the number of records read.
+    ///   - isCancelled: checked between records; when it returns true the import stops with
+    ///     ``StorageError/Code/cancelled`` and nothing changes.
+    /// - Returns: what the import did.
+    public static func run(
+        into database: any CatalogDatabase, definition: CatalogDefinition, replace: Bool,
+        collation: any CatalogCollating, temporaryDirectory: String? = nil,
+        records: (_ add: (Record) throws -> Void) throws -> CatalogDefinition?,
+        progress: ((Int) -> Void)? = nil, isCancelled: @escaping () -> Bool = { false }
+    ) throws -> ImportSummary {
+        guard CatalogDefinition.isValidID(definition.id) else {
+            throw StorageError(
+                .invalidArgument,
+                "invalid catalog id \"\(definition.id.prefix(80))\": use 1 to 64 letters, digits, '-' or '_'")
+        }
+        let reader = try database.reader()
+        let existing = try reader.catalog(definition.id)
+        let builder = try CatalogIndexBuilder(
+            definition: definition, collation: collation,
+            existingCategories: Dictionary(
+                (existing?.categories ?? []).map { ($0.name, $0.id) }, uniquingKeysWith: { first, _ in first }),
+            temporaryDirectory: temporaryDirectory)
+        if let existing { builder.previousHashes = try reader.itemHashes(of: existing) }
+        var read = 0
+        let learned = try records { record in
+            if read % 256 == 0 && isCancelled() { throw StorageError(.cancelled, "the import was cancelled") }
+            try builder.add(record)
+            read += 1
+            if read % 10_000 == 0 { progress?(read) }
+        }
+        progress?(read)
+        if let learned {
+            guard learned.id == definition.id, learned.locale == definition.locale else {
+                throw StorageError(.invalidArgument, "an import cannot change a catalog's id or locale while reading")
+            }
+            builder.storedDefinition = learned
+        }
+        var removed = 0
+        if let existing {
+            let matched = builder.changedCount + builder.unchangedCount
+            if replace {
+                removed = builder.previousHashes.count - matched
+            } else if matched < builder.previousHashes.count {
+                // Records the source does not have are kept.
+                try reader.forEachItem(of: existing) { hit in
+                    guard !builder.contains(id: hit.id) else { return }
+                    if isCancelled() { throw StorageError(.cancelled, "the import was cancelled") }
+                    try builder.add(try hit.record(), counted: false)
+                }
+            }
+        }
+        let summary = ImportSummary(
+            read: read, total: builder.count, added: builder.addedCount, updated: builder.changedCount,
+            removed: removed)
+        if let existing, summary.added == 0, summary.updated == 0, summary.removed == 0,
+            existing.definition == builder.storedDefinition, existing.collationVersion == collation.version
+        {
+            return summary
+        }
+        if isCancelled() { throw StorageError(.cancelled, "the import was cancelled") }
+        try database.write { writer in
+            let version = try writer.beginVersion(of: definition.id)
+            let built = try builder.finish(into: version)
+            try version.commit(built)
+        }
+        return summary
+    }
+}

@@ -1,0 +1,230 @@
+/// One chunk of a posting list: the documents of one term among 65,536 consecutive document
+/// numbers, stored the way Roaring bitmaps store a container.
+///
+/// A chunk with fewer than 4,096 documents is a sorted array of 16-bit offsets (2 bytes each); a
+/// denser one is a bitmap of 65,536 bits (8 KiB). Either way a chunk is decoded into a
+/// ``ChunkBitmap`` and combined with others word by word, so a query costs a few thousand word
+/// operations per chunk whatever the lists' lengths.
+///
+/// The stored form is one tag byte (`0` array, `1` bitmap) and the payload, little-endian:
+/// ```
+/// array:  0x00, count: UInt16, offsets: [UInt16] (ascending)
+/// bitmap: 0x01, words: [UInt64] × 1,024
+/// ```
+public enum PostingChunk {
+    /// Documents per chunk.
+    public static let size = 1 << 16
+    /// Bits of a document number that select its chunk.
+    public static let shift = 16
+    /// Arrays hold fewer documents than this; from here on a bitmap is smaller.
+    public static let arrayLimit = 4096
+
+    static let arrayTag: UInt8 = 0
+    static let bitmapTag: UInt8 = 1
+
+    /// Encodes the ascending offsets of one chunk.
+    ///
+    /// - Precondition: `offsets` is strictly ascending.
+    public static func encode(_ offsets: [UInt16]) -> [UInt8] {
+        if offsets.count < arrayLimit {
+            var bytes = [UInt8]()
+            bytes.reserveCapacity(3 + 2 * offsets.count)
+            bytes.append(arrayTag)
+            bytes.append(UInt8(truncatingIfNeeded: offsets.count))
+            bytes.append(UInt8(truncatingIfNeeded: offsets.count >> 8))
+            for offset in offsets {
+                bytes.append(UInt8(truncatingIfNeeded: offset))
+                bytes.append(UInt8(truncatingIfNeeded: offset >> 8))
+            }
+            return bytes
+        }
+        var words = [UInt64](repeating: 0, count: ChunkBitmap.wordCount)
+        for offset in offsets { words[Int(offset >> 6)] |= 1 << UInt64(offset & 63) }
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(1 + 8 * ChunkBitmap.wordCount)
+        bytes.append(bitmapTag)
+        for word in words {
+            for shift in stride(from: 0, to: 64, by: 8) {
+                bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift)))
+            }
+        }
+        return bytes
+    }
+
+    /// Whether `bytes` is a well-formed chunk (engines hand us what they stored; a damaged row
+    /// must not crash a search).
+    public static func isValid(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let tag = bytes.first else { return false }
+        switch tag {
+        case arrayTag:
+            guard bytes.count >= 3 else { return false }
+            let count = Int(bytes[1]) | Int(bytes[2]) << 8
+            return bytes.count == 3 + 2 * count
+        case bitmapTag:
+            return bytes.count == 1 + 8 * ChunkBitmap.wordCount
+        default:
+            return false
+        }
+    }
+
+    /// ORs the documents of a stored chunk into `bitmap`. A malformed chunk adds nothing.
+    public static func merge(_ bytes: UnsafeRawBufferPointer, into bitmap: inout ChunkBitmap) {
+        guard isValid(bytes) else { return }
+        if bytes[0] == arrayTag {
+            let count = Int(bytes[1]) | Int(bytes[2]) << 8
+            bitmap.withWords { words in
+                var index = 3
+                for _ in 0..<count {
+                    let offset = Int(bytes[index]) | Int(bytes[index + 1]) << 8
+                    words[offset >> 6] |= 1 << UInt64(offset & 63)
+                    index += 2
+                }
+            }
+        } else {
+            bitmap.withWords { words in
+                for index in 0..<ChunkBitmap.wordCount {
+                    words[index] |=
+                        bytes.loadUnaligned(fromByteOffset: 1 + 8 * index, as: UInt64.self)
+                        .littleEndian
+                }
+            }
+        }
+    }
+
+    /// The number of documents in a stored chunk (0 when malformed).
+    public static func count(_ bytes: UnsafeRawBufferPointer) -> Int {
+        guard isValid(bytes) else { return 0 }
+        if bytes[0] == arrayTag { return Int(bytes[1]) | Int(bytes[2]) << 8 }
+        var total = 0
+        for index in 0..<ChunkBitmap.wordCount {
+            total += bytes.loadUnaligned(fromByteOffset: 1 + 8 * index, as: UInt64.self).nonzeroBitCount
+        }
+        return total
+    }
+}
+
+/// The documents of one chunk as 65,536 bits: what queries combine.
+///
+/// A value type over one heap buffer; copying it copies the words (1,024 of them), so searches
+/// keep a few and reuse them.
+public struct ChunkBitmap: Sendable, Equatable {
+    /// 64-bit words per chunk.
+    public static let wordCount = PostingChunk.size / 64
+
+    private(set) var words: [UInt64]
+
+    /// An empty bitmap.
+    public init() {
+        words = [UInt64](repeating: 0, count: Self.wordCount)
+    }
+
+    /// A bitmap with every document of the chunk below `count` set (a whole chunk when
+    /// `count` is 65,536 or more).
+    public init(allBelow count: Int) {
+        self.init()
+        let count = max(0, min(count, PostingChunk.size))
+        let full = count / 64
+        for index in 0..<full { words[index] = ~0 }
+        if count % 64 != 0 { words[full] = (1 << UInt64(count % 64)) - 1 }
+    }
+
+    @inline(__always)
+    mutating func withWords<T>(_ body: (UnsafeMutableBufferPointer<UInt64>) throws -> T) rethrows -> T {
+        try words.withUnsafeMutableBufferPointer { try body($0) }
+    }
+
+    /// Clears every bit.
+    public mutating func clear() {
+        withWords { $0.update(repeating: 0) }
+    }
+
+    /// Sets the bit of `offset`.
+    @inline(__always)
+    public mutating func insert(_ offset: Int) {
+        words[offset >> 6] |= 1 << UInt64(offset & 63)
+    }
+
+    /// Whether `offset` is set.
+    @inline(__always)
+    public func contains(_ offset: Int) -> Bool {
+        words[offset >> 6] & (1 << UInt64(offset & 63)) != 0
+    }
+
+    /// True when no bit is set.
+    public var isEmpty: Bool {
+        words.withUnsafeBufferPointer { words in !words.contains { $0 != 0 } }
+    }
+
+    /// The number of bits set.
+    public var count: Int {
+        words.withUnsafeBufferPointer { words in words.reduce(0) { $0 + $1.nonzeroBitCount } }
+    }
+
+    /// Keeps the bits set in both.
+    public mutating func formIntersection(_ other: ChunkBitmap) {
+        other.words.withUnsafeBufferPointer { source in
+            withWords { target in
+                for index in 0..<Self.wordCount { target[index] &= source[index] }
+            }
+        }
+    }
+
+    /// Sets the bits set in either.
+    public mutating func formUnion(_ other: ChunkBitmap) {
+        other.words.withUnsafeBufferPointer { source in
+            withWords { target in
+                for index in 0..<Self.wordCount { target[index] |= source[index] }
+            }
+        }
+    }
+
+    /// Clears the bits set in `other`.
+    public mutating func subtract(_ other: ChunkBitmap) {
+        other.words.withUnsafeBufferPointer { source in
+            withWords { target in
+                for index in 0..<Self.wordCount { target[index] &= ~source[index] }
+            }
+        }
+    }
+
+    /// The number of bits set in both, without changing either.
+    public func intersectionCount(_ other: ChunkBitmap) -> Int {
+        words.withUnsafeBufferPointer { a in
+            other.words.withUnsafeBufferPointer { b in
+                var total = 0
+                for index in 0..<Self.wordCount { total += (a[index] & b[index]).nonzeroBitCount }
+                return total
+            }
+        }
+    }
+
+    /// Calls `body` with each set offset in ascending order, from `start` on, until it returns
+    /// false.
+    public func forEach(from start: Int = 0, _ body: (Int) throws -> Bool) rethrows {
+        guard start < PostingChunk.size else { return }
+        try words.withUnsafeBufferPointer { words in
+            var index = max(0, start) >> 6
+            var word = words[index] & (~0 << UInt64(max(0, start) & 63))
+            while true {
+                while word != 0 {
+                    let bit = word.trailingZeroBitCount
+                    guard try body(index << 6 | bit) else { return }
+                    word &= word - 1
+                }
+                index += 1
+                guard index < Self.wordCount else { return }
+                word = words[index]
+            }
+        }
+    }
+
+    /// The set offsets, ascending.
+    public var offsets: [Int] {
+        var result: [Int] = []
+        forEach {
+            result.append($0)
+            return true
+        }
+        return result
+    }
+}

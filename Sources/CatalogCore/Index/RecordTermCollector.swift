@@ -1,0 +1,179 @@
+import CatalogModel
+
+/// Turns records into the numbers of their index terms (see ``IndexTermKind``), one record at a
+/// time, each term once per record.
+///
+/// Words repeat across records far more than records do, so the terms of a word (its whole form,
+/// prefixes and inner runs) are worked out once and remembered; a record then costs a lookup
+/// per word.
+struct RecordTermCollector {
+    /// Every term seen, numbered in order of first appearance.
+    private(set) var terms = TermTable(capacity: 1 << 18)
+    /// How many records carry each term.
+    private(set) var documentCounts: [UInt32] = []
+    /// The terms of the last record collected, each once.
+    private(set) var collected: [UInt32] = []
+    /// The last record's rank length: the characters of its folded title, words one space apart.
+    private(set) var rankLength = 0
+
+    private var scanner: WordScanner
+    /// Words already turned into terms: (class byte + folded word) to a range of `cachedTerms`.
+    private var words = TermTable(capacity: 1 << 16)
+    private var cachedStarts: [UInt32] = [0]
+    private var cachedTerms: [UInt32] = []
+    /// For each term, the number of the last record that carried it, plus one.
+    private var stamps: [UInt32] = []
+    private var recordNumber: UInt32 = 0
+    private var scratch: [UInt8] = []
+    private var scalarStarts: [Int] = []
+
+    /// The most distinct words remembered; words beyond (record ids, serial numbers) are turned
+    /// into terms each time, so memory stays bounded.
+    static let wordCacheLimit = 300_000
+
+    private enum WordClass: UInt8 {
+        case title = 0x74, first = 0x66, field = 0x64
+    }
+
+    init(germanVariants: Bool) {
+        scanner = WordScanner(germanVariants: germanVariants)
+        scratch.reserveCapacity(128)
+    }
+
+    /// Collects the terms of `record`.
+    ///
+    /// - Parameter categoryNumbers: the numbers of the record's categories.
+    mutating func collect(_ record: Record, categoryNumbers: [Int]) {
+        recordNumber += 1
+        collected.removeAll(keepingCapacity: true)
+        var length = 0
+        var wordIndex = 0
+        var scanner = self.scanner
+        scanner.scan(record.title) { token, bytes in
+            switch token {
+            case .word:
+                length += (wordIndex > 0 ? 1 : 0) + Self.scalarCount(bytes)
+                if wordIndex == 0 { addWord(bytes, as: .first) }
+                addWord(bytes, as: .title)
+                wordIndex += 1
+            case .variant:
+                if wordIndex == 1 { addWord(bytes, as: .first) }
+                addWord(bytes, as: .title)
+            case .symbol:
+                addTerm(.titleSymbol, bytes)
+            }
+        }
+        rankLength = length
+        func scanField(_ text: String) {
+            scanner.scan(text) { token, bytes in
+                switch token {
+                case .word, .variant: addWord(bytes, as: .field)
+                case .symbol: addTerm(.fieldSymbol, bytes)
+                }
+            }
+        }
+        scanField(record.id)
+        if let subtitle = record.subtitle { scanField(subtitle) }
+        if let description = record.description { scanField(description) }
+        for label in record.categories { scanField(label) }
+        for (_, value) in record.fields {
+            for text in value.values { scanField(text) }
+        }
+        self.scanner = scanner
+        for number in categoryNumbers {
+            let term = IndexTerms.category(number)
+            term.withUnsafeBufferPointer { addRawTerm($0) }
+        }
+        if let country = record.country {
+            IndexTerms.country(country).withUnsafeBufferPointer { addRawTerm($0) }
+        }
+    }
+
+    /// The number of characters (Unicode scalars) in folded UTF-8.
+    @inline(__always)
+    static func scalarCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var count = 0
+        for byte in bytes where byte & 0xC0 != 0x80 { count += 1 }
+        return count
+    }
+
+    private mutating func addWord(_ word: UnsafeBufferPointer<UInt8>, as wordClass: WordClass) {
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(wordClass.rawValue)
+        scratch.append(contentsOf: word)
+        let known: Int? = scratch.withUnsafeBufferPointer { words.lookup($0) }
+        if let known {
+            for index in Int(cachedStarts[known])..<Int(cachedStarts[known + 1]) { mark(cachedTerms[index]) }
+            return
+        }
+        let first = cachedTerms.count
+        termsOfWord(word, as: wordClass)
+        if words.count < Self.wordCacheLimit {
+            _ = scratch.withUnsafeBufferPointer { words.number(of: $0) }
+            cachedStarts.append(UInt32(cachedTerms.count))
+        } else {
+            cachedTerms.removeSubrange(first...)
+        }
+    }
+
+    /// Adds the terms of one word to the record and to the cache's pool.
+    private mutating func termsOfWord(_ word: UnsafeBufferPointer<UInt8>, as wordClass: WordClass) {
+        scalarStarts.removeAll(keepingCapacity: true)
+        for (index, byte) in word.enumerated() where byte & 0xC0 != 0x80 { scalarStarts.append(index) }
+        let scalars = scalarStarts.count
+        func end(_ scalar: Int) -> Int { scalar < scalars ? scalarStarts[scalar] : word.count }
+        func add(_ kind: IndexTermKind, _ range: Range<Int>) {
+            let number = termNumber(kind, UnsafeBufferPointer(rebasing: word[range]))
+            cachedTerms.append(number)
+            mark(number)
+        }
+        switch wordClass {
+        case .title:
+            add(.titleWord, 0..<word.count)
+            for length in 1...min(IndexTerms.prefixLength, scalars) { add(.titlePrefix, 0..<end(length)) }
+            for length in 1...min(IndexTerms.gramLength, scalars) {
+                for start in 0...(scalars - length) {
+                    add(.titleGram, scalarStarts[start]..<end(start + length))
+                }
+            }
+        case .first:
+            add(.firstWord, 0..<word.count)
+            for length in 1...min(IndexTerms.prefixLength, scalars) { add(.firstPrefix, 0..<end(length)) }
+        case .field:
+            add(.fieldWord, 0..<word.count)
+            for length in 1...min(IndexTerms.fieldPrefixLength, scalars) { add(.fieldPrefix, 0..<end(length)) }
+        }
+    }
+
+    private mutating func addTerm(_ kind: IndexTermKind, _ text: UnsafeBufferPointer<UInt8>) {
+        mark(termNumber(kind, text))
+    }
+
+    private mutating func addRawTerm(_ term: UnsafeBufferPointer<UInt8>) {
+        let (number, isNew) = terms.number(of: term)
+        if isNew { grow() }
+        mark(UInt32(number))
+    }
+
+    private mutating func termNumber(_ kind: IndexTermKind, _ text: UnsafeBufferPointer<UInt8>) -> UInt32 {
+        var term = [kind.rawValue]
+        term.append(contentsOf: text)
+        let (number, isNew) = term.withUnsafeBufferPointer { terms.number(of: $0) }
+        if isNew { grow() }
+        return UInt32(number)
+    }
+
+    private mutating func grow() {
+        documentCounts.append(0)
+        stamps.append(0)
+    }
+
+    @inline(__always)
+    private mutating func mark(_ term: UInt32) {
+        let index = Int(term)
+        guard stamps[index] != recordNumber else { return }
+        stamps[index] = recordNumber
+        documentCounts[index] += 1
+        collected.append(term)
+    }
+}

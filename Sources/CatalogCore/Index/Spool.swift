@@ -1,0 +1,103 @@
+import CatalogStorage
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// An anonymous temporary file: appended to while records arrive, read back by offset in index
+/// order. The file is unlinked as soon as it is created, so no exit path (an error, a signal,
+/// a crash) can leave it behind.
+final class Spool {
+    private let descriptor: Int32
+    private var buffer: [UInt8] = []
+    private var flushed: UInt64 = 0
+    private static let bufferSize = 1 << 20
+
+    /// Creates the file in `directory` (the system's temporary directory when nil).
+    init(directory: String? = nil) throws {
+        let base = directory ?? FileManager.default.temporaryDirectory.path
+        var template = Array((base + "/catalog-spool-XXXXXX").utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else {
+            throw StorageError(
+                .engine, "cannot create a temporary file in \(base): \(String(cString: strerror(errno)))")
+        }
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        self.descriptor = descriptor
+        buffer.reserveCapacity(Self.bufferSize)
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// The offset the next append lands at.
+    var size: UInt64 { flushed + UInt64(buffer.count) }
+
+    /// Appends bytes; returns their offset.
+    @discardableResult
+    func append(_ bytes: some Collection<UInt8>) throws -> UInt64 {
+        let offset = size
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= Self.bufferSize { try flush() }
+        return offset
+    }
+
+    /// Appends an unsigned number in LEB128 form.
+    func appendVarint(_ value: UInt64) throws {
+        var value = value
+        while value >= 0x80 {
+            buffer.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        buffer.append(UInt8(value))
+        if buffer.count >= Self.bufferSize { try flush() }
+    }
+
+    /// Writes what is buffered.
+    func flush() throws {
+        var written = 0
+        try buffer.withUnsafeBytes { bytes in
+            while written < bytes.count {
+                let result = pwrite(
+                    descriptor, bytes.baseAddress! + written, bytes.count - written, off_t(flushed) + off_t(written))
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    throw StorageError(.engine, "cannot write a temporary file: \(String(cString: strerror(errno)))")
+                }
+                written += result
+            }
+        }
+        flushed += UInt64(buffer.count)
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Reads `count` bytes at `offset` into `target` (replacing its contents).
+    func read(at offset: UInt64, count: Int, into target: inout [UInt8]) throws {
+        target.removeAll(keepingCapacity: true)
+        guard count > 0 else { return }
+        if offset >= flushed {
+            let start = Int(offset - flushed)
+            target.append(contentsOf: buffer[start..<(start + count)])
+            return
+        }
+        target.reserveCapacity(count)
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { scratch in
+            var done = 0
+            while done < count {
+                let result = pread(
+                    descriptor, scratch.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    throw StorageError(.engine, "cannot read a temporary file: \(String(cString: strerror(errno)))")
+                }
+                if result == 0 { throw StorageError(.engine, "a temporary file ended early") }
+                done += result
+            }
+            target.append(contentsOf: scratch)
+        }
+    }
+}

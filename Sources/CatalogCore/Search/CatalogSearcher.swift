@@ -1,0 +1,211 @@
+import CatalogModel
+import CatalogStorage
+
+/// What a search knows about a catalog besides its index: its definition and categories.
+public struct SearchCatalog: Sendable {
+    /// The catalog's definition (scopes, locale).
+    public var definition: CatalogDefinition
+    /// Its categories with numbers and counts, in display order.
+    public var categories: [CategoryCount]
+
+    /// Creates the description.
+    public init(definition: CatalogDefinition, categories: [CategoryCount]) {
+        self.definition = definition
+        self.categories = categories
+    }
+
+    /// The scopes search offers (``CatalogScopes``).
+    public var scopes: [ScopeDefinition] { CatalogScopes.scopes(of: definition, categories: categories) }
+}
+
+/// A search's answer, before it is written as JSON: the stored records with their highlights.
+public struct SearchResult: Sendable {
+    /// The hits, best first (or in the requested order).
+    public var hits: [RankedHit]
+    /// Matching records in the selected scope with the filters, at most ``SearchResponse/countCap``.
+    public var total: Int
+    /// True when there are more than ``total``.
+    public var totalCapped: Bool
+    /// The scope searched, nil for all records.
+    public var scope: String?
+    /// Every scope with its count under the query and filters.
+    public var scopes: [ScopeCount]
+    /// The cursor of the next page, nil on the last.
+    public var next: String?
+    /// Facet counts, when asked for.
+    public var facets: [SearchFacet: [FacetCount]]
+}
+
+/// One result: the stored record, where the query matched, and in which tier.
+public struct RankedHit: Sendable {
+    /// The record as stored.
+    public var stored: StoredHit
+    /// Ranges of the list fields (title, subtitle, categories) that matched.
+    public var matches: [MatchRange]
+    /// For a match outside the list fields: a short piece of the field that matched.
+    public var snippet: MatchSnippet?
+    /// The tier it was ranked in (nil for sorted results).
+    public var tier: SearchTier?
+    /// Whether every query word matched without a typo.
+    public var isExact: Bool
+}
+
+/// Searches one catalog: parses the query, asks the engine for the posting chunks of its words,
+/// and ranks, counts, filters, facets, sorts and pages, all engine-neutral (see ``SearchTier``).
+///
+/// Work is bounded per chunk of 65,536 documents: each query word's matches of each kind are one
+/// bitmap per chunk, tiers are a few word operations over them, a page stops as soon as it is
+/// full, and counts stop at ``SearchResponse/countCap``.
+public struct CatalogSearcher {
+    /// The catalog's loaded index.
+    public let index: CatalogSearchIndex
+    /// The engine's answers for this catalog.
+    public let reader: any SearchIndexReading
+    /// The catalog's definition and categories.
+    public let catalog: SearchCatalog
+
+    /// Titles of candidates for "the whole title is the query" and "the title starts with the
+    /// query" are read for checking only when there are at most this many.
+    static let verificationLimit = 400
+    /// …and only when the query's first word starts the titles of at most this many records.
+    static let verificationCandidates = 20_000
+
+    /// Creates a searcher.
+    public init(index: CatalogSearchIndex, reader: any SearchIndexReading, catalog: SearchCatalog) {
+        self.index = index
+        self.reader = reader
+        self.catalog = catalog
+    }
+
+    /// Runs a search.
+    ///
+    /// - Throws: ``StorageError`` `.invalidArgument` for a bad limit or cursor, `.nameNotFound`
+    ///   for an unknown scope.
+    public func search(_ request: SearchRequest) throws -> SearchResult {
+        guard (1...SearchRequest.maxLimit).contains(request.limit) else {
+            throw StorageError(.invalidArgument, "limit must be between 1 and \(SearchRequest.maxLimit)")
+        }
+        let cursor = try request.after.map { try SearchCursor(parsing: $0) }
+        let query = SearchQuery(request.query)
+        let scopes = catalog.scopes
+        var selected: ScopeDefinition?
+        if let label = request.scope, !label.isEmpty {
+            guard let match = scopes.first(where: { $0.label == label }) else {
+                throw StorageError(
+                    .nameNotFound, "catalog \"\(catalog.definition.id)\" has no scope \"\(label.prefix(80))\"")
+            }
+            selected = match.categories.isEmpty ? nil : match
+        }
+        let evaluation = try Evaluation(
+            searcher: self, query: query, request: request, scope: selected?.categories ?? [])
+
+        let (total, totalCapped) = try evaluation.count { try evaluation.matches($0) }
+        var scopeCounts: [ScopeCount] = []
+        for scope in scopes {
+            if scope.categories == (selected?.categories ?? []) {
+                scopeCounts.append(ScopeCount(label: scope.label, count: total, capped: totalCapped))
+                continue
+            }
+            let filter = evaluation.scopeSet(scope.categories)
+            let (count, capped) = try evaluation.count { chunk in
+                var bitmap = try evaluation.unscopedMatches(chunk)
+                if let filter { bitmap.formIntersection(try filter.bitmap(chunk, reader)) }
+                return bitmap
+            }
+            scopeCounts.append(ScopeCount(label: scope.label, count: count, capped: capped))
+        }
+
+        let page: [Evaluation.PageEntry]
+        let next: SearchCursor?
+        if query.isEmpty || request.sort != .relevance {
+            (page, next) = try evaluation.orderedPage(sort: request.sort, after: cursor, limit: request.limit)
+        } else {
+            (page, next) = try evaluation.rankedPage(after: cursor, limit: request.limit)
+        }
+        let stored = try reader.hits(documents: page.map(\.document))
+        let entries = Dictionary(page.map { ($0.document, $0) }, uniquingKeysWith: { first, _ in first })
+        let highlighter = MatchHighlighter(query: query)
+        let hits = stored.map { hit in
+            let (matches, snippet) = highlighter.highlight(hit)
+            let entry = entries[hit.document]
+            return RankedHit(
+                stored: hit, matches: matches, snippet: snippet, tier: entry?.tier, isExact: entry?.isExact ?? true)
+        }
+
+        var facets: [SearchFacet: [FacetCount]] = [:]
+        for facet in request.facets where facets[facet] == nil {
+            facets[facet] = try evaluation.facetCounts(facet)
+        }
+        return SearchResult(
+            hits: hits, total: total, totalCapped: totalCapped, scope: selected?.label, scopes: scopeCounts,
+            next: next?.text, facets: facets)
+    }
+}
+
+/// One query word's matches, by kind.
+struct WordMatches {
+    var whole = TermSet()
+    var prefix = TermSet()
+    var inside = TermSet()
+    var field = TermSet()
+    var typoTitle = TermSet()
+    var typoField = TermSet()
+    var firstWhole = TermSet()
+    var firstPrefix = TermSet()
+
+    init() {}
+
+    /// The matches of a folded word.
+    init(word: String, isLast: Bool, lexicon: Lexicon, infix: InfixIndex) {
+        let bytes = Array(word.utf8)
+        let scalars = Array(word.unicodeScalars)
+        func exact(_ kind: IndexTermKind) -> [Int] {
+            lexicon.index(of: IndexTerms.term(kind, bytes)).map { [$0] } ?? []
+        }
+        func beginning(_ kind: IndexTermKind) -> Range<Int> {
+            lexicon.range(prefix: IndexTerms.term(kind, bytes))
+        }
+        whole = TermSet(exact(.titleWord), of: lexicon)
+        let startsTitleWord = beginning(.titleWord)
+        prefix = TermSet(
+            scalars.count <= IndexTerms.prefixLength ? exact(.titlePrefix) : Array(startsTitleWord), of: lexicon)
+        if scalars.count <= IndexTerms.gramLength {
+            inside = TermSet(exact(.titleGram), of: lexicon)
+        } else {
+            var words = Set(infix.words(containing: bytes, in: lexicon))
+            words.formUnion(startsTitleWord)
+            inside = TermSet(words.sorted(), of: lexicon)
+        }
+        field = TermSet(
+            scalars.count <= IndexTerms.fieldPrefixLength ? exact(.fieldPrefix) : Array(beginning(.fieldWord)),
+            of: lexicon)
+        firstWhole = TermSet(exact(.firstWord), of: lexicon)
+        firstPrefix = TermSet(
+            scalars.count <= IndexTerms.prefixLength ? exact(.firstPrefix) : Array(beginning(.firstWord)), of: lexicon)
+        if let typos = TypoMatcher.allowance(forLength: scalars.count) {
+            for (kind, target) in [(IndexTermKind.titleWord, \WordMatches.typoTitle), (.fieldWord, \.typoField)] {
+                let range = lexicon.range(prefix: [kind.rawValue])
+                let found = TypoMatcher.matches(scalars, allowance: typos, prefix: isLast, in: range, of: lexicon)
+                self[keyPath: target] = TermSet(found, of: lexicon)
+            }
+        }
+    }
+
+    /// The matches of a symbol: literally, in the title or another field.
+    init(symbol: String, lexicon: Lexicon) {
+        let bytes = Array(symbol.utf8)
+        inside = TermSet(lexicon.index(of: IndexTerms.term(.titleSymbol, bytes)).map { [$0] } ?? [], of: lexicon)
+        field = TermSet(lexicon.index(of: IndexTerms.term(.fieldSymbol, bytes)).map { [$0] } ?? [], of: lexicon)
+    }
+}
+
+extension SearchResult {
+    /// The answer as model values, records decoded (what the command line and the client
+    /// library work with; the server writes the stored JSON directly).
+    public func response() throws -> SearchResponse {
+        SearchResponse(
+            items: try hits.map { SearchHit(record: try $0.stored.record(), matches: $0.matches, snippet: $0.snippet) },
+            total: total, totalCapped: totalCapped, scope: scope, scopes: scopes, next: next,
+            facets: facets.isEmpty ? nil : Dictionary(uniqueKeysWithValues: facets.map { ($0.key.rawValue, $0.value) }))
+    }
+}

@@ -1,0 +1,429 @@
+import CatalogModel
+import CatalogStorage
+
+/// One search's working state: the bitmaps of its words, filters and tiers, chunk by chunk,
+/// each computed once.
+final class Evaluation {
+    private let index: CatalogSearchIndex
+    private let reader: any SearchIndexReading
+    private let catalog: SearchCatalog
+    private let query: SearchQuery
+    private let words: [WordMatches]
+    /// For each word of the query's sequence, its index in `words`.
+    private let sequence: [Int]
+    private let chunkCount: Int
+    private let categoryNumbers: [String: Int]
+
+    private let categoryFilters: [TermSet]
+    private let countryFilter: TermSet?
+    private let priceFilter: NumericRange?
+    private let scope: TermSet?
+    /// Multi-word queries: the documents whose title is the query / starts with it, when few
+    /// enough candidates to check.
+    private var exactTitles: Set<Int> = []
+    private var titleStarts: Set<Int> = []
+
+    private var bases: [Int: ChunkBitmap] = [:]
+    private var scopedBases: [Int: ChunkBitmap] = [:]
+    private var wordsAll: [Int: ChunkBitmap] = [:]
+    private var tierCache: [Int: [ChunkBitmap]] = [:]
+
+    init(searcher: CatalogSearcher, query: SearchQuery, request: SearchRequest, scope: [String]) throws {
+        index = searcher.index
+        reader = searcher.reader
+        catalog = searcher.catalog
+        self.query = query
+        let lexicon = searcher.index.lexicon
+        let infix = searcher.index.infix
+        if query.words.isEmpty {
+            words = query.symbols.map { WordMatches(symbol: $0, lexicon: lexicon) }
+            sequence = []
+        } else {
+            let last = query.sequence.last
+            words = query.words.map {
+                WordMatches(word: $0, isLast: $0 == last, lexicon: lexicon, infix: infix)
+            }
+            sequence = query.sequence.compactMap { word in query.words.firstIndex(of: word) }
+        }
+        chunkCount = (searcher.index.count + PostingChunk.size - 1) / PostingChunk.size
+        let categoryNumbers = Dictionary(
+            searcher.catalog.categories.map { ($0.name, $0.id) }, uniquingKeysWith: { a, _ in a })
+        self.categoryNumbers = categoryNumbers
+        func categorySet(_ label: String) -> TermSet {
+            guard let number = categoryNumbers[label],
+                let term = lexicon.index(of: IndexTerms.category(number))
+            else { return TermSet() }
+            return TermSet([term], of: lexicon)
+        }
+        categoryFilters = request.categories.map(categorySet)
+        if request.countries.isEmpty {
+            countryFilter = nil
+        } else {
+            countryFilter = TermSet(
+                request.countries.compactMap { lexicon.index(of: IndexTerms.country($0)) }, of: lexicon)
+        }
+        priceFilter = request.price
+        self.scope = scope.isEmpty ? nil : Self.intersection(scope.map(categorySet))
+        if sequence.count >= 2 { try verifyTitles() }
+    }
+
+    /// The intersection of sets, as one set when there is one; several become a chain the
+    /// evaluation intersects chunk by chunk.
+    private static func intersection(_ sets: [TermSet]) -> TermSet {
+        sets.count == 1 ? sets[0] : IntersectionSet(sets)
+    }
+
+    /// The set of the records carrying every one of `categories` (nil: every record).
+    func scopeSet(_ categories: [String]) -> TermSet? {
+        guard !categories.isEmpty else { return nil }
+        let lexicon = index.lexicon
+        return Self.intersection(
+            categories.map { label in
+                guard let number = categoryNumbers[label], let term = lexicon.index(of: IndexTerms.category(number))
+                else { return TermSet() }
+                return TermSet([term], of: lexicon)
+            })
+    }
+
+    // MARK: - Chunks
+
+    private func chunkSize(_ chunk: Int) -> Int {
+        min(PostingChunk.size, index.count - (chunk << PostingChunk.shift))
+    }
+
+    /// The chunk's documents that pass the filters (not the scope).
+    private func base(_ chunk: Int) throws -> ChunkBitmap {
+        if let cached = bases[chunk] { return cached }
+        var bitmap = ChunkBitmap(allBelow: chunkSize(chunk))
+        for filter in categoryFilters { bitmap.formIntersection(try filter.bitmap(chunk, reader)) }
+        if let countryFilter { bitmap.formIntersection(try countryFilter.bitmap(chunk, reader)) }
+        if let priceFilter {
+            let prices = try index.prices(reader)
+            let first = chunk << PostingChunk.shift
+            var allowed = ChunkBitmap()
+            for offset in 0..<chunkSize(chunk) {
+                let price = prices[first + offset]
+                if !price.isNaN && priceFilter.contains(price) { allowed.insert(offset) }
+            }
+            bitmap.formIntersection(allowed)
+        }
+        bases[chunk] = bitmap
+        return bitmap
+    }
+
+    /// The chunk's documents that pass the filters and the selected scope.
+    private func scopedBase(_ chunk: Int) throws -> ChunkBitmap {
+        if let cached = scopedBases[chunk] { return cached }
+        var bitmap = try base(chunk)
+        if let scope { bitmap.formIntersection(try scope.bitmap(chunk, reader)) }
+        scopedBases[chunk] = bitmap
+        return bitmap
+    }
+
+    /// Documents every query word matches some way (all of them for an empty query).
+    private func allWords(_ chunk: Int) throws -> ChunkBitmap {
+        if let cached = wordsAll[chunk] { return cached }
+        var bitmap = ChunkBitmap(allBelow: chunkSize(chunk))
+        for word in words {
+            var any = try word.inside.bitmap(chunk, reader)
+            for set in [word.typoTitle, word.field, word.typoField] where !set.isEmpty {
+                any.formUnion(try set.bitmap(chunk, reader))
+            }
+            bitmap.formIntersection(any)
+            if bitmap.isEmpty { break }
+        }
+        wordsAll[chunk] = bitmap
+        return bitmap
+    }
+
+    /// The chunk's matches in the selected scope with the filters.
+    func matches(_ chunk: Int) throws -> ChunkBitmap {
+        var bitmap = try allWords(chunk)
+        bitmap.formIntersection(try scopedBase(chunk))
+        return bitmap
+    }
+
+    /// The chunk's matches with the filters, in every scope.
+    func unscopedMatches(_ chunk: Int) throws -> ChunkBitmap {
+        var bitmap = try allWords(chunk)
+        bitmap.formIntersection(try base(chunk))
+        return bitmap
+    }
+
+    /// The chunk's documents of each tier (a document may be in several; it ranks in the first).
+    private func tiers(_ chunk: Int) throws -> [ChunkBitmap] {
+        if let cached = tierCache[chunk] { return cached }
+        let scoped = try matches(chunk)
+        var result: [ChunkBitmap] = []
+        result.reserveCapacity(SearchTier.allCases.count)
+        func all(_ part: (WordMatches) throws -> ChunkBitmap) throws -> ChunkBitmap {
+            var bitmap = scoped
+            for word in words where !bitmap.isEmpty { bitmap.formIntersection(try part(word)) }
+            return bitmap
+        }
+        func union(_ word: WordMatches, _ sets: [TermSet]) throws -> ChunkBitmap {
+            var bitmap = ChunkBitmap()
+            for set in sets where !set.isEmpty { bitmap.formUnion(try set.bitmap(chunk, reader)) }
+            return bitmap
+        }
+        // 1 and 2: the title is the query, starts with it.
+        if sequence.count == 1 {
+            let word = words[sequence[0]]
+            var exact = try word.firstWhole.bitmap(chunk, reader)
+            let length = query.sequence[0].unicodeScalars.count
+            let first = chunk << PostingChunk.shift
+            let lower = index.attributes.firstDocument(atLeast: length) - first
+            let upper = index.attributes.firstDocument(longerThan: length) - first
+            var lengthMask = ChunkBitmap(allBelow: max(0, upper))
+            lengthMask.subtract(ChunkBitmap(allBelow: max(0, lower)))
+            exact.formIntersection(lengthMask)
+            exact.formIntersection(scoped)
+            result.append(exact)
+            var starts = try word.firstPrefix.bitmap(chunk, reader)
+            starts.formIntersection(scoped)
+            result.append(starts)
+        } else {
+            result.append(Self.bitmap(of: exactTitles, chunk: chunk, within: scoped))
+            result.append(Self.bitmap(of: titleStarts, chunk: chunk, within: scoped))
+        }
+        result.append(try all { try $0.whole.bitmap(chunk, reader) })
+        result.append(try all { try $0.prefix.bitmap(chunk, reader) })
+        result.append(try all { try $0.inside.bitmap(chunk, reader) })
+        result.append(try all { try union($0, [$0.inside, $0.typoTitle]) })
+        result.append(try all { try union($0, [$0.inside, $0.field]) })
+        result.append(scoped)
+        tierCache[chunk] = result
+        return result
+    }
+
+    private static func bitmap(of documents: Set<Int>, chunk: Int, within: ChunkBitmap) -> ChunkBitmap {
+        var bitmap = ChunkBitmap()
+        for document in documents where document >> PostingChunk.shift == chunk {
+            bitmap.insert(document & (PostingChunk.size - 1))
+        }
+        bitmap.formIntersection(within)
+        return bitmap
+    }
+
+    // MARK: - Multi-word title checks
+
+    /// Finds the titles that are, or start with, a multi-word query, reading the titles of the
+    /// candidates when they are few (whether they are is decided by the query and the data
+    /// alone, so every page of a search ranks the same way).
+    private func verifyTitles() throws {
+        let first = words[sequence[0]].firstWhole
+        guard !first.isEmpty, first.estimatedCount <= CatalogSearcher.verificationCandidates else { return }
+        var candidates: [Int] = []
+        for chunk in 0..<chunkCount {
+            var bitmap = try first.bitmap(chunk, reader)
+            for position in sequence.dropFirst() where !bitmap.isEmpty {
+                bitmap.formIntersection(try words[position].prefix.bitmap(chunk, reader))
+            }
+            let base = chunk << PostingChunk.shift
+            bitmap.forEach { offset in
+                candidates.append(base + offset)
+                return candidates.count <= CatalogSearcher.verificationLimit
+            }
+            guard candidates.count <= CatalogSearcher.verificationLimit else { return }
+        }
+        guard !candidates.isEmpty else { return }
+        let titles = try reader.titles(documents: candidates)
+        var scanner = WordScanner(germanVariants: WordScanner.wantsGermanVariants(locale: catalog.definition.locale))
+        let typed = query.sequence
+        for (document, title) in zip(candidates, titles) {
+            var spellings: [[String]] = []
+            scanner.scan(title) { token, bytes in
+                let word = String(decoding: bytes, as: UTF8.self)
+                switch token {
+                case .word: spellings.append([word])
+                case .variant: if !spellings.isEmpty { spellings[spellings.count - 1].append(word) }
+                case .symbol: break
+                }
+            }
+            guard spellings.count >= typed.count else { continue }
+            var starts = true
+            for (position, word) in typed.enumerated() {
+                let options = spellings[position]
+                let fits =
+                    position == typed.count - 1
+                    ? options.contains { $0.hasPrefix(word) } : options.contains(word)
+                if !fits {
+                    starts = false
+                    break
+                }
+            }
+            guard starts else { continue }
+            titleStarts.insert(document)
+            if spellings.count == typed.count && zip(spellings, typed).allSatisfy({ $0.contains($1) }) {
+                exactTitles.insert(document)
+            }
+        }
+    }
+
+    // MARK: - Counting
+
+    /// Counts documents chunk by chunk up to the cap: (count, capped).
+    func count(_ bitmap: (Int) throws -> ChunkBitmap) throws -> (Int, Bool) {
+        let cap = SearchResponse.countCap
+        var total = 0
+        for chunk in 0..<chunkCount {
+            total += try bitmap(chunk).count
+            if total > cap { return (cap, true) }
+        }
+        return (total, false)
+    }
+
+    /// The counts of a facet's values under the query, filters and scope, largest first.
+    func facetCounts(_ facet: SearchFacet) throws -> [FacetCount] {
+        let lexicon = index.lexicon
+        var values: [(value: String, set: TermSet)] = []
+        switch facet {
+        case .categories:
+            for category in catalog.categories where category.count > 0 {
+                guard let term = lexicon.index(of: IndexTerms.category(category.id)) else { continue }
+                values.append((category.name, TermSet([term], of: lexicon)))
+            }
+        case .country:
+            let range = lexicon.range(prefix: [IndexTermKind.country.rawValue])
+            for term in range {
+                let code = String(decoding: lexicon.term(at: term).dropFirst(), as: UTF8.self)
+                values.append((code, TermSet([term], of: lexicon)))
+            }
+        }
+        var counts: [FacetCount] = []
+        for (value, set) in values {
+            let (count, capped) = try self.count { chunk in
+                var bitmap = try matches(chunk)
+                if !bitmap.isEmpty { bitmap.formIntersection(try set.bitmap(chunk, reader)) }
+                return bitmap
+            }
+            if count > 0 { counts.append(FacetCount(value: value, count: count, capped: capped)) }
+        }
+        let order = Dictionary(
+            values.enumerated().map { ($0.element.value, $0.offset) }, uniquingKeysWith: { a, _ in a })
+        return counts.sorted { $0.count != $1.count ? $0.count > $1.count : order[$0.value]! < order[$1.value]! }
+    }
+
+    // MARK: - Pages
+
+    /// One result of a page.
+    struct PageEntry {
+        var document: Int
+        var tier: SearchTier?
+        var isExact: Bool
+    }
+
+    /// Whether a matching document matches every word without a typo.
+    private func isExact(_ document: Int) throws -> Bool {
+        guard !words.isEmpty else { return true }
+        return try tiers(document >> PostingChunk.shift)[SearchTier.otherFields.rawValue]
+            .contains(document & (PostingChunk.size - 1))
+    }
+
+    /// A page in rank order: tier by tier, each in document order.
+    func rankedPage(after cursor: SearchCursor?, limit: Int) throws -> ([PageEntry], SearchCursor?) {
+        var startTier = 0
+        var startDocument = 0
+        switch cursor {
+        case .ranked(let tier, let document):
+            startTier = tier
+            startDocument = document + 1
+        case .ordered(let position):
+            // A cursor of a sorted search: continue from that position in the first tier.
+            startDocument = position + 1
+        case nil:
+            break
+        }
+        var page: [PageEntry] = []
+        for tier in SearchTier.allCases where tier.rawValue >= startTier {
+            let from = tier.rawValue == startTier ? startDocument : 0
+            var chunk = from >> PostingChunk.shift
+            while chunk < chunkCount {
+                let all = try tiers(chunk)
+                var bitmap = all[tier.rawValue]
+                for earlier in 0..<tier.rawValue where !bitmap.isEmpty { bitmap.subtract(all[earlier]) }
+                let base = chunk << PostingChunk.shift
+                let start = chunk == from >> PostingChunk.shift ? from & (PostingChunk.size - 1) : 0
+                let exact = all[SearchTier.otherFields.rawValue]
+                bitmap.forEach(from: start) { offset in
+                    page.append(PageEntry(document: base + offset, tier: tier, isExact: exact.contains(offset)))
+                    return page.count <= limit
+                }
+                if page.count > limit {
+                    let last = page[limit - 1]
+                    return (Array(page.prefix(limit)), .ranked(tier: last.tier!.rawValue, document: last.document))
+                }
+                chunk += 1
+            }
+        }
+        return (page, nil)
+    }
+
+    /// A page in a fixed order: index order (title), its reverse, or by price.
+    func orderedPage(sort: SearchSort, after cursor: SearchCursor?, limit: Int) throws -> ([PageEntry], SearchCursor?) {
+        var position = 0
+        switch cursor {
+        case .ordered(let last): position = last + 1
+        // A cursor of a ranked search: its document number stands in for the position.
+        case .ranked(_, let document): position = document + 1
+        case nil: break
+        }
+        let count = index.count
+        let document: (Int) -> Int
+        switch sort {
+        case .relevance, .title:
+            let order = try index.browseOrder(reader)
+            document = { Int(order[$0]) }
+        case .titleDescending:
+            let order = try index.browseOrder(reader)
+            document = { Int(order[count - 1 - $0]) }
+        case .price:
+            let order = try index.priceOrder(reader)
+            document = { Int(order[$0]) }
+        case .priceDescending:
+            let order = try index.priceOrder(reader)
+            let priced = try index.prices(reader).reduce(0) { $0 + ($1.isNaN ? 0 : 1) }
+            document = { $0 < priced ? Int(order[priced - 1 - $0]) : Int(order[$0]) }
+        }
+        var page: [PageEntry] = []
+        var bitmaps: [Int: ChunkBitmap] = [:]
+        var lastPosition = 0
+        while position < count {
+            let candidate = document(position)
+            let chunk = candidate >> PostingChunk.shift
+            let bitmap: ChunkBitmap
+            if let known = bitmaps[chunk] {
+                bitmap = known
+            } else {
+                bitmap = try matches(chunk)
+                bitmaps[chunk] = bitmap
+            }
+            if bitmap.contains(candidate & (PostingChunk.size - 1)) {
+                if page.count == limit { return (page, .ordered(position: lastPosition)) }
+                page.append(PageEntry(document: candidate, tier: nil, isExact: try isExact(candidate)))
+                lastPosition = position
+            }
+            position += 1
+        }
+        return (page, nil)
+    }
+}
+
+/// Documents in every one of several sets.
+final class IntersectionSet: TermSet {
+    private let sets: [TermSet]
+
+    init(_ sets: [TermSet]) {
+        self.sets = sets
+        super.init()
+    }
+
+    override var isEmpty: Bool { sets.contains { $0.isEmpty } }
+
+    override func bitmap(_ chunk: Int, _ reader: any SearchIndexReading) throws -> ChunkBitmap {
+        guard let first = sets.first else { return ChunkBitmap() }
+        var bitmap = try first.bitmap(chunk, reader)
+        for set in sets.dropFirst() where !bitmap.isEmpty { bitmap.formIntersection(try set.bitmap(chunk, reader)) }
+        return bitmap
+    }
+}

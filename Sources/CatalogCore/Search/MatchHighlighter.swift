@@ -1,0 +1,180 @@
+import CatalogStorage
+import Foundation
+import CatalogModel
+
+/// Where a query matched a record, for highlighting: ranges of the fields a result list shows,
+/// and, when a word matched only another field, a snippet of that field with its ranges. Every
+/// kind of match is found again in the text itself: whole words, beginnings, runs inside words,
+/// typos and symbols.
+struct MatchHighlighter {
+    let query: SearchQuery
+    /// Characters of context a snippet keeps before the first match.
+    static let snippetLead = 40
+    /// The longest snippet, in UTF-16 code units.
+    static let snippetLength = 120
+
+    private typealias Term = (bytes: [UInt8], scalars: [Unicode.Scalar], typos: TypoMatcher.Allowance?, isLast: Bool)
+
+    private var terms: [Term] {
+        if query.words.isEmpty {
+            return query.symbols.map { (Array($0.utf8), Array($0.unicodeScalars), nil, false) }
+        }
+        let last = query.sequence.last
+        return query.words.map {
+            let scalars = Array($0.unicodeScalars)
+            return (Array($0.utf8), scalars, TypoMatcher.allowance(forLength: scalars.count), $0 == last)
+        }
+    }
+
+    /// The ranges of the list fields and the snippet, if one is needed.
+    func highlight(_ hit: StoredHit) -> ([MatchRange], MatchSnippet?) {
+        let terms = self.terms
+        guard !terms.isEmpty else { return ([], nil) }
+        var fields: [(name: String, text: String)] = [("title", hit.title)]
+        if let subtitle = hit.subtitle { fields.append(("subtitle", subtitle)) }
+        for (index, label) in hit.categories.enumerated() { fields.append(("categories.\(index)", label)) }
+        var found = [Bool](repeating: false, count: terms.count)
+        var result: [MatchRange] = []
+        for (name, text) in fields where !text.isEmpty {
+            let folded = FoldedText(text)
+            var ranges: [Range<Int>] = []
+            for (index, term) in terms.enumerated() {
+                if let range = Self.find(term, in: folded) {
+                    ranges.append(range)
+                    found[index] = true
+                }
+            }
+            for range in Self.merge(ranges) {
+                result.append(MatchRange(field: name, start: range.lowerBound, length: range.count))
+            }
+        }
+        guard found.contains(false), let record = try? hit.record() else { return (result, nil) }
+        // A word matched elsewhere: the first other field that holds it explains the match.
+        var others: [(name: String, text: String)] = []
+        if let description = record.description { others.append(("description", description)) }
+        for name in record.fields.keys.sorted() {
+            others.append(("fields.\(name)", record.fields[name]!.joined))
+        }
+        others.append(("id", record.id))
+        for (name, text) in others where !text.isEmpty {
+            let folded = FoldedText(text)
+            let missing = terms.indices.filter { !found[$0] }
+            guard missing.contains(where: { Self.find(terms[$0], in: folded, fromWordStart: true) != nil }) else {
+                continue
+            }
+            var ranges: [Range<Int>] = []
+            for term in terms {
+                if let range = Self.find(term, in: folded, fromWordStart: true) { ranges.append(range) }
+            }
+            return (result, Self.snippet(name: name, text: text, ranges: Self.merge(ranges)))
+        }
+        return (result, nil)
+    }
+
+    /// The best place of a query word in a text: exactly (a whole word, a beginning, inside a
+    /// word), else a word within the word's typos.
+    private static func find(_ term: Term, in folded: FoldedText, fromWordStart: Bool = false) -> Range<Int>? {
+        if let exact = folded.find(term.bytes, allowSubstring: !fromWordStart) { return exact.range }
+        guard let typos = term.typos else { return nil }
+        var index = 0
+        let bytes = folded.bytes
+        while index < bytes.count {
+            guard folded.inWord[index] else {
+                index += 1
+                continue
+            }
+            var end = index
+            while end < bytes.count && folded.inWord[end] { end += 1 }
+            let word = Array(String(decoding: bytes[index..<end], as: UTF8.self).unicodeScalars)
+            if let length = TypoMatcher.distanceMatch(term.scalars, word, allowance: typos, prefix: term.isLast) {
+                // Highlight the part of the word that matched: all of it, or its matching beginning.
+                var stop = index
+                var scalars = 0
+                while stop < end && scalars < length {
+                    stop += 1
+                    while stop < end && bytes[stop] & 0xC0 == 0x80 { stop += 1 }
+                    scalars += 1
+                }
+                return folded.origins[index]..<folded.origins[stop]
+            }
+            index = end
+        }
+        return nil
+    }
+
+    /// Ranges sorted, overlapping ones joined.
+    static func merge(_ ranges: [Range<Int>]) -> [Range<Int>] {
+        var merged: [Range<Int>] = []
+        for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = merged.last, range.lowerBound <= last.upperBound {
+                merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+            } else {
+                merged.append(range)
+            }
+        }
+        return merged
+    }
+
+    /// Up to ``snippetLength`` UTF-16 units of `text` around the first range, cut at spaces
+    /// where possible, with "…" where text was left out.
+    static func snippet(name: String, text: String, ranges: [Range<Int>]) -> MatchSnippet {
+        let units = Array(text.utf16)
+        let first = ranges.first?.lowerBound ?? 0
+        var start = max(0, first - snippetLead)
+        if start > 0 {
+            // Start after a space, and never inside a surrogate pair.
+            if let space = units[start..<first].firstIndex(of: 0x20) { start = space + 1 }
+            if start < units.count && UTF16.isTrailSurrogate(units[start]) { start += 1 }
+        }
+        var end = min(units.count, start + snippetLength)
+        if end < units.count {
+            if let space = units[max(first, start)..<end].lastIndex(of: 0x20), space > first { end = space }
+            if end > 0 && end < units.count && UTF16.isLeadSurrogate(units[end - 1]) { end -= 1 }
+        }
+        let lead = start > 0 ? "…" : ""
+        let body = String(decoding: units[start..<end], as: UTF16.self)
+        let normalized = body.replacingOccurrences(of: "\n", with: " ")
+        let trail = end < units.count ? "…" : ""
+        let shift = lead.utf16.count - start
+        var matches: [MatchRange] = []
+        for range in ranges where range.lowerBound >= start && range.upperBound <= end {
+            matches.append(MatchRange(field: name, start: range.lowerBound + shift, length: range.count))
+        }
+        return MatchSnippet(field: name, text: lead + normalized + trail, matches: matches)
+    }
+}
+
+extension TypoMatcher {
+    /// Whether `word` (a text's word) is within `maxDistance` typos of the query word `term`;
+    /// with `prefix`, whether some beginning of it is. Returns how many characters of `word`
+    /// matched, or nil.
+    static func distanceMatch(
+        _ term: [Unicode.Scalar], _ word: [Unicode.Scalar], allowance: Allowance, prefix: Bool
+    ) -> Int? {
+        let maxDistance = allowance.maxDistance
+        let edit = allowance.editCost
+        let columns = term.count + 1
+        var previous2: [Int] = []
+        var previous = (0..<columns).map { $0 * edit }
+        if prefix && previous[columns - 1] <= maxDistance { return 0 }
+        for (depth, character) in word.enumerated() {
+            var row = [Int](repeating: 0, count: columns)
+            row[0] = (depth + 1) * edit
+            var smallest = row[0]
+            for column in 1..<columns {
+                let cost = term[column - 1] == character ? 0 : edit
+                var value = min(previous[column] + edit, row[column - 1] + edit, previous[column - 1] + cost)
+                if depth >= 1 && column >= 2 && term[column - 1] == word[depth - 1] && term[column - 2] == character {
+                    value = min(value, previous2[column - 2] + 1)
+                }
+                row[column] = value
+                smallest = min(smallest, value)
+            }
+            if prefix && row[columns - 1] <= maxDistance { return depth + 1 }
+            if smallest > maxDistance && (previous.min() ?? 0) > maxDistance { return nil }
+            previous2 = previous
+            previous = row
+        }
+        return !prefix && previous[columns - 1] <= maxDistance ? word.count : nil
+    }
+}

@@ -1,0 +1,32 @@
+/// How search ranks: the one place the order of results is decided.
+///
+/// Every query word must match a record, in its title or in any other field. The words match
+/// title words anywhere inside them from the first letter (the original app's substring
+/// search), words of the other fields (subtitle, description, categories, extra fields, the id)
+/// from their start, and, from five letters on, with one typo (two from nine): an inserted,
+/// missing, wrong or swapped letter. The last word is matched as a prefix of a word being typed.
+///
+/// A record falls into the first tier it qualifies for, and results come tier by tier:
+///
+/// 1. ``exactTitle``: the whole title is the query (`"Guinea"` for "guinea");
+/// 2. ``titleStart``: the title starts with the query;
+/// 3. ``wholeWords``: every query word is a whole word of the title;
+/// 4. ``wordStarts``: every query word starts a word of the title;
+/// 5. ``insideWords``: every query word occurs inside a word of the title;
+/// 6. ``titleTypos``: every query word matches the title, some with a typo;
+/// 7. ``otherFields``: some word matches only another field, none with a typo;
+/// 8. ``anyTypos``: the rest: some word matches another field with a typo.
+///
+/// Within a tier, shorter titles come first, then the locale's collation order, then the id:
+/// the order documents are numbered in (``CatalogIndexBuilder``), so each tier is walked in
+/// document order and a page stops as soon as it is full. The same query always gives the
+/// same order.
+///
+/// When a letter is added to the query, the records that match without a typo are a subset of
+/// the previous ones (a longer run occurs in fewer words, a longer prefix starts fewer), so
+/// totals never jump up while typing; only typo matches, which need five letters, can join.
+public enum SearchTier: Int, CaseIterable, Sendable, Comparable {
+    case exactTitle, titleStart, wholeWords, wordStarts, insideWords, titleTypos, otherFields, anyTypos
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+}

@@ -1,0 +1,61 @@
+import CatalogStorage
+
+/// The union of some lexicon terms' documents, read a chunk at a time: one query word's
+/// matches of one kind (its whole-word matches, its prefix matches, …).
+///
+/// Inline documents are sorted into chunks once; stored chunks are read from the engine the
+/// first time a chunk is asked for, and every chunk's bitmap is kept for the rest of the search.
+class TermSet {
+    private var stored: [(term: UInt32, chunks: ClosedRange<Int>)] = []
+    private var inline: [Int: [UInt16]] = [:]
+    private var bitmaps: [Int: ChunkBitmap] = [:]
+    /// The sum of the terms' document counts: an upper bound of the set's size.
+    private(set) var estimatedCount = 0
+
+    /// An empty set.
+    init() {}
+
+    /// The union of the terms at `indexes` of `lexicon`.
+    init(_ indexes: some Sequence<Int>, of lexicon: Lexicon) {
+        for index in indexes { add(index, of: lexicon) }
+    }
+
+    /// Adds the term at `index`.
+    func add(_ index: Int, of lexicon: Lexicon) {
+        estimatedCount += lexicon.documentCount(at: index)
+        switch lexicon.postings(at: index) {
+        case .inline(let documents):
+            for document in documents {
+                inline[Int(document) >> PostingChunk.shift, default: []]
+                    .append(UInt16(truncatingIfNeeded: document))
+            }
+        case .stored(let term, let chunks):
+            stored.append((term, chunks))
+        }
+        bitmaps.removeAll()
+    }
+
+    /// True when no term was added.
+    var isEmpty: Bool { stored.isEmpty && inline.isEmpty }
+
+    /// The documents of `chunk`.
+    func bitmap(_ chunk: Int, _ reader: any SearchIndexReading) throws -> ChunkBitmap {
+        if let cached = bitmaps[chunk] { return cached }
+        var bitmap = ChunkBitmap()
+        if let offsets = inline[chunk] {
+            for offset in offsets { bitmap.insert(Int(offset)) }
+        }
+        let wanted = stored.filter { $0.chunks.contains(chunk) }.map(\.term)
+        if wanted.count == 1 {
+            if let bytes = try reader.postingChunk(term: wanted[0], chunk: chunk) {
+                bytes.withUnsafeBytes { PostingChunk.merge($0, into: &bitmap) }
+            }
+        } else if !wanted.isEmpty {
+            for (_, bytes) in try reader.postingChunks(terms: wanted, chunk: chunk) {
+                bytes.withUnsafeBytes { PostingChunk.merge($0, into: &bitmap) }
+            }
+        }
+        bitmaps[chunk] = bitmap
+        return bitmap
+    }
+}

@@ -1,0 +1,59 @@
+import CatalogCollation
+import CatalogSQLite
+import CatalogStorage
+
+/// Opens a catalog database from a location: a file path (SQLite) or a `postgres://` or
+/// `postgresql://` URL (PostgreSQL). The one place that knows the engines by name; the server,
+/// the command line and the benchmarks only see ``CatalogDatabase``.
+///
+/// ```swift
+/// let database = try CatalogEngines.open("catalog.sqlite")
+/// ```
+public enum CatalogEngines {
+    /// How a database is used.
+    public struct Options: Sendable {
+        /// A server's settings (smaller caches per reader, mapped files).
+        public var server = false
+        /// How long a write waits for another writer before it fails.
+        public var lockTimeout: Duration = .seconds(300)
+        /// Called once when a write has to wait for another writer.
+        public var waitingForLock: (@Sendable () -> Void)?
+        /// SQLite: the accounts file (default: beside the catalog file, `catalog.sqlite` →
+        /// `catalog-users.sqlite`). PostgreSQL keeps accounts in the same database.
+        public var usersLocation: String?
+
+        /// The command line's settings.
+        public init() {}
+    }
+
+    /// Whether `location` names a PostgreSQL database.
+    public static func isPostgres(_ location: String) -> Bool {
+        location.hasPrefix("postgres://") || location.hasPrefix("postgresql://")
+    }
+
+    /// Opens (creating and migrating when needed) the database at `location`, and rebuilds
+    /// catalogs whose stored form is older than this program or whose sort keys came from
+    /// another collator version.
+    ///
+    /// - Throws: ``StorageError`` `.cannotOpen` with a one-line reason.
+    public static func open(_ location: String, options: Options = Options()) throws -> any CatalogDatabase {
+        if isPostgres(location) {
+            throw StorageError(.cannotOpen, "this build of catalog has no PostgreSQL engine")
+        }
+        var sqlite = options.server ? SQLiteDatabase.Options.server : SQLiteDatabase.Options()
+        sqlite.lockTimeout = options.lockTimeout
+        sqlite.waitingForLock = options.waitingForLock
+        sqlite.usersPath = options.usersLocation
+        let database = try SQLiteDatabase(path: location, options: sqlite)
+        do {
+            try database.convertLegacyCatalogs { try ICUCollation.forImport(locale: $0) }
+            try CatalogMaintenance.reindexStaleCatalogs(in: database)
+            // The checks read in a snapshot; the caller's first read must not see an old one.
+            database.endSnapshot()
+        } catch {
+            database.close()
+            throw error
+        }
+        return database
+    }
+}

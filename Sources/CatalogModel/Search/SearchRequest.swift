@@ -1,0 +1,133 @@
+import Foundation
+
+/// Everything a search asks for: the text, the scope, filters, facets, the order and the page.
+///
+/// ```swift
+/// var request = SearchRequest(query: "lamp")
+/// request.countries = ["DE", "AT"]
+/// request.price = NumericRange(lower: 10, upper: 50)
+/// request.sort = .price
+/// request.facets = [.categories, .country]
+/// ```
+public struct SearchRequest: Sendable, Equatable, Hashable {
+    /// What the user typed; empty lists the scope's records.
+    public var query: String
+    /// The scope's label, or nil for all records.
+    public var scope: String?
+    /// Category labels a record must all carry.
+    public var categories: [String]
+    /// Country codes a record may have (any of them); empty means no country filter.
+    public var countries: [String]
+    /// The price range, either side open.
+    public var price: NumericRange?
+    /// Which facet counts to add.
+    public var facets: [SearchFacet]
+    /// The order of the results.
+    public var sort: SearchSort
+    /// The cursor of the previous page (``SearchResponse/next``).
+    public var after: String?
+    /// Results per page.
+    public var limit: Int
+
+    /// The most results one page returns.
+    public static let maxLimit = 200
+
+    /// Creates a request.
+    public init(
+        query: String, scope: String? = nil, categories: [String] = [], countries: [String] = [],
+        price: NumericRange? = nil, facets: [SearchFacet] = [], sort: SearchSort = .relevance, after: String? = nil,
+        limit: Int = 50
+    ) {
+        self.query = query
+        self.scope = scope
+        self.categories = categories
+        self.countries = countries
+        self.price = price
+        self.facets = facets
+        self.sort = sort
+        self.after = after
+        self.limit = limit
+    }
+}
+
+/// A range of numbers, either side open: `price=10..50`, `10..`, `..50`.
+public struct NumericRange: Sendable, Equatable, Hashable, CustomStringConvertible {
+    /// The smallest value included, or nil.
+    public var lower: Decimal?
+    /// The largest value included, or nil.
+    public var upper: Decimal?
+
+    /// Creates a range.
+    public init(lower: Decimal?, upper: Decimal?) {
+        self.lower = lower
+        self.upper = upper
+    }
+
+    /// Parses `MIN..MAX` where either side may be empty; nil when malformed or both are empty. A
+    /// range whose lower end is above its upper end contains nothing.
+    public init?(parsing text: String) {
+        let parts = text.components(separatedBy: "..")
+        guard parts.count == 2 else { return nil }
+        let lower = parts[0].trimmingCharacters(in: .whitespaces)
+        let upper = parts[1].trimmingCharacters(in: .whitespaces)
+        guard !(lower.isEmpty && upper.isEmpty) else { return nil }
+        var range = NumericRange(lower: nil, upper: nil)
+        if !lower.isEmpty {
+            guard let value = RecordMapper.parseDecimal(lower) else { return nil }
+            range.lower = value
+        }
+        if !upper.isEmpty {
+            guard let value = RecordMapper.parseDecimal(upper) else { return nil }
+            range.upper = value
+        }
+        self = range
+    }
+
+    /// Whether `value` lies in the range.
+    public func contains(_ value: Double) -> Bool {
+        if let lower, value < NSDecimalNumber(decimal: lower).doubleValue { return false }
+        if let upper, value > NSDecimalNumber(decimal: upper).doubleValue { return false }
+        return true
+    }
+
+    /// `MIN..MAX` as parsed.
+    public var description: String {
+        (lower.map { DecimalText.format($0) } ?? "") + ".." + (upper.map { DecimalText.format($0) } ?? "")
+    }
+}
+
+/// A facet a search can count: `facets=categories,country`.
+public enum SearchFacet: String, Sendable, Equatable, Hashable, CaseIterable {
+    case categories, country
+}
+
+/// The order of search results: `sort=relevance|title|-title|price|-price`.
+public enum SearchSort: String, Sendable, Equatable, Hashable, CaseIterable {
+    /// Best matches first (for an empty query: index order).
+    case relevance
+    /// The locale's collation order.
+    case title
+    /// Reverse collation order.
+    case titleDescending = "-title"
+    /// Cheapest first; records without a price last.
+    case price
+    /// Dearest first; records without a price last.
+    case priceDescending = "-price"
+}
+
+/// One value of a facet with its count: `{"value","count","capped"}`.
+public struct FacetCount: Codable, Sendable, Equatable {
+    /// The category label or country code.
+    public var value: String
+    /// Matching records with this value, at most ``SearchResponse/countCap``.
+    public var count: Int
+    /// True when there are more.
+    public var capped: Bool
+
+    /// Creates a facet count.
+    public init(value: String, count: Int, capped: Bool = false) {
+        self.value = value
+        self.count = count
+        self.capped = capped
+    }
+}

@@ -1,0 +1,285 @@
+import CatalogModel
+import CatalogStorage
+import Foundation
+import SQLiteSupport
+
+/// Reads on one read-only connection, in whatever transaction its owner keeps open. Not
+/// Sendable: it belongs to one thread.
+public final class SQLiteCatalogReader: CatalogReader {
+    let connection: Connection
+    private let path: String
+    /// Catalog rows by id, valid while `PRAGMA data_version` is unchanged.
+    private var cache: [String: (catalog: StoredCatalog, version: Int64)] = [:]
+    private var cacheVersion = -1
+    private var indexReaders: [Int64: SQLiteIndexReader] = [:]
+
+    init(connection: Connection, path: String) {
+        self.connection = connection
+        self.path = path
+    }
+
+    public func catalogs() throws -> [CatalogSummary] {
+        let statement = try connection.cached("SELECT id, title, locale, item_count FROM catalogs ORDER BY id")
+        var result: [CatalogSummary] = []
+        try statement.forEachRow { row in
+            result.append(CatalogSummary(id: row.text(0), title: row.text(1), locale: row.text(2), count: row.int(3)))
+        }
+        return result
+    }
+
+    public func catalog(_ id: String) throws -> StoredCatalog? {
+        try stored(id)?.catalog
+    }
+
+    /// The catalog and the number of its current data version.
+    func stored(_ id: String) throws -> (catalog: StoredCatalog, version: Int64)? {
+        let dataVersion = try connection.cached("PRAGMA data_version").scalarInt() ?? 0
+        if dataVersion != cacheVersion {
+            cache.removeAll()
+            indexReaders.removeAll()
+            cacheVersion = dataVersion
+        }
+        if let cached = cache[id] { return cached }
+        let statement = try connection.cached(
+            """
+            SELECT id, title, locale, item_count, definition, section_labels, categories, collation_version, version
+                FROM catalogs WHERE id = ?
+            """)
+        try statement.bind(id)
+        defer { statement.finish() }
+        guard try statement.step() else { return nil }
+        let decoder = JSONDecoder()
+        do {
+            let version = statement.int64(8)
+            let catalog = StoredCatalog(
+                definition: try decoder.decode(CatalogDefinition.self, from: Data(statement.text(4).utf8)),
+                summary: CatalogSummary(
+                    id: statement.text(0), title: statement.text(1), locale: statement.text(2), count: statement.int(3)),
+                sectionLabels: try decoder.decode([String].self, from: Data(statement.text(5).utf8)),
+                categories: try decoder.decode([CategoryCount].self, from: Data(statement.text(6).utf8)),
+                collationVersion: statement.text(7), versionKey: "\(path)#\(version)")
+            cache[id] = (catalog, version)
+            return (catalog, version)
+        } catch {
+            throw StorageError(.engine, "the stored description of catalog \"\(id)\" is damaged")
+        }
+    }
+
+    private func version(of catalog: StoredCatalog) throws -> Int64 {
+        guard let stored = try stored(catalog.id), stored.catalog.versionKey == catalog.versionKey else {
+            throw StorageError(.catalogNotFound, "catalog \"\(catalog.id)\" changed or no longer exists")
+        }
+        return stored.version
+    }
+
+    public func sections(of catalog: StoredCatalog) throws -> [SectionCount] {
+        let statement = try connection.cached(
+            "SELECT label, item_count FROM sections WHERE version = ? ORDER BY position")
+        try statement.bind(try version(of: catalog))
+        var sections: [SectionCount] = []
+        try statement.forEachRow { sections.append(SectionCount(label: $0.text(0), count: $0.int(1))) }
+        return sections
+    }
+
+    static let hitColumns = "key, id, record, title, subtitle, categories, section, sort_key"
+
+    /// Decodes a row selected with ``hitColumns`` (from `items`).
+    func hit(from row: Statement, version: Int64) -> StoredHit {
+        StoredHit(
+            document: Int(row.int64(0) - version << 32), id: row.text(1), json: row.blob(2), title: row.text(3),
+            subtitle: row.optionalText(4), categories: Self.decodeLabels(row.text(5)),
+            key: BrowseKey(section: row.int(6), sortKey: row.blob(7), id: row.text(1)))
+    }
+
+    public func page(of catalog: StoredCatalog, selection: BrowseSelection, from bound: BrowseBound?, limit: Int) throws
+        -> StoredPage
+    {
+        let version = try version(of: catalog)
+        var conditions = ["version = ?"]
+        var values: [any SQLValue] = [version]
+        var table = "items"
+        var columns = Self.hitColumns
+        switch selection {
+        case .all:
+            break
+        case .section(let position):
+            conditions.append("section = ?")
+            values.append(position)
+        case .category(let number):
+            // The category's records in index order come from item_categories' key.
+            table = "item_categories AS c JOIN items AS i ON i.key = (c.version << 32) | c.document"
+            columns = Self.hitColumns.split(separator: ", ").map { "i.\($0)" }.joined(separator: ", ")
+            conditions = ["c.version = ?", "c.category = ?"]
+            values.append(number)
+        }
+        let prefix = table == "items" ? "" : "c."
+        var descending = false
+        if let bound {
+            let key: BrowseKey
+            let comparison: String
+            switch bound {
+            case .after(let k):
+                key = k
+                comparison = ">"
+            case .from(let k):
+                key = k
+                comparison = ">="
+            case .before(let k):
+                key = k
+                comparison = "<"
+                descending = true
+            }
+            conditions.append("(\(prefix)section, \(prefix)sort_key, \(prefix)id) \(comparison) (?, ?, ?)")
+            values += [key.section, key.sortKey, key.id]
+        }
+        let direction = descending ? "DESC" : "ASC"
+        let order = ["section", "sort_key", "id"].map { "\(prefix)\($0) \(direction)" }.joined(separator: ", ")
+        let statement = try connection.cached(
+            "SELECT \(columns) FROM \(table) WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order) LIMIT ?")
+        try statement.bind(values + [limit + 1])
+        defer { statement.finish() }
+        var items: [StoredHit] = []
+        var more = false
+        while try statement.step() {
+            if items.count == limit {
+                more = true
+                break
+            }
+            items.append(hit(from: statement, version: version))
+        }
+        if descending { items.reverse() }
+        return StoredPage(items: items, hasMore: more)
+    }
+
+    public func count(of catalog: StoredCatalog, selection: BrowseSelection, before key: BrowseKey) throws -> Int {
+        let version = try version(of: catalog)
+        let statement: Statement
+        switch selection {
+        case .all:
+            statement = try connection.cached(
+                "SELECT count(*) FROM items WHERE version = ? AND (section, sort_key, id) < (?, ?, ?)")
+            try statement.bind(version, key.section, key.sortKey, key.id)
+        case .section(let position):
+            statement = try connection.cached(
+                "SELECT count(*) FROM items WHERE version = ? AND section = ? AND (section, sort_key, id) < (?, ?, ?)")
+            try statement.bind(version, position, key.section, key.sortKey, key.id)
+        case .category(let number):
+            statement = try connection.cached(
+                """
+                SELECT count(*) FROM item_categories WHERE version = ? AND category = ?
+                    AND (section, sort_key, id) < (?, ?, ?)
+                """)
+            try statement.bind(version, number, key.section, key.sortKey, key.id)
+        }
+        return try statement.scalarInt() ?? 0
+    }
+
+    public func item(of catalog: StoredCatalog, id: String) throws -> StoredHit? {
+        let version = try version(of: catalog)
+        let statement = try connection.cached("SELECT \(Self.hitColumns) FROM items WHERE version = ? AND id = ?")
+        try statement.bind(version, id)
+        defer { statement.finish() }
+        return try statement.step() ? hit(from: statement, version: version) : nil
+    }
+
+    public func featured(of catalog: StoredCatalog, limit: Int) throws -> [StoredHit] {
+        let version = try version(of: catalog)
+        let statement = try connection.cached(
+            """
+            SELECT \(Self.hitColumns) FROM items WHERE version = ? AND featured IS NOT NULL
+                ORDER BY featured, section, sort_key, id LIMIT ?
+            """)
+        try statement.bind(version, limit)
+        var hits: [StoredHit] = []
+        try statement.forEachRow { hits.append(hit(from: $0, version: version)) }
+        return hits
+    }
+
+    public func forEachItem(of catalog: StoredCatalog, _ body: (StoredHit) throws -> Void) throws {
+        let version = try version(of: catalog)
+        let statement = try connection.prepare(
+            "SELECT \(Self.hitColumns) FROM items WHERE version = ? ORDER BY section, sort_key, id")
+        try statement.bind(version)
+        while try statement.step() { try body(hit(from: statement, version: version)) }
+    }
+
+    public func itemHashes(of catalog: StoredCatalog) throws -> [String: UInt64] {
+        let version = try version(of: catalog)
+        let statement = try connection.prepare("SELECT id, hash FROM items WHERE version = ?")
+        try statement.bind(version)
+        var hashes: [String: UInt64] = [:]
+        hashes.reserveCapacity(catalog.summary.count)
+        while try statement.step() { hashes[statement.text(0)] = UInt64(bitPattern: statement.int64(1)) }
+        return hashes
+    }
+
+    public func searchIndex(of catalog: StoredCatalog) throws -> any SearchIndexReading {
+        let version = try version(of: catalog)
+        if let reader = indexReaders[version] { return reader }
+        let reader = SQLiteIndexReader(connection: connection, version: version)
+        indexReaders[version] = reader
+        return reader
+    }
+
+    /// Category labels stored as a JSON array of strings.
+    static func decodeLabels(_ json: String) -> [String] {
+        guard json != "[]" else { return [] }
+        return (try? JSONDecoder().decode([String].self, from: Data(json.utf8))) ?? []
+    }
+}
+
+/// The search index questions, answered from one catalog version's rows.
+final class SQLiteIndexReader: SearchIndexReading {
+    private let connection: Connection
+    private let version: Int64
+
+    init(connection: Connection, version: Int64) {
+        self.connection = connection
+        self.version = version
+    }
+
+    func postingChunk(term: UInt32, chunk: Int) throws -> [UInt8]? {
+        let statement = try connection.cached("SELECT data FROM search_postings WHERE key = ?")
+        try statement.bind(SQLiteCatalogWriter.postingKey(version: version, chunk: chunk, term: term))
+        defer { statement.finish() }
+        return try statement.step() ? statement.blob(0) : nil
+    }
+
+    func blob(named name: String) throws -> [UInt8]? {
+        let statement = try connection.cached("SELECT data FROM search_blobs WHERE version = ? AND name = ?")
+        try statement.bind(version, name)
+        defer { statement.finish() }
+        return try statement.step() ? statement.blob(0) : nil
+    }
+
+    func hits(documents: [Int]) throws -> [StoredHit] {
+        let statement = try connection.cached("SELECT \(SQLiteCatalogReader.hitColumns) FROM items WHERE key = ?")
+        var hits: [StoredHit] = []
+        hits.reserveCapacity(documents.count)
+        for document in documents {
+            statement.reset()
+            try statement.bind(version << 32 | Int64(document))
+            if try statement.step() {
+                hits.append(
+                    StoredHit(
+                        document: document, id: statement.text(1), json: statement.blob(2), title: statement.text(3),
+                        subtitle: statement.optionalText(4),
+                        categories: SQLiteCatalogReader.decodeLabels(statement.text(5))))
+            }
+        }
+        statement.finish()
+        return hits
+    }
+
+    func titles(documents: [Int]) throws -> [String] {
+        let statement = try connection.cached("SELECT title FROM items WHERE key = ?")
+        var titles: [String] = []
+        for document in documents {
+            statement.reset()
+            try statement.bind(version << 32 | Int64(document))
+            titles.append(try statement.step() ? statement.text(0) : "")
+        }
+        statement.finish()
+        return titles
+    }
+}

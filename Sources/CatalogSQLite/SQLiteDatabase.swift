@@ -1,0 +1,361 @@
+import CatalogModel
+import CatalogStorage
+import Foundation
+import Synchronization
+import SQLiteSupport
+
+/// The SQLite engine: every catalog in one file.
+///
+/// Each thread that reads gets its own read-only connection, which reads in a snapshot kept for
+/// up to ``Options/snapshotLifetime`` and renewed at once after a write made through this
+/// database, so a client reads its own writes and sees other processes' writes within the
+/// lifetime (a snapshot saves each statement its own file locking). Writes go through one
+/// read-write connection, one at a time. In WAL mode readers never wait for the writer.
+///
+/// ```swift
+/// let database = try SQLiteDatabase(path: "catalog.sqlite")
+/// defer { database.close() }
+/// let catalogs = try database.reader().catalogs()
+/// ```
+public final class SQLiteDatabase: CatalogDatabase {
+    /// How the engine uses memory, locks and snapshots.
+    public struct Options: Sendable {
+        /// Page cache per connection, in KiB.
+        public var cacheKiB = 32_768
+        /// Bytes of the file mapped into memory for reads: pages come straight from the OS cache.
+        /// Mapped pages count in a process's RSS as file pages, not as its own memory.
+        public var mmapBytes = 1 << 30
+        /// How long a writer waits for another writer (another import, another process) before
+        /// it gives up with `.busy`.
+        public var lockTimeout: Duration = .seconds(300)
+        /// How long a reader keeps one snapshot: zero renews it for every read (the command line,
+        /// tests); a server keeps it for up to 100 ms, so its requests share the file locking.
+        public var snapshotLifetime: Duration = .zero
+        /// Called once when a write has to wait for another writer ("waiting for another import").
+        public var waitingForLock: (@Sendable () -> Void)?
+        /// The accounts file; nil: ``SQLiteUserStore/defaultPath(forCatalog:)`` of the catalog file.
+        public var usersPath: String?
+
+        /// The defaults: imports and the command line.
+        public init() {}
+
+        /// A server's: a smaller page cache per reader (the file is mapped).
+        public static var server: Options {
+            var options = Options()
+            options.cacheKiB = 8_192
+            options.snapshotLifetime = .milliseconds(100)
+            return options
+        }
+    }
+
+    /// The file.
+    public let path: String
+    public var location: String { path }
+    let options: Options
+    private let readers: WorkerLocal<Reader>
+    private let writer: WriterSlot
+    private let accounts: SQLiteAccounts
+    /// Bumped after every write through this database: readers holding an older snapshot
+    /// renew it, so a client reads its own writes at once.
+    private let generation = Atomic<Int>(0)
+
+    /// Opens the file, creating and migrating it when needed.
+    ///
+    /// - Throws: ``StorageError`` `.cannotOpen` for a file that is not a catalog database or is
+    ///   newer than this program.
+    public init(path: String, options: Options = Options()) throws {
+        self.path = path
+        self.options = options
+        let connection = try Self.openWriter(path: path, options: options)
+        do {
+            accounts = try SQLiteAccounts(
+                path: options.usersPath ?? SQLiteUserStore.defaultPath(forCatalog: path), catalogPath: path)
+        } catch {
+            connection.close()
+            throw error
+        }
+        writer = WriterSlot(connection)
+        readers = WorkerLocal {
+            Reader(connection: try Self.openReader(path: path, options: options), path: path)
+        }
+    }
+
+    /// The `PRAGMA application_id` of catalog databases ("CTLG").
+    static let applicationID = 0x4354_4C47
+
+    private static func openWriter(path: String, options: Options) throws -> Connection {
+        let connection = try Connection(path: path, mode: .readWriteCreate)
+        do {
+            try connection.execute(
+                "PRAGMA foreign_keys = ON; PRAGMA temp_store = FILE; PRAGMA cache_size = -\(options.cacheKiB)")
+            try checkApplicationID(connection)
+            try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
+            if try connection.cached("PRAGMA application_id").scalarInt() == 0 {
+                try connection.execute("PRAGMA application_id = \(applicationID)")
+            }
+            connection.setBusyTimeout(options.lockTimeout)
+            try Schema.migrate(connection)
+        } catch {
+            connection.close()
+            throw error
+        }
+        return connection
+    }
+
+    private static func openReader(path: String, options: Options) throws -> Connection {
+        let connection = try Connection(path: path, mode: .readOnly)
+        do {
+            try connection.execute(
+                "PRAGMA cache_size = -\(options.cacheKiB); PRAGMA mmap_size = \(options.mmapBytes)")
+            try checkApplicationID(connection)
+            let version = try connection.cached("PRAGMA user_version").scalarInt() ?? 0
+            guard version == Schema.currentVersion else {
+                throw StorageError(
+                    .cannotOpen, "\(path) has schema version \(version), this program needs \(Schema.currentVersion)")
+            }
+        } catch {
+            connection.close()
+            throw error
+        }
+        return connection
+    }
+
+    private static func checkApplicationID(_ connection: Connection) throws {
+        let applicationID = try connection.cached("PRAGMA application_id").scalarInt() ?? 0
+        let tables = try connection.cached("SELECT count(*) FROM sqlite_schema").scalarInt() ?? 0
+        if applicationID != Self.applicationID && (applicationID != 0 || tables > 0) {
+            throw StorageError(.cannotOpen, "\(connection.path) is not a catalog database")
+        }
+    }
+
+    // MARK: - Reading
+
+    /// A thread's read connection and the age of its snapshot. Used by its own thread only.
+    final class Reader {
+        let catalogs: SQLiteCatalogReader
+        var started = ContinuousClock.now
+        var generation = -1
+        var dataVersion = -1
+        var epoch = 0
+
+        init(connection: Connection, path: String) {
+            catalogs = SQLiteCatalogReader(connection: connection, path: path)
+        }
+    }
+
+    public func reader() throws -> any CatalogReader {
+        try freshReader().catalogs
+    }
+
+    /// The calling thread's SQLite reader (for the engine's own extensions, such as snapshots).
+    public func sqliteReader() throws -> SQLiteCatalogReader {
+        try freshReader().catalogs
+    }
+
+    /// Ends the calling thread's snapshot, if it has one: its next read sees the newest data.
+    public func endSnapshot() {
+        guard let reader = try? readers.value(), !reader.catalogs.connection.isAutocommit else { return }
+        try? reader.catalogs.connection.execute("COMMIT")
+    }
+
+    public func readEpoch() throws -> Int {
+        try freshReader().epoch
+    }
+
+    private func freshReader() throws -> Reader {
+        let reader = try readers.value()
+        let connection = reader.catalogs.connection
+        let now = ContinuousClock.now
+        let current = generation.load(ordering: .acquiring)
+        if !connection.isAutocommit,
+            now - reader.started >= options.snapshotLifetime || reader.generation != current
+        {
+            try? connection.execute("COMMIT")
+        }
+        if connection.isAutocommit {
+            try connection.execute("BEGIN DEFERRED")
+            reader.started = now
+            let version = try connection.cached("PRAGMA data_version").scalarInt() ?? 0
+            if version != reader.dataVersion || reader.generation != current { reader.epoch += 1 }
+            reader.dataVersion = version
+            reader.generation = current
+        }
+        return reader
+    }
+
+    // MARK: - Writing
+
+    public func write<T>(_ body: (any CatalogWriter) throws -> T) throws -> T {
+        defer { generation.add(1, ordering: .releasing) }
+        return try withWriter { connection in
+            try beginImmediate(connection)
+            do {
+                let result = try body(SQLiteCatalogWriter(connection: connection, path: path))
+                try connection.execute("COMMIT")
+                return result
+            } catch {
+                try? connection.execute("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    /// Runs `body` with the read-write connection, one caller at a time.
+    func withWriter<T>(_ body: (Connection) throws -> T) throws -> T {
+        try writer.with { connection in
+            guard let connection else { throw StorageError(.engine, "the database \(path) is closed") }
+            return try body(connection)
+        }
+    }
+
+    /// Starts a write transaction, waiting for other writers up to the lock timeout and saying
+    /// so once when it has to wait.
+    private func beginImmediate(_ connection: Connection) throws {
+        connection.setBusyTimeout(.zero)
+        let first = Result { () throws(StorageError) in try connection.execute("BEGIN IMMEDIATE") }
+        connection.setBusyTimeout(options.lockTimeout)
+        guard case .failure(let error) = first else { return }
+        guard error.code == .busy else { throw error }
+        options.waitingForLock?()
+        let second = Result { () throws(StorageError) in try connection.execute("BEGIN IMMEDIATE") }
+        guard case .failure(let again) = second else { return }
+        guard again.code == .busy else { throw again }
+        throw StorageError(
+            .busy,
+            "another process kept \(path) locked for writing for more than \(options.lockTimeout.secondsText); "
+                + "try again later",
+            engineCode: again.engineCode)
+    }
+
+    public func users() throws -> any UserStore {
+        accounts
+    }
+
+    deinit {
+        close()
+    }
+
+    public func close() {
+        for reader in readers.drain() {
+            try? reader.catalogs.connection.execute("COMMIT")
+            reader.catalogs.connection.close()
+        }
+        writer.close()
+        accounts.close()
+    }
+}
+
+/// The read-write connection, used by one caller at a time.
+final class WriterSlot: @unchecked Sendable {
+    // @unchecked: `connection` is only touched while `lock` is held, so the non-Sendable
+    // connection is never used by two threads at once.
+    private let lock = NSLock()
+    private var connection: Connection?
+
+    init(_ connection: Connection) {
+        self.connection = connection
+    }
+
+    func with<T>(_ body: (Connection?) throws -> T) rethrows -> T {
+        try lock.withLock { try body(connection) }
+    }
+
+    func close() {
+        lock.withLock {
+            connection?.close()
+            connection = nil
+        }
+    }
+}
+
+extension Duration {
+    /// "300 s", for messages.
+    var secondsText: String { "\(components.seconds) s" }
+}
+
+/// The accounts of a catalog database, in their own file: reads on a read-only connection per
+/// thread (they see every committed write at once), writes through one read-write connection
+/// under a lock. Account writes never wait for a catalog import, which holds the catalog file.
+final class SQLiteAccounts: UserStore, @unchecked Sendable {
+    // @unchecked: each reader is used only by the thread that made it (WorkerLocal), and the
+    // writer only while `lock` is held.
+    private let readers: WorkerLocal<SQLiteUserStore>
+    private let lock = NSLock()
+    private var writer: SQLiteUserStore?
+
+    /// Opens (creating and migrating) the accounts file, moving accounts an older version kept
+    /// in the catalog file into it.
+    init(path: String, catalogPath: String) throws {
+        writer = try SQLiteUserStore(path: path, migratingFrom: catalogPath)
+        readers = WorkerLocal { try SQLiteUserStore(path: path, readOnly: true) }
+    }
+
+    private func read<T>(_ body: (SQLiteUserStore) throws -> T) throws -> T {
+        try body(readers.value())
+    }
+
+    private func write<T>(_ body: (SQLiteUserStore) throws -> T) throws -> T {
+        try lock.withLock {
+            guard let writer else { throw StorageError(.engine, "the accounts database is closed") }
+            return try body(writer)
+        }
+    }
+
+    func close() {
+        for reader in readers.drain() { reader.close() }
+        lock.withLock {
+            writer?.close()
+            writer = nil
+        }
+    }
+
+    func addUser(name: String, isAdmin: Bool, passwordHash: String?, tokenSelector: String, tokenHash: [UInt8])
+        throws -> User
+    {
+        try write {
+            try $0.addUser(
+                name: name, isAdmin: isAdmin, passwordHash: passwordHash, tokenSelector: tokenSelector,
+                tokenHash: tokenHash)
+        }
+    }
+
+    func user(named name: String) throws -> User? { try read { try $0.user(named: name) } }
+    func users() throws -> [User] { try read { try $0.users() } }
+    func removeUser(named name: String) throws -> Bool { try write { try $0.removeUser(named: name) } }
+
+    func setPasswordHash(_ hash: String?, forUser name: String) throws {
+        try write { try $0.setPasswordHash(hash, forUser: name) }
+    }
+
+    func passwordHash(forUser name: String) throws -> (user: User, hash: String)? {
+        try read { try $0.passwordHash(forUser: name) }
+    }
+
+    func replaceToken(forUser name: String, selector: String, hash: [UInt8]) throws {
+        try write { try $0.replaceToken(forUser: name, selector: selector, hash: hash) }
+    }
+
+    func tokenCredential(selector: String) throws -> (user: User, hash: [UInt8])? {
+        try read { try $0.tokenCredential(selector: selector) }
+    }
+
+    func createSession(userID: Int64, selector: String, hash: [UInt8], expires: String) throws {
+        try write { try $0.createSession(userID: userID, selector: selector, hash: hash, expires: expires) }
+    }
+
+    func sessionCredential(selector: String) throws -> (user: User, hash: [UInt8], expires: String)? {
+        try read { try $0.sessionCredential(selector: selector) }
+    }
+
+    func deleteSession(selector: String) throws { try write { try $0.deleteSession(selector: selector) } }
+    func deleteExpiredSessions(now: String) throws { try write { try $0.deleteExpiredSessions(now: now) } }
+    func favorites(ofUser id: Int64) throws -> [Favorite] { try read { try $0.favorites(ofUser: id) } }
+
+    func addFavorite(userID: Int64, catalog: String, item: String) throws -> Bool {
+        try write { try $0.addFavorite(userID: userID, catalog: catalog, item: item) }
+    }
+
+    func removeFavorite(userID: Int64, catalog: String, item: String) throws -> Bool {
+        try write { try $0.removeFavorite(userID: userID, catalog: catalog, item: item) }
+    }
+}

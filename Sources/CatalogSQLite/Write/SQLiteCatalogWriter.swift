@@ -1,0 +1,179 @@
+import CatalogModel
+import CatalogStorage
+import Foundation
+import SQLiteSupport
+
+/// Writes inside one transaction on the read-write connection.
+///
+/// A catalog's data is kept in versions: every import writes its records and index under a new
+/// version number beside the current one, then points the catalog at it and deletes the old
+/// one, all in the same transaction. Keys carry the version, so new rows never collide with
+/// the ones they replace.
+final class SQLiteCatalogWriter: CatalogWriter {
+    let connection: Connection
+    let path: String
+
+    init(connection: Connection, path: String) {
+        self.connection = connection
+        self.path = path
+    }
+
+    /// The most versions the key layout has room for (`search_postings.key` keeps 23 bits).
+    static let maxVersion: Int64 = (1 << 23) - 1
+
+    /// The row key of a posting chunk: version, chunk, term.
+    static func postingKey(version: Int64, chunk: Int, term: UInt32) -> Int64 {
+        version << 40 | Int64(chunk) << 32 | Int64(term)
+    }
+
+    func beginVersion(of id: String) throws -> any CatalogVersionWriter {
+        guard CatalogDefinition.isValidID(id) else {
+            throw StorageError(.invalidArgument, "invalid catalog id \"\(id.prefix(80))\"")
+        }
+        let next =
+            try connection.cached(
+                "SELECT max(coalesce((SELECT max(version) FROM catalogs), 0), coalesce((SELECT max(version) FROM items), 0)) + 1"
+            ).scalarInt() ?? 1
+        guard Int64(next) <= Self.maxVersion else {
+            throw StorageError(.engine, "\(path) has used up its version numbers; copy it to a new file")
+        }
+        return try SQLiteVersionWriter(connection: connection, id: id, version: Int64(next))
+    }
+
+    func deleteCatalog(_ id: String) throws -> Bool {
+        let statement = try connection.cached("SELECT version FROM catalogs WHERE id = ?")
+        try statement.bind(id)
+        guard let version = try statement.scalarInt() else { return false }
+        try Self.deleteVersion(Int64(version), connection: connection)
+        try connection.cached("DELETE FROM catalogs WHERE id = ?").bind(id).run()
+        return true
+    }
+
+    func updateDefinition(_ definition: CatalogDefinition) throws {
+        let json = String(decoding: try JSONEncoder.sorted.encode(definition), as: UTF8.self)
+        try connection.cached("UPDATE catalogs SET definition = ?, title = ? WHERE id = ?")
+            .bind(json, definition.title, definition.id).run()
+        guard connection.changes > 0 else {
+            throw StorageError(.catalogNotFound, "no catalog named \"\(definition.id)\"")
+        }
+    }
+
+    /// Deletes every row of a data version.
+    static func deleteVersion(_ version: Int64, connection: Connection) throws {
+        try connection.cached("DELETE FROM items WHERE key >= ? AND key < ?")
+            .bind(version << 32, (version + 1) << 32).run()
+        try connection.cached("DELETE FROM item_categories WHERE version = ?").bind(version).run()
+        try connection.cached("DELETE FROM sections WHERE version = ?").bind(version).run()
+        try connection.cached("DELETE FROM search_blobs WHERE version = ?").bind(version).run()
+        try connection.cached("DELETE FROM search_postings WHERE key >= ? AND key < ?")
+            .bind(version << 40, (version + 1) << 40).run()
+    }
+}
+
+/// One new catalog version being written.
+final class SQLiteVersionWriter: CatalogVersionWriter {
+    private let connection: Connection
+    private let id: String
+    private let version: Int64
+    private let insertItem: Statement
+    private let insertCategory: Statement
+    private let insertPosting: Statement
+    private let insertBlob: Statement
+
+    init(connection: Connection, id: String, version: Int64) throws {
+        self.connection = connection
+        self.id = id
+        self.version = version
+        insertItem = try connection.cached(
+            """
+            INSERT INTO items (key, version, id, section, sort_key, title, subtitle, categories, featured, price, hash,
+                record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        insertCategory = try connection.cached(
+            "INSERT INTO item_categories (version, category, section, sort_key, id, document) VALUES (?, ?, ?, ?, ?, ?)"
+        )
+        insertPosting = try connection.cached("INSERT INTO search_postings (key, data) VALUES (?, ?)")
+        insertBlob = try connection.cached("INSERT INTO search_blobs (version, name, data) VALUES (?, ?, ?)")
+    }
+
+    func write(item: IndexedItem) throws {
+        insertItem.reset()
+        try insertItem.bind(version << 32 | Int64(item.document), at: 1)
+        try insertItem.bind(version, at: 2)
+        try insertItem.bind(item.id, at: 3)
+        try insertItem.bind(item.section, at: 4)
+        try insertItem.bind(item.sortKey, at: 5)
+        try insertItem.bind(item.title, at: 6)
+        try insertItem.bind(item.subtitle, at: 7)
+        try insertItem.bind(Self.encodeLabels(item.categories), at: 8)
+        try insertItem.bind(item.featured, at: 9)
+        try insertItem.bind(item.price.map { NSDecimalNumber(decimal: $0).doubleValue }, at: 10)
+        try insertItem.bind(Int64(bitPattern: item.hash), at: 11)
+        try insertItem.bind(binding: .text(String(decoding: item.json, as: UTF8.self)), at: 12)
+        try insertItem.run()
+        for number in item.categoryNumbers {
+            insertCategory.reset()
+            try insertCategory.bind(version, number, item.section, item.sortKey, item.id, item.document).run()
+        }
+    }
+
+    func write(postingChunk: [UInt8], term: UInt32, chunk: Int) throws {
+        insertPosting.reset()
+        try insertPosting.bind(SQLiteCatalogWriter.postingKey(version: version, chunk: chunk, term: term), at: 1)
+        try insertPosting.bind(postingChunk, at: 2)
+        try insertPosting.run()
+    }
+
+    func write(blob: [UInt8], named name: String) throws {
+        insertBlob.reset()
+        try insertBlob.bind(version, name, blob)
+        try insertBlob.run()
+    }
+
+    func commit(_ catalog: IndexedCatalog) throws {
+        let insertSection = try connection.cached(
+            "INSERT INTO sections (version, position, label, item_count) VALUES (?, ?, ?, ?)")
+        for (position, count) in catalog.sections {
+            let label = catalog.sectionLabels.indices.contains(position) ? catalog.sectionLabels[position] : "#"
+            insertSection.reset()
+            try insertSection.bind(version, position, label, count).run()
+        }
+        let encoder = JSONEncoder.sorted
+        let definition = String(decoding: try encoder.encode(catalog.definition), as: UTF8.self)
+        let labels = String(decoding: try encoder.encode(catalog.sectionLabels), as: UTF8.self)
+        let categories = String(decoding: try encoder.encode(catalog.categories), as: UTF8.self)
+        let previous = try connection.cached("SELECT version FROM catalogs WHERE id = ?").bind(id).scalarInt()
+        try connection.cached(
+            """
+            INSERT INTO catalogs (id, title, locale, definition, item_count, section_labels, categories,
+                    collation_version, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (id) DO UPDATE SET title = excluded.title, locale = excluded.locale,
+                    definition = excluded.definition, item_count = excluded.item_count,
+                    section_labels = excluded.section_labels, categories = excluded.categories,
+                    collation_version = excluded.collation_version, version = excluded.version,
+                    updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')
+            """
+        ).bind(
+            id, catalog.definition.title, catalog.definition.locale, definition, catalog.count, labels, categories,
+            catalog.collationVersion, version
+        ).run()
+        if let previous { try SQLiteCatalogWriter.deleteVersion(Int64(previous), connection: connection) }
+    }
+
+    /// Category labels as a JSON array of strings.
+    static func encodeLabels(_ labels: [String]) -> String {
+        guard !labels.isEmpty else { return "[]" }
+        var output = JSONOutput(capacity: 64)
+        output.strings(labels)
+        return String(decoding: output.bytes, as: UTF8.self)
+    }
+}
+
+extension JSONEncoder {
+    /// Deterministic JSON: sorted keys, slashes unescaped.
+    static var sorted: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+}

@@ -1,0 +1,173 @@
+import CatalogModel
+
+/// A database of catalogs: one SQLite file, or one PostgreSQL database that several servers
+/// share. What the server, the command line and the benchmarks program against; engines are
+/// opened from a location string (`CatalogEngines.open`), never named.
+///
+/// Reads go through ``reader()``, a reader that belongs to the calling thread and reads in a
+/// snapshot the engine renews often enough to see other processes' writes (and at once after
+/// this process's own); writes go through ``write(_:)``, one at a time, waiting for each other.
+/// Readers never wait for writers.
+public protocol CatalogDatabase: AnyObject, Sendable {
+    /// Where the database is, for messages (a path, or a URL without its password).
+    var location: String { get }
+
+    /// The calling thread's reader.
+    func reader() throws -> any CatalogReader
+
+    /// A number that changes whenever the calling thread's reads may see different data: after
+    /// a write through this database, or when a renewed snapshot sees another process's change.
+    /// Responses made in one epoch can be reused within it.
+    func readEpoch() throws -> Int
+
+    /// Runs `body` in one write transaction: all of it or nothing. Writers queue; one that
+    /// cannot start within the engine's lock timeout fails with ``StorageError/Code/busy``.
+    func write<T>(_ body: (any CatalogWriter) throws -> T) throws -> T
+
+    /// Accounts, sessions, tokens and favorites, for the calling thread.
+    func users() throws -> any UserStore
+
+    /// Closes every connection. Nothing may use the database afterwards.
+    func close()
+}
+
+/// Reads of one snapshot: the engine's answers to narrow questions. The rules (cursors, search,
+/// scopes) are CatalogCore's, built on these.
+public protocol CatalogReader: AnyObject {
+    /// Every catalog, ordered by id.
+    func catalogs() throws -> [CatalogSummary]
+    /// A catalog's stored description, or nil when there is none with that id.
+    func catalog(_ id: String) throws -> StoredCatalog?
+    /// The catalog's non-empty sections, in index order.
+    func sections(of catalog: StoredCatalog) throws -> [SectionCount]
+    /// Up to `limit` records in index order (section, collation key, id) from `bound`.
+    func page(of catalog: StoredCatalog, selection: BrowseSelection, from bound: BrowseBound?, limit: Int) throws
+        -> StoredPage
+    /// How many records of the selection come before `key` in index order (for a position in a
+    /// list of the whole catalog).
+    func count(of catalog: StoredCatalog, selection: BrowseSelection, before key: BrowseKey) throws -> Int
+    /// One record by id.
+    func item(of catalog: StoredCatalog, id: String) throws -> StoredHit?
+    /// Featured records by rank, then index order.
+    func featured(of catalog: StoredCatalog, limit: Int) throws -> [StoredHit]
+    /// Every record in index order (exports).
+    func forEachItem(of catalog: StoredCatalog, _ body: (StoredHit) throws -> Void) throws
+    /// Every record's id and content hash (what a re-import compares against).
+    func itemHashes(of catalog: StoredCatalog) throws -> [String: UInt64]
+    /// The catalog's search index.
+    func searchIndex(of catalog: StoredCatalog) throws -> any SearchIndexReading
+}
+
+/// The write side, inside one transaction of ``CatalogDatabase/write(_:)``.
+public protocol CatalogWriter: AnyObject {
+    /// Starts a new version of catalog `id` (a new catalog when there is none): its records and
+    /// index go to the returned writer, and its ``CatalogVersionWriter/commit(_:)`` makes it the
+    /// catalog's version, removing the previous one. Readers see the previous version until the
+    /// transaction ends.
+    func beginVersion(of id: String) throws -> any CatalogVersionWriter
+    /// Deletes a catalog and everything in it. Returns false when it did not exist.
+    func deleteCatalog(_ id: String) throws -> Bool
+    /// Stores a catalog's definition without touching its records (title, source, scopes).
+    func updateDefinition(_ definition: CatalogDefinition) throws
+}
+
+/// A catalog version being written.
+public protocol CatalogVersionWriter: CatalogIndexSink {
+    /// Makes the version current.
+    func commit(_ catalog: IndexedCatalog) throws
+}
+
+/// What an engine stores about a catalog besides its records.
+public struct StoredCatalog: Sendable {
+    /// The definition.
+    public var definition: CatalogDefinition
+    /// Id, title, locale, count.
+    public var summary: CatalogSummary
+    /// Every label of the locale's index, in order.
+    public var sectionLabels: [String]
+    /// Categories with their numbers and counts, in display order.
+    public var categories: [CategoryCount]
+    /// The collator version its sort keys were made with.
+    public var collationVersion: String
+    /// Identifies this version of the catalog's data in this database: it changes with every
+    /// import, so caches of search indexes key on it.
+    public var versionKey: String
+
+    /// Creates the description.
+    public init(
+        definition: CatalogDefinition, summary: CatalogSummary, sectionLabels: [String], categories: [CategoryCount],
+        collationVersion: String, versionKey: String
+    ) {
+        self.definition = definition
+        self.summary = summary
+        self.sectionLabels = sectionLabels
+        self.categories = categories
+        self.collationVersion = collationVersion
+        self.versionKey = versionKey
+    }
+
+    /// The catalog's id.
+    public var id: String { summary.id }
+}
+
+/// Which records a browse page walks.
+public enum BrowseSelection: Sendable, Equatable {
+    /// Every record.
+    case all
+    /// The records of one section (by label index).
+    case section(Int)
+    /// The records carrying a category (by number).
+    case category(Int)
+}
+
+/// A record's place in index order: section, collation key, id.
+public struct BrowseKey: Sendable, Equatable, Hashable, Comparable {
+    /// The section's label index.
+    public var section: Int
+    /// The collation key of the title.
+    public var sortKey: [UInt8]
+    /// The record's id.
+    public var id: String
+
+    /// Creates a key.
+    public init(section: Int, sortKey: [UInt8], id: String) {
+        self.section = section
+        self.sortKey = sortKey
+        self.id = id
+    }
+
+    /// The key before every record of `section`.
+    public static func start(ofSection section: Int) -> BrowseKey {
+        BrowseKey(section: section, sortKey: [], id: "")
+    }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool {
+        if lhs.section != rhs.section { return lhs.section < rhs.section }
+        if lhs.sortKey != rhs.sortKey { return lhs.sortKey.lexicographicallyPrecedes(rhs.sortKey) }
+        return Array(lhs.id.utf8).lexicographicallyPrecedes(Array(rhs.id.utf8))
+    }
+}
+
+/// Where a browse page starts.
+public enum BrowseBound: Sendable, Equatable {
+    /// The records after this key.
+    case after(BrowseKey)
+    /// The records at or after this key.
+    case from(BrowseKey)
+    /// The records before this key (the page ends right before it).
+    case before(BrowseKey)
+}
+
+/// A browse page as stored.
+public struct StoredPage: Sendable {
+    /// The records, in index order.
+    public var items: [StoredHit]
+    /// Whether there are records beyond the page in the direction it was read.
+    public var hasMore: Bool
+
+    /// Creates a page.
+    public init(items: [StoredHit], hasMore: Bool) {
+        self.items = items
+        self.hasMore = hasMore
+    }
+}

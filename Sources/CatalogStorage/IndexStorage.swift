@@ -1,0 +1,168 @@
+import CatalogModel
+import Foundation
+
+/// Sort keys and section labels for a catalog's locale, supplied by whoever writes records
+/// (the ICU-backed `CatalogCollation` target); reading a catalog never needs them, because sort
+/// keys and sections are stored.
+public protocol CatalogCollating {
+    /// The collator's version: sort keys are only comparable within one version.
+    var version: String { get }
+    /// Every label of the locale's index, in order (the last one is the overflow bucket "#").
+    var sectionLabels: [String] { get }
+    /// The collation key of a title.
+    func sortKey(_ title: String) -> [UInt8]
+    /// The index of the label a title is filed under.
+    func section(for title: String) -> Int
+}
+
+/// Where a built catalog goes: the engine's side of an import. The builder calls these in
+/// order: every item (by ascending document number, interleaved with the posting chunks of
+/// each 65,536 documents), then the named blobs.
+public protocol CatalogIndexSink: AnyObject {
+    /// Stores one record.
+    func write(item: IndexedItem) throws
+    /// Stores one posting chunk of a term (chunks of one term arrive in ascending order).
+    func write(postingChunk: [UInt8], term: UInt32, chunk: Int) throws
+    /// Stores a named blob of the search index (the lexicon, per-document attributes).
+    func write(blob: [UInt8], named name: String) throws
+}
+
+/// One record as an engine stores it.
+public struct IndexedItem: Sendable {
+    /// Its number in search order (rank length, collation, id): posting lists refer to it.
+    public var document: Int
+    /// The record's id.
+    public var id: String
+    /// Its section's index in ``IndexedCatalog/sectionLabels``.
+    public var section: Int
+    /// The collation key of its title.
+    public var sortKey: [UInt8]
+    /// Its position in index order (section, collation key, id), from 0.
+    public var position: Int
+    /// The fields a result list shows: highlights are computed on them without decoding the
+    /// record.
+    public var title: String
+    public var subtitle: String?
+    public var categories: [String]
+    /// The numbers of its categories, in the order of ``categories``.
+    public var categoryNumbers: [Int]
+    /// The featured rank, if any.
+    public var featured: Int?
+    /// The price, exactly as written in the record's JSON.
+    public var price: Decimal?
+    /// A hash of the record's content, to see what a re-import changed.
+    public var hash: UInt64
+    /// The record as the API answers with it (``Record`` written with ``JSONOutput``).
+    public var json: [UInt8]
+
+    /// Creates an item.
+    public init(
+        document: Int, id: String, section: Int, sortKey: [UInt8], position: Int, title: String, subtitle: String?,
+        categories: [String], categoryNumbers: [Int], featured: Int?, price: Decimal?, hash: UInt64, json: [UInt8]
+    ) {
+        self.categoryNumbers = categoryNumbers
+        self.document = document
+        self.id = id
+        self.section = section
+        self.sortKey = sortKey
+        self.position = position
+        self.title = title
+        self.subtitle = subtitle
+        self.categories = categories
+        self.featured = featured
+        self.price = price
+        self.hash = hash
+        self.json = json
+    }
+}
+
+/// What an import built, for the catalog's own row.
+public struct IndexedCatalog: Sendable {
+    /// The definition as stored (categories numbered).
+    public var definition: CatalogDefinition
+    /// How many records there are.
+    public var count: Int
+    /// Every label of the locale's index.
+    public var sectionLabels: [String]
+    /// Non-empty sections: label index and record count, in order.
+    public var sections: [(position: Int, count: Int)]
+    /// Categories: number, label, image, display position and record count.
+    public var categories: [CategoryCount]
+    /// Display position of each category, parallel to ``categories``.
+    public var categoryPositions: [Int]
+    /// The collator version the sort keys were made with.
+    public var collationVersion: String
+
+    /// Creates the description.
+    public init(
+        definition: CatalogDefinition, count: Int, sectionLabels: [String], sections: [(position: Int, count: Int)],
+        categories: [CategoryCount], categoryPositions: [Int], collationVersion: String
+    ) {
+        self.definition = definition
+        self.count = count
+        self.sectionLabels = sectionLabels
+        self.sections = sections
+        self.categories = categories
+        self.categoryPositions = categoryPositions
+        self.collationVersion = collationVersion
+    }
+}
+
+/// The questions a search asks an engine about one catalog: every engine answers them from
+/// what `CatalogIndexBuilder` (CatalogCore) wrote, and `CatalogSearcher` does everything else, so every
+/// engine (and an offline snapshot) ranks, counts and pages the same way.
+///
+/// Like the stores, a reader belongs to one thread at a time.
+public protocol SearchIndexReading: AnyObject {
+    /// One posting chunk of a term, or nil when the term has no documents in that chunk.
+    func postingChunk(term: UInt32, chunk: Int) throws -> [UInt8]?
+    /// A named blob of the index , or nil.
+    func blob(named name: String) throws -> [UInt8]?
+    /// The records with these document numbers, in the order given (missing ones left out).
+    func hits(documents: [Int]) throws -> [StoredHit]
+    /// The titles of these documents, in the order given.
+    func titles(documents: [Int]) throws -> [String]
+}
+
+extension SearchIndexReading {
+    /// Several posting chunks of one chunk number; engines with a round trip per query answer
+    /// them together.
+    public func postingChunks(terms: [UInt32], chunk: Int) throws -> [UInt32: [UInt8]] {
+        var result: [UInt32: [UInt8]] = [:]
+        for term in terms {
+            if let bytes = try postingChunk(term: term, chunk: chunk) { result[term] = bytes }
+        }
+        return result
+    }
+}
+
+/// A record as stored: its JSON as the API serves it, and the fields a result list shows.
+public struct StoredHit: Sendable, Equatable {
+    /// The document number.
+    public var document: Int
+    /// The record's id.
+    public var id: String
+    /// The record's JSON (``Record`` written by ``JSONOutput``).
+    public var json: [UInt8]
+    /// The title, subtitle and categories, for highlights.
+    public var title: String
+    public var subtitle: String?
+    public var categories: [String]
+    /// Its place in index order, when the engine read it (browse pages do).
+    public var key: BrowseKey?
+
+    /// Creates a stored hit.
+    public init(
+        document: Int, id: String, json: [UInt8], title: String, subtitle: String?, categories: [String],
+        key: BrowseKey? = nil
+    ) {
+        self.document = document
+        self.id = id
+        self.json = json
+        self.title = title
+        self.subtitle = subtitle
+        self.categories = categories
+        self.key = key
+    }
+
+}

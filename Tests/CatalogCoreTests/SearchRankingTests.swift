@@ -1,0 +1,126 @@
+import CatalogCore
+import CatalogModel
+import CatalogStorage
+import Testing
+
+@Suite struct SearchRankingTests {
+    static let sequencers = [
+        "Ötzi Drums", "Klangwerk Studio", "Funkelpult", "Loopgarten", "Mondschein Synth", "Tonkunst Pro",
+        "Basslinie", "Rauschgold", "Echolot", "Wellenreiter",
+    ]
+
+    @Test func findsEveryTitleContainingTheFirstLetter() throws {
+        let catalog = try TestCatalog(titles: Self.sequencers, locale: "de")
+        let withO = Set(Self.sequencers.filter { TextFolding.fold($0).contains("o") })
+        #expect(Set(try catalog.titles("o")) == withO)
+        #expect(try catalog.search("o").total == withO.count)
+        #expect(Set(try catalog.titles("er")) == ["Wellenreiter", "Klangwerk Studio"])
+        #expect(try catalog.titles("a").count == Self.sequencers.filter { TextFolding.fold($0).contains("a") }.count)
+    }
+
+    @Test func exactTitlesComeFirst() throws {
+        let catalog = try TestCatalog(titles: [
+            "Equatorial Guinea", "Guinea-Bissau", "Guinea", "Papua New Guinea", "American Samoa", "Samoa",
+            "Nishi-Tokyo-shi", "Tokyo", "Higashi-Tokyo",
+        ])
+        // The exact title, the title that starts with it, then shorter titles first.
+        #expect(try catalog.titles("guinea") == ["Guinea", "Guinea-Bissau", "Papua New Guinea", "Equatorial Guinea"])
+        #expect(try catalog.titles("samoa").first == "Samoa")
+        #expect(try catalog.titles("tokyo").first == "Tokyo")
+        #expect(try catalog.search("guinea").hits.first?.tier == .exactTitle)
+    }
+
+    @Test func tiersInOrder() throws {
+        let catalog = try TestCatalog(titles: [
+            "Deep sea", "Sea", "Seashell collection", "Overseas shipping", "Chelsea", "Sea salt", "Big seal",
+        ])
+        // Exact, then title starts (shorter first), then whole word, then word start, then inside.
+        #expect(
+            try catalog.titles("sea") == [
+                "Sea", "Sea salt", "Seashell collection", "Deep sea", "Big seal", "Chelsea", "Overseas shipping",
+            ])
+        let tiers = try catalog.search("sea").hits.map(\.tier)
+        #expect(tiers == [.exactTitle, .titleStart, .titleStart, .wholeWords, .wordStarts, .insideWords, .insideWords])
+    }
+
+    @Test func multiWordTitles() throws {
+        let catalog = try TestCatalog(titles: ["New York", "York New", "New Yorker Hotel", "Newark York Road"])
+        let hits = try catalog.search("new york").hits
+        #expect(hits.map(\.stored.title) == ["New York", "New Yorker Hotel", "York New", "Newark York Road"])
+        #expect(hits.map(\.tier) == [.exactTitle, .titleStart, .wholeWords, .wordStarts])
+    }
+
+    @Test func typos() throws {
+        let catalog = try TestCatalog(titles: ["Germany", "French Guiana", "New York", "Newark"])
+        #expect(try catalog.titles("germny") == ["Germany"])
+        #expect(try catalog.titles("frnch") == ["French Guiana"])
+        #expect(try catalog.titles("new yrok") == ["New York"])
+        #expect(try catalog.search("germny").hits.first?.tier == .titleTypos)
+        // Four letters allow only swapped neighbours; three none.
+        #expect(try catalog.titles("grmn").isEmpty)
+        #expect(try catalog.titles("nwe").isEmpty)
+        let ranges = try catalog.search("germny").hits[0].matches
+        #expect(ranges == [MatchRange(field: "title", start: 0, length: 7)])
+    }
+
+    @Test func foldsLetterVariants() throws {
+        let catalog = try TestCatalog(titles: ["Egilsstaðir", "Ħamrun", "Łódź", "Þórshöfn", "Straße"])
+        #expect(try catalog.titles("egilsstadir") == ["Egilsstaðir"])
+        #expect(try catalog.titles("hamrun") == ["Ħamrun"])
+        #expect(try catalog.titles("lodz") == ["Łódź"])
+        #expect(try catalog.titles("thorshofn") == ["Þórshöfn"])
+        #expect(try catalog.titles("strasse") == ["Straße"])
+    }
+
+    @Test func germanCatalogsAlsoMatchTypedUmlauts() throws {
+        let catalog = try TestCatalog(titles: ["München", "Ötzi Drums", "Muenster"], locale: "de")
+        #expect(try catalog.titles("muenchen") == ["München"])
+        #expect(try catalog.titles("oetzi") == ["Ötzi Drums"])
+        #expect(try catalog.titles("munchen") == ["München"])
+        // Elsewhere "ue" is no umlaut: only a typo away.
+        let english = try TestCatalog(titles: ["München"], locale: "en")
+        #expect(try english.search("muenchen").hits.map(\.tier) == [.titleTypos])
+    }
+
+    @Test func scriptsWithoutSpaces() throws {
+        let catalog = try TestCatalog(titles: ["北京大学", "南京", "독일 자동차", "東京タワー", "Berlin"])
+        #expect(try catalog.titles("北京") == ["北京大学"])
+        #expect(Set(try catalog.titles("京")) == ["北京大学", "南京", "東京タワー"])
+        #expect(try catalog.titles("독일") == ["독일 자동차"])
+        #expect(try catalog.titles("タワー") == ["東京タワー"])
+        #expect(try catalog.titles("京大学") == ["北京大学"])
+    }
+
+    @Test func symbolsAreLiteral() throws {
+        let catalog = try TestCatalog([
+            Record(id: "a", title: "Price in €"), Record(id: "b", title: "Plain"),
+            Record(id: "c", title: "Nishi-Tokyo"), Record(id: "d", title: "Other", description: "costs 5 €"),
+        ])
+        #expect(try catalog.titles("€") == ["Price in €", "Other"])
+        #expect(try catalog.titles("-") == ["Nishi-Tokyo"])
+        #expect(try catalog.titles("🙂").isEmpty)
+        #expect(try catalog.search("🙂").total == 0)
+    }
+
+    @Test func otherFieldsRankAfterTitles() throws {
+        let catalog = try TestCatalog([
+            Record(id: "ny1", title: "Albany", fields: ["state": .text("NY")]),
+            Record(id: "z1", title: "Cambridge", fields: ["zip": .text("02139")]),
+            Record(id: "x", title: "Nyack"),
+        ])
+        #expect(try catalog.titles("ny") == ["Nyack", "Albany"])
+        #expect(try catalog.titles("02139") == ["Cambridge"])
+        #expect(try catalog.titles("z1") == ["Cambridge"])
+        let hit = try #require(try catalog.search("02139").hits.first)
+        #expect(hit.tier == .otherFields)
+        #expect(hit.snippet?.field == "fields.zip")
+        #expect(hit.snippet?.matches == [MatchRange(field: "fields.zip", start: 0, length: 5)])
+    }
+
+    @Test func stableOrder() throws {
+        let titles = (0..<500).map { "Item \($0 % 37) alpha \($0)" }
+        let catalog = try TestCatalog(titles: titles)
+        let first = try catalog.titles("alp", limit: 100)
+        for _ in 0..<3 { #expect(try catalog.titles("alp", limit: 100) == first) }
+    }
+}
