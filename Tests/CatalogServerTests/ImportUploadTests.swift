@@ -33,6 +33,25 @@ import Testing
         #expect(try fixture.request("/api/v1/catalogs").status == 200)
     }
 
+    @Test func anExportUploadsIntoANewCatalogWithoutMapping() throws {
+        let csv = """
+            #catalog-definition {"id":"pantry","title":"Kamra","locale":"hu","mapping":{"title":"Név"},"fieldTypes":{"Súly":"number"}}
+            Név,Súly
+            Mák,"0,25"
+
+            """
+        let reply = try fixture.request(
+            .post, "/api/v1/catalogs/kamra/import", headers: [("Content-Type", "text/csv")], body: Array(csv.utf8),
+            token: fixture.adminToken)
+        #expect(reply.status == 200, "\(reply.text)")
+        let catalog = try fixture.request("/api/v1/catalogs/kamra").object
+        #expect(catalog["locale"] as? String == "hu")
+        #expect(catalog["title"] as? String == "Kamra")
+        let item = try fixture.request("/api/v1/catalogs/kamra/items/mak").text
+        #expect(item.contains(#""title":"Mák""#))
+        #expect(item.contains(#""fields":{"Súly":0.25}"#))
+    }
+
     @Test func deepNestingIsA422WithWhere() throws {
         let depth = 100_000
         let xml = String(repeating: "<a>", count: depth) + String(repeating: "</a>", count: depth)

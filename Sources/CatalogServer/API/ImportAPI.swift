@@ -30,22 +30,19 @@ struct ImportAPI {
             let file = try TemporaryFile(contents: request.body)
             defer { file.remove() }
             let summary = try Self.mapErrors {
-                var definition =
-                    try stores.reader().catalog(id)?.definition
-                    ?? CatalogDefinition(
-                        id: id, title: try request.text("title", maxLength: 200) ?? id,
-                        locale: try request.text("locale", maxLength: 35) ?? "en")
-                if let title = try request.text("title", maxLength: 200) { definition.title = title }
-                let outcome = ReadingOutcome()
-                let reader = try ImportPipeline.reader(
-                    format: format, fileURL: file.url, displayName: "upload", definition: &definition,
-                    record: try request.text("record", maxLength: 200),
-                    table: try request.text("table", maxLength: 200),
-                    sqliteTable: SQLiteTableSource.init, progress: { _ in }, outcome: outcome)
-                return try ImportPipeline.run(
-                    reader, into: stores, definition: definition, replace: replace,
-                    collation: try ICUCollation.forImport(locale: definition.locale), outcome: outcome,
-                    progress: { _ in })
+                // The same import as `catalog import FILE`: a new catalog takes the definition an
+                // export carries, and the summary has the import's notes.
+                var upload = ImportRequest(source: "upload", catalog: id)
+                upload.title = try request.text("title", maxLength: 200)
+                if try stores.reader().catalog(id) == nil {
+                    upload.locale = try request.text("locale", maxLength: 35)
+                }
+                upload.format = format
+                upload.record = try request.text("record", maxLength: 200)
+                upload.table = try request.text("table", maxLength: 200)
+                upload.replace = replace
+                let importer = SourceImporter(collation: { try ICUCollation.forImport(locale: $0) })
+                return try importer.importFile(at: file.url, displayName: "upload", request: upload, database: stores)
             }
             return try JSONResponse.make(summary)
         }
