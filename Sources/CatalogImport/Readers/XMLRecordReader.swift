@@ -88,8 +88,8 @@ public struct XMLRecordReader: RecordSource {
         self.progress = progress
     }
 
-    /// Creates a reader over XML in memory (tests, small inputs). It is streamed the same way as
-    /// a file, never through `XMLParser(data:)`.
+    /// Creates a reader over XML in memory (tests, small inputs). It is streamed to libxml2 in
+    /// chunks the same way as a file.
     ///
     /// - Parameters:
     ///   - data: the UTF-8 bytes.
