@@ -129,6 +129,10 @@ public final class Statement {
     public func columnName(_ i: Int32) -> String { String(cString: sqlite3_column_name(stmt, i)) }
     /// The storage class of column `i` in the current row.
     public func columnType(_ i: Int32) -> Int32 { sqlite3_column_type(stmt, i) }
+    /// The declared type of result column `i` (`TEXT`, `JSON`, …) when it is a table column.
+    public func columnDeclaredType(_ i: Int32) -> String? {
+        sqlite3_column_decltype(stmt, i).map { String(cString: $0) }
+    }
 }
 
 /// A value that can be bound to a statement parameter.

@@ -37,22 +37,20 @@ struct ImportAPI {
             let deadline = ContinuousClock.now + timeout
             let cancelled: @Sendable () -> Bool = { context.isCancelled() || ContinuousClock.now > deadline }
             let summary = try Self.mapErrors(timedOut: { ContinuousClock.now > deadline }, limit: timeout) {
-                var definition =
-                    try stores.reader().catalog(id)?.definition
-                    ?? CatalogDefinition(
-                        id: id, title: try request.text("title", maxLength: 200) ?? id,
-                        locale: try request.text("locale", maxLength: 35) ?? "en")
-                if let title = try request.text("title", maxLength: 200) { definition.title = title }
-                let outcome = ReadingOutcome()
-                let reader = try ImportPipeline.reader(
-                    format: format, fileURL: file.url, displayName: "upload", definition: &definition,
-                    record: try request.text("record", maxLength: 200),
-                    table: try request.text("table", maxLength: 200),
-                    sqliteTable: SQLiteTableSource.init, progress: { _ in }, outcome: outcome)
-                return try ImportPipeline.run(
-                    reader, into: stores, definition: definition, replace: replace,
-                    collation: try ICUCollation.forImport(locale: definition.locale), outcome: outcome,
-                    progress: { _ in }, isCancelled: cancelled)
+                // The same import as `catalog import FILE`: a new catalog takes the definition an
+                // export carries, and the summary has the import's notes.
+                var upload = ImportRequest(source: "upload", catalog: id)
+                upload.title = try request.text("title", maxLength: 200)
+                if try stores.reader().catalog(id) == nil {
+                    upload.locale = try request.text("locale", maxLength: 35)
+                }
+                upload.format = format
+                upload.record = try request.text("record", maxLength: 200)
+                upload.table = try request.text("table", maxLength: 200)
+                upload.replace = replace
+                var importer = SourceImporter(collation: { try ICUCollation.forImport(locale: $0) })
+                importer.isCancelled = cancelled
+                return try importer.importFile(at: file.url, displayName: "upload", request: upload, database: stores)
             }
             return try JSONResponse.make(summary)
         }
@@ -105,12 +103,13 @@ struct ImportAPI {
     }
 }
 
-/// An upload on disk for the duration of an import.
+/// An upload on disk for the duration of an import: a registered temporary file, so a stopped
+/// server removes it and a crashed one's is swept at the next start (``TemporaryFiles``).
 struct TemporaryFile {
     let url: URL
 
     init(contents: [UInt8]) throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-upload-\(UUID().uuidString)")
+        url = TemporaryFiles.create(kind: "upload")
         guard
             FileManager.default.createFile(
                 atPath: url.path, contents: Data(contents), attributes: [.posixPermissions: 0o600])
@@ -118,6 +117,6 @@ struct TemporaryFile {
     }
 
     func remove() {
-        try? FileManager.default.removeItem(at: url)
+        TemporaryFiles.remove(url)
     }
 }
