@@ -412,6 +412,12 @@ public enum SearchBlobs {
     public static let lexicon = "lexicon"
     /// The ``InfixIndex``.
     public static let infix = "title_infix"
+
+    /// Every blob an index may have, for copying an index (offline snapshots).
+    public static let all = [
+        lexicon, infix, DocumentAttributes.ranksBlob, DocumentAttributes.browseOrderBlob,
+        DocumentAttributes.pricesBlob, DocumentAttributes.priceOrderBlob,
+    ]
 }
 
 /// A record in the builder's temporary file: the fields an item row needs, then its JSON.

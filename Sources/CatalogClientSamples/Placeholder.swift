@@ -1,0 +1,1 @@
+// Samples; see the documentation.

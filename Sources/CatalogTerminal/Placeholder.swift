@@ -1,0 +1,1 @@
+// The terminal app; see CatalogTerminal.swift.
