@@ -22,13 +22,20 @@ struct HTTPAnswer: Sendable {
 struct HTTPTransport: Sendable {
     let session: URLSession
 
-    /// Sends `request` and waits for the whole answer.
+    /// Sends `request` and waits for the whole answer, at most `request.timeoutInterval` seconds
+    /// (enforced here: FoundationNetworking on Linux keeps the session's 60 s instead).
     ///
     /// - Throws: ``CatalogClientError`` `.cancelled` when the task is cancelled (the request is
-    ///   cancelled with it), or a transport code.
+    ///   cancelled with it), `.timedOut`, or another transport code.
     func send(_ request: URLRequest) async throws(CatalogClientError) -> HTTPAnswer {
         guard !Task.isCancelled else { throw CatalogClientError(.cancelled, "the request was cancelled") }
         let slot = TaskSlot()
+        let limit = request.timeoutInterval
+        let timer = Task {
+            try? await Task.sleep(for: .milliseconds(Int(limit * 1000)))
+            if !Task.isCancelled { slot.timeOut() }
+        }
+        defer { timer.cancel() }
         let result: Result<HTTPAnswer, CatalogClientError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let task = session.dataTask(with: request) { data, response, error in
@@ -56,8 +63,16 @@ struct HTTPTransport: Sendable {
         } onCancel: {
             slot.cancel()
         }
-        if Task.isCancelled, case .failure = result {
-            throw CatalogClientError(.cancelled, "the request was cancelled", url: request.url.map(CatalogClientError.display))
+        if case .failure = result {
+            if slot.timedOut {
+                throw CatalogClientError(
+                    .timedOut, "\(request.url?.host ?? "the server") did not answer in time",
+                    url: request.url.map(CatalogClientError.display))
+            }
+            if Task.isCancelled {
+                throw CatalogClientError(
+                    .cancelled, "the request was cancelled", url: request.url.map(CatalogClientError.display))
+            }
         }
         return try result.get()
     }
@@ -68,6 +83,7 @@ final class TaskSlot: Sendable {
     private struct State {
         var task: URLSessionTask?
         var cancelled = false
+        var timedOut = false
     }
 
     private let state = Mutex(State())
@@ -78,6 +94,15 @@ final class TaskSlot: Sendable {
             state.task = task
             return state.cancelled
         }
+    }
+
+    /// Whether ``timeOut()`` cancelled the task.
+    var timedOut: Bool { state.withLock { $0.timedOut } }
+
+    /// Cancels the task because its time is up.
+    func timeOut() {
+        state.withLock { $0.timedOut = true }
+        cancel()
     }
 
     /// Cancels the task, now or as soon as it is held.
