@@ -134,7 +134,7 @@ let package = Package(
             name: "CatalogSQLiteTests",
             dependencies: [
                 "CatalogSQLite", "CatalogEngines", "CatalogCollation", "CatalogCore", "CatalogModel",
-                "CatalogTestSupport",
+                "CatalogTestSupport", "CatalogDemo", "SQLiteSupport", "CatalogStorage",
             ],
             swiftSettings: swiftSettings
         ),

@@ -66,6 +66,15 @@ public final class SQLiteCatalogFile {
         try reader.connection.read { try body(reader) }
     }
 
+    /// The names of the file's tables, in order (to check what a snapshot holds).
+    public func tableNames() throws -> [String] {
+        var names: [String] = []
+        try reader.connection.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").forEachRow {
+            names.append($0.text(0))
+        }
+        return names
+    }
+
     /// Closes the file. Nothing may read it afterwards.
     public func close() {
         reader.connection.close()
