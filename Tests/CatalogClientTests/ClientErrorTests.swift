@@ -128,7 +128,7 @@ import Testing
         let started = ContinuousClock.now
         let error = await failure { try await client(server, timeout: 1).catalogs() }
         #expect(error?.code == .timedOut)
-        #expect(ContinuousClock.now - started < .seconds(10))
+        #expect(ContinuousClock.now - started < .seconds(20))
     }
 
     /// Cancelling the calling task cancels the request: the call returns at once and the
@@ -143,7 +143,7 @@ import Testing
         task.cancel()
         let error = await failure { try await task.value }
         #expect(error?.code == .cancelled)
-        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(ContinuousClock.now - started < .seconds(20))
         let deadline = ContinuousClock.now + .seconds(5)
         while server.clientClosures == 0 && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(10))

@@ -55,7 +55,7 @@ import Testing
         var requests: [SearchRequest] = []
         while requests.count < 1_000 {
             let word = random.pick(words)
-            var request = SearchRequest(query: "", limit: random.pick([5, 10, 20, 50]))
+            var request = SearchRequest(query: "", limit: random.pick([5, 10, 20]))
             switch random.below(10) {
             case 0...3:
                 request.query = String(word.prefix(1 + random.below(word.count)))

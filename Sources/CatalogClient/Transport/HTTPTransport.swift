@@ -30,11 +30,10 @@ struct HTTPTransport: Sendable {
     func send(_ request: URLRequest) async throws(CatalogClientError) -> HTTPAnswer {
         guard !Task.isCancelled else { throw CatalogClientError(.cancelled, "the request was cancelled") }
         let slot = TaskSlot()
-        let limit = request.timeoutInterval
-        let timer = Task {
-            try? await Task.sleep(for: .milliseconds(Int(limit * 1000)))
-            if !Task.isCancelled { slot.timeOut() }
-        }
+        // A timer of Dispatch's, not a task: it fires on time even when the cooperative threads
+        // are all busy.
+        let timer = DispatchWorkItem { slot.timeOut() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + request.timeoutInterval, execute: timer)
         defer { timer.cancel() }
         let result: Result<HTTPAnswer, CatalogClientError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in

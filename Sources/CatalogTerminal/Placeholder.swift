@@ -1,1 +1,0 @@
-// The terminal app; see CatalogTerminal.swift.
