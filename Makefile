@@ -2,8 +2,9 @@
 #   make run    install what is missing, build, create catalog.sqlite with the demo catalogs, serve
 #               them at http://localhost:8080 (PORT=… to change; Ctrl-C stops)
 #   make test   install what is missing, build, run every test (Swift tests, the OpenAPI
-#               conformance run with schemathesis against a live server, then the browser tests
-#               in headless Chromium)
+#               conformance run with schemathesis against a live server, `catalog browse` under
+#               tmux, the client library's documentation built with its samples compiled, then the
+#               browser tests in headless Chromium)
 #   make browser-bench  the browser tests on a release build, with the keystroke-to-results
 #               measurement on a 1,000,000-record catalog
 #   make fuzz   the libFuzzer targets (XML, JSON, CSV, SQLite cells, search queries, record JSON),
@@ -43,6 +44,7 @@ test: deps-test lint
 	$(SWIFT) test --skip-build
 	Fuzz/run-fuzzers.sh --seconds $(FUZZ_CI_SECONDS)
 	scripts/api-conformance.sh .build/debug/catalog
+	scripts/terminal-tests.sh .build/debug/catalog
 	CATALOG_BROWSER_1M=0 scripts/browser-tests.sh .build/debug/catalog
 
 browser-bench: deps-test
