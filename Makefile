@@ -19,7 +19,7 @@ BIN := .build/release/catalog
 FUZZ_SECONDS ?= 60
 FUZZ_CI_SECONDS ?= 5
 
-.PHONY: run build test deps deps-test bench bench-server bench-attack browser-bench fuzz fuzz-ci format lint clean
+.PHONY: run build test deps deps-test bench bench-server bench-attack bench-client browser-bench docs fuzz fuzz-ci format lint clean
 
 run: deps build
 	@if [ ! -f "$(DB)" ]; then $(BIN) demo --db "$(DB)"; fi
@@ -41,6 +41,7 @@ build:
 
 test: deps-test lint
 	$(SWIFT) build --build-tests
+	scripts/build-docs.sh .build/debug
 	$(SWIFT) test --skip-build
 	Fuzz/run-fuzzers.sh --seconds $(FUZZ_CI_SECONDS)
 	scripts/api-conformance.sh .build/debug/catalog
@@ -69,6 +70,10 @@ bench-attack:
 	@scripts/install-deps.sh bench
 	$(SWIFT) build -c release --product catalog
 	Benchmarks/server/attack-bench.sh --catalog-binary .build/release/catalog $(ATTACK_BENCH_ARGS)
+
+docs:
+	$(SWIFT) build --target CatalogClient
+	scripts/build-docs.sh .build/debug
 
 fuzz: deps
 	Fuzz/run-fuzzers.sh --seconds $(FUZZ_SECONDS)

@@ -38,8 +38,10 @@ extension CatalogClient {
     /// A catalog's XML feed (`/catalogs/{id}/feed.xml`, the sequencers' original `<sequenzer>`
     /// document) read into records, mapped by the definition the feed carries.
     ///
-    /// - Parameter definition: how to map the feed's fields when it carries no definition (a feed
-    ///   from elsewhere); by default each field maps to the role of the same name.
+    /// - Parameters:
+    ///   - catalog: the catalog's id.
+    ///   - definition: how to map the feed's fields when it carries no definition (a feed from
+    ///     elsewhere); by default each field maps to the role of the same name.
     /// - Throws: ``CatalogClientError`` `.notFound`; `.decoding` naming the line and column for a
     ///   malformed feed or a record that does not map.
     public func feed(of catalog: String, definition: CatalogDefinition? = nil) async throws(CatalogClientError)

@@ -111,8 +111,8 @@ public final class CatalogClient: Sendable {
     /// - Parameters:
     ///   - catalog: the catalog's id.
     ///   - section: only this section's records (a label from ``sections(of:)``).
-    ///   - after: a page's ``ItemsPage/next``: the page after it.
-    ///   - before: a page's ``ItemsPage/previous``: the page before it.
+    ///   - after: a page's `next` cursor: the page after it.
+    ///   - before: a page's `previous` cursor: the page before it.
     ///   - limit: records per page, 1 to 500.
     /// - Throws: ``CatalogClientError`` `.notFound`, `.badRequest` for a bad cursor or limit.
     public func items(
@@ -125,8 +125,8 @@ public final class CatalogClient: Sendable {
         return try await get(["api", "v1", "catalogs", Self.segment(catalog), "items"], query: query, as: ItemsPage.self)
     }
 
-    /// A page starting at section `label` and going on (the index rail's jump); its
-    /// ``ItemsPage/previous`` reaches the records before.
+    /// A page starting at section `label` and going on (the index rail's jump); its `previous`
+    /// cursor reaches the records before.
     ///
     /// - Throws: ``CatalogClientError`` `.notFound` for a label the locale does not have.
     public func items(of catalog: String, startingAt label: String, limit: Int = 50) async throws(CatalogClientError)

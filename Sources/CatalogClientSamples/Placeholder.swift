@@ -1,1 +1,0 @@
-// Samples; see the documentation.
