@@ -57,8 +57,15 @@ bench:
 	$(SWIFT) build -c release --product catalog
 	cd Benchmarks && $(SWIFT) build -c release
 	Benchmarks/.build/release/catalog-bench --catalog-binary .build/release/catalog $(BENCH_ARGS)
+	Benchmarks/.build/release/client-bench --catalog-binary .build/release/catalog $(CLIENT_BENCH_ARGS)
 	Benchmarks/server/server-bench.sh --catalog-binary .build/release/catalog $(SERVER_BENCH_ARGS)
 	Benchmarks/server/attack-bench.sh --catalog-binary .build/release/catalog $(ATTACK_BENCH_ARGS)
+
+bench-client:
+	@scripts/install-deps.sh bench
+	$(SWIFT) build -c release --product catalog
+	cd Benchmarks && $(SWIFT) build -c release --product client-bench
+	Benchmarks/.build/release/client-bench --catalog-binary .build/release/catalog $(CLIENT_BENCH_ARGS)
 
 bench-server:
 	@scripts/install-deps.sh bench

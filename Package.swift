@@ -171,7 +171,8 @@ let package = Package(
             name: "CatalogClientTests",
             dependencies: [
                 "CatalogClient", "CatalogServer", "CatalogHTTP", "CatalogAuth", "CatalogEngines", "CatalogSQLite",
-                "CatalogCore", "CatalogStorage", "CatalogCollation", "CatalogImport", "CatalogDemo", "CatalogTestSupport",
+                "CatalogCore", "CatalogStorage", "CatalogCollation", "CatalogImport", "CatalogDemo",
+                "CatalogTestSupport",
             ],
             swiftSettings: swiftSettings
         ),

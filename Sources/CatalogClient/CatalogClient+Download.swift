@@ -97,7 +97,8 @@ extension CatalogClient {
                 Self.discard(partial, partialTag)
                 continue
             default:
-                throw failure(HTTPAnswer(status: outcome.status, body: outcome.body, headers: outcome.headers), url: url)
+                throw failure(
+                    HTTPAnswer(status: outcome.status, body: outcome.body, headers: outcome.headers), url: url)
             }
         }
         throw CatalogClientError(.http, "the server refused to send the snapshot of \"\(catalog)\"")

@@ -122,7 +122,8 @@ public final class CatalogClient: Sendable {
         if let section { query.append(("section", section)) }
         if let after { query.append(("after", after)) }
         if let before { query.append(("before", before)) }
-        return try await get(["api", "v1", "catalogs", Self.segment(catalog), "items"], query: query, as: ItemsPage.self)
+        return try await get(
+            ["api", "v1", "catalogs", Self.segment(catalog), "items"], query: query, as: ItemsPage.self)
     }
 
     /// A page starting at section `label` and going on (the index rail's jump); its `previous`
@@ -133,7 +134,8 @@ public final class CatalogClient: Sendable {
         -> ItemsPage
     {
         try await get(
-            ["api", "v1", "catalogs", Self.segment(catalog), "items"], query: [("limit", String(limit)), ("start", label)],
+            ["api", "v1", "catalogs", Self.segment(catalog), "items"],
+            query: [("limit", String(limit)), ("start", label)],
             as: ItemsPage.self)
     }
 

@@ -130,7 +130,9 @@ public struct CatalogClientError: Error, Sendable, Equatable, CustomStringConver
     /// A failure of URLSession.
     static func transport(_ error: any Error, url: URL?) -> CatalogClientError {
         let where_ = url.map(Self.display)
-        if error is CancellationError { return CatalogClientError(.cancelled, "the request was cancelled", url: where_) }
+        if error is CancellationError {
+            return CatalogClientError(.cancelled, "the request was cancelled", url: where_)
+        }
         guard let urlError = error as? URLError else {
             return CatalogClientError(.transport, "the request failed: \(error.localizedDescription)", url: where_)
         }

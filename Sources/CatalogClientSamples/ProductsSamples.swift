@@ -42,7 +42,9 @@ enum ProductsSamples {
 
         /// `DE` → 🇩🇪: regional indicator letters.
         static func flag(_ code: String) -> String {
-            String(String.UnicodeScalarView(code.uppercased().unicodeScalars.compactMap { Unicode.Scalar(0x1F1A5 + $0.value) }))
+            String(
+                String.UnicodeScalarView(
+                    code.uppercased().unicodeScalars.compactMap { Unicode.Scalar(0x1F1A5 + $0.value) }))
         }
     }
     // end

@@ -109,7 +109,8 @@ import Testing
         #expect(page.items.allSatisfy { $0.categories.contains(first.name) })
         let featured = try await client.featured(of: "cookbook", limit: 10)
         #expect(!featured.isEmpty && featured.map { $0.featured ?? 0 } == featured.map { $0.featured ?? 0 }.sorted())
-        #expect(try RecordList(items: featured).jsonOfList == serverBytes("/api/v1/catalogs/cookbook/featured?limit=10"))
+        #expect(
+            try RecordList(items: featured).jsonOfList == serverBytes("/api/v1/catalogs/cookbook/featured?limit=10"))
     }
 
     @Test func signInFavoritesAndSignOut() async throws {
@@ -195,7 +196,9 @@ import Testing
             fromAPI.append(copy)
         }
         #expect(fromFeed.count == fromAPI.count)
-        #expect(Dictionary(uniqueKeysWithValues: fromFeed.map { ($0.id, $0) }) == Dictionary(uniqueKeysWithValues: fromAPI.map { ($0.id, $0) }))
+        #expect(
+            Dictionary(uniqueKeysWithValues: fromFeed.map { ($0.id, $0) })
+                == Dictionary(uniqueKeysWithValues: fromAPI.map { ($0.id, $0) }))
     }
 
     @Test func imagesAreSharedAndCached() async throws {

@@ -34,7 +34,9 @@ import Testing
         #expect(missing?.code == .notFound && missing?.status == 404 && missing?.apiCode == "not_found")
         #expect(missing?.message.contains("nope") == true)
         #expect(await failure { try await client.item("nope", of: "cookbook") }?.code == .notFound)
-        #expect(await failure { try await client.search(SearchRequest(query: "", scope: "Linux"), in: "sequencers") }?.code == .notFound)
+        #expect(
+            await failure { try await client.search(SearchRequest(query: "", scope: "Linux"), in: "sequencers") }?.code
+                == .notFound)
         #expect(await failure { try await client.items(of: "products", after: "!!", limit: 5) }?.code == .badRequest)
         #expect(await failure { try await client.items(of: "products", limit: 0) }?.code == .badRequest)
         let anonymous = await failure { try await client.favorites() }
@@ -78,7 +80,8 @@ import Testing
         let live = try LiveServer()
         let good = try RawClient(port: live.server.port).request("GET", "/api/v1/catalogs/products/search?q=a").body
         var bodies = [
-            "", "{", "[]", "null", "{\"items\":", "{\"catalogs\":[{\"id\":1,\"title\":\"x\",\"locale\":\"de\",\"count\":1}]}",
+            "", "{", "[]", "null", "{\"items\":",
+            "{\"catalogs\":[{\"id\":1,\"title\":\"x\",\"locale\":\"de\",\"count\":1}]}",
             String(repeating: "[", count: 100_000), "\u{0}\u{1}garbage", "{\"items\":[],\"total\":\"many\"}",
         ]
         bodies.append(String(decoding: good.prefix(good.count / 2), as: UTF8.self))
@@ -103,7 +106,8 @@ import Testing
     @Test func everyPrefixAndMutationOfARealAnswerIsSafe() throws {
         let live = try LiveServer()
         let good = try RawClient(port: live.server.port).request(
-            "GET", "/api/v1/catalogs/cookbook/search?q=leves&facets=categories").body
+            "GET", "/api/v1/catalogs/cookbook/search?q=leves&facets=categories"
+        ).body
         let decoder = CatalogJSONDecoder()
         #expect(throws: Never.self) { try decoder.decode(SearchResponse.self, from: good) }
         var failures = 0
@@ -163,7 +167,8 @@ import Testing
         let feed = LoopbackFeed(#"{"catalogs":[{"id":"a","title":"A","locale":"en","count":1}]}"#)
         let server = try LoopbackHTTPServer(routes: ["/api/v1/catalogs": .feed(feed)])
         defer { server.stop() }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("client-cache-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "client-cache-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let client = CatalogClient(baseURL: URL(string: server.baseURL)!, cache: .directory(directory))
         let first = try await client.catalogs()

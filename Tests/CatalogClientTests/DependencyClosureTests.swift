@@ -21,10 +21,14 @@ import Testing
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("describe-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let process = Process()
-        let swift = ["/opt/swift/usr/bin/swift", "/usr/bin/swift"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        let swift = ["/opt/swift/usr/bin/swift", "/usr/bin/swift"].first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
         process.executableURL = URL(fileURLWithPath: swift ?? "/usr/bin/env")
         process.arguments =
-            (swift == nil ? ["swift"] : []) + ["package", "--package-path", packageRoot.path, "--scratch-path", scratch.path]
+            (swift == nil ? ["swift"] : []) + [
+                "package", "--package-path", packageRoot.path, "--scratch-path", scratch.path,
+            ]
             + arguments
         let output = Pipe()
         process.standardOutput = output
@@ -72,7 +76,8 @@ import Testing
             if target["type"] as? String == "system" {
                 #expect(target["pkgConfig"] as? String == "sqlite3")
                 let map = try String(
-                    contentsOf: Self.packageRoot.appendingPathComponent("Sources/\(name)/module.modulemap"), encoding: .utf8)
+                    contentsOf: Self.packageRoot.appendingPathComponent("Sources/\(name)/module.modulemap"),
+                    encoding: .utf8)
                 #expect(map.contains("link \"sqlite3\"") && map.components(separatedBy: "link ").count == 2)
             }
         }
@@ -83,14 +88,16 @@ import Testing
     @Test func nothingLinuxOnly() throws {
         for name in Self.allowed where name != "CSQLite" {
             let folder = Self.packageRoot.appendingPathComponent("Sources/\(name)")
-            let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?
+            let files =
+                FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)?
                 .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
             #expect(!files.isEmpty)
             for file in files {
                 let lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
                 for (number, line) in lines.enumerated() {
                     let trimmed = line.trimmingCharacters(in: .whitespaces)
-                    for module in ["Glibc", "FoundationNetworking", "Musl", "Android"] where trimmed == "import \(module)" {
+                    for module in ["Glibc", "FoundationNetworking", "Musl", "Android"]
+                    where trimmed == "import \(module)" {
                         let guarded = lines[..<number].reversed().first { $0.contains("#if") || $0.contains("#elseif") }
                         #expect(
                             guarded?.contains("canImport(\(module))") == true,

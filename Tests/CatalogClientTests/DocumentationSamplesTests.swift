@@ -26,7 +26,9 @@ import Testing
                     var body: [String] = []
                     index += 1
                     while index < lines.count, lines[index].trimmingCharacters(in: .whitespaces) != "// end" {
-                        body.append(lines[index].trimmingCharacters(in: .whitespaces).isEmpty ? "" : String(lines[index].dropFirst(indent)))
+                        body.append(
+                            lines[index].trimmingCharacters(in: .whitespaces).isEmpty
+                                ? "" : String(lines[index].dropFirst(indent)))
                         index += 1
                     }
                     #expect(samples[sample] == nil, "sample \(sample) is defined twice")
@@ -71,10 +73,13 @@ import Testing
                     continue
                 }
                 let name = String(marker.dropFirst("<!-- sample: ".count).dropLast(" -->".count))
-                #expect(samples[name] == body.joined(separator: "\n"), "\(article): block \(name) differs from the sample")
+                #expect(
+                    samples[name] == body.joined(separator: "\n"), "\(article): block \(name) differs from the sample")
                 shown.insert(name)
             }
         }
-        #expect(Set(samples.keys).subtracting(shown).isEmpty, "samples never shown: \(Set(samples.keys).subtracting(shown))")
+        #expect(
+            Set(samples.keys).subtracting(shown).isEmpty, "samples never shown: \(Set(samples.keys).subtracting(shown))"
+        )
     }
 }

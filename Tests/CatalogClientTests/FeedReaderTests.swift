@@ -45,7 +45,8 @@ import Testing
     }
 
     @Test func deepNestingIsBounded() {
-        let xml = "<root><r>" + String(repeating: "<a>", count: 300) + String(repeating: "</a>", count: 300) + "</r></root>"
+        let xml =
+            "<root><r>" + String(repeating: "<a>", count: 300) + String(repeating: "</a>", count: 300) + "</r></root>"
         #expect(throws: FeedReader.Failure.self) { try FeedReader.read(Array(xml.utf8)) }
     }
 }

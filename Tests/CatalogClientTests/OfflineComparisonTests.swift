@@ -49,7 +49,9 @@ import Testing
         return String(letters)
     }
 
-    static func requests(words: [String], scopes: [String], categories: [String], countries: [String]) -> [SearchRequest] {
+    static func requests(words: [String], scopes: [String], categories: [String], countries: [String])
+        -> [SearchRequest]
+    {
         var random = Random(state: 20_261_201)
         let long = words.filter { $0.count >= 5 }
         var requests: [SearchRequest] = []
@@ -66,9 +68,12 @@ import Testing
             case 7:
                 request.query = random.chance(50) ? "" : String(word.prefix(2))
                 request.categories = [random.pick(categories)]
-                if random.chance(30) { request.countries = [random.pick(countries), random.pick(countries).lowercased()] }
                 if random.chance(30) {
-                    request.price = NumericRange(lower: Decimal(random.below(50)), upper: Decimal(50 + random.below(500)))
+                    request.countries = [random.pick(countries), random.pick(countries).lowercased()]
+                }
+                if random.chance(30) {
+                    request.price = NumericRange(
+                        lower: Decimal(random.below(50)), upper: Decimal(50 + random.below(500)))
                 }
             case 8:
                 request.query = random.chance(40) ? "" : String(word.prefix(1 + random.below(3)))
@@ -144,7 +149,8 @@ import Testing
         }
         for category in try await client.categories(of: "big") {
             let page = try await client.items(of: "big", category: category.name, limit: 40)
-            #expect(try await offline.items(of: "big", category: category.name, after: nil, before: nil, limit: 40) == page)
+            #expect(
+                try await offline.items(of: "big", category: category.name, after: nil, before: nil, limit: 40) == page)
             if let next = page.next {
                 #expect(
                     try await offline.items(of: "big", category: category.name, after: next, before: nil, limit: 40)

@@ -54,7 +54,8 @@ import Testing
         offline.close()
         fresh.close()
         // Only the current version stays on the server's disk.
-        let kept = try FileManager.default.contentsOfDirectory(atPath: live.directory.appendingPathComponent("snapshots").path)
+        let kept = try FileManager.default.contentsOfDirectory(
+            atPath: live.directory.appendingPathComponent("snapshots").path)
         #expect(kept.filter { $0.hasPrefix("cookbook.") }.count == 1)
     }
 
@@ -167,7 +168,8 @@ import Testing
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(Set(bodies).count == 1 && bodies[0].count > 4096)
-        let files = try FileManager.default.contentsOfDirectory(atPath: live.directory.appendingPathComponent("snapshots").path)
+        let files = try FileManager.default.contentsOfDirectory(
+            atPath: live.directory.appendingPathComponent("snapshots").path)
         #expect(files.filter { $0.hasPrefix("products.") }.count == 1)
         #expect(!files.contains { $0.hasSuffix(".part") })
     }

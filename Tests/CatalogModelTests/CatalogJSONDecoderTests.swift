@@ -9,7 +9,8 @@ import Testing
 
     @Test func keepsNumberLiteralsThatJSONDecoderRounds() throws {
         let json = Array(
-            #"{"id":"a","title":"A","price":1.50,"fields":{"weight":1.50,"big":1e400,"list":[2.0,"x",null,true]}}"#.utf8)
+            #"{"id":"a","title":"A","price":1.50,"fields":{"weight":1.50,"big":1e400,"list":[2.0,"x",null,true]}}"#.utf8
+        )
         let record = try decoder.decode(Record.self, from: json)
         #expect(record.fields["weight"] == .number("1.50"))
         #expect(record.fields["big"] == .number("1e400"))
@@ -32,7 +33,9 @@ import Testing
             facets: ["country": [FacetCount(value: "DE", count: 2)]])
         let bytes = response.jsonBytes
         #expect(try decoder.decode(SearchResponse.self, from: bytes) == response)
-        #expect(try decoder.decode(SearchResponse.self, from: bytes) == JSONDecoder().decode(SearchResponse.self, from: Data(bytes)))
+        #expect(
+            try decoder.decode(SearchResponse.self, from: bytes)
+                == JSONDecoder().decode(SearchResponse.self, from: Data(bytes)))
         let page = ItemsPage(items: [Record(id: "1", title: "t")], next: nil, previous: "p")
         #expect(try decoder.decode(ItemsPage.self, from: page.jsonBytes) == page)
         #expect(try decoder.decode([Int8].self, from: Array("[1, -2, 1.0, 1e2]".utf8)) == [1, -2, 1, 100])
@@ -66,8 +69,13 @@ import Testing
     }
 
     @Test func malformedDocumentsAreDataCorrupted() {
-        for text in ["", "{", "[1,]", "{\"a\":1}x", "\"\\ud800\"", String(repeating: "[", count: 200) + String(repeating: "]", count: 200)] {
-            #expect(throws: DecodingError.self, "\(text.prefix(20))") { try decoder.decode([String: Int].self, from: Array(text.utf8)) }
+        for text in [
+            "", "{", "[1,]", "{\"a\":1}x", "\"\\ud800\"",
+            String(repeating: "[", count: 200) + String(repeating: "]", count: 200),
+        ] {
+            #expect(throws: DecodingError.self, "\(text.prefix(20))") {
+                try decoder.decode([String: Int].self, from: Array(text.utf8))
+            }
         }
     }
 }

@@ -106,7 +106,8 @@ import Testing
     @Test func aMissingCatalogLeavesNoFile() throws {
         let path = temporary.directory.appendingPathComponent("none.sqlite").path
         #expect(throws: StorageError.self) {
-            try SQLiteSnapshotWriter.write(catalog: "nope", from: try temporary.database.reader(), to: path) { _ in [:] }
+            try SQLiteSnapshotWriter.write(catalog: "nope", from: try temporary.database.reader(), to: path) { _ in [:]
+            }
         }
         #expect(!FileManager.default.fileExists(atPath: path))
         #expect(throws: StorageError.self) { try SQLiteCatalogFile(path: path) }

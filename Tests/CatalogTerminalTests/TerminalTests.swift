@@ -27,9 +27,10 @@ import Testing
 @Suite struct KeyDecoderTests {
     @Test func decodesKeysAndSplitSequences() {
         var decoder = KeyDecoder()
-        #expect(decoder.feed(Array("\u{1B}[A\u{1B}[B\u{1B}OC\u{1B}[5~\u{1B}[6~\u{1B}[H\u{1B}[4~\u{1B}[Z".utf8)) == [
-            .up, .down, .right, .pageUp, .pageDown, .home, .end, .backTab,
-        ])
+        #expect(
+            decoder.feed(Array("\u{1B}[A\u{1B}[B\u{1B}OC\u{1B}[5~\u{1B}[6~\u{1B}[H\u{1B}[4~\u{1B}[Z".utf8)) == [
+                .up, .down, .right, .pageUp, .pageDown, .home, .end, .backTab,
+            ])
         #expect(decoder.feed([0x1B, 0x5B]) == [])
         #expect(decoder.feed([0x44]) == [.left])
         #expect(decoder.feed(Array("ö".utf8).prefix(1).map { $0 }) == [])
@@ -57,7 +58,9 @@ import Testing
         state.list = RecordList(sectioned: true)
         state.list.replace(
             with: [
-                Record(id: "1", title: "Apfeltee", subtitle: "Teehaus", price: 3.5, currency: "EUR", country: "DE", section: "A"),
+                Record(
+                    id: "1", title: "Apfeltee", subtitle: "Teehaus", price: 3.5, currency: "EUR", country: "DE",
+                    section: "A"),
                 Record(id: "2", title: "抹茶 Matcha 宇治", price: 12, currency: "JPY", country: "JP", section: "A"),
                 Record(id: "3", title: "1001 Nacht\u{1B}[2J", categories: ["Tee"], section: "#"),
             ], before: nil, after: nil)
@@ -104,19 +107,24 @@ import Testing
         state.detail = BrowserState.Detail(record: record, returnTo: .catalog)
         state.screen = .detail
         let text = BrowserView.frame(state, width: 80, height: 24).text
-        for expected in ["Kategorie: Tee", "Preis: 2.00 EUR", "Menge: 7", "Land: AT 🇦🇹", "weight: 1.50", "origin: Tirol",
-            "(Keine Daten hinterlegt)", "id: x"]
-        {
+        for expected in [
+            "Kategorie: Tee", "Preis: 2.00 EUR", "Menge: 7", "Land: AT 🇦🇹", "weight: 1.50", "origin: Tirol",
+            "(Keine Daten hinterlegt)", "id: x",
+        ] {
             #expect(text.contains(expected), "\(expected)")
         }
-        #expect(text.components(separatedBy: "weight").first!.count < text.components(separatedBy: "origin").first!.count)
+        #expect(
+            text.components(separatedBy: "weight").first!.count < text.components(separatedBy: "origin").first!.count)
     }
 
     @Test func highlightsFollowUTF16Ranges() {
-        let spans = BrowserView.highlighted("Ötzi 🥁 Drums", [MatchRange(field: "title", start: 8, length: 5)], base: .plain)
+        let spans = BrowserView.highlighted(
+            "Ötzi 🥁 Drums", [MatchRange(field: "title", start: 8, length: 5)], base: .plain)
         #expect(spans.map(\.text) == ["Ötzi 🥁 ", "Drums"])
         #expect(spans[1].style.foreground == .match)
-        #expect(BrowserView.highlighted("ab", [MatchRange(field: "title", start: 5, length: 9)], base: .plain).map(\.text) == ["ab"])
+        #expect(
+            BrowserView.highlighted("ab", [MatchRange(field: "title", start: 5, length: 9)], base: .plain).map(\.text)
+                == ["ab"])
     }
 
     @Test(arguments: [("c", "C"), ("cs", "CS"), ("dzs", "DZS"), ("ö", "Ö"), ("7", "#"), ("ж", "#"), ("q", "Q")])

@@ -44,16 +44,19 @@ struct TerminalCommand: Command {
             guard arguments.positionals.count == 1, let text = arguments.positionals.first else {
                 throw CLIError.usage("give the server's URL (http://localhost:8080) or --offline FILE")
             }
-            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+                scheme == "http" || scheme == "https",
                 url.host != nil
             else {
                 throw CLIError.usage("'\(text)' is not an http(s) URL")
             }
             options.server = url
         }
-        options.token = arguments.value("token") ?? ProcessInfo.processInfo.environment["CATALOG_TOKEN"].flatMap {
-            $0.isEmpty ? nil : $0
-        }
+        options.token =
+            arguments.value("token")
+            ?? ProcessInfo.processInfo.environment["CATALOG_TOKEN"].flatMap {
+                $0.isEmpty ? nil : $0
+            }
         options.catalog = arguments.value("catalog")
         if arguments.flag("no-color") { options.colors = false }
         context.output.flush()

@@ -125,7 +125,10 @@ final class SnapshotTransfer: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let (continuation, result) = state.withLock { state -> (CheckedContinuation<Result<Outcome, CatalogClientError>, Never>?, Result<Outcome, CatalogClientError>) in
+        let (continuation, result) = state.withLock {
+            state -> (
+                CheckedContinuation<Result<Outcome, CatalogClientError>, Never>?, Result<Outcome, CatalogClientError>
+            ) in
             try? state.handle?.close()
             state.handle = nil
             let continuation = state.continuation
@@ -134,7 +137,8 @@ final class SnapshotTransfer: NSObject, URLSessionDataDelegate, Sendable {
             if let error { return (continuation, .failure(.transport(error, url: task.originalRequest?.url))) }
             return (
                 continuation,
-                .success(Outcome(status: state.status, headers: state.headers, body: state.body, fileBytes: state.fileBytes))
+                .success(
+                    Outcome(status: state.status, headers: state.headers, body: state.body, fileBytes: state.fileBytes))
             )
         }
         continuation?.resume(returning: result)

@@ -46,15 +46,19 @@ struct HTTPTransport: Sendable {
                         continuation.resume(
                             returning: .failure(
                                 CatalogClientError(
-                                    .transport, "the answer is not HTTP", url: request.url.map(CatalogClientError.display))))
+                                    .transport, "the answer is not HTTP",
+                                    url: request.url.map(CatalogClientError.display))))
                         return
                     }
                     var headers: [String: String] = [:]
                     for (name, value) in http.allHeaderFields {
-                        if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
+                        if let name = name as? String, let value = value as? String {
+                            headers[name.lowercased()] = value
+                        }
                     }
                     continuation.resume(
-                        returning: .success(HTTPAnswer(status: http.statusCode, body: data ?? Data(), headers: headers)))
+                        returning: .success(HTTPAnswer(status: http.statusCode, body: data ?? Data(), headers: headers))
+                    )
                 }
                 task.resume()
                 if slot.hold(task) { task.cancel() }

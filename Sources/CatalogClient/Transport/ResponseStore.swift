@@ -105,7 +105,8 @@ final class ResponseStore: Sendable {
         var offset = magic.count
         func field() -> [UInt8]? {
             guard offset + 4 <= bytes.count else { return nil }
-            let length = Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2]) << 16
+            let length =
+                Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2]) << 16
                 | Int(bytes[offset + 3]) << 24
             offset += 4
             guard length <= bytes.count - offset else { return nil }

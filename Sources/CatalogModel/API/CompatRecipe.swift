@@ -15,8 +15,9 @@ public struct CompatRecipe: Codable, Sendable, Equatable {
     public var imageurl: String
 
     /// Creates a recipe.
-    public init(recid: String, title: String, subtitle: String, description: String, complexity: String, imageurl: String)
-    {
+    public init(
+        recid: String, title: String, subtitle: String, description: String, complexity: String, imageurl: String
+    ) {
         self.recid = recid
         self.title = title
         self.subtitle = subtitle

@@ -175,7 +175,9 @@ public enum SQLiteSnapshotWriter {
             let version = try SQLiteCatalogWriter(connection: connection, path: path).beginVersion(of: id)
             var position = 0
             try reader.forEachItem(of: catalog) { hit in
-                guard let key = hit.key else { throw StorageError(.engine, "the source gave a record without its place") }
+                guard let key = hit.key else {
+                    throw StorageError(.engine, "the source gave a record without its place")
+                }
                 if position % 4096 == 0, isCancelled() { throw StorageError(.cancelled, "the snapshot was cancelled") }
                 let record = try hit.record()
                 try version.write(

@@ -23,7 +23,8 @@ struct SnapshotAPI {
             let id = context.parameter("id")
             let catalog = try stores.reader().catalogOr404(id)
             let etag = SnapshotCache.etag(of: catalog)
-            if let condition = request.headers["If-None-Match"], ConditionalGetMiddleware.matches(condition, etag: etag) {
+            if let condition = request.headers["If-None-Match"], ConditionalGetMiddleware.matches(condition, etag: etag)
+            {
                 return Response(status: .notModified, headers: Self.headers(etag: etag))
             }
             let file = try StorageErrors.map {
@@ -44,7 +45,8 @@ struct SnapshotAPI {
                 headers["Content-Range"] = ByteRange.contentRange(part, size: file.size)
                 return Response(
                     status: .partialContent, headers: headers,
-                    file: FileBody(path: file.url.path, offset: part.lowerBound, length: part.upperBound - part.lowerBound))
+                    file: FileBody(
+                        path: file.url.path, offset: part.lowerBound, length: part.upperBound - part.lowerBound))
             case .unsatisfiable:
                 headers["Content-Range"] = "bytes */\(file.size)"
                 return Response(status: .rangeNotSatisfiable, headers: headers)

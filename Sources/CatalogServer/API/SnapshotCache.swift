@@ -44,8 +44,11 @@ final class SnapshotCache: Sendable {
     static func etag(of catalog: StoredCatalog) -> String {
         let summary = catalog.summary
         var description = Array(
-            ["snapshot-v1", catalog.versionKey, catalog.collationVersion, summary.title, summary.locale, "\(summary.count)"]
-                .joined(separator: "\n").utf8)
+            [
+                "snapshot-v1", catalog.versionKey, catalog.collationVersion, summary.title, summary.locale,
+                "\(summary.count)",
+            ]
+            .joined(separator: "\n").utf8)
         for label in catalog.sectionLabels { description += Array("\u{1F}\(label)".utf8) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -115,7 +118,9 @@ final class SnapshotCache: Sendable {
     /// Removes the catalog's other snapshots, then the least recently served files beyond the limit.
     private func removeStale(catalog id: String, keeping kept: URL) {
         let manager = FileManager.default
-        let names = ((try? manager.contentsOfDirectory(atPath: directory.path)) ?? []).filter { $0.hasSuffix(".sqlite") }
+        let names = ((try? manager.contentsOfDirectory(atPath: directory.path)) ?? []).filter {
+            $0.hasSuffix(".sqlite")
+        }
         var others: [(url: URL, modified: Date)] = []
         for name in names where name != kept.lastPathComponent {
             let url = directory.appendingPathComponent(name)
@@ -123,7 +128,8 @@ final class SnapshotCache: Sendable {
             if name.hasPrefix(id + ".") {
                 try? manager.removeItem(at: url)
             } else {
-                let modified = (try? manager.attributesOfItem(atPath: url.path)[.modificationDate] as? Date) ?? .distantPast
+                let modified =
+                    (try? manager.attributesOfItem(atPath: url.path)[.modificationDate] as? Date) ?? .distantPast
                 others.append((url, modified))
             }
         }

@@ -65,7 +65,10 @@ final class Browser {
     /// How long search waits for the next key before it asks.
     static let debounce: Duration = .milliseconds(120)
 
-    init(source: any CatalogBrowsing, client: CatalogClient?, offline: Bool, post: @escaping @Sendable (BrowserEvent) -> Void) {
+    init(
+        source: any CatalogBrowsing, client: CatalogClient?, offline: Bool,
+        post: @escaping @Sendable (BrowserEvent) -> Void
+    ) {
         self.source = source
         self.client = client
         self.post = post
@@ -154,7 +157,9 @@ final class Browser {
         case .home, .pageUp: state.catalogSelection = 0
         case .end, .pageDown: state.catalogSelection = max(0, count - 1)
         case .enter, .right:
-            if state.catalogs.indices.contains(state.catalogSelection) { open(state.catalogs[state.catalogSelection].id) }
+            if state.catalogs.indices.contains(state.catalogSelection) {
+                open(state.catalogs[state.catalogSelection].id)
+            }
         case .character("q"), .escape: finished = true
         case .character("r"): loadCatalogs()
         case .character("s") where client != nil: beginSignIn(returnTo: .catalogs)
@@ -196,7 +201,9 @@ final class Browser {
             return
         }
         if listKey(key) { return }
-        if state.tab == .list, case .character(let character) = key, character.isLetter || character.isNumber || character == "#" {
+        if state.tab == .list, case .character(let character) = key,
+            character.isLetter || character.isNumber || character == "#"
+        {
             jump(typing: character)
         }
     }
@@ -304,7 +311,8 @@ final class Browser {
             return
         default: return
         }
-        detail.scroll = min(detail.scroll, max(0, BrowserView.detailLines(detail.record, state: state, width: width).count - page))
+        detail.scroll = min(
+            detail.scroll, max(0, BrowserView.detailLines(detail.record, state: state, width: width).count - page))
         state.detail = detail
     }
 
@@ -465,7 +473,9 @@ final class Browser {
         state.search = search
         let generation = search.generation
         var request = SearchRequest(query: search.query, limit: 50)
-        if catalog.scopes.indices.contains(search.scope), search.scope > 0 { request.scope = catalog.scopes[search.scope] }
+        if catalog.scopes.indices.contains(search.scope), search.scope > 0 {
+            request.scope = catalog.scopes[search.scope]
+        }
         if append { request.after = search.results.after }
         let query = request
         let source = source
@@ -670,7 +680,8 @@ final class Browser {
         let phrases = state.phrases
         let text = error.isConnectivity ? "\(phrases.unreachable) (\(error.message))" : error.message
         state.message = BrowserState.Message(
-            text: text, isError: true, canRetry: error.isConnectivity || error.code == .unavailable || error.code == .server)
+            text: text, isError: true,
+            canRetry: error.isConnectivity || error.code == .unavailable || error.code == .server)
     }
 
     private func clampScroll() {

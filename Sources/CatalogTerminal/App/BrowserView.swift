@@ -40,7 +40,9 @@ enum BrowserView {
     // MARK: - Screens
 
     static func titleBar(_ left: String, _ right: String = "", width: Int) -> Row {
-        Row.spread([Span(" " + left, TextStyle(bold: true, reverse: true))], [Span(right + " ", .selected)], width: width, fill: .selected)
+        Row.spread(
+            [Span(" " + left, TextStyle(bold: true, reverse: true))], [Span(right + " ", .selected)], width: width,
+            fill: .selected)
     }
 
     static func catalogs(_ state: BrowserState, width: Int, height: Int) -> [Row] {
@@ -75,7 +77,10 @@ enum BrowserView {
                 case .categories: name = phrases.categories
                 case .favorites: name = phrases.favorites
                 }
-                spans.append(Span(" \(name) ", tab == state.tab && state.search == nil ? TextStyle(bold: true, reverse: true) : .muted))
+                spans.append(
+                    Span(
+                        " \(name) ",
+                        tab == state.tab && state.search == nil ? TextStyle(bold: true, reverse: true) : .muted))
                 spans.append(Span(" "))
             }
             rows.append(Row(spans).fitted(to: width))
@@ -95,7 +100,8 @@ enum BrowserView {
         case .list:
             rows += list(state.list, height: body, width: width, state: state)
             while rows.count < height - 2 { rows.append(Row()) }
-            rows.append(indexRail(catalog.sections, sections: state.sections, current: state.list.currentSection, width: width))
+            rows.append(
+                indexRail(catalog.sections, sections: state.sections, current: state.list.currentSection, width: width))
         case .hot:
             rows += list(state.hot, height: body, width: width, state: state)
         case .categories:
@@ -143,7 +149,11 @@ enum BrowserView {
         for index in list.entries.indices.dropFirst(list.top).prefix(height) {
             switch list.entries[index] {
             case .header(let label):
-                rows.append(Row([Span(" \(label) ", TextStyle(bold: true, foreground: .accent)), Span(String(repeating: "─", count: max(0, width - TextWidth.of(label) - 2)), .muted)]))
+                rows.append(
+                    Row([
+                        Span(" \(label) ", TextStyle(bold: true, foreground: .accent)),
+                        Span(String(repeating: "─", count: max(0, width - TextWidth.of(label) - 2)), .muted),
+                    ]))
                 parity = 0
             case .record(let record, let matches):
                 let selected = index == list.selected
@@ -158,16 +168,20 @@ enum BrowserView {
 
     /// One record: ★ when a favorite, the title (matches marked), the subtitle or "Kategorie …"
     /// dimmed, and at the right the price and the flag of the country.
-    static func recordRow(_ record: Record, matches: [MatchRange], width: Int, state: BrowserState, fill: TextStyle?) -> Row {
+    static func recordRow(_ record: Record, matches: [MatchRange], width: Int, state: BrowserState, fill: TextStyle?)
+        -> Row
+    {
         let favorite = state.favoriteIDs.contains(record.id)
         var left: [Span] = [Span(favorite ? " ★ " : "   ", TextStyle(foreground: .accent))]
         left += highlighted(record.title, matches.filter { $0.field == "title" }, base: .bold)
         let second =
             record.subtitle
-            ?? (record.categories.isEmpty ? nil : "\(state.phrases.category) \(record.categories.joined(separator: ", "))")
+            ?? (record.categories.isEmpty
+                ? nil : "\(state.phrases.category) \(record.categories.joined(separator: ", "))")
         if let second {
             left.append(Span("  "))
-            left += highlighted(second, record.subtitle == nil ? [] : matches.filter { $0.field == "subtitle" }, base: .muted)
+            left += highlighted(
+                second, record.subtitle == nil ? [] : matches.filter { $0.field == "subtitle" }, base: .muted)
         }
         var right: [Span] = []
         if let price = record.price { right.append(Span(money(price, record.currency))) }
@@ -286,7 +300,8 @@ enum BrowserView {
     static func detail(_ state: BrowserState, width: Int, height: Int) -> [Row] {
         guard let detail = state.detail else { return [] }
         var rows = [titleBar(detail.record.title, detail.record.section ?? "", width: width)]
-        rows += detailLines(detail.record, state: state, width: width).dropFirst(detail.scroll).prefix(max(0, height - 2))
+        rows += detailLines(detail.record, state: state, width: width).dropFirst(detail.scroll).prefix(
+            max(0, height - 2))
         return rows
     }
 
@@ -302,11 +317,15 @@ enum BrowserView {
         rows.append(
             Row([
                 Span("  \(TextWidth.fit(phrases.password, to: 12)) ", .muted),
-                Span(String(repeating: "•", count: form.password.count) + (form.onPassword ? "▏" : ""), form.onPassword ? .bold : .plain),
+                Span(
+                    String(repeating: "•", count: form.password.count) + (form.onPassword ? "▏" : ""),
+                    form.onPassword ? .bold : .plain),
             ]))
         rows.append(Row())
         if form.busy { rows.append(Row("  " + phrases.loading, .muted)) }
-        if form.failed { rows.append(Row([Span("  " + phrases.wrongCredentials, TextStyle(bold: true, foreground: .error))])) }
+        if form.failed {
+            rows.append(Row([Span("  " + phrases.wrongCredentials, TextStyle(bold: true, foreground: .error))]))
+        }
         return rows
     }
 
@@ -315,8 +334,12 @@ enum BrowserView {
         if let message = state.message {
             let retry = message.canRetry ? "  Ctrl-R: \(state.phrases.retry)" : ""
             return Row(
-                [Span(" " + (message.isError ? "⚠ " : "") + message.text, TextStyle(bold: message.isError, foreground: message.isError ? .error : nil)),
-                 Span(retry, .bold)]
+                [
+                    Span(
+                        " " + (message.isError ? "⚠ " : "") + message.text,
+                        TextStyle(bold: message.isError, foreground: message.isError ? .error : nil)),
+                    Span(retry, .bold),
+                ]
             ).fitted(to: width)
         }
         let hints: String
@@ -325,9 +348,12 @@ enum BrowserView {
             hints = "↑↓ Enter open   s sign in   q quit"
         case .catalog where state.search != nil:
             let search = state.search!
-            hints = "type to search   Tab scope   ↑↓ Enter open   Esc close   \(search.total)\(search.totalCapped ? "+" : "") \(state.phrases.results)"
+            hints =
+                "type to search   Tab scope   ↑↓ Enter open   Esc close   \(search.total)\(search.totalCapped ? "+" : "") \(state.phrases.results)"
         case .catalog:
-            let jump = state.jumpLetters.isEmpty || Date().timeIntervalSince(state.lastJumpKey) > 0.8 ? "" : "[\(state.jumpLetters.uppercased())] "
+            let jump =
+                state.jumpLetters.isEmpty || Date().timeIntervalSince(state.lastJumpKey) > 0.8
+                ? "" : "[\(state.jumpLetters.uppercased())] "
             hints = "\(jump)a–z jump   / search   Tab view   ↑↓ PgUp PgDn Home End   Enter open   * favorite   Esc back"
         case .detail:
             hints = "Esc back   ↑↓ scroll   * favorite"

@@ -69,7 +69,8 @@ struct KeyDecoder {
             default: return (nil, 1)  // a continuation byte or an impossible lead byte
             }
             guard index + length <= bytes.count else { return nil }
-            guard let text = String(validating: bytes[index..<(index + length)], as: UTF8.self), let character = text.first
+            guard let text = String(validating: bytes[index..<(index + length)], as: UTF8.self),
+                let character = text.first
             else { return (nil, 1) }
             return (.character(character), length)
         }
