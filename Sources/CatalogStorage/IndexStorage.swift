@@ -37,15 +37,15 @@ public protocol CatalogIndexSink: AnyObject {
     func write(orderEntry: OrderEntry) throws
     /// Stores a record's place in a category; by category number, then index order.
     func write(categoryEntry: OrderEntry, category: Int) throws
-    /// Stores a record's id; every record, in the byte order of the ids.
-    func write(idEntry id: String, document: Int) throws
+    /// Stores a record's id and content hash; every record, in the byte order of the ids.
+    func write(idEntry id: String, document: Int, hash: UInt64) throws
 }
 
 extension CatalogIndexSink {
     public var wantsOrderEntries: Bool { false }
     public func write(orderEntry: OrderEntry) throws {}
     public func write(categoryEntry: OrderEntry, category: Int) throws {}
-    public func write(idEntry id: String, document: Int) throws {}
+    public func write(idEntry id: String, document: Int, hash: UInt64) throws {}
 }
 
 /// A record's place in index order: its key there and its document number.

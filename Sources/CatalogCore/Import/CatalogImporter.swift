@@ -40,7 +40,10 @@ public enum CatalogImporter {
             existingCategories: Dictionary(
                 (existing?.categories ?? []).map { ($0.name, $0.id) }, uniquingKeysWith: { first, _ in first }),
             temporaryDirectory: temporaryDirectory)
-        if let existing { builder.previousHashes = try snapshot.itemHashes(of: existing) }
+        if let existing {
+            builder.previousHashes = try snapshot.itemHashes(of: existing)
+            builder.collectsTermsLater = true
+        }
         var read = 0
         let learned = try ImportProfile.step("read and index \(read) records") {
             try records { record in

@@ -25,7 +25,9 @@ enum ImportProfile {
             let elapsed = ContinuousClock.now - start
             let milliseconds = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
             var line = "profile: \(label()): \(milliseconds) ms (this thread's CPU \(threadCPUMilliseconds() - startCPU) ms)"
-            if let peak = peakResidentMegabytes() { line += ", peak RSS \(peak) MB" }
+            if let now = residentMegabytes("VmRSS:"), let peak = residentMegabytes("VmHWM:") {
+                line += ", RSS \(now) MB (peak \(peak) MB)"
+            }
             FileHandle.standardError.write(Data((line + "\n").utf8))
         }
         return try body()
@@ -38,10 +40,10 @@ enum ImportProfile {
         return time.tv_sec * 1000 + time.tv_nsec / 1_000_000
     }
 
-    /// The process's peak resident set (`VmHWM`), where the system reports it.
-    static func peakResidentMegabytes() -> Int? {
+    /// The process's resident set (`VmRSS:`) or its peak (`VmHWM:`), where the system reports it.
+    static func residentMegabytes(_ field: String) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        for line in status.split(separator: "\n") where line.hasPrefix(field) {
             let digits = line.filter(\.isNumber)
             return Int(digits).map { $0 / 1024 }
         }

@@ -6,7 +6,7 @@ import Foundation
 /// sink on the thread that owns the engine's connection.
 final class SinkHandoff: CatalogIndexSink, @unchecked Sendable {
     // @unchecked: `batch` belongs to the sending thread; the pipe synchronizes the rest.
-    private let pipe = BatchPipe<Write>(capacity: 32)
+    private let pipe = BatchPipe<Write>(capacity: 8)
     private var batch: [Write] = []
     let wantsOrderEntries: Bool
 
@@ -17,7 +17,7 @@ final class SinkHandoff: CatalogIndexSink, @unchecked Sendable {
         case blob([UInt8], name: String)
         case order(OrderEntry)
         case category(OrderEntry, category: Int)
-        case id(String, document: Int)
+        case id(String, document: Int, hash: UInt64)
     }
 
     private static let batchSize = 512
@@ -34,7 +34,9 @@ final class SinkHandoff: CatalogIndexSink, @unchecked Sendable {
     func write(blob: [UInt8], named name: String) throws { try add(.blob(blob, name: name)) }
     func write(orderEntry: OrderEntry) throws { try add(.order(orderEntry)) }
     func write(categoryEntry: OrderEntry, category: Int) throws { try add(.category(categoryEntry, category: category)) }
-    func write(idEntry id: String, document: Int) throws { try add(.id(id, document: document)) }
+    func write(idEntry id: String, document: Int, hash: UInt64) throws {
+        try add(.id(id, document: document, hash: hash))
+    }
 
     private func add(_ write: Write) throws {
         batch.append(write)
@@ -69,7 +71,7 @@ final class SinkHandoff: CatalogIndexSink, @unchecked Sendable {
                 case .blob(let bytes, let name): try sink.write(blob: bytes, named: name)
                 case .order(let entry): try sink.write(orderEntry: entry)
                 case .category(let entry, let category): try sink.write(categoryEntry: entry, category: category)
-                case .id(let id, let document): try sink.write(idEntry: id, document: document)
+                case .id(let id, let document, let hash): try sink.write(idEntry: id, document: document, hash: hash)
                 }
             }
         }

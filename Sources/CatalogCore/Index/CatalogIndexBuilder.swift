@@ -61,6 +61,11 @@ public final class CatalogIndexBuilder {
     /// The content hashes of the catalog's current records by id: ``add(_:)`` counts what is
     /// new, changed and unchanged against them.
     public var previousHashes: [String: UInt64] = [:]
+
+    /// Whether records' index terms are collected only when the index is written (from the
+    /// temporary file), not as records arrive: for a re-import, which usually changes little
+    /// or nothing, so an unchanged one costs little more than reading the file.
+    public var collectsTermsLater = false
     /// Records added whose id was not in ``previousHashes``.
     public private(set) var addedCount = 0
     /// Records added whose id was there with other content.
@@ -131,18 +136,16 @@ public final class CatalogIndexBuilder {
         }
         for number in numbers { categoryNumbersByArrival.append(UInt32(truncatingIfNeeded: number)) }
         categoryStarts.append(UInt32(categoryNumbersByArrival.count))
-        collector.collect(record, categoryNumbers: numbers)
-        rankLengths.append(UInt16(clamping: collector.rankLength))
+        if collectsTermsLater {
+            rankLengths.append(0)
+        } else {
+            try collectTerms(of: record, categoryNumbers: numbers)
+        }
         let section = collation.section(for: record.title)
         sections.append(UInt16(clamping: section))
         sortKeys.append(contentsOf: collation.sortKey(record.title))
         sortKeyStarts.append(UInt32(sortKeys.count))
         prices.append(record.price.map { NSDecimalNumber(decimal: $0).doubleValue } ?? .nan)
-
-        termOffsets.append(termLists.size)
-        scratch.removeAll(keepingCapacity: true)
-        TermList.append(collector.collected, to: &scratch)
-        try termLists.append(scratch)
 
         var stored = record
         let labels = collation.sectionLabels
@@ -194,7 +197,37 @@ public final class CatalogIndexBuilder {
         return try outcome.withLock { $0! }.get()
     }
 
+    /// Collects a record's index terms into the term list file; its rank length too.
+    private func collectTerms(of record: Record, categoryNumbers: [Int]) throws {
+        collector.collect(record, categoryNumbers: categoryNumbers)
+        rankLengths.append(UInt16(clamping: collector.rankLength))
+        termOffsets.append(termLists.size)
+        scratch.removeAll(keepingCapacity: true)
+        TermList.append(collector.collected, to: &scratch)
+        try termLists.append(scratch)
+    }
+
+    /// Collects the terms of every record from the temporary file, for ``collectsTermsLater``.
+    private func collectDeferredTerms() throws {
+        try records.flush()
+        let count = self.count
+        rankLengths.removeAll(keepingCapacity: true)
+        var blob: [UInt8] = []
+        for arrival in 0..<count {
+            blob.removeAll(keepingCapacity: true)
+            try records.read(at: recordOffsets[arrival], count: recordLength(arrival), appendingTo: &blob)
+            let record = try StoredRecord.decode(RecordBlob.json(in: blob))
+            let numbers = categoryNumbersByArrival[Int(categoryStarts[arrival])..<Int(categoryStarts[arrival + 1])]
+            try collectTerms(of: record, categoryNumbers: numbers.map { Int($0) })
+        }
+    }
+
     private func build(into sink: any CatalogIndexSink) throws -> IndexedCatalog {
+        if collectsTermsLater {
+            try ImportProfile.step("index terms of \(count) records") { try collectDeferredTerms() }
+        }
+        collector.finishCollecting()
+        ids.dropLookup()
         try records.flush()
         try termLists.flush()
         let count = self.count
@@ -226,6 +259,7 @@ public final class CatalogIndexBuilder {
         // The term lists of one chunk's records, read once and walked twice.
         var chunkTerms: [UInt8] = []
         var chunkTermEnds: [Int] = []
+        ImportProfile.step("orders and posting counts") {}
 
         let chunkCount = (count + PostingChunk.size - 1) / PostingChunk.size
         try ImportProfile.step("write \(count) records and their posting chunks") {
@@ -345,7 +379,9 @@ public final class CatalogIndexBuilder {
         var byID = Array(0..<UInt32(count))
         withKeys { _, id in byID.sort { id(Int($0), Int($1)) < 0 } }
         for arrival in byID {
-            try sink.write(idEntry: String(decoding: ids.key(Int(arrival)), as: UTF8.self), document: Int(documents[Int(arrival)]))
+            try sink.write(
+                idEntry: String(decoding: ids.key(Int(arrival)), as: UTF8.self), document: Int(documents[Int(arrival)]),
+                hash: hashes[Int(arrival)])
         }
     }
 
@@ -551,6 +587,11 @@ enum RecordBlob {
         BinaryWriter.append(hash, to: &bytes)
         bytes.append(contentsOf: json)
         return hash
+    }
+
+    /// The record's JSON in a blob.
+    static func json(in bytes: [UInt8]) throws -> [UInt8] {
+        try item(from: bytes, document: 0, id: "", section: 0, sortKey: [], position: 0).json
     }
 
     static func item(

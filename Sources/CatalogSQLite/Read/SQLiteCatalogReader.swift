@@ -216,8 +216,8 @@ public final class SQLiteCatalogReader: CatalogReader {
 
     public func itemHashes(of catalog: StoredCatalog) throws -> [String: UInt64] {
         let version = try version(of: catalog)
-        let statement = try connection.prepare("SELECT id, hash FROM items WHERE key >= ? AND key < ?")
-        try statement.bind(version << 32, (version + 1) << 32)
+        let statement = try connection.prepare("SELECT id, hash FROM item_ids WHERE version = ?")
+        try statement.bind(version)
         var hashes: [String: UInt64] = [:]
         hashes.reserveCapacity(catalog.summary.count)
         while try statement.step() { hashes[statement.text(0)] = UInt64(bitPattern: statement.int64(1)) }

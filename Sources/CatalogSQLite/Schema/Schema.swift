@@ -120,7 +120,7 @@ enum Schema {
         itemOrderTables + """
         INSERT INTO item_order
             SELECT version, section, sort_key, id, key & 4294967295 FROM items ORDER BY version, section, sort_key, id;
-        INSERT INTO item_ids SELECT version, id, key & 4294967295 FROM items ORDER BY version, id;
+        INSERT INTO item_ids SELECT version, id, key & 4294967295, hash FROM items ORDER BY version, id;
         DROP INDEX items_order;
         DROP INDEX items_id;
         """,
@@ -211,6 +211,7 @@ enum Schema {
             version INTEGER NOT NULL,
             id TEXT NOT NULL,
             document INTEGER NOT NULL,
+            hash INTEGER NOT NULL,              -- items.hash: a re-import compares without reading records
             PRIMARY KEY (version, id)
         ) WITHOUT ROWID;
         """

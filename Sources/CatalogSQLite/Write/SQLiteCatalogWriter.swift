@@ -105,7 +105,7 @@ final class SQLiteVersionWriter: CatalogVersionWriter {
         insertBlob = try connection.cached("INSERT INTO search_blobs (version, name, data) VALUES (?, ?, ?)")
         insertOrder = try connection.cached(
             "INSERT INTO item_order (version, section, sort_key, id, document) VALUES (?, ?, ?, ?, ?)")
-        insertID = try connection.cached("INSERT INTO item_ids (version, id, document) VALUES (?, ?, ?)")
+        insertID = try connection.cached("INSERT INTO item_ids (version, id, document, hash) VALUES (?, ?, ?, ?)")
     }
 
     func write(item: IndexedItem) throws {
@@ -138,9 +138,9 @@ final class SQLiteVersionWriter: CatalogVersionWriter {
             .run()
     }
 
-    func write(idEntry id: String, document: Int) throws {
+    func write(idEntry id: String, document: Int, hash: UInt64) throws {
         insertID.reset()
-        try insertID.bind(version, id, document).run()
+        try insertID.bind(version, id, document, Int64(bitPattern: hash)).run()
     }
 
     func write(postingChunk: [UInt8], term: UInt32, chunk: Int) throws {
