@@ -271,7 +271,8 @@ public final class CatalogIndexBuilder {
                 for document in documentRange {
                     let arrival = Int(order[document])
                     let start = chunkTerms.count
-                    try termLists.read(at: termOffsets[arrival], count: termListLength(arrival), appendingTo: &chunkTerms)
+                    try termLists.read(
+                        at: termOffsets[arrival], count: termListLength(arrival), appendingTo: &chunkTerms)
                     chunkTermEnds.append(chunkTerms.count)
                     chunkTerms.withUnsafeBufferPointer { bytes in
                         TermList.forEach(in: UnsafeBufferPointer(rebasing: bytes[start...])) { term in
@@ -373,7 +374,9 @@ public final class CatalogIndexBuilder {
             }
         }
         for category in byCategory.keys.sorted() {
-            for arrival in byCategory[category]! { try sink.write(categoryEntry: entry(Int(arrival)), category: Int(category)) }
+            for arrival in byCategory[category]! {
+                try sink.write(categoryEntry: entry(Int(arrival)), category: Int(category))
+            }
         }
         byCategory = [:]
         var byID = Array(0..<UInt32(count))
@@ -430,7 +433,8 @@ public final class CatalogIndexBuilder {
             }
         }
         return Lexicon(
-            arena: arena, starts: starts, numbers: byBytes, documentCounts: counts, references: references, pool: inline)
+            arena: arena, starts: starts, numbers: byBytes, documentCounts: counts, references: references, pool: inline
+        )
     }
 
     /// Categories with their numbers and counts, in display order: the definition's first.

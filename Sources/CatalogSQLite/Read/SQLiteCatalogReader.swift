@@ -146,7 +146,8 @@ public final class SQLiteCatalogReader: CatalogReader {
         let direction = descending ? "DESC" : "ASC"
         let order = ["section", "sort_key", "id"].map { "o.\($0) \(direction)" }.joined(separator: ", ")
         let statement = try connection.cached(
-            "SELECT \(Self.joinedHitColumns) FROM \(table) WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order) LIMIT ?")
+            "SELECT \(Self.joinedHitColumns) FROM \(table) WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order) LIMIT ?"
+        )
         try statement.bind(values + [limit + 1])
         defer { statement.finish() }
         var items: [StoredHit] = []

@@ -124,6 +124,19 @@ public enum SQLiteSnapshotWriter {
                 ),
                 (
                     """
+                    INSERT INTO main.item_order (version, section, sort_key, id, document)
+                        SELECT 1, section, sort_key, id, document FROM source.item_order
+                        WHERE version = ? ORDER BY version, section, sort_key, id
+                    """, [version]
+                ),
+                (
+                    """
+                    INSERT INTO main.item_ids (version, id, document, hash)
+                        SELECT 1, id, document, hash FROM source.item_ids WHERE version = ? ORDER BY version, id
+                    """, [version]
+                ),
+                (
+                    """
                     INSERT INTO main.sections (version, position, label, item_count)
                         SELECT 1, position, label, item_count FROM source.sections WHERE version = ?
                     """, [version]
@@ -174,19 +187,37 @@ public enum SQLiteSnapshotWriter {
         try connection.transaction {
             let version = try SQLiteCatalogWriter(connection: connection, path: path).beginVersion(of: id)
             var position = 0
+            // Index order comes as the records do; category membership and ids are written after,
+            // each in its key's order, as the engine wants them.
+            var inCategories: [Int: [OrderEntry]] = [:]
+            var ids: [(id: String, document: Int)] = []
             try reader.forEachItem(of: catalog) { hit in
                 guard let key = hit.key else {
                     throw StorageError(.engine, "the source gave a record without its place")
                 }
                 if position % 4096 == 0, isCancelled() { throw StorageError(.cancelled, "the snapshot was cancelled") }
                 let record = try hit.record()
+                let categoryNumbers = hit.categories.compactMap { numbers[$0] }
                 try version.write(
                     item: IndexedItem(
                         document: hit.document, id: hit.id, section: key.section, sortKey: key.sortKey,
                         position: position, title: hit.title, subtitle: hit.subtitle, categories: hit.categories,
-                        categoryNumbers: hit.categories.compactMap { numbers[$0] }, featured: record.featured,
-                        price: record.price, hash: hashes[hit.id] ?? 0, json: hit.json))
+                        categoryNumbers: categoryNumbers, featured: record.featured, price: record.price,
+                        hash: hashes[hit.id] ?? 0, json: hit.json))
+                if version.wantsOrderEntries {
+                    let entry = OrderEntry(key: key, document: hit.document)
+                    try version.write(orderEntry: entry)
+                    for number in categoryNumbers { inCategories[number, default: []].append(entry) }
+                    ids.append((hit.id, hit.document))
+                }
                 position += 1
+            }
+            for number in inCategories.keys.sorted() {
+                for entry in inCategories[number]! { try version.write(categoryEntry: entry, category: number) }
+            }
+            ids.sort { Array($0.id.utf8).lexicographicallyPrecedes(Array($1.id.utf8)) }
+            for (itemID, document) in ids {
+                try version.write(idEntry: itemID, document: document, hash: hashes[itemID] ?? 0)
             }
             let index = try reader.searchIndex(of: catalog)
             if let bytes = try index.blob(named: SearchBlobs.lexicon) {
