@@ -40,7 +40,6 @@ let package = Package(
         // ICU's types next to Foundation's private copy of ICU.
         .target(
             name: "CICU",
-            cxxSettings: [.unsafeFlags(["-std=c++17"])],
             linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc"), .linkedLibrary("icudata")]
         ),
 
@@ -82,7 +81,8 @@ let package = Package(
         // API tokens and password hashes (libsodium): issuing, hashing, verifying in constant time.
         .target(name: "CatalogAuth", dependencies: ["CSodium", "CatalogStorage"], swiftSettings: swiftSettings),
         // The HTTP layer: libmicrohttpd server, requests, responses, router, middleware. No catalogs.
-        .target(name: "CatalogHTTP", dependencies: ["CMicroHTTPD", "CZlib"], swiftSettings: swiftSettings),
+        .target(
+            name: "CatalogHTTP", dependencies: ["CMicroHTTPD", "CZlib", "CatalogModel"], swiftSettings: swiftSettings),
         // The catalog server: JSON API, the original apps' endpoints and feeds, images, favorites.
         .target(
             name: "CatalogServer",
