@@ -1,4 +1,5 @@
 import CatalogCollation
+import CatalogPostgres
 import CatalogSQLite
 import CatalogStorage
 
@@ -25,7 +26,7 @@ public enum CatalogEngines {
 
     /// Whether `location` names a PostgreSQL database.
     public static func isPostgres(_ location: String) -> Bool {
-        location.hasPrefix("postgres://") || location.hasPrefix("postgresql://")
+        PostgresLocation.isPostgres(location)
     }
 
     /// Opens (creating and migrating when needed) the database at `location`, and rebuilds
@@ -35,7 +36,18 @@ public enum CatalogEngines {
     /// - Throws: ``StorageError`` `.cannotOpen` with a one-line reason.
     public static func open(_ location: String, options: Options = Options()) throws -> any CatalogDatabase {
         if isPostgres(location) {
-            throw StorageError(.cannotOpen, "this build of catalog has no PostgreSQL engine")
+            var postgres = options.server ? PostgresDatabase.Options.server : PostgresDatabase.Options()
+            postgres.lockTimeout = options.lockTimeout
+            postgres.waitingForLock = options.waitingForLock
+            let database = try PostgresDatabase(url: location, options: postgres)
+            do {
+                try CatalogMaintenance.reindexStaleCatalogs(in: database)
+                database.endSnapshot()
+            } catch {
+                database.close()
+                throw error
+            }
+            return database
         }
         var sqlite = options.server ? SQLiteDatabase.Options.server : SQLiteDatabase.Options()
         sqlite.lockTimeout = options.lockTimeout
