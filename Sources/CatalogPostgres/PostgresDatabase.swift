@@ -180,7 +180,14 @@ public final class PostgresDatabase: CatalogDatabase {
     private func transaction<T>(on connection: PostgresConnection, writerLock: Bool, _ body: () throws -> T) throws
         -> T
     {
-        try connection.execute("BEGIN")
+        do {
+            try connection.execute("BEGIN")
+        } catch {
+            // The server may have ended an idle connection: nothing happened yet, so try again.
+            guard connection.isBroken else { throw error }
+            try connection.reconnect()
+            try connection.execute("BEGIN")
+        }
         do {
             if writerLock { try lockForWriting(connection) }
             let result = try body()

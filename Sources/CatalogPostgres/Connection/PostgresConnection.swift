@@ -240,10 +240,19 @@ final class PostgresConnection {
     }
 
     /// libpq's multi-line messages ("connection to server … failed: FATAL:  …\n\tIs the server
-    /// running…") as one line.
+    /// running…") as one line, its lines as sentences.
     static func oneLine(_ message: String) -> String {
-        let words = message.split(whereSeparator: { $0 == "\n" || $0 == "\t" || $0 == " " || $0 == "\r" })
-        return words.filter { $0 != "FATAL:" && $0 != "ERROR:" }.joined(separator: " ")
+        var lines: [String] = []
+        for line in message.split(whereSeparator: \.isNewline) {
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).filter {
+                $0 != "FATAL:" && $0 != "ERROR:"
+            }
+            if !words.isEmpty { lines.append(words.joined(separator: " ")) }
+        }
+        for index in lines.indices.dropLast() where !(lines[index].last.map { ".?!:".contains($0) } ?? true) {
+            lines[index] += "."
+        }
+        return lines.joined(separator: " ")
     }
 
     /// Runs `body` with a NULL-terminated array of C strings.
