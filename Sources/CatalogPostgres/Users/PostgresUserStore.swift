@@ -219,6 +219,62 @@ public final class PostgresUserStore: UserStore {
         }
     }
 
+    // MARK: - Copying
+
+    public func accounts() throws -> [StoredAccount] {
+        let rows = try connection.query(
+            "SELECT \(Self.userColumns), password_hash, token_selector, token_hash FROM users ORDER BY name_key, id")
+        var accounts = (0..<rows.count).map { row in
+            StoredAccount(
+                user: Self.user(rows, row), passwordHash: rows.optionalText(row, 4),
+                token: rows.optionalText(row, 5).map { ($0, rows.bytes(row, 6)) }, sessions: [], favorites: [])
+        }
+        for index in accounts.indices {
+            let sessions = try connection.query(
+                "SELECT selector, hash, expires FROM sessions WHERE user_id = $1 ORDER BY selector",
+                [.int8(accounts[index].user.id)])
+            accounts[index].sessions = (0..<sessions.count).map {
+                StoredSession(selector: sessions.text($0, 0), hash: sessions.bytes($0, 1), expires: sessions.text($0, 2))
+            }
+            accounts[index].favorites = try favorites(ofUser: accounts[index].user.id)
+        }
+        return accounts
+    }
+
+    public func restore(_ account: StoredAccount) throws -> User {
+        let name = account.user.name
+        guard User.isValidName(name) else {
+            throw StorageError(.invalidArgument, "invalid user name \"\(name.prefix(80))\"")
+        }
+        return try write {
+            // Sessions and favorites of an account of the same name go with it (ON DELETE CASCADE).
+            try connection.query("DELETE FROM users WHERE name_key = \(Self.nameKey)", [.text(name)])
+            let rows = try connection.query(
+                "INSERT INTO users (name, is_admin, password_hash, token_selector, token_hash, created_at) "
+                    + "VALUES ($1, $2, $3, $4, $5, $6) RETURNING \(Self.userColumns)",
+                [
+                    .text(name), .bool(account.user.isAdmin), .text(account.passwordHash),
+                    .text(account.token?.selector), account.token.map { .bytea($0.hash) } ?? .null(.bytea),
+                    .text(account.user.createdAt),
+                ])
+            let user = Self.user(rows)
+            for session in account.sessions {
+                try connection.query(
+                    "INSERT INTO sessions (selector, user_id, hash, expires) VALUES ($1, $2, $3, $4)",
+                    [.text(session.selector), .int8(user.id), .bytea(session.hash), .text(session.expires)])
+            }
+            for (offset, favorite) in account.favorites.enumerated() {
+                try connection.query(
+                    "INSERT INTO favorites (user_id, catalog_id, item_id, added_at, seq) VALUES ($1, $2, $3, $4, $5)",
+                    [
+                        .int8(user.id), .text(favorite.catalog), .text(favorite.item), .text(favorite.added),
+                        .int8(Int64(account.favorites.count - offset)),
+                    ])
+            }
+            return user
+        }
+    }
+
     /// Throws `.userNotFound` unless user `id` exists.
     private func requireUser(id: Int64) throws {
         guard try connection.query("SELECT 1 FROM users WHERE id = $1", [.int8(id)]).count == 1 else {
