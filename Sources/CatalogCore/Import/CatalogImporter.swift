@@ -26,7 +26,8 @@ public enum CatalogImporter {
         into database: any CatalogDatabase, definition: CatalogDefinition, replace: Bool,
         collation: any CatalogCollating, temporaryDirectory: String? = nil,
         records: (_ add: (Record) throws -> Void) throws -> CatalogDefinition?,
-        categoryNumbers: [String: Int]? = nil, progress: ((Int) -> Void)? = nil, isCancelled: @escaping () -> Bool = { false }
+        categoryNumbers: [String: Int]? = nil, progress: ((Int) -> Void)? = nil,
+        isCancelled: @escaping () -> Bool = { false }
     ) throws -> ImportSummary {
         guard CatalogDefinition.isValidID(definition.id) else {
             throw StorageError(

@@ -234,7 +234,8 @@ public final class PostgresUserStore: UserStore {
                 "SELECT selector, hash, expires FROM sessions WHERE user_id = $1 ORDER BY selector",
                 [.int8(accounts[index].user.id)])
             accounts[index].sessions = (0..<sessions.count).map {
-                StoredSession(selector: sessions.text($0, 0), hash: sessions.bytes($0, 1), expires: sessions.text($0, 2))
+                StoredSession(
+                    selector: sessions.text($0, 0), hash: sessions.bytes($0, 1), expires: sessions.text($0, 2))
             }
             accounts[index].favorites = try favorites(ofUser: accounts[index].user.id)
         }

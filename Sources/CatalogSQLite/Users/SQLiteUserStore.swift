@@ -229,7 +229,8 @@ public final class SQLiteUserStore: UserStore {
                 "SELECT selector, hash, expires FROM sessions WHERE user_id = ? ORDER BY selector")
             try sessions.bind(accounts[index].user.id)
             try sessions.forEachRow { row in
-                accounts[index].sessions.append(StoredSession(selector: row.text(0), hash: row.blob(1), expires: row.text(2)))
+                accounts[index].sessions.append(
+                    StoredSession(selector: row.text(0), hash: row.blob(1), expires: row.text(2)))
             }
             accounts[index].favorites = try favorites(ofUser: accounts[index].user.id)
         }
@@ -250,7 +251,9 @@ public final class SQLiteUserStore: UserStore {
             try statement.bind(
                 name, account.user.isAdmin ? 1 : 0, account.passwordHash, account.token?.selector, account.token?.hash,
                 account.user.createdAt)
-            guard try statement.step() else { throw StorageError(.engine, "restoring user \"\(name)\" returned no row") }
+            guard try statement.step() else {
+                throw StorageError(.engine, "restoring user \"\(name)\" returned no row")
+            }
             let user = user(from: statement)
             statement.finish()
             for session in account.sessions {
