@@ -2,8 +2,8 @@
 #   make run    install what is missing, build, create catalog.sqlite with the demo catalogs, serve
 #               them at http://localhost:8080 (PORT=… to change; Ctrl-C stops)
 #   make test   install what is missing, build, run every test (Swift tests, the OpenAPI
-#               conformance run with schemathesis against a live server, then the browser tests
-#               in headless Chromium)
+#               conformance run with schemathesis against a live server, the PostgreSQL parts on
+#               a throwaway cluster, then the browser tests in headless Chromium)
 #   make browser-bench  the browser tests on a release build, with the keystroke-to-results
 #               measurement on a 1,000,000-record catalog
 export PATH := /opt/swift/usr/bin:$(PATH)
@@ -38,6 +38,7 @@ test: deps-test lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	scripts/api-conformance.sh .build/debug/catalog
+	scripts/test-postgres.sh .build/debug/catalog
 	CATALOG_BROWSER_1M=0 scripts/browser-tests.sh .build/debug/catalog
 
 browser-bench: deps-test

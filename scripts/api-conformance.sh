@@ -3,6 +3,8 @@
 # with the demo catalogs and an administrator's token in a throwaway database. Fails on any
 # 5xx, undocumented status, or response that breaks the schema.
 #   scripts/api-conformance.sh [CATALOG_BINARY]
+# CATALOG_CONFORMANCE_DB=LOCATION uses that (empty) database instead of a throwaway SQLite file,
+# e.g. a postgres:// URL (scripts/test-postgres.sh does).
 set -euo pipefail
 
 binary="${1:-.build/debug/catalog}"
@@ -20,9 +22,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$binary" demo --db "$work/catalog.sqlite" >/dev/null 2>&1
-token="$("$binary" user add conformance --admin --db "$work/catalog.sqlite" 2>/dev/null)"
-"$binary" serve --db "$work/catalog.sqlite" --port 0 --quiet >"$work/serve.out" 2>"$work/serve.err" &
+db="${CATALOG_CONFORMANCE_DB:-$work/catalog.sqlite}"
+"$binary" demo --db "$db" >/dev/null 2>&1
+token="$("$binary" user add conformance --admin --db "$db" 2>/dev/null)"
+"$binary" serve --db "$db" --port 0 --quiet >"$work/serve.out" 2>"$work/serve.err" &
 server_pid=$!
 for _ in $(seq 1 100); do
   grep -q "listening on" "$work/serve.out" 2>/dev/null && break
