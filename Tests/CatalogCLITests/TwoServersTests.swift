@@ -264,3 +264,14 @@ final class TwoServersTests {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 }
+
+/// The README shows the nginx configuration the two-server test runs, word for word.
+@Suite struct NginxExampleTests {
+    @Test func theREADMEShowsTheTestedConfiguration() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let example = try String(contentsOf: root.appendingPathComponent("docs/nginx/catalog.conf"), encoding: .utf8)
+        #expect(readme.contains("```nginx\n" + example + "```\n"))
+    }
+}
