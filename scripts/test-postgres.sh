@@ -16,49 +16,20 @@ binary="$root/.build/debug/catalog"
 if [[ "${1:-}" == "--shell" ]]; then mode=shell; elif [[ -n "${1:-}" ]]; then binary="$1"; fi
 [[ "$binary" == /* ]] || binary="$PWD/$binary"
 export PATH="/opt/swift/usr/bin:$PATH"
+[[ "$mode" == shell || -x "$binary" ]] || { echo "test-postgres: no catalog binary at $binary" >&2; exit 1; }
 
-fail() { echo "test-postgres: $*" >&2; exit 1; }
-
-bin="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)"
-[[ -x "$bin/initdb" ]] || fail "PostgreSQL is missing: scripts/install-deps.sh test installs it"
-[[ "$mode" == shell || -x "$binary" ]] || fail "no catalog binary at $binary (swift build)"
-
-# initdb refuses to run as root: then the cluster belongs to postgres.
-as_owner=()
-dir="$(mktemp -d /tmp/catalog-postgres-XXXXXX)"
-if [[ "$(id -u)" == "0" ]]; then
-  as_owner=(runuser -u postgres --)
-  chown postgres:postgres "$dir"
-fi
-port="${CATALOG_TEST_POSTGRES_PORT:-55433}"
-started=""
-cleanup() {
-  if [[ -n "$started" ]]; then
-    "${as_owner[@]}" "$bin/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null 2>&1 || true
-  fi
-  rm -rf "$dir"
-}
-trap cleanup EXIT
+# shellcheck source=lib/postgres-cluster.sh
+source "$root/scripts/lib/postgres-cluster.sh"
+trap postgres_cluster_stop EXIT
 trap 'exit 130' INT TERM
-
-"${as_owner[@]}" "$bin/initdb" -D "$dir/data" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 ||
-  { cat "$dir/initdb.log" >&2; fail "initdb failed"; }
-# One role whose password is checked, for the bad-credentials test; everyone else is trusted.
-{ echo "local all catalog_password_test scram-sha-256"; cat "$dir/data/pg_hba.conf"; } >"$dir/hba"
-cat "$dir/hba" >"$dir/data/pg_hba.conf"
-# A throwaway cluster: no fsync, and connections for tests that run in parallel.
-options="-k $dir -c listen_addresses='' -p $port -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-options+=" -c max_connections=300"
-started=1
-"${as_owner[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -o "$options" -w start >/dev/null ||
-  { cat "$dir/server.log" >&2; fail "the cluster did not start"; }
-
-server="postgres://postgres@/postgres?host=$dir&port=$port"
+# A throwaway cluster: no fsync, and connections for the tests that run in parallel.
+postgres_cluster_start fsync=off synchronous_commit=off full_page_writes=off max_connections=300
+server="$POSTGRES_CLUSTER_URL"
 export CATALOG_TEST_POSTGRES="$server"
 export CATALOG_TEST_POSTGRES_PASSWORDS=1
 
 if [[ "$mode" == shell ]]; then
-  echo "export CATALOG_TEST_POSTGRES='$server'"
+  echo "export CATALOG_TEST_POSTGRES='$server' CATALOG_TEST_POSTGRES_PASSWORDS=1"
   echo "(Ctrl-C stops and removes the cluster)" >&2
   while true; do sleep 3600; done
 fi
@@ -70,4 +41,4 @@ swift test --skip-build --filter \
 
 echo "test-postgres: OpenAPI conformance against a server on PostgreSQL" >&2
 psql "$server" -q -v ON_ERROR_STOP=1 -c "CREATE DATABASE conformance" >/dev/null
-CATALOG_CONFORMANCE_DB="postgres://postgres@/conformance?host=$dir&port=$port" scripts/api-conformance.sh "$binary"
+CATALOG_CONFORMANCE_DB="${server/\/postgres\?//conformance?}" scripts/api-conformance.sh "$binary"
