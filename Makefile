@@ -14,7 +14,7 @@ PORT ?= 8080
 HOST ?= 127.0.0.1
 BIN := .build/release/catalog
 
-.PHONY: run build test deps deps-test bench bench-server browser-bench format lint clean
+.PHONY: run build test deps deps-test bench bench-server bench-attack browser-bench format lint clean
 
 run: deps build
 	@if [ ! -f "$(DB)" ]; then $(BIN) demo --db "$(DB)"; fi
@@ -51,11 +51,18 @@ bench:
 	cd Benchmarks && $(SWIFT) build -c release
 	Benchmarks/.build/release/catalog-bench --catalog-binary .build/release/catalog $(BENCH_ARGS)
 	Benchmarks/server/server-bench.sh --catalog-binary .build/release/catalog $(SERVER_BENCH_ARGS)
+	Benchmarks/server/attack-bench.sh --catalog-binary .build/release/catalog $(ATTACK_BENCH_ARGS)
 
 bench-server:
 	@scripts/install-deps.sh bench
 	$(SWIFT) build -c release --product catalog
 	Benchmarks/server/server-bench.sh --catalog-binary .build/release/catalog $(SERVER_BENCH_ARGS)
+	Benchmarks/server/attack-bench.sh --catalog-binary .build/release/catalog $(ATTACK_BENCH_ARGS)
+
+bench-attack:
+	@scripts/install-deps.sh bench
+	$(SWIFT) build -c release --product catalog
+	Benchmarks/server/attack-bench.sh --catalog-binary .build/release/catalog $(ATTACK_BENCH_ARGS)
 
 format:
 	$(SWIFT) format --in-place --recursive Sources Tests Benchmarks/Sources Package.swift

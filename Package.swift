@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "CatalogSQLite", targets: ["CatalogSQLite"]),
         .library(name: "CatalogPostgres", targets: ["CatalogPostgres"]),
         .library(name: "CatalogEngines", targets: ["CatalogEngines"]),
+        .library(name: "SQLiteSupport", targets: ["SQLiteSupport"]),
         .library(name: "CatalogImport", targets: ["CatalogImport"]),
         .library(name: "CatalogDemo", targets: ["CatalogDemo"]),
         .library(name: "CatalogAuth", targets: ["CatalogAuth"]),
@@ -137,7 +138,10 @@ let package = Package(
         .testTarget(name: "CatalogImportTests", dependencies: ["CatalogImport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CatalogAuthTests",
-            dependencies: ["CatalogAuth", "CatalogStorage", "SQLiteSupport", "CatalogEngines", "CatalogTestSupport"],
+            dependencies: [
+                "CatalogAuth", "CatalogStorage", "CatalogSQLite", "SQLiteSupport", "CatalogEngines", "CatalogCore",
+                "CatalogCollation", "CatalogModel", "CatalogTestSupport",
+            ],
             swiftSettings: swiftSettings),
         // Helpers shared by test targets: a raw HTTP client over sockets.
         .target(
@@ -156,7 +160,9 @@ let package = Package(
         .testTarget(
             name: "CatalogCLITests",
             dependencies: [
-                "CatalogCLI", "catalog", "CatalogEngines", "CatalogStorage", "CatalogAuth", "CatalogTestSupport",
+                "CatalogCLI", "catalog", "CatalogEngines", "CatalogStorage", "CatalogSQLite", "SQLiteSupport",
+                "CatalogAuth",
+                "CatalogTestSupport",
             ],
             resources: [.copy("Golden")],
             swiftSettings: swiftSettings

@@ -12,7 +12,10 @@ let package = Package(
             dependencies: [
                 .product(name: "CatalogModel", package: "CatalogRoot"),
                 .product(name: "CatalogCollation", package: "CatalogRoot"),
-                .product(name: "CatalogSQLite", package: "CatalogRoot"),
+                .product(name: "CatalogStorage", package: "CatalogRoot"),
+                .product(name: "CatalogCore", package: "CatalogRoot"),
+                .product(name: "CatalogEngines", package: "CatalogRoot"),
+                .product(name: "SQLiteSupport", package: "CatalogRoot"),
                 .product(name: "CatalogImport", package: "CatalogRoot"),
                 .product(name: "CatalogDemo", package: "CatalogRoot"),
             ],

@@ -60,52 +60,9 @@ for value in "$item_seconds" "$search_seconds" "$peer_seconds" "$soak_seconds"; 
     [[ "$value" =~ ^[1-9][0-9]*$ ]] || { echo "server-bench: durations are whole seconds" >&2; exit 64; }
 done
 
-fail() {
-    echo "server-bench: $*" >&2
-    exit 1
-}
-
-say() {
-    echo "server-bench: $*"
-}
-
-# MARK: - Processes started here, stopped on exit
-
-started_pids=()
-work=""
-
-# Stops PID (a process started here) with SIGTERM, then SIGKILL after 10 s, and forgets it.
-stop_process() {
-    local pid="$1" kept=() other
-    for other in "${started_pids[@]}"; do
-        [[ "$other" == "$pid" ]] || kept+=("$other")
-    done
-    started_pids=("${kept[@]}")
-    kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null || true; return 0; }
-    kill -TERM "$pid" 2>/dev/null || true
-    for _ in $(seq 100); do
-        kill -0 "$pid" 2>/dev/null || break
-        sleep 0.1
-    done
-    if kill -0 "$pid" 2>/dev/null; then
-        echo "server-bench: process $pid did not stop in 10 s; killing it" >&2
-        kill -KILL "$pid" 2>/dev/null || true
-    fi
-    wait "$pid" 2>/dev/null || true
-}
-
-cleanup() {
-    local pid
-    for pid in "${started_pids[@]}"; do
-        stop_process "$pid"
-    done
-    if [[ -n "$work" && -d "$work" ]]; then
-        rm -rf "$work"
-    fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+bench_name=server-bench
+# shellcheck source=common.sh
+source "$here/common.sh"
 
 # A loopback port nobody listens on, from 18000 up (nginx and Datasette need one given).
 free_port() {
@@ -168,24 +125,7 @@ datasette_version="$("$datasette_python" -m datasette --version 2>/dev/null | aw
 
 # MARK: - Database
 
-if [[ -z "$database" ]]; then
-    if [[ -f /tmp/catalog-bench/bench.sqlite ]]; then
-        database=/tmp/catalog-bench/bench.sqlite
-    else
-        database="$root/Benchmarks/.cache/server-bench.sqlite"
-    fi
-fi
-if [[ ! -f "$database" ]]; then
-    mkdir -p "$(dirname "$database")"
-    partial="${database%.sqlite}.partial.sqlite"
-    rm -f "$partial" "$partial-wal" "$partial-shm"
-    say "generating a 1,000,000-record catalog \"big\" into $database (about two minutes)"
-    "$binary" generate --catalog big --items 1000000 --db "$partial" --quiet || fail "catalog generate failed"
-    for suffix in "" -wal -shm; do
-        if [[ -f "$partial$suffix" ]]; then mv "$partial$suffix" "$database$suffix"; fi
-    done
-fi
-database="$(cd "$(dirname "$database")" && pwd)/$(basename "$database")"
+bench_database "$database"
 
 query() {
     sqlite3 -readonly -batch -noheader "$database" "$1" || fail "cannot read $database: $1"

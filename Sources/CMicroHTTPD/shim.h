@@ -56,11 +56,56 @@ static inline struct MHD_OptionItem cmhd_option_notify_completed(MHD_RequestComp
     return item;
 }
 
-/// MHD's own diagnostics (refused connections, malformed requests) to standard error.
+/// Called once a request line is in, before libmicrohttpd changes it: the target as sent (up to
+/// a NUL, if it holds one). What it returns becomes the request's context.
+typedef void *(*cmhd_uri_log_callback)(void *context, const char *uri, struct MHD_Connection *connection);
+
+static inline struct MHD_OptionItem cmhd_option_uri_log(cmhd_uri_log_callback callback, void *context) {
+    struct MHD_OptionItem item = { MHD_OPTION_URI_LOG_CALLBACK, (intptr_t) callback, context };
+    return item;
+}
+
+static inline struct MHD_OptionItem cmhd_option_notify_connection(MHD_NotifyConnectionCallback callback,
+                                                                  void *context) {
+    struct MHD_OptionItem item = { MHD_OPTION_NOTIFY_CONNECTION, (intptr_t) callback, context };
+    return item;
+}
+
+/// The connection's socket, or -1.
+static inline int cmhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
+}
+
+/// The daemon (in a thread pool: the worker) that owns the connection, or NULL.
+static inline struct MHD_Daemon *cmhd_connection_daemon(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_DAEMON);
+    return info == NULL ? NULL : info->daemon;
+}
+
+/// What the connection-notify callback stored for the connection, or NULL.
+static inline void *cmhd_socket_context(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info == NULL ? NULL : info->socket_context;
+}
+
+/// Bytes of the request line and headers (with the empty line), once they are in; else 0.
+static inline size_t cmhd_request_header_size(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+    return info == NULL ? 0 : info->header_size;
+}
+
+/// MHD's own diagnostics (refused connections, malformed requests) to standard error, but for
+/// a connection its client (or the server, closing an idle or late one) ended: that is routine,
+/// and slow clients would otherwise fill the log with it.
 static void cmhd_log_to_stderr(void *context, const char *format, va_list arguments) {
     (void) context;
+    char line[1024];
+    vsnprintf(line, sizeof line, format, arguments);
+    if (strstr(line, "detected connection closure") != NULL) return;
     fputs("http: ", stderr);
-    vfprintf(stderr, format, arguments);
+    fputs(line, stderr);
 }
 
 static inline struct MHD_OptionItem cmhd_option_logger(void) {

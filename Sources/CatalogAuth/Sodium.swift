@@ -62,6 +62,21 @@ enum Sodium {
         return out
     }
 
+    /// The BLAKE2b-256 hash of `bytes` keyed with `key` (16 to 64 bytes): a message
+    /// authentication code only the key's holder can make.
+    static func hash(_ bytes: [UInt8], key: [UInt8]) -> [UInt8] {
+        _ = ready
+        precondition((16...64).contains(key.count), "a BLAKE2b key has 16 to 64 bytes")
+        var out = [UInt8](repeating: 0, count: hashByteCount)
+        bytes.withUnsafeBufferPointer { input in
+            key.withUnsafeBufferPointer { key in
+                _ = crypto_generichash(
+                    &out, out.count, input.baseAddress, UInt64(input.count), key.baseAddress, key.count)
+            }
+        }
+        return out
+    }
+
     /// Whether `a` and `b` are equal, in time that depends only on their lengths (`sodium_memcmp`).
     static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         _ = ready

@@ -168,10 +168,11 @@ struct CommandContext {
         try CatalogEngines.open(location, options: engineOptions)
     }
 
-    /// Writers wait for each other and say so on a terminal.
-    private var engineOptions: CatalogEngines.Options {
+    /// Writers wait for each other and say so; `--users-db` names the accounts file.
+    var engineOptions: CatalogEngines.Options {
         var options = CatalogEngines.Options()
         options.waitingForLock = { printError("catalog: waiting for another import to finish…") }
+        if let users = arguments.value("users-db"), !users.isEmpty { options.usersLocation = users }
         return options
     }
 

@@ -19,6 +19,9 @@ public enum CatalogEngines {
         public var lockTimeout: Duration = .seconds(300)
         /// Called once when a write has to wait for another writer.
         public var waitingForLock: (@Sendable () -> Void)?
+        /// SQLite: the accounts file (default: beside the catalog file, `catalog.sqlite` →
+        /// `catalog-users.sqlite`). PostgreSQL keeps accounts in the same database.
+        public var usersLocation: String?
 
         /// The command line's settings.
         public init() {}
@@ -52,6 +55,7 @@ public enum CatalogEngines {
         var sqlite = options.server ? SQLiteDatabase.Options.server : SQLiteDatabase.Options()
         sqlite.lockTimeout = options.lockTimeout
         sqlite.waitingForLock = options.waitingForLock
+        sqlite.usersPath = options.usersLocation
         let database = try SQLiteDatabase(path: location, options: sqlite)
         do {
             try database.convertLegacyCatalogs { try ICUCollation.forImport(locale: $0) }

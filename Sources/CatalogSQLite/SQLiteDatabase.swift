@@ -33,6 +33,8 @@ public final class SQLiteDatabase: CatalogDatabase {
         public var snapshotLifetime: Duration = .zero
         /// Called once when a write has to wait for another writer ("waiting for another import").
         public var waitingForLock: (@Sendable () -> Void)?
+        /// The accounts file; nil: ``SQLiteUserStore/defaultPath(forCatalog:)`` of the catalog file.
+        public var usersPath: String?
 
         /// The defaults: imports and the command line.
         public init() {}
@@ -52,6 +54,7 @@ public final class SQLiteDatabase: CatalogDatabase {
     let options: Options
     private let readers: WorkerLocal<Reader>
     private let writer: WriterSlot
+    private let accounts: SQLiteAccounts
     /// Bumped after every write through this database: readers holding an older snapshot
     /// renew it, so a client reads its own writes at once.
     private let generation = Atomic<Int>(0)
@@ -64,6 +67,13 @@ public final class SQLiteDatabase: CatalogDatabase {
         self.path = path
         self.options = options
         let connection = try Self.openWriter(path: path, options: options)
+        do {
+            accounts = try SQLiteAccounts(
+                path: options.usersPath ?? SQLiteUserStore.defaultPath(forCatalog: path), catalogPath: path)
+        } catch {
+            connection.close()
+            throw error
+        }
         writer = WriterSlot(connection)
         readers = WorkerLocal {
             Reader(connection: try Self.openReader(path: path, options: options), path: path)
@@ -127,7 +137,6 @@ public final class SQLiteDatabase: CatalogDatabase {
         var generation = -1
         var dataVersion = -1
         var epoch = 0
-        var users: SQLiteUserStore?
 
         init(connection: Connection, path: String) {
             catalogs = SQLiteCatalogReader(connection: connection, path: path)
@@ -219,21 +228,7 @@ public final class SQLiteDatabase: CatalogDatabase {
     }
 
     public func users() throws -> any UserStore {
-        let reader = try freshReader()
-        if let store = reader.users { return store }
-        let store = SQLiteUserStore(reads: { [unowned self] in try freshReader().catalogs.connection }) {
-            [unowned self] body in
-            defer { generation.add(1, ordering: .releasing) }
-            try withWriter(body)
-        }
-        reader.users = store
-        return store
-    }
-
-    /// Runs `body` with a user store on the read-write connection (account changes).
-    public func writingUsers<T>(_ body: (SQLiteUserStore) throws -> T) throws -> T {
-        defer { generation.add(1, ordering: .releasing) }
-        return try withWriter { try body(SQLiteUserStore(connection: $0, readOnly: false)) }
+        accounts
     }
 
     deinit {
@@ -246,6 +241,7 @@ public final class SQLiteDatabase: CatalogDatabase {
             reader.catalogs.connection.close()
         }
         writer.close()
+        accounts.close()
     }
 }
 
@@ -275,4 +271,94 @@ final class WriterSlot: @unchecked Sendable {
 extension Duration {
     /// "300 s", for messages.
     var secondsText: String { "\(components.seconds) s" }
+}
+
+/// The accounts of a catalog database, in their own file: reads on a read-only connection per
+/// thread (they see every committed write at once), writes through one read-write connection
+/// under a lock. Account writes never wait for a catalog import, which holds the catalog file.
+final class SQLiteAccounts: UserStore, @unchecked Sendable {
+    // @unchecked: each reader is used only by the thread that made it (WorkerLocal), and the
+    // writer only while `lock` is held.
+    private let readers: WorkerLocal<SQLiteUserStore>
+    private let lock = NSLock()
+    private var writer: SQLiteUserStore?
+
+    /// Opens (creating and migrating) the accounts file, moving accounts an older version kept
+    /// in the catalog file into it.
+    init(path: String, catalogPath: String) throws {
+        writer = try SQLiteUserStore(path: path, migratingFrom: catalogPath)
+        readers = WorkerLocal { try SQLiteUserStore(path: path, readOnly: true) }
+    }
+
+    private func read<T>(_ body: (SQLiteUserStore) throws -> T) throws -> T {
+        try body(readers.value())
+    }
+
+    private func write<T>(_ body: (SQLiteUserStore) throws -> T) throws -> T {
+        try lock.withLock {
+            guard let writer else { throw StorageError(.engine, "the accounts database is closed") }
+            return try body(writer)
+        }
+    }
+
+    func close() {
+        for reader in readers.drain() { reader.close() }
+        lock.withLock {
+            writer?.close()
+            writer = nil
+        }
+    }
+
+    func addUser(name: String, isAdmin: Bool, passwordHash: String?, tokenSelector: String, tokenHash: [UInt8])
+        throws -> User
+    {
+        try write {
+            try $0.addUser(
+                name: name, isAdmin: isAdmin, passwordHash: passwordHash, tokenSelector: tokenSelector,
+                tokenHash: tokenHash)
+        }
+    }
+
+    func user(named name: String) throws -> User? { try read { try $0.user(named: name) } }
+    func users() throws -> [User] { try read { try $0.users() } }
+    func removeUser(named name: String) throws -> Bool { try write { try $0.removeUser(named: name) } }
+
+    func setPasswordHash(_ hash: String?, forUser name: String) throws {
+        try write { try $0.setPasswordHash(hash, forUser: name) }
+    }
+
+    func passwordHash(forUser name: String) throws -> (user: User, hash: String)? {
+        try read { try $0.passwordHash(forUser: name) }
+    }
+
+    func replaceToken(forUser name: String, selector: String, hash: [UInt8]) throws {
+        try write { try $0.replaceToken(forUser: name, selector: selector, hash: hash) }
+    }
+
+    func tokenCredential(selector: String) throws -> (user: User, hash: [UInt8])? {
+        try read { try $0.tokenCredential(selector: selector) }
+    }
+
+    func createSession(userID: Int64, selector: String, hash: [UInt8], expires: String) throws {
+        try write { try $0.createSession(userID: userID, selector: selector, hash: hash, expires: expires) }
+    }
+
+    func sessionCredential(selector: String) throws -> (user: User, hash: [UInt8], expires: String)? {
+        try read { try $0.sessionCredential(selector: selector) }
+    }
+
+    func deleteSession(selector: String) throws { try write { try $0.deleteSession(selector: selector) } }
+    func deleteExpiredSessions(now: String) throws { try write { try $0.deleteExpiredSessions(now: now) } }
+    func favorites(ofUser id: Int64) throws -> [Favorite] { try read { try $0.favorites(ofUser: id) } }
+
+    func addFavorite(userID: Int64, catalog: String, item: String) throws -> Bool {
+        try write { try $0.addFavorite(userID: userID, catalog: catalog, item: item) }
+    }
+
+    func removeFavorite(userID: Int64, catalog: String, item: String) throws -> Bool {
+        try write { try $0.removeFavorite(userID: userID, catalog: catalog, item: item) }
+    }
+
+    func accounts() throws -> [StoredAccount] { try read { try $0.accounts() } }
+    func restore(_ account: StoredAccount) throws -> User { try write { try $0.restore(account) } }
 }

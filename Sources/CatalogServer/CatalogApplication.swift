@@ -15,15 +15,50 @@ public struct CatalogServerSettings: Sendable {
     public var publicURL: String?
     /// The largest upload accepted by `POST /api/v1/catalogs/{id}/import`.
     public var maxUploadBytes: Int = 64 << 20
+    /// Host names the server answers as (`--host-name`): absolute links use the request's `Host`
+    /// only when it names one of these or the listening address. Empty: `localhost`.
+    public var hostNames: [String] = []
+    /// The address the server listens on (`127.0.0.1`), a host name requests may use too.
+    public var listenHost: String = "127.0.0.1"
+    /// How failed sign-ins are throttled.
+    public var signInPolicy = SignInThrottle.Policy()
+    /// Threads that check passwords (each check: about 0.1 s of CPU and 64 MiB).
+    public var passwordThreads: Int = 1
 
     /// The defaults.
     public init() {}
+
+    /// Whether `name` may be a host name: letters, digits, `.`, `-` and `_`, at most 253 bytes
+    /// (or an IPv6 address in brackets).
+    public static func isValidHostName(_ name: String) -> Bool {
+        if name.hasPrefix("[") && name.hasSuffix("]") {
+            return name.count > 2 && name.dropFirst().dropLast().allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." }
+        }
+        return !name.isEmpty && name.utf8.count <= 253
+            && name.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"):
+                    return true
+                default:
+                    return false
+                }
+            }
+    }
+
+    /// The host names a request's `Host` may name: the configured ones (else `localhost`) and
+    /// the listening address.
+    var allowedHostNames: [String] {
+        let listen = listenHost.contains(":") ? "[\(listenHost)]" : listenHost
+        return (hostNames.isEmpty ? ["localhost"] : hostNames) + [listen]
+    }
 }
 
 /// What `catalog serve` serves, besides the address it listens on.
 @dynamicMemberLookup
 public struct CatalogServerOptions: Sendable {
-    /// The catalog database (SQLite or PostgreSQL), opened by the caller.
+    /// The catalog database (SQLite or PostgreSQL), opened by the caller; it also holds the
+    /// accounts (for SQLite in a file of their own beside the catalog file).
     public var database: any CatalogDatabase
     /// Everything else.
     public var settings: CatalogServerSettings
@@ -38,6 +73,10 @@ public struct CatalogServerOptions: Sendable {
         get { settings[keyPath: keyPath] }
         set { settings[keyPath: keyPath] = newValue }
     }
+
+    public subscript<T>(dynamicMember keyPath: KeyPath<CatalogServerSettings, T>) -> T {
+        settings[keyPath: keyPath]
+    }
 }
 
 /// The catalog server's routes and middleware, ready for an ``HTTPServer``.
@@ -51,13 +90,16 @@ public struct CatalogServerOptions: Sendable {
 /// let server = HTTPServer(configuration: configuration, responder: application.responder)
 /// ```
 public final class CatalogApplication: Sendable {
-    /// The database.
+    /// The database (catalogs and accounts).
     public let stores: any CatalogDatabase
     /// The router (for tests that skip the middleware).
     public let router: Router
     /// The router inside logging, errors, CORS, compression and conditional GET.
     public let responder: any Responder
+    /// Failed sign-ins, per account and per address.
+    public let signInThrottle: SignInThrottle
     private let listening: Listening
+    private let options: CatalogServerOptions
 
     /// Builds the routes.
     ///
@@ -72,11 +114,16 @@ public final class CatalogApplication: Sendable {
         let stores = options.database
         let listening = Listening()
         let baseURL = BaseURL(
-            configured: options.publicURL.map { String($0.trimmingSuffix("/")) }, listening: listening)
+            configured: options.publicURL.map { String($0.trimmingSuffix("/")) }, hostNames: options.allowedHostNames,
+            listening: listening)
         var routes = RouterBuilder()
         let authenticator = Authenticator()
         let authentication = RequestAuthentication(stores: stores, authenticator: authenticator)
-        WebRoutes(stores: stores, authenticator: authenticator).register(in: &routes)
+        let throttle = SignInThrottle(policy: options.signInPolicy)
+        WebRoutes(
+            stores: stores, authenticator: authenticator,
+            settings: WebSessionSettings(publicURL: options.publicURL), throttle: throttle
+        ).register(in: &routes)
         CatalogAPI(stores: stores).register(in: &routes)
         FavoritesAPI(stores: stores, authentication: authentication).register(in: &routes)
         ImportAPI(stores: stores, authentication: authentication).register(in: &routes)
@@ -96,14 +143,37 @@ public final class CatalogApplication: Sendable {
             ResponseCache(stores: stores),
         ]
         self.stores = stores
+        self.options = options
+        signInThrottle = throttle
         self.router = router
         self.listening = listening
         responder = router.wrapped(in: middleware)
     }
 
+    /// Closes every database connection. Call after the server stopped.
+    public func close() {
+        stores.close()
+    }
+
     /// Tells the application where the server listens (for absolute URLs without a Host header).
     public func listening(on url: String) {
         listening.set(url)
+    }
+
+    /// Sets what the HTTP server needs to know about this application: the upload limit, and
+    /// that password sign-ins run on threads of their own (unless throttled, when they are
+    /// answered at once) so they never hold up the workers that answer everyone else.
+    public func configure(_ configuration: inout ServerConfiguration) {
+        configuration.bodyLimit = Self.bodyLimit(options: options)
+        configuration.recordsClientAddress = true
+        configuration.offloadThreads = options.passwordThreads
+        let throttle = signInThrottle
+        configuration.offload = { request in
+            // By segments, as the router matches: `//signin` is the same route.
+            guard request.method == .post, request.segments == ["signin"] else { return false }
+            let name = (try? WebSession.formFields(request))?["name"] ?? ""
+            return throttle.check(account: name, address: request.clientAddress) == .allowed
+        }
     }
 
     /// The request bodies allowed beyond the server's default limit: catalog uploads.

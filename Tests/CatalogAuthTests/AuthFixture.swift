@@ -1,23 +1,32 @@
 import CatalogAuth
-import CatalogStorage
+import CatalogSQLite
 import SQLiteSupport
 import CatalogTestSupport
 import Foundation
 import Synchronization
 
-/// A user store in a fresh temporary database, removed when the fixture goes away.
+/// An accounts file (beside a catalog database) in a fresh temporary directory, removed when the
+/// fixture goes away.
 final class AuthFixture {
     let database: TemporaryDatabase
     var directory: URL { database.directory }
-    var path: String { database.path }
-    let store: any UserStore
+    /// The catalog database next to the accounts file.
+    var catalogPath: String { database.path }
+    /// The accounts file.
+    let path: String
+    let store: SQLiteUserStore
 
     init() throws {
         database = try TemporaryDatabase(prefix: "catalog-auth")
-        store = try database.database.users()
+        path = SQLiteUserStore.defaultPath(forCatalog: database.path)
+        store = try SQLiteUserStore(path: path)
     }
 
-    /// Rows in `table`, counted on a connection of its own.
+    deinit {
+        store.close()
+    }
+
+    /// Rows in `table` of the accounts file, counted on a connection of its own.
     func count(_ table: String) throws -> Int {
         let connection = try Connection(path: path, mode: .readOnly)
         defer { connection.close() }

@@ -1,13 +1,15 @@
 import CatalogAuth
 import CatalogModel
+import CatalogSQLite
 import CatalogStorage
+import CatalogTestSupport
 import Foundation
 import Testing
 
 @Suite struct UserStoreTests {
     /// Adds a user with a fresh token and no password.
     @discardableResult
-    func add(_ name: String, admin: Bool = false, to store: any UserStore) throws -> User {
+    func add(_ name: String, admin: Bool = false, to store: SQLiteUserStore) throws -> User {
         let token = APIToken.issue()
         return try store.addUser(
             name: name, isAdmin: admin, passwordHash: nil, tokenSelector: token.selector, tokenHash: token.hash)
@@ -161,5 +163,25 @@ import Testing
         try store.replaceToken(forUser: "ada", selector: "sel2", hash: [2])
         #expect(try store.tokenCredential(selector: "sel1") == nil)
         #expect(try store.tokenCredential(selector: "sel2")?.user == ada)
+    }
+
+    @Test func aReadOnlyStoreChecksCredentialsButChangesNothing() throws {
+        let fixture = try AuthFixture()
+        let auth = Authenticator()
+        let (ada, token) = try auth.addUser(name: "ada", isAdmin: false, password: nil, in: fixture.store)
+        _ = try fixture.store.addFavorite(userID: ada.id, catalog: "cookbook", item: "r1")
+        let reader = try SQLiteUserStore(path: fixture.path, readOnly: true)
+        defer { reader.close() }
+        #expect(try auth.user(bearerToken: token, in: reader) == ada)
+        #expect(try reader.favorites(ofUser: ada.id).map(\.item) == ["r1"])
+        #expect {
+            try reader.addFavorite(userID: ada.id, catalog: "cookbook", item: "r2")
+        } throws: { error in
+            let error = error as? StorageError
+            return error?.code == .engine && error?.message.contains("read-only") == true
+        }
+        #expect(throws: StorageError.self) { try auth.startSession(for: ada, in: reader) }
+        #expect(throws: StorageError.self) { try reader.removeUser(named: "ada") }
+        #expect(try fixture.store.users() == [ada])
     }
 }

@@ -4,6 +4,8 @@ import Foundation
 struct CLIRunner {
     let directory: URL
     var database: String { directory.appendingPathComponent("catalog.sqlite").path }
+    /// The accounts file beside the database.
+    var usersDatabase: String { directory.appendingPathComponent("catalog-users.sqlite").path }
 
     struct Result {
         var status: Int32

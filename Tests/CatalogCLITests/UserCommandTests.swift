@@ -1,5 +1,5 @@
 import CatalogAuth
-import CatalogEngines
+import CatalogSQLite
 import CatalogStorage
 import Foundation
 import Testing
@@ -20,9 +20,8 @@ import Testing
         let token = String(added.stdout.dropLast())
         #expect(!added.stderr.contains(token))
 
-        let database = try CatalogEngines.open(cli.database)
-        defer { database.close() }
-        let store = try database.users()
+        let store = try SQLiteUserStore(path: cli.usersDatabase, readOnly: true)
+        defer { store.close() }
         let ada = try #require(try Authenticator().user(bearerToken: token, in: store))
         #expect(ada.name == "ada")
         #expect(ada.isAdmin)
@@ -43,9 +42,8 @@ import Testing
         let added = try cli.run(["user", "add", "bob", "--password-stdin"], input: "open sesame\nignored\n")
         #expect(added.status == 0, "\(added.stderr)")
         #expect(!added.stdout.contains("sesame") && !added.stderr.contains("sesame"))
-        let database = try CatalogEngines.open(cli.database)
-        defer { database.close() }
-        let store = try database.users()
+        let store = try SQLiteUserStore(path: cli.usersDatabase, readOnly: true)
+        defer { store.close() }
         let auth = Authenticator()
         #expect(try auth.user(name: "bob", password: "open sesame", in: store)?.name == "bob")
         #expect(try auth.user(name: "bob", password: "ignored", in: store) == nil)
@@ -91,9 +89,8 @@ import Testing
             #expect(duplicate.stderr == "catalog user: error: a user named \"ada\" already exists\n")
         }
         #expect(try cli.run(["user", "list", "--json"]).stdout == before)
-        let database = try CatalogEngines.open(cli.database)
-        defer { database.close() }
-        let store = try database.users()
+        let store = try SQLiteUserStore(path: cli.usersDatabase, readOnly: true)
+        defer { store.close() }
         let token = String(first.stdout.dropLast())
         #expect(try Authenticator().user(bearerToken: token, in: store)?.isAdmin == false)
     }

@@ -190,7 +190,8 @@ import Testing
         #expect(leftover.isEmpty || RawClient.parse(leftover).status >= 400)
     }
 
-    /// With two connections held open, a third gets no answer.
+    /// With two connections held open, a third gets no answer. (The total cap is tested with busy
+    /// connections in SlowClientTests: idle ones make room for new clients.)
     static func expectThirdConnectionRefused(_ server: HTTPServer) throws {
         let client = RawClient(port: server.port)
         let held = [try client.connect(), try client.connect()]
@@ -206,12 +207,6 @@ import Testing
 
     @Test func perAddressConnectionLimit() throws {
         let server = try Self.makeServer { $0.perIPConnectionLimit = 2 }
-        defer { server.shutdown() }
-        try Self.expectThirdConnectionRefused(server)
-    }
-
-    @Test func totalConnectionLimit() throws {
-        let server = try Self.makeServer { $0.connectionLimit = 2 }
         defer { server.shutdown() }
         try Self.expectThirdConnectionRefused(server)
     }

@@ -13,14 +13,41 @@ import Testing
     static let recipeKeys: Set<String> = ["recid", "title", "subtitle", "description", "complexity", "imageurl"]
 
     @Test func getHots() throws {
-        let reply = try fixture.request("/gethots", headers: [("Host", "cook.example:8080")])
+        let reply = try fixture.request("/gethots", headers: [("Host", "localhost:8080")])
         let recipes = try #require(reply.json as? [[String: Any]])
         #expect(recipes.count == 6)
         for recipe in recipes {
             #expect(Set(recipe.keys) == Self.recipeKeys)
             #expect(recipe.values.allSatisfy { $0 is String })
-            #expect((recipe["imageurl"] as? String)?.hasPrefix("http://cook.example:8080/images/") == true)
+            #expect((recipe["imageurl"] as? String)?.hasPrefix("http://localhost:8080/images/") == true)
         }
+    }
+
+    /// The first image URL of `/gethots` for a request with `host` as its Host header.
+    static func imageURL(_ fixture: ServerFixture, host: String?) throws -> String {
+        let reply = try fixture.request("/gethots", headers: host.map { [("Host", $0)] } ?? [])
+        let recipes = try #require(reply.json as? [[String: Any]])
+        return try #require(recipes.first?["imageurl"] as? String)
+    }
+
+    @Test func hostIsNeverReflectedUnlessConfigured() throws {
+        fixture.application.listening(on: "http://127.0.0.1:8080")
+        for host in ["evil.example", "evil.example:8080", "127.0.0.1.evil.example", "localhost.evil", "a/b"] {
+            #expect(try Self.imageURL(fixture, host: host).hasPrefix("http://127.0.0.1:8080/images/"), "\(host)")
+        }
+        #expect(try Self.imageURL(fixture, host: nil).hasPrefix("http://127.0.0.1:8080/images/"))
+        #expect(try Self.imageURL(fixture, host: "127.0.0.1:9999").hasPrefix("http://127.0.0.1:9999/images/"))
+        #expect(try Self.imageURL(fixture, host: "LOCALHOST").hasPrefix("http://LOCALHOST/images/"))
+
+        let named = try ServerFixture { $0.hostNames = ["cook.example", "www.cook.example"] }
+        named.application.listening(on: "http://127.0.0.1:8080")
+        #expect(try Self.imageURL(named, host: "cook.example:8080").hasPrefix("http://cook.example:8080/images/"))
+        #expect(try Self.imageURL(named, host: "www.cook.example").hasPrefix("http://www.cook.example/images/"))
+        #expect(try Self.imageURL(named, host: "localhost").hasPrefix("http://127.0.0.1:8080/images/"))
+        #expect(try Self.imageURL(named, host: "evil.example").hasPrefix("http://127.0.0.1:8080/images/"))
+
+        let proxied = try ServerFixture { $0.publicURL = "https://recipes.example" }
+        #expect(try Self.imageURL(proxied, host: "evil.example").hasPrefix("https://recipes.example/images/"))
     }
 
     @Test func getCategories() throws {

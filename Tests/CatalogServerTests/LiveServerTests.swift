@@ -47,6 +47,19 @@ import Testing
         #expect(reply.text.components(separatedBy: "<record>").count - 1 == 32)
     }
 
+    @Test func headOfTheFeedSendsNoBodyAndKeepsTheConnectionInStep() throws {
+        let two =
+            "HEAD /catalogs/sequencers/feed.xml HTTP/1.1\r\nHost: localhost\r\n\r\n"
+            + "GET /api/v1/catalogs HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+        let (raw, closed) = try client.exchangeUntilClosed(Array(two.utf8), timeout: 5)
+        let text = String(decoding: raw, as: UTF8.self)
+        let firstEnd = try #require(text.range(of: "\r\n\r\n"))
+        #expect(text.hasPrefix("HTTP/1.1 200"))
+        #expect(text[firstEnd.upperBound...].hasPrefix("HTTP/1.1 200"), "\(text.prefix(600))")
+        #expect(text.contains("\"catalogs\""))
+        #expect(closed)
+    }
+
     @Test func uploadsBeyondTheLimitAre413() throws {
         let big = [UInt8](repeating: 65, count: 70 * 1024)
         let reply = try client.request(

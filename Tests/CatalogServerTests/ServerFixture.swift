@@ -6,6 +6,7 @@ import CatalogModel
 import CatalogCollation
 import CatalogCore
 import CatalogEngines
+import CatalogSQLite
 import CatalogStorage
 import Foundation
 import Testing
@@ -17,13 +18,15 @@ import Testing
 final class ServerFixture {
     let directory: URL
     let path: String
+    /// The accounts file beside the catalog file.
+    let usersPath: String
     let images: URL
     let application: CatalogApplication
     let adminToken: String
     let userToken: String
     let otherToken: String
 
-    init() throws {
+    init(_ configure: (inout CatalogServerOptions) -> Void = { _ in }) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-server-\(UUID().uuidString)")
         images = directory.appendingPathComponent("images")
         try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
@@ -42,6 +45,7 @@ final class ServerFixture {
                 collation: try ICUCollation(locale: demo.definition.locale)
             ) { _ in }
         }
+        usersPath = SQLiteUserStore.defaultPath(forCatalog: path)
         let store = try database.users()
         let authenticator = Authenticator()
         adminToken = try authenticator.addUser(name: "admin", isAdmin: true, password: nil, in: store).token
@@ -52,6 +56,7 @@ final class ServerFixture {
         var options = CatalogServerOptions(database: try CatalogEngines.open(path, options: engine))
         options.imagesDirectory = images.path
         options.maxUploadBytes = 1 << 20
+        configure(&options)
         application = CatalogApplication(options: options, accessLog: nil, errorLog: { _ in })
     }
 
@@ -76,7 +81,7 @@ final class ServerFixture {
     }
 
     deinit {
-        application.stores.close()
+        application.close()
         try? FileManager.default.removeItem(at: directory)
     }
 

@@ -119,6 +119,14 @@ import Testing
         let cookies = "\(cookie); \(session)"
         let page = try fixture.request("/c/cookbook/i/r01", headers: [("Cookie", cookies)])
         #expect(page.text.contains("id=\"favorite\" aria-pressed=\"false\""))
+        // Signed in, forms carry a token bound to the session, not the one from before.
+        let bound = try #require(page.text.firstMatch(of: /name="csrf" value="([A-Za-z0-9_-]+)"/)?.1)
+        #expect(bound != csrf)
+        let stale = try fixture.request(
+            .post, "/c/cookbook/i/r01/favorite",
+            headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Cookie", cookies)],
+            body: Array("csrf=\(csrf)&favorite=1".utf8))
+        #expect(stale.status == 403, "the token from before sign-in no longer works")
         // Without the token the form is refused; with it the favorite is stored.
         let forged = try fixture.request(
             .post, "/c/cookbook/i/r01/favorite",
@@ -131,12 +139,12 @@ import Testing
                 ("Content-Type", "application/x-www-form-urlencoded"), ("Cookie", cookies),
                 ("Origin", "https://evil.example"),
                 ("Host", "localhost:8080"),
-            ], body: Array("csrf=\(csrf)&favorite=1".utf8))
+            ], body: Array("csrf=\(bound)&favorite=1".utf8))
         #expect(crossSite.status == 403)
         let added = try fixture.request(
             .post, "/c/cookbook/i/r01/favorite",
             headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Cookie", cookies)],
-            body: Array("csrf=\(csrf)&favorite=1".utf8))
+            body: Array("csrf=\(bound)&favorite=1".utf8))
         #expect(added.status == 303)
         let favorites = try fixture.request("/c/cookbook/favorites", headers: [("Cookie", cookies)])
         #expect(favorites.text.contains("Csirkepaprikás"))

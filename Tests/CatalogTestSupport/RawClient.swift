@@ -21,17 +21,84 @@ public struct RawClient {
     public func exchange(_ bytes: [UInt8], timeout: Double = 5) throws -> [UInt8] {
         let socket = try connect()
         defer { close(socket) }
+        Self.sendAll(bytes, on: socket)
+        return readAll(socket, timeout: timeout)
+    }
+
+    /// Sends `bytes` on `socket` until they are all sent or the peer stops taking them.
+    public static func sendAll(_ bytes: [UInt8], on socket: Int32) {
         var sent = 0
         while sent < bytes.count {
             let n = bytes[sent...].withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if n <= 0 { break }
             sent += n
         }
-        return readAll(socket, timeout: timeout)
+    }
+
+    /// Opens a connection, sends `bytes`, and reads until the server closes or `timeout` passes.
+    ///
+    /// - Returns: what came back, and whether the server closed the connection (false: the
+    ///   timeout passed with the connection still open).
+    public func exchangeUntilClosed(_ bytes: [UInt8], timeout: Double = 5) throws -> (bytes: [UInt8], closed: Bool) {
+        let socket = try connect()
+        defer { close(socket) }
+        Self.sendAll(bytes, on: socket)
+        return readUntilClosed(socket, timeout: timeout)
+    }
+
+    /// Reads until the server closes the connection (true) or `timeout` passes (false).
+    public func readUntilClosed(_ socket: Int32, timeout: Double) -> (bytes: [UInt8], closed: Bool) {
+        var tv = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - Double(Int(timeout))) * 1_000_000))
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            if n == 0 { return (received, true) }
+            if n < 0 { return (received, errno == ECONNRESET) }
+            received.append(contentsOf: buffer[0..<n])
+        }
+    }
+
+    /// The status codes of every response in `raw`, in order (status lines at the start of the
+    /// data or right after a blank line).
+    public static func statuses(_ raw: [UInt8]) -> [Int] {
+        let text = String(decoding: raw, as: UTF8.self)
+        var statuses: [Int] = []
+        var rest = text[...]
+        while let range = rest.range(of: "HTTP/1.") {
+            let atStart = range.lowerBound == text.startIndex || text.utf8[..<range.lowerBound].last == 10
+            let line = rest[range.lowerBound...].prefix { $0 != "\r" && $0 != "\n" }
+            let parts = line.split(separator: " ")
+            if atStart, parts.count > 1, let status = Int(parts[1]) { statuses.append(status) }
+            rest = rest[range.upperBound...]
+        }
+        return statuses
+    }
+
+    /// A connection from `source` (a loopback address such as 127.0.0.2) to the server.
+    public func connect(from source: String) throws -> Int32 {
+        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var local = sockaddr_in()
+        local.sin_family = sa_family_t(AF_INET)
+        local.sin_addr.s_addr = inet_addr(source)
+        let bound = withUnsafePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0 else {
+            close(socket)
+            throw POSIXError(.EADDRNOTAVAIL)
+        }
+        return try connect(socket)
     }
 
     public func connect() throws -> Int32 {
-        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try connect(Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0))
+    }
+
+    private func connect(_ socket: Int32) throws -> Int32 {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -48,17 +115,9 @@ public struct RawClient {
         return socket
     }
 
+    /// Reads until the server closes the connection or `timeout` passes.
     public func readAll(_ socket: Int32, timeout: Double) -> [UInt8] {
-        var tv = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - Double(Int(timeout))) * 1_000_000))
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-            if n <= 0 { break }
-            received.append(contentsOf: buffer[0..<n])
-        }
-        return received
+        readUntilClosed(socket, timeout: timeout).bytes
     }
 
     /// Sends one request with `Connection: close` and parses the reply.

@@ -265,7 +265,8 @@ class Behaviour:
         self.wait_for(lambda: self.renders() > before, message="Retry drew nothing")
         self.settle()
         self.assertFalse(self.find("#banner").is_displayed())
-        self.assertEqual(sorted(self.texts("#results .row .title")), ["Taktraum"])
+        # "ta": Taktraum by its title, the others by words of their descriptions.
+        self.assertEqual(sorted(self.texts("#results .row .title")), ["Loopgarten", "Taktraum", "Übersee Tracker"])
 
     # ---- Detail pages ----------------------------------------------------------------------------
 

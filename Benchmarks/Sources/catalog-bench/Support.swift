@@ -2,7 +2,10 @@ import CatalogCollation
 import CatalogDemo
 import CatalogImport
 import CatalogModel
-import CatalogSQLite
+import CatalogCore
+import CatalogEngines
+import CatalogStorage
+import SQLiteSupport
 import Foundation
 #if canImport(FoundationXML)
     import FoundationXML
@@ -63,6 +66,23 @@ struct BenchRandom {
 struct BenchQuery {
     var text: String
     var scope: String?
+}
+
+/// The benchmark catalog, searched the way the server does.
+final class BenchStore {
+    let database: any CatalogDatabase
+    let catalog: StoredCatalog
+
+    init(path: String, catalog id: String = "bench") throws {
+        database = try CatalogEngines.open(path)
+        catalog = try database.reader().requireCatalog(id)
+    }
+
+    func search(_ query: BenchQuery) throws -> SearchResult {
+        try database.reader().search(SearchRequest(query: query.text, scope: query.scope, limit: 50), in: catalog)
+    }
+
+    func close() { database.close() }
 }
 
 enum QuerySet {
@@ -169,8 +189,8 @@ enum PeerFTS {
                 CREATE VIRTUAL TABLE peer_fts USING fts5 (title, subtitle, description,
                     tokenize = 'unicode61 remove_diacritics 2');
                 INSERT INTO peer_fts (rowid, title, subtitle, description)
-                    SELECT ord, title, subtitle, description FROM items
-                    WHERE catalog_number = (SELECT number FROM catalogs WHERE id = 'bench');
+                    SELECT key, title, subtitle, json_extract(record, '$.description') FROM items
+                    WHERE version = (SELECT version FROM catalogs WHERE id = 'bench');
                 """)
             print(String(format: "  (built the peer's FTS5 table in %.1f s)", Date().timeIntervalSince(started)))
         }

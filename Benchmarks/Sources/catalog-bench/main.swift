@@ -11,7 +11,9 @@ import CatalogCollation
 import CatalogDemo
 import CatalogImport
 import CatalogModel
-import CatalogSQLite
+import CatalogCore
+import CatalogEngines
+import CatalogStorage
 import Foundation
 
 #if canImport(Glibc)
@@ -43,13 +45,13 @@ if CommandLine.arguments.count >= 3 && CommandLine.arguments[1] == "slowest" {
     let generator = CatalogGenerator(items: items, locale: "en", seed: 1)
     let queries = QuerySet.asYouType(
         words: generator.titleWords, scopes: generator.definition.categories.map(\.name), count: 1_000)
-    let store = try SQLiteCatalogStore(path: CommandLine.arguments[2], readOnly: true)
+    let store = try BenchStore(path: CommandLine.arguments[2])
     var timed: [(BenchQuery, Double, Int)] = []
     for _ in 0..<2 {
         timed = []
         for query in queries {
             let started = DispatchTime.now().uptimeNanoseconds
-            let response = try store.search(query.text, in: "bench", scope: query.scope, limit: 50)
+            let response = try store.search(query)
             timed.append((query, Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6, response.total))
         }
     }
@@ -62,38 +64,35 @@ if CommandLine.arguments.count >= 3 && CommandLine.arguments[1] == "slowest" {
 if CommandLine.arguments.count >= 3 && CommandLine.arguments[1] == "search-cost" {
     // catalog-bench search-cost DB [compact]: the CPU of one as-you-type search with its JSON,
     // averaged over the benchmark's 1,000 queries (what the server spends per search request).
-    let compact = CommandLine.arguments.count > 3 && CommandLine.arguments[3] == "compact"
     let generator = CatalogGenerator(items: 1_000_000, locale: "en", seed: 1)
     let queries = QuerySet.asYouType(
         words: generator.titleWords, scopes: generator.definition.categories.map(\.name), count: 1_000)
-    let store = try SQLiteCatalogStore(
-        path: CommandLine.arguments[2], readOnly: true, memory: compact ? .compact : .standard)
-    try store.beginSnapshot()
+    let store = try BenchStore(path: CommandLine.arguments[2])
     var bytes = 0
     var times: [Double] = []
     for round in 0..<3 {
         let started = DispatchTime.now().uptimeNanoseconds
         for query in queries {
-            let response = try store.search(query.text, in: "bench", scope: query.scope, limit: 50)
-            bytes &+= response.jsonBytes.count
+            bytes &+= try store.search(query).jsonBytes.count
         }
         if round > 0 { times.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6 / 1000) }
     }
-    print(String(format: "search + JSON: %.3f ms per query (%@)", times.min()!, compact ? "compact" : "standard"))
+    print(String(format: "search + JSON: %.3f ms per query", times.min()!))
     exit(0)
 }
 
 if CommandLine.arguments.count >= 5 && CommandLine.arguments[1] == "item" {
     // catalog-bench item DB CATALOG ITEM: the cost of one record lookup and its JSON, per call.
-    let store = try SQLiteCatalogStore(path: CommandLine.arguments[2], readOnly: true)
-    let catalog = CommandLine.arguments[3]
+    let database = try CatalogEngines.open(CommandLine.arguments[2])
+    let reader = try database.reader()
+    let catalog = try reader.requireCatalog(CommandLine.arguments[3])
     let item = CommandLine.arguments[4]
     let rounds = 100_000
     var started = DispatchTime.now().uptimeNanoseconds
     var bytes = 0
-    for _ in 0..<rounds { bytes &+= try store.item(of: catalog, itemID: item)?.id.utf8.count ?? 0 }
+    for _ in 0..<rounds { bytes &+= try reader.item(of: catalog, id: item)?.id.utf8.count ?? 0 }
     let lookup = Double(DispatchTime.now().uptimeNanoseconds - started) / Double(rounds) / 1000
-    let record = try store.item(of: catalog, itemID: item)!
+    let record = try reader.item(of: catalog, id: item)!
     started = DispatchTime.now().uptimeNanoseconds
     for _ in 0..<rounds { bytes &+= record.jsonBytes.count }
     let json = Double(DispatchTime.now().uptimeNanoseconds - started) / Double(rounds) / 1000
@@ -146,14 +145,14 @@ print("")
 // MARK: - 1. Search beside plain FTS5 bm25
 let queries = QuerySet.asYouType(
     words: generator.titleWords, scopes: generator.definition.categories.map(\.name), count: options.queries)
-let store = try SQLiteCatalogStore(path: databasePath, readOnly: true)
+let store = try BenchStore(path: databasePath)
 for query in QuerySet.asYouType(words: generator.titleWords.reversed(), scopes: [], count: 200) {
-    _ = try store.search(query.text, in: "bench", scope: query.scope, limit: 50)
+    _ = try store.search(query)
 }
 var ours: [Double] = []
 for query in queries {
     let started = DispatchTime.now().uptimeNanoseconds
-    _ = try store.search(query.text, in: "bench", scope: query.scope, limit: 50)
+    _ = try store.search(query)
     ours.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
 }
 store.close()

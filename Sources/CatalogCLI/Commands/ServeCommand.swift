@@ -10,11 +10,11 @@ struct ServeCommand: Command {
     static let summary = "Serve the catalogs over HTTP: JSON API, original endpoints, feeds, images."
     static let options: Set<String> = [
         "host", "port", "threads", "compat-catalog", "images", "public-url", "max-upload-mb", "max-connections",
-        "max-connections-per-ip", "timeout",
+        "max-connections-per-ip", "timeout", "header-timeout", "host-name", "users-db",
     ]
     static let flags: Set<String> = ["quiet"]
     static let help = """
-        USAGE: catalog serve [--db PATH] [--host 127.0.0.1] [--port 8080] [--threads N] [--quiet]
+        USAGE: catalog serve [--db PATH] [--users-db PATH] [--host 127.0.0.1] [--port 8080] [--threads N] [--quiet]
 
         Serves every catalog of the database over HTTP until SIGINT or SIGTERM, which stop
         accepting connections, let requests in flight finish and close the database cleanly.
@@ -30,11 +30,23 @@ struct ServeCommand: Command {
                                        and /getrecipe answer for (default: cookbook)
           --images DIR                 the stored images served under /images/ (default: the
                                        "images" folder next to the database, when it exists)
-          --public-url URL             the server's public URL, for absolute links behind a proxy
+          --public-url URL             the server's public URL, for absolute links behind a proxy;
+                                       an https URL makes the session cookies Secure
+          --host-name NAME             a host name the server answers as (repeatable); absolute
+                                       links use the request's Host only when it names one of
+                                       these, else the listening address (default: localhost and
+                                       the listening address)
+          --users-db PATH              the accounts file: users, sessions, tokens, favorites
+                                       (default: beside the database, catalog.sqlite →
+                                       catalog-users.sqlite)
           --max-upload-mb N            the largest import upload (default: 64)
           --max-connections N          connections at once (default: 1024)
           --max-connections-per-ip N   connections at once from one address (default: 256)
-          --timeout SECONDS            close connections idle this long (default: 30)
+          --timeout SECONDS            close connections silent this long while a body arrives
+                                       or an answer is sent (default: 30)
+          --header-timeout SECONDS     a request's line and headers must arrive within this long
+                                       of the connection opening or its previous answer, or the
+                                       connection is closed (default: 10)
           --quiet                      no access log
 
         """
@@ -43,6 +55,12 @@ struct ServeCommand: Command {
         let arguments = context.arguments
         let path = context.databaseLocation
         var settings = CatalogServerSettings()
+        for name in arguments.values("host-name") {
+            guard CatalogServerSettings.isValidHostName(name) else {
+                throw CLIError.usage("--host-name: '\(name)' is not a host name (letters, digits, '.', '-')")
+            }
+            settings.hostNames.append(name)
+        }
         if let catalog = arguments.value("compat-catalog") { settings.compatCatalog = catalog }
         if let images = arguments.value("images") {
             var isDirectory: ObjCBool = false
@@ -77,16 +95,18 @@ struct ServeCommand: Command {
             configuration.perIPConnectionLimit = limit
         }
         if let seconds = try arguments.integer("timeout", in: 1...3600) { configuration.connectionTimeout = seconds }
-        configuration.recordsClientAddress = !arguments.flag("quiet")
+        if let seconds = try arguments.integer("header-timeout", in: 1...3600) {
+            configuration.headerTimeout = .seconds(seconds)
+        }
+        settings.listenHost = configuration.host
 
         // Fail now, with the reason, rather than on the first request.
         if !CatalogEngines.isPostgres(path) && !FileManager.default.fileExists(atPath: path) {
             throw CLIError.failure("no database at \(path); create one with 'catalog demo' or 'catalog import'")
         }
-        var engineOptions = CatalogEngines.Options()
+        var engineOptions = context.engineOptions
         engineOptions.server = true
         let options = CatalogServerOptions(database: try CatalogEngines.open(path, options: engineOptions), settings)
-        configuration.bodyLimit = CatalogApplication.bodyLimit(options: options)
 
         // Block the stop signals before any thread starts, so every worker inherits the mask and
         // only sigwait below receives them.
@@ -99,6 +119,7 @@ struct ServeCommand: Command {
 
         let application = CatalogApplication(
             options: options, accessLog: arguments.flag("quiet") ? nil : AccessLog())
+        application.configure(&configuration)
         let server = HTTPServer(configuration: configuration, responder: application.responder)
         let port: Int
         do {
@@ -116,7 +137,7 @@ struct ServeCommand: Command {
         sigwait(&signals, &received)
         printError("catalog serve: \(received == SIGINT ? "SIGINT" : "SIGTERM"): stopping")
         server.shutdown()
-        application.stores.close()
+        application.close()
         printError("catalog serve: stopped")
     }
 }

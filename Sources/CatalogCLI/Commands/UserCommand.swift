@@ -6,19 +6,24 @@ import Foundation
 struct UserCommand: Command {
     static let name = "user"
     static let summary = "Add, list and remove users; issue API tokens; set passwords."
-    static let options: Set<String> = []
+    static let options: Set<String> = ["users-db"]
     static let flags: Set<String> = ["admin", "password-stdin", "json"]
     static let help = """
-        USAGE: catalog user add NAME [--admin] [--password-stdin] [--json] [--db PATH]
-               catalog user list [--json] [--db PATH]
-               catalog user remove NAME [--db PATH]
-               catalog user token NAME [--json] [--db PATH]
-               catalog user password NAME [--db PATH]
+        USAGE: catalog user add NAME [--admin] [--password-stdin] [--json] [--db PATH] [--users-db PATH]
+               catalog user list [--json] [--db PATH] [--users-db PATH]
+               catalog user remove NAME [--db PATH] [--users-db PATH]
+               catalog user token NAME [--json] [--db PATH] [--users-db PATH]
+               catalog user password NAME [--db PATH] [--users-db PATH]
 
         Manages the accounts of the web app and the HTTP API. Every user has an API token
         (ctk_…, sent as "Authorization: Bearer ctk_…") and may have a password for signing in to
         the web app. A token is printed once, when it is issued, alone on its line: the database
         keeps only a hash of it, so a lost token cannot be shown again, only replaced.
+
+        Accounts, web sessions, tokens and favorites live in their own file, beside the catalog
+        database (catalog.sqlite → catalog-users.sqlite) unless --users-db names another, so the
+        catalog file can be copied or published without them. Accounts an older version kept in
+        the catalog database move into that file the first time it is opened.
 
         SUBCOMMANDS:
           add NAME        create a user and print their API token
@@ -35,6 +40,8 @@ struct UserCommand: Command {
           --password-stdin   add: read a web sign-in password from the first line of standard input
           --json             list: print {"users":[{"id","name","isAdmin","createdAt"}]};
                              add, token: print {"token","user":{…}}
+          --users-db PATH    the accounts file (default: beside the catalog database,
+                             catalog.sqlite → catalog-users.sqlite)
 
         """
 

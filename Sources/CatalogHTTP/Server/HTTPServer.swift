@@ -64,15 +64,17 @@ public final class HTTPServer: Sendable {
     private func startDaemon() throws(HTTPServerError) -> (OpaquePointer, Int) {
         let configuration = core.configuration
         var address = try SocketAddress(host: configuration.host, port: configuration.port)
+        // MHD_USE_SUSPEND_RESUME: offloaded requests suspend their connection while they run.
         var flags =
             MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
+            | MHD_USE_SUSPEND_RESUME.rawValue
         if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
         let context = Unmanaged.passUnretained(core).toOpaque()
         let daemon = address.withPointer { socketAddress -> OpaquePointer? in
             var options: [MHD_OptionItem] = [
                 cmhd_option_logger(),
                 MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: UnsafeMutableRawPointer(socketAddress)),
-                MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
+                MHD_OptionItem(option: .CONNECTION_LIMIT, value: core.connectionLimit, ptr_value: nil),
                 MHD_OptionItem(
                     option: .PER_IP_CONNECTION_LIMIT, value: configuration.perIPConnectionLimit,
                     ptr_value: nil),
@@ -81,8 +83,14 @@ public final class HTTPServer: Sendable {
                 MHD_OptionItem(
                     option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryLimit,
                     ptr_value: nil),
+                // Not 1: 0.9.75's strict mode refuses an HTTP/1.1 request without Host by sending
+                // its status line and headers twice (measured). RequestFraming checks Host,
+                // spaces in the target and `Host :` (which the strict mode lets through) instead.
+                MHD_OptionItem(option: .STRICT_FOR_CLIENT, value: 0, ptr_value: nil),
                 MHD_OptionItem(option: .LISTEN_BACKLOG_SIZE, value: 1024, ptr_value: nil),
                 cmhd_option_unescape_none(),
+                cmhd_option_uri_log(requestLineReceived, context),
+                cmhd_option_notify_connection(connectionChanged, context),
                 cmhd_option_notify_completed(requestCompleted, context),
             ]
             if configuration.threads > 1 {
@@ -99,6 +107,7 @@ public final class HTTPServer: Sendable {
                 .cannotStart,
                 "cannot listen on \(configuration.host):\(configuration.port) (address in use or not available)")
         }
+        core.connections.startSweeping()
         return (daemon, Int(cmhd_bound_port(daemon)))
     }
 
@@ -107,6 +116,7 @@ public final class HTTPServer: Sendable {
     /// more than once and from any thread.
     public func shutdown() {
         let (action, daemon) = state.withLock { ($0.lifecycle.stop(), $0.daemon) }
+        if action == .markStopped { core.offload?.stop() }
         guard action == .stopAccepting, let daemon = daemon?.pointer else { return }
         let listening = MHD_quiesce_daemon(daemon)
         if listening >= 0 { close(listening) }
@@ -114,6 +124,10 @@ public final class HTTPServer: Sendable {
         while core.inFlight.load(ordering: .acquiring) > 0 && ContinuousClock.now < deadline {
             usleep(5_000)
         }
+        // libmicrohttpd must not stop while a connection is suspended: cancel offloaded work that
+        // still waits (its clients get 503) and let running work resume its connection.
+        core.offload?.stop()
+        core.connections.stopSweeping()
         MHD_stop_daemon(daemon)
         state.withLock {
             $0.lifecycle.drained()
@@ -133,63 +147,117 @@ struct Daemon: @unchecked Sendable {
     let pointer: OpaquePointer
 }
 
-/// What the C callbacks reach through their context pointer. Immutable but for atomic counters.
+/// What the C callbacks reach through their context pointer. Immutable but for atomic counters
+/// and the lock-protected connection registry.
 final class ServerCore: Sendable {
     let configuration: ServerConfiguration
     let responder: any Responder
     let log: @Sendable (String) -> Void
     let inFlight = Atomic<Int>(0)
+    /// The connection limit in effect (lower than configured when the process may not open
+    /// that many files).
+    let connectionLimit: Int
+    let connections: ConnectionRegistry
+    /// Threads for the requests ``ServerConfiguration/offload`` picks; nil when it picks none.
+    let offload: OffloadPool?
 
     init(configuration: ServerConfiguration, responder: any Responder, log: @escaping @Sendable (String) -> Void) {
         self.configuration = configuration
         self.responder = responder
         self.log = log
+        connectionLimit = FileDescriptorLimit.connectionLimit(configuration.connectionLimit, log: log)
+        connections = ConnectionRegistry(
+            connectionLimit: connectionLimit, workers: max(1, configuration.threads),
+            headerTimeout: configuration.headerTimeout)
+        offload =
+            configuration.offload == nil
+            ? nil : OffloadPool(threads: configuration.offloadThreads, queueLimit: configuration.offloadQueueLimit)
     }
 }
 
-/// One request while libmicrohttpd delivers it: created on the first handler call, released in
-/// the completion callback.
+/// One request while libmicrohttpd delivers it: created when its request line is in, released
+/// in the completion callback. Used by its connection's worker thread only; offloaded work
+/// hands its answer back through ``finished``.
 final class PendingRequest {
-    let bodyLimit: Int
+    /// Where libmicrohttpd keeps the target, and how many bytes of it precede the first NUL.
+    let targetAddress: UInt
+    let targetPrefixLength: Int
+    /// Whether those bytes are all visible (no spaces or control characters).
+    let targetIsVisible: Bool
+    /// True once the head is in (the first call of the access handler).
+    var started = false
+    /// The registry's id of the connection.
+    var connection = 0
+    var headers = HTTPHeaders()
+    var bodyLimit = 0
     var body: [UInt8] = []
     var tooLarge = false
     /// Bytes received beyond the limit: read and dropped, so the client gets its 413.
     var discarded = 0
     /// True once a response is queued (an announced oversized body is refused at once).
     var answered = false
+    /// Set while the request runs on the offload pool.
+    var finished: OffloadedAnswer?
 
     /// A client still sending this far past the limit is disconnected without an answer.
     static let discardLimit = 1 << 20
 
-    init(bodyLimit: Int) {
-        self.bodyLimit = bodyLimit
+    init(target: UnsafePointer<CChar>?) {
+        targetAddress = UInt(bitPattern: target)
+        let length = target.map { strlen($0) } ?? 0
+        targetPrefixLength = length
+        targetIsVisible =
+            target.map { pointer in
+                pointer.withMemoryRebound(to: UInt8.self, capacity: length) {
+                    RequestFraming.isVisible(UnsafeBufferPointer(start: $0, count: length))
+                }
+            } ?? false
+    }
+}
+
+/// The answer of a request that ran on the offload pool, handed to the connection's worker.
+final class OffloadedAnswer: Sendable {
+    let response = Mutex<Response?>(nil)
+}
+
+/// A connection pointer carried to the offload pool. Only `MHD_resume_connection` is called on
+/// it there, which libmicrohttpd allows from any thread.
+struct SuspendedConnection: @unchecked Sendable {
+    let pointer: OpaquePointer
+}
+
+/// The request line is in: keep where the target starts and how long it is up to its first NUL
+/// (libmicrohttpd cuts the target at a NUL; where the version starts tells how long it was).
+private let requestLineReceived: cmhd_uri_log_callback = { _, uri, _ in
+    Unmanaged.passRetained(PendingRequest(target: uri)).toOpaque()
+}
+
+private let connectionChanged: MHD_NotifyConnectionCallback = { context, connection, socketContext, event in
+    guard let context, let connection, let socketContext else { return }
+    let core = Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue()
+    if event == .CONNECTION_NOTIFY_STARTED {
+        let worker = Int(bitPattern: UnsafeRawPointer(cmhd_connection_daemon(connection)))
+        let id = core.connections.opened(socket: cmhd_connection_fd(connection), worker: worker)
+        socketContext.pointee = UnsafeMutableRawPointer(bitPattern: id)
+    } else if let id = socketContext.pointee {
+        core.connections.closed(Int(bitPattern: id))
+        socketContext.pointee = nil
     }
 }
 
 private let accessHandler: MHD_AccessHandlerCallback = {
-    context, connection, url, method, _, uploadData, uploadDataSize, requestContext in
+    context, connection, url, method, version, uploadData, uploadDataSize, requestContext in
     guard let context, let connection, let requestContext, let uploadDataSize else { return MHD_Result.NO }
     let core = Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue()
-    let methodName = method.map { String(cString: $0) } ?? ""
-    guard let existing = requestContext.pointee else {
-        // First call: headers are in. Refuse an announced oversized body now; otherwise only
-        // record the request (see the keep-alive note on HTTPServer).
-        let path = url.map { String(cString: $0) } ?? ""
-        let limit =
-            core.configuration.bodyLimit?(HTTPMethod(rawValue: methodName), path) ?? core.configuration.maxBodyBytes
-        let pending = PendingRequest(bodyLimit: limit)
-        requestContext.pointee = Unmanaged.passRetained(pending).toOpaque()
-        core.inFlight.add(1, ordering: .relaxed)
-        if let length = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length"),
-            let announced = Int(String(cString: length)), announced > limit
-        {
-            pending.tooLarge = true
-            pending.answered = true
-            return ResponseWriter.queue(ResponseWriter.payloadTooLarge(limit), on: connection, core: core)
-        }
-        return MHD_Result.YES
+    if requestContext.pointee == nil {
+        requestContext.pointee = Unmanaged.passRetained(PendingRequest(target: url)).toOpaque()
     }
-    let pending = Unmanaged<PendingRequest>.fromOpaque(existing).takeUnretainedValue()
+    let pending = Unmanaged<PendingRequest>.fromOpaque(requestContext.pointee!).takeUnretainedValue()
+    let methodName = method.map { String(cString: $0) } ?? ""
+    if !pending.started {
+        return RequestHead.received(
+            pending, core: core, connection: connection, method: methodName, url: url, version: version)
+    }
     if uploadDataSize.pointee > 0 {
         let count = uploadDataSize.pointee
         uploadDataSize.pointee = 0
@@ -215,19 +283,35 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     if pending.answered { return MHD_Result.YES }
     if pending.tooLarge {
         pending.answered = true
-        return ResponseWriter.queue(ResponseWriter.payloadTooLarge(pending.bodyLimit), on: connection, core: core)
+        return ResponseWriter.queue(
+            ResponseWriter.payloadTooLarge(pending.bodyLimit), on: connection, core: core, method: methodName)
+    }
+    if let finished = pending.finished {
+        // Called again once the offloaded work resumed the connection.
+        guard let response = finished.response.withLock({ $0.take() }) else { return MHD_Result.YES }
+        pending.answered = true
+        return ResponseWriter.queue(response, on: connection, core: core, method: methodName)
     }
     let path = url.map { String(cString: $0) } ?? ""
-    let response = ResponseWriter.respond(
-        core: core, connection: connection, method: methodName, path: path, body: pending.body)
+    let request = ResponseWriter.request(
+        core: core, connection: connection, method: methodName, path: path, headers: pending.headers,
+        body: pending.body)
     pending.body = []
-    return ResponseWriter.queue(response, on: connection, core: core)
+    if let request, let pool = core.offload, core.configuration.offload?(request) == true {
+        return ResponseWriter.offload(request, pending: pending, pool: pool, connection: connection, core: core)
+    }
+    pending.answered = true
+    return ResponseWriter.queue(
+        ResponseWriter.respond(to: request, core: core), on: connection, core: core, method: methodName)
 }
 
 private let requestCompleted: MHD_RequestCompletedCallback = { context, _, requestContext, _ in
-    guard let context, let requestContext, let pending = requestContext.pointee else { return }
+    guard let context, let requestContext, let pointer = requestContext.pointee else { return }
     let core = Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue()
-    Unmanaged<PendingRequest>.fromOpaque(pending).release()
+    let pending = Unmanaged<PendingRequest>.fromOpaque(pointer).takeRetainedValue()
     requestContext.pointee = nil
-    core.inFlight.subtract(1, ordering: .releasing)
+    if pending.started {
+        core.connections.requestFinished(pending.connection)
+        core.inFlight.subtract(1, ordering: .releasing)
+    }
 }

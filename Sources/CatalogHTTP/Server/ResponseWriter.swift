@@ -1,28 +1,30 @@
 import CMicroHTTPD
 import Foundation
+import Synchronization
 
 /// Turns libmicrohttpd's view of a request into a ``Request``, runs the responder, and hands
 /// the ``Response`` back to libmicrohttpd.
 enum ResponseWriter {
-    /// Builds the request and asks the responder. Never throws: a malformed target is a 400,
-    /// and the responder chain turns its own errors into responses.
-    static func respond(
-        core: ServerCore, connection: OpaquePointer, method: String, path: String, body: [UInt8]
-    ) -> Response {
-        var headers = HTTPHeaders()
-        withUnsafeMutablePointer(to: &headers) { pointer in
-            _ = MHD_get_connection_values(connection, .HEADER_KIND, collectHeader, pointer)
-        }
+    /// Builds the request from libmicrohttpd's view of it; nil when the target is malformed.
+    static func request(
+        core: ServerCore, connection: OpaquePointer, method: String, path: String, headers: HTTPHeaders,
+        body: [UInt8]
+    ) -> Request? {
         var query: [String] = []
         withUnsafeMutablePointer(to: &query) { pointer in
             _ = MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, collectArgument, pointer)
         }
         let target = query.isEmpty ? path : path + "?" + query.joined(separator: "&")
-        guard path.hasPrefix("/"),
-            let request = Request(
-                method: HTTPMethod(rawValue: method), target: target, headers: headers, body: body,
-                clientAddress: core.configuration.recordsClientAddress ? clientAddress(connection) : "-")
-        else {
+        guard path.hasPrefix("/") else { return nil }
+        return Request(
+            method: HTTPMethod(rawValue: method), target: target, headers: headers, body: body,
+            clientAddress: core.configuration.recordsClientAddress ? clientAddress(connection) : "-")
+    }
+
+    /// Asks the responder. Never throws: a malformed target (nil) is a 400, and the responder
+    /// chain turns its own errors into responses.
+    static func respond(to request: Request?, core: ServerCore) -> Response {
+        guard let request else {
             return ErrorMiddleware.json(
                 HTTPError(.badRequest, code: "bad_request", "the request target is malformed"),
                 Request(method: .get, target: "/")!)
@@ -30,9 +32,45 @@ enum ResponseWriter {
         do {
             return try core.responder.respond(to: request, context: RequestContext())
         } catch {
-            core.log("error: \(method) \(path): \(String(reflecting: error))")
+            core.log("error: \(request.method) \(request.rawPath): \(String(reflecting: error))")
             return Response.text("Internal Server Error\n", status: .internalServerError)
         }
+    }
+
+    /// Runs the request on the offload pool: the connection is suspended until the answer is
+    /// ready, then resumed, and libmicrohttpd calls the handler again, which queues it.
+    static func offload(
+        _ request: Request, pending: PendingRequest, pool: OffloadPool, connection: OpaquePointer, core: ServerCore
+    ) -> MHD_Result {
+        let answer = OffloadedAnswer()
+        let suspended = SuspendedConnection(pointer: connection)
+        pending.finished = answer
+        // Suspend first: resuming a connection that is not suspended is undefined.
+        MHD_suspend_connection(connection)
+        let accepted = pool.submit(
+            run: {
+                let response = respond(to: request, core: core)
+                answer.response.withLock { $0 = response }
+                MHD_resume_connection(suspended.pointer)
+            },
+            cancel: {
+                answer.response.withLock { $0 = busy() }
+                MHD_resume_connection(suspended.pointer)
+            })
+        if !accepted {
+            answer.response.withLock { $0 = busy() }
+            MHD_resume_connection(connection)
+        }
+        return MHD_Result.YES
+    }
+
+    /// 503 with `Retry-After`: the offload pool is full or stopping.
+    static func busy() -> Response {
+        ErrorMiddleware.json(
+            HTTPError(
+                .serviceUnavailable, code: "busy", "the server is busy; try again in a moment",
+                headers: HTTPHeaders([("Retry-After", "1")])),
+            Request(method: .post, target: "/")!)
     }
 
     static func payloadTooLarge(_ limit: Int) -> Response {
@@ -41,10 +79,16 @@ enum ResponseWriter {
             Request(method: .post, target: "/")!)
     }
 
-    /// Queues `response` on the connection.
-    static func queue(_ response: Response, on connection: OpaquePointer, core: ServerCore) -> MHD_Result {
+    /// Queues `response` on the connection. A HEAD request never opens a streamed body: chunked
+    /// encoding would still send its terminating chunk, which the client would read as the start
+    /// of the next response.
+    static func queue(_ response: Response, on connection: OpaquePointer, core: ServerCore, method: String)
+        -> MHD_Result
+    {
         let handle: OpaquePointer?
         switch response.body {
+        case .stream where method == "HEAD":
+            handle = MHD_create_response_from_buffer(0, nil, mustCopy)
         case .bytes(let bytes):
             handle = bytes.withUnsafeBytes { buffer in
                 MHD_create_response_from_buffer(
@@ -58,7 +102,8 @@ enum ResponseWriter {
             } catch {
                 core.log("error: a streamed response could not start: \(String(reflecting: error))")
                 return queue(
-                    Response.text("Internal Server Error\n", status: .internalServerError), on: connection, core: core)
+                    Response.text("Internal Server Error\n", status: .internalServerError), on: connection,
+                    core: core, method: method)
             }
         }
         guard let handle else { return MHD_Result.NO }
@@ -92,13 +137,6 @@ enum ResponseWriter {
         }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
-}
-
-private let collectHeader: MHD_KeyValueIterator = { context, _, key, value in
-    guard let context, let key else { return MHD_Result.YES }
-    let headers = context.assumingMemoryBound(to: HTTPHeaders.self)
-    headers.pointee.add(String(cString: key), value.map { String(cString: $0) } ?? "")
-    return MHD_Result.YES
 }
 
 /// Arguments arrive still escaped (the unescape callback leaves them alone); `+` is already a

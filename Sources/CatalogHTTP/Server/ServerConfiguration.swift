@@ -3,8 +3,9 @@ import Foundation
 /// How an ``HTTPServer`` listens and what it tolerates from clients.
 ///
 /// The limits are the first defence against slow and oversized clients: libmicrohttpd enforces
-/// the connection counts, the idle timeout and the memory per connection (which bounds the
-/// request line and headers: longer ones get 414 or 431); the server enforces the body size (413).
+/// the connection counts, the idle timeout and the memory per connection; the server enforces
+/// the size of the request line and headers (414 or 431), the time they may take to arrive, the
+/// body size (413), and makes room for new clients by closing idle or slow connections first.
 public struct ServerConfiguration: Sendable {
     /// The address to bind: `127.0.0.1`, `0.0.0.0`, `::1`, `::`.
     public var host: String = "127.0.0.1"
@@ -16,21 +17,39 @@ public struct ServerConfiguration: Sendable {
     public var connectionLimit: Int = 1024
     /// Connections open at once from one IP address.
     public var perIPConnectionLimit: Int = 256
-    /// Seconds a connection may stay without any traffic before it is closed. Every worker
-    /// multiplexes its connections, so a client that trickles bytes ties up a connection slot and
-    /// a little memory, never a thread.
+    /// Seconds a connection may stay without any traffic before it is closed (while a body
+    /// arrives or an answer is sent). Every worker multiplexes its connections, so a client that
+    /// trickles bytes ties up a connection slot and a little memory, never a thread.
     public var connectionTimeout: Int = 30
-    /// Bytes of memory per connection for the request line, headers and read buffer.
-    /// libmicrohttpd clears this memory between requests, so it is kept modest.
-    public var connectionMemoryLimit: Int = 16 * 1024
+    /// How long a request's line and headers may take to arrive, counted from when the
+    /// connection opened or its previous answer was sent; a connection still without a complete
+    /// request head then is closed, however steadily it trickles. An idle keep-alive connection
+    /// is closed after this long too.
+    public var headerTimeout: Duration = .seconds(10)
+    /// The largest request line plus headers (with the empty line), in bytes: 414 for a longer
+    /// request line, 431 for longer headers.
+    public var maxHeaderBytes: Int = 16 * 1024
+    /// Bytes of memory per connection for the request head, read buffer and the answer's
+    /// headers. Larger than ``maxHeaderBytes`` so that a head just under that limit still leaves
+    /// room for an answer (libmicrohttpd 0.9.75 closes a connection without a word when it cannot
+    /// fit the answer's headers). Pools above 32 KiB are mapped lazily, page by page.
+    public var connectionMemoryLimit: Int = 40 * 1024
     /// The largest request body accepted (413 beyond it), unless ``bodyLimit`` says otherwise.
     public var maxBodyBytes: Int = 1 << 20
     /// A larger (or smaller) body limit for some requests, such as uploads: given the method and
     /// the raw path, returns the limit in bytes, or nil for ``maxBodyBytes``.
     public var bodyLimit: (@Sendable (HTTPMethod, String) -> Int?)?
-    /// Whether requests carry the client's address (for access logs); formatting it costs a
-    /// little on every request, so a server without a log turns it off.
+    /// Whether requests carry the client's address (for access logs and sign-in throttling);
+    /// formatting it costs a little on every request.
     public var recordsClientAddress: Bool = true
+    /// Picks requests too costly for the event-loop workers (password sign-ins): they run on
+    /// ``offloadThreads`` threads of their own while their connection is suspended, so other
+    /// clients are answered meanwhile. Nil: every request runs on its worker.
+    public var offload: (@Sendable (Request) -> Bool)?
+    /// Threads for offloaded requests.
+    public var offloadThreads: Int = 1
+    /// Offloaded requests that may wait for a thread; beyond that they get 503 at once.
+    public var offloadQueueLimit: Int = 32
     /// How long a shutdown waits for requests in flight before closing their connections.
     public var shutdownGrace: Duration = .seconds(10)
 

@@ -191,9 +191,8 @@ enum Schema {
             )
         }
         if version == 0 {
-            // A new file gets the current layout at once.
+            // A new file gets the current layout at once; accounts live in a file of their own.
             try connection.transaction {
-                try connection.execute(migrations[1])
                 try connection.execute(catalogTables)
                 try connection.execute("PRAGMA user_version = \(currentVersion)")
             }

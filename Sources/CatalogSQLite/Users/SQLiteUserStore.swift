@@ -1,57 +1,127 @@
 import CatalogModel
 import CatalogStorage
+import Foundation
 import SQLiteSupport
 
-/// Accounts, API tokens, web sessions and favorites in the `users`, `sessions` and `favorites`
-/// tables (schema version 2).
+/// Accounts, API tokens, web sessions and favorites in a SQLite file of their own
+/// (`catalog-users.sqlite` beside `catalog.sqlite`), so that whoever copies or serves the catalog
+/// file (with Datasette, say) never publishes password or token hashes, and so that sign-ins and
+/// favorites never wait for a catalog import holding the catalog file's write lock.
 ///
-/// Reads use the connection the store was made with; writes go through the database's one
-/// read-write connection, one writer at a time.
+/// Reads work on a read-only store, so a server thread checks credentials on its own read-only
+/// connection; writes need a store opened for writing and fail with a clear ``StorageError``
+/// otherwise. Not Sendable: one store per thread.
+///
+/// ```swift
+/// let users = try SQLiteUserStore(
+///     path: SQLiteUserStore.defaultPath(forCatalog: "catalog.sqlite"), migratingFrom: "catalog.sqlite")
+/// defer { users.close() }
+/// let ada = try users.user(named: "ada")
+/// ```
+///
+/// Opened for writing with `migratingFrom`, it first moves accounts that an older version kept
+/// in the catalog file into its own file (see ``migrateAccounts(from:)``).
 public final class SQLiteUserStore: UserStore {
-    private let reads: () throws -> Connection
-    private let writes: ((Connection) throws -> Void) throws -> Void
-    private var writing: Connection?
-
-    /// The connection statements run on: the write connection inside ``write(_:_:)``, else a
-    /// reader in a fresh snapshot.
-    private var connection: Connection {
-        get throws { try writing ?? reads() }
-    }
+    let connection: Connection
+    /// The accounts file.
+    public let path: String
+    /// Whether the store was opened without write access.
+    public let isReadOnly: Bool
 
     /// The longest item id a favorite may name, in UTF-8 bytes.
     public static let maxFavoriteItemIDBytes = 1024
 
+    /// The accounts file that goes with a catalog file: `catalog.sqlite` → `catalog-users.sqlite`
+    /// in the same folder (`shop.db` → `shop-users.sqlite`).
+    public static func defaultPath(forCatalog catalogPath: String) -> String {
+        let slash = catalogPath.lastIndex(of: "/")
+        let folder = slash.map { catalogPath[...$0] } ?? ""
+        var stem = slash.map { catalogPath[catalogPath.index(after: $0)...] } ?? catalogPath[...]
+        for suffix in [".sqlite", ".sqlite3", ".db"] where stem.hasSuffix(suffix) && stem.count > suffix.count {
+            stem = stem.dropLast(suffix.count)
+            break
+        }
+        return folder + stem + "-users.sqlite"
+    }
+
+    /// Opens (and, unless read-only, creates, migrates and fills from the catalog file) the
+    /// accounts file at `path`.
+    ///
+    /// - Parameters:
+    ///   - path: the accounts file.
+    ///   - readOnly: open without write access; the file must exist and be up to date.
+    ///   - catalogPath: the catalog file whose accounts (from an older version) move here; nil
+    ///     for none. Ignored when read-only or when the file does not exist.
+    /// - Throws: ``StorageError`` `.cannotOpen` for a missing, foreign or newer file;
+    ///   `.constraint` when the catalog file holds accounts that clash with this file's.
+    public init(path: String, readOnly: Bool = false, migratingFrom catalogPath: String? = nil) throws(StorageError) {
+        self.path = path
+        isReadOnly = readOnly
+        connection = try Connection(path: path, mode: readOnly ? .readOnly : .readWriteCreate)
+        do {
+            try configure(readOnly: readOnly)
+            if !readOnly, let catalogPath, FileManager.default.fileExists(atPath: catalogPath) {
+                try migrateAccounts(from: catalogPath)
+            }
+        } catch let error as StorageError {
+            connection.close()
+            throw error
+        } catch {
+            connection.close()
+            throw StorageError(.engine, "\(error)")
+        }
+    }
+
+    private func configure(readOnly: Bool) throws {
+        try connection.execute("PRAGMA foreign_keys = ON; PRAGMA cache_size = -2048")
+        let applicationID = try connection.cached("PRAGMA application_id").scalarInt() ?? 0
+        let tableCount = try connection.cached("SELECT count(*) FROM sqlite_schema").scalarInt() ?? 0
+        if applicationID != UserSchema.applicationID && (applicationID != 0 || tableCount > 0) {
+            throw StorageError(.cannotOpen, "\(path) is not an accounts database")
+        }
+        let version = try connection.cached("PRAGMA user_version").scalarInt() ?? 0
+        if version > UserSchema.currentVersion {
+            throw StorageError(
+                .cannotOpen,
+                "\(path) has schema version \(version), newer than this program's \(UserSchema.currentVersion); "
+                    + "upgrade catalog")
+        }
+        if readOnly {
+            if version != UserSchema.currentVersion {
+                throw StorageError(
+                    .cannotOpen,
+                    "\(path) has schema version \(version), this program needs \(UserSchema.currentVersion)")
+            }
+            return
+        }
+        try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
+        if applicationID == 0 { try connection.execute("PRAGMA application_id = \(UserSchema.applicationID)") }
+        for index in version..<UserSchema.currentVersion {
+            try connection.transaction {
+                try connection.execute(UserSchema.migrations[index])
+                try connection.execute("PRAGMA user_version = \(index + 1)")
+            }
+        }
+    }
+
+    /// Closes the file. The store must not be used afterwards.
+    public func close() {
+        connection.close()
+    }
+
     private static let userColumns = "users.id, users.name, users.is_admin, users.created_at"
-
-    /// A store reading on the connection `reads` gives (in a fresh snapshot) and writing through
-    /// `writes`, which runs its argument with the write connection.
-    init(reads: @escaping () throws -> Connection, writes: @escaping ((Connection) throws -> Void) throws -> Void) {
-        self.reads = reads
-        self.writes = writes
-    }
-
-    /// A store on the write connection itself.
-    convenience init(connection: Connection, readOnly: Bool) {
-        self.init(reads: { connection }, writes: { body in try body(connection) })
-    }
 
     /// Decodes the first four columns, selected with ``userColumns``.
     private func user(from row: Statement) -> User {
         User(id: row.int64(0), name: row.text(1), isAdmin: row.int(2) != 0, createdAt: row.text(3))
     }
 
-    /// Runs `body` in a write transaction on the write connection.
+    /// Runs `body` in a write transaction, or fails clearly on a read-only store.
     private func write<T>(_ action: String, _ body: () throws -> T) throws -> T {
-        try withoutActuallyEscaping(body) { body in
-            let box = ResultBox<T>()
-            try writes { writer in
-                writing = writer
-                defer { writing = nil }
-                box.value = try writer.isAutocommit ? writer.transaction(body) : body()
-            }
-            guard let value = box.value else { throw StorageError(.engine, "cannot \(action)") }
-            return value
+        guard !isReadOnly else {
+            throw StorageError(.engine, "cannot \(action): \(path) is open read-only")
         }
+        return try connection.transaction(body)
     }
 
     // MARK: - Accounts
@@ -95,7 +165,7 @@ public final class SQLiteUserStore: UserStore {
         try write("remove a user") {
             // Sessions and favorites go with the user (ON DELETE CASCADE).
             try connection.cached("DELETE FROM users WHERE name = ?").bind(name).run()
-            return try connection.changes > 0
+            return connection.changes > 0
         }
     }
 
@@ -104,7 +174,7 @@ public final class SQLiteUserStore: UserStore {
     public func setPasswordHash(_ hash: String?, forUser name: String) throws {
         try write("set a password") {
             try connection.cached("UPDATE users SET password_hash = ? WHERE name = ?").bind(hash, name).run()
-            guard try connection.changes > 0 else { throw StorageError(.userNotFound, "no user named \"\(name)\"") }
+            guard connection.changes > 0 else { throw StorageError(.userNotFound, "no user named \"\(name)\"") }
             try connection.cached("DELETE FROM sessions WHERE user_id = (SELECT id FROM users WHERE name = ?)")
                 .bind(name).run()
         }
@@ -125,7 +195,7 @@ public final class SQLiteUserStore: UserStore {
         try write("replace a token") {
             try connection.cached("UPDATE users SET token_selector = ?, token_hash = ? WHERE name = ?")
                 .bind(selector, hash, name).run()
-            guard try connection.changes > 0 else { throw StorageError(.userNotFound, "no user named \"\(name)\"") }
+            guard connection.changes > 0 else { throw StorageError(.userNotFound, "no user named \"\(name)\"") }
         }
     }
 
@@ -200,7 +270,7 @@ public final class SQLiteUserStore: UserStore {
                 ON CONFLICT (user_id, catalog_id, item_id) DO NOTHING
                 """
             ).bind(userID, catalog, item).run()
-            return try connection.changes > 0
+            return connection.changes > 0
         }
     }
 
@@ -208,7 +278,7 @@ public final class SQLiteUserStore: UserStore {
         try write("remove a favorite") {
             try connection.cached("DELETE FROM favorites WHERE user_id = ? AND catalog_id = ? AND item_id = ?")
                 .bind(userID, catalog, item).run()
-            return try connection.changes > 0
+            return connection.changes > 0
         }
     }
 
@@ -277,9 +347,4 @@ public final class SQLiteUserStore: UserStore {
             throw StorageError(.userNotFound, "no user with id \(id)")
         }
     }
-}
-
-/// Carries a write's result out of the closure that runs it.
-private final class ResultBox<T> {
-    var value: T?
 }

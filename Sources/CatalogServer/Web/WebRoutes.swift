@@ -10,12 +10,16 @@ import CatalogStorage
 struct WebRoutes {
     let stores: any CatalogDatabase
     let authenticator: Authenticator
+    let settings: WebSessionSettings
+    let throttle: SignInThrottle
 
     func register(in routes: inout RouterBuilder) {
         let stores = stores
         let authenticator = authenticator
+        let settings = settings
+        let throttle = throttle
         @Sendable func session(_ request: Request) throws -> WebSession {
-            try WebSession(request: request, stores: stores, authenticator: authenticator)
+            try WebSession(request: request, stores: stores, authenticator: authenticator, settings: settings)
         }
 
         routes.get("/") { request, _ in
@@ -72,8 +76,8 @@ struct WebRoutes {
         }
         routes.on(.post, "/c/{id}/i/{item}/favorite") { request, context in
             let fields = try WebSession.formFields(request)
-            try WebSession.checkForm(request, fields: fields)
             let session = try session(request)
+            try session.checkForm(request, fields: fields)
             let id = context.parameter("id")
             let item = context.parameter("item")
             let here = WebPaths.item(id, item) + (try DetailPage.Origin(request)).query
@@ -137,37 +141,49 @@ struct WebRoutes {
                 back: ("/", strings.catalogs), here: here, via: "favorites", empty: strings.noFavorites)
         }
         routes.get("/signin") { request, _ in
-            SignInPage(session: try session(request), next: SignInPage.safeNext(request.query("next")), failed: false)
+            SignInPage(session: try session(request), next: SignInPage.safeNext(request.query("next")), outcome: .form)
                 .render()
         }
+        // Password checks cost about 0.1 s of CPU each: CatalogApplication runs this route on the
+        // HTTP server's offload threads, never on an event-loop worker, unless it is throttled.
         routes.on(.post, "/signin") { request, _ in
             let fields = try WebSession.formFields(request)
-            try WebSession.checkForm(request, fields: fields)
+            let session = try session(request)
+            try session.checkForm(request, fields: fields)
             let next = SignInPage.safeNext(fields["next"])
             let name = fields["name"] ?? ""
             let password = fields["password"] ?? ""
-            guard !name.isEmpty, !password.isEmpty, password.utf8.count <= 1024,
-                let user = try authenticator.user(name: name, password: password, in: stores.users())
-            else {
-                return SignInPage(session: try session(request), next: next, failed: true).render()
+            guard !name.isEmpty, !password.isEmpty, password.utf8.count <= 1024 else {
+                return SignInPage(session: session, next: next, outcome: .failed).render()
             }
+            if case .locked(let seconds) = throttle.check(account: name, address: request.clientAddress) {
+                return SignInPage(session: session, next: next, outcome: .locked(retryAfter: seconds)).render()
+            }
+            guard let user = try authenticator.user(name: name, password: password, in: stores.users()) else {
+                throttle.recordFailure(account: name, address: request.clientAddress)
+                return SignInPage(session: session, next: next, outcome: .failed).render()
+            }
+            throttle.recordSuccess(account: name, address: request.clientAddress)
             let cookie = try authenticator.startSession(for: user, in: stores.users())
             var response = Self.redirect(next)
             response.headers.add(
                 "Set-Cookie",
-                "\(WebSession.sessionCookie)=\(cookie); Path=/; HttpOnly; SameSite=Lax; Max-Age=\(Int(WebSession.lifetime))"
-            )
+                settings.cookie(WebSession.sessionCookie, cookie, sameSite: "Lax", maxAge: Int(WebSession.lifetime)))
+            // Forms are bound to the new session from now on: the token from before is spent.
+            response.headers.add(
+                "Set-Cookie", settings.cookie(WebSession.csrfCookie, "", sameSite: "Strict", maxAge: 0))
             return response
         }
         routes.on(.post, "/signout") { request, _ in
             let fields = try WebSession.formFields(request)
-            try WebSession.checkForm(request, fields: fields)
-            if let cookie = WebSession.cookies(request)[WebSession.sessionCookie] {
+            let session = try session(request)
+            try session.checkForm(request, fields: fields)
+            if let cookie = session.cookie {
                 try authenticator.endSession(cookie: cookie, in: stores.users())
             }
             var response = Self.redirect("/")
             response.headers.add(
-                "Set-Cookie", "\(WebSession.sessionCookie)=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0")
+                "Set-Cookie", settings.cookie(WebSession.sessionCookie, "", sameSite: "Lax", maxAge: 0))
             return response
         }
         routes.get("/assets/{name}") { _, context in

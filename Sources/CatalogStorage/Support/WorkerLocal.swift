@@ -1,32 +1,42 @@
 import Foundation
 
-/// A value per worker thread, made on first use on that thread: the server gives each worker
-/// its own read-only database connection this way.
+/// A value per worker thread, made on first use on that thread: each server worker gets its
+/// own database connection this way.
 ///
 /// ```swift
-/// let stores = WorkerLocal { try SQLiteCatalogStore(path: path, readOnly: true) }
-/// let store = try stores.value()       // this thread's store
+/// let connections = WorkerLocal { try Connection(path: path, mode: .readOnly) }
+/// let connection = try connections.value()   // this thread's connection
 /// …
-/// for store in stores.drain() { store.close() }  // after the server stopped
+/// for connection in connections.drain() { connection.close() }  // once no thread uses them
 /// ```
 public final class WorkerLocal<Value>: @unchecked Sendable {
     // @unchecked: a value is only used by the thread that made it (found through the thread's
-    // own pthread key slot); `made` is guarded by `lock` and only hands values out in `drain()`,
-    // which callers use after every worker thread has stopped.
+    // own pthread key slot); `made` and `generation` are guarded by `lock`. A slot keeps its
+    // holder retained (released when the thread exits or the slot is refilled), so a thread that
+    // asks again after ``drain()`` finds a holder of an old generation and gets a new value,
+    // never a freed one.
     private var key = pthread_key_t()
     private let make: @Sendable () throws -> Value
     private let lock = NSLock()
     private var made: [Holder] = []
+    private var generation = 0
 
     private final class Holder {
         let value: Value
-        init(_ value: Value) { self.value = value }
+        let generation: Int
+        init(_ value: Value, generation: Int) {
+            self.value = value
+            self.generation = generation
+        }
     }
 
     /// Creates the slot; `make` runs once per thread, on that thread.
     public init(_ make: @escaping @Sendable () throws -> Value) {
         self.make = make
-        pthread_key_create(&key, nil)
+        pthread_key_create(&key) { pointer in
+            guard let pointer else { return }
+            Unmanaged<AnyObject>.fromOpaque(pointer).release()
+        }
     }
 
     deinit {
@@ -35,12 +45,16 @@ public final class WorkerLocal<Value>: @unchecked Sendable {
 
     /// This thread's value, made now if the thread has none yet.
     public func value() throws -> Value {
+        let current = lock.withLock { generation }
         if let pointer = pthread_getspecific(key) {
-            return Unmanaged<Holder>.fromOpaque(pointer).takeUnretainedValue().value
+            let holder = Unmanaged<AnyObject>.fromOpaque(pointer).takeUnretainedValue() as! Holder
+            if holder.generation == current { return holder.value }
+            pthread_setspecific(key, nil)
+            Unmanaged<AnyObject>.fromOpaque(pointer).release()
         }
-        let holder = Holder(try make())
+        let holder = Holder(try make(), generation: current)
         lock.withLock { made.append(holder) }
-        pthread_setspecific(key, Unmanaged.passUnretained(holder).toOpaque())
+        pthread_setspecific(key, Unmanaged<AnyObject>.passRetained(holder).toOpaque())
         return holder.value
     }
 
@@ -48,6 +62,7 @@ public final class WorkerLocal<Value>: @unchecked Sendable {
     /// more (after the server stopped); threads that ask again get new values.
     public func drain() -> [Value] {
         lock.withLock {
+            generation += 1
             let values = made.map(\.value)
             made.removeAll()
             return values

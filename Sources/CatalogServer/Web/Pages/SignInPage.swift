@@ -1,20 +1,43 @@
 import CatalogHTTP
+import Foundation
 
 /// `/signin`: name and password (users from `catalog user add … --password-stdin`).
 struct SignInPage {
+    /// What the page reports above the form.
+    enum Outcome: Equatable {
+        /// Nothing yet.
+        case form
+        /// A wrong name or password (401).
+        case failed
+        /// Too many failed sign-ins: 429 with `Retry-After`, and the page says when to try again.
+        case locked(retryAfter: Int)
+    }
+
     let session: WebSession
     let next: String
-    let failed: Bool
+    let outcome: Outcome
 
     func render() -> Response {
         let strings = WebStrings.english
         var layout = PageLayout(
             title: strings.signIn, strings: strings, back: ("/", strings.catalogs), session: session)
         layout.showsAccount = false
-        return layout.render(status: failed ? .unauthorized : .ok) { html in
+        let status: HTTPStatus
+        switch outcome {
+        case .form: status = .ok
+        case .failed: status = .unauthorized
+        case .locked: status = .tooManyRequests
+        }
+        var response = layout.render(status: status) { html in
             html.open("form", ["method": "post", "action": "/signin", "class": "signin-form"])
-            if failed {
+            switch outcome {
+            case .form: break
+            case .failed:
                 html.element("p", ["class": "error", "role": "alert"], text: strings.wrongCredentials)
+            case .locked(let seconds):
+                html.element(
+                    "p", ["class": "error", "role": "alert", "id": "signin-wait"],
+                    text: Self.waitMessage(seconds: seconds, now: Date()))
             }
             html.element("input", ["type": "hidden", "name": "csrf", "value": session.csrf])
             html.element("input", ["type": "hidden", "name": "next", "value": next])
@@ -35,6 +58,22 @@ struct SignInPage {
             html.element("button", ["type": "submit", "id": "signin-submit"], text: strings.signIn)
             html.close("form")
         }
+        if case .locked(let seconds) = outcome { response.headers["Retry-After"] = String(seconds) }
+        return response
+    }
+
+    /// "Too many failed sign-ins. Try again in 2 minutes (after 14:05:09 UTC)."
+    static func waitMessage(seconds: Int, now: Date) -> String {
+        let wait =
+            seconds < 60
+            ? "\(seconds) second\(seconds == 1 ? "" : "s")"
+            : "\((seconds + 59) / 60) minute\((seconds + 59) / 60 == 1 ? "" : "s")"
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let parts = calendar.dateComponents([.hour, .minute, .second], from: now.addingTimeInterval(Double(seconds)))
+        func two(_ value: Int?) -> String { String(format: "%02d", value ?? 0) }
+        return "Too many failed sign-ins. Try again in \(wait) (after \(two(parts.hour)):\(two(parts.minute)):"
+            + "\(two(parts.second)) UTC)."
     }
 
     /// Only paths of this site are followed after signing in (no open redirects).

@@ -6,10 +6,12 @@ import Foundation
 /// Who is signed in to the web app, and the CSRF token of their forms.
 ///
 /// The session is an HttpOnly, SameSite=Lax cookie (`catalog_session`) made by
-/// ``Authenticator/startSession(for:in:lifetime:)``. Every form that changes state carries a
-/// token that must equal the `catalog_csrf` cookie (double submit; the cookie is HttpOnly and
-/// SameSite=Strict, so another site can neither read nor send it), and a POST whose `Origin`
-/// names another host is refused as well.
+/// ``Authenticator/startSession(for:in:lifetime:)``, `Secure` when the public URL is https. The
+/// token of every form that changes state is derived from that cookie (``FormTokens``), so it
+/// changes with each session and a page from elsewhere cannot know it. Before sign-in (the
+/// sign-in form itself) the token is one this server signed, kept in an HttpOnly,
+/// SameSite=Strict cookie (`catalog_csrf`) that the form must match. A POST whose `Origin` names
+/// another site is refused as well.
 struct WebSession {
     static let sessionCookie = "catalog_session"
     static let csrfCookie = "catalog_csrf"
@@ -17,25 +19,35 @@ struct WebSession {
 
     /// The signed-in user, if any.
     let user: User?
+    /// The session cookie, when it signs `user` in.
+    let cookie: String?
     /// The CSRF token for forms on this page.
     let csrf: String
     /// True when the CSRF cookie must be set with the response.
     let isNewCSRF: Bool
+    let settings: WebSessionSettings
 
-    init(request: Request, stores: any CatalogDatabase, authenticator: Authenticator) throws {
+    init(request: Request, stores: any CatalogDatabase, authenticator: Authenticator, settings: WebSessionSettings)
+        throws
+    {
+        self.settings = settings
         let cookies = Self.cookies(request)
-        if let value = cookies[Self.sessionCookie] {
-            user = try authenticator.user(sessionCookie: value, in: stores.users())
-        } else {
-            user = nil
-        }
-        if let token = cookies[Self.csrfCookie], token.utf8.count == 43,
-            token.utf8.allSatisfy({ Self.isTokenByte($0) })
+        if let value = cookies[Self.sessionCookie],
+            let user = try authenticator.user(sessionCookie: value, in: stores.users())
         {
+            self.user = user
+            cookie = value
+            csrf = settings.tokens.token(forSession: value)
+            isNewCSRF = false
+            return
+        }
+        user = nil
+        cookie = nil
+        if let token = cookies[Self.csrfCookie], settings.tokens.isIssued(token) {
             csrf = token
             isNewCSRF = false
         } else {
-            csrf = RandomBytes.system.base64URL(count: 32)
+            csrf = settings.tokens.anonymousToken()
             isNewCSRF = true
         }
     }
@@ -43,20 +55,29 @@ struct WebSession {
     /// Adds the CSRF cookie when it is new.
     func decorate(_ response: inout Response) {
         if isNewCSRF {
-            response.headers.add("Set-Cookie", "\(Self.csrfCookie)=\(csrf); Path=/; HttpOnly; SameSite=Strict")
+            response.headers.add("Set-Cookie", settings.cookie(Self.csrfCookie, csrf, sameSite: "Strict", maxAge: nil))
         }
     }
 
-    /// Checks a state-changing form: the token field equals the cookie, and the origin is ours.
-    static func checkForm(_ request: Request, fields: [String: String]) throws {
-        if let origin = request.headers["Origin"], let host = request.headers["Host"] {
-            guard origin == "http://\(host)" || origin == "https://\(host)" else {
+    /// Checks a state-changing form: it comes from our own pages, and its token is this
+    /// session's (signed in), or the one this server signed and set as the CSRF cookie (not yet).
+    func checkForm(_ request: Request, fields: [String: String]) throws {
+        if let origin = request.headers["Origin"]?.lowercased() {
+            let host = request.headers["Host"]?.lowercased() ?? ""
+            guard origin == "http://\(host)" || origin == "https://\(host)" || settings.trustedOrigins.contains(origin)
+            else {
                 throw HTTPError(.forbidden, code: "forbidden", "the form came from another site")
             }
         }
-        guard let cookie = cookies(request)[csrfCookie], let field = fields["csrf"],
-            ConstantTime.equal(Array(field.utf8), Array(cookie.utf8))
-        else { throw HTTPError(.forbidden, code: "forbidden", "the form has expired; reload the page and try again") }
+        let expired = HTTPError(.forbidden, code: "forbidden", "the form has expired; reload the page and try again")
+        guard let field = fields["csrf"] else { throw expired }
+        if let cookie {
+            guard settings.tokens.matches(field, session: cookie) else { throw expired }
+        } else {
+            guard let token = Self.cookies(request)[Self.csrfCookie], settings.tokens.isIssued(token),
+                ConstantTime.equal(Array(field.utf8), Array(token.utf8))
+            else { throw expired }
+        }
     }
 
     /// `name=value` pairs of the Cookie header.
@@ -71,11 +92,6 @@ struct WebSession {
             }
         }
         return result
-    }
-
-    static func isTokenByte(_ byte: UInt8) -> Bool {
-        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || byte == 0x2D
-            || byte == 0x5F
     }
 
     /// A form body (`application/x-www-form-urlencoded`) as fields.

@@ -1,0 +1,255 @@
+#!/usr/bin/env bash
+# attack-bench.sh: `catalog serve` under a sign-in flood and a soak with slow clients beside it.
+#
+#   Benchmarks/server/attack-bench.sh [--catalog-binary PATH] [--db FILE] [--catalog ID]
+#       [--flood-seconds S] [--soak-seconds S] [--slow-connections N]
+#
+# 1. Sign-in flood: 8 parallel clients sign in to the web app with the right password again and
+#    again (each attempt an argon2id check, never throttled), while wrk reads records and searches
+#    through the API with 4 connections (with a token, so the response cache never answers); the
+#    API's p50 beside the same reads without the flood. Goal: p50 < 5 ms.
+# 2. Soak: 100 connections for 60 s (--soak-seconds) of mixed requests: records, searches and
+#    pages, favorites added and removed with a bearer token; a small catalog imported through the
+#    API every 3 s; and 500 slow connections (--slow-connections) trickling a request head one byte
+#    every 5 s from five loopback addresses, opened again whenever the server closes them.
+#    Goal: zero errors and zero 5xx; p99 reported.
+#
+# The server runs with --threads 2 --quiet on a port it picks, its accounts in a throwaway file.
+# Database: as server-bench.sh (--db FILE, else /tmp/catalog-bench/bench.sqlite when present,
+# else Benchmarks/.cache/server-bench.sqlite, generated when missing); the soak's imports add a
+# small catalog "attack-bench-imports" to it. Every process started here is stopped on exit.
+#
+# Exit status: 0 when the measurements ran, goals met or not; 1 on a set-up failure; 64 usage.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+
+binary="$root/.build/release/catalog"
+database=""
+catalog=""
+flood_seconds=10
+soak_seconds=60
+slow_connections=500
+
+usage() {
+    sed -n '3,4p' "${BASH_SOURCE[0]}" | sed 's/^# //' >&2
+    exit 64
+}
+
+while (($# > 0)); do
+    case "$1" in
+        --catalog-binary) binary="${2:?}"; shift 2 ;;
+        --db) database="${2:?}"; shift 2 ;;
+        --catalog) catalog="${2:?}"; shift 2 ;;
+        --flood-seconds) flood_seconds="${2:?}"; shift 2 ;;
+        --soak-seconds) soak_seconds="${2:?}"; shift 2 ;;
+        --slow-connections) slow_connections="${2:?}"; shift 2 ;;
+        -h | --help) usage ;;
+        *) echo "attack-bench: unknown option $1" >&2; usage ;;
+    esac
+done
+for value in "$flood_seconds" "$soak_seconds" "$slow_connections"; do
+    [[ "$value" =~ ^[1-9][0-9]*$ ]] || { echo "attack-bench: durations and counts are whole numbers" >&2; exit 64; }
+done
+
+bench_name=attack-bench
+# shellcheck source=common.sh
+source "$here/common.sh"
+
+for tool in wrk curl python3 sqlite3; do
+    command -v "$tool" >/dev/null || fail "$tool is missing (scripts/install-deps.sh bench installs it)"
+done
+[[ -x "$binary" ]] || fail "no catalog binary at $binary (swift build -c release --product catalog)"
+
+# MARK: - Database
+
+bench_database "$database"
+if [[ -z "$catalog" ]]; then
+    catalog="$(sqlite3 -readonly -batch -noheader "$database" "SELECT id FROM catalogs ORDER BY number LIMIT 1")"
+    [[ -n "$catalog" ]] || fail "$database holds no catalog"
+fi
+[[ "$catalog" =~ ^[A-Za-z0-9._-]+$ ]] || fail "catalog id \"$catalog\" needs URL escaping; pick another with --catalog"
+
+work="$(mktemp -d /tmp/attack-bench.XXXXXX)"
+results="$work/results.txt"
+: >"$results"
+python3 "$here/workload.py" "$database" "$catalog" unused "$work" >"$work/workload.txt" ||
+    fail "could not build the request lists"
+records="$(sed -n 's/.*records=\([0-9]*\).*/\1/p' "$work/workload.txt")"
+echo "meta catalog=$catalog records=$records cores=$(nproc) load=$(cut -d' ' -f1 /proc/loadavg)" >>"$results"
+say "catalog \"$catalog\" ($records records) in $database"
+
+# MARK: - The server, with an administrator who also signs in with a password
+
+users="$work/users.sqlite"
+password="attack-bench-$RANDOM-$RANDOM"
+token="$("$binary" user add bench --admin --password-stdin --db "$database" --users-db "$users" <<<"$password" 2>"$work/user.err")" ||
+    { cat "$work/user.err" >&2; fail "catalog user add failed"; }
+"$binary" serve --db "$database" --users-db "$users" --host 127.0.0.1 --port 0 --threads 2 --quiet \
+    >"$work/catalog.out" 2>"$work/catalog.err" &
+catalog_pid=$!
+started_pids+=("$catalog_pid")
+url=""
+for _ in $(seq 1200); do
+    url="$(sed -n 's/^listening on \(http:\/\/[^ ]*\).*/\1/p' "$work/catalog.out" | head -n 1)"
+    [[ -n "$url" ]] && break
+    kill -0 "$catalog_pid" 2>/dev/null || { cat "$work/catalog.err" >&2; fail "catalog serve exited while starting"; }
+    sleep 0.1
+done
+[[ -n "$url" ]] || fail "catalog serve printed no \"listening on\" line within 120 s"
+port="${url##*:}"
+say "catalog serve (pid $catalog_pid) listening on $url"
+
+# run_wrk NAME SECONDS WRK-ARGS…: runs wrk (bounded by timeout) and records its wrk-result line.
+run_wrk() {
+    local name="$1" seconds="$2"
+    shift 2
+    local log="$work/wrk-$name.txt"
+    timeout --signal=INT $((seconds + 60)) wrk -d"${seconds}s" "$@" >"$log" 2>&1 || true
+    local line
+    line="$(grep -m1 '^wrk-result ' "$log" || true)"
+    [[ -n "$line" ]] || { cat "$log" >&2; fail "wrk printed no result for $name"; }
+    echo "$name ${line#wrk-result }" >>"$results"
+}
+
+# MARK: - 1. Sign-in flood beside API reads
+
+# Reads with a bearer token, which the server's response cache never answers: each read is a
+# lookup of a record or a search, as a real client's would be.
+python3 - "$work" <<'PY' || fail "could not list the reads"
+import sys
+work = sys.argv[1]
+def read(name):
+    with open(f"{work}/{name}", encoding="utf-8") as file:
+        return [line.strip() for line in file if line.strip()]
+items, searches = read("items-ours.txt"), read("search-ours.txt")
+lines = [f"GET {items[i % len(items)]}" if i % 2 == 0 else f"GET {searches[i % len(searches)]}" for i in range(8000)]
+with open(f"{work}/reads.txt", "w", encoding="utf-8") as file:
+    file.write("\n".join(lines) + "\n")
+PY
+timeout --signal=INT 30 wrk -d2s -t1 -c4 -s "$here/mixed.lua" "$url" -- "$work/reads.txt" "$token" >/dev/null 2>&1 || true
+run_wrk reads_quiet 5 -t1 -c4 -s "$here/mixed.lua" "$url" -- "$work/reads.txt" "$token"
+python3 "$here/signin-flood.py" "$url" bench "$password" $((flood_seconds + 2)) --clients 8 >"$work/flood.txt" 2>&1 &
+flood_pid=$!
+started_pids+=("$flood_pid")
+sleep 1
+run_wrk reads_flood "$flood_seconds" -t1 -c4 -s "$here/mixed.lua" "$url" -- "$work/reads.txt" "$token"
+wait "$flood_pid" || true
+stop_process "$flood_pid"
+grep -m1 '^flood-result ' "$work/flood.txt" | sed 's/^flood-result /flood /' >>"$results" ||
+    { cat "$work/flood.txt" >&2; fail "the sign-in flood printed no result"; }
+
+# MARK: - 2. Soak: mixed reads and writes, imports, and slow clients
+
+python3 "$here/workload.py" --pages "$url" "$catalog" "$work" >/dev/null || fail "could not follow the item pages"
+python3 - "$work" "$catalog" <<'PY' || fail "could not mix the soak requests"
+import sys
+work, catalog = sys.argv[1], sys.argv[2]
+def read(name):
+    with open(f"{work}/{name}", encoding="utf-8") as file:
+        return [line.strip() for line in file if line.strip()]
+lists = {"search": read("search-ours.txt"), "item": read("items-ours.txt"), "page": read("pages.txt")}
+favorites = [path.replace(f"/api/v1/catalogs/{catalog}/items/", f"/api/v1/favorites/{catalog}/") for path in lists["item"]]
+pattern = ["item", "search", "item", "put", "search", "item", "page", "delete", "item", "search"]
+positions = {}
+lines = []
+for index in range(20000):
+    kind = pattern[index % len(pattern)]
+    source = favorites if kind in ("put", "delete") else lists[kind]
+    position = positions.get(kind, 0)
+    positions[kind] = position + 1
+    method = {"put": "PUT", "delete": "DELETE"}.get(kind, "GET")
+    lines.append(f"{method} {source[position % len(source)]}")
+with open(f"{work}/soak-mixed.txt", "w", encoding="utf-8") as file:
+    file.write("\n".join(lines) + "\n")
+PY
+python3 - "$work/small.csv" <<'PY'
+import sys
+with open(sys.argv[1], "w", encoding="utf-8") as file:
+    file.write("id,title,price\n")
+    for index in range(200):
+        file.write(f"s{index:03d},Soak item {index},{index}.50\n")
+PY
+
+python3 "$here/slow-clients.py" 127.0.0.1 "$port" "$slow_connections" $((soak_seconds + 4)) --addresses 5 --every 5 \
+    >"$work/slow.txt" 2>&1 &
+slow_pid=$!
+started_pids+=("$slow_pid")
+(
+    end=$((SECONDS + soak_seconds))
+    while ((SECONDS < end)); do
+        curl -s -o /dev/null -w '%{http_code}\n' --max-time 30 -X POST -H "Authorization: Bearer $token" \
+            -H "Content-Type: text/csv" --data-binary @"$work/small.csv" \
+            "$url/api/v1/catalogs/attack-bench-imports/import?format=csv&replace=true" || echo 000
+        sleep 3
+    done
+) >"$work/imports.txt" &
+imports_pid=$!
+started_pids+=("$imports_pid")
+sleep 2
+run_wrk soak "$soak_seconds" -t2 -c100 --timeout 5s -s "$here/mixed.lua" "$url" -- "$work/soak-mixed.txt" "$token"
+wait "$imports_pid" || true
+wait "$slow_pid" || true
+stop_process "$imports_pid"
+stop_process "$slow_pid"
+imports_ok="$(grep -c '^200$' "$work/imports.txt" || true)"
+imports_all="$(grep -c . "$work/imports.txt" || true)"
+echo "imports ok=$imports_ok total=$imports_all" >>"$results"
+grep -m1 '^slow-result ' "$work/slow.txt" | sed 's/^slow-result /slow /' >>"$results" ||
+    { cat "$work/slow.txt" >&2; fail "the slow clients printed no result"; }
+kill -0 "$catalog_pid" 2>/dev/null || echo "crash" >>"$results"
+server_errors="$(grep -c 'error:' "$work/catalog.err" || true)"
+echo "server logged_errors=$server_errors load=$(cut -d' ' -f1 /proc/loadavg)" >>"$results"
+if ((server_errors > 0)); then grep -m 5 'error:' "$work/catalog.err" >&2 || true; fi
+
+# MARK: - Summary
+
+python3 - "$results" <<'PY'
+import sys
+records = {}
+for line in open(sys.argv[1], encoding="utf-8"):
+    kind, _, rest = line.strip().partition(" ")
+    records[kind] = dict(pair.partition("=")[::2] for pair in rest.split(" ") if pair)
+def n(kind, key):
+    return float(records.get(kind, {}).get(key, 0) or 0)
+def ms(us):
+    return f"{us / 1000:.2f} ms"
+def verdict(ok):
+    return "met" if ok else "MISSED"
+meta = records.get("meta", {})
+print(f"\nAttack benchmarks: catalog \"{meta.get('catalog')}\", {int(n('meta', 'records')):,} records, {meta.get('cores')} cores")
+quiet, flood = records.get("reads_quiet"), records.get("reads_flood")
+if quiet and flood:
+    p50 = n("reads_flood", "p50_us")
+    print(
+        f"sign-in flood, 8 clients: API reads p50 {ms(p50)}, p99 {ms(n('reads_flood', 'p99_us'))}"
+        f" ({int(n('reads_flood', 'requests')):,} reads) beside p50 {ms(n('reads_quiet', 'p50_us'))} without the flood;"
+        f" {int(n('flood', 'ok'))} sign-ins (p50 {n('flood', 'p50_ms'):.0f} ms), {int(n('flood', 'busy'))} answered 503;"
+        f" goal p50 < 5 ms: {verdict(p50 < 5000)}"
+    )
+soak = records.get("soak")
+if soak:
+    socket = sum(int(n("soak", key)) for key in ("connect_errors", "read_errors", "write_errors"))
+    errors = socket + int(n("soak", "timeouts")) + int(n("soak", "non2xx"))
+    s5xx = int(n("soak", "s5xx"))
+    imports_failed = int(n("imports", "total") - n("imports", "ok"))
+    seconds = n("soak", "duration_us") / 1e6
+    print(
+        f"soak, 100 connections, {seconds:.0f} s: {int(n('soak', 'requests')):,} requests"
+        f" ({n('soak', 'requests') / max(seconds, 1):,.0f}/s, {int(n('soak', 'writes')):,} favorite writes),"
+        f" p50 {ms(n('soak', 'p50_us'))}, p99 {ms(n('soak', 'p99_us'))}, max {ms(n('soak', 'max_us'))};"
+        f" errors {errors} ({socket} socket, {int(n('soak', 'timeouts'))} timeouts, {int(n('soak', 'non2xx'))} non-2xx),"
+        f" 5xx {s5xx}; imports {int(n('imports', 'ok'))} of {int(n('imports', 'total'))} answered 200"
+    )
+    slow = records.get("slow", {})
+    print(
+        f"  beside {slow.get('connections')} slow connections from 5 addresses: {slow.get('opened')} opened,"
+        f" {slow.get('closed_by_server')} closed by the server's header deadline, longest open"
+        f" {slow.get('longest_open_s')} s; the server logged {int(n('server', 'logged_errors'))} errors"
+    )
+    print(
+        f"  goal zero errors and zero 5xx: {verdict(errors == 0 and s5xx == 0 and imports_failed == 0)}"
+        + ("" if "crash" not in records else "; the server EXITED during the run")
+    )
+PY

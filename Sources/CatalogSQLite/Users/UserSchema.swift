@@ -1,0 +1,44 @@
+/// The schema of the accounts file (`catalog-users.sqlite`), as numbered migrations like the
+/// catalog file's ``Schema``. `PRAGMA user_version` records the last one applied and
+/// `PRAGMA application_id` is "CTLU".
+///
+/// The tables are those the catalog file held from its version 2 until accounts moved out of it,
+/// with the same columns, so rows are copied across unchanged.
+enum UserSchema {
+    /// `PRAGMA application_id` of accounts files ("CTLU").
+    static let applicationID = 0x4354_4C55
+
+    /// Migrations; index 0 brings an empty file to version 1.
+    static let migrations: [String] = [
+        """
+        CREATE TABLE users (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE COLLATE NOCASE, -- sign-in name, unique ignoring ASCII case
+            is_admin INTEGER NOT NULL DEFAULT 0 CHECK (is_admin IN (0, 1)),
+            password_hash TEXT,                  -- argon2id in PHC string form; NULL: no web sign-in
+            token_selector TEXT UNIQUE,          -- public half of the API token
+            token_hash BLOB,                     -- BLAKE2b-256 of the token's secret half
+            created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+        );
+        CREATE TABLE sessions (
+            selector TEXT PRIMARY KEY,           -- public half of the session cookie
+            user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            hash BLOB NOT NULL,                  -- BLAKE2b-256 of the cookie's secret half
+            expires TEXT NOT NULL                -- ISO 8601 UTC
+        ) WITHOUT ROWID;
+        CREATE INDEX sessions_user ON sessions (user_id);
+        CREATE INDEX sessions_expires ON sessions (expires);
+        CREATE TABLE favorites (
+            user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            catalog_id TEXT NOT NULL,            -- a catalog's public id: survives re-imports
+            item_id TEXT NOT NULL,               -- a record's id in that catalog
+            added_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+            seq INTEGER NOT NULL,                -- order of adding per user (newest first, even within a second)
+            PRIMARY KEY (user_id, catalog_id, item_id)
+        ) WITHOUT ROWID;
+        """
+    ]
+
+    /// The version this build writes.
+    static var currentVersion: Int { migrations.count }
+}
