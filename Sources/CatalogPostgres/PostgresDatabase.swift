@@ -33,6 +33,12 @@ public final class PostgresDatabase: CatalogDatabase {
         public var waitingForLock: (@Sendable () -> Void)?
         /// Bytes of posting chunks kept in memory for searches, shared by the readers.
         public var postingCacheBytes = 64 << 20
+        /// How long a reading thread's snapshot may stay open while the thread does nothing:
+        /// PostgreSQL then ends that session (`idle_in_transaction_session_timeout`), so the
+        /// locks an idle server's snapshots hold never keep a migration or an administrator's
+        /// `ALTER TABLE` (and the readers queued behind it) waiting longer; the thread's next read
+        /// connects again.
+        public var idleSnapshotTimeout: Duration = .seconds(30)
 
         /// The defaults: imports and the command line.
         public init() {}
@@ -86,10 +92,11 @@ public final class PostgresDatabase: CatalogDatabase {
         accounts = ConnectionSlot(location: location, connection: nil)
         let postings = PostingCache(budget: options.postingCacheBytes)
         let lifetime = options.snapshotLifetime
+        let settings = [("idle_in_transaction_session_timeout", options.idleSnapshotTimeout.millisecondsText)]
         readers = WorkerLocal {
             Reader(
-                connection: try PostgresConnection(location), databaseID: databaseID, postings: postings,
-                lifetime: lifetime)
+                connection: try PostgresConnection(location, settings: settings), databaseID: databaseID,
+                postings: postings, lifetime: lifetime)
         }
     }
 
@@ -102,9 +109,13 @@ public final class PostgresDatabase: CatalogDatabase {
         var users: PostgresUserStore?
         var connection: PostgresConnection { catalogs.connection }
 
+        /// This process's write generation when the snapshot began.
+        private var generation = 0
+
         init(connection: PostgresConnection, databaseID: String, postings: PostingCache, lifetime: Duration) {
             catalogs = PostgresCatalogReader(connection: connection, databaseID: databaseID, postings: postings)
             snapshot = ReadSnapshot(lifetime: lifetime)
+            catalogs.restart = { [unowned self] in try begin(now: .now, generation: generation) }
         }
 
         /// Ends the open transaction, if any (ROLLBACK also ends one that failed), and begins a
@@ -116,6 +127,7 @@ public final class PostgresDatabase: CatalogDatabase {
                 "ROLLBACK; BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SELECT data_version FROM catalog_state"
             let result = try Self.executeReconnecting(sql, on: connection)
             let version = Int64(result.text(0, 0)) ?? 0
+            self.generation = generation
             snapshot.began(now: now, generation: generation, dataVersion: version)
             catalogs.dataVersion = version
         }

@@ -227,6 +227,35 @@ struct PostgresDatabaseTests {
         #expect(try reader.users().tokenCredential(selector: "t")?.hash == [2])
     }
 
+    @Test func anIdleSnapshotIsEndedByTheServerAndAWalkGoesOn() throws {
+        let temporary = try TemporaryPostgresDatabase()
+        var options = PostgresDatabase.Options()
+        options.idleSnapshotTimeout = .milliseconds(500)
+        let database = try PostgresDatabase(url: temporary.url, options: options)
+        defer { database.close() }
+        _ = try CatalogImporter.run(
+            into: database, definition: CatalogDefinition(id: "walk", title: "Walk", locale: "en"), replace: true,
+            collation: try ICUCollation.forImport(locale: "en"),
+            records: { add in
+                for index in 0..<2_500 { try add(Record(id: "w\(index)", title: "Walk \(index)")) }
+                return nil
+            })
+        let reader = try database.reader()
+        let catalog = try reader.requireCatalog("walk")
+        // A slow consumer: the session idles past the timeout between two batches.
+        var seen = 0
+        try reader.forEachItem(of: catalog) { _ in
+            seen += 1
+            if seen == PostgresCatalogReader.batchSize { usleep(1_000_000) }
+        }
+        #expect(seen == 2_500)
+        // An idle thread's snapshot holds no lock for long: a DDL statement goes through.
+        _ = try database.reader().catalogs()
+        usleep(1_000_000)
+        #expect(try temporary.psql("SET lock_timeout = '2s'; ALTER TABLE sections ADD COLUMN probe integer").isEmpty)
+        #expect(try database.reader().catalogs().map(\.id) == ["walk"])
+    }
+
     @Test func aLostConnectionIsMadeAgain() throws {
         let temporary = try TemporaryPostgresDatabase()
         let database = try PostgresDatabase(url: temporary.url)

@@ -23,12 +23,17 @@ final class PostgresConnection {
     /// The COPY in progress, if any.
     private(set) var copying = false
 
-    /// Connects.
+    /// Session settings made after every connect (`set_config` names and values).
+    private let settings: [(String, String)]
+
+    /// Connects, then makes `settings` (session parameters such as
+    /// `idle_in_transaction_session_timeout`).
     ///
     /// - Throws: ``StorageError`` `.cannotOpen` with libpq's reason on one line (refused,
     ///   unknown host, bad credentials, TLS required…), never the password.
-    init(_ location: PostgresLocation) throws(StorageError) {
+    init(_ location: PostgresLocation, settings: [(String, String)] = []) throws(StorageError) {
         self.location = location
+        self.settings = settings
         // The URL is expanded by libpq (expand_dbname), so everything it says wins over these
         // defaults: a name in pg_stat_activity, a connect timeout, UTF-8 text.
         let keywords = ["fallback_application_name", "connect_timeout", "client_encoding", "dbname"]
@@ -45,6 +50,18 @@ final class PostgresConnection {
             throw Self.connectError(reason, location: location, needsPassword: needsPassword)
         }
         clibpq_silence_notices(connection)
+        do {
+            try applySettings()
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    private func applySettings() throws(StorageError) {
+        for (name, value) in settings {
+            try query("SELECT set_config($1, $2, false)", [.text(name), .text(value)])
+        }
     }
 
     deinit {
@@ -95,6 +112,7 @@ final class PostgresConnection {
                 needsPassword: PQconnectionNeedsPassword(handle) != 0)
         }
         clibpq_silence_notices(handle)
+        try applySettings()
     }
 
     // MARK: - Statements

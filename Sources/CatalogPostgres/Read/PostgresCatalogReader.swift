@@ -15,6 +15,8 @@ public final class PostgresCatalogReader: CatalogReader {
     private var indexReaders: [Int64: PostgresIndexReader] = [:]
     /// The data version the current snapshot sees (set by the owner when a snapshot begins).
     var dataVersion: Int64 = -1
+    /// Begins a new snapshot after the connection was lost (set by the owner).
+    var restart: (() throws -> Void)?
 
     init(connection: PostgresConnection, databaseID: String, postings: PostingCache) {
         self.connection = connection
@@ -181,19 +183,30 @@ public final class PostgresCatalogReader: CatalogReader {
         let columns = Self.hitColumns.joined(separator: ", ")
         var after: BrowseKey?
         var delivered = 0
-        while true {
-            let rows: PostgresResult
+        func batch() throws -> PostgresResult {
             if let after {
-                rows = try connection.query(
+                return try connection.query(
                     """
                     SELECT \(columns) FROM items WHERE version = $1 AND (section, sort_key, id) > ($2, $3, $4)
                         ORDER BY section, sort_key, id LIMIT $5
                     """,
                     [.int8(version), .int(after.section), .bytea(after.sortKey), .text(after.id), .int(Self.batchSize)])
-            } else {
-                rows = try connection.query(
-                    "SELECT \(columns) FROM items WHERE version = $1 ORDER BY section, sort_key, id LIMIT $2",
-                    [.int8(version), .int(Self.batchSize)])
+            }
+            return try connection.query(
+                "SELECT \(columns) FROM items WHERE version = $1 ORDER BY section, sort_key, id LIMIT $2",
+                [.int8(version), .int(Self.batchSize)])
+        }
+        while true {
+            let rows: PostgresResult
+            do {
+                rows = try batch()
+            } catch {
+                // A consumer slower than the idle timeout lost the session between batches. The
+                // version's rows never change, so the walk goes on in a new snapshot (the count
+                // below catches a version replaced meanwhile).
+                guard connection.isBroken, let restart else { throw error }
+                try restart()
+                rows = try batch()
             }
             for row in 0..<rows.count {
                 let hit = Self.hit(rows, row)
