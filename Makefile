@@ -14,7 +14,7 @@ PORT ?= 8080
 HOST ?= 127.0.0.1
 BIN := .build/release/catalog
 
-.PHONY: run build test deps deps-test bench bench-server bench-attack browser-bench format lint clean
+.PHONY: run build test deps deps-test bench bench-postgres bench-server bench-attack browser-bench format lint clean
 
 run: deps build
 	@if [ ! -f "$(DB)" ]; then $(BIN) demo --db "$(DB)"; fi
@@ -49,9 +49,15 @@ bench:
 	@scripts/install-deps.sh bench
 	$(SWIFT) build -c release --product catalog
 	cd Benchmarks && $(SWIFT) build -c release
-	Benchmarks/.build/release/catalog-bench --catalog-binary .build/release/catalog $(BENCH_ARGS)
+	Benchmarks/server/postgres-bench.sh --catalog-binary .build/release/catalog $(BENCH_ARGS)
 	Benchmarks/server/server-bench.sh --catalog-binary .build/release/catalog $(SERVER_BENCH_ARGS)
 	Benchmarks/server/attack-bench.sh --catalog-binary .build/release/catalog $(ATTACK_BENCH_ARGS)
+
+bench-postgres:
+	@scripts/install-deps.sh bench
+	$(SWIFT) build -c release --product catalog
+	cd Benchmarks && $(SWIFT) build -c release
+	Benchmarks/server/postgres-bench.sh --catalog-binary .build/release/catalog $(BENCH_ARGS)
 
 bench-server:
 	@scripts/install-deps.sh bench

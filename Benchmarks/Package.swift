@@ -7,9 +7,12 @@ let package = Package(
     name: "CatalogBenchmarks",
     dependencies: [.package(path: "CatalogRoot")],
     targets: [
+        // libpq, for the naive PostgreSQL full-text peer.
+        .systemLibrary(name: "CBenchPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .executableTarget(
             name: "catalog-bench",
             dependencies: [
+                "CBenchPQ",
                 .product(name: "CatalogModel", package: "CatalogRoot"),
                 .product(name: "CatalogCollation", package: "CatalogRoot"),
                 .product(name: "CatalogStorage", package: "CatalogRoot"),
@@ -20,7 +23,7 @@ let package = Package(
                 .product(name: "CatalogDemo", package: "CatalogRoot"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
-        )
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
