@@ -43,25 +43,28 @@ public enum CatalogEngines {
             postgres.lockTimeout = options.lockTimeout
             postgres.waitingForLock = options.waitingForLock
             let database = try PostgresDatabase(url: location, options: postgres)
-            do {
-                try CatalogMaintenance.reindexStaleCatalogs(in: database)
-                database.endSnapshot()
-            } catch {
-                database.close()
-                throw error
-            }
-            return database
+            return try prepared(database, endSnapshot: database.endSnapshot) {}
         }
         var sqlite = options.server ? SQLiteDatabase.Options.server : SQLiteDatabase.Options()
         sqlite.lockTimeout = options.lockTimeout
         sqlite.waitingForLock = options.waitingForLock
         sqlite.usersPath = options.usersLocation
         let database = try SQLiteDatabase(path: location, options: sqlite)
-        do {
+        return try prepared(database, endSnapshot: database.endSnapshot) {
             try database.convertLegacyCatalogs { try ICUCollation.forImport(locale: $0) }
+        }
+    }
+
+    /// Brings an opened database up to this program (`conversions`, then catalogs of another
+    /// collator version rebuilt), or closes it and throws.
+    private static func prepared(
+        _ database: any CatalogDatabase, endSnapshot: () -> Void, conversions: () throws -> Void
+    ) throws -> any CatalogDatabase {
+        do {
+            try conversions()
             try CatalogMaintenance.reindexStaleCatalogs(in: database)
             // The checks read in a snapshot; the caller's first read must not see an old one.
-            database.endSnapshot()
+            endSnapshot()
         } catch {
             database.close()
             throw error

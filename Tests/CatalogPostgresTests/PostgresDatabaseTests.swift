@@ -121,24 +121,18 @@ struct PostgresDatabaseTests {
             records.append(record)
         }
         let definition = CatalogDefinition(id: "awkward", title: "Awkward", locale: "hu")
-        func load(_ engine: TemporaryDatabase.Engine) throws -> (TemporaryDatabase, [StoredHit]) {
+        func stored(on engine: TemporaryDatabase.Engine) throws -> (TemporaryDatabase, [StoredHit]) {
             let temporary = try TemporaryDatabase(engine: engine)
-            _ = try CatalogImporter.run(
-                into: temporary.database, definition: definition, replace: true,
-                collation: try ICUCollation.forImport(locale: "hu"),
-                records: { add in
-                    for record in records { try add(record) }
-                    return nil
-                })
+            try load(records, as: definition, into: temporary.database)
             let reader = try temporary.database.reader()
             var hits: [StoredHit] = []
             try reader.forEachItem(of: try reader.requireCatalog("awkward")) { hits.append($0) }
             return (temporary, hits)
         }
-        let (_, sqlite) = try load(.sqlite)
-        let (postgres, stored) = try load(.postgres)
-        #expect(stored.count == records.count)
-        #expect(stored == sqlite)
+        let (_, sqlite) = try stored(on: .sqlite)
+        let (postgres, hits) = try stored(on: .postgres)
+        #expect(hits.count == records.count)
+        #expect(hits == sqlite)
         let server = postgres.location
         #expect(try PostgresTestServer.run("SELECT count(*) FROM items", on: server) == "9000")
         #expect(try PostgresTestServer.run("SELECT count(*) FROM item_categories", on: server) == "\(9000 / 4 * 3 * 2)")
@@ -153,18 +147,11 @@ struct PostgresDatabaseTests {
     @Test func aNULThatPostgreSQLCannotStoreFailsTheImportAndChangesNothing() throws {
         let temporary = try TemporaryDatabase(engine: .postgres)
         let definition = CatalogDefinition(id: "n", title: "N", locale: "en")
-        func load(_ records: [Record]) throws {
-            _ = try CatalogImporter.run(
-                into: temporary.database, definition: definition, replace: true,
-                collation: try ICUCollation.forImport(locale: "en"),
-                records: { add in
-                    for record in records { try add(record) }
-                    return nil
-                })
-        }
-        try load([Record(id: "a", title: "Apple")])
+        try load([Record(id: "a", title: "Apple")], as: definition, into: temporary.database)
         #expect {
-            try load([Record(id: "a", title: "Apple"), Record(id: "b", title: "Ba\u{0}d")])
+            try load(
+                [Record(id: "a", title: "Apple"), Record(id: "b", title: "Ba\u{0}d")], as: definition,
+                into: temporary.database)
         } throws: { error in
             (error as? StorageError)?.message
                 == "record \"b\" has a NUL character in its title, which PostgreSQL cannot store"
@@ -186,13 +173,7 @@ struct PostgresDatabaseTests {
         options.waitingForLock = { waited.add(1, ordering: .relaxed) }
         let second = try PostgresDatabase(url: temporary.url, options: options)
         defer { second.close() }
-        _ = try CatalogImporter.run(
-            into: first, definition: CatalogDefinition(id: "c", title: "C", locale: "en"), replace: true,
-            collation: try ICUCollation.forImport(locale: "en"),
-            records: { add in
-                try add(Record(id: "1", title: "One"))
-                return nil
-            })
+        try load([Record(id: "1", title: "One")], as: CatalogDefinition(id: "c", title: "C", locale: "en"), into: first)
         try first.write { writer throws in
             let deleted = try writer.deleteCatalog("c")
             #expect(deleted)
@@ -233,13 +214,9 @@ struct PostgresDatabaseTests {
         options.idleSnapshotTimeout = .milliseconds(500)
         let database = try PostgresDatabase(url: temporary.url, options: options)
         defer { database.close() }
-        _ = try CatalogImporter.run(
-            into: database, definition: CatalogDefinition(id: "walk", title: "Walk", locale: "en"), replace: true,
-            collation: try ICUCollation.forImport(locale: "en"),
-            records: { add in
-                for index in 0..<2_500 { try add(Record(id: "w\(index)", title: "Walk \(index)")) }
-                return nil
-            })
+        try load(
+            (0..<2_500).map { Record(id: "w\($0)", title: "Walk \($0)") },
+            as: CatalogDefinition(id: "walk", title: "Walk", locale: "en"), into: database)
         let reader = try database.reader()
         let catalog = try reader.requireCatalog("walk")
         // A slow consumer: the session idles past the timeout between two batches.
@@ -270,4 +247,15 @@ struct PostgresDatabaseTests {
         try database.write { _ in }
         #expect(try database.users().removeUser(named: "ada"))
     }
+}
+
+/// Imports `records` as catalog `definition` (replacing it) with the definition's collation.
+func load(_ records: [Record], as definition: CatalogDefinition, into database: any CatalogDatabase) throws {
+    _ = try CatalogImporter.run(
+        into: database, definition: definition, replace: true,
+        collation: try ICUCollation.forImport(locale: definition.locale),
+        records: { add in
+            for record in records { try add(record) }
+            return nil
+        })
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A PostgreSQL database named by a `postgres://` or `postgresql://` URL: the URL as given, which
 /// libpq reads (host, port, user, password, database, `sslmode` and every other parameter), and
 /// the same URL without its password, for messages and logs.
@@ -56,7 +58,7 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
             tail = String(tail[..<question]) + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&"))
         }
         for secret in secrets {
-            if let decoded = secret.removingPercentEncodingIfValid, decoded != secret { secrets.append(decoded) }
+            if let decoded = secret.removingPercentEncoding, decoded != secret { secrets.append(decoded) }
         }
         self.secrets = secrets.filter { !$0.isEmpty }
         redacted = scheme + authority + tail
@@ -70,33 +72,4 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
         for secret in secrets { result = result.replacing(secret, with: "***") }
         return result
     }
-}
-
-extension String {
-    /// The string with `%XX` escapes decoded, nil when an escape is malformed or the bytes are
-    /// not UTF-8.
-    fileprivate var removingPercentEncodingIfValid: String? {
-        var bytes: [UInt8] = []
-        var iterator = utf8.makeIterator()
-        while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
-                continue
-            }
-            guard let high = iterator.next().flatMap(Self.hexValue), let low = iterator.next().flatMap(Self.hexValue)
-            else { return nil }
-            bytes.append(high << 4 | low)
-        }
-        return String(validating: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
-
 }

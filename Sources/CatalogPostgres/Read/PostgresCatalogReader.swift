@@ -51,21 +51,14 @@ public final class PostgresCatalogReader: CatalogReader {
                 FROM catalogs WHERE id = $1
             """, [.text(id)])
         guard rows.count == 1 else { return nil }
-        let decoder = JSONDecoder()
-        do {
-            let version = rows.int64(0, 8)
-            let catalog = StoredCatalog(
-                definition: try decoder.decode(CatalogDefinition.self, from: Data(rows.bytes(0, 4))),
-                summary: CatalogSummary(
-                    id: rows.text(0, 0), title: rows.text(0, 1), locale: rows.text(0, 2), count: rows.int(0, 3)),
-                sectionLabels: try decoder.decode([String].self, from: Data(rows.bytes(0, 5))),
-                categories: try decoder.decode([CategoryCount].self, from: Data(rows.bytes(0, 6))),
-                collationVersion: rows.text(0, 7), versionKey: "postgres:\(databaseID)#\(version)")
-            if dataVersion >= 0 { cache[id] = (catalog, version) }
-            return (catalog, version)
-        } catch {
-            throw StorageError(.engine, "the stored description of catalog \"\(id)\" is damaged")
-        }
+        let version = rows.int64(0, 8)
+        let catalog = try StoredColumns.catalog(
+            summary: CatalogSummary(
+                id: rows.text(0, 0), title: rows.text(0, 1), locale: rows.text(0, 2), count: rows.int(0, 3)),
+            definition: rows.bytes(0, 4), sectionLabels: rows.bytes(0, 5), categories: rows.bytes(0, 6),
+            collationVersion: rows.text(0, 7), versionKey: "postgres:\(databaseID)#\(version)")
+        if dataVersion >= 0 { cache[id] = (catalog, version) }
+        return (catalog, version)
     }
 
     private func version(of catalog: StoredCatalog) throws -> Int64 {
@@ -89,7 +82,7 @@ public final class PostgresCatalogReader: CatalogReader {
         let id = rows.text(row, 1)
         return StoredHit(
             document: rows.int(row, 0), id: id, json: rows.bytes(row, 2), title: rows.text(row, 3),
-            subtitle: rows.optionalText(row, 4), categories: decodeLabels(rows.bytes(row, 5)),
+            subtitle: rows.optionalText(row, 4), categories: StoredColumns.labels(json: rows.bytes(row, 5)),
             key: BrowseKey(section: rows.int(row, 6), sortKey: rows.bytes(row, 7), id: id))
     }
 
@@ -241,12 +234,6 @@ public final class PostgresCatalogReader: CatalogReader {
         let reader = PostgresIndexReader(connection: connection, version: version, postings: postings)
         indexReaders[version] = reader
         return reader
-    }
-
-    /// Category labels stored as a JSON array of strings.
-    static func decodeLabels(_ json: [UInt8]) -> [String] {
-        guard json != Array("[]".utf8) else { return [] }
-        return (try? JSONDecoder().decode([String].self, from: Data(json))) ?? []
     }
 }
 

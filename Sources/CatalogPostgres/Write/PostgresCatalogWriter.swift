@@ -34,7 +34,7 @@ final class PostgresCatalogWriter: CatalogWriter {
     }
 
     func updateDefinition(_ definition: CatalogDefinition) throws {
-        let json = String(decoding: try JSONEncoder.catalogSorted.encode(definition), as: UTF8.self)
+        let json = try StoredColumns.definition(definition)
         let updated = try connection.query(
             "UPDATE catalogs SET definition = $1, title = $2 WHERE id = $3",
             [.text(json), .text(definition.title), .text(definition.id)])
@@ -104,7 +104,7 @@ final class PostgresVersionWriter: CatalogVersionWriter {
         rows.bytea(item.sortKey)
         rows.text(item.title)
         if let subtitle = item.subtitle { rows.text(subtitle) } else { rows.null() }
-        rows.text(Self.encodeLabels(item.categories))
+        rows.text(StoredColumns.labels(item.categories))
         if let featured = item.featured { rows.int4(Int32(clamping: featured)) } else { rows.null() }
         if let price = item.price { rows.float8(NSDecimalNumber(decimal: price).doubleValue) } else { rows.null() }
         rows.int8(Int64(bitPattern: item.hash))
@@ -150,10 +150,7 @@ final class PostgresVersionWriter: CatalogVersionWriter {
             sections.int4(Int32(count))
         }
         try copy("COPY sections (version, position, label, item_count) FROM STDIN (FORMAT binary)", sections)
-        let encoder = JSONEncoder.catalogSorted
-        let definition = String(decoding: try encoder.encode(catalog.definition), as: UTF8.self)
-        let labels = String(decoding: try encoder.encode(catalog.sectionLabels), as: UTF8.self)
-        let categories = String(decoding: try encoder.encode(catalog.categories), as: UTF8.self)
+        let (definition, labels, categories) = try StoredColumns.encode(catalog)
         let previous = try connection.query("SELECT version FROM catalogs WHERE id = $1", [.text(id)])
         try connection.query(
             """
@@ -216,22 +213,5 @@ final class PostgresVersionWriter: CatalogVersionWriter {
         try connection.beginCopy(command)
         try connection.copyData(encoded.finish())
         try connection.endCopy()
-    }
-
-    /// Category labels as a JSON array of strings.
-    static func encodeLabels(_ labels: [String]) -> String {
-        guard !labels.isEmpty else { return "[]" }
-        var output = JSONOutput(capacity: 64)
-        output.strings(labels)
-        return String(decoding: output.bytes, as: UTF8.self)
-    }
-}
-
-extension JSONEncoder {
-    /// Deterministic JSON: sorted keys, slashes unescaped (as the SQLite engine stores it).
-    static var catalogSorted: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
     }
 }
