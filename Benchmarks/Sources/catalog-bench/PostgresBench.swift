@@ -17,7 +17,6 @@ enum PostgresBench {
     struct SQLiteFigures {
         var path: String
         var importSeconds: Double
-        var search: [Double]
     }
 
     static func run(
@@ -62,30 +61,11 @@ enum PostgresBench {
         var serverOptions = CatalogEngines.Options()
         serverOptions.server = true
         let postgres = try BenchStore(path: url, options: serverOptions)
-        let reference = try BenchStore(path: sqlite.path)
-        for query in QuerySet.asYouType(
+        let reference = try BenchStore(path: sqlite.path, options: serverOptions)
+        let warmUp = QuerySet.asYouType(
             words: CatalogGenerator(items: options.items).titleWords.reversed(), scopes: [], count: 200)
-        {
-            _ = try postgres.search(query)
-        }
-        var ours: [Double] = []
-        for query in queries {
-            let started = DispatchTime.now().uptimeNanoseconds
-            _ = try postgres.search(query)
-            ours.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
-        }
-        var same = 0
-        var differing: [String] = []
-        for query in queries {
-            let (a, b) = (try postgres.search(query), try reference.search(query))
-            if a.hits.map(\.stored) == b.hits.map(\.stored) && a.total == b.total && a.totalCapped == b.totalCapped
-                && a.scopes == b.scopes && a.next == b.next
-            {
-                same += 1
-            } else if differing.count < 5 {
-                differing.append("\"\(query.text)\" [\(query.scope ?? "all")]")
-            }
-        }
+        let timed = try compare(postgres, reference, queries: queries, warmUp: warmUp)
+        let (ours, theirs, same, differing) = (timed.first, timed.second, timed.same, timed.differing)
         // The stores' snapshots end before the peer changes the table (its index).
         postgres.close()
         reference.close()
@@ -98,7 +78,7 @@ enum PostgresBench {
             "As-you-type search on PostgreSQL, \(queries.count) queries (\(queries.filter { $0.scope != nil }.count) "
                 + "with a scope), limit 50, in process")
         print(Report.line("catalog on PostgreSQL", figures(oursSorted)))
-        print(Report.line("catalog on SQLite (this run)", figures(sqlite.search)))
+        print(Report.line("catalog on SQLite, query by query", figures(theirs.sorted())))
         print(Report.line("naive full text, ts_rank LIMIT 50", figures(naiveSorted) + " (\(naive.count) queries)"))
         print(
             Report.line(
@@ -113,6 +93,36 @@ enum PostgresBench {
                 "\(same) of \(queries.count) queries (records, order, counts, scopes, cursors)"
                     + (differing.isEmpty ? "" : "; differ: " + differing.joined(separator: ", "))))
         print("")
+    }
+
+    /// Times each query on both stores, one right after the other (so both see the same load),
+    /// after a warm-up, and compares their answers.
+    static func compare(_ first: BenchStore, _ second: BenchStore, queries: [BenchQuery], warmUp: [BenchQuery])
+        throws -> (first: [Double], second: [Double], same: Int, differing: [String])
+    {
+        for query in warmUp {
+            _ = try first.search(query)
+            _ = try second.search(query)
+        }
+        var times: ([Double], [Double]) = ([], [])
+        var same = 0
+        var differing: [String] = []
+        for query in queries {
+            var started = DispatchTime.now().uptimeNanoseconds
+            let a = try first.search(query)
+            times.0.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
+            started = DispatchTime.now().uptimeNanoseconds
+            let b = try second.search(query)
+            times.1.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
+            if a.hits.map(\.stored) == b.hits.map(\.stored) && a.total == b.total && a.totalCapped == b.totalCapped
+                && a.scopes == b.scopes && a.next == b.next
+            {
+                same += 1
+            } else if differing.count < 5 {
+                differing.append("\"\(query.text)\" [\(query.scope ?? "all")]")
+            }
+        }
+        return (times.0, times.1, same, differing)
     }
 
     static func figures(_ sorted: [Double]) -> String {

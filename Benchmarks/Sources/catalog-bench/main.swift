@@ -85,6 +85,24 @@ if CommandLine.arguments.count >= 3 && CommandLine.arguments[1] == "search-cost"
     exit(0)
 }
 
+if CommandLine.arguments.count >= 5 && CommandLine.arguments[1] == "compare" {
+    // catalog-bench compare ITEMS LOCATION LOCATION: the benchmark's queries on two databases
+    // of the same catalog (SQLite and PostgreSQL, say), query by query, with server settings.
+    let generator = CatalogGenerator(items: Int(CommandLine.arguments[2]) ?? 1_000_000, locale: "en", seed: 1)
+    let queries = QuerySet.asYouType(
+        words: generator.titleWords, scopes: generator.definition.categories.map(\.name), count: 1_000)
+    var server = CatalogEngines.Options()
+    server.server = true
+    let stores = try CommandLine.arguments[3...4].map { try BenchStore(path: $0, options: server) }
+    let timed = try PostgresBench.compare(
+        stores[0], stores[1], queries: queries,
+        warmUp: QuerySet.asYouType(words: generator.titleWords.reversed(), scopes: [], count: 200))
+    print(Report.line(PeerConnection.redacted(CommandLine.arguments[3]), PostgresBench.figures(timed.first.sorted())))
+    print(Report.line(PeerConnection.redacted(CommandLine.arguments[4]), PostgresBench.figures(timed.second.sorted())))
+    print(Report.line("same answers", "\(timed.same) of \(queries.count)"))
+    exit(0)
+}
+
 if CommandLine.arguments.count >= 4 && CommandLine.arguments[1] == "search-paths" {
     // catalog-bench search-paths ITEMS COUNT [CATALOG]: the benchmark's as-you-type queries as
     // request paths for wrk (rotate.lua), one a line, then on standard error how many differ.
@@ -232,5 +250,5 @@ if let server = options.postgres {
     print("")
     try PostgresBench.run(
         server: server, options: options, xmlPath: xmlPath, queries: queries,
-        sqlite: PostgresBench.SQLiteFigures(path: databasePath, importSeconds: imported.seconds, search: oursSorted))
+        sqlite: PostgresBench.SQLiteFigures(path: databasePath, importSeconds: imported.seconds))
 }

@@ -173,13 +173,29 @@ final class PostgresConnection {
 
     /// Sends bytes of the COPY stream.
     func copyData(_ bytes: [UInt8]) throws(StorageError) {
-        let handle = try open()
-        let sent = bytes.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
-                PQputCopyData(handle, $0, Int32(buffer.count))
+        let failure = bytes.withUnsafeBytes { buffer -> StorageError? in
+            do throws(StorageError) {
+                try copyData(buffer)
+                return nil
+            } catch {
+                return error
             }
         }
-        guard sent == 1 else { throw connectionError("sending rows failed") }
+        if let failure { throw failure }
+    }
+
+    /// Sends bytes of the COPY stream, in pieces of at most 1 MiB.
+    func copyData(_ bytes: UnsafeRawBufferPointer) throws(StorageError) {
+        let handle = try open()
+        guard let base = bytes.baseAddress else { return }
+        var offset = 0
+        while offset < bytes.count {
+            let length = min(1 << 20, bytes.count - offset)
+            let sent = PQputCopyData(
+                handle, base.advanced(by: offset).assumingMemoryBound(to: CChar.self), Int32(length))
+            guard sent == 1 else { throw connectionError("sending rows failed") }
+            offset += length
+        }
     }
 
     /// Ends the COPY; the server's verdict on the rows (a constraint, a bad value) comes here.

@@ -231,7 +231,8 @@ public final class PostgresCatalogReader: CatalogReader {
     public func searchIndex(of catalog: StoredCatalog) throws -> any SearchIndexReading {
         let version = try version(of: catalog)
         if let reader = indexReaders[version] { return reader }
-        let reader = PostgresIndexReader(connection: connection, version: version, postings: postings)
+        let reader = PostgresIndexReader(
+            connection: connection, version: version, documents: catalog.summary.count, postings: postings)
         indexReaders[version] = reader
         return reader
     }

@@ -3,17 +3,20 @@ import CatalogStorage
 /// The search index questions, answered from one catalog version's rows.
 ///
 /// A round trip costs more than reading a chunk, so posting chunks are read ahead: a miss at
-/// chunk `c` reads the asked terms' chunks `c…2c` at once (a search walks chunks in order and
-/// usually stops early, so the window grows only when it goes on), and every chunk read, or
-/// known to be absent, goes to the database's ``PostingCache``.
+/// chunk `c` reads every chunk from `c` on of the terms asked for, in one query (a search walks
+/// the chunks in order, and its counts usually walk them all), and every chunk read, or known to
+/// be absent, goes to the database's ``PostingCache``, where the next searches find it.
 final class PostgresIndexReader: SearchIndexReading {
     private let connection: PostgresConnection
     private let version: Int64
+    /// How many chunks the catalog's documents fill.
+    private let chunkCount: Int
     private let postings: PostingCache
 
-    init(connection: PostgresConnection, version: Int64, postings: PostingCache) {
+    init(connection: PostgresConnection, version: Int64, documents: Int, postings: PostingCache) {
         self.connection = connection
         self.version = version
+        chunkCount = max(1, (documents + (1 << 16) - 1) >> 16)
         self.postings = postings
     }
 
@@ -32,11 +35,10 @@ final class PostgresIndexReader: SearchIndexReading {
             }
         }
         guard !missing.isEmpty else { return result }
-        let last = chunk * 2
+        let last = max(chunk, chunkCount - 1)
         let rows = try connection.query(
-            "SELECT term, chunk, data FROM search_postings WHERE version = $1 AND term = ANY ($2) "
-                + "AND chunk BETWEEN $3 AND $4",
-            [.int8(version), .int4Array(missing.map { Int32(bitPattern: $0) }), .int(chunk), .int(last)])
+            "SELECT term, chunk, data FROM search_postings WHERE version = $1 AND term = ANY ($2) AND chunk >= $3",
+            [.int8(version), .int4Array(missing.map { Int32(bitPattern: $0) }), .int(chunk)])
         var found: [PostingCache.Key: [UInt8]] = [:]
         for row in 0..<rows.count {
             let term = UInt32(bitPattern: Int32(truncatingIfNeeded: rows.int64(row, 0)))

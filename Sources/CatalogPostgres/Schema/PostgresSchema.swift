@@ -82,8 +82,10 @@ enum PostgresSchema {
             data bytea NOT NULL,               -- one chunk of a term's documents (CatalogCore.PostingChunk)
             PRIMARY KEY (version, term, chunk)
         );
-        -- Index data is already compact: storing it uncompressed saves the work on every read.
+        -- Index data is already compact: stored uncompressed, and posting chunks inside their
+        -- row up to a page (only full bitmaps, 8 KB, go to TOAST), so reading one is one fetch.
         ALTER TABLE search_postings ALTER COLUMN data SET STORAGE EXTERNAL;
+        ALTER TABLE search_postings SET (toast_tuple_target = 8160);
         ALTER TABLE search_blobs ALTER COLUMN data SET STORAGE EXTERNAL;
         """,
         // 2: accounts, web sessions and favorites. Secrets are stored only as hashes.

@@ -132,10 +132,20 @@ final class PostgresVersionWriter: CatalogVersionWriter {
     }
 
     func write(blob: [UInt8], named name: String) throws {
+        // A COPY of its own, the blob (the lexicon is tens of MB) sent from where it is: an
+        // INSERT would hold two more copies of it in memory (the bound value, libpq's message).
         try open(.none)
-        try connection.query(
-            "INSERT INTO search_blobs (version, name, data) VALUES ($1, $2, $3)",
-            [.int8(version), .text(name), .bytea(blob)])
+        var head = CopyEncoder()
+        head.beginRow(fields: 3)
+        head.int8(version)
+        head.text(name)
+        try connection.beginCopy("COPY search_blobs (version, name, data) FROM STDIN (FORMAT binary)")
+        var prefix = CopyEncoder.header + head.bytes
+        prefix.appendBigEndian(Int32(blob.count))
+        try connection.copyData(prefix)
+        try connection.copyData(blob)
+        try connection.copyData(CopyEncoder.trailer)
+        try connection.endCopy()
     }
 
     func commit(_ catalog: IndexedCatalog) throws {
