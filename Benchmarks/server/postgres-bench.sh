@@ -101,55 +101,62 @@ serve() {
 # field LINE KEY: a value of a wrk-result line.
 field() { sed -n "s/.* $2=\([0-9.-]*\).*/\1/p" <<<" $1"; }
 
-# measure LABEL PIDS -- URL CONNECTIONS [URL CONNECTIONS]: wrk on each URL at once; prints the line.
+# measure LABEL ENGINE PID URL CONNECTIONS [PID URL CONNECTIONS]: wrk against each server at
+# once; prints requests/s (all), the worst p99, and each server's CPU per request it served, and
+# for ENGINE postgres PostgreSQL's CPU per request.
 measure() {
-    local label="$1" pids=() url connections index=0 wrk_pids=() requests=0 p99=0 line before_pg after_pg
-    shift
-    while [[ "$1" != "--" ]]; do pids+=("$1"); shift; done
-    shift
-    local before=() after=()
-    for pid in "${pids[@]}"; do before+=("$(ticks "$pid")"); done
-    before_pg="$(ticks "$postmaster")"
+    local label="$1" engine="$2" pids=() urls=() connections=() wrk_pids=() before=() after=() i
+    shift 2
     while (($# > 0)); do
-        url="$1" connections="$2"
-        shift 2
-        timeout $((search_seconds + 60)) wrk -t$((connections > 8 ? 2 : 1)) -c"$connections" -d"${search_seconds}s" \
-            --timeout 10s -s "$here/rotate.lua" "$url" -- "$work/paths.txt" >"$work/wrk-$label-$index.txt" 2>&1 &
+        pids+=("$1") urls+=("$2") connections+=("$3")
+        shift 3
+    done
+    for pid in "${pids[@]}"; do before+=("$(ticks "$pid")"); done
+    local before_pg after_pg
+    before_pg="$(ticks "$postmaster")"
+    for ((i = 0; i < ${#urls[@]}; i++)); do
+        timeout $((search_seconds + 60)) wrk -t$((connections[i] > 8 ? 2 : 1)) -c"${connections[i]}" \
+            -d"${search_seconds}s" --timeout 10s -s "$here/rotate.lua" "${urls[i]}" -- "$work/paths.txt" \
+            >"$work/wrk-$engine-${#urls[@]}-$i.txt" 2>&1 &
         wrk_pids+=("$!")
-        index=$((index + 1))
     done
     for pid in "${wrk_pids[@]}"; do wait "$pid" || true; done
     for pid in "${pids[@]}"; do after+=("$(ticks "$pid")"); done
     after_pg="$(ticks "$postmaster")"
-    local errors=0
-    for ((i = 0; i < index; i++)); do
-        line="$(grep -m1 '^wrk-result ' "$work/wrk-$label-$i.txt" || true)"
-        [[ -n "$line" ]] || { cat "$work/wrk-$label-$i.txt" >&2; fail "wrk printed no result ($label)"; }
-        requests=$((requests + $(field "$line" requests)))
+    local requests=0 errors=0 p99=0 cpu="" names=(A B C D) line served p
+    for ((i = 0; i < ${#urls[@]}; i++)); do
+        line="$(grep -m1 '^wrk-result ' "$work/wrk-$engine-${#urls[@]}-$i.txt" || true)"
+        [[ -n "$line" ]] || { cat "$work/wrk-$engine-${#urls[@]}-$i.txt" >&2; fail "wrk printed no result ($label)"; }
+        served="$(field "$line" requests)"
+        requests=$((requests + served))
         errors=$((errors + $(field "$line" non2xx) + $(field "$line" timeouts)))
-        local p="$(field "$line" p99_us)"
+        p="$(field "$line" p99_us)"
         ((p > p99)) && p99="$p"
+        cpu+="server ${names[i]} $(per_request $((after[i] - before[i])) "$served") µs, "
     done
-    local cpu="" names=(A B C D)
-    for ((i = 0; i < ${#pids[@]}; i++)); do
-        cpu+="server ${names[i]} $(awk -v t="$((after[i] - before[i]))" -v r="$requests" -v hz="$hz" \
-            'BEGIN { printf "%.0f", (r > 0 ? t * 1e6 / hz / r : 0) }') µs, "
-    done
-    local pg_us
-    pg_us="$(awk -v t="$((after_pg - before_pg))" -v r="$requests" -v hz="$hz" 'BEGIN { printf "%.0f", (r > 0 ? t * 1e6 / hz / r : 0) }')"
-    printf '  %-34s %7.0f req/s  p99 %6.1f ms  errors %d  CPU per request: %sPostgreSQL %s µs\n' \
+    if [[ "$engine" == postgres ]]; then
+        cpu+="PostgreSQL $(per_request $((after_pg - before_pg)) "$requests") µs"
+    else
+        cpu="${cpu%, }"
+    fi
+    printf '  %-30s %6.0f req/s  p99 %6.1f ms  errors %d  CPU per request: %s\n' \
         "$label" "$(awk -v r="$requests" -v s="$search_seconds" 'BEGIN { print r / s }')" \
-        "$(awk -v p="$p99" 'BEGIN { print p / 1000 }')" "$errors" "$cpu" "$pg_us"
+        "$(awk -v p="$p99" 'BEGIN { print p / 1000 }')" "$errors" "$cpu"
+}
+
+# per_request TICKS REQUESTS: microseconds of CPU per request.
+per_request() {
+    awk -v t="$1" -v r="$2" -v hz="$hz" 'BEGIN { printf "%.0f", (r > 0 ? t * 1e6 / hz / r : 0) }'
 }
 
 echo
 echo "HTTP as-you-type search ($(nproc) cores shared by wrk, the servers and PostgreSQL)"
 serve "$sqlite_db" sqlite
-measure "one server, SQLite (peer)" "$pid_sqlite" -- "$url_sqlite" 16
+measure "one server, SQLite (peer)" sqlite "$pid_sqlite" "$url_sqlite" 16
 stop_process "$pid_sqlite"
 serve "$postgres_db" one
-measure "one server, PostgreSQL" "$pid_one" -- "$url_one" 16
+measure "one server, PostgreSQL" postgres "$pid_one" "$url_one" 16
 serve "$postgres_db" two
-measure "two servers, one PostgreSQL" "$pid_one" "$pid_two" -- "$url_one" 8 "$url_two" 8
+measure "two servers, one PostgreSQL" postgres "$pid_one" "$url_one" 8 "$pid_two" "$url_two" 8
 stop_process "$pid_one"
 stop_process "$pid_two"

@@ -97,8 +97,10 @@ if CommandLine.arguments.count >= 5 && CommandLine.arguments[1] == "compare" {
     let timed = try PostgresBench.compare(
         stores[0], stores[1], queries: queries,
         warmUp: QuerySet.asYouType(words: generator.titleWords.reversed(), scopes: [], count: 200))
-    print(Report.line(PeerConnection.redacted(CommandLine.arguments[3]), PostgresBench.figures(timed.first.sorted())))
-    print(Report.line(PeerConnection.redacted(CommandLine.arguments[4]), PostgresBench.figures(timed.second.sorted())))
+    for (index, times) in [timed.first, timed.second].enumerated() {
+        print("  \(index + 1). \(PeerConnection.redacted(CommandLine.arguments[3 + index]))")
+        print(Report.line("", PostgresBench.figures(times.sorted())))
+    }
     print(Report.line("same answers", "\(timed.same) of \(queries.count)"))
     exit(0)
 }
