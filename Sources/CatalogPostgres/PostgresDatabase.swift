@@ -136,8 +136,12 @@ public final class PostgresDatabase: CatalogDatabase {
         private static func executeReconnecting(_ sql: String, on connection: PostgresConnection) throws
             -> PostgresResult
         {
-            if let result = try? connection.execute(sql) { return result }
-            if connection.isBroken { try connection.reconnect() }
+            do {
+                return try connection.execute(sql)
+            } catch {
+                guard connection.isBroken else { throw error }
+            }
+            try connection.reconnect()
             return try connection.execute(sql)
         }
 
@@ -162,13 +166,16 @@ public final class PostgresDatabase: CatalogDatabase {
         try freshReader().snapshot.epoch
     }
 
-    private func freshReader() throws -> Reader {
+    /// The calling thread's reader, its snapshot renewed when it is too old, after a write
+    /// through this database, or (`renewing`) in any case.
+    private func freshReader(renewing: Bool = false) throws -> Reader {
         let reader = try readers.value()
         let now = ContinuousClock.now
         let current = generation.load(ordering: .acquiring)
-        // A statement that failed inside the snapshot aborted it: begin another at once.
-        let failed = reader.snapshot.isOpen && !reader.connection.inTransaction
-        if failed || reader.connection.isFailedTransaction
+        // A snapshot whose transaction is gone (the session was ended or lost) or failed (a
+        // statement in it failed, so every later one would) is replaced at once.
+        let gone = reader.snapshot.isOpen && !reader.connection.inTransaction
+        if renewing || gone || reader.connection.isFailedTransaction
             || reader.snapshot.next(now: now, generation: current) != .keep
         {
             try reader.begin(now: now, generation: current)
@@ -237,8 +244,10 @@ public final class PostgresDatabase: CatalogDatabase {
     public func users() throws -> any UserStore {
         let reader = try freshReader()
         if let store = reader.users { return store }
-        let store = PostgresUserStore(reads: { [unowned self] in try freshReader().connection }) {
-            [unowned self] body in
+        let store = PostgresUserStore(
+            reads: { [unowned self] in try freshReader().connection },
+            renewed: { [unowned self] in try freshReader(renewing: true).connection }
+        ) { [unowned self] body in
             defer { generation.add(1, ordering: .releasing) }
             try accounts.with { connection in
                 try transaction(on: connection, writerLock: false) { try body(connection) }

@@ -5,10 +5,14 @@ import CatalogStorage
 /// tables (schema version 2), with the SQLite engine's behaviour: names unique ignoring ASCII
 /// case (`users.name_key`), favorites newest first.
 ///
-/// Reads use the calling thread's reader, in a fresh snapshot; writes go through the database's
-/// account connection, one transaction each, which bumps the data version like every write.
+/// Reads use the calling thread's reader, in a fresh snapshot; a lookup that finds nothing there
+/// (an account, token or session) looks again in a new snapshot, so one made through another
+/// server a moment ago is found at once (what is removed elsewhere is gone within the snapshot
+/// lifetime, 100 ms on a server). Writes go through the database's account connection, one
+/// transaction each, which bumps the data version like every write.
 public final class PostgresUserStore: UserStore {
     private let reads: () throws -> PostgresConnection
+    private let renewed: () throws -> PostgresConnection
     private let writes: ((PostgresConnection) throws -> Void) throws -> Void
     private var writing: PostgresConnection?
 
@@ -26,14 +30,23 @@ public final class PostgresUserStore: UserStore {
     private static let nameKey =
         "translate($1, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')"
 
-    /// A store reading on the connection `reads` gives (in a fresh snapshot) and writing through
-    /// `writes`, which runs its argument in a write transaction.
+    /// A store reading on the connection `reads` gives (in a fresh snapshot; `renewed` gives it
+    /// in a new one) and writing through `writes`, which runs its argument in a write
+    /// transaction.
     init(
-        reads: @escaping () throws -> PostgresConnection,
+        reads: @escaping () throws -> PostgresConnection, renewed: @escaping () throws -> PostgresConnection,
         writes: @escaping ((PostgresConnection) throws -> Void) throws -> Void
     ) {
         self.reads = reads
+        self.renewed = renewed
         self.writes = writes
+    }
+
+    /// Runs a lookup; when it finds nothing, once more in a new snapshot.
+    private func lookup<T>(_ body: (PostgresConnection) throws -> T?) throws -> T? {
+        if let writing { return try body(writing) }
+        if let found = try body(reads()) { return found }
+        return try body(renewed())
     }
 
     /// Decodes the first four columns, selected with ``userColumns``.
@@ -84,9 +97,11 @@ public final class PostgresUserStore: UserStore {
 
     public func user(named name: String) throws -> User? {
         guard User.isValidName(name) else { return nil }
-        let rows = try connection.query(
-            "SELECT \(Self.userColumns) FROM users WHERE name_key = \(Self.nameKey)", [.text(name)])
-        return rows.count == 1 ? Self.user(rows) : nil
+        return try lookup { connection in
+            let rows = try connection.query(
+                "SELECT \(Self.userColumns) FROM users WHERE name_key = \(Self.nameKey)", [.text(name)])
+            return rows.count == 1 ? Self.user(rows) : nil
+        }
     }
 
     public func users() throws -> [User] {
@@ -118,10 +133,12 @@ public final class PostgresUserStore: UserStore {
 
     public func passwordHash(forUser name: String) throws -> (user: User, hash: String)? {
         guard User.isValidName(name) else { return nil }
-        let rows = try connection.query(
-            "SELECT \(Self.userColumns), password_hash FROM users WHERE name_key = \(Self.nameKey) "
-                + "AND password_hash IS NOT NULL", [.text(name)])
-        return rows.count == 1 ? (Self.user(rows), rows.text(0, 4)) : nil
+        return try lookup { connection in
+            let rows = try connection.query(
+                "SELECT \(Self.userColumns), password_hash FROM users WHERE name_key = \(Self.nameKey) "
+                    + "AND password_hash IS NOT NULL", [.text(name)])
+            return rows.count == 1 ? (Self.user(rows), rows.text(0, 4)) : nil
+        }
     }
 
     // MARK: - API tokens
@@ -138,10 +155,12 @@ public final class PostgresUserStore: UserStore {
 
     public func tokenCredential(selector: String) throws -> (user: User, hash: [UInt8])? {
         guard !selector.utf8.contains(0) else { return nil }
-        let rows = try connection.query(
-            "SELECT \(Self.userColumns), token_hash FROM users WHERE token_selector = $1 AND token_hash IS NOT NULL",
-            [.text(selector)])
-        return rows.count == 1 ? (Self.user(rows), rows.bytes(0, 4)) : nil
+        return try lookup { connection in
+            let rows = try connection.query(
+                "SELECT \(Self.userColumns), token_hash FROM users WHERE token_selector = $1 "
+                    + "AND token_hash IS NOT NULL", [.text(selector)])
+            return rows.count == 1 ? (Self.user(rows), rows.bytes(0, 4)) : nil
+        }
     }
 
     // MARK: - Web sessions
@@ -157,10 +176,12 @@ public final class PostgresUserStore: UserStore {
 
     public func sessionCredential(selector: String) throws -> (user: User, hash: [UInt8], expires: String)? {
         guard !selector.utf8.contains(0) else { return nil }
-        let rows = try connection.query(
-            "SELECT \(Self.userColumns), sessions.hash, sessions.expires FROM sessions "
-                + "JOIN users ON users.id = sessions.user_id WHERE sessions.selector = $1", [.text(selector)])
-        return rows.count == 1 ? (Self.user(rows), rows.bytes(0, 4), rows.text(0, 5)) : nil
+        return try lookup { connection in
+            let rows = try connection.query(
+                "SELECT \(Self.userColumns), sessions.hash, sessions.expires FROM sessions "
+                    + "JOIN users ON users.id = sessions.user_id WHERE sessions.selector = $1", [.text(selector)])
+            return rows.count == 1 ? (Self.user(rows), rows.bytes(0, 4), rows.text(0, 5)) : nil
+        }
     }
 
     public func deleteSession(selector: String) throws {
