@@ -6,6 +6,8 @@
 #               a throwaway cluster, then the browser tests in headless Chromium)
 #   make browser-bench  the browser tests on a release build, with the keystroke-to-results
 #               measurement on a 1,000,000-record catalog
+#   make fuzz   the libFuzzer targets (XML, JSON, CSV, SQLite cells, search queries, record JSON),
+#               FUZZ_SECONDS (60) each; make test runs them FUZZ_CI_SECONDS (5) each
 export PATH := /opt/swift/usr/bin:$(PATH)
 
 SWIFT ?= swift
@@ -13,8 +15,10 @@ DB ?= catalog.sqlite
 PORT ?= 8080
 HOST ?= 127.0.0.1
 BIN := .build/release/catalog
+FUZZ_SECONDS ?= 60
+FUZZ_CI_SECONDS ?= 5
 
-.PHONY: run build test deps deps-test bench bench-postgres bench-server bench-attack browser-bench format lint clean
+.PHONY: run build test deps deps-test bench bench-postgres bench-server bench-attack browser-bench fuzz fuzz-ci format lint clean
 
 run: deps build
 	@if [ ! -f "$(DB)" ]; then $(BIN) demo --db "$(DB)"; fi
@@ -37,6 +41,7 @@ build:
 test: deps-test lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	Fuzz/run-fuzzers.sh --seconds $(FUZZ_CI_SECONDS)
 	scripts/api-conformance.sh .build/debug/catalog
 	scripts/test-postgres.sh .build/debug/catalog
 	CATALOG_BROWSER_1M=0 scripts/browser-tests.sh .build/debug/catalog
@@ -70,11 +75,17 @@ bench-attack:
 	$(SWIFT) build -c release --product catalog
 	Benchmarks/server/attack-bench.sh --catalog-binary .build/release/catalog $(ATTACK_BENCH_ARGS)
 
+fuzz: deps
+	Fuzz/run-fuzzers.sh --seconds $(FUZZ_SECONDS)
+
+fuzz-ci: deps
+	Fuzz/run-fuzzers.sh --seconds $(FUZZ_CI_SECONDS)
+
 format:
-	$(SWIFT) format --in-place --recursive Sources Tests Benchmarks/Sources Package.swift
+	$(SWIFT) format --in-place --recursive Sources Tests Benchmarks/Sources Fuzz/Sources Package.swift
 
 lint:
-	$(SWIFT) format lint --strict --recursive Sources Tests Benchmarks/Sources
+	$(SWIFT) format lint --strict --recursive Sources Tests Benchmarks/Sources Fuzz/Sources
 
 clean:
-	rm -rf .build Benchmarks/.build
+	rm -rf .build Benchmarks/.build Fuzz/.build

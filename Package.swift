@@ -32,6 +32,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CGD", pkgConfig: "gdlib", providers: [.apt(["libgd-dev"])]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // ICU (Debian's libicu) behind an opaque C header of our own, so no Swift module ever sees
         // ICU's types next to Foundation's private copy of ICU.
         .target(
@@ -74,9 +75,11 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // Readers (XML, JSON, CSV) and writers for records, and fetching sources from URLs.
+        // Readers (XML on libxml2, JSON, CSV, SQLite tables) and writers for records, and fetching
+        // sources from URLs.
         .target(
-            name: "CatalogImport", dependencies: ["CatalogModel", "CatalogStorage", "CatalogCore", "SQLiteSupport"],
+            name: "CatalogImport",
+            dependencies: ["CLibXML2", "CatalogModel", "CatalogStorage", "CatalogCore", "SQLiteSupport"],
             swiftSettings: swiftSettings),
         // The three demo catalogs and the synthetic catalog generator.
         .target(name: "CatalogDemo", dependencies: ["CatalogModel"], swiftSettings: swiftSettings),
@@ -135,7 +138,13 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "CatalogImportTests", dependencies: ["CatalogImport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CatalogImportTests",
+            dependencies: [
+                "CatalogImport", "CatalogEngines", "CatalogCollation", "CatalogStorage", "SQLiteSupport",
+                "CatalogTestSupport",
+            ],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "CatalogAuthTests",
             dependencies: [
@@ -143,10 +152,11 @@ let package = Package(
                 "CatalogCollation", "CatalogModel", "CatalogTestSupport",
             ],
             swiftSettings: swiftSettings),
-        // Helpers shared by test targets: a raw HTTP client over sockets.
+        // Helpers shared by test targets: a raw HTTP client over sockets, a loopback HTTP server,
+        // fixture files.
         .target(
             name: "CatalogTestSupport", dependencies: ["CatalogEngines", "CatalogStorage"],
-            path: "Tests/CatalogTestSupport", swiftSettings: swiftSettings),
+            path: "Tests/CatalogTestSupport", resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(
             name: "CatalogHTTPTests", dependencies: ["CatalogHTTP", "CatalogTestSupport"], swiftSettings: swiftSettings),
         .testTarget(

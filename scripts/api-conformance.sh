@@ -37,7 +37,13 @@ echo "schemathesis against $url (examples per operation: $examples)" >&2
 # Every operation, every check; uploads are fuzzed separately because a body that fits the
 # schema (any string) is still not a valid catalog file, so it must be allowed to be refused.
 # Run from the throwaway folder: schemathesis keeps a cache of its findings in the working directory.
+# A schema-breaking value long enough to pass the request line's limit is refused with 414 before
+# any route sees it: that is a refusal too (beside schemathesis's default list).
 cd "$work"
+cat >schemathesis.toml <<'TOML'
+[checks.negative_data_rejection]
+expected-statuses = ["400", "401", "403", "404", "405", "406", "409", "414", "415", "422", "428", "429", "5xx"]
+TOML
 schemathesis run "$url/api/v1/openapi.json" --checks all --max-examples "$examples" \
   --header "Authorization: Bearer $token" --exclude-operation-id importCatalog --no-color
 schemathesis run "$url/api/v1/openapi.json" --checks all --exclude-checks positive_data_acceptance \

@@ -11,7 +11,8 @@ public enum CatalogCommandLine {
     /// Every command, in the order `catalog --help` lists them.
     static let commands: [any Command.Type] = [
         ImportCommand.self, DemoCommand.self, CatalogsCommand.self, ListCommand.self, SectionsCommand.self,
-        ShowCommand.self, SearchCommand.self, ExportCommand.self, CopyCommand.self, GenerateCommand.self,
+        ShowCommand.self, SearchCommand.self, ExportCommand.self, RefreshCommand.self, CopyCommand.self,
+        GenerateCommand.self,
         ServeCommand.self, UserCommand.self,
     ]
 
@@ -55,6 +56,7 @@ public enum CatalogCommandLine {
                 return 0
             }
             let context = CommandContext(arguments: parsed, output: output)
+            if command.removesTemporaryFilesOnSignal { SignalCleanup.install() }
             try command.init().run(context)
             return 0
         } catch let error as CLIError {
@@ -131,9 +133,15 @@ protocol Command: Sendable {
     static var options: Set<String> { get }
     /// Options without a value.
     static var flags: Set<String> { get }
+    /// Whether the command makes temporary files that SIGINT and SIGTERM must remove.
+    static var removesTemporaryFilesOnSignal: Bool { get }
 
     init()
     func run(_ context: CommandContext) throws
+}
+
+extension Command {
+    static var removesTemporaryFilesOnSignal: Bool { false }
 }
 
 /// What a command gets: its arguments, standard output, and the database it works on.

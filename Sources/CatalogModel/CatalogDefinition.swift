@@ -32,6 +32,24 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
     public var categories: [CategoryInfo]
     /// The order in which source fields first appeared, so exports keep the source's shape.
     public var fieldOrder: [String]
+    /// Types for fields read from text (CSV, XML): `["weight": .number]` makes `"130"` the number
+    /// 130. JSON values and SQLite numbers carry their own types.
+    public var fieldTypes: [String: FieldType]
+    /// The language whose texts fill the roles (`--lang`): a role takes its text in this language,
+    /// else the text without a language, else the first; the others are kept as `ROLE@LANG`
+    /// fields. Nil takes the text without a language, else the first.
+    public var language: String?
+    /// Source fields that carried languages (XML's `xml:lang`) and are not roles: their texts are
+    /// kept as `NAME@LANG` fields, which an export writes back as translations.
+    public var translatedFields: [String]
+    /// How the last import identified records, so a changed id mapping is noticed.
+    public var idSource: IDSource?
+    /// The XML root element's namespace declarations and attributes, written again on export.
+    public var rootAttributes: [XMLAttribute]
+    /// Fields that were attributes of the XML record element, written as attributes on export.
+    public var recordAttributes: [String]
+    /// Where a catalog imported from a URL comes from, for `catalog refresh`.
+    public var source: FeedSource?
 
     /// Creates a definition with no mapping.
     public init(
@@ -45,7 +63,9 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
         categorySeparator: String? = nil,
         scopes: [ScopeDefinition] = [],
         categories: [CategoryInfo] = [],
-        fieldOrder: [String] = []
+        fieldOrder: [String] = [],
+        fieldTypes: [String: FieldType] = [:],
+        language: String? = nil
     ) {
         self.id = id
         self.title = title
@@ -58,6 +78,13 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
         self.scopes = scopes
         self.categories = categories
         self.fieldOrder = fieldOrder
+        self.fieldTypes = fieldTypes
+        self.language = language
+        self.translatedFields = []
+        self.idSource = nil
+        self.rootAttributes = []
+        self.recordAttributes = []
+        self.source = nil
     }
 
     /// The source field name that feeds `role`: the mapped name, or the role's own name.
@@ -75,7 +102,8 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case id, title, locale, rootElement, recordElement, mapping, categoryValues, categorySeparator, scopes
-        case categories, fieldOrder
+        case categories, fieldOrder, fieldTypes, language, translatedFields, idSource, rootAttributes
+        case recordAttributes, source
     }
 
     public init(from decoder: any Decoder) throws {
@@ -100,6 +128,13 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
         scopes = try c.decodeIfPresent([ScopeDefinition].self, forKey: .scopes) ?? []
         categories = try c.decodeIfPresent([CategoryInfo].self, forKey: .categories) ?? []
         fieldOrder = try c.decodeIfPresent([String].self, forKey: .fieldOrder) ?? []
+        fieldTypes = try c.decodeIfPresent([String: FieldType].self, forKey: .fieldTypes) ?? [:]
+        language = try c.decodeIfPresent(String.self, forKey: .language)
+        translatedFields = try c.decodeIfPresent([String].self, forKey: .translatedFields) ?? []
+        idSource = try c.decodeIfPresent(IDSource.self, forKey: .idSource)
+        rootAttributes = try c.decodeIfPresent([XMLAttribute].self, forKey: .rootAttributes) ?? []
+        recordAttributes = try c.decodeIfPresent([String].self, forKey: .recordAttributes) ?? []
+        source = try c.decodeIfPresent(FeedSource.self, forKey: .source)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -115,6 +150,99 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
         try c.encode(scopes, forKey: .scopes)
         try c.encode(categories, forKey: .categories)
         try c.encode(fieldOrder, forKey: .fieldOrder)
+        if !fieldTypes.isEmpty { try c.encode(fieldTypes, forKey: .fieldTypes) }
+        try c.encodeIfPresent(language, forKey: .language)
+        if !translatedFields.isEmpty { try c.encode(translatedFields, forKey: .translatedFields) }
+        try c.encodeIfPresent(idSource, forKey: .idSource)
+        if !rootAttributes.isEmpty { try c.encode(rootAttributes, forKey: .rootAttributes) }
+        if !recordAttributes.isEmpty { try c.encode(recordAttributes, forKey: .recordAttributes) }
+        try c.encodeIfPresent(source, forKey: .source)
+    }
+}
+
+/// How an import identified records: from a source field, or derived from the title.
+///
+/// Stored as `{"field":"alpha_2"}` or `{"title":"name"}`.
+public enum IDSource: Codable, Sendable, Equatable, Hashable, CustomStringConvertible {
+    /// Ids came from this source field.
+    case field(String)
+    /// Ids were derived from the title, read from this source field.
+    case title(String)
+
+    enum CodingKeys: String, CodingKey {
+        case field, title
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        if let name = try c.decodeIfPresent(String.self, forKey: .field) {
+            self = .field(name)
+        } else {
+            self = .title(try c.decode(String.self, forKey: .title))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .field(let name): try c.encode(name, forKey: .field)
+        case .title(let name): try c.encode(name, forKey: .title)
+        }
+    }
+
+    /// `the field "alpha_2"`, `titles (field "name")`, for messages.
+    public var description: String {
+        switch self {
+        case .field(let name): "the field \"\(name)\""
+        case .title(let name): "their titles (field \"\(name)\")"
+        }
+    }
+}
+
+/// An XML attribute (or namespace declaration) by name and value.
+public struct XMLAttribute: Codable, Sendable, Equatable, Hashable {
+    /// `xmlns:dc`, `version`, …
+    public var name: String
+    /// The attribute's value.
+    public var value: String
+
+    /// Creates an attribute.
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// Where a catalog imported from a URL comes from, and how it was read, so `catalog refresh` can
+/// fetch it again (conditionally) and import it the same way.
+public struct FeedSource: Codable, Sendable, Equatable, Hashable {
+    /// The http(s) URL.
+    public var url: String
+    /// The format given with `--format`, if any (`xml`, `json`, `csv`, `sqlite`).
+    public var format: String?
+    /// `--record`, if given.
+    public var record: String?
+    /// `--table`, if given.
+    public var table: String?
+    /// Whether the import removed records missing from the source (`--replace`).
+    public var replace: Bool
+    /// The `ETag` of the last response that was imported.
+    public var etag: String?
+    /// The `Last-Modified` of the last response that was imported.
+    public var lastModified: String?
+
+    /// Creates a feed source.
+    public init(
+        url: String, format: String? = nil, record: String? = nil, table: String? = nil, replace: Bool = false,
+        etag: String? = nil, lastModified: String? = nil
+    ) {
+        self.url = url
+        self.format = format
+        self.record = record
+        self.table = table
+        self.replace = replace
+        self.etag = etag
+        self.lastModified = lastModified
     }
 }
 

@@ -30,13 +30,32 @@ public struct ImportSummary: Codable, Sendable, Equatable {
     public var updated: Int
     /// Records removed (only with `replace`).
     public var removed: Int
+    /// What the user should know about how the source was read, one sentence each:
+    /// `title: 851 records had several "comment" values; the first untranslated one is the title,
+    /// all are kept in "comment"`.
+    public var notes: [String]
 
     /// Creates a summary.
-    public init(read: Int, total: Int, added: Int, updated: Int, removed: Int) {
+    public init(read: Int, total: Int, added: Int, updated: Int, removed: Int, notes: [String] = []) {
         self.read = read
         self.total = total
         self.added = added
         self.updated = updated
         self.removed = removed
+        self.notes = notes
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case read, total, added, updated, removed, notes
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        read = try c.decode(Int.self, forKey: .read)
+        total = try c.decode(Int.self, forKey: .total)
+        added = try c.decode(Int.self, forKey: .added)
+        updated = try c.decode(Int.self, forKey: .updated)
+        removed = try c.decode(Int.self, forKey: .removed)
+        notes = try c.decodeIfPresent([String].self, forKey: .notes) ?? []
     }
 }

@@ -108,16 +108,39 @@ public struct Record: Codable, Sendable, Equatable, Hashable {
     }
 }
 
-/// The value of an extra field: one text, or several when the source repeated the field.
+/// The value of an extra field, with its JSON type: a text, a number (its exact literal, so
+/// `130` stays `130` and `1.50` stays `1.50`), a boolean, `null`, or a list of values (when the
+/// source repeated the field or held an array).
+///
+/// ```swift
+/// let weight = FieldValue.number("1.50")
+/// weight.joined            // "1.50"
+/// FieldValue.list([.text("a"), .number("2")]).values   // ["a", "2"]
+/// ```
 public enum FieldValue: Codable, Sendable, Equatable, Hashable {
+    /// A text.
     case text(String)
-    case list([String])
+    /// A number, as its exact JSON literal (`130`, `1.50`, `-2e3`).
+    case number(String)
+    /// A boolean.
+    case bool(Bool)
+    /// JSON `null`: present, but without a value.
+    case null
+    /// Several values, in source order.
+    case list([FieldValue])
 
-    /// All values, one for ``text(_:)``.
+    /// A list of texts: `.texts(["a", "b"])` is `.list([.text("a"), .text("b")])`.
+    public static func texts(_ values: [String]) -> FieldValue {
+        .list(values.map(FieldValue.text))
+    }
+
+    /// The text of each value, in order: a number's literal, `true`/`false`; `null` gives none,
+    /// and lists inside lists are flattened.
     public var values: [String] {
         switch self {
-        case .text(let value): [value]
-        case .list(let values): values
+        case .list(let elements): elements.flatMap(\.values)
+        case .null: []
+        default: [scalarText ?? ""]
         }
     }
 
@@ -125,24 +148,67 @@ public enum FieldValue: Codable, Sendable, Equatable, Hashable {
     public var joined: String {
         switch self {
         case .text(let value): value
-        case .list(let values): values.joined(separator: " ")
+        case .number(let literal): literal
+        case .bool(let value): value ? "true" : "false"
+        case .null: ""
+        case .list: values.joined(separator: " ")
         }
     }
 
+    /// The text of a single value (a text, a number's literal, `true`/`false`); nil for `null` and lists.
+    public var scalarText: String? {
+        switch self {
+        case .text(let value): value
+        case .number(let literal): literal
+        case .bool(let value): value ? "true" : "false"
+        case .null, .list: nil
+        }
+    }
+
+    /// Decodes any JSON value but an object. Numbers go through `Decimal`, so `JSONDecoder`
+    /// gives `1.5` for `1.50`; ``FieldValue/fields(json:)`` keeps the literal exactly.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
-        if let list = try? c.decode([String].self) {
+        if c.decodeNil() {
+            self = .null
+        } else if let value = try? c.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? c.decode(String.self) {
+            self = .text(value)
+        } else if let list = try? c.decode([FieldValue].self) {
             self = .list(list)
         } else {
-            self = .text(try c.decode(String.self))
+            self = .number(DecimalText.format(try c.decode(Decimal.self)))
         }
     }
 
+    /// Encodes the value; a number as a `Decimal` (exact up to 38 digits), or as its literal's
+    /// `Double` when `Decimal` cannot hold it.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.singleValueContainer()
         switch self {
         case .text(let value): try c.encode(value)
+        case .number(let literal):
+            if let decimal = DecimalText.parse(literal), !decimal.isNaN {
+                try c.encode(decimal)
+            } else {
+                try c.encode(Double(literal) ?? 0)
+            }
+        case .bool(let value): try c.encode(value)
+        case .null: try c.encodeNil()
         case .list(let values): try c.encode(values)
         }
     }
+}
+
+/// The type a catalog's definition gives a field read from text (CSV, XML): numbers and booleans
+/// become typed values (``FieldValue/number(_:)``, ``FieldValue/bool(_:)``) instead of text.
+public enum FieldType: String, Codable, Sendable, CaseIterable, Hashable {
+    /// Keep the text (the default).
+    case text
+    /// A JSON number: `130`, `-1.50`, `2e3` (a decimal comma is accepted, `1,5` → `1.5`); an empty
+    /// value is `null`.
+    case number
+    /// `true`/`false` (also `yes`/`no`, `1`/`0`, any case); an empty value is `null`.
+    case bool
 }

@@ -1,4 +1,4 @@
-/// A record as a reader found it, before mapping: named text values in document order.
+/// A record as a reader found it, before mapping: named values in document order.
 ///
 /// Readers (XML, JSON, CSV, SQLite tables) produce these; ``RecordMapper`` turns them into
 /// ``Record`` values using a catalog's ``CatalogDefinition``.
@@ -26,18 +26,49 @@ public struct SourceRecord: Sendable, Equatable {
 }
 
 /// One named value of a ``SourceRecord``.
+///
+/// A value is text unless the source says otherwise: JSON numbers, booleans and `null` keep
+/// their type (``kind``), an SQLite integer is a number. A JSON array gives one field per element,
+/// each marked ``isListElement`` (so a one-element list stays a list), and an empty array one
+/// field of kind ``Kind/emptyList``.
 public struct SourceField: Sendable, Equatable {
+    /// What kind of value a field holds.
+    public enum Kind: UInt8, Sendable, Equatable {
+        /// Text (``SourceField/value`` is the text).
+        case text
+        /// A number; ``SourceField/value`` is its exact literal (`130`, `1.50`, `-2e3`).
+        case number
+        /// A boolean; ``SourceField/value`` is `true` or `false`.
+        case bool
+        /// JSON `null`; ``SourceField/value`` is empty.
+        case null
+        /// An empty list (`[]`); ``SourceField/value`` is empty.
+        case emptyList
+    }
+
     /// The field's name in the source: an element, attribute (`element@attribute`), key or column.
     public var name: String
-    /// The text value, exactly as read (entities decoded, whitespace kept).
+    /// The value as text, exactly as read (entities decoded, whitespace kept); a number's literal.
     public var value: String
+    /// The type of the value.
+    public var kind: Kind
+    /// The language of a text (XML's `xml:lang`), nil when the source gives none.
+    public var language: String?
+    /// Whether the value is an element of a list (a JSON array), so one element stays a list.
+    public var isListElement: Bool
     /// Where the value starts in its source.
     public var location: SourceLocation
 
     /// Creates a field.
-    public init(name: String, value: String, location: SourceLocation = SourceLocation()) {
+    public init(
+        name: String, value: String, kind: Kind = .text, language: String? = nil, isListElement: Bool = false,
+        location: SourceLocation = SourceLocation()
+    ) {
         self.name = name
         self.value = value
+        self.kind = kind
+        self.language = language
+        self.isListElement = isListElement
         self.location = location
     }
 }
@@ -76,4 +107,16 @@ public struct SourceLocation: Sendable, Equatable, Hashable, CustomStringConvert
 public protocol RecordSource {
     /// Calls `body` with each record, in document order. Stops at the first error.
     func forEachRecord(_ body: (SourceRecord) throws -> Void) throws
+
+    /// Calls `fieldNames` with the names the source declares before its records, if it declares
+    /// any (a CSV header, a table's columns), then `body` with each record.
+    ///
+    /// The default calls ``forEachRecord(_:)`` and never calls `fieldNames`.
+    func forEachRecord(fieldNames: ([String]) -> Void, _ body: (SourceRecord) throws -> Void) throws
+}
+
+extension RecordSource {
+    public func forEachRecord(fieldNames: ([String]) -> Void, _ body: (SourceRecord) throws -> Void) throws {
+        try forEachRecord(body)
+    }
 }

@@ -61,6 +61,8 @@ public final class PostgresDatabase: CatalogDatabase {
     private let readers: WorkerLocal<Reader>
     private let writer: ConnectionSlot
     private let accounts: ConnectionSlot
+    /// Posting chunks read by any thread, shared by every reader.
+    private let postings: PostingCache
     /// Bumped after every write through this database: readers holding an older snapshot
     /// renew it.
     private let generation = Atomic<Int>(0)
@@ -91,6 +93,7 @@ public final class PostgresDatabase: CatalogDatabase {
         writer = ConnectionSlot(location: location, connection: connection)
         accounts = ConnectionSlot(location: location, connection: nil)
         let postings = PostingCache(budget: options.postingCacheBytes)
+        self.postings = postings
         let lifetime = options.snapshotLifetime
         let settings = [("idle_in_transaction_session_timeout", options.idleSnapshotTimeout.millisecondsText)]
         readers = WorkerLocal {
@@ -189,7 +192,7 @@ public final class PostgresDatabase: CatalogDatabase {
         defer { generation.add(1, ordering: .releasing) }
         return try writer.with { connection in
             try transaction(on: connection, writerLock: true) {
-                try body(PostgresCatalogWriter(connection: connection))
+                try body(PostgresCatalogWriter(connection: connection, databaseID: databaseID, postings: postings))
             }
         }
     }

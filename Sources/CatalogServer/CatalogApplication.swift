@@ -24,6 +24,8 @@ public struct CatalogServerSettings: Sendable {
     public var signInPolicy = SignInThrottle.Policy()
     /// Threads that check passwords (each check: about 0.1 s of CPU and 64 MiB).
     public var passwordThreads: Int = 1
+    /// How long an import through the API may run before it is stopped (`--import-timeout`).
+    public var importTimeout: Duration = .seconds(600)
 
     /// The defaults.
     public init() {}
@@ -126,7 +128,8 @@ public final class CatalogApplication: Sendable {
         ).register(in: &routes)
         CatalogAPI(stores: stores).register(in: &routes)
         FavoritesAPI(stores: stores, authentication: authentication).register(in: &routes)
-        ImportAPI(stores: stores, authentication: authentication).register(in: &routes)
+        ImportAPI(stores: stores, authentication: authentication, timeout: options.importTimeout)
+            .register(in: &routes)
         OpenAPIRoute().register(in: &routes)
         CompatRoutes(stores: stores, catalog: options.compatCatalog, baseURL: baseURL).register(in: &routes)
         ImageRoutes(store: ImageStore(directory: options.imagesDirectory), thumbnails: ThumbnailCache())
@@ -166,14 +169,21 @@ public final class CatalogApplication: Sendable {
     public func configure(_ configuration: inout ServerConfiguration) {
         configuration.bodyLimit = Self.bodyLimit(options: options)
         configuration.recordsClientAddress = true
-        configuration.offloadThreads = options.passwordThreads
         let throttle = signInThrottle
-        configuration.offload = { request in
-            // By segments, as the router matches: `//signin` is the same route.
-            guard request.method == .post, request.segments == ["signin"] else { return false }
-            let name = (try? WebSession.formFields(request))?["name"] ?? ""
-            return throttle.check(account: name, address: request.clientAddress) == .allowed
-        }
+        configuration.offloadLanes = [
+            OffloadLane(name: "passwords", threads: options.passwordThreads, queueLimit: 32) { request in
+                // By segments, as the router matches: `//signin` is the same route.
+                guard request.method == .post, request.segments == ["signin"] else { return false }
+                let name = (try? WebSession.formFields(request))?["name"] ?? ""
+                return throttle.check(account: name, address: request.clientAddress) == .allowed
+            },
+            // Imports run one at a time on a thread of their own: they take seconds, and they stop
+            // when the client goes away, the time limit passes or the server stops.
+            OffloadLane(name: "imports", threads: 1, queueLimit: 4) { request in
+                request.method == .post && request.segments.count == 5 && request.segments.starts(with: ["api", "v1"])
+                    && request.segments[4] == "import"
+            },
+        ]
     }
 
     /// The request bodies allowed beyond the server's default limit: catalog uploads.

@@ -60,6 +60,8 @@ public protocol CatalogReader: AnyObject {
 
 /// The write side, inside one transaction of ``CatalogDatabase/write(_:)``.
 public protocol CatalogWriter: AnyObject {
+    /// Reads inside the transaction: everything committed so far, and this transaction's writes.
+    var reader: any CatalogReader { get }
     /// Starts a new version of catalog `id` (a new catalog when there is none): its records and
     /// index go to the returned writer, and its ``CatalogVersionWriter/commit(_:)`` makes it the
     /// catalog's version, removing the previous one. Readers see the previous version until the

@@ -68,8 +68,30 @@ public final class Connection {
         if handle != nil { sqlite3_close_v2(handle) }
     }
 
+    /// Asks `shouldStop` every `instructions` steps of the virtual machine; when it returns true
+    /// the running statement stops with an interrupt error. Nil removes the handler.
+    public func setProgressHandler(every instructions: Int32, _ shouldStop: (@Sendable () -> Bool)?) {
+        progressBox.map { Unmanaged.passUnretained($0).release() }
+        progressBox = nil
+        guard let shouldStop else {
+            sqlite3_progress_handler(handle, 0, nil, nil)
+            return
+        }
+        let box = ProgressBox(shouldStop)
+        progressBox = box
+        sqlite3_progress_handler(
+            handle, instructions,
+            { context in
+                guard let context else { return 0 }
+                return Unmanaged<ProgressBox>.fromOpaque(context).takeUnretainedValue().shouldStop() ? 1 : 0
+            }, Unmanaged.passRetained(box).toOpaque())
+    }
+
+    private var progressBox: ProgressBox?
+
     /// Finalizes cached statements and closes the connection.
     public func close() {
+        setProgressHandler(every: 0, nil)
         statements.removeAll()
         if let handle {
             sqlite3_close_v2(handle)
@@ -184,4 +206,10 @@ struct Stopwatch {
     mutating func start() { started = DispatchTime.now().uptimeNanoseconds }
 
     mutating func stop() { total += Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 }
+}
+
+/// The closure a progress handler calls, kept alive while the handler is installed.
+private final class ProgressBox {
+    let shouldStop: @Sendable () -> Bool
+    init(_ shouldStop: @escaping @Sendable () -> Bool) { self.shouldStop = shouldStop }
 }

@@ -42,6 +42,17 @@ public final class Statement {
         try bind(binding: value?.sqlBinding ?? .null, at: index)
     }
 
+    /// Binds UTF-8 bytes as text at a 1-based index, without making a `String` of them first.
+    public func bind(utf8 bytes: [UInt8], at index: Int32) throws(StorageError) {
+        guard !bytes.isEmpty else { return try bind(binding: .text(""), at: index) }
+        let rc = bytes.withUnsafeBytes { buffer in
+            sqlite3_bind_text(
+                stmt, index, buffer.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(buffer.count),
+                csqlite_transient())
+        }
+        if rc != SQLITE_OK { throw Connection.error(rc, connection.lastMessage, sql: sql) }
+    }
+
     /// Binds a value in SQLite's own terms at a 1-based index.
     public func bind(binding: SQLBinding, at index: Int32) throws(StorageError) {
         let rc: Int32
@@ -129,6 +140,10 @@ public final class Statement {
     public func columnName(_ i: Int32) -> String { String(cString: sqlite3_column_name(stmt, i)) }
     /// The storage class of column `i` in the current row.
     public func columnType(_ i: Int32) -> Int32 { sqlite3_column_type(stmt, i) }
+    /// The declared type of result column `i` (`TEXT`, `JSON`, …) when it is a table column.
+    public func columnDeclaredType(_ i: Int32) -> String? {
+        sqlite3_column_decltype(stmt, i).map { String(cString: $0) }
+    }
 }
 
 /// A value that can be bound to a statement parameter.

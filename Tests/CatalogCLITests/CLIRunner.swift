@@ -1,7 +1,7 @@
 import Foundation
 
 /// Runs the built `catalog` binary in a temporary directory.
-struct CLIRunner {
+struct CLIRunner: Sendable {
     let directory: URL
     var database: String { directory.appendingPathComponent("catalog.sqlite").path }
     /// The accounts file beside the database.

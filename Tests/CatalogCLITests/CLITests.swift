@@ -99,7 +99,8 @@ import Testing
         #expect(try cli.run(["import", source, "--catalog", "shop", "--quiet"]).status == 0)
         let xml = try cli.run(["export", "--catalog", "shop", "--format", "xml"]).stdout
         #expect(xml.contains("<shop>"))
-        #expect(xml.contains("<item>"))
+        // The record element's attributes stay attributes.
+        #expect(xml.contains(#"<item sku="A-1">"#))
         #expect(xml.contains("<tag>iron</tag>"))
         #expect(xml.contains("<tag>heavy</tag>"))
         let show = try cli.run(["show", "--catalog", "shop", "anvil", "--json"])
@@ -178,4 +179,45 @@ import Testing
             String(decoding: try JSONSerialization.data(withJSONObject: item, options: [.sortedKeys]), as: UTF8.self)
         }
     }
+}
+
+/// Writers queue: two imports at the same time both succeed, the second waiting for the first.
+@Suite struct ConcurrentImportTests {
+    @Test func twoImportsAtOnceBothSucceed() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        #expect(try cli.run(["demo", "--quiet"]).status == 0)
+        var files: [String] = []
+        for index in 0..<2 {
+            var csv = "id,title\n"
+            for row in 0..<30_000 { csv += "c\(index)-\(row),Tétel \(row % 311) \(row)\n" }
+            let path = cli.directory.appendingPathComponent("batch\(index).csv").path
+            try Data(csv.utf8).write(to: URL(fileURLWithPath: path))
+            files.append(path)
+        }
+        let results = LockedResults()
+        let threads = files.enumerated().map { index, path in
+            Thread {
+                let result = try? cli.run(["import", path, "--catalog", "batch\(index)", "--quiet"])
+                results.append(result?.status ?? -1)
+            }
+        }
+        threads.forEach { $0.start() }
+        let deadline = Date().addingTimeInterval(240)
+        while results.count < 2 && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(results.all == [0, 0])
+        let listed = try cli.run(["catalogs"]).stdout
+        #expect(listed.contains("batch0") && listed.contains("batch1"))
+    }
+}
+
+/// Statuses collected from several threads.
+final class LockedResults: @unchecked Sendable {
+    // @unchecked: `values` is only touched while `lock` is held.
+    private let lock = NSLock()
+    private var values: [Int32] = []
+
+    func append(_ value: Int32) { lock.withLock { values.append(value) } }
+    var count: Int { lock.withLock { values.count } }
+    var all: [Int32] { lock.withLock { values } }
 }

@@ -1,5 +1,6 @@
 import CatalogImport
 import CatalogModel
+import CatalogTestSupport
 import Foundation
 import Testing
 
@@ -22,9 +23,19 @@ import Testing
         let record = try #require(try read(json).first)
         #expect(
             pairs(record) == [
-                "id=7", "price=12.50", "exp=-1.5E+3", "zero=0", "ok=true", "no=false", "tags=a", "tags=b", "tags=3",
-                "dims.w=1", "dims.h.x=y", "imgs.url=a.png", "imgs.url=b.png", "imgs.size=1", "imgs.size=2",
-                "s=q\"b\\c/d\n\té😀 „z“", "empty=", "nested=1", "nested=2", "nested=3",
+                "id=7", "price=12.50", "exp=-1.5E+3", "zero=0", "ok=true", "no=false", "gone=", "tags=a", "tags=b",
+                "tags=", "tags=3", "dims.w=1", "dims.h.x=y", "imgs.url=a.png", "imgs.url=b.png", "imgs.alt=",
+                "imgs.size=1", "imgs.size=2", "s=q\"b\\c/d\n\té😀 „z“", "empty=", "ea=", "nested=1", "nested=2",
+                "nested=3",
+            ])
+        // Values keep their JSON types; arrays mark their elements, so one element stays a list.
+        let kinds = record.fields.map { "\($0.name):\($0.kind)\($0.isListElement ? "[]" : "")" }
+        #expect(
+            kinds == [
+                "id:number", "price:number", "exp:number", "zero:number", "ok:bool", "no:bool", "gone:null",
+                "tags:text[]", "tags:text[]", "tags:null[]", "tags:number[]", "dims.w:number", "dims.h.x:text",
+                "imgs.url:text[]", "imgs.url:text[]", "imgs.alt:null[]", "imgs.size:number[]", "imgs.size:number[]",
+                "s:text", "empty:text", "ea:emptyList", "nested:number[]", "nested:number[]", "nested:number[]",
             ])
         #expect(record.location == SourceLocation(source: "data.json", line: 1, column: 2))
         #expect(record.field("tags")?.location == SourceLocation(source: "data.json", line: 2, column: 12))
@@ -43,7 +54,12 @@ import Testing
         let missing = try #require(failure(#"{"meta": 1, "items": [{"a": 1}]}"#, path: "recipes"))
         #expect(missing.code == .notFound)
         #expect(missing.message.contains("keys seen: meta, items"))
-        let notArray = try #require(failure(#"{"recipes": {"a": 1}}"#, path: "recipes"))
+        // An object at the path holds keyed records: each member must be an object.
+        let notRecords = try #require(failure(#"{"recipes": {"a": 1}}"#, path: "recipes"))
+        #expect(notRecords.code == .malformed)
+        #expect(notRecords.message == "record \"a\" holds a number, not an object")
+        #expect(notRecords.location == SourceLocation(source: "data.json", line: 1, column: 19))
+        let notArray = try #require(failure(#"{"recipes": "x"}"#, path: "recipes"))
         #expect(notArray.code == .malformed)
         #expect(notArray.location == SourceLocation(source: "data.json", line: 1, column: 13))
         let onArray = try #require(failure(#"[{"a": 1}]"#, path: "recipes"))
@@ -57,14 +73,32 @@ import Testing
             ("[]", "no records found: the top-level array is empty"),
             (#"{"items": []}"#, "no records found: no top-level key holds an array of objects (keys seen: items)"),
             (
-                #"{"meta": {"a": [{"b": 1}]}}"#,
-                "no records found: no top-level key holds an array of objects (keys seen: meta)"
+                #"{"meta": {"a": [{"b": 1}]}, "n": 1}"#,
+                "no records found: no top-level key holds an array of objects (keys seen: meta, n)"
             ),
         ] {
             let error = try #require(failure(json))
             #expect(error.code == .empty)
             #expect(error.message == message)
         }
+    }
+
+    @Test func keyedObjectsAreRecords() throws {
+        let records = try readAll(JSONRecordReader(fileURL: fixture("cities-keyed.json")))
+        #expect(records.count == 3)
+        #expect(
+            records[0].fields.first
+                == SourceField(
+                    name: "id", value: "3040051",
+                    location: SourceLocation(source: fixture("cities-keyed.json").path, line: 2, column: 3)))
+        #expect(pairs(records[0]).prefix(3) == ["id=3040051", "name=les Escaldes", "country=AD"])
+        #expect(records[1].values(of: "alternate_names") == ["Székesfehérvár", "Stuhlweißenburg"])
+        #expect(records[2].field("population")?.kind == .number)
+        // Any object of objects, also with a record path; a key holding an array still wins.
+        #expect(try read(#"{"a": {"t": 1}, "b": {"t": 2}}"#).map(pairs) == [["id=a", "t=1"], ["id=b", "t=2"]])
+        #expect(try read(#"{"data": {"x": {"t": 1}}}"#, path: "data").map(pairs) == [["id=x", "t=1"]])
+        #expect(try read(#"{"meta": {"t": 1}, "items": [{"t": 2}]}"#).map(pairs) == [["t=2"]])
+        #expect(failure("{}")?.code == .empty)
     }
 
     @Test func depthLimit() throws {

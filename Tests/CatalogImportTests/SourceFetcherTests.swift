@@ -3,6 +3,7 @@
 #endif
 import CatalogImport
 import CatalogModel
+import CatalogTestSupport
 import Foundation
 import Testing
 
@@ -92,7 +93,77 @@ import Testing
         let before = Self.leftoverDownloads()
         let error = try #require(await fetchError(server.baseURL + "/big.csv", timeout: 5, maxBytes: 1000))
         #expect(error.code == .tooLarge)
+        #expect(error.message.contains("--max-download-mb"))
         #expect(Self.leftoverDownloads().subtracting(before).isEmpty)
+    }
+
+    @Test func totalDeadline() throws {
+        // One byte every 0.4 s never trips the 1 s silence timeout; the 2 s deadline stops it.
+        let server = try LoopbackHTTPServer(routes: [
+            "/slow.xml": .trickle(String(repeating: "x", count: 100), interval: 0.4)
+        ])
+        defer { server.stop() }
+        let before = Self.leftoverDownloads()
+        let start = Date()
+        let options = SourceFetcher.Options(timeout: 1, deadline: 2)
+        let error = try #require(
+            importError { _ = try SourceFetcher().fetchBlocking(server.baseURL + "/slow.xml", options: options) })
+        #expect(error.code == .io)
+        #expect(error.message.contains("timed out after 2 s (the whole download)"), "\(error.message)")
+        #expect(Date().timeIntervalSince(start) < 6)
+        #expect(Self.leftoverDownloads().subtracting(before).isEmpty)
+        #expect(TemporaryFiles.registeredPaths.allSatisfy { !$0.hasSuffix("slow.xml") })
+    }
+
+    @Test func conditionalGet() throws {
+        let feed = LoopbackFeed(sequencerFeed)
+        let server = try LoopbackHTTPServer(routes: ["/feed.xml": .feed(feed)])
+        defer { server.stop() }
+        let url = server.baseURL + "/feed.xml"
+        guard case .file(let first) = try SourceFetcher().fetchBlocking(url, options: .init()) else {
+            Issue.record("expected a file")
+            return
+        }
+        #expect(first.etag == "\"v1\"")
+        #expect(first.lastModified == "Mon, 01 Dec 2025 10:00:00 GMT")
+        first.discard()
+        var options = SourceFetcher.Options()
+        options.etag = first.etag
+        options.lastModified = first.lastModified
+        guard case .notModified = try SourceFetcher().fetchBlocking(url, options: options) else {
+            Issue.record("expected not modified")
+            return
+        }
+        #expect(server.requestHeaders.last?["if-none-match"] == "\"v1\"")
+        #expect(server.requestHeaders.last?["if-modified-since"] == "Mon, 01 Dec 2025 10:00:00 GMT")
+        feed.update(sequencerFeed + "\n")
+        guard case .file(let second) = try SourceFetcher().fetchBlocking(url, options: options) else {
+            Issue.record("expected the changed feed")
+            return
+        }
+        #expect(second.etag == "\"v2\"")
+        #expect(feed.answers.full == 2 && feed.answers.notModified == 1)
+    }
+
+    @Test func staleTemporaryFilesAreSwept() throws {
+        let directory = try TemporaryDirectory()
+        func touch(_ name: String, age: TimeInterval = 0) throws {
+            let path = directory.file(name).path
+            _ = FileManager.default.createFile(atPath: path, contents: Data("x".utf8))
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date().addingTimeInterval(-age)], ofItemAtPath: path)
+        }
+        // A process id that is not running (pid_max is far below it).
+        let dead = "catalog-download-99999999-\(UUID().uuidString).xml"
+        let mine = "catalog-upload-\(getpid())-\(UUID().uuidString)"
+        let oldLegacy = "catalog-upload-\(UUID().uuidString)"
+        let newLegacy = "catalog-download-\(UUID().uuidString).json"
+        for name in [dead, mine, newLegacy, "unrelated.txt"] { try touch(name) }
+        try touch(oldLegacy, age: 7200)
+        let removed = TemporaryFiles.removeStale(in: directory.url)
+        #expect(Set(removed) == [dead, oldLegacy])
+        let left = Set(try FileManager.default.contentsOfDirectory(atPath: directory.url.path))
+        #expect(left == [mine, newLegacy, "unrelated.txt"])
     }
 
     @Test func localPaths() async throws {

@@ -1,5 +1,6 @@
 import CatalogImport
 import CatalogModel
+import CatalogTestSupport
 import Foundation
 import Testing
 
@@ -100,11 +101,104 @@ let sequencerFeed = """
         #expect(pairs(record) == ["a=  two  spaces\n\tand tab  ", "b=<b>&</b>", "c=x < y „q“"])
     }
 
-    @Test func mixedContentAndRecordText() throws {
+    @Test func mixedContentKeepsItsText() throws {
         let xml = "<r><p>Hello <b>bold</b> world<q>\n  <x>1</x>\n</q></p><p>only text</p></r>"
         let records = try read(xml, element: "p")
-        #expect(pairs(records[0]) == ["b=bold", "q/x=1", "#text=Hello  world"])
+        // The record's own text with its inline children's text, in document order.
+        #expect(pairs(records[0]) == ["#text=Hello bold world\n  1\n"])
         #expect(pairs(records[1]) == ["#text=only text"])
+        let inline = try read(
+            "<r><i><d>The <em>appstreamcli</em> tool</d><n a=\"1\">x<b c=\"2\">y</b></n></i></r>", element: "i")
+        #expect(pairs(inline[0]) == ["d=The appstreamcli tool", "n@a=1", "n=xy"])
+        // Whitespace between children is not mixed content.
+        let structured = try read("<r><i><d>\n  <p>a</p>\n  <p>b</p>\n</d></i></r>", element: "i")
+        #expect(pairs(structured[0]) == ["d/p=a", "d/p=b"])
+    }
+
+    @Test func internalDTDWithAttributeDeclarations() throws {
+        let records = try readAll(XMLRecordReader(fileURL: fixture("countries-dtd.xml")))
+        #expect(records.count == 4)
+        // Declared defaults appear where the author left them out, after the attributes given.
+        #expect(
+            pairs(records[0]) == [
+                "alpha_2_code=AD", "alpha_3_code=AND", "name=Andorra", "official_name=Principality of Andorra",
+                "status=active",
+            ])
+        #expect(pairs(records[1]) == ["alpha_2_code=HU", "alpha_3_code=HUN", "name=Hungary", "status=active"])
+        #expect(records[2].values(of: "status") == ["withdrawn"])
+        // The line that made FoundationXML crash.
+        let crasher = "<!DOCTYPE r [<!ATTLIST p kind CDATA #IMPLIED>]>\n<r><p kind=\"x\">1</p><p>2</p></r>"
+        #expect(try read(crasher).map(pairs) == [["kind=x", "#text=1"], ["#text=2"]])
+    }
+
+    @Test func documentShapeIsReported() throws {
+        var shape: XMLDocumentShape?
+        var reader = XMLRecordReader(
+            data: Data(
+                #"<feed xmlns="urn:x" xmlns:dc="urn:dc" v="2"><e a="1"><dc:t>x</dc:t></e><e b="2"/></feed>"#.utf8),
+            sourceName: "feed.xml")
+        reader.shape = { shape = $0 }
+        let records = try readAll(reader)
+        #expect(records.map(pairs) == [["a=1", "dc:t=x"], ["b=2"]])
+        #expect(shape?.rootElement == "feed")
+        #expect(shape?.recordElement == "e")
+        #expect(shape?.rootAttributes.map(\.name) == ["xmlns", "xmlns:dc", "v"])
+        #expect(shape?.recordAttributes == ["a", "b"])
+    }
+
+    @Test func namespaceDeclarationsInsideRecordsAreAttributes() throws {
+        let xml = #"<r><e xmlns:g="urn:g"><g:x g:k="v">1</g:x><y xmlns="urn:y">2</y></e></r>"#
+        #expect(try read(xml).map(pairs) == [["xmlns:g=urn:g", "g:x@g:k=v", "g:x=1", "y@xmlns=urn:y", "y=2"]])
+    }
+
+    @Test func languagesComeFromXMLLang() throws {
+        let records = try readAll(XMLRecordReader(fileURL: fixture("appstream.xml"), recordElement: "component"))
+        #expect(records.count == 2)
+        let names = records[0].fields.filter { $0.name == "name" }
+        #expect(names.map(\.value) == ["Klangwerk", "Klangwerk Studio", "Atelier Klangwerk"])
+        #expect(names.map(\.language) == [nil, "de", "fr"])
+        #expect(!records[0].fields.contains { $0.name.contains("lang") })
+        #expect(
+            records[0].values(of: "description/p") == [
+                "Klangwerk is a sequencer for small studios.", "It runs on Linux.",
+            ])
+        let keywords = records[0].fields.filter { $0.name == "keywords/keyword" }
+        #expect(keywords.map(\.language) == [nil, nil, "de"])
+        #expect(records[1].values(of: "description") == ["The appstreamcli tool"])
+        #expect(records[1].fields.first { $0.name == "summary" && $0.language == "hu" }?.value == "Üsd a ritmust")
+        // An xml:lang on the record is inherited by its fields.
+        let inherited = try read(#"<r><e xml:lang="de"><a>x</a><b xml:lang="en">y</b></e></r>"#)
+        #expect(inherited[0].fields.map(\.language) == ["de", "en"])
+    }
+
+    @Test func nestingIsLimited() throws {
+        func nested(_ depth: Int) -> String {
+            "<r>" + String(repeating: "<a>", count: depth - 1) + "x" + String(repeating: "</a>", count: depth - 1)
+                + "</r>"
+        }
+        // As deep as the limit allows: fine.
+        #expect(try read(nested(XMLRecordReader.maxDepth), element: "r").count == 1)
+        // One deeper: refused where the element starts.
+        let error = try #require(failure(nested(XMLRecordReader.maxDepth + 1), element: "r"))
+        #expect(error.code == .tooLarge)
+        #expect(error.message == "elements nested deeper than 256 levels")
+        #expect(error.location == SourceLocation(source: "feed.xml", line: 1, column: 3 + 3 * 256))
+    }
+
+    @Test func deepNestingStaysCheapInMemoryAndTime() throws {
+        // 100,000 levels (600 KB), then 1,000,000 (6 MB): refused at once, memory flat.
+        for depth in [100_000, 1_000_000] {
+            let xml = String(repeating: "<a>", count: depth) + String(repeating: "</a>", count: depth)
+            let before = residentBytes()
+            let started = Date()
+            for element in [nil, "a"] as [String?] {
+                let error = try #require(failure(xml, element: element))
+                #expect(error.code == .tooLarge)
+                #expect(error.location.line == 1)
+            }
+            #expect(Date().timeIntervalSince(started) < 2)
+            #expect(residentBytes() - before < 64 << 20)
+        }
     }
 
     @Test func fieldElementConvention() throws {

@@ -10,7 +10,7 @@ import Testing
             subtitle: "Á é ő ű 😀",
             description: "line\r\nline", categories: ["x", "y\u{1F}"], price: Decimal(string: "24.90"), currency: "EUR",
             quantity: -3, country: "DE", image: "/images/x.png", featured: 2, section: "#",
-            fields: ["b": .list(["1", "2"]), "a": .text("\u{2028}")]),
+            fields: ["b": .texts(["1", "2"]), "a": .text("\u{2028}")]),
     ]
 
     /// The writer's documents mean the same as `JSONEncoder`'s for the same values.

@@ -53,7 +53,7 @@ import Testing
         #expect(record.currency == "EUR")
         #expect(record.country == "DE")
         #expect(record.featured == 1)
-        #expect(record.fields == ["sku": .text("A-1"), "tag": .list(["x", "y"])])
+        #expect(record.fields == ["sku": .text("A-1"), "tag": .texts(["x", "y"])])
     }
 
     @Test(arguments: [
@@ -87,6 +87,100 @@ import Testing
         let back = mapper.sourceRecord(from: record)
         #expect(back.fields.map(\.name) == ["TitelText", "Kurzbeschreibung", "Kategorie"])
         #expect(back.fields.map(\.value) == ["Klangwerk", "Zeile 1\nZeile „2“", "MAC OS X Windows"])
+    }
+
+    @Test func oneFieldFeedsSeveralRoles() throws {
+        var definition = CatalogDefinition(id: "c", title: "C", locale: "en")
+        definition.mapping = [.id: "alpha_2", .country: "alpha_2", .title: "name"]
+        var mapper = RecordMapper(definition: definition)
+        let record = try mapper.record(from: source([("alpha_2", "hu"), ("name", "Hungary")]))
+        #expect(record.id == "hu")
+        #expect(record.country == "HU")
+        #expect(record.fields.isEmpty)
+        #expect(mapper.sourceRecord(from: record).fields.map(\.name) == ["alpha_2", "name"])
+    }
+
+    @Test func severalValuesForASingleRoleAreKept() throws {
+        var mapper = RecordMapper(definition: CatalogDefinition(id: "p", title: "P", locale: "en"))
+        let record = try mapper.record(from: source([("title", "First"), ("title", "Second"), ("price", "1")]))
+        #expect(record.title == "First")
+        #expect(record.fields["title"] == .texts(["First", "Second"]))
+        _ = try mapper.record(from: source([("title", "A"), ("title", "B")]))
+        _ = try mapper.record(from: source([("title", "Only")]))
+        #expect(
+            mapper.notes == [
+                "title: 2 records had several \"title\" values; the first untranslated one is the title, all are kept in \"title\""
+            ])
+        // The export gives every value again.
+        #expect(mapper.sourceRecord(from: record).fields.map(\.value).prefix(2) == ["First", "Second"])
+    }
+
+    @Test(arguments: ["name@de", "name_de", "name.de"])
+    func translationsByFieldName(_ germanName: String) throws {
+        var definition = CatalogDefinition(id: "t", title: "T", locale: "de", mapping: [.title: "name"])
+        definition.language = "de"
+        var mapper = RecordMapper(definition: definition)
+        let record = try mapper.record(
+            from: source([
+                ("name", "Coffee grinder"), (germanName, "Kaffeemühle"), ("name_fr", "Moulin"), ("name_2", "x"),
+            ]))
+        #expect(record.title == "Kaffeemühle")
+        #expect(record.fields["title@und"] == .text("Coffee grinder"))
+        #expect(record.fields["title@fr"] == .text("Moulin"))
+        // `_2` is no language: an extra field like any other.
+        #expect(record.fields["name_2"] == .text("x"))
+        let back = mapper.sourceRecord(from: record)
+        #expect(back.fields.map { "\($0.name)@\($0.language ?? "-")=\($0.value)" }.contains("name@de=Kaffeemühle"))
+        var again = RecordMapper(definition: definition)
+        #expect(try again.record(from: back) == record)
+    }
+
+    @Test func typedFieldsFromText() throws {
+        var definition = CatalogDefinition(id: "t", title: "T", locale: "en")
+        definition.fieldTypes = ["weight": .number, "organic": .bool]
+        var mapper = RecordMapper(definition: definition)
+        let record = try mapper.record(
+            from: source([("title", "Tea"), ("weight", " 1,50 "), ("organic", "Yes"), ("weight", "")]))
+        #expect(record.fields["weight"] == .list([.number("1.50"), .null]))
+        #expect(record.fields["organic"] == .bool(true))
+        #expect {
+            try mapper.record(from: source([("title", "Tea"), ("weight", "heavy")], line: 3))
+        } throws: { error in
+            (error as? ImportError)?.description
+                == "feed.xml:3:5: field \"weight\": \"heavy\" is not a number (the field is typed as a number)"
+        }
+    }
+
+    @Test func requiredMappingsMustNameAField() throws {
+        var definition = CatalogDefinition(id: "t", title: "T", locale: "en", mapping: [.id: "alpha2"])
+        var mapper = RecordMapper(definition: definition)
+        mapper.requiredSources = [.id: "alpha2"]
+        mapper.declare(fieldNames: ["alpha_2", "alpha_3", "name", "title"])
+        _ = try mapper.record(from: source([("alpha_2", "AD"), ("title", "Andorra")]))
+        #expect {
+            try mapper.finish()
+        } throws: { error in
+            (error as? ImportError)?.message
+                == "--field id=alpha2: no field \"alpha2\" in the source; its fields: alpha_2, alpha_3, name, title"
+        }
+        definition.mapping = [.title: "Name"]
+        var titled = RecordMapper(definition: definition)
+        titled.requiredSources = [.title: "Name"]
+        #expect {
+            try titled.record(from: source([("name", "x")]))
+        } throws: { error in
+            (error as? ImportError)?.message == "--field title=Name: no field \"Name\" in the source; its fields: name"
+        }
+    }
+
+    @Test func idSourceSaysHowRecordsWereIdentified() throws {
+        var derived = RecordMapper(definition: Self.sequencers)
+        #expect(derived.idSource == nil)
+        _ = try derived.record(from: source([("TitelText", "A")]))
+        #expect(derived.idSource == .title("TitelText"))
+        var keyed = RecordMapper(definition: CatalogDefinition(id: "k", title: "K", locale: "en"))
+        _ = try keyed.record(from: source([("id", "1"), ("title", "A")]))
+        #expect(keyed.idSource == .field("id"))
     }
 
     @Test func recordJSONHasEveryKey() throws {

@@ -174,7 +174,7 @@ import Testing
         let fixture = try ServerFixture()
         var configuration = ServerConfiguration()
         fixture.application.configure(&configuration)
-        let offload = try #require(configuration.offload)
+        let offload = try #require(configuration.offloadLanes.first { $0.name == "passwords" }?.picks)
         for target in ["/signin", "//signin", "/signin/", "/signin?next=%2F"] {
             #expect(offload(Request(method: .post, target: target)!), "\(target)")
         }
@@ -183,7 +183,7 @@ import Testing
     }
 
     @Test func theQueueOfPasswordChecksIsBounded() throws {
-        let live = try Live(configure: { $0.offloadQueueLimit = 1 })
+        let live = try Live(configure: { $0.offloadLanes[0].queueLimit = 1 })
         let form = try live.form()
         let results = LockedLines()
         let threads = (0..<12).map { _ in

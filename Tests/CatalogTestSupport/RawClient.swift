@@ -2,7 +2,7 @@ import Foundation
 
 /// A deliberately simple HTTP client over a POSIX socket, so tests can send exactly the bytes
 /// they mean, malformed ones included.
-public struct RawClient {
+public struct RawClient: Sendable {
     public let port: Int
 
     /// A client for the server on `port` at 127.0.0.1.

@@ -5,7 +5,8 @@
 //
 // 1. As-you-type search on a generated catalog: p50/p99 in process, beside plain FTS5
 //    `ORDER BY rank LIMIT 50` on the same file.
-// 2. XML import of the same catalog (records/s, peak RSS), beside FoundationXML's raw parse.
+// 2. XML import of the same catalog (records/s, peak RSS), beside FoundationXML's raw parse; the
+//    XML reader alone (libxml2 SAX2, records/s and MB/s) beside `xmllint --stream` and FoundationXML.
 // 3. Section computation for every record (ICU sort keys and sections), beside Foundation's
 //    localized compare on a sample.
 // 4. With --postgres (a server's URL): the same import and searches on PostgreSQL, beside the
@@ -26,6 +27,21 @@ import Foundation
 
 if CommandLine.arguments.count >= 3 && CommandLine.arguments[1] == "xml-parse" {
     RawXMLParse.run(path: CommandLine.arguments[2], recordElement: CommandLine.arguments[3])
+    exit(0)
+}
+
+if CommandLine.arguments.count >= 4 && CommandLine.arguments[1] == "xml-read" {
+    // catalog-bench xml-read FILE ELEMENT: the XML reader alone, every record built and dropped.
+    var count = 0
+    var fields = 0
+    try XMLRecordReader(
+        fileURL: URL(fileURLWithPath: CommandLine.arguments[2]), recordElement: CommandLine.arguments[3]
+    )
+    .forEachRecord { record in
+        count += 1
+        fields &+= record.fields.count
+    }
+    print(count, fields)
     exit(0)
 }
 
@@ -62,6 +78,44 @@ if CommandLine.arguments.count >= 3 && CommandLine.arguments[1] == "slowest" {
     for (query, ms, total) in timed.sorted(by: { $0.1 > $1.1 }).prefix(25) {
         print(String(format: "%8.2f ms  total %5d  scope %@  %@", ms, total, query.scope ?? "-", query.text))
     }
+    exit(0)
+}
+
+if CommandLine.arguments.count >= 3 && CommandLine.arguments[1] == "latency" {
+    // catalog-bench latency DB: the benchmark's 1,000 as-you-type queries once, after a warm-up
+    // with other words: p50, p99, max.
+    let generator = CatalogGenerator(items: 1_000_000, locale: "en", seed: 1)
+    let queries = QuerySet.asYouType(
+        words: generator.titleWords, scopes: generator.definition.categories.map(\.name), count: 1_000)
+    let store = try BenchStore(path: CommandLine.arguments[2])
+    for query in QuerySet.asYouType(words: generator.titleWords.reversed(), scopes: [], count: 200) {
+        _ = try store.search(query)
+    }
+    var times: [Double] = []
+    for query in queries {
+        let started = DispatchTime.now().uptimeNanoseconds
+        _ = try store.search(query)
+        times.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
+    }
+    times.sort()
+    print(
+        String(
+            format: "p50 %.2f ms  p99 %.2f ms  max %.2f ms", Report.percentile(times, 50), Report.percentile(times, 99),
+            times.last ?? 0))
+    exit(0)
+}
+
+if CommandLine.arguments.count >= 4 && CommandLine.arguments[1] == "repeat" {
+    // catalog-bench repeat DB QUERY [N] [SCOPE]: one query N times, for profiling.
+    let store = try BenchStore(path: CommandLine.arguments[2])
+    let rounds = CommandLine.arguments.count > 4 ? Int(CommandLine.arguments[4]) ?? 200 : 200
+    let scope = CommandLine.arguments.count > 5 ? CommandLine.arguments[5] : nil
+    let query = BenchQuery(text: CommandLine.arguments[3], scope: scope)
+    let started = DispatchTime.now().uptimeNanoseconds
+    var total = 0
+    for _ in 0..<rounds { total &+= try store.search(query).total }
+    let ms = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6 / Double(rounds)
+    print(String(format: "%.3f ms per search (total %d)", ms, total / rounds))
     exit(0)
 }
 
@@ -163,9 +217,37 @@ if !FileManager.default.fileExists(atPath: xmlPath) {
 }
 let xmlBytes = (try FileManager.default.attributesOfItem(atPath: xmlPath)[.size] as? Int64) ?? 0
 
-// MARK: - 2. Import beside FoundationXML's raw parse
+// MARK: - 2. Import beside FoundationXML's raw parse; the reader alone beside xmllint --stream
 for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: databasePath + suffix) }
+let megabytes = Double(xmlBytes) / 1_000_000
+print("XML reader alone (\(xmlBytes / 1_000_000) MB, every record built as fields and dropped)")
+func readerLine(_ label: String, _ result: Child.Result) -> String {
+    Report.line(
+        label,
+        String(
+            format: "%.2f s, %.0f records/s, %.0f MB/s, peak RSS %d MB", result.seconds,
+            Double(options.items) / result.seconds, megabytes / result.seconds, result.peakRSSMiB))
+}
+let xmllintPath = "/usr/bin/xmllint"
+let xmllint =
+    FileManager.default.isExecutableFile(atPath: xmllintPath)
+    ? try Child.run(xmllintPath, ["--stream", "--noout", xmlPath]) : nil
+let reader = try Child.run(CommandLine.arguments[0], ["xml-read", xmlPath, "record"])
 let raw = try Child.run(CommandLine.arguments[0], ["xml-parse", xmlPath, "record"])
+if let xmllint {
+    print(readerLine("xmllint --stream (libxml2, no records)", xmllint))
+} else {
+    print(Report.line("xmllint --stream", "not installed (Debian: libxml2-utils)"))
+}
+print(readerLine("FoundationXML (counting elements)", raw))
+print(readerLine("catalog XML reader (libxml2 SAX2)", reader))
+if let xmllint {
+    print(
+        Report.line(
+            "ratio to xmllint --stream",
+            String(format: "%.2f× its speed (goal: well over 150,000 records/s)", xmllint.seconds / reader.seconds)))
+}
+print("")
 let imported = try Child.run(
     options.catalogBinary, ["import", xmlPath, "--catalog", "bench", "--db", databasePath, "--quiet"])
 guard imported.status == 0 else {

@@ -73,7 +73,7 @@ struct ListCommand: Command {
             for record in try page.records() {
                 if context.json {
                     if !first { output.write(",") }
-                    output.write(bytes: try JSON.encoder.encode(record))
+                    output.write(bytes: record.jsonBytes)
                 } else {
                     output.line("\(record.section ?? "#")\t\(record.id)\t\(record.title.singleLine)")
                 }
@@ -149,7 +149,7 @@ struct ShowCommand: Command {
             throw CLIError.failure("catalog \"\(id)\" has no item \"\(itemID)\"")
         }
         if context.json {
-            context.output.line(try JSON.pretty(record))
+            context.output.line(JSON.pretty(record.jsonBytes))
             return
         }
         for (name, value) in record.displayFields {
@@ -225,11 +225,14 @@ struct SearchCommand: Command {
         let database = try context.openExisting()
         defer { database.close() }
         let reader = try database.reader()
-        let response = try reader.search(request, in: try reader.requireCatalog(id)).response()
+        let result = try reader.search(request, in: try reader.requireCatalog(id))
         if context.json {
-            context.output.line(try JSON.string(response))
+            // The API's answer, byte for byte: stored records keep their typed fields.
+            context.output.write(bytes: result.jsonBytes)
+            context.output.line()
             return
         }
+        let response = try result.response()
         let output = context.output
         let highlight = output.isTerminal
         output.line(

@@ -1,37 +1,49 @@
+import CatalogCore
 import CatalogImport
 import CatalogModel
-import CatalogCore
 import CatalogStorage
 import Foundation
 
-/// `catalog export`: a catalog as XML (in its own record shape), JSON or CSV.
+/// `catalog export`: a catalog as XML (in its own record shape), JSON, CSV or an SQLite table.
 struct ExportCommand: Command {
     static let name = "export"
-    static let summary = "Export a catalog as XML (its own record shape), JSON or CSV."
+    static let summary = "Export a catalog as XML (its own record shape), JSON, CSV or an SQLite table."
     static let options: Set<String> = ["catalog", "format", "output"]
-    static let flags: Set<String> = []
+    static let flags: Set<String> = ["plain"]
     static let help = """
-        USAGE: catalog export --catalog ID --format xml|json|csv [--output FILE] [--db PATH]
+        USAGE: catalog export --catalog ID --format xml|json|csv|sqlite [--output FILE] [--plain] [--db PATH]
 
         Writes every record in index order, under the source's own field names and in the order
-        the source had them, so an export imports back to the same catalog. XML uses the catalog's
-        root and record elements: the sequencers export is a valid original <sequenzer> feed.
+        the source had them, with their types, translations and (XML) attributes and namespaces,
+        so an export imports back to the same records. XML uses the catalog's root and record
+        elements: the sequencers export is a valid original <sequenzer> feed. The file carries the
+        catalog's definition (mapping, types, categories), so importing it into a new catalog needs
+        no --field flags; --plain leaves it out.
+
+        CSV: lists and values that are not text go to columns named NAME:json holding JSON values;
+        "" is an empty value, an empty cell a missing one. SQLite (--output required): one table
+        named after the catalog, a column per field (TEXT, INTEGER, REAL, or JSON for lists and
+        mixed values), and a table catalog_definition.
+
         Without --output the document goes to standard output; with it, the file is replaced only
         when the export succeeded.
 
         OPTIONS:
           --catalog ID       the catalog
-          --format FORMAT    xml, json or csv
+          --format FORMAT    xml, json, csv or sqlite
           --output FILE      write to FILE instead of standard output
+          --plain            do not embed the catalog's definition
 
         """
 
     func run(_ context: CommandContext) throws {
         let id = try context.arguments.required("catalog")
         let formatName = try context.arguments.required("format")
-        guard let format = ImportFormat(rawValue: formatName), format != .sqlite else {
-            throw CLIError.usage("unknown export format '\(formatName)'; formats: xml, json, csv")
+        guard let format = ImportFormat(rawValue: formatName) else {
+            throw CLIError.usage("unknown export format '\(formatName)'; formats: xml, json, csv, sqlite")
         }
+        let outputPath = context.arguments.value("output")
+        if format == .sqlite, outputPath == nil { throw CLIError.usage("--format sqlite needs --output FILE") }
         let database = try context.openExisting()
         defer { database.close() }
         let reader = try database.reader()
@@ -39,46 +51,34 @@ struct ExportCommand: Command {
             throw CLIError.failure("no catalog named \"\(id)\"")
         }
         let definition = catalog.definition
-        let store = StoredRecords(reader: reader, catalog: catalog)
-        let mapper = RecordMapper(definition: definition)
+        let embed = !context.arguments.flag("plain")
+        let records: CatalogExporter.Records = { body in
+            try reader.forEachItem(of: catalog) { try body(try $0.record()) }
+        }
         context.output.flush()
 
-        let outputPath = context.arguments.value("output")
         let temporaryPath = outputPath.map { $0 + ".partial-\(getpid())" }
-        let handle: FileHandle
-        if let temporaryPath {
-            guard FileManager.default.createFile(atPath: temporaryPath, contents: nil) else {
-                throw CLIError.failure("cannot create \(outputPath!)")
-            }
-            handle = try FileHandle(forWritingTo: URL(fileURLWithPath: temporaryPath))
-        } else {
-            handle = FileHandle.standardOutput
-        }
         do {
-            var sink = FileHandleSink(handle, name: outputPath ?? "standard output")
-            switch format {
-            case .xml:
-                var writer = XMLRecordWriter(
-                    rootElement: definition.rootElement ?? "catalog",
-                    recordElement: definition.recordElement ?? "record")
-                try write(with: &writer, store: store, id: id, mapper: mapper, sink: &sink)
-            case .json:
-                var writer = JSONRecordWriter()
-                try write(with: &writer, store: store, id: id, mapper: mapper, sink: &sink)
-            case .csv:
-                var columns = mapper.fieldOrder
-                try store.forEach { record in
-                    for field in mapper.sourceRecord(from: record).fields where !columns.contains(field.name) {
-                        columns.append(field.name)
+            if format == .sqlite, let temporaryPath {
+                try? FileManager.default.removeItem(atPath: temporaryPath)
+                try SQLiteTableWriter.export(
+                    definition: definition, embedDefinition: embed, records: records, to: temporaryPath)
+            } else {
+                let handle: FileHandle
+                if let temporaryPath {
+                    guard FileManager.default.createFile(atPath: temporaryPath, contents: nil) else {
+                        throw CLIError.failure("cannot create \(outputPath ?? temporaryPath)")
                     }
+                    handle = try FileHandle(forWritingTo: URL(fileURLWithPath: temporaryPath))
+                } else {
+                    handle = FileHandle.standardOutput
                 }
-                var writer = CSVRecordWriter(columns: columns)
-                try write(with: &writer, store: store, id: id, mapper: mapper, sink: &sink)
-            case .sqlite:
-                break
+                defer { if temporaryPath != nil { try? handle.close() } }
+                var sink = FileHandleSink(handle, name: outputPath ?? "standard output")
+                try CatalogExporter.write(
+                    format, definition: definition, embedDefinition: embed, records: records, to: &sink)
             }
             if let temporaryPath, let outputPath {
-                try handle.close()
                 // rename(2) replaces the old file atomically: readers see the old or the new one.
                 guard rename(temporaryPath, outputPath) == 0 else {
                     throw CLIError.failure("cannot write \(outputPath): \(String(cString: strerror(errno)))")
@@ -88,26 +88,5 @@ struct ExportCommand: Command {
             if let temporaryPath { try? FileManager.default.removeItem(atPath: temporaryPath) }
             throw error
         }
-    }
-
-    private func write(
-        with writer: inout some RecordWriter, store: StoredRecords, id: String, mapper: RecordMapper,
-        sink: inout FileHandleSink
-    ) throws {
-        try writer.writeStart(to: &sink)
-        try store.forEach { record in
-            try writer.write(mapper.sourceRecord(from: record), to: &sink)
-        }
-        try writer.writeEnd(to: &sink)
-    }
-}
-
-/// A catalog's records in index order, decoded from storage.
-struct StoredRecords {
-    let reader: any CatalogReader
-    let catalog: StoredCatalog
-
-    func forEach(_ body: (Record) throws -> Void) throws {
-        try reader.forEachItem(of: catalog) { try body(try $0.record()) }
     }
 }

@@ -1,6 +1,6 @@
+import CatalogCollation
 import CatalogImport
 import CatalogModel
-import CatalogCollation
 import CatalogStorage
 import Foundation
 
@@ -10,38 +10,57 @@ struct ImportCommand: Command {
     static let summary = "Import records from XML, JSON, CSV or SQLite (file or http(s) URL)."
     static let options: Set<String> = [
         "catalog", "format", "record", "table", "field", "locale", "title", "category-separator", "timeout",
+        "lang", "type", "comment", "max-download-mb",
     ]
     static let flags: Set<String> = ["replace", "quiet", "json"]
     static let help = """
         USAGE: catalog import SOURCE --catalog ID [--format xml|json|csv|sqlite] [--record ELEMENT]
-                              [--table NAME] [--field ROLE=SOURCE_NAME]... [--locale LOCALE]
-                              [--title TEXT] [--category-separator SEP] [--replace] [--db PATH]
+                              [--table NAME] [--field ROLE=SOURCE_NAME]... [--type NAME=TYPE]...
+                              [--locale LOCALE] [--lang LANG] [--title TEXT] [--category-separator SEP]
+                              [--comment CHAR] [--replace] [--timeout SECONDS] [--max-download-mb N]
+                              [--db PATH]
 
         Reads records from SOURCE (a file path or an http(s) URL) into catalog ID, creating it when
         it does not exist. Everything happens in one transaction: a bad file changes nothing, and
         the error says where the problem is (file:line:column).
 
-        Source fields named like a role map by themselves; --field maps others. Roles: id, title,
-        subtitle, description, categories, price, currency, quantity, country, image, featured.
-        Unmapped fields are kept as extra fields. Records without an id get one from their title,
-        so importing the same source again updates records instead of duplicating them.
+        Source fields named like a role map by themselves; --field maps others, and one source
+        field may feed several roles. Roles: id, title, subtitle, description, categories, price,
+        currency, quantity, country, image, featured. Unmapped fields are kept as extra fields, with
+        their types. Records without an id get one from their title, so importing the same source
+        again updates records instead of duplicating them. A file that `catalog export` wrote
+        carries its catalog's definition: a new catalog imports it without --field flags.
+
+        A catalog imported from a URL remembers it: `catalog refresh ID` fetches it again.
 
         OPTIONS:
           --catalog ID               the catalog (letters, digits, '-', '_')
           --format FORMAT            xml, json, csv or sqlite (default: from the extension or content)
           --record NAME              XML: the record element (default: the first repeated child of
-                                     the root); JSON: the key holding the record array
-          --table NAME               SQLite: the table to read (default: the only table)
-          --field ROLE=NAME          map source field NAME to ROLE (repeatable)
+                                     the root); JSON: the key holding the records
+          --table NAME               SQLite: the table to read (default: the only table; ASCII case
+                                     does not matter when only one table matches)
+          --field ROLE=NAME          map source field NAME to ROLE (repeatable); NAME must occur
+          --type NAME=TYPE           read field NAME of CSV or XML as a number or bool (or text)
           --locale LOCALE            the catalog's locale for new catalogs (default: en): de, hu, sv…
+          --lang LANG                the language of the texts roles take (xml:lang, name@de,
+                                     name_de, name.de); the others are kept as ROLE@LANG fields
+                                     (default: the --locale given, else the text without a language)
           --title TEXT               the catalog's title (default: its id)
           --category-separator SEP   split one categories value at SEP (e.g. ';')
-          --replace                  remove records missing from SOURCE (default: keep them)
-          --timeout SECONDS          for URLs: connection and read timeout (default: 30)
+          --comment CHAR             CSV: skip lines starting with CHAR (e.g. '#')
+          --replace                  remove records missing from SOURCE (default: keep them); needed
+                                     when the id mapping changed since the last import
+          --timeout SECONDS          for URLs: the whole download's deadline, and the longest
+                                     silence (default: 600 in all, 30 of silence)
+          --max-download-mb N        for URLs: the largest download (default: 1024)
           --quiet                    no progress display and no summary
           --json                     print the summary as JSON
 
         """
+
+    /// Handles SIGINT and SIGTERM itself, so a download's temporary file is removed.
+    static let removesTemporaryFilesOnSignal = true
 
     func run(_ context: CommandContext) throws {
         let arguments = context.arguments
@@ -52,8 +71,53 @@ struct ImportCommand: Command {
         guard CatalogDefinition.isValidID(id) else {
             throw CLIError.usage("invalid catalog id '\(id)': use 1 to 64 letters, digits, '-' or '_'")
         }
+        var request = ImportRequest(source: source, catalog: id)
+        request.mapping = try Self.mapping(arguments.values("field"))
+        request.fieldTypes = try Self.types(arguments.values("type"))
+        request.format = try arguments.value("format").map { name -> ImportFormat in
+            guard let format = ImportFormat(rawValue: name) else {
+                throw CLIError.usage("unknown format '\(name)'; formats: xml, json, csv, sqlite")
+            }
+            return format
+        }
+        request.record = arguments.value("record")
+        request.table = arguments.value("table")
+        request.locale = arguments.value("locale")
+        request.language = arguments.value("lang")
+        request.title = arguments.value("title")
+        request.categorySeparator = arguments.value("category-separator")
+        request.replace = arguments.flag("replace")
+        if let comment = arguments.value("comment") {
+            guard comment.count == 1, let character = comment.first, character.isASCII else {
+                throw CLIError.usage("--comment takes one ASCII character, got '\(comment)'")
+            }
+            request.comment = character
+        }
+        request.fetch = try Self.fetchOptions(arguments)
+
+        TemporaryFiles.removeStale()
+        let database = try context.openForWriting()
+        defer { database.close() }
+        let progress = ProgressBar(totalBytes: nil, enabled: !arguments.flag("quiet") && isatty(2) != 0)
+        var importer = SourceImporter.withICU
+        importer.sizeKnown = { progress.setTotal(bytes: $0) }
+        importer.bytesRead = { progress.update(bytes: $0) }
+        importer.recordsRead = { progress.update(records: $0) }
+        importer.readingDone = { read in
+            progress.update(records: read)
+            progress.phase("sorting and building the search index…")
+        }
+        let started = Date()
+        let result = try importer.run(request, database: database)
+        progress.finish()
+        guard case .imported(let summary) = result else { return }
+        Self.report(summary, catalog: id, seconds: Date().timeIntervalSince(started), context: context)
+    }
+
+    /// `--field ROLE=NAME` values as a mapping.
+    static func mapping(_ values: [String]) throws(CLIError) -> [Role: String] {
         var mapping: [Role: String] = [:]
-        for field in arguments.values("field") {
+        for field in values {
             let parts = field.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, !parts[1].isEmpty else {
                 throw CLIError.usage("--field takes ROLE=SOURCE_NAME, got '\(field)'")
@@ -64,59 +128,33 @@ struct ImportCommand: Command {
             }
             mapping[role] = parts[1]
         }
-        let explicitFormat = try arguments.value("format").map { name -> ImportFormat in
-            guard let format = ImportFormat(rawValue: name) else {
-                throw CLIError.usage("unknown format '\(name)'; formats: xml, json, csv, sqlite")
-            }
-            return format
-        }
-        let timeout = TimeInterval(try arguments.integer("timeout", in: 1...3600) ?? 30)
+        return mapping
+    }
 
-        let database = try context.openForWriting()
-        defer { database.close() }
-        let stored = try database.reader().catalog(id)?.definition
-        var definition =
-            stored
-            ?? CatalogDefinition(
-                id: id, title: arguments.value("title") ?? id, locale: arguments.value("locale") ?? "en")
-        if let title = arguments.value("title") { definition.title = title }
-        if let locale = arguments.value("locale"), locale != definition.locale {
-            guard stored == nil else {
-                throw CLIError.usage(
-                    "catalog '\(id)' already has locale '\(definition.locale)'; it cannot change on import")
+    /// `--type NAME=TYPE` values.
+    static func types(_ values: [String]) throws(CLIError) -> [String: FieldType] {
+        var types: [String: FieldType] = [:]
+        for value in values {
+            let parts = value.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty, let type = FieldType(rawValue: parts[1]) else {
+                throw CLIError.usage("--type takes NAME=number, NAME=bool or NAME=text, got '\(value)'")
             }
-            definition.locale = locale
+            types[parts[0]] = type
         }
-        definition.mapping.merge(mapping) { _, new in new }
-        if let separator = arguments.value("category-separator") { definition.categorySeparator = separator }
+        return types
+    }
 
-        let fetched = try SourceFetcher().fetchBlocking(source, timeout: timeout)
-        defer { fetched.discard() }
-        let format =
-            try explicitFormat ?? ImportFormat(fileExtension: fetched.fileURL.pathExtension)
-            ?? ImportFormat.detect(fileURL: fetched.fileURL)
-        let size =
-            fetched.byteCount
-            ?? (try? FileManager.default.attributesOfItem(atPath: fetched.fileURL.path)[.size] as? Int64) ?? nil
-        let progress = ProgressBar(totalBytes: size, enabled: !arguments.flag("quiet") && isatty(2) != 0)
-        let outcome = ReadingOutcome()
-        let reader = try ImportPipeline.reader(
-            format: format, fileURL: fetched.fileURL, displayName: fetched.displayName, definition: &definition,
-            record: arguments.value("record"), table: arguments.value("table"), sqliteTable: SQLiteTableSource.init,
-            progress: { progress.update(bytes: $0) }, outcome: outcome)
-        let started = Date()
-        let summary = try ImportPipeline.run(
-            reader, into: database, definition: definition, replace: arguments.flag("replace"),
-            collation: try ICUCollation.forImport(locale: definition.locale), outcome: outcome,
-            readingDone: { read in
-                progress.update(records: read)
-                progress.phase("sorting and building the search index…")
-            }
-        ) {
-            progress.update(records: $0)
+    /// `--timeout` and `--max-download-mb`.
+    static func fetchOptions(_ arguments: Arguments) throws(CLIError) -> SourceFetcher.Options {
+        var options = SourceFetcher.Options()
+        if let seconds = try arguments.integer("timeout", in: 1...86_400) {
+            options.deadline = TimeInterval(seconds)
+            options.timeout = min(TimeInterval(seconds), 30)
         }
-        progress.finish()
-        Self.report(summary, catalog: id, seconds: Date().timeIntervalSince(started), context: context)
+        if let megabytes = try arguments.integer("max-download-mb", in: 1...1_048_576) {
+            options.maxBytes = Int64(megabytes) << 20
+        }
+        return options
     }
 
     static func report(_ summary: ImportSummary, catalog: String, seconds: Double, context: CommandContext) {
@@ -130,5 +168,13 @@ struct ImportCommand: Command {
             "\(catalog): read \(summary.read) records (\(summary.added) new, \(summary.updated) updated, "
                 + "\(summary.removed) removed), \(summary.total) in the catalog; "
                 + String(format: "%.2f s, %d records/s", seconds, rate))
+        for note in summary.notes { printError("note: \(note)") }
+    }
+}
+
+extension SourceImporter {
+    /// An importer whose sort keys and sections come from ICU.
+    static var withICU: SourceImporter {
+        SourceImporter(collation: { try ICUCollation.forImport(locale: $0) })
     }
 }

@@ -1,4 +1,7 @@
+import CatalogCollation
 import CatalogHTTP
+import CatalogImport
+import CatalogModel
 import CatalogEngines
 import CatalogServer
 import CatalogStorage
@@ -10,11 +13,13 @@ struct ServeCommand: Command {
     static let summary = "Serve the catalogs over HTTP: JSON API, original endpoints, feeds, images."
     static let options: Set<String> = [
         "host", "port", "threads", "compat-catalog", "images", "public-url", "max-upload-mb", "max-connections",
-        "max-connections-per-ip", "timeout", "header-timeout", "host-name", "users-db",
+        "max-connections-per-ip", "timeout", "header-timeout", "host-name", "users-db", "import-timeout",
+        "refresh-every",
     ]
     static let flags: Set<String> = ["quiet"]
     static let help = """
         USAGE: catalog serve [--db PATH] [--users-db PATH] [--host 127.0.0.1] [--port 8080] [--threads N] [--quiet]
+                             [--refresh-every DURATION]
 
         Serves every catalog of the database over HTTP until SIGINT or SIGTERM, which stop
         accepting connections, let requests in flight finish and close the database cleanly.
@@ -40,6 +45,8 @@ struct ServeCommand: Command {
                                        (default: beside the database, catalog.sqlite →
                                        catalog-users.sqlite)
           --max-upload-mb N            the largest import upload (default: 64)
+          --import-timeout SECONDS     stop an import through the API that runs longer (default: 600);
+                                       it also stops when its client goes away or the server stops
           --max-connections N          connections at once (default: 1024)
           --max-connections-per-ip N   connections at once from one address (default: 256)
           --timeout SECONDS            close connections silent this long while a body arrives
@@ -47,6 +54,8 @@ struct ServeCommand: Command {
           --header-timeout SECONDS     a request's line and headers must arrive within this long
                                        of the connection opening or its previous answer, or the
                                        connection is closed (default: 10)
+          --refresh-every DURATION     refresh every catalog imported from a URL this often, one at
+                                       a time in the background (conditional GET; 90s, 15m, 2h, 1d)
           --quiet                      no access log
 
         """
@@ -83,6 +92,9 @@ struct ServeCommand: Command {
         if let megabytes = try arguments.integer("max-upload-mb", in: 1...4096) {
             settings.maxUploadBytes = megabytes << 20
         }
+        if let seconds = try arguments.integer("import-timeout", in: 1...86_400) {
+            settings.importTimeout = .seconds(seconds)
+        }
 
         var configuration = ServerConfiguration()
         configuration.host = arguments.value("host") ?? "127.0.0.1"
@@ -99,6 +111,13 @@ struct ServeCommand: Command {
             configuration.headerTimeout = .seconds(seconds)
         }
         settings.listenHost = configuration.host
+        let refreshInterval = try arguments.value("refresh-every").map { text throws(CLIError) -> TimeInterval in
+            guard let seconds = Self.duration(text), seconds >= 1 else {
+                throw CLIError.usage("--refresh-every takes a duration such as 90s, 15m, 2h or 1d, got '\(text)'")
+            }
+            return seconds
+        }
+        TemporaryFiles.removeStale()
 
         // Fail now, with the reason, rather than on the first request.
         if !CatalogEngines.isPostgres(path) && !FileManager.default.fileExists(atPath: path) {
@@ -133,11 +152,30 @@ struct ServeCommand: Command {
         context.output.line("listening on http://\(host):\(port)")
         context.output.flush()
 
+        let refresher = refreshInterval.map { interval in
+            let refresher = CatalogRefresher(
+                interval: interval, importer: .withICU, database: application.stores,
+                log: { printError("catalog serve: \($0)") })
+            refresher.start()
+            return refresher
+        }
+
         var received: Int32 = 0
         sigwait(&signals, &received)
         printError("catalog serve: \(received == SIGINT ? "SIGINT" : "SIGTERM"): stopping")
+        refresher?.stop()
         server.shutdown()
         application.close()
+        TemporaryFiles.removeRegistered()
         printError("catalog serve: stopped")
+    }
+
+    /// `90s`, `15m`, `2h`, `1d` or plain seconds, as seconds.
+    static func duration(_ text: String) -> TimeInterval? {
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+        if let unit = text.last, let factor = units[unit], let value = Double(text.dropLast()), value > 0 {
+            return value * factor
+        }
+        return Double(text).flatMap { $0 > 0 ? $0 : nil }
     }
 }

@@ -72,9 +72,56 @@ enum JSON {
         String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
-    static func pretty(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    /// Compact JSON (what ``JSONOutput`` writes) indented the way `JSONEncoder`'s
+    /// `.prettyPrinted` does: two spaces per level, `"key" : value`.
+    static func pretty(_ compact: [UInt8]) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(compact.count * 2)
+        var depth = 0
+        var inString = false
+        var escaped = false
+        func newline() {
+            out.append(0x0A)
+            out.append(contentsOf: repeatElement(0x20, count: 2 * depth))
+        }
+        for (index, byte) in compact.enumerated() {
+            if inString {
+                out.append(byte)
+                if escaped {
+                    escaped = false
+                } else if byte == 0x5C {
+                    escaped = true
+                } else if byte == 0x22 {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case 0x22:
+                inString = true
+                out.append(byte)
+            case 0x7B, 0x5B:
+                out.append(byte)
+                let next = index + 1 < compact.count ? compact[index + 1] : 0
+                if next == 0x7D || next == 0x5D { continue }
+                depth += 1
+                newline()
+            case 0x7D, 0x5D:
+                let previous = index > 0 ? compact[index - 1] : 0
+                if previous != 0x7B && previous != 0x5B {
+                    depth -= 1
+                    newline()
+                }
+                out.append(byte)
+            case 0x2C:
+                out.append(byte)
+                newline()
+            case 0x3A:
+                out.append(contentsOf: " : ".utf8)
+            default:
+                out.append(byte)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }

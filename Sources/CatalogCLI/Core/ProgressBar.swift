@@ -14,7 +14,7 @@ final class ProgressBar: @unchecked Sendable {
     // @unchecked: the mutable state below is only touched while `lock` is held.
     private let lock = NSLock()
     private let enabled: Bool
-    private let totalBytes: Int64?
+    private var totalBytes: Int64?
     private let start = Date()
     private var lastDraw = Date.distantPast
     private var bytes: Int64 = 0
@@ -24,6 +24,11 @@ final class ProgressBar: @unchecked Sendable {
     init(totalBytes: Int64?, enabled: Bool = isatty(2) != 0) {
         self.totalBytes = totalBytes.flatMap { $0 > 0 ? $0 : nil }
         self.enabled = enabled
+    }
+
+    /// Sets the input's size once it is known (after a download).
+    func setTotal(bytes: Int64?) {
+        lock.withLock { totalBytes = bytes.flatMap { $0 > 0 ? $0 : nil } }
     }
 
     func update(bytes: Int64) {

@@ -12,12 +12,13 @@ public enum StoredRecord {
         return output.bytes
     }
 
-    /// Decodes stored JSON.
+    /// Decodes stored JSON with CatalogModel's record reader, which keeps number literals exactly
+    /// (`JSONDecoder` would turn `1.50` into `1.5`) and builds no value tree.
     ///
     /// - Throws: ``StorageError`` `.engine` when the stored bytes are not a record (damaged data).
     public static func decode(_ json: [UInt8]) throws(StorageError) -> Record {
         do {
-            return try JSONDecoder().decode(Record.self, from: Data(json))
+            return try Record(json: json)
         } catch {
             throw StorageError(.engine, "a stored record is damaged")
         }

@@ -34,21 +34,28 @@ public enum CatalogImporter {
                 .invalidArgument,
                 "invalid catalog id \"\(definition.id.prefix(80))\": use 1 to 64 letters, digits, '-' or '_'")
         }
-        let reader = try database.reader()
-        let existing = try reader.catalog(definition.id)
+        // Reading, numbering and indexing happen without any lock, against a snapshot; what the
+        // catalog holds is looked at again under the write lock, in case another writer changed it.
+        let snapshot = try database.reader()
+        let existing = try snapshot.catalog(definition.id)
         let builder = try CatalogIndexBuilder(
             definition: definition, collation: collation,
             existingCategories: categoryNumbers
                 ?? Dictionary(
                     (existing?.categories ?? []).map { ($0.name, $0.id) }, uniquingKeysWith: { first, _ in first }),
             temporaryDirectory: temporaryDirectory)
-        if let existing { builder.previousHashes = try reader.itemHashes(of: existing) }
+        if let existing {
+            builder.previousHashes = try snapshot.itemHashes(of: existing)
+            builder.collectsTermsLater = true
+        }
         var read = 0
-        let learned = try records { record in
-            if read % 256 == 0 && isCancelled() { throw StorageError(.cancelled, "the import was cancelled") }
-            try builder.add(record)
-            read += 1
-            if read % 10_000 == 0 { progress?(read) }
+        let learned = try ImportProfile.step("read and index \(read) records") {
+            try records { record in
+                if read % 256 == 0 && isCancelled() { throw StorageError(.cancelled, "the import was cancelled") }
+                try builder.add(record)
+                read += 1
+                if read % 10_000 == 0 { progress?(read) }
+            }
         }
         progress?(read)
         if let learned {
@@ -57,34 +64,40 @@ public enum CatalogImporter {
             }
             builder.storedDefinition = learned
         }
-        var removed = 0
-        if let existing {
-            let matched = builder.changedCount + builder.unchangedCount
-            if replace {
-                removed = builder.previousHashes.count - matched
-            } else if matched < builder.previousHashes.count {
-                // Records the source does not have are kept.
-                try reader.forEachItem(of: existing) { hit in
-                    guard !builder.contains(id: hit.id) else { return }
-                    if isCancelled() { throw StorageError(.cancelled, "the import was cancelled") }
-                    try builder.add(try hit.record(), counted: false)
+        if isCancelled() { throw StorageError(.cancelled, "the import was cancelled") }
+        return try database.write { writer in
+            let current = try writer.reader.catalog(definition.id)
+            if current?.versionKey != existing?.versionKey {
+                // Another writer changed the catalog meanwhile: count against what it holds now.
+                let hashes = try current.map { try writer.reader.itemHashes(of: $0) } ?? [:]
+                builder.recount(against: hashes)
+            }
+            var removed = 0
+            if let current {
+                let matched = builder.changedCount + builder.unchangedCount
+                if replace {
+                    removed = builder.previousHashes.count - matched
+                } else if matched < builder.previousHashes.count {
+                    // Records the source does not have are kept.
+                    try writer.reader.forEachItem(of: current) { hit in
+                        guard !builder.contains(id: hit.id) else { return }
+                        if isCancelled() { throw StorageError(.cancelled, "the import was cancelled") }
+                        try builder.add(try hit.record(), counted: false)
+                    }
                 }
             }
-        }
-        let summary = ImportSummary(
-            read: read, total: builder.count, added: builder.addedCount, updated: builder.changedCount,
-            removed: removed)
-        if let existing, summary.added == 0, summary.updated == 0, summary.removed == 0,
-            existing.definition == builder.storedDefinition, existing.collationVersion == collation.version
-        {
+            let summary = ImportSummary(
+                read: read, total: builder.count, added: builder.addedCount, updated: builder.changedCount,
+                removed: removed)
+            if let current, summary.added == 0, summary.updated == 0, summary.removed == 0,
+                current.definition == builder.storedDefinition, current.collationVersion == collation.version
+            {
+                return summary
+            }
+            let version = try writer.beginVersion(of: definition.id)
+            let built = try builder.finish(into: version, isCancelled: isCancelled)
+            try ImportProfile.step("commit") { try version.commit(built) }
             return summary
         }
-        if isCancelled() { throw StorageError(.cancelled, "the import was cancelled") }
-        try database.write { writer in
-            let version = try writer.beginVersion(of: definition.id)
-            let built = try builder.finish(into: version)
-            try version.commit(built)
-        }
-        return summary
     }
 }

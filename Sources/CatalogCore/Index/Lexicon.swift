@@ -1,4 +1,5 @@
 import CatalogStorage
+import Foundation
 
 /// A catalog's term dictionary: every indexed term in byte order, with how many records carry
 /// it and where its documents are.
@@ -69,28 +70,58 @@ public struct Lexicon: Sendable {
 
     /// The index of `term`, or nil.
     public func index(of term: some Collection<UInt8>) -> Int? {
-        let term = Array(term)
-        let position = lowerBound(term)
-        guard position < count, compare(position, term) == 0 else { return nil }
-        return position
+        withKey(term) { key in
+            let position = lowerBound(key)
+            guard position < count, compare(position, key) == 0 else { return nil }
+            return position
+        }
     }
 
     /// The indexes of every term that starts with `prefix`, in byte order.
     public func range(prefix: some Collection<UInt8>) -> Range<Int> {
-        let prefix = Array(prefix)
-        let lower = lowerBound(prefix)
-        var upper = lower
-        // Terms with the prefix follow each other; find the end by binary search on the prefix.
-        var high = count
-        while upper < high {
-            let middle = (upper + high) / 2
-            if hasPrefix(middle, prefix) { upper = middle + 1 } else { high = middle }
+        withKey(prefix) { prefix in
+            let lower = lowerBound(prefix)
+            // Terms with the prefix follow each other: find where they end by binary search.
+            var upper = lower
+            var high = count
+            while upper < high {
+                let middle = (upper + high) / 2
+                if hasPrefix(middle, prefix) { upper = middle + 1 } else { high = middle }
+            }
+            return lower..<upper
         }
-        return lower..<upper
+    }
+
+    /// The first index at or after `index` whose term does not start with `prefix`, found by
+    /// galloping forward: cheap when the run of terms with the prefix is short.
+    public func endOfPrefix(from index: Int, prefix: some Collection<UInt8>) -> Int {
+        withKey(prefix) { prefix in
+            guard index < count, hasPrefix(index, prefix) else { return index }
+            var low = index  // has the prefix
+            var step = 1
+            var high = index + 1
+            while high < count && hasPrefix(high, prefix) {
+                low = high
+                step <<= 1
+                high = index + step
+            }
+            high = min(high, count)
+            // low has the prefix; high does not (or is the end).
+            while low + 1 < high {
+                let middle = (low + high) / 2
+                if hasPrefix(middle, prefix) { low = middle } else { high = middle }
+            }
+            return high
+        }
+    }
+
+    private func withKey<T>(_ key: some Collection<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+        if let result = key.withContiguousStorageIfAvailable(body) { return result }
+        return Array(key).withUnsafeBufferPointer(body)
     }
 
     /// The first index whose term is not less than `key`.
-    private func lowerBound(_ key: [UInt8]) -> Int {
+    private func lowerBound(_ key: UnsafeBufferPointer<UInt8>) -> Int {
         var low = 0
         var high = count
         while low < high {
@@ -101,32 +132,25 @@ public struct Lexicon: Sendable {
     }
 
     /// Compares the term at `index` with `key` (negative, zero, positive).
-    func compare(_ index: Int, _ key: [UInt8]) -> Int {
+    func compare(_ index: Int, _ key: UnsafeBufferPointer<UInt8>) -> Int {
         let start = Int(starts[index])
         let end = Int(starts[index + 1])
         return arena.withUnsafeBufferPointer { arena in
-            key.withUnsafeBufferPointer { key in
-                let length = min(end - start, key.count)
-                for offset in 0..<length {
-                    let a = arena[start + offset]
-                    let b = key[offset]
-                    if a != b { return Int(a) - Int(b) }
-                }
-                return (end - start) - key.count
+            let length = min(end - start, key.count)
+            if length > 0, let base = arena.baseAddress, let other = key.baseAddress {
+                let order = memcmp(base + start, other, length)
+                if order != 0 { return Int(order) }
             }
+            return (end - start) - key.count
         }
     }
 
-    private func hasPrefix(_ index: Int, _ prefix: [UInt8]) -> Bool {
+    private func hasPrefix(_ index: Int, _ prefix: UnsafeBufferPointer<UInt8>) -> Bool {
         let start = Int(starts[index])
         let end = Int(starts[index + 1])
         guard end - start >= prefix.count else { return false }
-        return arena.withUnsafeBufferPointer { arena in
-            prefix.withUnsafeBufferPointer { prefix in
-                for offset in 0..<prefix.count where arena[start + offset] != prefix[offset] { return false }
-                return true
-            }
-        }
+        guard let other = prefix.baseAddress, !prefix.isEmpty else { return true }
+        return arena.withUnsafeBufferPointer { arena in memcmp(arena.baseAddress! + start, other, prefix.count) == 0 }
     }
 
     /// Calls `body` with the bytes of each term in `range`, in order, sharing one buffer.
@@ -142,45 +166,36 @@ public struct Lexicon: Sendable {
 
     // MARK: - Stored form
 
-    /// What the builder knows about one term.
-    struct Entry {
-        var bytes: ArraySlice<UInt8>
-        var number: UInt32
-        var documentCount: UInt32
-        var reference: Reference
-        enum Reference {
-            case inline([UInt32])
-            case stored(firstChunk: Int, lastChunk: Int)
-        }
+    /// A lexicon of arrays the builder made: terms in byte order.
+    init(
+        arena: [UInt8], starts: [UInt32], numbers: [UInt32], documentCounts: [UInt32], references: [UInt32],
+        pool: [UInt32]
+    ) {
+        self.arena = arena
+        self.starts = starts
+        self.numbers = numbers
+        self.documentCounts = documentCounts
+        self.references = references
+        self.pool = pool
     }
 
-    /// The stored form of `entries`, which must be in byte order.
-    static func serialize(_ entries: [Entry]) -> [UInt8] {
-        var arena: [UInt8] = []
-        var starts: [UInt32] = [0]
-        var numbers: [UInt32] = []
-        var counts: [UInt32] = []
-        var references: [UInt32] = []
-        var pool: [UInt32] = []
-        for entry in entries {
-            arena.append(contentsOf: entry.bytes)
-            starts.append(UInt32(arena.count))
-            numbers.append(entry.number)
-            counts.append(entry.documentCount)
-            switch entry.reference {
-            case .inline(let documents):
-                references.append(Self.inlineFlag | UInt32(pool.count))
-                pool.append(contentsOf: documents)
-            case .stored(let first, let last):
-                references.append(UInt32(first) << 16 | UInt32(last))
-            }
-        }
-        var bytes = magic
+    /// The reference of a term whose documents start at `start` in the pool.
+    static func inlineReference(at start: Int) -> UInt32 { inlineFlag | UInt32(start) }
+
+    /// The reference of a term stored in posting chunks `firstChunk...lastChunk`.
+    static func storedReference(firstChunk: Int, lastChunk: Int) -> UInt32 {
+        UInt32(firstChunk) << 16 | UInt32(lastChunk)
+    }
+
+    /// The stored form.
+    func serialized() -> [UInt8] {
+        var bytes = Self.magic
+        bytes.reserveCapacity(16 + arena.count + 4 * (starts.count + 3 * numbers.count + pool.count))
         BinaryWriter.append(UInt32(numbers.count), to: &bytes)
         BinaryWriter.append(UInt32(arena.count), to: &bytes)
         BinaryWriter.append(UInt32(pool.count), to: &bytes)
         bytes.append(contentsOf: arena)
-        for array in [starts, numbers, counts, references, pool] { BinaryWriter.append(array, to: &bytes) }
+        for array in [starts, numbers, documentCounts, references, pool] { BinaryWriter.append(array, to: &bytes) }
         return bytes
     }
 
@@ -228,7 +243,11 @@ enum BinaryWriter {
 
     static func append(_ values: [UInt32], to bytes: inout [UInt8]) {
         bytes.reserveCapacity(bytes.count + 4 * values.count)
-        for value in values { append(value, to: &bytes) }
+        #if _endian(little)
+            values.withUnsafeBytes { bytes.append(contentsOf: $0) }
+        #else
+            for value in values { append(value, to: &bytes) }
+        #endif
     }
 }
 
@@ -260,7 +279,14 @@ struct BinaryReader {
     mutating func uint32s(_ count: Int) -> [UInt32]? {
         guard count >= 0, let slice = take(4 * count) else { return nil }
         return slice.withUnsafeBytes { raw in
-            (0..<count).map { raw.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self).littleEndian }
+            #if _endian(little)
+                [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
+                    UnsafeMutableRawBufferPointer(buffer).copyMemory(from: raw)
+                    initialized = count
+                }
+            #else
+                (0..<count).map { raw.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self).littleEndian }
+            #endif
         }
     }
 

@@ -118,11 +118,28 @@ public struct ChunkBitmap: Sendable, Equatable {
         words = [UInt64](repeating: 0, count: Self.wordCount)
     }
 
+    /// One shared empty bitmap: copies cost nothing until they change.
+    public static let empty = ChunkBitmap()
+    /// One shared full bitmap.
+    public static let full: ChunkBitmap = {
+        var bitmap = ChunkBitmap()
+        bitmap.withWords { $0.update(repeating: ~0) }
+        return bitmap
+    }()
+
     /// A bitmap with every document of the chunk below `count` set (a whole chunk when
     /// `count` is 65,536 or more).
     public init(allBelow count: Int) {
-        self.init()
         let count = max(0, min(count, PostingChunk.size))
+        if count == 0 {
+            self = Self.empty
+            return
+        }
+        if count == PostingChunk.size {
+            self = Self.full
+            return
+        }
+        self.init()
         let full = count / 64
         for index in 0..<full { words[index] = ~0 }
         if count % 64 != 0 { words[full] = (1 << UInt64(count % 64)) - 1 }

@@ -99,7 +99,7 @@ public struct CatalogSearcher {
         let evaluation = try Evaluation(
             searcher: self, query: query, request: request, scope: selected?.categories ?? [])
 
-        let (total, totalCapped) = try evaluation.count { try evaluation.matches($0) }
+        let (total, totalCapped) = try evaluation.count { try evaluation.matches($0).count }
         var scopeCounts: [ScopeCount] = []
         for scope in scopes {
             if scope.categories == (selected?.categories ?? []) {
@@ -108,9 +108,9 @@ public struct CatalogSearcher {
             }
             let filter = evaluation.scopeSet(scope.categories)
             let (count, capped) = try evaluation.count { chunk in
-                var bitmap = try evaluation.unscopedMatches(chunk)
-                if let filter { bitmap.formIntersection(try filter.bitmap(chunk, reader)) }
-                return bitmap
+                let bitmap = try evaluation.unscopedMatches(chunk)
+                guard let filter, !bitmap.isEmpty else { return bitmap.count }
+                return bitmap.intersectionCount(try filter.bitmap(chunk, index, reader))
             }
             scopeCounts.append(ScopeCount(label: scope.label, count: count, capped: capped))
         }

@@ -26,7 +26,9 @@ final class Evaluation {
     private var bases: [Int: ChunkBitmap] = [:]
     private var scopedBases: [Int: ChunkBitmap] = [:]
     private var wordsAll: [Int: ChunkBitmap] = [:]
-    private var tierCache: [Int: [ChunkBitmap]] = [:]
+    private var tierCache: [Int: ChunkBitmap] = [:]
+    private var matchCache: [Int: ChunkBitmap] = [:]
+    private var unscopedCache: [Int: ChunkBitmap] = [:]
 
     init(searcher: CatalogSearcher, query: SearchQuery, request: SearchRequest, scope: [String]) throws {
         index = searcher.index
@@ -95,8 +97,8 @@ final class Evaluation {
     private func base(_ chunk: Int) throws -> ChunkBitmap {
         if let cached = bases[chunk] { return cached }
         var bitmap = ChunkBitmap(allBelow: chunkSize(chunk))
-        for filter in categoryFilters { bitmap.formIntersection(try filter.bitmap(chunk, reader)) }
-        if let countryFilter { bitmap.formIntersection(try countryFilter.bitmap(chunk, reader)) }
+        for filter in categoryFilters { bitmap.formIntersection(try filter.bitmap(chunk, index, reader)) }
+        if let countryFilter { bitmap.formIntersection(try countryFilter.bitmap(chunk, index, reader)) }
         if let priceFilter {
             let prices = try index.prices(reader)
             let first = chunk << PostingChunk.shift
@@ -115,7 +117,7 @@ final class Evaluation {
     private func scopedBase(_ chunk: Int) throws -> ChunkBitmap {
         if let cached = scopedBases[chunk] { return cached }
         var bitmap = try base(chunk)
-        if let scope { bitmap.formIntersection(try scope.bitmap(chunk, reader)) }
+        if let scope { bitmap.formIntersection(try scope.bitmap(chunk, index, reader)) }
         scopedBases[chunk] = bitmap
         return bitmap
     }
@@ -125,9 +127,9 @@ final class Evaluation {
         if let cached = wordsAll[chunk] { return cached }
         var bitmap = ChunkBitmap(allBelow: chunkSize(chunk))
         for word in words {
-            var any = try word.inside.bitmap(chunk, reader)
+            var any = try word.inside.bitmap(chunk, index, reader)
             for set in [word.typoTitle, word.field, word.typoField] where !set.isEmpty {
-                any.formUnion(try set.bitmap(chunk, reader))
+                any.formUnion(try set.bitmap(chunk, index, reader))
             }
             bitmap.formIntersection(any)
             if bitmap.isEmpty { break }
@@ -138,61 +140,73 @@ final class Evaluation {
 
     /// The chunk's matches in the selected scope with the filters.
     func matches(_ chunk: Int) throws -> ChunkBitmap {
+        if let cached = matchCache[chunk] { return cached }
         var bitmap = try allWords(chunk)
-        bitmap.formIntersection(try scopedBase(chunk))
+        if !bitmap.isEmpty { bitmap.formIntersection(try scopedBase(chunk)) }
+        matchCache[chunk] = bitmap
         return bitmap
     }
 
     /// The chunk's matches with the filters, in every scope.
     func unscopedMatches(_ chunk: Int) throws -> ChunkBitmap {
+        if scope == nil { return try matches(chunk) }
+        if let cached = unscopedCache[chunk] { return cached }
         var bitmap = try allWords(chunk)
-        bitmap.formIntersection(try base(chunk))
+        if !bitmap.isEmpty { bitmap.formIntersection(try base(chunk)) }
+        unscopedCache[chunk] = bitmap
         return bitmap
     }
 
-    /// The chunk's documents of each tier (a document may be in several; it ranks in the first).
-    private func tiers(_ chunk: Int) throws -> [ChunkBitmap] {
-        if let cached = tierCache[chunk] { return cached }
+    /// The chunk's documents of a tier (a document may be in several; it ranks in the first).
+    /// Each is worked out the first time it is needed.
+    private func tier(_ tier: SearchTier, _ chunk: Int) throws -> ChunkBitmap {
+        let key = chunk * SearchTier.allCases.count + tier.rawValue
+        if let cached = tierCache[key] { return cached }
         let scoped = try matches(chunk)
-        var result: [ChunkBitmap] = []
-        result.reserveCapacity(SearchTier.allCases.count)
         func all(_ part: (WordMatches) throws -> ChunkBitmap) throws -> ChunkBitmap {
             var bitmap = scoped
             for word in words where !bitmap.isEmpty { bitmap.formIntersection(try part(word)) }
             return bitmap
         }
-        func union(_ word: WordMatches, _ sets: [TermSet]) throws -> ChunkBitmap {
-            var bitmap = ChunkBitmap()
-            for set in sets where !set.isEmpty { bitmap.formUnion(try set.bitmap(chunk, reader)) }
+        func union(_ sets: [TermSet]) throws -> ChunkBitmap {
+            var bitmap = ChunkBitmap.empty
+            for set in sets where !set.isEmpty { bitmap.formUnion(try set.bitmap(chunk, index, reader)) }
             return bitmap
         }
-        // 1 and 2: the title is the query, starts with it.
-        if sequence.count == 1 {
-            let word = words[sequence[0]]
-            var exact = try word.firstWhole.bitmap(chunk, reader)
-            let length = query.sequence[0].unicodeScalars.count
-            let first = chunk << PostingChunk.shift
-            let lower = index.attributes.firstDocument(atLeast: length) - first
-            let upper = index.attributes.firstDocument(longerThan: length) - first
-            var lengthMask = ChunkBitmap(allBelow: max(0, upper))
-            lengthMask.subtract(ChunkBitmap(allBelow: max(0, lower)))
-            exact.formIntersection(lengthMask)
-            exact.formIntersection(scoped)
-            result.append(exact)
-            var starts = try word.firstPrefix.bitmap(chunk, reader)
-            starts.formIntersection(scoped)
-            result.append(starts)
+        var result: ChunkBitmap
+        if scoped.isEmpty {
+            result = scoped
         } else {
-            result.append(Self.bitmap(of: exactTitles, chunk: chunk, within: scoped))
-            result.append(Self.bitmap(of: titleStarts, chunk: chunk, within: scoped))
+            switch tier {
+            case .exactTitle where sequence.count == 1:
+                // The first word is the query and the title is exactly as long.
+                result = try words[sequence[0]].firstWhole.bitmap(chunk, index, reader)
+                if !result.isEmpty {
+                    let length = query.sequence[0].unicodeScalars.count
+                    let first = chunk << PostingChunk.shift
+                    let lower = index.attributes.firstDocument(atLeast: length) - first
+                    let upper = index.attributes.firstDocument(longerThan: length) - first
+                    var lengthMask = ChunkBitmap(allBelow: max(0, upper))
+                    lengthMask.subtract(ChunkBitmap(allBelow: max(0, lower)))
+                    result.formIntersection(lengthMask)
+                    result.formIntersection(scoped)
+                }
+            case .exactTitle:
+                result = Self.bitmap(of: exactTitles, chunk: chunk, within: scoped)
+            case .titleStart where sequence.count == 1:
+                result = try words[sequence[0]].firstPrefix.bitmap(chunk, index, reader)
+                if !result.isEmpty { result.formIntersection(scoped) }
+            case .titleStart:
+                result = Self.bitmap(of: titleStarts, chunk: chunk, within: scoped)
+            case .wholeWords: result = try all { try $0.whole.bitmap(chunk, index, reader) }
+            case .wordStarts: result = try all { try $0.prefix.bitmap(chunk, index, reader) }
+            case .insideWords: result = try all { try $0.inside.bitmap(chunk, index, reader) }
+            case .titleTypos: result = try all { try union([$0.inside, $0.typoTitle]) }
+            case .otherFields: result = try all { try union([$0.inside, $0.field]) }
+            case .anyTypos: result = scoped
+            }
         }
-        result.append(try all { try $0.whole.bitmap(chunk, reader) })
-        result.append(try all { try $0.prefix.bitmap(chunk, reader) })
-        result.append(try all { try $0.inside.bitmap(chunk, reader) })
-        result.append(try all { try union($0, [$0.inside, $0.typoTitle]) })
-        result.append(try all { try union($0, [$0.inside, $0.field]) })
-        result.append(scoped)
-        tierCache[chunk] = result
+        tierCache[key] = result
         return result
     }
 
@@ -215,9 +229,9 @@ final class Evaluation {
         guard !first.isEmpty, first.estimatedCount <= CatalogSearcher.verificationCandidates else { return }
         var candidates: [Int] = []
         for chunk in 0..<chunkCount {
-            var bitmap = try first.bitmap(chunk, reader)
+            var bitmap = try first.bitmap(chunk, index, reader)
             for position in sequence.dropFirst() where !bitmap.isEmpty {
-                bitmap.formIntersection(try words[position].prefix.bitmap(chunk, reader))
+                bitmap.formIntersection(try words[position].prefix.bitmap(chunk, index, reader))
             }
             let base = chunk << PostingChunk.shift
             bitmap.forEach { offset in
@@ -262,12 +276,13 @@ final class Evaluation {
 
     // MARK: - Counting
 
-    /// Counts documents chunk by chunk up to the cap: (count, capped).
-    func count(_ bitmap: (Int) throws -> ChunkBitmap) throws -> (Int, Bool) {
+    /// Counts documents chunk by chunk up to the cap: (count, capped). `count` gives one
+    /// chunk's count.
+    func count(_ count: (Int) throws -> Int) throws -> (Int, Bool) {
         let cap = SearchResponse.countCap
         var total = 0
         for chunk in 0..<chunkCount {
-            total += try bitmap(chunk).count
+            total += try count(chunk)
             if total > cap { return (cap, true) }
         }
         return (total, false)
@@ -293,9 +308,8 @@ final class Evaluation {
         var counts: [FacetCount] = []
         for (value, set) in values {
             let (count, capped) = try self.count { chunk in
-                var bitmap = try matches(chunk)
-                if !bitmap.isEmpty { bitmap.formIntersection(try set.bitmap(chunk, reader)) }
-                return bitmap
+                let bitmap = try matches(chunk)
+                return bitmap.isEmpty ? 0 : bitmap.intersectionCount(try set.bitmap(chunk, index, reader))
             }
             if count > 0 { counts.append(FacetCount(value: value, count: count, capped: capped)) }
         }
@@ -316,8 +330,7 @@ final class Evaluation {
     /// Whether a matching document matches every word without a typo.
     private func isExact(_ document: Int) throws -> Bool {
         guard !words.isEmpty else { return true }
-        return try tiers(document >> PostingChunk.shift)[SearchTier.otherFields.rawValue]
-            .contains(document & (PostingChunk.size - 1))
+        return try tier(.otherFields, document >> PostingChunk.shift).contains(document & (PostingChunk.size - 1))
     }
 
     /// A page in rank order: tier by tier, each in document order.
@@ -339,12 +352,17 @@ final class Evaluation {
             let from = tier.rawValue == startTier ? startDocument : 0
             var chunk = from >> PostingChunk.shift
             while chunk < chunkCount {
-                let all = try tiers(chunk)
-                var bitmap = all[tier.rawValue]
-                for earlier in 0..<tier.rawValue where !bitmap.isEmpty { bitmap.subtract(all[earlier]) }
+                var bitmap = try self.tier(tier, chunk)
+                for earlier in SearchTier.allCases.prefix(tier.rawValue) where !bitmap.isEmpty {
+                    bitmap.subtract(try self.tier(earlier, chunk))
+                }
+                guard !bitmap.isEmpty else {
+                    chunk += 1
+                    continue
+                }
                 let base = chunk << PostingChunk.shift
                 let start = chunk == from >> PostingChunk.shift ? from & (PostingChunk.size - 1) : 0
-                let exact = all[SearchTier.otherFields.rawValue]
+                let exact = try self.tier(.otherFields, chunk)
                 bitmap.forEach(from: start) { offset in
                     page.append(PageEntry(document: base + offset, tier: tier, isExact: exact.contains(offset)))
                     return page.count <= limit
@@ -420,10 +438,14 @@ final class IntersectionSet: TermSet {
 
     override var isEmpty: Bool { sets.contains { $0.isEmpty } }
 
-    override func bitmap(_ chunk: Int, _ reader: any SearchIndexReading) throws -> ChunkBitmap {
-        guard let first = sets.first else { return ChunkBitmap() }
-        var bitmap = try first.bitmap(chunk, reader)
-        for set in sets.dropFirst() where !bitmap.isEmpty { bitmap.formIntersection(try set.bitmap(chunk, reader)) }
+    override func bitmap(_ chunk: Int, _ index: CatalogSearchIndex, _ reader: any SearchIndexReading) throws
+        -> ChunkBitmap
+    {
+        guard let first = sets.first else { return .empty }
+        var bitmap = try first.bitmap(chunk, index, reader)
+        for set in sets.dropFirst() where !bitmap.isEmpty {
+            bitmap.formIntersection(try set.bitmap(chunk, index, reader))
+        }
         return bitmap
     }
 }

@@ -14,6 +14,62 @@ public final class CatalogSearchIndex: Sendable {
     /// The number of documents.
     public var count: Int { attributes.count }
     private let lazy = Mutex<LazyAttributes>(LazyAttributes())
+    private let chunks = Mutex<ChunkCache>(ChunkCache())
+
+    /// Posting chunks read before, shared by every search of this version: as-you-type queries
+    /// keep asking for the chunks of the same short prefixes. Bounded by bytes; when full, the
+    /// older half goes.
+    private struct ChunkCache {
+        var current: [UInt64: [UInt8]] = [:]
+        var previous: [UInt64: [UInt8]] = [:]
+        var bytes = 0
+        static let budget = 24 << 20
+    }
+
+    /// Several terms' posting chunks of one chunk number (terms without documents there left
+    /// out), from the cache or, the missing ones together, from the engine
+    /// (``SearchIndexReading/postingChunks(terms:chunk:)``: one round trip where that costs).
+    func postingChunks(terms: [UInt32], chunk: Int, reader: any SearchIndexReading) throws -> [UInt32: [UInt8]] {
+        var result: [UInt32: [UInt8]] = [:]
+        var missing: [UInt32] = []
+        chunks.withLock { cache in
+            for term in terms {
+                let key = Self.key(term, chunk)
+                if let hit = cache.current[key] {
+                    if !hit.isEmpty { result[term] = hit }
+                } else if let hit = cache.previous.removeValue(forKey: key) {
+                    Self.remember(hit, key, in: &cache)
+                    if !hit.isEmpty { result[term] = hit }
+                } else {
+                    missing.append(term)
+                }
+            }
+        }
+        guard !missing.isEmpty else { return result }
+        let read =
+            missing.count == 1
+            ? (try reader.postingChunk(term: missing[0], chunk: chunk)).map { [missing[0]: $0] } ?? [:]
+            : try reader.postingChunks(terms: missing, chunk: chunk)
+        chunks.withLock { cache in
+            for term in missing { Self.remember(read[term] ?? [], Self.key(term, chunk), in: &cache) }
+        }
+        result.merge(read) { first, _ in first }
+        return result
+    }
+
+    private static func key(_ term: UInt32, _ chunk: Int) -> UInt64 {
+        UInt64(term) << 16 | UInt64(chunk)
+    }
+
+    private static func remember(_ bytes: [UInt8], _ key: UInt64, in cache: inout ChunkCache) {
+        if cache.bytes + bytes.count + 16 > ChunkCache.budget / 2 {
+            cache.previous = cache.current
+            cache.current = [:]
+            cache.bytes = 0
+        }
+        cache.current[key] = bytes
+        cache.bytes += bytes.count + 16
+    }
 
     private struct LazyAttributes {
         var browseOrder: [UInt32]?

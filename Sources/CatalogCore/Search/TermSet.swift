@@ -39,19 +39,17 @@ class TermSet {
     var isEmpty: Bool { stored.isEmpty && inline.isEmpty }
 
     /// The documents of `chunk`.
-    func bitmap(_ chunk: Int, _ reader: any SearchIndexReading) throws -> ChunkBitmap {
+    func bitmap(_ chunk: Int, _ index: CatalogSearchIndex, _ reader: any SearchIndexReading) throws -> ChunkBitmap {
         if let cached = bitmaps[chunk] { return cached }
+        let offsets = inline[chunk]
+        guard offsets != nil || stored.contains(where: { $0.chunks.contains(chunk) }) else { return .empty }
         var bitmap = ChunkBitmap()
-        if let offsets = inline[chunk] {
+        if let offsets {
             for offset in offsets { bitmap.insert(Int(offset)) }
         }
         let wanted = stored.filter { $0.chunks.contains(chunk) }.map(\.term)
-        if wanted.count == 1 {
-            if let bytes = try reader.postingChunk(term: wanted[0], chunk: chunk) {
-                bytes.withUnsafeBytes { PostingChunk.merge($0, into: &bitmap) }
-            }
-        } else if !wanted.isEmpty {
-            for (_, bytes) in try reader.postingChunks(terms: wanted, chunk: chunk) {
+        if !wanted.isEmpty {
+            for (_, bytes) in try index.postingChunks(terms: wanted, chunk: chunk, reader: reader) {
                 bytes.withUnsafeBytes { PostingChunk.merge($0, into: &bitmap) }
             }
         }

@@ -29,7 +29,7 @@ public enum TypoMatcher {
     }
 
     /// The lexicon indexes of the terms in `range` (one kind; their first byte is the kind) that are
-    /// within `maxDistance` of `word`, ascending.
+    /// within the allowance of `word`, ascending.
     ///
     /// - Parameters:
     ///   - word: the folded query word's characters.
@@ -38,82 +38,153 @@ public enum TypoMatcher {
     public static func matches(
         _ word: [Unicode.Scalar], allowance: Allowance, prefix: Bool, in range: Range<Int>, of lexicon: Lexicon
     ) -> [Int] {
-        let maxDistance = allowance.maxDistance
-        let edit = allowance.editCost
-        guard maxDistance > 0, !word.isEmpty, !range.isEmpty else { return [] }
-        let columns = word.count + 1
-        // rows[d] is the distance row after the term's first d characters; rows[0] = 0, 1, 2, …
-        var rows: [[Int]] = [(0..<columns).map { $0 * edit }]
-        var characters: [Unicode.Scalar] = []
-        var result: [Int] = []
-        var index = range.lowerBound
-        var current: [Unicode.Scalar] = []
-        while index < range.upperBound {
-            current.removeAll(keepingCapacity: true)
-            let term = lexicon.term(at: index).dropFirst()
-            for scalar in String(decoding: term, as: UTF8.self).unicodeScalars { current.append(scalar) }
-            // Reuse the rows of the characters shared with the previous term.
-            var shared = 0
-            while shared < min(characters.count, current.count) && characters[shared] == current[shared] {
-                shared += 1
-            }
-            characters = current
-            rows.removeSubrange((shared + 1)...)
-            var skipDepth: Int?
-            var matched = false
-            var depth = shared
-            while depth < current.count {
-                let previous = rows[depth]
-                var row = [Int](repeating: 0, count: columns)
-                row[0] = (depth + 1) * edit
-                var smallest = row[0]
-                for column in 1..<columns {
-                    let cost = word[column - 1] == current[depth] ? 0 : edit
-                    var value = min(previous[column] + edit, row[column - 1] + edit, previous[column - 1] + cost)
-                    if depth >= 1 && column >= 2 && word[column - 1] == current[depth - 1]
-                        && word[column - 2] == current[depth]
-                    {
-                        value = min(value, rows[depth - 1][column - 2] + 1)
-                    }
-                    row[column] = value
-                    smallest = min(smallest, value)
-                }
-                rows.append(row)
-                depth += 1
-                if prefix && row[columns - 1] <= maxDistance {
-                    // Every term with this beginning matches.
-                    matched = true
-                    skipDepth = depth
-                    break
-                }
-                // A swap of neighbours reaches back one row: give up only when two rows are out
-                // of reach.
-                if smallest > maxDistance && (previous.min() ?? 0) > maxDistance {
-                    skipDepth = depth
-                    break
-                }
-            }
-            if !matched && skipDepth == nil {
-                let last = rows[current.count][columns - 1]
-                if last <= maxDistance { matched = true }
-            }
-            if let skipDepth {
-                // Every term sharing the first `skipDepth` characters goes the same way.
-                let beginning = Array(lexicon.term(at: index).prefix(1)) + utf8(current[0..<skipDepth])
-                let end = min(range.upperBound, lexicon.range(prefix: beginning).upperBound)
-                if matched { result.append(contentsOf: index..<end) }
-                index = max(end, index + 1)
-            } else {
-                if matched { result.append(index) }
-                index += 1
-            }
-        }
-        return result
+        guard allowance.maxDistance > 0, !word.isEmpty, !range.isEmpty else { return [] }
+        var walk = Walk(word: word.map(\.value), allowance: allowance, prefix: prefix)
+        return walk.run(range, lexicon)
     }
 
-    private static func utf8(_ scalars: ArraySlice<Unicode.Scalar>) -> [UInt8] {
-        var bytes: [UInt8] = []
-        for scalar in scalars { bytes.append(contentsOf: String(scalar).utf8) }
-        return bytes
+    /// The state of one walk: the query's characters, one distance row per depth in a single
+    /// buffer, and the current term's characters.
+    private struct Walk {
+        let word: [UInt32]
+        let maxDistance: Int32
+        let edit: Int32
+        let prefix: Bool
+        let columns: Int
+        /// Row `d` (the distances after the term's first `d` characters) at `d * columns`.
+        var rows: [Int32]
+        /// The smallest value of each row.
+        var minima: [Int32]
+        var characters: [UInt32] = []
+        var current: [UInt32] = []
+        var key: [UInt8] = []
+
+        init(word: [UInt32], allowance: Allowance, prefix: Bool) {
+            self.word = word
+            maxDistance = Int32(allowance.maxDistance)
+            edit = Int32(allowance.editCost)
+            self.prefix = prefix
+            columns = word.count + 1
+            rows = (0..<columns).map { Int32($0) * Int32(allowance.editCost) }
+            minima = [0]
+            characters.reserveCapacity(64)
+            current.reserveCapacity(64)
+        }
+
+        /// Decodes a term's folded UTF-8 (after its kind byte) into characters.
+        static func decode(_ term: ArraySlice<UInt8>, into characters: inout [UInt32]) {
+            characters.removeAll(keepingCapacity: true)
+            var index = term.startIndex + 1
+            while index < term.endIndex {
+                let byte = term[index]
+                if byte < 0x80 {
+                    characters.append(UInt32(byte))
+                    index += 1
+                    continue
+                }
+                let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
+                var value = UInt32(byte) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+                var offset = 1
+                while offset < length && index + offset < term.endIndex {
+                    value = value << 6 | (UInt32(term[index + offset]) & 0x3F)
+                    offset += 1
+                }
+                characters.append(value)
+                index += length
+            }
+        }
+
+        /// Computes row `depth + 1` from row `depth` for the term's character at `depth`.
+        mutating func step(_ depth: Int) {
+            let character = current[depth]
+            let previous = depth * columns
+            let row = previous + columns
+            if rows.count < row + columns { rows.append(contentsOf: repeatElement(0, count: columns)) }
+            if minima.count < depth + 2 { minima.append(0) }
+            rows.withUnsafeMutableBufferPointer { rows in
+                word.withUnsafeBufferPointer { word in
+                    rows[row] = Int32(depth + 1) * edit
+                    var smallest = rows[row]
+                    for column in 1..<columns {
+                        let cost: Int32 = word[column - 1] == character ? 0 : edit
+                        var value = min(rows[previous + column] + edit, rows[row + column - 1] + edit)
+                        value = min(value, rows[previous + column - 1] + cost)
+                        if depth >= 1 && column >= 2 && word[column - 1] == current[depth - 1]
+                            && word[column - 2] == character
+                        {
+                            value = min(value, rows[previous - columns + column - 2] + 1)
+                        }
+                        rows[row + column] = value
+                        smallest = min(smallest, value)
+                    }
+                    minima[depth + 1] = smallest
+                }
+            }
+        }
+
+        mutating func run(_ range: Range<Int>, _ lexicon: Lexicon) -> [Int] {
+            var result: [Int] = []
+            var index = range.lowerBound
+            var valid = 0  // rows 0...valid hold the distances of characters[0..<valid]
+            while index < range.upperBound {
+                let term = lexicon.term(at: index)
+                Self.decode(term, into: &current)
+                var shared = 0
+                let limit = min(valid, current.count)
+                while shared < limit && characters[shared] == current[shared] { shared += 1 }
+                var depth = shared
+                var skipDepth: Int?
+                var matched = false
+                while depth < current.count {
+                    step(depth)
+                    depth += 1
+                    if prefix && rows[depth * columns + columns - 1] <= maxDistance {
+                        // Every term with this beginning matches.
+                        matched = true
+                        skipDepth = depth
+                        break
+                    }
+                    // A swap of neighbours reaches back one row: give up only when two rows are
+                    // out of reach.
+                    if minima[depth] > maxDistance && minima[depth - 1] > maxDistance {
+                        skipDepth = depth
+                        break
+                    }
+                }
+                valid = depth
+                if !matched && skipDepth == nil && rows[current.count * columns + columns - 1] <= maxDistance {
+                    matched = true
+                }
+                // The next term compares with this one.
+                swap(&characters, &current)
+                if let skipDepth {
+                    // Every term sharing the first `skipDepth` characters goes the same way.
+                    let end = min(range.upperBound, endOfBeginning(term, at: index, characters: skipDepth, lexicon))
+                    if matched { result.append(contentsOf: index..<end) }
+                    index = max(end, index + 1)
+                } else {
+                    if matched { result.append(index) }
+                    index += 1
+                }
+            }
+            return result
+        }
+
+        /// The first index after the terms that begin like `term`'s kind byte and first
+        /// `characters` characters.
+        mutating func endOfBeginning(_ term: ArraySlice<UInt8>, at index: Int, characters: Int, _ lexicon: Lexicon)
+            -> Int
+        {
+            var end = term.startIndex + 1
+            var seen = 0
+            while end < term.endIndex && seen < characters {
+                end += 1
+                while end < term.endIndex && term[end] & 0xC0 == 0x80 { end += 1 }
+                seen += 1
+            }
+            key.removeAll(keepingCapacity: true)
+            key.append(contentsOf: term[term.startIndex..<end])
+            return lexicon.endOfPrefix(from: index, prefix: key)
+        }
     }
 }

@@ -1,23 +1,14 @@
+import CatalogModel
+
 /// Writes the small JSON documents of the demo catalogs by hand, so keys keep their order and
-/// numbers keep the exact literal (`129.90`) a reader should see.
+/// numbers keep the exact literal (`129.90`) a reader should see. Strings go through
+/// ``JSONOutput``, the one JSON string escaper.
 enum JSONText {
     /// `text` as a JSON string literal, quotes included.
     static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        var output = JSONOutput(capacity: text.utf8.count + 2)
+        output.string(text)
+        return String(decoding: output.bytes, as: UTF8.self)
     }
 
     /// A JSON array of strings on one line.

@@ -18,6 +18,9 @@ public struct RequestContext: Sendable {
     public var remainder: [String] = []
     /// The matched route's pattern (`/api/v1/catalogs/{id}`), for logs and metrics.
     public var route: String?
+    /// For work offloaded from the event loop (``OffloadLane``): true once the client has gone
+    /// or the server is stopping, so long work can give up.
+    public var isCancelled: @Sendable () -> Bool = { false }
 
     /// Creates an empty context.
     public init() {}

@@ -82,8 +82,10 @@ public struct Router: Responder {
 
     public func respond(to request: Request, context: RequestContext) throws -> Response {
         switch match(method: request.method, segments: request.segments) {
-        case .found(let route, let context):
-            return try route.responder.respond(to: request, context: context)
+        case .found(let route, var matched):
+            // The route's parameters, with what the server put in the context (cancellation).
+            matched.isCancelled = context.isCancelled
+            return try route.responder.respond(to: request, context: matched)
         case .methodNotAllowed(let allowed):
             let allow = allowed.map(\.rawValue).joined(separator: ", ")
             if request.method == .options {

@@ -116,17 +116,19 @@ public final class HTTPServer: Sendable {
     /// more than once and from any thread.
     public func shutdown() {
         let (action, daemon) = state.withLock { ($0.lifecycle.stop(), $0.daemon) }
-        if action == .markStopped { core.offload?.stop() }
+        if action == .markStopped { core.stopOffloading() }
         guard action == .stopAccepting, let daemon = daemon?.pointer else { return }
         let listening = MHD_quiesce_daemon(daemon)
         if listening >= 0 { close(listening) }
+        // Offloaded work (an import) sees the server stopping and gives up within the grace period.
+        core.stopping.store(true, ordering: .releasing)
         let deadline = ContinuousClock.now + core.configuration.shutdownGrace
         while core.inFlight.load(ordering: .acquiring) > 0 && ContinuousClock.now < deadline {
             usleep(5_000)
         }
         // libmicrohttpd must not stop while a connection is suspended: cancel offloaded work that
         // still waits (its clients get 503) and let running work resume its connection.
-        core.offload?.stop()
+        core.stopOffloading()
         core.connections.stopSweeping()
         MHD_stop_daemon(daemon)
         state.withLock {
@@ -158,8 +160,10 @@ final class ServerCore: Sendable {
     /// that many files).
     let connectionLimit: Int
     let connections: ConnectionRegistry
-    /// Threads for the requests ``ServerConfiguration/offload`` picks; nil when it picks none.
-    let offload: OffloadPool?
+    /// The pools of ``ServerConfiguration/offloadLanes``, in order.
+    let lanes: [(lane: OffloadLane, pool: OffloadPool)]
+    /// Set when the server stops: offloaded work still running is asked to give up.
+    let stopping = Atomic<Bool>(false)
 
     init(configuration: ServerConfiguration, responder: any Responder, log: @escaping @Sendable (String) -> Void) {
         self.configuration = configuration
@@ -169,9 +173,20 @@ final class ServerCore: Sendable {
         connections = ConnectionRegistry(
             connectionLimit: connectionLimit, workers: max(1, configuration.threads),
             headerTimeout: configuration.headerTimeout)
-        offload =
-            configuration.offload == nil
-            ? nil : OffloadPool(threads: configuration.offloadThreads, queueLimit: configuration.offloadQueueLimit)
+        lanes = configuration.offloadLanes.map {
+            ($0, OffloadPool(threads: $0.threads, queueLimit: $0.queueLimit, name: $0.name))
+        }
+    }
+
+    /// The pool of the first lane that picks `request`.
+    func pool(for request: Request) -> OffloadPool? {
+        lanes.first { $0.lane.picks(request) }?.pool
+    }
+
+    /// Stops every lane's pool: waiting work is cancelled, running work finishes.
+    func stopOffloading() {
+        stopping.store(true, ordering: .releasing)
+        for (_, pool) in lanes { pool.stop() }
     }
 }
 
@@ -297,7 +312,7 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         core: core, connection: connection, method: methodName, path: path, headers: pending.headers,
         body: pending.body)
     pending.body = []
-    if let request, let pool = core.offload, core.configuration.offload?(request) == true {
+    if let request, let pool = core.pool(for: request) {
         return ResponseWriter.offload(request, pending: pending, pool: pool, connection: connection, core: core)
     }
     pending.answered = true

@@ -31,12 +31,14 @@ final class OffloadPool: Sendable {
     let queueLimit: Int
 
     /// Starts `threads` threads.
-    init(threads: Int, queueLimit: Int) {
+    init(threads: Int, queueLimit: Int, name: String = "offload") {
         self.threads = max(1, threads)
         self.queueLimit = max(0, queueLimit)
         for index in 0..<self.threads {
             let thread = Thread { [self] in work() }
-            thread.name = "catalog-http-offload-\(index)"
+            thread.name = "catalog-http-\(name)-\(index)"
+            // Imports parse deeply nested files; the default 512 KiB is too little.
+            thread.stackSize = 8 << 20
             thread.start()
         }
     }

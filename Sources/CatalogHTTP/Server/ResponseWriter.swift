@@ -23,14 +23,15 @@ enum ResponseWriter {
 
     /// Asks the responder. Never throws: a malformed target (nil) is a 400, and the responder
     /// chain turns its own errors into responses.
-    static func respond(to request: Request?, core: ServerCore) -> Response {
+    static func respond(to request: Request?, core: ServerCore, context: RequestContext = RequestContext()) -> Response
+    {
         guard let request else {
             return ErrorMiddleware.json(
                 HTTPError(.badRequest, code: "bad_request", "the request target is malformed"),
                 Request(method: .get, target: "/")!)
         }
         do {
-            return try core.responder.respond(to: request, context: RequestContext())
+            return try core.responder.respond(to: request, context: context)
         } catch {
             core.log("error: \(request.method) \(request.rawPath): \(String(reflecting: error))")
             return Response.text("Internal Server Error\n", status: .internalServerError)
@@ -45,11 +46,15 @@ enum ResponseWriter {
         let answer = OffloadedAnswer()
         let suspended = SuspendedConnection(pointer: connection)
         pending.finished = answer
+        // The work may give up when the client goes away or the server stops.
+        var context = RequestContext()
+        let socket = cmhd_connection_fd(connection)
+        context.isCancelled = { core.stopping.load(ordering: .acquiring) || Self.peerClosed(socket) }
         // Suspend first: resuming a connection that is not suspended is undefined.
         MHD_suspend_connection(connection)
         let accepted = pool.submit(
-            run: {
-                let response = respond(to: request, core: core)
+            run: { [context] in
+                let response = respond(to: request, core: core, context: context)
                 answer.response.withLock { $0 = response }
                 MHD_resume_connection(suspended.pointer)
             },
@@ -62,6 +67,17 @@ enum ResponseWriter {
             MHD_resume_connection(connection)
         }
         return MHD_Result.YES
+    }
+
+    /// Whether the client closed its side of a suspended connection: a peek at the socket reads
+    /// the end of the stream (a pipelined request or nothing pending means it is still there).
+    static func peerClosed(_ socket: Int32) -> Bool {
+        guard socket >= 0 else { return false }
+        var byte: UInt8 = 0
+        let result = recv(socket, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT))
+        if result == 0 { return true }
+        if result < 0 { return errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR }
+        return false
     }
 
     /// 503 with `Retry-After`: the offload pool is full or stopping.

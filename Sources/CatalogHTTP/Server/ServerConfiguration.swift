@@ -42,17 +42,34 @@ public struct ServerConfiguration: Sendable {
     /// Whether requests carry the client's address (for access logs and sign-in throttling);
     /// formatting it costs a little on every request.
     public var recordsClientAddress: Bool = true
-    /// Picks requests too costly for the event-loop workers (password sign-ins): they run on
-    /// ``offloadThreads`` threads of their own while their connection is suspended, so other
-    /// clients are answered meanwhile. Nil: every request runs on its worker.
-    public var offload: (@Sendable (Request) -> Bool)?
-    /// Threads for offloaded requests.
-    public var offloadThreads: Int = 1
-    /// Offloaded requests that may wait for a thread; beyond that they get 503 at once.
-    public var offloadQueueLimit: Int = 32
+    /// Requests too costly for the event-loop workers (password sign-ins, catalog imports) run
+    /// on threads of their own, one pool per lane, while their connection is suspended, so
+    /// other clients are answered meanwhile. A request goes to the first lane that picks it;
+    /// none: it runs on its worker.
+    public var offloadLanes: [OffloadLane] = []
     /// How long a shutdown waits for requests in flight before closing their connections.
     public var shutdownGrace: Duration = .seconds(10)
 
     /// The defaults: loopback, port 8080, one worker per core.
     public init() {}
+}
+
+/// A kind of request that runs off the event-loop workers, on threads of its own.
+public struct OffloadLane: Sendable {
+    /// For logs.
+    public var name: String
+    /// Threads of the lane.
+    public var threads: Int
+    /// Requests that may wait for a thread; beyond that they get 503 at once.
+    public var queueLimit: Int
+    /// Whether a request belongs to the lane.
+    public var picks: @Sendable (Request) -> Bool
+
+    /// Creates a lane.
+    public init(name: String, threads: Int, queueLimit: Int, picks: @escaping @Sendable (Request) -> Bool) {
+        self.name = name
+        self.threads = threads
+        self.queueLimit = queueLimit
+        self.picks = picks
+    }
 }

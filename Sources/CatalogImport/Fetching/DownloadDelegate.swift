@@ -5,15 +5,28 @@ import Foundation
 #endif
 import Synchronization
 
-/// The `URLSession` delegate of one download: enforces the size limit, checks the HTTP status,
-/// moves the body to its destination and reports exactly once.
-final class DownloadDelegate: NSObject, URLSessionDownloadDelegate, Sendable {
+/// The `URLSession` delegate of one download: streams the body into a registered temporary file
+/// of our own (so no copy is left anywhere when the process stops), enforces the size limit and
+/// the total deadline, checks the HTTP status (304 is "not modified"), and reports exactly once.
+final class DownloadDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// What a finished download reports.
-    typealias Completion = @Sendable (Result<Int64, ImportError>) -> Void
+    typealias Completion = @Sendable (Result<DownloadOutcome, ImportError>) -> Void
+
+    /// A finished download.
+    enum DownloadOutcome: Sendable {
+        /// The body is in the file: its size and the response's validators.
+        case file(bytes: Int64, etag: String?, lastModified: String?)
+        /// The server answered 304: the copy we have is current.
+        case notModified
+    }
 
     private struct State {
         var failure: ImportError?
-        var bytes: Int64?
+        var notModified = false
+        var handle: FileHandle?
+        var bytes: Int64 = 0
+        var etag: String?
+        var lastModified: String?
         var completion: Completion?
     }
 
@@ -21,83 +34,135 @@ final class DownloadDelegate: NSObject, URLSessionDownloadDelegate, Sendable {
     private let destination: URL
     private let maxBytes: Int64
     private let timeout: TimeInterval
+    private let deadline: TimeInterval
     private let state: Mutex<State>
 
     /// Creates the delegate for downloading `source` to `destination`.
-    init(source: String, destination: URL, maxBytes: Int64, timeout: TimeInterval, completion: @escaping Completion) {
+    init(
+        source: String, destination: URL, maxBytes: Int64, timeout: TimeInterval, deadline: TimeInterval,
+        completion: @escaping Completion
+    ) {
         self.source = source
         self.destination = destination
         self.maxBytes = maxBytes
         self.timeout = timeout
+        self.deadline = deadline
         self.state = Mutex(State(completion: completion))
     }
 
     func urlSession(
-        _ session: URLSession, downloadTask: URLSessionDownloadTask, didWriteData bytesWritten: Int64,
-        totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        if totalBytesWritten > maxBytes || totalBytesExpectedToWrite > maxBytes {
-            record(ImportError(.tooLarge, "cannot download \(source): larger than \(maxBytes) bytes", at: location))
-            downloadTask.cancel()
-        }
-    }
-
-    func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL) {
-        if let response = downloadTask.response as? HTTPURLResponse, !(200..<300).contains(response.statusCode) {
-            let reason = HTTPURLResponse.localizedString(forStatusCode: response.statusCode)
-            record(
-                ImportError(.io, "cannot download \(source): HTTP \(response.statusCode) \(reason)", at: self.location))
+        guard let http = response as? HTTPURLResponse else {
+            completionHandler(.allow)
             return
         }
-        do {
-            try? FileManager.default.removeItem(at: destination)
-            try FileManager.default.moveItem(at: location, to: destination)
-            let size = (try? FileManager.default.attributesOfItem(atPath: destination.path)[.size] as? NSNumber)?
-                .int64Value
-            if let size, size > maxBytes {
-                record(
-                    ImportError(
-                        .tooLarge, "cannot download \(source): larger than \(maxBytes) bytes", at: self.location))
-                return
+        if http.statusCode == 304 {
+            state.withLock { $0.notModified = true }
+            completionHandler(.cancel)
+            return
+        }
+        guard (200..<300).contains(http.statusCode) else {
+            let reason = HTTPURLResponse.localizedString(forStatusCode: http.statusCode)
+            record(ImportError(.io, "cannot download \(source): HTTP \(http.statusCode) \(reason)", at: location))
+            // Not `.cancel`: FoundationNetworking then buffers the error page into a temporary
+            // file of its own that nobody removes. The first bytes of the body stop the task.
+            completionHandler(.allow)
+            return
+        }
+        if http.expectedContentLength > maxBytes {
+            record(tooLarge)
+            completionHandler(.cancel)
+            return
+        }
+        guard
+            FileManager.default.createFile(
+                atPath: destination.path, contents: nil, attributes: [.posixPermissions: 0o600]),
+            let handle = try? FileHandle(forWritingTo: destination)
+        else {
+            record(ImportError(.io, "cannot store the download of \(source)", at: location))
+            completionHandler(.cancel)
+            return
+        }
+        state.withLock { state in
+            state.handle = handle
+            state.etag = http.value(forHTTPHeaderField: "ETag")
+            state.lastModified = http.value(forHTTPHeaderField: "Last-Modified")
+        }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let overflow: Bool = state.withLock { state in
+            if state.failure != nil {
+                dataTask.cancel()
+                return false
             }
-            state.withLock { $0.bytes = size ?? 0 }
-        } catch {
-            record(
-                ImportError(
-                    .io, "cannot store the download of \(source): \(error.localizedDescription)", at: self.location))
+            guard let handle = state.handle else { return false }
+            state.bytes += Int64(data.count)
+            if state.bytes > maxBytes { return true }
+            do {
+                try handle.write(contentsOf: data)
+            } catch {
+                state.failure = ImportError(
+                    .io, "cannot store the download of \(source): \(error.localizedDescription)", at: location)
+            }
+            return false
+        }
+        if overflow {
+            record(tooLarge)
+            dataTask.cancel()
         }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        if let error {
-            // A body announced or received beyond the limit is the reason, even when the
-            // connection then broke (the cancelled download, or a server closing early).
-            let announced = task.response?.expectedContentLength ?? -1
-            if announced > maxBytes || task.countOfBytesReceived > maxBytes {
-                record(ImportError(.tooLarge, "cannot download \(source): larger than \(maxBytes) bytes", at: location))
-            }
-            record(describe(error))
-        }
-        let (completion, result): (Completion?, Result<Int64, ImportError>) = state.withLock { state in
+        if let error { record(describe(error)) }
+        finish(session)
+    }
+
+    /// The total deadline passed: stop the download.
+    func deadlinePassed(_ task: URLSessionTask) {
+        record(
+            ImportError(
+                .io, "cannot download \(source): timed out after \(Self.seconds(deadline)) (the whole download)",
+                at: location))
+        task.cancel()
+    }
+
+    private func finish(_ session: URLSession) {
+        let (completion, result): (Completion?, Result<DownloadOutcome, ImportError>) = state.withLock { state in
             let completion = state.completion
             state.completion = nil
+            try? state.handle?.close()
+            state.handle = nil
+            if state.notModified { return (completion, .success(.notModified)) }
             if let failure = state.failure { return (completion, .failure(failure)) }
-            if let bytes = state.bytes { return (completion, .success(bytes)) }
-            return (completion, .failure(ImportError(.io, "cannot download \(source): no response", at: location)))
+            return (completion, .success(.file(bytes: state.bytes, etag: state.etag, lastModified: state.lastModified)))
         }
-        if case .failure = result { try? FileManager.default.removeItem(at: destination) }
-        completion?(result)
+        guard let completion else { return }
+        switch result {
+        case .success(.file): break
+        default: TemporaryFiles.remove(destination)
+        }
+        completion(result)
         session.finishTasksAndInvalidate()
     }
 
     /// Keeps the first failure.
     private func record(_ failure: ImportError) {
         state.withLock { state in
-            if state.failure == nil { state.failure = failure }
+            if state.failure == nil, !state.notModified { state.failure = failure }
         }
     }
 
     private var location: SourceLocation { SourceLocation(source: source) }
+
+    private var tooLarge: ImportError {
+        ImportError(
+            .tooLarge, "cannot download \(source): larger than \(maxBytes / (1024 * 1024)) MB (--max-download-mb)",
+            at: location)
+    }
 
     /// An `.io` error naming the URL and what went wrong on the network.
     private func describe(_ error: any Error) -> ImportError {
@@ -123,7 +188,7 @@ final class DownloadDelegate: NSObject, URLSessionDownloadDelegate, Sendable {
         return ImportError(.io, "cannot download \(source): \(reason)", at: location)
     }
 
-    private static func seconds(_ interval: TimeInterval) -> String {
+    static func seconds(_ interval: TimeInterval) -> String {
         interval == interval.rounded() ? "\(Int(interval)) s" : "\(interval) s"
     }
 }

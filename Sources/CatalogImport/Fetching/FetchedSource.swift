@@ -21,18 +21,27 @@ public final class FetchedSource: Sendable {
     public let isTemporary: Bool
     /// The file's size in bytes, when known.
     public let byteCount: Int64?
+    /// A download's `ETag`, for the next conditional GET.
+    public let etag: String?
+    /// A download's `Last-Modified`, for the next conditional GET.
+    public let lastModified: String?
 
-    init(fileURL: URL, displayName: String, isTemporary: Bool, byteCount: Int64?) {
+    init(
+        fileURL: URL, displayName: String, isTemporary: Bool, byteCount: Int64?, etag: String? = nil,
+        lastModified: String? = nil
+    ) {
         self.fileURL = fileURL
         self.displayName = displayName
         self.isTemporary = isTemporary
         self.byteCount = byteCount
+        self.etag = etag
+        self.lastModified = lastModified
     }
 
     /// Deletes a temporary download now; does nothing for a local file. Safe to call repeatedly.
     public func discard() {
         guard isTemporary else { return }
-        try? FileManager.default.removeItem(at: fileURL)
+        TemporaryFiles.remove(fileURL)
     }
 
     deinit { discard() }

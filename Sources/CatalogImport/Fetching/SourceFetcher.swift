@@ -22,14 +22,55 @@ import Synchronization
 ///
 /// - A path is checked (it must exist, be a regular file and be readable) and returned as is; a
 ///   leading `~` is expanded.
-/// - An `http` or `https` URL is downloaded with `URLSession` into a temporary file (redirects
-///   followed), which the returned ``FetchedSource`` deletes when done.
+/// - An `http` or `https` URL is downloaded with `URLSession` into a registered temporary file of
+///   our own (``TemporaryFiles``, redirects followed), which the returned ``FetchedSource``
+///   deletes when done. The download has a total deadline as well as a timeout for silence, and a
+///   size limit checked as the bytes arrive. With validators from an earlier download
+///   (``Options/etag``, ``Options/lastModified``) it is a conditional GET, and a 304 answer is
+///   ``Fetch/notModified``.
 /// - Any other scheme (`file://`, `ftp://`, …) is refused with `.invalidArgument`.
 ///
-/// Two entry points: ``fetch(_:timeout:maxBytes:)`` is `async`; ``fetchBlocking(_:timeout:maxBytes:)``
-/// waits on a semaphore and is meant for plain threads (a CLI's main thread), never for the
+/// The `async` entry points suit Swift concurrency; the blocking ones wait on a semaphore and are
+/// meant for plain threads (a CLI's main thread, the refresher's thread), never for the
 /// cooperative pool.
 public struct SourceFetcher: Sendable {
+    /// How to download.
+    public struct Options: Sendable, Equatable {
+        /// The longest silence (waiting for the connection or for more data), in seconds.
+        public var timeout: TimeInterval
+        /// The most the whole download may take, in seconds.
+        public var deadline: TimeInterval
+        /// The largest body accepted, in bytes.
+        public var maxBytes: Int64
+        /// The `ETag` of the copy we have: sent as `If-None-Match`.
+        public var etag: String?
+        /// The `Last-Modified` of the copy we have: sent as `If-Modified-Since`.
+        public var lastModified: String?
+
+        /// The defaults: 30 s of silence, 10 minutes in all, 1024 MB.
+        public init(
+            timeout: TimeInterval = 30, deadline: TimeInterval = 600, maxBytes: Int64 = Self.defaultMaxBytes,
+            etag: String? = nil, lastModified: String? = nil
+        ) {
+            self.timeout = timeout
+            self.deadline = deadline
+            self.maxBytes = maxBytes
+            self.etag = etag
+            self.lastModified = lastModified
+        }
+
+        /// 1024 MB, `--max-download-mb`'s default.
+        public static let defaultMaxBytes: Int64 = 1024 * 1024 * 1024
+    }
+
+    /// What fetching found.
+    public enum Fetch: Sendable {
+        /// A local file, or a download.
+        case file(FetchedSource)
+        /// The server said the copy we have is current (HTTP 304).
+        case notModified
+    }
+
     /// Creates a fetcher.
     public init() {}
 
@@ -37,28 +78,37 @@ public struct SourceFetcher: Sendable {
     ///
     /// - Parameters:
     ///   - source: a file path or an `http(s)` URL.
-    ///   - timeout: for a URL, the longest wait for the connection and for each piece of data,
-    ///     in seconds (not a limit on the whole download).
+    ///   - timeout: for a URL, the longest silence and the whole download's deadline, in seconds.
     ///   - maxBytes: for a URL, the largest body accepted.
     /// - Returns: the local file; for a download, a temporary file deleted with the result.
     /// - Throws: `.io` naming the path or URL (missing file, directory, unreadable, HTTP status,
     ///   DNS failure, refused connection, timeout), `.tooLarge` above `maxBytes`,
     ///   `.invalidArgument` for other schemes. Cancelling the task cancels the download.
     public func fetch(
-        _ source: String, timeout: TimeInterval = 30, maxBytes: Int64 = 2 * 1024 * 1024 * 1024
+        _ source: String, timeout: TimeInterval = 30, maxBytes: Int64 = Options.defaultMaxBytes
     ) async throws(ImportError) -> FetchedSource {
+        let options = Options(timeout: timeout, deadline: timeout, maxBytes: maxBytes)
+        guard case .file(let fetched) = try await fetch(source, options: options) else {
+            throw ImportError(.io, "cannot download \(source): no response", at: SourceLocation(source: source))
+        }
+        return fetched
+    }
+
+    /// Finds or downloads `source` with `options`; a 304 answer is ``Fetch/notModified``.
+    ///
+    /// - Throws: as ``fetch(_:timeout:maxBytes:)``.
+    public func fetch(_ source: String, options: Options) async throws(ImportError) -> Fetch {
         switch try Self.classify(source) {
         case .path(let path):
-            return try Self.localFile(path, displayName: source)
+            return .file(try Self.localFile(path, displayName: source))
         case .remote(let url):
-            let destination = Self.temporaryDestination(for: url)
+            let destination = TemporaryFiles.create(kind: "download", extension: url.pathExtension)
             let task = Mutex<URLSessionTask?>(nil)
             let result = await withTaskCancellationHandler {
                 await withCheckedContinuation {
-                    (continuation: CheckedContinuation<Result<Int64, ImportError>, Never>) in
-                    let started = Self.startDownload(
-                        url, source: source, to: destination, timeout: timeout, maxBytes: maxBytes
-                    ) { result in
+                    (continuation: CheckedContinuation<Result<DownloadDelegate.DownloadOutcome, ImportError>, Never>) in
+                    let started = Self.startDownload(url, source: source, to: destination, options: options) {
+                        result in
                         continuation.resume(returning: result)
                     }
                     task.withLock { $0 = started }
@@ -67,8 +117,7 @@ public struct SourceFetcher: Sendable {
             } onCancel: {
                 task.withLock { $0?.cancel() }
             }
-            let bytes = try result.get()
-            return FetchedSource(fileURL: destination, displayName: source, isTemporary: true, byteCount: bytes)
+            return try Self.fetch(from: result.get(), destination: destination, source: source)
         }
     }
 
@@ -77,24 +126,33 @@ public struct SourceFetcher: Sendable {
     /// Parameters, result and errors are those of ``fetch(_:timeout:maxBytes:)``. Call it from a
     /// plain thread, not from Swift concurrency's cooperative pool.
     public func fetchBlocking(
-        _ source: String, timeout: TimeInterval = 30, maxBytes: Int64 = 2 * 1024 * 1024 * 1024
+        _ source: String, timeout: TimeInterval = 30, maxBytes: Int64 = Options.defaultMaxBytes
     ) throws(ImportError) -> FetchedSource {
+        let options = Options(timeout: timeout, deadline: timeout, maxBytes: maxBytes)
+        guard case .file(let fetched) = try fetchBlocking(source, options: options) else {
+            throw ImportError(.io, "cannot download \(source): no response", at: SourceLocation(source: source))
+        }
+        return fetched
+    }
+
+    /// Finds or downloads `source` with `options`, blocking the calling thread until done.
+    ///
+    /// - Throws: as ``fetch(_:timeout:maxBytes:)``.
+    public func fetchBlocking(_ source: String, options: Options) throws(ImportError) -> Fetch {
         switch try Self.classify(source) {
         case .path(let path):
-            return try Self.localFile(path, displayName: source)
+            return .file(try Self.localFile(path, displayName: source))
         case .remote(let url):
-            let destination = Self.temporaryDestination(for: url)
+            let destination = TemporaryFiles.create(kind: "download", extension: url.pathExtension)
             let done = DispatchSemaphore(value: 0)
-            let outcome = Mutex<Result<Int64, ImportError>?>(nil)
-            _ = Self.startDownload(url, source: source, to: destination, timeout: timeout, maxBytes: maxBytes) {
-                result in
+            let outcome = Mutex<Result<DownloadDelegate.DownloadOutcome, ImportError>?>(nil)
+            _ = Self.startDownload(url, source: source, to: destination, options: options) { result in
                 outcome.withLock { $0 = result }
                 done.signal()
             }
             done.wait()
             let result = outcome.withLock { $0 } ?? .failure(ImportError(.io, "cannot download \(source)"))
-            let bytes = try result.get()
-            return FetchedSource(fileURL: destination, displayName: source, isTemporary: true, byteCount: bytes)
+            return try Self.fetch(from: result.get(), destination: destination, source: source)
         }
     }
 
@@ -103,6 +161,26 @@ public struct SourceFetcher: Sendable {
     private enum Target {
         case path(String)
         case remote(URL)
+    }
+
+    private static func fetch(
+        from outcome: DownloadDelegate.DownloadOutcome, destination: URL, source: String
+    ) -> Fetch {
+        switch outcome {
+        case .notModified:
+            return .notModified
+        case .file(let bytes, let etag, let lastModified):
+            return .file(
+                FetchedSource(
+                    fileURL: destination, displayName: source, isTemporary: true, byteCount: bytes, etag: etag,
+                    lastModified: lastModified))
+        }
+    }
+
+    /// Whether `source` is an http(s) URL (rather than a path).
+    public static func isRemote(_ source: String) -> Bool {
+        if case .remote? = try? classify(source) { return true }
+        return false
     }
 
     /// A path, or an http(s) URL; refuses other schemes.
@@ -147,30 +225,32 @@ public struct SourceFetcher: Sendable {
             byteCount: Int64(info.st_size))
     }
 
-    /// A fresh temporary path, keeping the URL's file extension so format detection still works.
-    private static func temporaryDestination(for url: URL) -> URL {
-        let ext = url.pathExtension
-        let suffix =
-            !ext.isEmpty && ext.count <= 10 && ext.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
-            ? "." + ext : ""
-        return FileManager.default.temporaryDirectory.appendingPathComponent(
-            "catalog-download-\(UUID().uuidString)\(suffix)")
-    }
-
     /// Starts the download; `completion` runs once, on the session's queue.
     private static func startDownload(
-        _ url: URL, source: String, to destination: URL, timeout: TimeInterval, maxBytes: Int64,
+        _ url: URL, source: String, to destination: URL, options: Options,
         completion: @escaping DownloadDelegate.Completion
     ) -> URLSessionTask {
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
+        configuration.timeoutIntervalForRequest = options.timeout
+        configuration.timeoutIntervalForResource = options.deadline
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.urlCache = nil
         let delegate = DownloadDelegate(
-            source: source, destination: destination, maxBytes: maxBytes, timeout: timeout, completion: completion)
+            source: source, destination: destination, maxBytes: options.maxBytes, timeout: options.timeout,
+            deadline: options.deadline, completion: completion)
         let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
         var request = URLRequest(url: url)
-        request.timeoutInterval = timeout
-        let task = session.downloadTask(with: request)
+        request.timeoutInterval = options.timeout
+        if let etag = options.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+        if let lastModified = options.lastModified {
+            request.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since")
+        }
+        let task = session.dataTask(with: request)
+        // URLSession's own resource timeout is not enforced everywhere: keep a deadline of our own.
+        DispatchQueue.global().asyncAfter(deadline: .now() + options.deadline) { [weak task] in
+            guard let task, task.state == .running else { return }
+            delegate.deadlinePassed(task)
+        }
         task.resume()
         return task
     }

@@ -17,13 +17,15 @@ public enum ImportPipeline {
     ///     separator are set here when the caller gave them.
     ///   - record: XML: the record element; JSON: the key holding the records.
     ///   - table: SQLite: the table to read.
+    ///   - comment: CSV: lines starting with this character are skipped.
     ///   - sqliteTable: makes the reader of an SQLite table (the engine lives in another target).
     ///   - progress: called with the bytes read so far.
     ///   - outcome: receives what reading learns (XML root and record elements).
     /// - Returns: the reader.
     public static func reader(
         format: ImportFormat, fileURL: URL, displayName: String, definition: inout CatalogDefinition,
-        record: String?, table: String?, sqliteTable: (String, String?) throws -> any RecordSource,
+        record: String?, table: String?, comment: Character? = nil,
+        sqliteTable: (String, String?) throws -> any RecordSource,
         progress: @escaping (Int64) -> Void, outcome: ReadingOutcome? = nil
     ) throws -> any RecordSource {
         switch format {
@@ -32,7 +34,7 @@ public enum ImportPipeline {
             var reader = XMLRecordReader(
                 fileURL: fileURL, recordElement: definition.recordElement, sourceName: displayName,
                 progress: progress)
-            reader.shape = { root, record in outcome?.set(rootElement: root, recordElement: record) }
+            reader.shape = { shape in outcome?.set(shape: shape) }
             return reader
         case .json:
             return JSONRecordReader(
@@ -40,7 +42,9 @@ public enum ImportPipeline {
         case .csv:
             // A CSV cell holds one value: several categories share it, separated by ';'.
             if definition.categorySeparator == nil { definition.categorySeparator = ";" }
-            return CSVRecordReader(fileURL: fileURL, sourceName: displayName, progress: progress)
+            var reader = CSVRecordReader(fileURL: fileURL, sourceName: displayName, progress: progress)
+            reader.comment = comment
+            return reader
         case .sqlite:
             return try sqliteTable(fileURL.path, table)
         }
@@ -49,22 +53,40 @@ public enum ImportPipeline {
     /// Maps and imports every record of `reader`: reading and mapping run on their own thread,
     /// feeding the import on this one.
     ///
-    /// - Returns: what the import did. Nothing changes when it throws.
+    /// - Parameters:
+    ///   - requiredSources: the mappings the user gave for this import (`--field`): each must
+    ///     name a field the source has, or the import fails before it commits.
+    ///   - replace: remove records missing from the source. Without it, an import whose records
+    ///     would be identified differently than at the catalog's last import
+    ///     (``CatalogDefinition/idSource``) is refused.
+    /// - Returns: what the import did, with the mapper's notes. Nothing changes when it throws.
     public static func run(
         _ reader: any RecordSource, into database: any CatalogDatabase, definition: CatalogDefinition, replace: Bool,
-        collation: any CatalogCollating, outcome: ReadingOutcome? = nil, readingDone: ((Int) -> Void)? = nil,
-        progress: @escaping (Int) -> Void, isCancelled: @escaping () -> Bool = { false }
+        collation: any CatalogCollating, requiredSources: [Role: String] = [:], outcome: ReadingOutcome? = nil,
+        readingDone: ((Int) -> Void)? = nil, progress: @escaping (Int) -> Void,
+        isCancelled: @escaping @Sendable () -> Bool = { false }
     ) throws -> ImportSummary {
-        let pipe = RecordPipe()
+        let pipe = BatchPipe<Record>()
         let learned = outcome ?? ReadingOutcome()
+        var reader = reader
+        if var table = reader as? SQLiteTableSource {
+            table.isCancelled = { isCancelled() }
+            reader = table
+        }
         let box = ReaderBox(reader)
         let thread = Thread {
             var mapper = RecordMapper(definition: definition)
+            mapper.requiredSources = requiredSources
             var batch: [Record] = []
             batch.reserveCapacity(Self.batchSize)
             do {
                 var sawRecord = false
-                try box.reader.forEachRecord { source in
+                var declared: [String] = []
+                try box.reader.forEachRecord(fieldNames: { declared = $0 }) { source in
+                    if !declared.isEmpty {
+                        mapper.declare(fieldNames: declared)
+                        declared = []
+                    }
                     sawRecord = true
                     batch.append(try mapper.record(from: source))
                     if batch.count == Self.batchSize {
@@ -72,9 +94,13 @@ public enum ImportPipeline {
                         batch.removeAll(keepingCapacity: true)
                     }
                 }
-                if !batch.isEmpty { try pipe.send(batch) }
+                if !declared.isEmpty { mapper.declare(fieldNames: declared) }
+                try mapper.finish()
                 if !sawRecord { throw ImportError(.empty, "no records found") }
-                learned.set(fieldOrder: mapper.fieldOrder)
+                try Self.checkKeys(
+                    catalog: definition.id, before: definition.idSource, now: mapper.idSource, replace: replace)
+                if !batch.isEmpty { try pipe.send(batch) }
+                learned.set(mapper: mapper)
                 pipe.finish(error: nil)
             } catch {
                 pipe.finish(error: error)
@@ -83,7 +109,7 @@ public enum ImportPipeline {
         thread.stackSize = 8 << 20
         thread.start()
         do {
-            return try CatalogImporter.run(
+            var summary = try CatalogImporter.run(
                 into: database, definition: definition, replace: replace, collation: collation,
                 records: { add in
                     var count = 0
@@ -94,12 +120,27 @@ public enum ImportPipeline {
                     readingDone?(count)
                     return learned.applied(to: definition)
                 }, progress: progress, isCancelled: isCancelled)
+            summary.notes = learned.notes
+            return summary
         } catch {
-            pipe.cancel()
             // Drain so the reader thread can finish before its reader goes away.
-            while (try? pipe.receive()) != nil {}
+            pipe.cancelAndDrain()
             throw error
         }
+    }
+
+    /// Refuses an import that would re-key the catalog's records, unless it replaces them.
+    ///
+    /// - Throws: `.invalidArgument` saying how ids were taken before and now.
+    public static func checkKeys(catalog: String, before: IDSource?, now: IDSource?, replace: Bool)
+        throws(ImportError)
+    {
+        guard !replace, let before, let now, before != now else { return }
+        throw ImportError(
+            .invalidArgument,
+            "this import would re-key catalog \"\(catalog)\": its records took their ids from \(before) at the "
+                + "last import, these take them from \(now); records that share an id would be merged and the "
+                + "others doubled. Give --replace to replace the catalog's records")
     }
 
     /// Records per batch handed from the reading thread.
@@ -107,32 +148,52 @@ public enum ImportPipeline {
 }
 
 /// What reading taught about the source, handed from the reading thread to the importing one:
-/// the order of its fields and, for XML, its root and record elements (kept for exports).
+/// the order of its fields, how it identified records, which fields carried languages, the
+/// notes for the user and, for XML, the document's shape (kept for exports).
 public final class ReadingOutcome: @unchecked Sendable {
-    // @unchecked: the two stored values are read and written only while `lock` is held.
+    // @unchecked: the stored values are read and written only while `lock` is held.
     private let lock = NSLock()
     private var fieldOrder: [String]?
-    private var elements: (root: String, record: String)?
+    private var translatedFields: [String] = []
+    private var idSource: IDSource?
+    private var mapperNotes: [String] = []
+    private var shape: XMLDocumentShape?
 
     /// Creates an empty outcome.
     public init() {}
 
-    public func set(fieldOrder: [String]) {
-        lock.withLock { self.fieldOrder = fieldOrder }
+    /// Keeps what the mapper learned after the last record.
+    public func set(mapper: RecordMapper) {
+        lock.withLock {
+            fieldOrder = mapper.fieldOrder
+            translatedFields = mapper.translatedFields
+            idSource = mapper.idSource
+            mapperNotes = mapper.notes
+        }
     }
 
-    public func set(rootElement: String, recordElement: String) {
-        lock.withLock { elements = (rootElement, recordElement) }
+    /// Keeps an XML document's shape.
+    public func set(shape: XMLDocumentShape) {
+        lock.withLock { self.shape = shape }
     }
 
-    /// `definition` with what reading learned; elements already set are kept.
+    /// The mapper's notes for the import summary.
+    public var notes: [String] {
+        lock.withLock { mapperNotes }
+    }
+
+    /// `definition` with what reading learned; XML elements already set are kept.
     public func applied(to definition: CatalogDefinition) -> CatalogDefinition {
         lock.withLock {
             var result = definition
             if let fieldOrder { result.fieldOrder = fieldOrder }
-            if let elements {
-                if result.rootElement == nil { result.rootElement = elements.root }
-                if result.recordElement == nil { result.recordElement = elements.record }
+            result.translatedFields = translatedFields
+            if let idSource { result.idSource = idSource }
+            if let shape {
+                if result.rootElement == nil { result.rootElement = shape.rootElement }
+                if result.recordElement == nil { result.recordElement = shape.recordElement }
+                if result.rootElement == shape.rootElement { result.rootAttributes = shape.rootAttributes }
+                if result.recordElement == shape.recordElement { result.recordAttributes = shape.recordAttributes }
             }
             return result
         }

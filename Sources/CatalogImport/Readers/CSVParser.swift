@@ -9,16 +9,25 @@ struct CSVParser {
 
     private var scanner: ByteScanner
     private var separator: UInt8?
+    private let comment: UInt8?
     private var headers: [String] = []
+    /// Whether each column holds JSON values (its header ended in `:json`).
+    private var jsonColumns: [Bool] = []
     private var scratch: [UInt8] = []
 
-    init(scanner: ByteScanner, separator: UInt8?) {
+    /// The header suffix of a column whose cells are JSON values.
+    static let jsonSuffix = ":json"
+
+    init(scanner: ByteScanner, separator: UInt8?, comment: UInt8?) {
         self.scanner = scanner
         self.separator = separator
+        self.comment = comment
     }
 
-    /// Parses the header and every row, calling `body` with each record.
-    mutating func run(_ body: (SourceRecord) throws -> Void) throws {
+    /// Parses the header and every row, calling `fieldNames` with the header's names and `body`
+    /// with each record.
+    mutating func run(fieldNames: ([String]) -> Void, _ body: (SourceRecord) throws -> Void) throws {
+        try skipEmbeddedDefinition()
         guard try skipBlankLines() else {
             throw ImportError(.empty, "no records found: the input is empty", at: scanner.location(at: scanner.pos))
         }
@@ -26,6 +35,7 @@ struct CSVParser {
         if let given = self.separator { separator = given } else { separator = try detectSeparator() }
         self.separator = separator
         let headerEnd = try readHeader(separator: separator)
+        fieldNames(headers)
         let hasRows = try headerEnd != .endOfInput && skipBlankLines()
         if !hasRows {
             throw ImportError(
@@ -53,7 +63,11 @@ struct CSVParser {
                 (value, terminator) = try readCell(separator: separator, field: headers[index])
                 if let value {
                     let cellLocation = SourceLocation(source: scanner.sourceName, line: cellLine, column: cellColumn)
-                    fields.append(SourceField(name: headers[index], value: value, location: cellLocation))
+                    if jsonColumns[index] {
+                        try appendJSON(value, name: headers[index], at: cellLocation, to: &fields)
+                    } else {
+                        fields.append(SourceField(name: headers[index], value: value, location: cellLocation))
+                    }
                 }
                 index += 1
             }
@@ -91,9 +105,55 @@ struct CSVParser {
                     at: start)
             }
             seen[name] = column
-            headers.append(name)
+            if name.hasSuffix(Self.jsonSuffix), name.count > Self.jsonSuffix.count {
+                headers.append(String(name.dropLast(Self.jsonSuffix.count)))
+                jsonColumns.append(true)
+            } else {
+                headers.append(name)
+                jsonColumns.append(false)
+            }
         }
         return terminator
+    }
+
+    /// A cell of a `:json` column: one value with its type, or a list's elements.
+    private func appendJSON(_ text: String, name: String, at location: SourceLocation, to fields: inout [SourceField])
+        throws(ImportError)
+    {
+        do {
+            fields.append(
+                contentsOf: SourceField.fields(name: name, value: try FieldValue(json: text), location: location))
+        } catch {
+            throw ImportError(
+                .malformed, "the column holds JSON values, and this cell is not one (\(error.message))", at: location,
+                field: name)
+        }
+    }
+
+    /// Skips the first line when it is the definition `catalog export` writes (`#catalog-definition {…}`).
+    private mutating func skipEmbeddedDefinition() throws(ImportError) {
+        let marker = Array("#\(EmbeddedDefinition.marker) ".utf8)
+        guard try scanner.ensure(marker.count) else { return }
+        for (offset, byte) in marker.enumerated() where scanner.bytes[scanner.pos + offset] != byte { return }
+        try skipLine()
+    }
+
+    /// Skips the rest of the current line, its line end included.
+    private mutating func skipLine() throws(ImportError) {
+        while true {
+            if scanner.pos == scanner.end, try !scanner.fill() { return }
+            let b = scanner.bytes[scanner.pos]
+            if b == Byte.lineFeed {
+                scanner.newline(at: scanner.pos)
+                scanner.pos += 1
+                return
+            }
+            if b == Byte.carriageReturn {
+                try consumeCarriageReturn()
+                return
+            }
+            scanner.pos += 1
+        }
     }
 
     /// Picks `,`, `;` or TAB: whichever occurs most often outside quotes in the first line
@@ -129,12 +189,14 @@ struct CSVParser {
 
     // MARK: - Cells
 
-    /// Skips empty lines; returns false at the end of the input.
+    /// Skips empty lines and comment lines; returns false at the end of the input.
     private mutating func skipBlankLines() throws(ImportError) -> Bool {
         while true {
             if scanner.pos == scanner.end, try !scanner.fill() { return false }
             let b = scanner.bytes[scanner.pos]
-            if b == Byte.lineFeed {
+            if let comment, b == comment {
+                try skipLine()
+            } else if b == Byte.lineFeed {
                 scanner.newline(at: scanner.pos)
                 scanner.pos += 1
             } else if b == Byte.carriageReturn {
@@ -274,6 +336,8 @@ struct CSVParser {
                 scanner.mark = scanner.pos
                 continue
             }
+            // A quoted cell is a value even when empty: `""` is the empty string, an unquoted
+            // empty cell a missing value.
             let value: String?
             if usesScratch {
                 scratch.append(
@@ -281,7 +345,7 @@ struct CSVParser {
                         start: scanner.bytes + scanner.mark, count: scanner.pos - scanner.mark))
                 value = String(decoding: scratch, as: UTF8.self)
             } else {
-                value = cellValue(from: scanner.mark, to: scanner.pos)
+                value = cellValue(from: scanner.mark, to: scanner.pos) ?? ""
             }
             scanner.pos += 1
             scanner.mark = -1

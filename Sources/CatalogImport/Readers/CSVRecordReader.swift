@@ -10,10 +10,16 @@ import Foundation
 ///
 /// - Cells may be quoted with `"`; inside quotes a doubled `""` is one quote, and separators and
 ///   line breaks are part of the value. Values are kept exactly (no trimming).
-/// - Rows end with LF, CR LF or a lone CR. Empty lines are skipped.
-/// - An empty cell adds no field; a row may have fewer cells than the header (the missing ones
-///   add no field); a row whose cells are all empty yields no record. A row with more cells than
-///   the header is a `.malformed` error at the first extra cell.
+/// - Rows end with LF, CR LF or a lone CR. Empty lines are skipped, and so are lines starting with
+///   ``comment`` (before the header and between rows), when it is set.
+/// - An empty cell adds no field (the value is missing); a quoted empty cell `""` is the empty
+///   string. A row may have fewer cells than the header (the missing ones add no field); a row
+///   whose cells are all empty yields no record. A row with more cells than the header is a
+///   `.malformed` error at the first extra cell.
+/// - A column whose header ends in `:json` (`tags:json`) holds JSON values: `["a","b"]` is a list,
+///   `130` a number, `null`, `true`, `"text"`; its field is named without the suffix. This is how
+///   ``CSVRecordWriter`` writes lists and typed values so they come back as they were.
+/// - A first line `#catalog-definition {…}` (what `catalog export` writes) is skipped.
 /// - Errors: an unterminated quoted field (reported where its quote opens), a quote inside an
 ///   unquoted field, text after a closing quote, empty or duplicate header names.
 /// - Columns in error locations count Unicode scalars, from 1. The file is read in 64 KiB chunks.
@@ -24,6 +30,8 @@ public struct CSVRecordReader: RecordSource {
     public var separator: Character?
     /// Called every 64 KiB with the number of input bytes consumed so far, and once at the end.
     public var progress: ((Int64) -> Void)?
+    /// Lines starting with this ASCII character are skipped (`#` for tz's `zone1970.tab`).
+    public var comment: Character?
 
     /// Creates a reader for a CSV file.
     ///
@@ -59,10 +67,28 @@ public struct CSVRecordReader: RecordSource {
     ///   bad separator, `.tooLarge`, `.io`) with the line and column of the problem, or whatever
     ///   `body` throws. Records before the problem have already been delivered.
     public func forEachRecord(_ body: (SourceRecord) throws -> Void) throws {
+        try forEachRecord(fieldNames: { _ in }, body)
+    }
+
+    /// Calls `fieldNames` with the header's names, then `body` with each record (row) in order.
+    ///
+    /// - Throws: as ``forEachRecord(_:)``.
+    public func forEachRecord(fieldNames: ([String]) -> Void, _ body: (SourceRecord) throws -> Void) throws {
         let separatorByte = try Self.separatorByte(separator, source: input.name)
+        let commentByte = try comment.map { character throws(ImportError) -> UInt8 in
+            guard let ascii = character.asciiValue, ascii != Byte.lineFeed, ascii != Byte.carriageReturn,
+                ascii != Byte.quote, ascii != separatorByte
+            else {
+                throw ImportError(
+                    .invalidArgument,
+                    "the comment character must be one ASCII character other than a quote, "
+                        + "a line break or the separator", at: SourceLocation(source: input.name))
+            }
+            return ascii
+        }
         let scanner = ByteScanner(source: try input.open(), progress: progress)
-        var parser = CSVParser(scanner: scanner, separator: separatorByte)
-        try parser.run(body)
+        var parser = CSVParser(scanner: scanner, separator: separatorByte, comment: commentByte)
+        try parser.run(fieldNames: fieldNames, body)
     }
 
     /// The byte for a separator character.

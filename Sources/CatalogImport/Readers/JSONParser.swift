@@ -18,8 +18,26 @@ struct JSONParser {
     private var recordCount = 0
     /// Top-level keys seen, for the "no records" message.
     private var keysSeen: [String] = []
+    /// Whether the records are the members of the top-level object, keyed by their ids.
+    private let keyed: Bool
+    /// Top-level members whose value is an object, and those whose value is anything else.
+    private var objectMembers = 0
+    private var otherMembers = 0
 
-    init(scanner: ByteScanner, recordPath: String?) {
+    /// What a pass over the document found.
+    enum Outcome {
+        /// The records were delivered.
+        case delivered
+        /// The top-level object holds only objects: the records, keyed by their ids, which a
+        /// second pass in keyed mode delivers.
+        case keyedRecords
+    }
+
+    /// The field holding a keyed record's key.
+    static let keyField = "id"
+
+    init(scanner: ByteScanner, recordPath: String?, keyed: Bool = false) {
+        self.keyed = keyed
         self.scanner = scanner
         self.recordPath = recordPath.map { path in
             path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
@@ -30,7 +48,22 @@ struct JSONParser {
     // MARK: - Document
 
     /// Parses the whole input, calling `body` with each record.
-    mutating func run(_ body: (SourceRecord) throws -> Void) throws {
+    ///
+    /// - Returns: ``Outcome/keyedRecords`` when the records turned out to be keyed members of
+    ///   the top-level object (nothing was delivered then).
+    @discardableResult
+    mutating func run(_ body: (SourceRecord) throws -> Void) throws -> Outcome {
+        if keyed {
+            guard try skipWhitespace() == Byte.openBrace else {
+                throw scanner.error(.malformed, "expected an object of records", at: scanner.pos)
+            }
+            try parseKeyedRecords(body)
+            if let extra = try skipWhitespace() {
+                throw scanner.error(
+                    .malformed, "unexpected \(describe(extra)) after the end of the top-level value", at: scanner.pos)
+            }
+            return .delivered
+        }
         guard let first = try skipWhitespace() else {
             throw ImportError(.empty, "no records found: the input is empty", at: scanner.location(at: scanner.pos))
         }
@@ -49,6 +82,14 @@ struct JSONParser {
             }
         case Byte.openBrace:
             let found = try searchObject(for: recordPath.map { $0[...] }, level: 0, body)
+            if !found, recordPath == nil, objectMembers > 0, otherMembers == 0 {
+                if let extra = try skipWhitespace() {
+                    throw scanner.error(
+                        .malformed, "unexpected \(describe(extra)) after the end of the top-level value",
+                        at: scanner.pos)
+                }
+                return .keyedRecords
+            }
             if !found {
                 let seen =
                     keysSeen.isEmpty ? "the object has no keys" : "keys seen: " + keysSeen.joined(separator: ", ")
@@ -72,6 +113,7 @@ struct JSONParser {
             throw scanner.error(
                 .malformed, "unexpected \(describe(extra)) after the end of the top-level value", at: scanner.pos)
         }
+        return .delivered
     }
 
     /// Walks an object (at `{`) looking for the records: the key named by `path`, or (when `path`
@@ -99,21 +141,30 @@ struct JSONParser {
             if !found, let path, let wanted = path.first {
                 let wholePath = path.joined(separator: ".")
                 if key == wholePath || (key == wanted && path.count == 1) {
-                    guard valueStart == Byte.openBracket else {
-                        throw scanner.error(
-                            .malformed, "key \"\(key)\" holds \(describe(valueStart)), not an array of records",
-                            at: scanner.pos)
+                    if valueStart == Byte.openBrace {
+                        try parseKeyedRecords(body)
+                        found = true
+                    } else {
+                        guard valueStart == Byte.openBracket else {
+                            throw scanner.error(
+                                .malformed, "key \"\(key)\" holds \(describe(valueStart)), not an array of records",
+                                at: scanner.pos)
+                        }
+                        try parseRecordArray(body)
+                        found = true
                     }
-                    try parseRecordArray(body)
-                    found = true
                 } else if key == wanted, valueStart == Byte.openBrace {
                     found = try searchObject(for: path.dropFirst(), level: level + 1, body)
                 } else {
                     try skipValue()
                 }
             } else if !found, path == nil, level == 0, valueStart == Byte.openBracket {
+                otherMembers += 1
                 found = try parseArrayIfRecords(body)
             } else {
+                if level == 0 {
+                    if valueStart == Byte.openBrace { objectMembers += 1 } else { otherMembers += 1 }
+                }
                 try skipValue()
             }
             guard try continueContainer(closing: Byte.closeBrace, after: "an object member") else { return found }
@@ -163,7 +214,7 @@ struct JSONParser {
             let location = scanner.location(at: scanner.pos)
             var fields: [SourceField] = []
             fields.reserveCapacity(fieldCapacity)
-            try parseObject(prefix: "", into: &fields)
+            try parseObject(prefix: "", inList: false, into: &fields)
             fieldCapacity = max(fieldCapacity, fields.count)
             recordCount += 1
             try body(SourceRecord(fields: fields, location: location))
@@ -172,10 +223,42 @@ struct JSONParser {
         }
     }
 
+    /// At `{`: every member is a record, its key the record's id (the first field, ``keyField``).
+    private mutating func parseKeyedRecords(_ body: (SourceRecord) throws -> Void) throws {
+        try enterContainer()
+        var next = try skipWhitespace()
+        if next == Byte.closeBrace {
+            scanner.pos += 1
+            depth -= 1
+            return
+        }
+        while true {
+            guard next == Byte.quote else { throw expectedKey(next) }
+            let location = scanner.location(at: scanner.pos)
+            let key = try readString(keep: true)
+            try expectColon()
+            let valueStart = try skipWhitespace()
+            guard valueStart == Byte.openBrace else {
+                throw scanner.error(
+                    .malformed, "record \"\(key)\" holds \(describe(valueStart)), not an object", at: scanner.pos)
+            }
+            var fields: [SourceField] = [SourceField(name: Self.keyField, value: key, location: location)]
+            fields.reserveCapacity(fieldCapacity)
+            try parseObject(prefix: "", inList: false, into: &fields)
+            fieldCapacity = max(fieldCapacity, fields.count)
+            recordCount += 1
+            try body(SourceRecord(fields: fields, location: location))
+            guard try continueContainer(closing: Byte.closeBrace, after: "a record") else { return }
+            next = try skipWhitespace()
+        }
+    }
+
     // MARK: - Record values
 
     /// At `{`: the members of an object, flattened into `fields` under `prefix`.
-    private mutating func parseObject(prefix: String, into fields: inout [SourceField]) throws(ImportError) {
+    private mutating func parseObject(prefix: String, inList: Bool, into fields: inout [SourceField])
+        throws(ImportError)
+    {
         try enterContainer()
         var next = try skipWhitespace()
         if next == Byte.closeBrace {
@@ -187,17 +270,20 @@ struct JSONParser {
             guard next == Byte.quote else { throw expectedKey(next) }
             let key = try readString(keep: true)
             try expectColon()
-            try parseValue(name: prefix.isEmpty ? key : prefix + "." + key, into: &fields)
+            try parseValue(name: prefix.isEmpty ? key : prefix + "." + key, inList: inList, into: &fields)
             guard try continueContainer(closing: Byte.closeBrace, after: "an object member") else { return }
             next = try skipWhitespace()
         }
     }
 
-    /// A value inside a record, appended to `fields` as `name` (objects flatten with `.`,
-    /// arrays repeat the name, null adds nothing).
-    private mutating func parseValue(name: String, into fields: inout [SourceField]) throws(ImportError) {
+    /// A value inside a record, appended to `fields` as `name` with its type (objects flatten
+    /// with `.`, array elements repeat the name marked as list elements, `[]` is one empty-list
+    /// field).
+    private mutating func parseValue(name: String, inList: Bool, into fields: inout [SourceField])
+        throws(ImportError)
+    {
         do {
-            try parseValueUnnamed(name: name, into: &fields)
+            try parseValueUnnamed(name: name, inList: inList, into: &fields)
         } catch {
             // Name the innermost field the problem is in.
             var error = error
@@ -206,32 +292,40 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseValueUnnamed(name: String, into fields: inout [SourceField]) throws(ImportError) {
+    private mutating func parseValueUnnamed(name: String, inList: Bool, into fields: inout [SourceField])
+        throws(ImportError)
+    {
         guard let first = try skipWhitespace() else { throw unexpectedEnd("where a value was expected") }
         let location = scanner.location(at: scanner.pos)
         switch first {
         case Byte.quote:
-            fields.append(SourceField(name: name, value: try readString(keep: true), location: location))
+            fields.append(
+                SourceField(name: name, value: try readString(keep: true), isListElement: inList, location: location))
         case Byte.openBrace:
-            try parseObject(prefix: name, into: &fields)
+            try parseObject(prefix: name, inList: inList, into: &fields)
         case Byte.openBracket:
             try enterContainer()
             if try skipWhitespace() == Byte.closeBracket {
                 scanner.pos += 1
                 depth -= 1
+                fields.append(SourceField(name: name, value: "", kind: .emptyList, location: location))
                 return
             }
             while true {
-                try parseValue(name: name, into: &fields)
+                try parseValue(name: name, inList: true, into: &fields)
                 guard try continueContainer(closing: Byte.closeBracket, after: "an array element") else { return }
             }
         case Byte.minus, Byte.zero...Byte.nine:
-            fields.append(SourceField(name: name, value: try readNumber(keep: true), location: location))
+            fields.append(
+                SourceField(
+                    name: name, value: try readNumber(keep: true), kind: .number, isListElement: inList,
+                    location: location))
         case Byte.t, Byte.f:
             let value = try readLiteral(first)
-            fields.append(SourceField(name: name, value: value, location: location))
+            fields.append(SourceField(name: name, value: value, kind: .bool, isListElement: inList, location: location))
         case Byte.n:
             _ = try readLiteral(first)
+            fields.append(SourceField(name: name, value: "", kind: .null, isListElement: inList, location: location))
         default:
             throw expected("a value", found: first)
         }

@@ -1,21 +1,28 @@
 import CatalogModel
 import Foundation
 
-/// Reads records from JSON, streaming: a top-level array of objects, or an object one of whose
-/// keys holds that array.
+/// Reads records from JSON, streaming: a top-level array of objects, an object one of whose
+/// keys holds that array, or an object whose members are the records keyed by their ids
+/// (`{"3040051": {"name": …}, …}`: the key is the record's `id` field, its first).
 ///
 /// ```swift
 /// let reader = JSONRecordReader(fileURL: url, recordPath: "recipes")
 /// try reader.forEachRecord { record in print(record.values(of: "title")) }
 /// ```
 ///
-/// Each record object becomes a ``SourceRecord``:
-/// - strings as they are (escapes decoded); numbers as their literal text, exactly as written
-///   (`12.50` stays `"12.50"`, `1e3` stays `"1e3"`); booleans as `"true"`/`"false"`;
-/// - `null` adds no field; an empty array or object adds no field;
-/// - an array repeats the key once per element (arrays of arrays are flattened the same way);
+/// Each record object becomes a ``SourceRecord`` whose fields keep their JSON type
+/// (``SourceField/kind``):
+/// - strings as they are (escapes decoded); numbers as their literal, exactly as written
+///   (`12.50` stays `12.50`, `1e3` stays `1e3`); booleans; `null` as a field of kind `null`;
+/// - an array repeats the key once per element, each marked ``SourceField/isListElement`` (so a
+///   one-element array stays a list; arrays of arrays are flattened the same way); an empty array
+///   is one field of kind ``SourceField/Kind/emptyList``; an empty object adds no field;
 /// - a nested object is flattened with `.` (`dimensions.width`), and so is every object in an
 ///   array (`images.url`, repeated).
+///
+/// Keyed records are found when the top-level object holds nothing but objects and no array of
+/// records: the first pass, which validates the whole input, finds that out, and a second pass
+/// delivers them. A `recordPath` naming an object of objects reads them as keyed records at once.
 ///
 /// The input is validated strictly against RFC 8259 (no comments, trailing commas, leading zeros,
 /// unescaped control characters or lone surrogates; nothing after the top-level value), also in
@@ -69,6 +76,9 @@ public struct JSONRecordReader: RecordSource {
     public func forEachRecord(_ body: (SourceRecord) throws -> Void) throws {
         let scanner = ByteScanner(source: try input.open(), progress: progress)
         var parser = JSONParser(scanner: scanner, recordPath: recordPath)
-        try parser.run(body)
+        guard try parser.run(body) == .keyedRecords else { return }
+        var keyed = JSONParser(
+            scanner: ByteScanner(source: try input.open(), progress: nil), recordPath: nil, keyed: true)
+        try keyed.run(body)
     }
 }

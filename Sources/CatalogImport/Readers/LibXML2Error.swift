@@ -2,13 +2,13 @@ import CatalogModel
 
 /// Messages for libxml2's error numbers.
 ///
-/// `XMLParser` reports libxml2's raw `xmlParserErrors` value as the error code, without a message
-/// (and `XMLParser.ErrorCode`'s case names do not line up with the numbers), so the common ones
-/// are explained here. Numbers are from libxml2's `xmlerror.h`.
+/// libxml2's structured errors carry an `xmlParserErrors` number and an English message written
+/// for developers; the common numbers are explained here in terms a user can act on. Numbers are
+/// from libxml2's `xmlerror.h`.
 enum LibXML2Error {
     /// Whether `code` is a warning or a namespace complaint that does not stop the parse.
     ///
-    /// Namespaces are not processed: a prefix without a declaration (`a:b`, 201) or an odd
+    /// Names keep their prefix as written: a prefix without a declaration (`a:b`, 201) or an odd
     /// qualified name (202, 205) is kept as part of the name.
     static func isIgnorable(_ code: Int) -> Bool {
         switch code {

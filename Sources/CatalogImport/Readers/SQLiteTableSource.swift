@@ -6,8 +6,11 @@ import SQLiteSupport
 
 /// Reads the rows of a table in another SQLite file as source records: each column is a field.
 ///
-/// NULLs are left out, numbers become their text, blobs are skipped (they are not text). The row
-/// number stands in for the line in error messages (`products.sqlite:table products:row 12`).
+/// Values keep their storage class (``SQLiteValueConversion``): integers and reals are numbers,
+/// text is text, and the cells of a column declared `JSON` or `JSON TEXT` (as `catalog export --format sqlite`
+/// writes lists, booleans, `null` and exact number literals) are JSON values. NULLs are left out
+/// (missing), blobs are skipped (they are not text). The row number stands in for the line in
+/// error messages (`products.sqlite:table products:row 12`).
 ///
 /// ```swift
 /// let source = try SQLiteTableSource(path: "shop.sqlite", table: "products")
@@ -15,8 +18,14 @@ import SQLiteSupport
 public struct SQLiteTableSource: RecordSource {
     /// The file read.
     public let path: String
-    /// The table read; nil picks the only table, or fails listing them.
+    /// The table read; nil picks the only table, or fails listing them. A name matches ignoring
+    /// ASCII case (SQLite keeps table names unique that way, so the match is never ambiguous).
     public let table: String?
+    /// Asked now and then while rows are read; true stops the read with an error.
+    public var isCancelled: (@Sendable () -> Bool)?
+
+    /// The table ``SQLiteTableWriter`` keeps the catalog's definition in; not a table of records.
+    public static let definitionTable = "catalog_definition"
 
     /// Creates a source; nothing is read until ``forEachRecord(_:)``.
     public init(path: String, table: String?) {
@@ -25,35 +34,23 @@ public struct SQLiteTableSource: RecordSource {
     }
 
     public func forEachRecord(_ body: (SourceRecord) throws -> Void) throws {
-        let connection: Connection
-        do {
-            connection = try Connection(path: path, mode: .readOnly)
-        } catch {
-            throw ImportError(.io, "cannot open SQLite file: \(error.message)", at: SourceLocation(source: path))
-        }
+        try forEachRecord(fieldNames: { _ in }, body)
+    }
+
+    public func forEachRecord(fieldNames: ([String]) -> Void, _ body: (SourceRecord) throws -> Void) throws {
+        let connection = try open()
         defer { connection.close() }
+        // A table can be a view that never ends (a recursive one): it stops when asked to.
+        if let isCancelled { connection.setProgressHandler(every: 10_000, isCancelled) }
         do {
-            let tables = try listTables(connection)
-            let name: String
-            if let table {
-                guard tables.contains(table) else {
-                    throw ImportError(
-                        .notFound,
-                        "no table \"\(table)\"; tables: \(tables.isEmpty ? "none" : tables.joined(separator: ", "))",
-                        at: SourceLocation(source: path))
-                }
-                name = table
-            } else if tables.count == 1 {
-                name = tables[0]
-            } else {
-                throw ImportError(
-                    .invalidArgument,
-                    "name the table with --table; tables: \(tables.isEmpty ? "none" : tables.joined(separator: ", "))",
-                    at: SourceLocation(source: path))
-            }
+            let name = try resolveTable(connection)
             let statement = try connection.prepare(
                 "SELECT * FROM \"\(name.replacingOccurrences(of: "\"", with: "\"\""))\"")
             let names = (0..<statement.columnCount).map { statement.columnName($0) }
+            let json = (0..<statement.columnCount).map {
+                SQLiteTableWriter.isJSON(declaredType: statement.columnDeclaredType($0))
+            }
+            fieldNames(names)
             var row = 0
             var sawRecord = false
             while try statement.step() {
@@ -61,12 +58,10 @@ public struct SQLiteTableSource: RecordSource {
                 let location = SourceLocation(source: "\(path):table \(name)", line: row)
                 var record = SourceRecord(location: location)
                 for (index, column) in names.enumerated() {
-                    let i = Int32(index)
-                    switch statement.columnType(i) {
-                    case SQLITE_NULL, SQLITE_BLOB: continue
-                    default:
-                        record.fields.append(SourceField(name: column, value: statement.text(i), location: location))
-                    }
+                    record.fields.append(
+                        contentsOf: SQLiteValueConversion.fields(
+                            name: column, value: statement.value(Int32(index)), declaredJSON: json[index],
+                            location: location))
                 }
                 sawRecord = true
                 try body(record)
@@ -77,6 +72,48 @@ public struct SQLiteTableSource: RecordSource {
         } catch let error as StorageError {
             throw ImportError(.malformed, "cannot read SQLite file: \(error.message)", at: SourceLocation(source: path))
         }
+    }
+
+    /// The definition a `catalog export --format sqlite` file carries, if any.
+    public static func embeddedDefinition(path: String) -> CatalogDefinition? {
+        guard let connection = try? Connection(path: path, mode: .readOnly) else { return nil }
+        defer { connection.close() }
+        guard let statement = try? connection.prepare("SELECT definition FROM \(definitionTable) LIMIT 1"),
+            (try? statement.step()) == true
+        else { return nil }
+        return EmbeddedDefinition.decode(statement.text(0))
+    }
+
+    private func open() throws -> Connection {
+        do {
+            return try Connection(path: path, mode: .readOnly)
+        } catch {
+            throw ImportError(.io, "cannot open SQLite file: \(error.message)", at: SourceLocation(source: path))
+        }
+    }
+
+    /// The table to read: the one named (exactly, else ignoring ASCII case), or the only one.
+    private func resolveTable(_ connection: Connection) throws -> String {
+        let tables = try listTables(connection)
+        let listed = tables.isEmpty ? "none" : tables.joined(separator: ", ")
+        guard let table else {
+            let records = tables.filter { $0 != Self.definitionTable }
+            guard records.count == 1 else {
+                throw ImportError(
+                    .invalidArgument, "name the table with --table; tables: \(listed)",
+                    at: SourceLocation(source: path))
+            }
+            return records[0]
+        }
+        if tables.contains(table) { return table }
+        if let folded = tables.first(where: { Self.asciiLowercased($0) == Self.asciiLowercased(table) }) {
+            return folded
+        }
+        throw ImportError(.notFound, "no table \"\(table)\"; tables: \(listed)", at: SourceLocation(source: path))
+    }
+
+    private static func asciiLowercased(_ text: String) -> String {
+        String(decoding: text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
     }
 
     private func listTables(_ connection: Connection) throws -> [String] {

@@ -1,10 +1,9 @@
 import CatalogModel
 import Foundation
 
-/// The byte stream ``XMLRecordReader`` hands to `XMLParser(stream:)`.
+/// The bytes ``XMLRecordReader`` feeds to libxml2's push parser.
 ///
-/// It reads the file (or `Data`) in the chunks the parser asks for and checks every byte before
-/// libxml2 sees it:
+/// It reads the file (or `Data`) in chunks and checks every byte before libxml2 sees it:
 /// - the input must be UTF-8: a UTF-16/UTF-32 byte order mark, an invalid sequence or a NUL byte
 ///   stops the stream with an `.encoding` error at the exact line and column;
 /// - the prolog must not declare entities, nor an encoding other than UTF-8
@@ -14,7 +13,7 @@ import Foundation
 /// After a failure `read` returns -1; the reader then throws ``failure``. Columns count Unicode
 /// scalars from 1 (a leading UTF-8 BOM is not counted). An instance serves one parse, on one
 /// thread.
-final class XMLInputStream: InputStream {
+final class XMLInputStream {
     private let source: ByteSource
     private let progress: ((Int64) -> Void)?
     private let sourceName: String
@@ -27,7 +26,6 @@ final class XMLInputStream: InputStream {
     private var carry: [UInt8] = []
     private var started = false
     private var atEnd = false
-    private var status = Stream.Status.notOpen
     private var line = 1
     private var lineStart: Int64 = 0
     private var lineContinuations = 0
@@ -43,16 +41,13 @@ final class XMLInputStream: InputStream {
         self.source = source
         self.progress = progress
         self.sourceName = source.name
-        super.init(data: Data())
     }
 
-    override func open() { status = .open }
-    override func close() { status = .closed }
-    override var streamStatus: Stream.Status { status }
-    override var streamError: (any Error)? { failure }
-    override var hasBytesAvailable: Bool { failure == nil && !(atEnd && carry.isEmpty) }
-
-    override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength: Int) -> Int {
+    /// Reads up to `maxLength` checked bytes into `buffer`.
+    ///
+    /// - Returns: the number of bytes, 0 at the end of the input, -1 after a failure (see
+    ///   ``failure``).
+    func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength: Int) -> Int {
         if failure != nil { return -1 }
         if let pendingFailure {
             failure = pendingFailure
@@ -72,12 +67,6 @@ final class XMLInputStream: InputStream {
             failure = error
             return -1
         }
-    }
-
-    override func getBuffer(
-        _ buffer: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, length len: UnsafeMutablePointer<Int>
-    ) -> Bool {
-        false
     }
 
     /// Reads into `buffer` and returns how many checked bytes it holds for the parser (0 when

@@ -1,8 +1,8 @@
 import CatalogModel
 import Foundation
-import FoundationXML
 
-/// Reads records from XML, streaming, on `XMLParser(stream:)` (libxml2's push parser).
+/// Reads records from XML, streaming, on libxml2's push parser with SAX2 callbacks (no tree, no
+/// Foundation objects per event).
 ///
 /// ```swift
 /// let reader = XMLRecordReader(fileURL: url, recordElement: "Produkt")
@@ -20,20 +20,28 @@ import FoundationXML
 ///   whitespace kept exactly, text pieces joined); an empty element gives an empty value;
 /// - a repeated child gives repeated fields of the same name, in document order;
 /// - attributes of the record element are fields named after the attribute; attributes of a
-///   child are `child@attribute`; attribute order is not kept (Foundation reports a dictionary),
-///   so they come first, sorted by name. An element with attributes and no text at all
-///   (`<img src="a.png"/>`) gives only its attribute fields;
+///   child are `child@attribute`; they come first, in document order, followed by the
+///   attributes an internal DTD declares with a default (`<!ATTLIST p kind CDATA "x">`). An
+///   element with attributes and no text at all (`<img src="a.png"/>`) gives only its attribute
+///   fields. Namespace declarations are attributes like any other (`xmlns:dc`, `child@xmlns`);
+/// - `xml:lang` is not a field: it is the ``SourceField/language`` of the element's field and of
+///   every field inside it (the nearest `xml:lang` wins), so translations can be told apart;
 /// - deeper elements are flattened with `/` (`image/url`, `image/url@type`). An element that has
-///   child elements gives a field of its own only if its own text is not just whitespace (mixed
-///   content: the text pieces joined, after its children's fields);
-/// - the record element's own text, when not just whitespace, is the field `#text`;
+///   child elements gives no field of its own when its own text is just whitespace;
+/// - mixed content: an element whose own text is not just whitespace gives one field with its
+///   whole text, its inline children's text included in document order
+///   (`<d>The <em>appstreamcli</em> tool</d>` is `d` = "The appstreamcli tool"), and its inline
+///   children give no fields of their own;
+/// - the record element's own text, when not just whitespace, is the field `#text` (with its
+///   inline children's text, as for any mixed content);
 /// - `<field name="x">…</field>` as a direct child of the record is the field `x` (the form
 ///   ``XMLRecordWriter`` uses for names that are not XML names);
 /// - an element named like the record element *inside* a record is not a new record: it is an
 ///   ordinary child and flattens into the enclosing record (`item/title`).
 ///
 /// Locations are where libxml2 reports the start tag was read (the end of the tag), lines and
-/// columns from 1. Namespaces are not processed: `dc:title` is a name like any other.
+/// columns from 1. Names keep their prefix as written: `dc:title` is a name like any other, and
+/// a prefix nobody declared is not an error.
 ///
 /// ## Safety and limits
 /// The input must be UTF-8 (or US-ASCII); it is checked before libxml2 sees it, so a UTF-16 file,
@@ -42,8 +50,11 @@ import FoundationXML
 /// (internal or external, general or parameter) is refused with `.forbidden` ("DTD entity
 /// declarations are not allowed") before the declaration reaches the parser, so entity
 /// expansion attacks (billion laughs) and external entity reads (`SYSTEM "file:///etc/passwd"`)
-/// fail at once; a reference to an undeclared entity is `.malformed`. A record may hold at most
-/// 64 MiB of text (`.tooLarge`). Memory stays bounded by the largest record.
+/// fail at once; a reference to an undeclared entity is `.malformed`. An internal DTD's other
+/// declarations (`<!ELEMENT>`, `<!ATTLIST>`, `<!NOTATION>`) are fine. Elements may nest at most
+/// ``maxDepth`` (256) levels deep, the root counting as one, and a record may hold at most 64 MiB
+/// of text and attribute values (both `.tooLarge`, at the line and column). Memory stays linear
+/// in the largest record, whatever the nesting.
 ///
 /// With ``recordElement`` nil the reader makes a first, short pass to find the element (it stops
 /// at the first repeated child), then the real pass.
@@ -51,12 +62,15 @@ public struct XMLRecordReader: RecordSource {
     private let input: ReaderInput
     /// The record element's name, or nil to detect it.
     public var recordElement: String?
-    /// Called with the number of input bytes consumed so far after every read (128 KiB, the
+    /// Called with the number of input bytes consumed so far after every read (256 KiB, the
     /// parser's chunk size), and once at the end.
     public var progress: ((Int64) -> Void)?
-    /// Called after a successful read with the document's root element and record element, so
-    /// an export can write the same shape.
-    public var shape: ((_ rootElement: String, _ recordElement: String) -> Void)?
+    /// Called after a successful read with the document's shape (root element and its
+    /// attributes, record element, record attributes), so an export can write the same shape.
+    public var shape: ((XMLDocumentShape) -> Void)?
+
+    /// The deepest nesting accepted, the root element counting as 1.
+    public static let maxDepth = XMLRecordCollector.maxDepth
 
     /// Creates a reader for an XML file.
     ///
@@ -74,8 +88,8 @@ public struct XMLRecordReader: RecordSource {
         self.progress = progress
     }
 
-    /// Creates a reader over XML in memory (tests, small inputs). It is streamed the same way as
-    /// a file, never through `XMLParser(data:)`.
+    /// Creates a reader over XML in memory (tests, small inputs). It is streamed to libxml2 in
+    /// chunks the same way as a file.
     ///
     /// - Parameters:
     ///   - data: the UTF-8 bytes.
@@ -106,7 +120,12 @@ public struct XMLRecordReader: RecordSource {
         try withoutActuallyEscaping(body) { body in
             let collector = XMLRecordCollector(mode: mode, sourceName: input.name, body: body)
             let stream = try parse(with: collector, progress: progress)
-            if let root = collector.rootName { shape?(root, element) }
+            if let root = collector.rootName {
+                shape?(
+                    XMLDocumentShape(
+                        rootElement: root, rootAttributes: collector.rootAttributes, recordElement: element,
+                        recordAttributes: collector.recordAttributeNames))
+            }
             guard collector.recordCount == 0 else { return }
             guard case .collect(let element, _) = mode else { return }
             throw noRecords(looking: element, collector: collector, stream: stream)
@@ -121,19 +140,27 @@ public struct XMLRecordReader: RecordSource {
         throw noRecords(looking: nil, collector: collector, stream: stream)
     }
 
-    /// Runs one parse with `collector` as the delegate.
+    /// Runs one parse with `collector` receiving the events.
     ///
     /// - Throws: what `body` threw, else the first problem found.
     private func parse(with collector: XMLRecordCollector, progress: ((Int64) -> Void)?) throws -> XMLInputStream {
         let stream = XMLInputStream(source: try input.open(), progress: progress)
-        let parser = XMLParser(stream: stream)
-        parser.shouldProcessNamespaces = false
-        parser.shouldReportNamespacePrefixes = false
-        parser.shouldResolveExternalEntities = false
-        parser.externalEntityResolvingPolicy = .never
-        parser.delegate = collector
-        let succeeded = parser.parse()
-        parser.delegate = nil
+        let parser = try LibXML2PushParser(collector: collector, sourceName: input.name)
+        collector.parser = parser
+        defer { collector.parser = nil }
+        let capacity = Self.chunkSize
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        defer { buffer.deallocate() }
+        var streamFailed = false
+        while !collector.stopped {
+            let count = stream.read(buffer, maxLength: capacity)
+            if count < 0 {
+                streamFailed = true
+                break
+            }
+            parser.parse(buffer, count: count, terminate: count == 0)
+            if count == 0 { break }
+        }
         if let error = collector.bodyError { throw error }
         if collector.rootName == nil, !stream.sawContent, stream.failure == nil {
             // Only whitespace (libxml2 calls that a premature end).
@@ -143,14 +170,16 @@ public struct XMLRecordReader: RecordSource {
         }
         if let failure = collector.failure { throw failure }
         if let failure = stream.failure { throw failure }
-        if !succeeded, collector.detectedElement == nil {
-            let code = (parser.parserError as NSError?)?.code ?? 1
-            let location = SourceLocation(source: input.name, line: parser.lineNumber, column: parser.columnNumber)
+        if !streamFailed, !parser.wellFormed, collector.detectedElement == nil {
+            let location = SourceLocation(source: input.name, line: parser.line, column: parser.column)
             throw LibXML2Error.importError(
-                code: code, at: location, openElement: nil, rootClosed: collector.rootClosed)
+                code: parser.errorNumber, at: location, openElement: nil, rootClosed: collector.rootClosed)
         }
         return stream
     }
+
+    /// Bytes handed to libxml2 per call.
+    static let chunkSize = 256 * 1024
 
     /// The error for a document without records.
     private func noRecords(looking element: String?, collector: XMLRecordCollector, stream: XMLInputStream)
@@ -169,5 +198,28 @@ public struct XMLRecordReader: RecordSource {
         }
         let seen = collector.seenNames.map { "<\($0)>" }.joined(separator: ", ")
         return ImportError(.empty, "no records found: no <\(element)> elements (elements seen: \(seen))", at: location)
+    }
+}
+
+/// What an XML document looked like around its records, for writing the same shape again.
+public struct XMLDocumentShape: Sendable, Equatable {
+    /// The root element's name.
+    public var rootElement: String
+    /// The root element's namespace declarations (`xmlns:dc`) and attributes, in document order.
+    public var rootAttributes: [XMLAttribute]
+    /// The record element's name.
+    public var recordElement: String
+    /// The names of the record element's attributes, in order of first appearance.
+    public var recordAttributes: [String]
+
+    /// Creates a shape.
+    public init(
+        rootElement: String, rootAttributes: [(name: String, value: String)] = [], recordElement: String,
+        recordAttributes: [String] = []
+    ) {
+        self.rootElement = rootElement
+        self.rootAttributes = rootAttributes.map { XMLAttribute(name: $0.name, value: $0.value) }
+        self.recordElement = recordElement
+        self.recordAttributes = recordAttributes
     }
 }

@@ -7,85 +7,74 @@ import CatalogModel
 /// var writer = JSONRecordWriter()
 /// let json = try writer.data(for: records)
 /// // [
-/// // {"id":"7","title":"Gulyásleves","categories":["Levesek","Magyar"]},
+/// // {"id":"7","title":"Gulyásleves","categories":["Levesek","Magyar"],"weight":1.50,"vegan":null},
 /// // …
 /// // ]
 /// ```
 ///
-/// - Keys keep the order of each name's first appearance; a repeated name becomes an array of its
-///   values (so interleaved repeats, `a b a`, come back grouped, `a a b`).
-/// - Every value is a JSON string: the reader's numbers and booleans were already text, so
-///   `12.50` comes back as `"12.50"`; the type is not kept.
+/// - Keys keep the order of each name's first appearance; a repeated name, or a field marked
+///   ``SourceField/isListElement``, becomes an array of its values (so interleaved repeats,
+///   `a b a`, come back grouped, `a a b`), and an ``SourceField/Kind/emptyList`` field `[]`.
+/// - Values keep their type (``SourceField/kind``): strings, number literals exactly as read
+///   (`12.50` stays `12.50`), `true`/`false`, `null`.
+/// - A field with a ``SourceField/language`` is written under `name@language` (`title@de`), which
+///   the mapper reads back as that translation.
 /// - Names are written as they are: a flattened `dimensions.width` stays one key.
-/// - Strings escape `"`, `\` and control characters; `/` and non-ASCII text are written as is.
+/// - Strings are escaped by ``JSONOutput`` (quotes, backslashes, control characters, and `<`, `>`,
+///   `&` as `\u003c` …); `/` and other non-ASCII text are written as they are.
+/// - With a ``definition`` the document is `{"catalog-definition":{…},"records":[…]}`, so
+///   importing it into a new catalog needs no mapping.
 public struct JSONRecordWriter: RecordWriter {
+    /// A definition to embed, or nil for a plain array.
+    public var definition: CatalogDefinition?
     private var wroteRecord = false
 
     /// Creates a writer.
-    public init() {}
+    public init(definition: CatalogDefinition? = nil) {
+        self.definition = definition
+    }
 
-    /// Writes the opening bracket.
+    /// Writes the opening bracket (after the embedded definition, if any).
     public mutating func writeStart(to sink: inout some ByteSink) throws(ImportError) {
         wroteRecord = false
-        try sink.write(Array("[".utf8))
+        if let definition {
+            let start = "{\"\(EmbeddedDefinition.marker)\":" + EmbeddedDefinition.json(definition) + ",\n\"records\":["
+            try sink.write(Array(start.utf8))
+        } else {
+            try sink.write(Array("[".utf8))
+        }
     }
 
     /// Writes one record as an object on its own line.
     public mutating func write(_ record: SourceRecord, to sink: inout some ByteSink) throws(ImportError) {
         var order: [String] = []
-        var values: [String: [String]] = [:]
+        var values: [String: [SourceField]] = [:]
         for field in record.fields {
-            if values[field.name, default: []].isEmpty { order.append(field.name) }
-            values[field.name, default: []].append(field.value)
-        }
-        var out: [UInt8] = []
-        out.reserveCapacity(256)
-        out.append(contentsOf: (wroteRecord ? ",\n{" : "\n{").utf8)
-        for (index, name) in order.enumerated() {
-            if index > 0 { out.append(Byte.comma) }
-            Self.appendString(name, to: &out)
-            out.append(Byte.colon)
-            let list = values[name] ?? []
-            if list.count == 1 {
-                Self.appendString(list[0], to: &out)
+            let key = field.language.map { field.name + "@" + $0 } ?? field.name
+            if values[key] == nil {
+                order.append(key)
+                values[key] = [field]
             } else {
-                out.append(Byte.openBracket)
-                for (k, value) in list.enumerated() {
-                    if k > 0 { out.append(Byte.comma) }
-                    Self.appendString(value, to: &out)
-                }
-                out.append(Byte.closeBracket)
+                values[key]!.append(field)
             }
         }
-        out.append(Byte.closeBrace)
+        var out = JSONOutput(capacity: 256)
+        out.raw(wroteRecord ? ",\n{" : "\n{")
+        for (index, key) in order.enumerated() {
+            if index > 0 { out.raw(",") }
+            out.string(key)
+            out.raw(":")
+            out.value(of: values[key]!)
+        }
+        out.raw("}")
         wroteRecord = true
-        try sink.write(out)
+        try sink.write(out.bytes)
     }
 
     /// Writes the closing bracket and flushes the sink.
     public mutating func writeEnd(to sink: inout some ByteSink) throws(ImportError) {
-        try sink.write(Array("\n]\n".utf8))
+        try sink.write(Array((definition == nil ? "\n]\n" : "\n]}\n").utf8))
         try sink.flush()
     }
 
-    /// Appends `text` as a JSON string literal.
-    static func appendString(_ text: String, to out: inout [UInt8]) {
-        out.append(Byte.quote)
-        for b in text.utf8 {
-            switch b {
-            case Byte.quote: out.append(contentsOf: "\\\"".utf8)
-            case Byte.backslash: out.append(contentsOf: "\\\\".utf8)
-            case Byte.lineFeed: out.append(contentsOf: "\\n".utf8)
-            case Byte.carriageReturn: out.append(contentsOf: "\\r".utf8)
-            case Byte.tab: out.append(contentsOf: "\\t".utf8)
-            case 0x08: out.append(contentsOf: "\\b".utf8)
-            case 0x0C: out.append(contentsOf: "\\f".utf8)
-            case 0x00..<0x20:
-                out.append(contentsOf: "\\u00".utf8)
-                out.append(contentsOf: UTF8Validation.hex(b).dropFirst(2).utf8)
-            default: out.append(b)
-            }
-        }
-        out.append(Byte.quote)
-    }
 }

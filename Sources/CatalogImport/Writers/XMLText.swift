@@ -11,6 +11,14 @@ enum XMLText {
         return true
     }
 
+    /// Whether `name` is `prefix:local` with both parts XML names and the prefix in `prefixes`.
+    static func isQualifiedName(_ name: String, prefixes: Set<String>) -> Bool {
+        guard let colon = name.firstIndex(of: ":") else { return false }
+        let prefix = String(name[..<colon])
+        let local = String(name[name.index(after: colon)...])
+        return prefixes.contains(prefix) && isName(prefix) && isName(local)
+    }
+
     private static func isNameStart(_ v: UInt32) -> Bool {
         switch v {
         case 0x41...0x5A, 0x61...0x7A, 0x5F: return true  // A-Z a-z _

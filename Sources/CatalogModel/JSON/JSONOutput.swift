@@ -104,6 +104,46 @@ public struct JSONOutput: Sendable {
         bytes.append(contentsOf: DecimalText.format(value).utf8)
     }
 
+    /// Appends a number literal as it is when it is a valid JSON number, else as a string (so
+    /// the document stays valid whatever the literal).
+    public mutating func number(literal: String) {
+        if JSONNumber.isValid(literal) {
+            bytes.append(contentsOf: literal.utf8)
+        } else {
+            string(literal)
+        }
+    }
+
+    /// Appends a field value with its type: a string, a number literal, `true`/`false`, `null`,
+    /// or an array of values.
+    public mutating func value(_ value: FieldValue) {
+        switch value {
+        case .text(let text): string(text)
+        case .number(let literal): number(literal: literal)
+        case .bool(let flag): boolean(flag)
+        case .null: raw("null")
+        case .list(let values):
+            bytes.append(0x5B)
+            for (index, element) in values.enumerated() {
+                if index > 0 { bytes.append(0x2C) }
+                self.value(element)
+            }
+            bytes.append(0x5D)
+        }
+    }
+
+    /// Appends an object of field values, keys sorted (what ``FieldValue/fields(json:)`` reads).
+    public mutating func fields(_ fields: [String: FieldValue]) {
+        bytes.append(0x7B)
+        for (index, name) in fields.keys.sorted().enumerated() {
+            if index > 0 { bytes.append(0x2C) }
+            string(name)
+            bytes.append(0x3A)
+            value(fields[name]!)
+        }
+        bytes.append(0x7D)
+    }
+
     /// Appends an array of strings.
     public mutating func strings(_ values: [String]) {
         bytes.append(0x5B)
@@ -125,6 +165,41 @@ public struct JSONOutput: Sendable {
     }
 
     private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+}
+
+/// The grammar of a JSON number (RFC 8259), for literals kept as text.
+public enum JSONNumber {
+    /// Whether `text` is a JSON number: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
+    public static func isValid(_ text: String) -> Bool {
+        var bytes = text.utf8.makeIterator()
+        var next = bytes.next()
+        func digits() -> Int {
+            var count = 0
+            while let byte = next, byte >= 0x30, byte <= 0x39 {
+                count += 1
+                next = bytes.next()
+            }
+            return count
+        }
+        if next == 0x2D { next = bytes.next() }
+        if next == 0x30 {
+            next = bytes.next()
+        } else if let byte = next, byte >= 0x31, byte <= 0x39 {
+            _ = digits()
+        } else {
+            return false
+        }
+        if next == 0x2E {
+            next = bytes.next()
+            guard digits() > 0 else { return false }
+        }
+        if next == 0x65 || next == 0x45 {
+            next = bytes.next()
+            if next == 0x2B || next == 0x2D { next = bytes.next() }
+            guard digits() > 0 else { return false }
+        }
+        return next == nil
+    }
 }
 
 /// A value ``JSONOutput`` can write.

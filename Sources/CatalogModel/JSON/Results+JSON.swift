@@ -26,17 +26,8 @@ extension Record: JSONWritable {
         output.integer(featured)
         output.raw(",")
         output.key("fields")
-        output.raw("{")
-        for (index, name) in fields.keys.sorted().enumerated() {
-            if index > 0 { output.raw(",") }
-            output.string(name)
-            output.raw(":")
-            switch fields[name]! {
-            case .text(let value): output.string(value)
-            case .list(let values): output.strings(values)
-            }
-        }
-        output.raw("},")
+        output.fields(fields)
+        output.raw(",")
         output.key("id")
         output.string(id)
         output.raw(",")

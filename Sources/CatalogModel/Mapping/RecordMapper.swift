@@ -2,10 +2,20 @@ import Foundation
 
 /// Turns ``SourceRecord`` values into ``Record`` values using a ``CatalogDefinition``, and back.
 ///
-/// A source field feeds a role when the definition maps it, or when it is named like the role.
-/// Every other field is kept in ``Record/fields``. Records without an id get one derived from the
-/// title (`"Klangwerk Studio"` → `"klangwerk-studio"`, then `-2`, `-3` for repeats), so importing
-/// the same source twice yields the same ids.
+/// A source field feeds a role when the definition maps it, or when it is named like the role;
+/// one field may feed several roles (`--field id=alpha_2 --field country=alpha_2`). Every other
+/// field is kept in ``Record/fields``, with its type. Records without an id get one derived from
+/// the title (`"Klangwerk Studio"` → `"klangwerk-studio"`, then `-2`, `-3` for repeats), so
+/// importing the same source twice yields the same ids.
+///
+/// Nothing is dropped silently:
+/// - a single-valued role (every role but `categories`) whose field has several values takes the
+///   first, keeps them all in an extra field named like the source field, and ``notes`` says so;
+/// - translations: texts with a language (XML's `xml:lang`, or fields named `name@de`, `name_de`,
+///   `name.de` after a role's source field) give each role its text in the definition's
+///   ``CatalogDefinition/language``, else the text without a language, else the first; every other
+///   text is kept as a `ROLE@LANG` field (`title@fr`; the text without a language as `title@und`).
+///   Extra fields with a language are kept as `NAME@LANG`.
 ///
 /// ```swift
 /// var mapper = RecordMapper(definition: definition)
@@ -14,106 +24,190 @@ import Foundation
 public struct RecordMapper: Sendable {
     /// The definition applied.
     public let definition: CatalogDefinition
-    /// Source field names used by roles; everything else is an extra field.
-    private let roleBySourceName: [String: Role]
+    /// Roles fed by each source field name.
+    private let rolesBySource: [String: [Role]]
+    /// Role source names whose translations may be spelled into field names (`name@de`).
+    private let translatableSources: [String]
     private var derivedIDs: [String: Int] = [:]
     /// Source field names in the order they were first seen, for exports.
     public private(set) var fieldOrder: [String]
-    private var seenFields: Set<String>
+    private var orderedNames: Set<String>
+    /// What each field name of this source means, decided once per name.
+    private var classes: [String: FieldClass] = [:]
+    /// This source's field names (declared, then as they occur), for messages.
+    private var seenNames: [String] = []
+    /// Source fields that carried a language and are not roles.
+    public private(set) var translatedFields: [String]
+    /// Mappings the user gave for this import: each must name a field the source has.
+    public var requiredSources: [Role: String] = [:]
+    private var severalValues: [SeveralValues: Int] = [:]
+    private var severalValuesOrder: [SeveralValues] = []
+    private var recordsWithFieldID = 0
+    private var recordsWithDerivedID = 0
+    private var roleEntries = [[Entry]](repeating: [], count: Role.allCases.count)
+
+    /// What a source field name stands for.
+    private struct FieldClass {
+        /// The roles it feeds (empty for an extra field).
+        var roles: [Role]
+        /// The name without a language spelled into it (`name` of `name@de`).
+        var base: String
+        /// The language spelled into the name, if any.
+        var language: String?
+        /// The extra field's type from the definition.
+        var type: FieldType?
+    }
+
+    /// One value found for a role.
+    private struct Entry {
+        var field: SourceField
+        var language: String?
+    }
+
+    private struct SeveralValues: Hashable {
+        var role: Role
+        var source: String
+        var language: String?
+    }
 
     /// Creates a mapper for `definition`.
     public init(definition: CatalogDefinition) {
         self.definition = definition
-        var roles: [String: Role] = [:]
+        var roles: [String: [Role]] = [:]
         for role in Role.allCases {
-            roles[definition.sourceName(for: role)] = role
+            roles[definition.sourceName(for: role), default: []].append(role)
         }
-        roleBySourceName = roles
+        rolesBySource = roles
+        translatableSources = Self.textRoles.map { definition.sourceName(for: $0) }
         fieldOrder = definition.fieldOrder
-        seenFields = Set(definition.fieldOrder)
+        orderedNames = Set(definition.fieldOrder)
+        translatedFields = definition.translatedFields
+    }
+
+    /// Roles whose text may come in several languages.
+    static let textRoles: [Role] = [.title, .subtitle, .description, .categories, .image]
+
+    /// Records the names a source declares before its records (a CSV header), so messages list
+    /// fields that are empty in every record read so far.
+    public mutating func declare(fieldNames: [String]) {
+        for name in fieldNames where classes[name] == nil { noteNew(name) }
+    }
+
+    /// A name seen for the first time in this source.
+    @discardableResult
+    private mutating func noteNew(_ name: String) -> FieldClass {
+        let info = classify(name)
+        classes[name] = info
+        seenNames.append(name)
+        if orderedNames.insert(name).inserted { fieldOrder.append(name) }
+        return info
     }
 
     /// Maps one source record.
     ///
     /// - Throws: ``ImportError`` with code `.invalidValue` naming the field and its location when
-    ///   a value does not fit its role, or the record has no title.
+    ///   a value does not fit its role or its type, or the record has no title.
     public mutating func record(from source: SourceRecord) throws(ImportError) -> Record {
-        var values: [Role: [SourceField]] = [:]
-        var extras: [String: [String]] = [:]
+        for index in roleEntries.indices where !roleEntries[index].isEmpty {
+            roleEntries[index].removeAll(keepingCapacity: true)
+        }
+        var extras: [String: [SourceField]] = [:]
         var extraOrder: [String] = []
         for field in source.fields {
-            if !seenFields.contains(field.name) {
-                seenFields.insert(field.name)
-                fieldOrder.append(field.name)
+            let info = classes[field.name] ?? noteNew(field.name)
+            let language = field.language ?? info.language
+            if !info.roles.isEmpty {
+                guard field.kind != .null, field.kind != .emptyList else { continue }
+                for role in info.roles {
+                    roleEntries[Self.index(of: role)].append(Entry(field: field, language: language))
+                }
+                continue
             }
-            if let role = roleBySourceName[field.name] {
-                values[role, default: []].append(field)
+            var name = field.name
+            if let language = field.language {
+                name = field.name + "@" + language
+                if !translatedFields.contains(field.name) { translatedFields.append(field.name) }
+            }
+            if extras[name] == nil {
+                extraOrder.append(name)
+                extras[name] = [field]
             } else {
-                if extras[field.name] == nil { extraOrder.append(field.name) }
-                extras[field.name, default: []].append(field.value)
+                extras[name]!.append(field)
             }
         }
 
-        func single(_ role: Role) -> SourceField? {
-            guard let field = values[role]?.first else { return nil }
-            return field
+        var record = Record(id: "", title: "")
+        var chosen = [SourceField?](repeating: nil, count: Role.allCases.count)
+        var keptLists: [String: [SourceField]] = [:]
+        for role in Role.allCases {
+            let index = Self.index(of: role)
+            let entries = roleEntries[index]
+            guard !entries.isEmpty else { continue }
+            let (picked, others) = pick(entries)
+            if role == .categories {
+                record.categories = categories(from: picked.map(\.field))
+            } else {
+                chosen[index] = picked[0].field
+                if picked.count > 1 {
+                    let sourceName = definition.sourceName(for: role)
+                    keptLists[sourceName] = picked.map(\.field)
+                    count(SeveralValues(role: role, source: sourceName, language: picked[0].language))
+                }
+            }
+            for (language, group) in others {
+                let name = role.rawValue + "@" + (language ?? LanguageTag.undetermined)
+                record.fields[name] = try value(of: group.map(\.field), type: nil, name: name)
+            }
         }
-        func text(_ role: Role) -> String? {
-            guard let value = single(role)?.value else { return nil }
-            return value.isEmpty ? nil : value
-        }
+
         func trimmed(_ role: Role) -> (String, SourceField)? {
-            guard let field = single(role) else { return nil }
+            guard let field = chosen[Self.index(of: role)] else { return nil }
             let value = Self.trim(field.value)
             return value.isEmpty ? nil : (value, field)
         }
-        func fail(_ role: Role, _ field: SourceField, _ message: String) -> ImportError {
+        func text(_ role: Role) -> String? {
+            guard let value = chosen[Self.index(of: role)]?.value else { return nil }
+            return value.isEmpty ? nil : value
+        }
+        func fail(_ field: SourceField, _ message: String) -> ImportError {
             ImportError(
                 .invalidValue, message, at: field.location.line > 0 ? field.location : source.location,
                 field: field.name)
         }
 
-        guard let (title, _) = trimmed(.title) else {
-            var names: [String] = []
-            for field in source.fields where !names.contains(field.name) { names.append(field.name) }
-            let seen = names.isEmpty ? "it has no fields" : "its fields: " + names.prefix(12).joined(separator: ", ")
-            throw ImportError(
-                .invalidValue,
-                "record has no title (expected a non-empty \"\(definition.sourceName(for: .title))\"; \(seen);"
-                    + " map one with --field title=NAME)",
-                at: source.location)
-        }
-        var record = Record(id: "", title: Self.normalizeLineEnds(title))
+        guard let (title, _) = trimmed(.title) else { throw noTitle(source) }
+        record.title = Self.normalizeLineEnds(title)
         if record.title.count > 4096 {
             throw ImportError(
                 .tooLarge, "title longer than 4096 characters", at: source.location,
                 field: definition.sourceName(for: .title))
         }
         if let (id, field) = trimmed(.id) {
-            guard id.utf8.count <= 512 else { throw fail(.id, field, "id longer than 512 bytes") }
+            guard id.utf8.count <= 512 else { throw fail(field, "id longer than 512 bytes") }
             record.id = id
+            recordsWithFieldID += 1
         } else {
             record.id = deriveID(from: title)
+            recordsWithDerivedID += 1
         }
         record.subtitle = text(.subtitle).map(Self.normalizeLineEnds)
         record.description = text(.description).map(Self.normalizeLineEnds)
-        record.categories = categories(from: values[.categories] ?? [])
         if let (value, field) = trimmed(.price) {
             guard let price = Self.parseDecimal(value) else {
-                throw fail(.price, field, "price \"\(value)\" is not a number")
+                throw fail(field, "price \"\(value)\" is not a number")
             }
             record.price = price
         }
         if let (value, _) = trimmed(.currency) { record.currency = value.uppercased() }
         if let (value, field) = trimmed(.quantity) {
             guard let quantity = Int(value) else {
-                throw fail(.quantity, field, "quantity \"\(value)\" is not a whole number")
+                throw fail(field, "quantity \"\(value)\" is not a whole number")
             }
             record.quantity = quantity
         }
         if let (value, field) = trimmed(.country) {
             guard value.count == 2, value.unicodeScalars.allSatisfy({ $0.isASCII && $0.properties.isAlphabetic }) else {
-                throw fail(.country, field, "country \"\(value)\" is not a two-letter ISO 3166 code")
+                throw fail(field, "country \"\(value)\" is not a two-letter ISO 3166 code")
             }
             record.country = value.uppercased()
         }
@@ -124,17 +218,198 @@ public struct RecordMapper: Sendable {
             case "false", "no", "nein", "nem", "0": record.featured = nil
             default:
                 guard let rank = Int(value), rank >= 0 else {
-                    throw fail(.featured, field, "featured \"\(value)\" is neither a rank nor true/false")
+                    throw fail(field, "featured \"\(value)\" is neither a rank nor true/false")
                 }
                 record.featured = rank == 0 ? nil : rank
             }
         }
+        for (name, fields) in keptLists {
+            record.fields[name] = try value(of: fields, type: definition.fieldTypes[name], name: name)
+        }
         for name in extraOrder {
-            let list = extras[name]!
-            record.fields[name] = list.count == 1 ? .text(list[0]) : .list(list)
+            let fields = extras[name]!
+            let type = classes[fields[0].name]?.type
+            record.fields[name] = try value(of: fields, type: type, name: name)
         }
         return record
     }
+
+    /// The role's texts in the language to use, and the others grouped by language.
+    private func pick(_ entries: [Entry]) -> (picked: [Entry], others: [(String?, [Entry])]) {
+        if entries.allSatisfy({ $0.language == nil }) { return (entries, []) }
+        var groups: [(key: String?, tag: String?, entries: [Entry])] = []
+        for entry in entries {
+            let key = entry.language.map(LanguageTag.normalized)
+            if let index = groups.firstIndex(where: { $0.key == key }) {
+                groups[index].entries.append(entry)
+            } else {
+                groups.append((key, entry.language, [entry]))
+            }
+        }
+        var choice: Int?
+        if let wanted = definition.language {
+            choice =
+                groups.firstIndex { $0.tag.map { LanguageTag.matches($0, wanted) } ?? false }
+                ?? groups.firstIndex { $0.tag.map { LanguageTag.primary($0) == LanguageTag.primary(wanted) } ?? false }
+        }
+        let picked = choice ?? groups.firstIndex { $0.key == nil } ?? 0
+        let others = groups.indices.filter { $0 != picked }.map { (groups[$0].tag, groups[$0].entries) }
+        return (groups[picked].entries, others)
+    }
+
+    /// The typed value of one extra field's occurrences: one value, or a list when the source
+    /// repeated the field or held an array.
+    private func value(of fields: [SourceField], type: FieldType?, name: String) throws(ImportError) -> FieldValue {
+        if fields.count == 1, !fields[0].isListElement {
+            return try Self.scalar(fields[0], type: type, name: name) ?? .list([])
+        }
+        var values: [FieldValue] = []
+        values.reserveCapacity(fields.count)
+        for field in fields {
+            if let value = try Self.scalar(field, type: type, name: name) { values.append(value) }
+        }
+        return .list(values)
+    }
+
+    /// One occurrence as a value: text becomes a number or a boolean when the definition types the
+    /// field; nil for an empty-list marker.
+    static func scalar(_ field: SourceField, type: FieldType?, name: String) throws(ImportError) -> FieldValue? {
+        switch field.kind {
+        case .number: return .number(field.value)
+        case .bool: return .bool(field.value == "true")
+        case .null: return .null
+        case .emptyList: return nil
+        case .text:
+            guard let type, type != .text else { return .text(field.value) }
+            let text = trim(field.value)
+            if text.isEmpty { return .null }
+            switch type {
+            case .number:
+                let literal = text.replacingOccurrences(of: ",", with: ".")
+                guard JSONNumber.isValid(literal) else {
+                    throw ImportError(
+                        .invalidValue, "\"\(text)\" is not a number (the field is typed as a number)",
+                        at: field.location, field: name)
+                }
+                return .number(literal)
+            case .bool:
+                switch text.lowercased() {
+                case "true", "yes", "1": return .bool(true)
+                case "false", "no", "0": return .bool(false)
+                default:
+                    throw ImportError(
+                        .invalidValue, "\"\(text)\" is not true or false (the field is typed as a boolean)",
+                        at: field.location, field: name)
+                }
+            case .text: return .text(field.value)
+            }
+        }
+    }
+
+    private func classify(_ name: String) -> FieldClass {
+        if let roles = rolesBySource[name] {
+            return FieldClass(roles: roles, base: name, language: nil, type: nil)
+        }
+        for source in translatableSources where name.count > source.count + 2 && name.hasPrefix(source) {
+            let rest = name.dropFirst(source.count)
+            guard let mark = rest.first, mark == "@" || mark == "_" || mark == "." else { continue }
+            let tag = rest.dropFirst()
+            if LanguageTag.isTag(tag), let roles = rolesBySource[source] {
+                return FieldClass(roles: roles, base: source, language: String(tag), type: nil)
+            }
+        }
+        return FieldClass(roles: [], base: name, language: nil, type: definition.fieldTypes[name])
+    }
+
+    private mutating func count(_ key: SeveralValues) {
+        if severalValues[key] == nil { severalValuesOrder.append(key) }
+        severalValues[key, default: 0] += 1
+    }
+
+    private static func index(of role: Role) -> Int {
+        switch role {
+        case .id: 0
+        case .title: 1
+        case .subtitle: 2
+        case .description: 3
+        case .categories: 4
+        case .price: 5
+        case .currency: 6
+        case .quantity: 7
+        case .country: 8
+        case .image: 9
+        case .featured: 10
+        }
+    }
+
+    // MARK: - After reading
+
+    /// What the import should tell the user: one sentence per role whose source field had
+    /// several values in some records.
+    public var notes: [String] {
+        severalValuesOrder.map { key in
+            let count = severalValues[key] ?? 0
+            let records = count == 1 ? "1 record had" : "\(count) records had"
+            let which = key.language.map { "first \"\($0)\" one" } ?? "first untranslated one"
+            return "\(key.role.rawValue): \(records) several \"\(key.source)\" values; the \(which) is the "
+                + "\(key.role.rawValue), all are kept in \"\(key.source)\""
+        }
+    }
+
+    /// How this source identified records: from the id field if any record had one, else from
+    /// titles. Nil before any record.
+    public var idSource: IDSource? {
+        if recordsWithFieldID > 0 { return .field(definition.sourceName(for: .id)) }
+        if recordsWithDerivedID > 0 { return .title(definition.sourceName(for: .title)) }
+        return nil
+    }
+
+    /// Checks, after the last record, that every mapping in ``requiredSources`` named a field
+    /// the source has.
+    ///
+    /// - Throws: `.notFound`: `--field id=alpha2: no field "alpha2" in the source; its fields: …`.
+    public func finish() throws(ImportError) {
+        for role in Role.allCases {
+            guard let name = requiredSources[role], !hasSeen(name) else { continue }
+            throw missingField(role: role, name: name, at: SourceLocation())
+        }
+    }
+
+    /// Whether a field (or a translation of it) occurred.
+    private func hasSeen(_ name: String) -> Bool {
+        guard let info = classes[name] else {
+            return classes.values.contains { $0.base == name }
+        }
+        return info.base == name
+    }
+
+    private func missingField(role: Role, name: String, at location: SourceLocation) -> ImportError {
+        ImportError(
+            .notFound,
+            "--field \(role.rawValue)=\(name): no field \"\(name)\" in the source; \(fieldsHint)", at: location)
+    }
+
+    /// `its fields: a, b, c` with every field seen (declared ones included), `… and N more` past 20.
+    public var fieldsHint: String {
+        let names = seenNames
+        guard !names.isEmpty else { return "it has no fields" }
+        var text = "its fields: " + names.prefix(20).joined(separator: ", ")
+        if names.count > 20 { text += " … and \(names.count - 20) more" }
+        return text
+    }
+
+    private func noTitle(_ source: SourceRecord) -> ImportError {
+        let name = definition.sourceName(for: .title)
+        if requiredSources[.title] != nil, !hasSeen(name) {
+            return missingField(role: .title, name: name, at: source.location)
+        }
+        return ImportError(
+            .invalidValue,
+            "record has no title (expected a non-empty \"\(name)\"; \(fieldsHint); map one with --field title=NAME)",
+            at: source.location)
+    }
+
+    // MARK: - Values
 
     private func categories(from fields: [SourceField]) -> [String] {
         var labels: [String] = []
@@ -226,72 +501,4 @@ public struct RecordMapper: Sendable {
     }
 
     private static let posix = Locale(identifier: "en_US_POSIX")
-}
-
-extension RecordMapper {
-    /// The source shape of `record` for exports: role values under their source names, then
-    /// extra fields, in the order the source had them.
-    public func sourceRecord(from record: Record) -> SourceRecord {
-        var byName: [String: [String]] = [:]
-        func put(_ role: Role, _ value: String?) {
-            guard let value else { return }
-            byName[definition.sourceName(for: role)] = [value]
-        }
-        if definition.mapping[.id] != nil || !isDerivedIDShape(record) {
-            put(.id, record.id)
-        }
-        put(.title, record.title)
-        put(.subtitle, record.subtitle)
-        if record.description != nil || definition.mapping[.description] != nil {
-            byName[definition.sourceName(for: .description)] = [record.description ?? ""]
-        }
-        if !record.categories.isEmpty {
-            byName[definition.sourceName(for: .categories)] = categoryValues(for: record.categories)
-        }
-        put(.price, record.price.map { "\($0)" })
-        put(.currency, record.currency)
-        put(.quantity, record.quantity.map(String.init))
-        put(.country, record.country)
-        put(.image, record.image)
-        put(.featured, record.featured.map(String.init))
-        for (name, value) in record.fields where byName[name] == nil {
-            byName[name] = value.values
-        }
-        var fields: [SourceField] = []
-        var emitted: Set<String> = []
-        for name in fieldOrder + byName.keys.sorted() where !emitted.contains(name) {
-            emitted.insert(name)
-            for value in byName[name] ?? [] { fields.append(SourceField(name: name, value: value)) }
-        }
-        return SourceRecord(fields: fields)
-    }
-
-    /// Whether the record's id is what ``record(from:)`` would derive from its title, in which case
-    /// a source without an id field does not need it exported.
-    private func isDerivedIDShape(_ record: Record) -> Bool {
-        guard definition.mapping[.id] == nil, !fieldOrder.contains(definition.sourceName(for: .id)) else {
-            return false
-        }
-        let slug = TextFolding.words(record.title).joined(separator: "-")
-        return record.id == slug || record.id.hasPrefix(slug + "-")
-    }
-
-    /// The source values that produce `labels`: a mapped value whose labels are exactly these,
-    /// else the labels joined by the separator, else one value per label.
-    public func categoryValues(for labels: [String]) -> [String] {
-        let wanted = Set(labels)
-        if let (value, _) = definition.categoryValues.sorted(by: { $0.key < $1.key }).first(where: {
-            Set($0.value) == wanted
-        }) {
-            return [value]
-        }
-        let reverse = definition.categoryValues.reduce(into: [String: String]()) { result, entry in
-            if entry.value.count == 1 { result[entry.value[0]] = result[entry.value[0]] ?? entry.key }
-        }
-        let values = labels.map { reverse[$0] ?? $0 }
-        if let separator = definition.categorySeparator, !separator.isEmpty {
-            return [values.joined(separator: separator)]
-        }
-        return values
-    }
 }

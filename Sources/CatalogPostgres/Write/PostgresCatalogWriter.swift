@@ -11,9 +11,13 @@ import Foundation
 /// same transaction. Readers keep seeing the old version until the transaction commits.
 final class PostgresCatalogWriter: CatalogWriter {
     let connection: PostgresConnection
+    /// A reader on the write connection, made for this transaction: it sees what the
+    /// transaction wrote, and keeps no catalog rows between calls (no snapshot data version).
+    let reader: any CatalogReader
 
-    init(connection: PostgresConnection) {
+    init(connection: PostgresConnection, databaseID: String, postings: PostingCache) {
         self.connection = connection
+        reader = PostgresCatalogReader(connection: connection, databaseID: databaseID, postings: postings)
     }
 
     func beginVersion(of id: String) throws -> any CatalogVersionWriter {

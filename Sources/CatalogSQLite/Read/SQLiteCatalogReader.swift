@@ -1,3 +1,4 @@
+import CatalogCore
 import CatalogModel
 import CatalogStorage
 import Foundation
@@ -75,6 +76,8 @@ public final class SQLiteCatalogReader: CatalogReader {
     }
 
     static let hitColumns = "key, id, record, title, subtitle, categories, section, sort_key"
+    /// ``hitColumns`` of `items AS i`, for joins.
+    static let joinedHitColumns = hitColumns.split(separator: ", ").map { "i.\($0)" }.joined(separator: ", ")
 
     /// Decodes a row selected with ``hitColumns`` (from `items`).
     func hit(from row: Statement, version: Int64) -> StoredHit {
@@ -88,24 +91,23 @@ public final class SQLiteCatalogReader: CatalogReader {
         -> StoredPage
     {
         let version = try version(of: catalog)
-        var conditions = ["version = ?"]
+        // Index order comes from the key of item_order (every record) or item_categories (a
+        // category's); the records themselves by document number.
+        var conditions = ["o.version = ?"]
         var values: [any SQLValue] = [version]
-        var table = "items"
-        var columns = Self.hitColumns
+        var table = "item_order AS o"
         switch selection {
         case .all:
             break
         case .section(let position):
-            conditions.append("section = ?")
+            conditions.append("o.section = ?")
             values.append(position)
         case .category(let number):
-            // The category's records in index order come from item_categories' key.
-            table = "item_categories AS c JOIN items AS i ON i.key = (c.version << 32) | c.document"
-            columns = Self.hitColumns.split(separator: ", ").map { "i.\($0)" }.joined(separator: ", ")
-            conditions = ["c.version = ?", "c.category = ?"]
+            table = "item_categories AS o"
+            conditions.append("o.category = ?")
             values.append(number)
         }
-        let prefix = table == "items" ? "" : "c."
+        table += " JOIN items AS i ON i.key = (o.version << 32) | o.document"
         var descending = false
         if let bound {
             let key: BrowseKey
@@ -122,13 +124,13 @@ public final class SQLiteCatalogReader: CatalogReader {
                 comparison = "<"
                 descending = true
             }
-            conditions.append("(\(prefix)section, \(prefix)sort_key, \(prefix)id) \(comparison) (?, ?, ?)")
+            conditions.append("(o.section, o.sort_key, o.id) \(comparison) (?, ?, ?)")
             values += [key.section, key.sortKey, key.id]
         }
         let direction = descending ? "DESC" : "ASC"
-        let order = ["section", "sort_key", "id"].map { "\(prefix)\($0) \(direction)" }.joined(separator: ", ")
+        let order = ["section", "sort_key", "id"].map { "o.\($0) \(direction)" }.joined(separator: ", ")
         let statement = try connection.cached(
-            "SELECT \(columns) FROM \(table) WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order) LIMIT ?")
+            "SELECT \(Self.joinedHitColumns) FROM \(table) WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order) LIMIT ?")
         try statement.bind(values + [limit + 1])
         defer { statement.finish() }
         var items: [StoredHit] = []
@@ -150,11 +152,13 @@ public final class SQLiteCatalogReader: CatalogReader {
         switch selection {
         case .all:
             statement = try connection.cached(
-                "SELECT count(*) FROM items WHERE version = ? AND (section, sort_key, id) < (?, ?, ?)")
+                "SELECT count(*) FROM item_order WHERE version = ? AND (section, sort_key, id) < (?, ?, ?)")
             try statement.bind(version, key.section, key.sortKey, key.id)
         case .section(let position):
             statement = try connection.cached(
-                "SELECT count(*) FROM items WHERE version = ? AND section = ? AND (section, sort_key, id) < (?, ?, ?)")
+                """
+                SELECT count(*) FROM item_order WHERE version = ? AND section = ? AND (section, sort_key, id) < (?, ?, ?)
+                """)
             try statement.bind(version, position, key.section, key.sortKey, key.id)
         case .category(let number):
             statement = try connection.cached(
@@ -169,8 +173,12 @@ public final class SQLiteCatalogReader: CatalogReader {
 
     public func item(of catalog: StoredCatalog, id: String) throws -> StoredHit? {
         let version = try version(of: catalog)
-        let statement = try connection.cached("SELECT \(Self.hitColumns) FROM items WHERE version = ? AND id = ?")
-        try statement.bind(version, id)
+        let statement = try connection.cached(
+            """
+            SELECT \(Self.hitColumns) FROM items
+                WHERE key = (? << 32) | (SELECT document FROM item_ids WHERE version = ? AND id = ?)
+            """)
+        try statement.bind(version, version, id)
         defer { statement.finish() }
         return try statement.step() ? hit(from: statement, version: version) : nil
     }
@@ -191,14 +199,17 @@ public final class SQLiteCatalogReader: CatalogReader {
     public func forEachItem(of catalog: StoredCatalog, _ body: (StoredHit) throws -> Void) throws {
         let version = try version(of: catalog)
         let statement = try connection.prepare(
-            "SELECT \(Self.hitColumns) FROM items WHERE version = ? ORDER BY section, sort_key, id")
+            """
+            SELECT \(Self.joinedHitColumns) FROM item_order AS o JOIN items AS i ON i.key = (o.version << 32) | o.document
+                WHERE o.version = ? ORDER BY o.section, o.sort_key, o.id
+            """)
         try statement.bind(version)
         while try statement.step() { try body(hit(from: statement, version: version)) }
     }
 
     public func itemHashes(of catalog: StoredCatalog) throws -> [String: UInt64] {
         let version = try version(of: catalog)
-        let statement = try connection.prepare("SELECT id, hash FROM items WHERE version = ?")
+        let statement = try connection.prepare("SELECT id, hash FROM item_ids WHERE version = ?")
         try statement.bind(version)
         var hashes: [String: UInt64] = [:]
         hashes.reserveCapacity(catalog.summary.count)
@@ -213,13 +224,13 @@ public final class SQLiteCatalogReader: CatalogReader {
         indexReaders[version] = reader
         return reader
     }
-
 }
 
 /// The search index questions, answered from one catalog version's rows.
 final class SQLiteIndexReader: SearchIndexReading {
     private let connection: Connection
     private let version: Int64
+    private var chunkStatement: Statement?
 
     init(connection: Connection, version: Int64) {
         self.connection = connection
@@ -227,7 +238,10 @@ final class SQLiteIndexReader: SearchIndexReading {
     }
 
     func postingChunk(term: UInt32, chunk: Int) throws -> [UInt8]? {
-        let statement = try connection.cached("SELECT data FROM search_postings WHERE key = ?")
+        // Kept here: the hottest statement of a search, spared the cache's lookup by SQL text.
+        let statement = try chunkStatement ?? connection.prepare("SELECT data FROM search_postings WHERE key = ?")
+        chunkStatement = statement
+        statement.reset()
         try statement.bind(SQLiteCatalogWriter.postingKey(version: version, chunk: chunk, term: term))
         defer { statement.finish() }
         return try statement.step() ? statement.blob(0) : nil

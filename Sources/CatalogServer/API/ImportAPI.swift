@@ -9,15 +9,20 @@ import Foundation
 /// SQLite database) and it is imported like `catalog import` does: in one transaction, so a bad
 /// file changes nothing and the error (422) says where the problem is.
 ///
-/// The upload goes to a temporary file first; the import runs on the request's worker thread
-/// with the server's one read-write connection, while other workers keep serving reads.
+/// The upload goes to a temporary file first; the import runs on a thread of its own (the
+/// server's import lane), so the workers keep answering everyone else, and readers never wait:
+/// the file is read and indexed without any lock, and only the final write takes the database's
+/// write lock. The import stops, changing nothing, when the client goes away, when it runs
+/// longer than the time limit (`--import-timeout`), or when the server stops.
 struct ImportAPI {
     let stores: any CatalogDatabase
     let authentication: RequestAuthentication
+    let timeout: Duration
 
     func register(in routes: inout RouterBuilder) {
         let stores = stores
         let authentication = authentication
+        let timeout = timeout
         routes.on(.post, "/api/v1/catalogs/{id}/import") { request, context in
             _ = try authentication.requireAdmin(request)
             let id = context.parameter("id")
@@ -29,23 +34,23 @@ struct ImportAPI {
             let replace = try Self.boolean(request, "replace")
             let file = try TemporaryFile(contents: request.body)
             defer { file.remove() }
-            let summary = try Self.mapErrors {
-                var definition =
-                    try stores.reader().catalog(id)?.definition
-                    ?? CatalogDefinition(
-                        id: id, title: try request.text("title", maxLength: 200) ?? id,
-                        locale: try request.text("locale", maxLength: 35) ?? "en")
-                if let title = try request.text("title", maxLength: 200) { definition.title = title }
-                let outcome = ReadingOutcome()
-                let reader = try ImportPipeline.reader(
-                    format: format, fileURL: file.url, displayName: "upload", definition: &definition,
-                    record: try request.text("record", maxLength: 200),
-                    table: try request.text("table", maxLength: 200),
-                    sqliteTable: SQLiteTableSource.init, progress: { _ in }, outcome: outcome)
-                return try ImportPipeline.run(
-                    reader, into: stores, definition: definition, replace: replace,
-                    collation: try ICUCollation.forImport(locale: definition.locale), outcome: outcome,
-                    progress: { _ in })
+            let deadline = ContinuousClock.now + timeout
+            let cancelled: @Sendable () -> Bool = { context.isCancelled() || ContinuousClock.now > deadline }
+            let summary = try Self.mapErrors(timedOut: { ContinuousClock.now > deadline }, limit: timeout) {
+                // The same import as `catalog import FILE`: a new catalog takes the definition an
+                // export carries, and the summary has the import's notes.
+                var upload = ImportRequest(source: "upload", catalog: id)
+                upload.title = try request.text("title", maxLength: 200)
+                if try stores.reader().catalog(id) == nil {
+                    upload.locale = try request.text("locale", maxLength: 35)
+                }
+                upload.format = format
+                upload.record = try request.text("record", maxLength: 200)
+                upload.table = try request.text("table", maxLength: 200)
+                upload.replace = replace
+                var importer = SourceImporter(collation: { try ICUCollation.forImport(locale: $0) })
+                importer.isCancelled = cancelled
+                return try importer.importFile(at: file.url, displayName: "upload", request: upload, database: stores)
             }
             return try JSONResponse.make(summary)
         }
@@ -83,22 +88,28 @@ struct ImportAPI {
     }
 
     /// A malformed file is the client's problem (422, with where); a constraint such as a
-    /// duplicate id too. Storage trouble stays a 500.
-    static func mapErrors<T>(_ body: () throws -> T) throws -> T {
+    /// duplicate id too. An import stopped by its time limit is a 503 that says so. Storage
+    /// trouble stays a 500.
+    static func mapErrors<T>(timedOut: () -> Bool, limit: Duration, _ body: () throws -> T) throws -> T {
         do {
             return try StorageErrors.map(body)
+        } catch  where timedOut() {
+            throw HTTPError(
+                .serviceUnavailable, code: "import_timeout",
+                "the import took longer than \(limit.components.seconds) s and was stopped; nothing changed")
         } catch let error as ImportError {
             throw HTTPError(.unprocessableContent, code: "import_failed", error.description)
         }
     }
 }
 
-/// An upload on disk for the duration of an import.
+/// An upload on disk for the duration of an import: a registered temporary file, so a stopped
+/// server removes it and a crashed one's is swept at the next start (``TemporaryFiles``).
 struct TemporaryFile {
     let url: URL
 
     init(contents: [UInt8]) throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-upload-\(UUID().uuidString)")
+        url = TemporaryFiles.create(kind: "upload")
         guard
             FileManager.default.createFile(
                 atPath: url.path, contents: Data(contents), attributes: [.posixPermissions: 0o600])
@@ -106,6 +117,6 @@ struct TemporaryFile {
     }
 
     func remove() {
-        try? FileManager.default.removeItem(at: url)
+        TemporaryFiles.remove(url)
     }
 }

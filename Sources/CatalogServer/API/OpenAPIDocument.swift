@@ -83,7 +83,7 @@ enum OpenAPIDocument {
                   "image": {"type": ["string", "null"]},
                   "featured": {"type": ["integer", "null"], "description": "Featured rank, 1 first."},
                   "section": {"type": ["string", "null"], "description": "The index section's label."},
-                  "fields": {"type": "object", "additionalProperties": {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}}
+                  "fields": {"type": "object", "description": "Extra fields with their JSON types: a string, a number (its literal as read), a boolean, null, or an array of values.", "additionalProperties": {"type": ["string", "number", "boolean", "null", "array"], "items": {"type": ["string", "number", "boolean", "null", "array"]}}}
                 }
               },
               "MatchRange": {
@@ -132,8 +132,8 @@ enum OpenAPIDocument {
                 "properties": {"catalog": {"type": "string"}, "item": {"type": "string"}, "added": {"type": "string"}, "record": {"oneOf": [{"$ref": "#/components/schemas/Record"}, {"type": "null"}]}}
               },
               "ImportSummary": {
-                "type": "object", "required": ["read", "added", "updated", "removed", "total"],
-                "properties": {"read": {"type": "integer"}, "added": {"type": "integer"}, "updated": {"type": "integer"}, "removed": {"type": "integer"}, "total": {"type": "integer"}}
+                "type": "object", "required": ["read", "added", "updated", "removed", "total", "notes"],
+                "properties": {"read": {"type": "integer"}, "added": {"type": "integer"}, "updated": {"type": "integer"}, "removed": {"type": "integer"}, "total": {"type": "integer"}, "notes": {"type": "array", "items": {"type": "string"}, "description": "What the user should know about how the source was read (several values for one role, …)."}}
               },
               "CompatRecipe": {
                 "type": "object", "required": ["recid", "title", "subtitle", "description", "complexity", "imageurl"],

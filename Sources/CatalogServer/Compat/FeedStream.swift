@@ -31,7 +31,8 @@ final class FeedStream: ResponseBodyStream {
         id = definition.id
         mapper = RecordMapper(definition: definition)
         writer = XMLRecordWriter(
-            rootElement: definition.rootElement ?? "catalog", recordElement: definition.recordElement ?? "record")
+            rootElement: definition.rootElement ?? "catalog", recordElement: definition.recordElement ?? "record",
+            recordAttributes: Set(definition.recordAttributes), rootAttributes: definition.rootAttributes)
     }
 
     func nextChunk() throws -> [UInt8]? {

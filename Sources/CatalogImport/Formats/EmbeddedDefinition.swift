@@ -1,0 +1,93 @@
+import CatalogModel
+import Foundation
+
+/// The catalog definition an export carries, so importing the file into a new catalog needs no
+/// `--field` flags and gives the same records.
+///
+/// `catalog export` writes it where each format has room for it, near the top:
+/// - XML: `<?catalog-definition {…}?>` on the line after the XML declaration;
+/// - JSON: the document is `{"catalog-definition":{…},"records":[…]}`, the definition on the first
+///   line;
+/// - CSV: a first line `#catalog-definition {…}` before the header;
+/// - SQLite: a table `catalog_definition` beside the records' table (read by the SQLite target).
+///
+/// The definition is JSON on one line, with `<` and `>` escaped, so it can never end the
+/// processing instruction early. Only a file as `catalog export` wrote it is recognized; anything
+/// else simply has no embedded definition.
+public enum EmbeddedDefinition {
+    /// The name of the XML processing instruction, JSON key and CSV line prefix.
+    public static let marker = "catalog-definition"
+    /// The most bytes looked at for the definition.
+    static let maxBytes = 16 << 20
+
+    /// `definition` as one line of JSON, without where it was fetched from.
+    public static func json(_ definition: CatalogDefinition) -> String {
+        var portable = definition
+        portable.source = nil
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let text = (try? encoder.encode(portable)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        // Outside strings JSON has no '<' or '>', so escaping them everywhere stays valid JSON.
+        return text.replacingOccurrences(of: "<", with: "\\u003c").replacingOccurrences(of: ">", with: "\\u003e")
+    }
+
+    /// The definition embedded in a text file (XML, JSON, CSV) as ``json(_:)`` wrote it, if any.
+    public static func read(fileURL: URL, format: ImportFormat) -> CatalogDefinition? {
+        guard format != .sqlite, let handle = try? FileHandle(forReadingFrom: fileURL) else { return nil }
+        defer { try? handle.close() }
+        var head = Data()
+        while head.count < maxBytes, head.filter({ $0 == 0x0A }).count < 2 {
+            guard let chunk = try? handle.read(upToCount: 64 * 1024), !chunk.isEmpty else { break }
+            head.append(chunk)
+        }
+        var lines = head.split(separator: 0x0A, maxSplits: 2, omittingEmptySubsequences: false).prefix(2)
+            .map { String(decoding: $0, as: UTF8.self) }
+        if let first = lines.first, first.hasPrefix("\u{FEFF}") { lines[0] = String(first.dropFirst()) }
+        let json: Substring?
+        switch format {
+        case .xml:
+            json = lines.dropFirst().first.flatMap { line in
+                let start = "<?\(marker) "
+                guard line.hasPrefix(start), line.hasSuffix("?>") else { return nil }
+                return line.dropFirst(start.count).dropLast(2)
+            }
+        case .json:
+            json = lines.first.flatMap { line in
+                let start = "{\"\(marker)\":"
+                guard line.hasPrefix(start), line.hasSuffix(",") else { return nil }
+                return line.dropFirst(start.count).dropLast()
+            }
+        case .csv:
+            json = lines.first.flatMap { line in
+                let start = "#\(marker) "
+                let trimmed = line.hasSuffix("\r") ? line.dropLast() : Substring(line)
+                guard trimmed.hasPrefix(start) else { return nil }
+                return trimmed.dropFirst(start.count)
+            }
+        case .sqlite:
+            json = nil
+        }
+        return json.flatMap { decode(String($0)) }
+    }
+
+    /// Decodes a definition written by ``json(_:)``.
+    public static func decode(_ json: String) -> CatalogDefinition? {
+        try? JSONDecoder().decode(CatalogDefinition.self, from: Data(json.utf8))
+    }
+
+    /// A new catalog's definition made from an embedded one: its mapping, types, categories,
+    /// scopes, languages and document shape, with the new catalog's id, title and locale.
+    public static func apply(_ embedded: CatalogDefinition, to definition: CatalogDefinition) -> CatalogDefinition {
+        var result = embedded
+        result.id = definition.id
+        result.title = definition.title
+        result.locale = definition.locale
+        result.source = nil
+        result.idSource = nil
+        result.mapping.merge(definition.mapping) { _, given in given }
+        result.fieldTypes.merge(definition.fieldTypes) { _, given in given }
+        if let language = definition.language { result.language = language }
+        if let separator = definition.categorySeparator { result.categorySeparator = separator }
+        return result
+    }
+}

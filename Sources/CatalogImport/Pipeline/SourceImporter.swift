@@ -1,0 +1,229 @@
+import CatalogCore
+import CatalogModel
+import CatalogStorage
+import Foundation
+
+/// What to import: a source, the catalog, and how to read and map it — `catalog import`'s
+/// options, or a URL-sourced catalog's stored ones for `catalog refresh`.
+public struct ImportRequest: Sendable {
+    /// A file path or an http(s) URL.
+    public var source: String
+    /// The catalog's id.
+    public var catalog: String
+    /// The format; nil finds it from the extension, else the first bytes.
+    public var format: ImportFormat?
+    /// XML: the record element; JSON: the key holding the records.
+    public var record: String?
+    /// SQLite: the table.
+    public var table: String?
+    /// Mappings given for this import (`--field`): merged into the stored ones, and each must
+    /// name a field the source has.
+    public var mapping: [Role: String] = [:]
+    /// Field types given for this import (`--type`), merged into the stored ones.
+    public var fieldTypes: [String: FieldType] = [:]
+    /// The language whose texts fill the roles (`--lang`).
+    public var language: String?
+    /// The locale of a new catalog (`--locale`); an existing catalog's cannot change.
+    public var locale: String?
+    /// The catalog's title (`--title`).
+    public var title: String?
+    /// Splits one categories value (`--category-separator`).
+    public var categorySeparator: String?
+    /// CSV: lines starting with this character are skipped (`--comment`).
+    public var comment: Character?
+    /// Remove records missing from the source (`--replace`).
+    public var replace = false
+    /// How to download a URL.
+    public var fetch = SourceFetcher.Options()
+    /// Send the stored `ETag`/`Last-Modified` (`catalog refresh`), so an unchanged feed is not
+    /// read at all.
+    public var conditional = false
+
+    /// Creates a request.
+    public init(source: String, catalog: String) {
+        self.source = source
+        self.catalog = catalog
+    }
+
+    /// The request that fetches a URL-sourced catalog again, conditionally, the way it was read.
+    public init?(refreshing definition: CatalogDefinition) {
+        guard let feed = definition.source else { return nil }
+        self.init(source: feed.url, catalog: definition.id)
+        format = feed.format.flatMap(ImportFormat.init(rawValue:))
+        record = feed.record
+        table = feed.table
+        replace = feed.replace
+        conditional = true
+    }
+}
+
+/// What an import did.
+public enum ImportResult: Sendable, Equatable {
+    /// The records were imported.
+    case imported(ImportSummary)
+    /// A conditional GET said the source has not changed: nothing was read or written.
+    case notModified
+}
+
+/// Runs one import of a source end to end — fetch, find the format, build the definition, read,
+/// map, and import through CatalogCore's ``CatalogImporter`` — the way `catalog import`,
+/// `catalog refresh` and the background refresher of `catalog serve` do.
+///
+/// ```swift
+/// let importer = SourceImporter(collation: { try ICUCollation.forImport(locale: $0) })
+/// let result = try importer.run(ImportRequest(source: "feed.xml", catalog: "feed"), database: database)
+/// ```
+///
+/// - A new catalog adopts the definition an export carries (``EmbeddedDefinition``), so an
+///   exported file imports without `--field` flags; an existing one keeps its own.
+/// - A catalog imported from a URL remembers it (``CatalogDefinition/source``) with the response's
+///   `ETag` and `Last-Modified`; one imported from a file forgets any URL.
+/// - An import that would re-key the catalog is refused without ``ImportRequest/replace``, before
+///   anything is read when the mapping says so, else before anything is committed.
+public struct SourceImporter: Sendable {
+    /// The sort keys and sections of a locale.
+    public var collation: @Sendable (_ locale: String) throws -> any CatalogCollating
+    /// Checked between records: true stops the import, and nothing changes.
+    public var isCancelled: @Sendable () -> Bool = { false }
+    /// Called with the bytes read so far.
+    public var bytesRead: @Sendable (Int64) -> Void = { _ in }
+    /// Called with the records read so far.
+    public var recordsRead: @Sendable (Int) -> Void = { _ in }
+    /// Called once every record is read, with their number.
+    public var readingDone: @Sendable (Int) -> Void = { _ in }
+    /// Called with the size of the file to read, once it is known.
+    public var sizeKnown: @Sendable (Int64?) -> Void = { _ in }
+
+    /// Creates an importer whose sort keys and sections come from `collation`.
+    public init(collation: @escaping @Sendable (_ locale: String) throws -> any CatalogCollating) {
+        self.collation = collation
+    }
+
+    /// Fetches and imports `request` into `database`.
+    ///
+    /// - Throws: ``ImportError`` (the source, its content, the options) or what the database
+    ///   throws. Nothing changes when it throws.
+    public func run(_ request: ImportRequest, database: any CatalogDatabase) throws -> ImportResult {
+        let stored = try database.reader().catalog(request.catalog)?.definition
+        guard let fetched = try fetch(request, stored: stored) else { return .notModified }
+        defer { fetched.discard() }
+        return .imported(try importFetched(fetched, request: request, database: database))
+    }
+
+    /// Checks `request` against the catalog's `stored` definition and fetches its source
+    /// (conditionally when ``ImportRequest/conditional``).
+    ///
+    /// - Returns: the file to import (a download is deleted with the object), or nil when the
+    ///   server said the source has not changed.
+    public func fetch(_ request: ImportRequest, stored: CatalogDefinition?) throws -> FetchedSource? {
+        try Self.check(request, against: stored)
+        var options = request.fetch
+        if request.conditional, let feed = stored?.source, feed.url == request.source {
+            options.etag = feed.etag
+            options.lastModified = feed.lastModified
+        }
+        guard case .file(let fetched) = try SourceFetcher().fetchBlocking(request.source, options: options) else {
+            return nil
+        }
+        return fetched
+    }
+
+    /// Imports a local file, an upload for instance, named `displayName` in error messages
+    /// (`upload:12:7: …`). ``ImportRequest/source`` only says whether the catalog keeps a URL.
+    ///
+    /// - Returns: what the import did.
+    public func importFile(
+        at fileURL: URL, displayName: String, request: ImportRequest, database: any CatalogDatabase
+    ) throws -> ImportSummary {
+        let size = (try? FileManager.default.attributesOfItem(atPath: fileURL.path)[.size] as? NSNumber)?.int64Value
+        let file = FetchedSource(fileURL: fileURL, displayName: displayName, isTemporary: false, byteCount: size)
+        return try importFetched(file, request: request, database: database)
+    }
+
+    /// Imports a file ``fetch(_:stored:)`` returned.
+    ///
+    /// - Returns: what the import did.
+    public func importFetched(_ fetched: FetchedSource, request: ImportRequest, database: any CatalogDatabase)
+        throws -> ImportSummary
+    {
+        let stored = try database.reader().catalog(request.catalog)?.definition
+        try Self.check(request, against: stored)
+        let format =
+            try request.format ?? ImportFormat(fileExtension: fetched.fileURL.pathExtension)
+            ?? ImportFormat.detect(fileURL: fetched.fileURL)
+        let embedded =
+            format == .sqlite
+            ? SQLiteTableSource.embeddedDefinition(path: fetched.fileURL.path)
+            : EmbeddedDefinition.read(fileURL: fetched.fileURL, format: format)
+        var definition = Self.definition(for: request, stored: stored, embedded: embedded)
+        if SourceFetcher.isRemote(request.source) {
+            definition.source = FeedSource(
+                url: request.source, format: request.format?.rawValue, record: request.record, table: request.table,
+                replace: request.replace, etag: fetched.etag, lastModified: fetched.lastModified)
+        } else {
+            definition.source = nil
+        }
+        sizeKnown(fetched.byteCount)
+        let outcome = ReadingOutcome()
+        let progress = bytesRead
+        let reader = try ImportPipeline.reader(
+            format: format, fileURL: fetched.fileURL, displayName: fetched.displayName, definition: &definition,
+            record: request.record, table: request.table, comment: request.comment,
+            sqliteTable: { SQLiteTableSource(path: $0, table: $1) }, progress: { progress($0) }, outcome: outcome)
+        let done = readingDone
+        let records = recordsRead
+        return try ImportPipeline.run(
+            reader, into: database, definition: definition, replace: request.replace,
+            collation: try collation(definition.locale), requiredSources: request.mapping, outcome: outcome,
+            readingDone: { done($0) }, progress: { records($0) }, isCancelled: isCancelled)
+    }
+
+    /// The definition to import with: the stored one (or a new one, from the embedded definition
+    /// when the file carries one) with the request's options applied.
+    static func definition(
+        for request: ImportRequest, stored: CatalogDefinition?, embedded: CatalogDefinition?
+    ) -> CatalogDefinition {
+        var definition: CatalogDefinition
+        if let stored {
+            definition = stored
+            if let embedded {
+                definition.fieldTypes.merge(embedded.fieldTypes) { own, _ in own }
+            }
+        } else {
+            let fresh = CatalogDefinition(
+                id: request.catalog, title: request.title ?? embedded?.title ?? request.catalog,
+                locale: request.locale ?? embedded?.locale ?? "en")
+            definition = embedded.map { EmbeddedDefinition.apply($0, to: fresh) } ?? fresh
+            if embedded?.language == nil, request.language == nil, let locale = request.locale {
+                definition.language = locale
+            }
+        }
+        if let title = request.title { definition.title = title }
+        definition.mapping.merge(request.mapping) { _, new in new }
+        definition.fieldTypes.merge(request.fieldTypes) { _, new in new }
+        if let language = request.language { definition.language = language }
+        if let separator = request.categorySeparator { definition.categorySeparator = separator }
+        return definition
+    }
+
+    /// Refuses what cannot work before anything is fetched: a locale change, and a mapping that
+    /// changes how the catalog's records are identified (unless replacing).
+    static func check(_ request: ImportRequest, against stored: CatalogDefinition?) throws(ImportError) {
+        guard let stored else { return }
+        if let locale = request.locale, locale != stored.locale {
+            throw ImportError(
+                .invalidArgument,
+                "catalog \"\(stored.id)\" already has locale \"\(stored.locale)\"; it cannot change on import")
+        }
+        guard !request.replace, let before = stored.idSource ?? stored.mapping[.id].map(IDSource.field) else {
+            return
+        }
+        var now: IDSource?
+        if let id = request.mapping[.id] {
+            now = .field(id)
+        } else if case .title = before, let title = request.mapping[.title] {
+            now = .title(title)
+        }
+        try ImportPipeline.checkKeys(catalog: stored.id, before: before, now: now, replace: false)
+    }
+}

@@ -1,0 +1,63 @@
+import CatalogCore
+import CatalogModel
+import CatalogStorage
+import Testing
+
+@Suite struct TypoMatcherTests {
+    /// Edit distance with swaps of neighbours (optimal string alignment), the plain way.
+    static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], edit: Int) -> Int {
+        var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { d[i][0] = i * edit }
+        for j in 0...b.count { d[0][j] = j * edit }
+        if !a.isEmpty && !b.isEmpty {
+            for i in 1...a.count {
+                for j in 1...b.count {
+                    let cost = a[i - 1] == b[j - 1] ? 0 : edit
+                    d[i][j] = min(d[i - 1][j] + edit, d[i][j - 1] + edit, d[i - 1][j - 1] + cost)
+                    if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                        d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+                    }
+                }
+            }
+        }
+        return d[a.count][b.count]
+    }
+
+    @Test func agreesWithThePlainDistanceOnRandomWords() throws {
+        var state: UInt64 = 11
+        func next(_ n: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(n))
+        }
+        let alphabet = Array("abcdeé").map { String($0) }
+        var words = Set<String>()
+        while words.count < 1_500 {
+            words.insert((0..<(3 + next(8))).map { _ in alphabet[next(alphabet.count)] }.joined())
+        }
+        let records = words.sorted().enumerated().map { Record(id: "r\($0.offset)", title: $0.element) }
+        let catalog = try TestCatalog(records)
+        let lexicon = catalog.searcher.index.lexicon
+        let range = lexicon.range(prefix: [IndexTermKind.titleWord.rawValue])
+        let terms = range.map {
+            Array(String(decoding: lexicon.term(at: $0).dropFirst(), as: UTF8.self).unicodeScalars)
+        }
+        for _ in 0..<150 {
+            let query = Array((0..<(4 + next(7))).map { _ in alphabet[next(alphabet.count)] }.joined().unicodeScalars)
+            guard let allowance = TypoMatcher.allowance(forLength: query.count) else { continue }
+            for prefix in [false, true] {
+                let found = Set(
+                    TypoMatcher.matches(query, allowance: allowance, prefix: prefix, in: range, of: lexicon))
+                var expected = Set<Int>()
+                for (offset, term) in terms.enumerated() {
+                    let candidates = prefix ? (0...term.count).map { Array(term.prefix($0)) } : [term]
+                    if candidates.contains(where: {
+                        Self.distance(query, $0, edit: allowance.editCost) <= allowance.maxDistance
+                    }) {
+                        expected.insert(range.lowerBound + offset)
+                    }
+                }
+                #expect(found == expected, "\(String(String.UnicodeScalarView(query))) prefix: \(prefix)")
+            }
+        }
+    }
+}

@@ -1,0 +1,206 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import Foundation
+import Synchronization
+
+/// A throwaway HTTP/1.1 responder on 127.0.0.1 (an ephemeral port) for fetcher, import and
+/// refresh tests: one accept thread, one thread per connection, canned replies by path. Never
+/// talks to anything but loopback.
+public final class LoopbackHTTPServer: Sendable {
+    /// What a path answers.
+    public enum Reply: Sendable {
+        /// A status line and a body.
+        case status(Int, body: String)
+        /// `302 Found` to another URL.
+        case redirect(to: String)
+        /// Accepts the connection, reads the request and never answers.
+        case silence
+        /// A 200 whose body is sent one byte every `interval` seconds.
+        case trickle(String, interval: TimeInterval)
+        /// A feed that can change, with an ETag and a Last-Modified, answering conditional GETs
+        /// with 304 when it has not changed.
+        case feed(LoopbackFeed)
+    }
+
+    /// The port the server listens on.
+    public let port: UInt16
+    private let listener: Int32
+    private let routes: [String: Reply]
+    private let open = Mutex<Set<Int32>>([])
+    private let requests = Mutex<[(path: String, headers: [String: String])]>([])
+
+    /// `http://127.0.0.1:<port>`
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    /// Paths requested so far.
+    public var requestedPaths: [String] { requests.withLock { $0.map(\.path) } }
+
+    /// The headers of each request so far (names lower-cased).
+    public var requestHeaders: [[String: String]] { requests.withLock { $0.map(\.headers) } }
+
+    /// Starts listening.
+    public init(routes: [String: Reply]) throws {
+        self.routes = routes
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(.EIO) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0, listen(fd, 16) == 0 else {
+            close(fd)
+            throw POSIXError(.EADDRINUSE)
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        self.listener = fd
+        self.port = UInt16(bigEndian: address.sin_port)
+        Thread.detachNewThread { [self] in acceptLoop() }
+    }
+
+    /// Stops listening and closes every connection still open.
+    public func stop() {
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+        let connections = open.withLock { set in
+            defer { set.removeAll() }
+            return set
+        }
+        for connection in connections {
+            shutdown(connection, Int32(SHUT_RDWR))
+            close(connection)
+        }
+    }
+
+    private func acceptLoop() {
+        while true {
+            let connection = accept(listener, nil, nil)
+            if connection < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            open.withLock { _ = $0.insert(connection) }
+            Thread.detachNewThread { [self] in serve(connection) }
+        }
+    }
+
+    private func serve(_ connection: Int32) {
+        var request: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while request.count < 65536, !request.ends(with: Array("\r\n\r\n".utf8)) {
+            let n = chunk.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
+            if n <= 0 { break }
+            request.append(contentsOf: chunk[0..<n])
+        }
+        let lines = String(decoding: request, as: UTF8.self).components(separatedBy: "\r\n")
+        let path = lines.first?.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
+        }
+        requests.withLock { $0.append((path, headers)) }
+        let response: String
+        switch routes[path] ?? .status(404, body: "not found") {
+        case .silence:
+            return  // stop() closes it
+        case .status(let code, let body):
+            response = Self.response(code, body: body)
+        case .redirect(let location):
+            response = "HTTP/1.1 302 Found\r\nLocation: \(location)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+        case .trickle(let body, let interval):
+            let head = "HTTP/1.1 200 OK\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n"
+            guard send(Array(head.utf8), on: connection) else { return }
+            for byte in body.utf8 {
+                Thread.sleep(forTimeInterval: interval)
+                guard send([byte], on: connection) else { return }
+            }
+            finish(connection)
+            return
+        case .feed(let feed):
+            response = feed.answer(ifNoneMatch: headers["if-none-match"], ifModifiedSince: headers["if-modified-since"])
+        }
+        _ = send(Array(response.utf8), on: connection)
+        finish(connection)
+    }
+
+    static func response(_ code: Int, body: String, extra: String = "") -> String {
+        "HTTP/1.1 \(code) Canned\r\nContent-Type: application/octet-stream\r\nContent-Length: \(body.utf8.count)\r\n"
+            + extra + "Connection: close\r\n\r\n\(body)"
+    }
+
+    private func send(_ bytes: [UInt8], on connection: Int32) -> Bool {
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBytes {
+                Glibc.send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
+            if n <= 0 { return false }
+            sent += n
+        }
+        return true
+    }
+
+    private func finish(_ connection: Int32) {
+        let mine = open.withLock { $0.remove(connection) != nil }
+        if mine { close(connection) }
+    }
+}
+
+/// A feed served by ``LoopbackHTTPServer``: its body can change; each version has its own ETag
+/// and Last-Modified, and a request that names the current ones gets 304.
+public final class LoopbackFeed: Sendable {
+    private struct Version {
+        var body: String
+        var number: Int
+    }
+
+    private let version: Mutex<Version>
+    private let served = Mutex<(full: Int, notModified: Int)>((0, 0))
+
+    /// A feed with `body` as its first version.
+    public init(_ body: String) {
+        version = Mutex(Version(body: body, number: 1))
+    }
+
+    /// Replaces the body: a new version, with a new ETag and Last-Modified.
+    public func update(_ body: String) {
+        version.withLock {
+            $0.body = body
+            $0.number += 1
+        }
+    }
+
+    /// How many 200 and 304 answers were sent.
+    public var answers: (full: Int, notModified: Int) { served.withLock { $0 } }
+
+    func answer(ifNoneMatch: String?, ifModifiedSince: String?) -> String {
+        let current = version.withLock { $0 }
+        let etag = "\"v\(current.number)\""
+        let lastModified = "Mon, 0\(min(current.number, 9)) Dec 2025 10:00:00 GMT"
+        if ifNoneMatch == etag || (ifNoneMatch == nil && ifModifiedSince == lastModified) {
+            served.withLock { $0.notModified += 1 }
+            return "HTTP/1.1 304 Not Modified\r\nETag: \(etag)\r\nConnection: close\r\n\r\n"
+        }
+        served.withLock { $0.full += 1 }
+        return LoopbackHTTPServer.response(
+            200, body: current.body, extra: "ETag: \(etag)\r\nLast-Modified: \(lastModified)\r\n")
+    }
+}
+
+extension Array where Element: Equatable {
+    fileprivate func ends(with suffix: [Element]) -> Bool {
+        count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix
+    }
+}
