@@ -4,7 +4,8 @@
 #   scripts/install-deps.sh build    what `make run` needs
 #   scripts/install-deps.sh test     plus what the test suite needs (sqlite3; postgresql for a
 #                                    throwaway cluster; nginx-light in front of two servers;
-#                                    chromium and chromium-driver for the browser tests)
+#                                    chromium and chromium-driver for the browser tests;
+#                                    tmux for the terminal tests)
 #   scripts/install-deps.sh bench    plus what the benchmarks need (xmllint from libxml2-utils among them)
 set -euo pipefail
 
@@ -12,7 +13,7 @@ profile="${1:-build}"
 packages=(libsqlite3-dev libpq-dev libicu-dev pkg-config libmicrohttpd-dev zlib1g-dev libsodium-dev libgd-dev libxml2-dev curl)
 case "$profile" in
   build) ;;
-  test) packages+=(sqlite3 postgresql nginx-light chromium chromium-driver python3-pip) ;;
+  test) packages+=(sqlite3 postgresql nginx-light chromium chromium-driver python3-pip tmux) ;;
   bench) packages+=(sqlite3 postgresql wrk nginx-light python3 python3-venv libxml2-utils) ;;
   *) echo "usage: $0 build|test|bench" >&2; exit 64 ;;
 esac

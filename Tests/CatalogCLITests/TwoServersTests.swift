@@ -1,3 +1,5 @@
+import CatalogEngines
+import CatalogStorage
 import CatalogTestSupport
 import Foundation
 import Testing
@@ -26,7 +28,11 @@ final class TwoServersTests {
             log = directory.appendingPathComponent("\(name).log")
             _ = FileManager.default.createFile(atPath: log.path, contents: nil)
             process.executableURL = CLIRunner.binary
-            process.arguments = ["serve", "--port", "0", "--db", database]
+            // One snapshot folder for both, as servers of one database on one machine share by default.
+            process.arguments = [
+                "serve", "--port", "0", "--db", database, "--snapshots",
+                directory.appendingPathComponent("snapshots").path,
+            ]
             let out = Pipe()
             process.standardOutput = out
             process.standardError = try FileHandle(forWritingTo: log)
@@ -121,6 +127,44 @@ final class TwoServersTests {
                     .status) == 200
                 } != nil)
         }
+    }
+
+    @Test func eitherServerGivesTheSnapshotOfTheSameVersion() throws {
+        let (a, b) = (servers[0], servers[1])
+        let path = "/api/v1/catalogs/cookbook/snapshot"
+        let fromA = try a.client.request("GET", path)
+        #expect(fromA.status == 200, "\(fromA.text)")
+        #expect(fromA.body.starts(with: Array("SQLite format 3\u{0}".utf8)))
+        let etag = try #require(fromA.headers["etag"])
+        // B names the same catalog version by the same ETag, without building anything.
+        #expect(try b.client.request("GET", path, headers: [("If-None-Match", etag)]).status == 304)
+
+        // The file holds what PostgreSQL holds: the catalog's description, every record in order.
+        let file = cli.directory.appendingPathComponent("cookbook-snapshot.sqlite")
+        try Data(fromA.body).write(to: file)
+        let snapshot = try CatalogEngines.open(file.path)
+        let source = try CatalogEngines.open(database.url)
+        defer {
+            snapshot.close()
+            source.close()
+        }
+        let copied = try #require(try snapshot.reader().catalog("cookbook"))
+        let original = try #require(try source.reader().catalog("cookbook"))
+        #expect(copied.summary == original.summary && copied.definition == original.definition)
+        #expect(copied.sectionLabels == original.sectionLabels && copied.categories == original.categories)
+        func records(_ database: any CatalogDatabase, _ catalog: StoredCatalog) throws -> [String] {
+            var records: [String] = []
+            try database.reader().forEachItem(of: catalog) { records.append("\($0.id) \($0.categories) \($0.json)") }
+            return records
+        }
+        #expect(try records(snapshot, copied) == records(source, original))
+
+        // A write through B: A's snapshot is a new version within a second.
+        #expect(try importRecords(#"[{"id":"s1","title":"Somlói galuska"}]"#, through: b).status == 200)
+        let changed = wait {
+            (try? a.client.request("GET", path, headers: [("If-None-Match", etag)]).status) == 200
+        }
+        #expect(changed != nil, "a write through B gives a new snapshot on A within a second")
     }
 
     /// Signs in as ada with the web form (fetched, then posted) through `client`; returns the

@@ -38,7 +38,10 @@ import Testing
         try process.run()
         process.waitUntilExit()
         let tables = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        for name in ["catalogs", "items", "item_order", "item_ids", "item_categories", "sections", "search_blobs", "search_postings"] {
+        for name in [
+            "catalogs", "items", "item_order", "item_ids", "item_categories", "sections", "search_blobs",
+            "search_postings",
+        ] {
             #expect(tables.contains(name))
         }
     }
@@ -110,7 +113,10 @@ import Testing
                 collation: try ICUCollation.forImport(locale: "de"),
                 records: { add in
                     for (index, title) in titles.enumerated() {
-                        try add(Record(id: "r\(titles.count - index)", title: title, categories: index % 2 == 0 ? ["Obst"] : []))
+                        try add(
+                            Record(
+                                id: "r\(titles.count - index)", title: title, categories: index % 2 == 0 ? ["Obst"] : []
+                            ))
                     }
                     return nil
                 })

@@ -23,8 +23,10 @@ enum ImportProfile {
         let startCPU = threadCPUMilliseconds()
         defer {
             let elapsed = ContinuousClock.now - start
-            let milliseconds = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
-            var line = "profile: \(label()): \(milliseconds) ms (this thread's CPU \(threadCPUMilliseconds() - startCPU) ms)"
+            let milliseconds =
+                elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
+            var line =
+                "profile: \(label()): \(milliseconds) ms (this thread's CPU \(threadCPUMilliseconds() - startCPU) ms)"
             if let now = residentMegabytes("VmRSS:"), let peak = residentMegabytes("VmHWM:") {
                 line += ", RSS \(now) MB (peak \(peak) MB)"
             }

@@ -33,7 +33,9 @@ final class SinkHandoff: CatalogIndexSink, @unchecked Sendable {
     }
     func write(blob: [UInt8], named name: String) throws { try add(.blob(blob, name: name)) }
     func write(orderEntry: OrderEntry) throws { try add(.order(orderEntry)) }
-    func write(categoryEntry: OrderEntry, category: Int) throws { try add(.category(categoryEntry, category: category)) }
+    func write(categoryEntry: OrderEntry, category: Int) throws {
+        try add(.category(categoryEntry, category: category))
+    }
     func write(idEntry id: String, document: Int, hash: UInt64) throws {
         try add(.id(id, document: document, hash: hash))
     }
@@ -67,7 +69,8 @@ final class SinkHandoff: CatalogIndexSink, @unchecked Sendable {
             for write in writes {
                 switch write {
                 case .item(let item): try sink.write(item: item)
-                case .postingChunk(let bytes, let term, let chunk): try sink.write(postingChunk: bytes, term: term, chunk: chunk)
+                case .postingChunk(let bytes, let term, let chunk):
+                    try sink.write(postingChunk: bytes, term: term, chunk: chunk)
                 case .blob(let bytes, let name): try sink.write(blob: bytes, named: name)
                 case .order(let entry): try sink.write(orderEntry: entry)
                 case .category(let entry, let category): try sink.write(categoryEntry: entry, category: category)

@@ -271,7 +271,8 @@ public final class CatalogIndexBuilder {
                 for document in documentRange {
                     let arrival = Int(order[document])
                     let start = chunkTerms.count
-                    try termLists.read(at: termOffsets[arrival], count: termListLength(arrival), appendingTo: &chunkTerms)
+                    try termLists.read(
+                        at: termOffsets[arrival], count: termListLength(arrival), appendingTo: &chunkTerms)
                     chunkTermEnds.append(chunkTerms.count)
                     chunkTerms.withUnsafeBufferPointer { bytes in
                         TermList.forEach(in: UnsafeBufferPointer(rebasing: bytes[start...])) { term in
@@ -373,7 +374,9 @@ public final class CatalogIndexBuilder {
             }
         }
         for category in byCategory.keys.sorted() {
-            for arrival in byCategory[category]! { try sink.write(categoryEntry: entry(Int(arrival)), category: Int(category)) }
+            for arrival in byCategory[category]! {
+                try sink.write(categoryEntry: entry(Int(arrival)), category: Int(category))
+            }
         }
         byCategory = [:]
         var byID = Array(0..<UInt32(count))
@@ -430,7 +433,8 @@ public final class CatalogIndexBuilder {
             }
         }
         return Lexicon(
-            arena: arena, starts: starts, numbers: byBytes, documentCounts: counts, references: references, pool: inline)
+            arena: arena, starts: starts, numbers: byBytes, documentCounts: counts, references: references, pool: inline
+        )
     }
 
     /// Categories with their numbers and counts, in display order: the definition's first.
@@ -527,6 +531,12 @@ public enum SearchBlobs {
     public static let lexicon = "lexicon"
     /// The ``InfixIndex``.
     public static let infix = "title_infix"
+
+    /// Every blob an index may have, for copying an index (offline snapshots).
+    public static let all = [
+        lexicon, infix, DocumentAttributes.ranksBlob, DocumentAttributes.browseOrderBlob,
+        DocumentAttributes.pricesBlob, DocumentAttributes.priceOrderBlob,
+    ]
 }
 
 /// A record's term numbers in the builder's temporary file, as LEB128 numbers in the order

@@ -345,6 +345,9 @@ struct JSONInput {
         index < bytes.count ? bytes[index] : nil
     }
 
+    /// The next byte, without reading it; nil at the end.
+    func peekByte() -> UInt8? { peek() }
+
     private mutating func expect(_ byte: UInt8, _ what: String) throws(JSONInputError) {
         skipWhitespace()
         guard peek() == byte else { throw error("expected \(what)") }
@@ -353,6 +356,15 @@ struct JSONInput {
 
     private func error(_ message: String) -> JSONInputError {
         JSONInputError(message, at: index)
+    }
+}
+
+extension [String] {
+    /// Reads a JSON array of strings, as ``JSONOutput/strings(_:)`` writes it.
+    ///
+    /// - Throws: ``JSONInputError`` when `json` is not such an array.
+    public init(jsonStrings json: [UInt8]) throws(JSONInputError) {
+        self = try JSONInput.with(json) { (input: inout JSONInput) throws(JSONInputError) in try input.strings() }
     }
 }
 

@@ -8,15 +8,19 @@ import SQLiteSupport
 /// Sendable: it belongs to one thread.
 public final class SQLiteCatalogReader: CatalogReader {
     let connection: Connection
-    private let path: String
+    let path: String
+    /// What names the file in ``StoredCatalog/versionKey`` (which keys the process's search index
+    /// cache): its path, or something unique to this open for files that may be replaced in place.
+    private let identity: String
     /// Catalog rows by id, valid while `PRAGMA data_version` is unchanged.
     private var cache: [String: (catalog: StoredCatalog, version: Int64)] = [:]
     private var cacheVersion = -1
     private var indexReaders: [Int64: SQLiteIndexReader] = [:]
 
-    init(connection: Connection, path: String) {
+    init(connection: Connection, path: String, identity: String? = nil) {
         self.connection = connection
         self.path = path
+        self.identity = identity ?? path
     }
 
     public func catalogs() throws -> [CatalogSummary] {
@@ -54,9 +58,14 @@ public final class SQLiteCatalogReader: CatalogReader {
             summary: CatalogSummary(
                 id: statement.text(0), title: statement.text(1), locale: statement.text(2), count: statement.int(3)),
             definition: statement.blob(4), sectionLabels: statement.blob(5), categories: statement.blob(6),
-            collationVersion: statement.text(7), versionKey: "\(path)#\(version)")
+            collationVersion: statement.text(7), versionKey: Self.versionKey(path: identity, version: version))
         cache[id] = (catalog, version)
         return (catalog, version)
+    }
+
+    /// The ``StoredCatalog/versionKey`` of a catalog version in the file at `path`.
+    static func versionKey(path: String, version: Int64) -> String {
+        "\(path)#\(version)"
     }
 
     private func version(of catalog: StoredCatalog) throws -> Int64 {
@@ -130,7 +139,8 @@ public final class SQLiteCatalogReader: CatalogReader {
         let direction = descending ? "DESC" : "ASC"
         let order = ["section", "sort_key", "id"].map { "o.\($0) \(direction)" }.joined(separator: ", ")
         let statement = try connection.cached(
-            "SELECT \(Self.joinedHitColumns) FROM \(table) WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order) LIMIT ?")
+            "SELECT \(Self.joinedHitColumns) FROM \(table) WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order) LIMIT ?"
+        )
         try statement.bind(values + [limit + 1])
         defer { statement.finish() }
         var items: [StoredHit] = []

@@ -118,22 +118,23 @@ enum Schema {
         // 4: index order and ids in tables of their own, written in key order by imports (a
         // million ordered inserts instead of a million random ones into two indexes of items).
         itemOrderTables + """
-        INSERT INTO item_order
-            SELECT version, section, sort_key, id, key & 4294967295 FROM items ORDER BY version, section, sort_key, id;
-        INSERT INTO item_ids SELECT version, id, key & 4294967295, hash FROM items ORDER BY version, id;
-        DROP INDEX items_order;
-        DROP INDEX items_id;
-        """,
+            INSERT INTO item_order
+                SELECT version, section, sort_key, id, key & 4294967295 FROM items ORDER BY version, section, sort_key, id;
+            INSERT INTO item_ids SELECT version, id, key & 4294967295, hash FROM items ORDER BY version, id;
+            DROP INDEX items_order;
+            DROP INDEX items_id;
+            """,
     ]
 
     /// The catalog tables of the current layout (version 4).
     static let catalogTables = catalogsAndItems + otherCatalogTables + itemOrderTables
 
     /// The catalog tables of version 3, as its migration created them.
-    static let catalogTablesVersion3 = catalogsAndItems + """
-        CREATE UNIQUE INDEX items_id ON items (version, id);
-        CREATE INDEX items_order ON items (version, section, sort_key, id);
-        """ + otherCatalogTables
+    static let catalogTablesVersion3 =
+        catalogsAndItems + """
+            CREATE UNIQUE INDEX items_id ON items (version, id);
+            CREATE INDEX items_order ON items (version, section, sort_key, id);
+            """ + otherCatalogTables
 
     /// Catalogs and their records (since version 3).
     private static let catalogsAndItems = """

@@ -19,12 +19,7 @@ struct CatalogAPI {
         routes.get("/api/v1/catalogs/{id}") { _, context in
             let reader = try stores.reader()
             let catalog = try reader.catalogOr404(context.parameter("id"))
-            let summary = catalog.summary
-            return try JSONResponse.make(
-                CatalogDetail(
-                    id: summary.id, title: summary.title, locale: summary.locale, count: summary.count,
-                    scopes: reader.scopes(of: catalog).map(\.label), fields: catalog.definition.fieldOrder,
-                    sections: catalog.sectionLabels))
+            return try JSONResponse.make(reader.detail(of: catalog))
         }
         routes.get("/api/v1/catalogs/{id}/sections") { _, context in
             let reader = try stores.reader()
@@ -88,18 +83,4 @@ struct CatalogAPI {
             return JSONResponse.list("items", items)
         }
     }
-}
-
-/// One catalog with what a client needs to draw its screens.
-struct CatalogDetail: Codable {
-    var id: String
-    var title: String
-    var locale: String
-    var count: Int
-    /// The scope buttons, in order.
-    var scopes: [String]
-    /// The source's field names in their original order.
-    var fields: [String]
-    /// Every label of the index rail, in order (empty sections included).
-    var sections: [String]
 }

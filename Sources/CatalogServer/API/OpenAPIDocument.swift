@@ -27,7 +27,7 @@ enum OpenAPIDocument {
           "servers": [{"url": "/"}],
           "components": {
             "securitySchemes": {
-              "bearer": {"type": "http", "scheme": "bearer", "description": "An API token from `catalog user add`."}
+              "bearer": {"type": "http", "scheme": "bearer", "description": "An API token from `catalog user add`, or the token `POST /api/v1/signin` returns."}
             },
             "parameters": {
               "catalog": {"name": "id", "in": "path", "required": true, "description": "The catalog's id.", "schema": {"type": "string", "maxLength": 64, "pattern": "^[^\\u0000]*$"}},
@@ -134,6 +134,18 @@ enum OpenAPIDocument {
               "ImportSummary": {
                 "type": "object", "required": ["read", "added", "updated", "removed", "total", "notes"],
                 "properties": {"read": {"type": "integer"}, "added": {"type": "integer"}, "updated": {"type": "integer"}, "removed": {"type": "integer"}, "total": {"type": "integer"}, "notes": {"type": "array", "items": {"type": "string"}, "description": "What the user should know about how the source was read (several values for one role, …)."}}
+              },
+              "SignInRequest": {
+                "type": "object", "required": ["name", "password"],
+                "properties": {"name": {"type": "string"}, "password": {"type": "string"}}
+              },
+              "SignInResponse": {
+                "type": "object", "required": ["token", "user", "expires"],
+                "properties": {
+                  "token": {"type": "string", "description": "A session token (`cts_…`) to send as `Authorization: Bearer`."},
+                  "user": {"type": "object", "required": ["name", "admin"], "properties": {"name": {"type": "string"}, "admin": {"type": "boolean"}}},
+                  "expires": {"type": "string", "description": "When the token stops working, ISO 8601 in UTC."}
+                }
               },
               "CompatRecipe": {
                 "type": "object", "required": ["recid", "title", "subtitle", "description", "complexity", "imageurl"],
@@ -278,6 +290,48 @@ enum OpenAPIDocument {
                   "400": {"$ref": "#/components/responses/BadRequest"},
                   "414": {"$ref": "#/components/responses/URITooLong"},
                   "404": {"$ref": "#/components/responses/NotFound"}
+                }
+              }
+            },
+            "/api/v1/catalogs/{id}/snapshot": {
+              "get": {
+                "summary": "The catalog as a self-contained SQLite file for offline use (records, sections, sort keys, search index; no accounts).", "operationId": "getSnapshot",
+                "description": "The ETag changes exactly when the catalog does: `If-None-Match` answers 304; `Range` (with `If-Range`) resumes a download with 206. The client library's OfflineCatalog browses and searches the file exactly as the server does.",
+                "parameters": [
+                  {"$ref": "#/components/parameters/catalog"},
+                  {"name": "Range", "in": "header", "description": "One byte range: `bytes=START-` or `bytes=START-END`. Any other value is ignored and the whole file is sent, as HTTP asks of a server that does not understand a range.", "schema": {"type": "string"}}
+                ],
+                "responses": {
+                  "200": {"description": "The file.", "content": {"application/vnd.sqlite3": {"schema": {"type": "string", "format": "binary"}}}},
+                  "206": {"description": "The requested bytes of the file.", "content": {"application/vnd.sqlite3": {"schema": {"type": "string", "format": "binary"}}}},
+                  "304": {"$ref": "#/components/responses/NotModified"},
+                  "404": {"$ref": "#/components/responses/NotFound"},
+                  "416": {"description": "The range starts beyond the end of the file (`Content-Range: bytes */SIZE`)."},
+                  "503": {"description": "The server is busy building snapshots; try again.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+                }
+              }
+            },
+            "/api/v1/signin": {
+              "post": {
+                "summary": "Signs in with a name and password; answers a token for `Authorization: Bearer` (30 days).", "operationId": "signIn",
+                "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/SignInRequest"}}}},
+                "responses": {
+                  "200": {"description": "Signed in.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/SignInResponse"}}}},
+                  "400": {"$ref": "#/components/responses/BadRequest"},
+                  "401": {"description": "The name or the password is wrong.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+                  "415": {"description": "Not JSON.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+                  "429": {"description": "Too many failed sign-ins; `Retry-After` says when to try again.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+                  "503": {"description": "The server is busy checking passwords; try again.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+                }
+              }
+            },
+            "/api/v1/signout": {
+              "post": {
+                "summary": "Ends the session a sign-in token belongs to.", "operationId": "signOut",
+                "security": [{"bearer": []}],
+                "responses": {
+                  "204": {"description": "Signed out."},
+                  "401": {"$ref": "#/components/responses/Unauthorized"}
                 }
               }
             },
