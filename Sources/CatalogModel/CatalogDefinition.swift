@@ -50,6 +50,9 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
     public var recordAttributes: [String]
     /// Where a catalog imported from a URL comes from, for `catalog refresh`.
     public var source: FeedSource?
+    /// What the last import read and how (``ImportStamp``): the same source imported the same
+    /// way again has nothing to do.
+    public var lastImport: ImportStamp?
 
     /// Creates a definition with no mapping.
     public init(
@@ -103,7 +106,7 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case id, title, locale, rootElement, recordElement, mapping, categoryValues, categorySeparator, scopes
         case categories, fieldOrder, fieldTypes, language, translatedFields, idSource, rootAttributes
-        case recordAttributes, source
+        case recordAttributes, source, lastImport
     }
 
     public init(from decoder: any Decoder) throws {
@@ -135,6 +138,7 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
         rootAttributes = try c.decodeIfPresent([XMLAttribute].self, forKey: .rootAttributes) ?? []
         recordAttributes = try c.decodeIfPresent([String].self, forKey: .recordAttributes) ?? []
         source = try c.decodeIfPresent(FeedSource.self, forKey: .source)
+        lastImport = try c.decodeIfPresent(ImportStamp.self, forKey: .lastImport)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -157,6 +161,7 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
         if !rootAttributes.isEmpty { try c.encode(rootAttributes, forKey: .rootAttributes) }
         if !recordAttributes.isEmpty { try c.encode(recordAttributes, forKey: .recordAttributes) }
         try c.encodeIfPresent(source, forKey: .source)
+        try c.encodeIfPresent(lastImport, forKey: .lastImport)
     }
 }
 
