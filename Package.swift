@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "CatalogStorage", targets: ["CatalogStorage"]),
         .library(name: "CatalogCore", targets: ["CatalogCore"]),
         .library(name: "CatalogSQLite", targets: ["CatalogSQLite"]),
+        .library(name: "CatalogPostgres", targets: ["CatalogPostgres"]),
         .library(name: "CatalogEngines", targets: ["CatalogEngines"]),
         .library(name: "SQLiteSupport", targets: ["SQLiteSupport"]),
         .library(name: "CatalogImport", targets: ["CatalogImport"]),
@@ -31,6 +32,7 @@ let package = Package(
     targets: [
         // C libraries from Debian, behind thin module maps and shims.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CGD", pkgConfig: "gdlib", providers: [.apt(["libgd-dev"])]),
@@ -64,10 +66,17 @@ let package = Package(
             dependencies: ["SQLiteSupport", "CatalogModel", "CatalogStorage", "CatalogCore"],
             swiftSettings: swiftSettings
         ),
+        // The PostgreSQL engine on libpq: schema, migrations, snapshots, the bulk COPY path, and
+        // storing and reading what CatalogCore builds, for several servers on one database.
+        .target(
+            name: "CatalogPostgres", dependencies: ["CLibPQ", "CatalogModel", "CatalogStorage"],
+            swiftSettings: swiftSettings),
         // Opens a database from a location string: the one place that names the engines.
         .target(
             name: "CatalogEngines",
-            dependencies: ["CatalogModel", "CatalogStorage", "CatalogCore", "CatalogSQLite", "CatalogCollation"],
+            dependencies: [
+                "CatalogModel", "CatalogStorage", "CatalogCore", "CatalogSQLite", "CatalogPostgres", "CatalogCollation",
+            ],
             swiftSettings: swiftSettings
         ),
         // Readers (XML on libxml2, JSON, CSV, SQLite tables) and writers for records, and fetching
@@ -135,6 +144,14 @@ let package = Package(
             dependencies: [
                 "CatalogSQLite", "CatalogEngines", "CatalogCollation", "CatalogCore", "CatalogModel",
                 "CatalogTestSupport", "CatalogDemo", "SQLiteSupport", "CatalogStorage",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CatalogPostgresTests",
+            dependencies: [
+                "CatalogPostgres", "CatalogSQLite", "CatalogEngines", "CatalogCollation", "CatalogCore", "CatalogModel",
+                "CatalogStorage", "CatalogDemo", "CatalogTestSupport",
             ],
             swiftSettings: swiftSettings
         ),

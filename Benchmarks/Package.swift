@@ -8,9 +8,12 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     dependencies: [.package(path: "CatalogRoot")],
     targets: [
+        // libpq, for the naive PostgreSQL full-text peer.
+        .systemLibrary(name: "CBenchPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .executableTarget(
             name: "catalog-bench",
             dependencies: [
+                "CBenchPQ",
                 .product(name: "CatalogModel", package: "CatalogRoot"),
                 .product(name: "CatalogCollation", package: "CatalogRoot"),
                 .product(name: "CatalogStorage", package: "CatalogRoot"),
