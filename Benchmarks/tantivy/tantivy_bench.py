@@ -189,6 +189,9 @@ def main():
         f" ({len(times)} queries, {scoped} scoped as a category term; with building the query in Python:"
         f" p50 {percentile(with_build, 50):.2f} ms  p99 {percentile(with_build, 99):.2f} ms)",
     )
+    with open("/proc/self/status", encoding="utf-8") as status:
+        peak = next((line.split()[1] for line in status if line.startswith("VmHWM:")), "0")
+    line("  (Tantivy process memory)", f"peak RSS {int(peak) // 1024} MB (VmHWM, records loaded from JSON included)")
     with open(result_path, "w", encoding="utf-8") as file:
         json.dump(
             {
