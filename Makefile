@@ -5,6 +5,12 @@
 #               conformance run with schemathesis against a live server, the PostgreSQL parts on
 #               a throwaway cluster, `catalog browse` under tmux, the client library's documentation
 #               built with its samples compiled, then the browser tests in headless Chromium)
+#   make bench  every benchmark figure beside its peer (catalog-bench: import, re-imports, JSON and
+#               CSV import, the CATALOG_PROFILE breakdown, search beside FTS5 and Tantivy, sections;
+#               postgres-bench.sh: PostgreSQL beside SQLite; client-bench; server-bench.sh beside
+#               nginx and Datasette; attack-bench.sh), files in BENCH_DIR (/tmp/catalog-bench);
+#               exits 0 when the measurements ran, goals met or not
+#   make bench-postgres  the PostgreSQL figures alone
 #   make browser-bench  the browser tests on a release build, with the keystroke-to-results
 #               measurement on a 1,000,000-record catalog
 #   make fuzz   the libFuzzer targets (XML, JSON, CSV, SQLite cells, search queries, record JSON),
@@ -18,6 +24,7 @@ HOST ?= 127.0.0.1
 BIN := .build/release/catalog
 FUZZ_SECONDS ?= 60
 FUZZ_CI_SECONDS ?= 5
+BENCH_DIR ?= /tmp/catalog-bench
 
 .PHONY: run build test deps deps-test bench bench-postgres bench-server bench-attack bench-client browser-bench docs fuzz fuzz-ci format lint clean
 
@@ -57,10 +64,13 @@ bench:
 	@scripts/install-deps.sh bench
 	$(SWIFT) build -c release --product catalog
 	cd Benchmarks && $(SWIFT) build -c release
-	Benchmarks/server/postgres-bench.sh --catalog-binary .build/release/catalog $(BENCH_ARGS)
-	Benchmarks/.build/release/client-bench --catalog-binary .build/release/catalog $(CLIENT_BENCH_ARGS)
-	Benchmarks/server/server-bench.sh --catalog-binary .build/release/catalog $(SERVER_BENCH_ARGS)
-	Benchmarks/server/attack-bench.sh --catalog-binary .build/release/catalog $(ATTACK_BENCH_ARGS)
+	@echo "make bench: started $$(date -u '+%F %T') UTC, load average $$(cut -d' ' -f1-3 /proc/loadavg), $$(nproc) cores"
+	Benchmarks/.build/release/catalog-bench --catalog-binary .build/release/catalog --dir $(BENCH_DIR) $(BENCH_ARGS)
+	Benchmarks/server/postgres-bench.sh --catalog-binary .build/release/catalog --dir $(BENCH_DIR) $(BENCH_ARGS)
+	Benchmarks/.build/release/client-bench --catalog-binary .build/release/catalog --dir $(BENCH_DIR) $(CLIENT_BENCH_ARGS)
+	Benchmarks/server/server-bench.sh --catalog-binary .build/release/catalog --db $(BENCH_DIR)/bench.sqlite $(SERVER_BENCH_ARGS)
+	Benchmarks/server/attack-bench.sh --catalog-binary .build/release/catalog --db $(BENCH_DIR)/bench.sqlite $(ATTACK_BENCH_ARGS)
+	@echo "make bench: ended $$(date -u '+%F %T') UTC, load average $$(cut -d' ' -f1-3 /proc/loadavg)"
 
 bench-postgres:
 	@scripts/install-deps.sh bench
@@ -72,7 +82,7 @@ bench-client:
 	@scripts/install-deps.sh bench
 	$(SWIFT) build -c release --product catalog
 	cd Benchmarks && $(SWIFT) build -c release --product client-bench
-	Benchmarks/.build/release/client-bench --catalog-binary .build/release/catalog $(CLIENT_BENCH_ARGS)
+	Benchmarks/.build/release/client-bench --catalog-binary .build/release/catalog --dir $(BENCH_DIR) $(CLIENT_BENCH_ARGS)
 
 bench-server:
 	@scripts/install-deps.sh bench

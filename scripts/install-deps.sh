@@ -6,7 +6,8 @@
 #                                    throwaway cluster; nginx-light in front of two servers;
 #                                    chromium and chromium-driver for the browser tests;
 #                                    tmux for the terminal tests)
-#   scripts/install-deps.sh bench    plus what the benchmarks need (xmllint from libxml2-utils among them)
+#   scripts/install-deps.sh bench    plus what the benchmarks need (xmllint from libxml2-utils among them),
+#                                    and the Python package tantivy in Benchmarks/.cache/tantivy-venv
 set -euo pipefail
 
 profile="${1:-build}"
@@ -25,17 +26,33 @@ for package in "${packages[@]}"; do
   fi
 done
 
-if ((${#missing[@]} == 0)); then
-  exit 0
+# The benchmarks' Python peer: Tantivy (the Rust search library, as its Python package) in a
+# virtual environment under Benchmarks/.cache, made once; `make bench` runs its script from there.
+bench_python() {
+  local root venv
+  root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+  venv="$root/Benchmarks/.cache/tantivy-venv"
+  if [[ -x "$venv/bin/python" ]] && "$venv/bin/python" -c "import tantivy" 2>/dev/null; then
+    return 0
+  fi
+  echo "Installing the Python package tantivy into $venv" >&2
+  mkdir -p "$root/Benchmarks/.cache"
+  python3 -m venv "$venv"
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check tantivy
+}
+
+if ((${#missing[@]} > 0)); then
+  if [[ "$(id -u)" != "0" ]]; then
+    echo "Missing Debian packages: ${missing[*]}" >&2
+    echo "Install them with:  sudo apt-get install -y ${missing[*]}" >&2
+    exit 1
+  fi
+  echo "Installing: ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq || true
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-if [[ "$(id -u)" != "0" ]]; then
-  echo "Missing Debian packages: ${missing[*]}" >&2
-  echo "Install them with:  sudo apt-get install -y ${missing[*]}" >&2
-  exit 1
+if [[ "$profile" == bench ]]; then
+  bench_python
 fi
-
-echo "Installing: ${missing[*]}" >&2
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq || true
-apt-get install -y -qq --no-install-recommends "${missing[@]}"

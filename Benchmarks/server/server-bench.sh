@@ -6,10 +6,16 @@
 #
 # 1. Item JSON by id: wrk -t2 -c64 against /api/v1/catalogs/ID/items/ITEM, beside nginx serving
 #    the same bytes as a static file (worker_processes 2, access_log off).
-# 2. As-you-type search: prefixes of 400 title words typed letter by letter ("k", "ka", "kaf", …),
-#    each request the next one, against /search?q=…&limit=50; beside Datasette running FTS5
-#    `MATCH '"prefix"*' ORDER BY rank LIMIT 50` on the same file.
+# 2. As-you-type search: up to 40,000 distinct queries as people type them (every title word letter
+#    by letter, two-word queries, words with one typo; workload.py), each request the next one, so
+#    the response cache cannot stand in; typo tolerance is always on. Against
+#    /search?q=…&limit=50; beside Datasette running FTS5 `MATCH '"word" "prefix"*' ORDER BY rank
+#    LIMIT 50` on the same file (catalog-bench's peer_fts table over title, subtitle and
+#    description, built here when missing; FTS5 has no typo tolerance). The warm-up uses other
+#    queries.
 # 3. Soak: 100 connections of mixed requests (pages, items, search): errors and peak RSS.
+# The server's memory (/proc/PID/status every 0.2 s from its start): anonymous (RssAnon, its own)
+# apart from mapped file pages (RssFile, the database through mmap); goal ≤ 100 MB anonymous.
 #
 # The server runs with --threads 2 --quiet on a port it picks; nginx and Datasette on free
 # loopback ports from 18000. Every process started here is stopped on exit.
@@ -137,6 +143,24 @@ fi
 [[ "$catalog" =~ ^[A-Za-z0-9._-]+$ ]] || fail "catalog id \"$catalog\" needs URL escaping; pick another with --catalog"
 catalog_number="$(query "SELECT number FROM catalogs WHERE id = '$catalog'")"
 [[ -n "$catalog_number" ]] || fail "no catalog \"$catalog\" in $database"
+catalog_version="$(query "SELECT version FROM catalogs WHERE id = '$catalog'")"
+
+# Datasette's index: the FTS5 table catalog-bench's peer builds (peer_fts: title, subtitle,
+# description, rowid = items.key), made here when the file has none for the catalog's version.
+peer_rows="$(query "SELECT count(*) FROM sqlite_schema WHERE name = 'peer_fts'")"
+if [[ "$peer_rows" != 0 ]]; then
+    peer_rows="$(query "SELECT count(*) FROM (SELECT rowid FROM peer_fts WHERE rowid >= ($catalog_version << 32)
+        AND rowid < (($catalog_version + 1) << 32) LIMIT 1)")"
+fi
+if [[ "$peer_rows" == 0 ]]; then
+    say "building Datasette's FTS5 table peer_fts for catalog \"$catalog\" (version $catalog_version)"
+    sqlite3 -batch "$database" "DROP TABLE IF EXISTS peer_fts;
+        CREATE VIRTUAL TABLE peer_fts USING fts5 (title, subtitle, description,
+            tokenize = 'unicode61 remove_diacritics 2');
+        INSERT INTO peer_fts (rowid, title, subtitle, description)
+            SELECT key, title, subtitle, json_extract(record, '\$.description') FROM items
+            WHERE version = $catalog_version;" || fail "could not build peer_fts in $database"
+fi
 
 # Datasette names a database after its file name without the extension.
 datasette_name="$(basename "$database")"
@@ -153,11 +177,12 @@ records="$(sed -n 's/.*records=\([0-9]*\).*/\1/p' <<<"$workload")"
 prefixes="$(sed -n 's/.*prefixes=\([0-9]*\).*/\1/p' <<<"$workload")"
 words="$(sed -n 's/.*words=\([0-9]*\).*/\1/p' <<<"$workload")"
 distinct="$(sed -n 's/.*distinct=\([0-9]*\).*/\1/p' <<<"$workload")"
+kinds="$(grep -o 'single=[0-9]* typo=[0-9]* pair=[0-9]*' <<<"$workload" || true)"
 echo "database $database" >>"$results"
-echo "meta catalog=$catalog records=$records words=$words prefixes=$prefixes distinct=$distinct" \
+echo "meta catalog=$catalog records=$records words=$words prefixes=$prefixes distinct=$distinct $kinds" \
     "cores=$(nproc) datasette=$datasette_version nginx=$(nginx -v 2>&1 | sed 's/.*nginx\///')" \
     "peers_only=$peers_only" "load=$(cut -d' ' -f1 /proc/loadavg)" >>"$results"
-say "catalog \"$catalog\" ($records records) in $database; $words words, $prefixes prefixes ($distinct distinct)"
+say "catalog \"$catalog\" ($records records) in $database; $words words, $prefixes queries ($distinct distinct; $kinds)"
 
 # MARK: - Measuring
 
@@ -211,6 +236,18 @@ if ((peers_only == 0)); then
     [[ -n "$catalog_url" ]] || fail "catalog serve printed no \"listening on\" line within 120 s"
     catalog_url="${catalog_url%/}"
     say "catalog serve (pid $catalog_pid) listening on $catalog_url"
+
+    # /proc/PID/status every 0.2 s for the whole run: VmRSS, RssAnon (heap), RssFile (mapped file
+    # pages), VmHWM.
+    (
+        while kill -0 "$catalog_pid" 2>/dev/null; do
+            awk '/^(VmRSS|VmHWM|RssAnon|RssFile):/ { printf "%s%s ", $1, $2 } END { print "" }' \
+                "/proc/$catalog_pid/status" 2>/dev/null || break
+            sleep 0.2
+        done
+    ) >"$work/rss.txt" &
+    sampler_pid=$!
+    started_pids+=("$sampler_pid")
 fi
 
 # MARK: - 1. Item JSON by id, beside nginx serving the same bytes
@@ -261,7 +298,7 @@ if ours; then
         fail "curl $catalog_url$first_search failed"
     [[ "$status" == "200" ]] || fail "GET $first_search answered $status"
     grep -q '"items"' "$work/search-first.json" || fail "GET $first_search: no \"items\" in the answer"
-    warm_up 3 -t2 -c16 -s "$here/rotate.lua" "$catalog_url" -- "$work/search-ours.txt"
+    warm_up 3 -t2 -c16 -s "$here/rotate.lua" "$catalog_url" -- "$work/search-warm.txt"
     run_wrk search_catalog "$search_seconds" -t2 -c16 --timeout 10s -s "$here/rotate.lua" "$catalog_url" \
         -- "$work/search-ours.txt"
 fi
@@ -294,16 +331,6 @@ if ours; then
     say "soak: ${page_count#pages=} item pages, items and search mixed"
     python3 "$here/workload.py" --mix "$work" || fail "could not mix the soak requests"
 
-    # /proc/PID/status every 0.2 s: VmRSS, RssAnon (heap), RssFile (mapped file pages), VmHWM.
-    (
-        while kill -0 "$catalog_pid" 2>/dev/null; do
-            awk '/^(VmRSS|VmHWM|RssAnon|RssFile):/ { printf "%s%s ", $1, $2 } END { print "" }' \
-                "/proc/$catalog_pid/status" 2>/dev/null || break
-            sleep 0.2
-        done
-    ) >"$work/rss.txt" &
-    sampler_pid=$!
-    started_pids+=("$sampler_pid")
     run_wrk soak "$soak_seconds" -t2 -c100 --timeout 5s -s "$here/rotate.lua" "$catalog_url" -- "$work/soak.txt"
     stop_process "$sampler_pid"
     awk '{ for (i = 1; i <= NF; i++) { split($i, kv, ":"); if (kv[2] + 0 > peak[kv[1]]) peak[kv[1]] = kv[2] + 0 } }

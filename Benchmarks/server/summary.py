@@ -110,14 +110,18 @@ def table(records):
 
     ours, peer = records.get("search_catalog"), records.get("search_datasette")
     if ours or peer:
-        figure = f"as-you-type search ({meta.get('prefixes', '?')} prefixes, {meta.get('distinct', '?')} distinct)"
+        figure = (
+            f"as-you-type search, typo tolerance on ({meta.get('prefixes', '?')} queries,"
+            f" {meta.get('distinct', '?')} distinct: {meta.get('single', '?')} word prefixes,"
+            f" {meta.get('pair', '?')} two-word, {meta.get('typo', '?')} with a typo)"
+        )
         goals = "-"
         if ours:
-            own = rate(ours) >= 2000 and number(ours, "p99_us") <= 20000
-            goals = f"ours ≥ 2,000 req/s, p99 ≤ 20 ms {verdict(own)}"
+            own = rate(ours) >= 3000 and number(ours, "p99_us") <= 15000
+            goals = f"ours ≥ 3,000 req/s, p99 ≤ 15 ms {verdict(own)}"
             if peer and rate(peer) > 0:
                 value = rate(ours) / rate(peer)
-                goals = f"{value:,.{0 if value >= 100 else 1}f}× Datasette (goal ≥ 40×) {verdict(value >= 40)}; " + goals
+                goals = f"{value:,.{0 if value >= 100 else 1}f}× Datasette (goal ≥ 100×) {verdict(value >= 100)}; " + goals
         rows.append(
             (figure, figures(ours) if ours else "not run", "Datasette " + figures(peer) if peer else "-", goals)
         )
@@ -130,13 +134,22 @@ def table(records):
         if rss:
             anonymous_mb = number(rss, "rssanon_kb") / 1024
             ours_text += f", peak RSS {peak_mb:,.0f} MB ({anonymous_mb:,.0f} MB anonymous)"
-            goals = f"0 errors {verdict(total == 0)}; peak RSS ≤ 100 MB {verdict(peak_mb <= 100)}"
-            if peak_mb > 100 and anonymous_mb <= 100:
-                goals += " (anonymous memory alone: met)"
+            goals = f"0 errors {verdict(total == 0)}"
         else:
             ours_text += ", no RSS samples"
             goals = f"0 errors {verdict(total == 0)}; peak RSS not measured"
         rows.append(("soak (-c100, mixed)", ours_text, "-", goals))
+    if rss:
+        anonymous_mb = number(rss, "rssanon_kb") / 1024
+        rows.append(
+            (
+                f"server memory at {int(number(meta, 'records')):,} records (peak over the run)",
+                f"anonymous (RssAnon) {anonymous_mb:,.1f} MB; mapped file (RssFile) {number(rss, 'rssfile_kb') / 1024:,.1f} MB"
+                f" apart; VmHWM {number(rss, 'vmhwm_kb') / 1024:,.1f} MB",
+                "-",
+                f"anonymous ≤ 100 MB {verdict(anonymous_mb <= 100)}",
+            )
+        )
 
     print(
         f"Server benchmarks: catalog \"{meta.get('catalog', '?')}\", {int(number(meta, 'records')):,} records,"
@@ -153,7 +166,7 @@ def table(records):
             print(run_line(name, records[name]))
     if rss:
         print(
-            f"catalog serve memory, peaks over {int(number(rss, 'samples'))} samples during the soak:"
+            f"catalog serve memory, peaks over {int(number(rss, 'samples'))} samples from its start to the end of the soak:"
             f" VmHWM {number(rss, 'vmhwm_kb') / 1024:,.1f} MB (whole run), VmRSS {number(rss, 'vmrss_kb') / 1024:,.1f} MB"
             f" = anonymous {number(rss, 'rssanon_kb') / 1024:,.1f} MB + mapped file {number(rss, 'rssfile_kb') / 1024:,.1f} MB"
         )

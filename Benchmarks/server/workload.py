@@ -5,8 +5,13 @@
 
 Writes into OUTDIR (one URL path a line):
   words.txt          the words picked from item titles, as they appear
-  search-ours.txt    /api/v1/catalogs/ID/search?q=PREFIX&limit=50, each word typed letter by
-                     letter ("k", "ka", "kaf", ...), lower case as a person types it
+  search-ours.txt    /api/v1/catalogs/ID/search?q=PREFIX&limit=50, as a person types, lower case:
+                     every word typed letter by letter ("k", "ka", "kaf", ...), two-word queries
+                     from one title with the second word typed letter by letter ("blue g",
+                     "blue gu", ...), and words of 5+ letters with one typo (two letters swapped or
+                     one replaced) typed from their fifth letter on; each query once, up to
+                     SEARCH_LINES (40,000) of them, so the response cache cannot stand in
+  search-warm.txt    other queries of the same kinds, for the warm-up (none of search-ours.txt)
   search-peer.txt    the same prefixes for Datasette's canned query: FTS5 syntax "prefix"*,
                      folded the way the index is (the full-text tables hold folded words)
   items-ours.txt     /api/v1/catalogs/ID/items/ITEM for ids spread over the catalog
@@ -32,6 +37,9 @@ import urllib.request
 from urllib.parse import quote, urlsplit
 
 WORDS = 400
+SEARCH_LINES = 40000
+TYPO_WORDS = 2000
+WARM_LINES = 5000
 ITEMS = 2000
 LONGEST_PREFIX = 12
 PAGES = 200
@@ -51,18 +59,18 @@ def fold(text):
 def main():
     database, catalog_id, datasette_name, outdir = sys.argv[1:5]
     connection = sqlite3.connect(f"file:{quote(database)}?mode=ro", uri=True)
-    row = connection.execute("SELECT number, item_count FROM catalogs WHERE id = ?", (catalog_id,)).fetchone()
+    row = connection.execute("SELECT version, item_count FROM catalogs WHERE id = ?", (catalog_id,)).fetchone()
     if row is None:
         sys.exit(f"workload.py: no catalog {catalog_id!r} in {database}")
-    number, count = row
-    low, high = number << 32, (number + 1) << 32
+    version, count = row
+    low, high = version << 32, (version + 1) << 32
 
-    # Titles spread evenly over the catalog (ord = catalog number << 32 + position).
+    # Titles spread evenly over the catalog (items.key = the catalog's version << 32 + document number).
     step = max(1, count // 20000)
     titles = [
         title
         for (title,) in connection.execute(
-            "SELECT title FROM items WHERE ord >= ? AND ord < ? AND (ord - ?) % ? = 0", (low, high, low, step)
+            "SELECT title FROM items WHERE key >= ? AND key < ? AND (key - ?) % ? = 0", (low, high, low, step)
         )
     ]
     seen = set()
@@ -78,23 +86,63 @@ def main():
     if not words:
         sys.exit("workload.py: no words in the item titles")
 
-    ours, peer = [], []
-    for word in words:
+    # Typing sessions: every word of the titles typed letter by letter, typo'd words, then two-word
+    # queries; each query text once.
+    random_typos = random.Random(2)
+    typed_queries, warm_queries, seen_queries = [], [], set()
+    counts = {"single": 0, "typo": 0, "pair": 0}
+
+    def add(text, kind):
+        if text in seen_queries:
+            return
+        seen_queries.add(text)
+        if len(typed_queries) < SEARCH_LINES:
+            typed_queries.append(text)
+            counts[kind] += 1
+        elif len(warm_queries) < WARM_LINES:
+            warm_queries.append(text)  # the warm-up's own queries, not measured
+
+    for word in candidates:
         for length in range(1, min(len(word), LONGEST_PREFIX) + 1):
-            typed = word[:length]
-            ours.append(f"/api/v1/catalogs/{quote(catalog_id)}/search?q={quote(typed)}&limit=50")
-            fts = '"' + fold(typed).replace('"', '""') + '"*'
-            peer.append(f"/{quote(datasette_name)}/search.json?q={quote(fts)}&_shape=objects")
+            add(word[:length], "single")
+    for word in [w for w in candidates if len(w) >= 5][:TYPO_WORDS]:
+        letters = list(word)
+        position = random_typos.randrange(1, len(letters) - 1)
+        if random_typos.random() < 0.5:
+            letters[position], letters[position + 1] = letters[position + 1], letters[position]
+        else:
+            letters[position] = random_typos.choice([c for c in "aeiourstnl" if c != letters[position]])
+        typo = "".join(letters)
+        for length in range(5, min(len(typo), LONGEST_PREFIX) + 1):
+            add(typo[:length], "typo")
+    shuffled_titles = list(titles)
+    random.Random(3).shuffle(shuffled_titles)
+    for title in shuffled_titles:
+        title_words = [w.lower() for w in re.findall(r"[^\W_]+", title) if w.isalpha()]
+        for first, second in zip(title_words, title_words[1:]):
+            for length in range(1, min(len(second), LONGEST_PREFIX) + 1):
+                add(f"{first} {second[:length]}", "pair")
+        if len(warm_queries) >= WARM_LINES:
+            break
+
+    ours, peer = [], []
+    for typed in typed_queries:
+        ours.append(f"/api/v1/catalogs/{quote(catalog_id)}/search?q={quote(typed)}&limit=50")
+        parts = fold(typed).split()
+        fts = " ".join('"' + part.replace('"', '""') + '"' for part in parts) + "*"
+        peer.append(f"/{quote(datasette_name)}/search.json?q={quote(fts)}&_shape=objects")
 
     id_step = max(1, count // ITEMS)
     ids = [
         item_id
         for (item_id,) in connection.execute(
-            "SELECT id FROM items WHERE ord >= ? AND ord < ? AND (ord - ?) % ? = 7 ORDER BY ord",
-            (low, high, low, id_step),
+            "SELECT id FROM items WHERE key >= ? AND key < ? AND (key - ?) % ? = ? ORDER BY key",
+            (low, high, low, id_step, 7 % id_step),
         )
     ]
-    middle = connection.execute("SELECT id FROM items WHERE ord = ?", (low + count // 2,)).fetchone()
+    middle = connection.execute(
+        "SELECT id FROM items WHERE key >= ? AND key < ? ORDER BY key LIMIT 1 OFFSET ?", (low, high, count // 2)
+    ).fetchone()
     if not ids or middle is None:
         sys.exit("workload.py: no items in the catalog")
 
@@ -104,10 +152,15 @@ def main():
 
     write("words.txt", words)
     write("search-ours.txt", ours)
+    search_path = f"/api/v1/catalogs/{quote(catalog_id)}/search?limit=50&q="
+    write("search-warm.txt", [search_path + quote(typed) for typed in warm_queries] or ours[::-1])
     write("search-peer.txt", peer)
     write("items-ours.txt", [f"/api/v1/catalogs/{quote(catalog_id)}/items/{quote(i, safe='')}" for i in ids])
     write("item-id.txt", [middle[0]])
-    print(f"records={count} words={len(words)} prefixes={len(ours)} distinct={len(set(ours))} items={len(ids)}")
+    print(
+        f"records={count} words={len(candidates)} prefixes={len(ours)} distinct={len(set(ours))} items={len(ids)}"
+        f" single={counts['single']} typo={counts['typo']} pair={counts['pair']}"
+    )
 
 
 def fetch_json(url):
