@@ -194,14 +194,16 @@ public final class CatalogApplication: Sendable {
                 return throttle.check(account: name, address: request.clientAddress) == .allowed
             },
             // Imports run one at a time on a thread of their own: they take seconds, and they stop
-            // when the client goes away, the time limit passes or the server stops.
-            OffloadLane(name: "imports", threads: 1, queueLimit: 4) { request in
+            // when the client goes away, the time limit passes or the server stops. They run ten
+            // nice steps down (with the reading and indexing threads they start), so readers get
+            // the cores first while a large import goes on.
+            OffloadLane(name: "imports", threads: 1, queueLimit: 4, niceness: 10) { request in
                 request.method == .post && request.segments.count == 5 && request.segments.starts(with: ["api", "v1"])
                     && request.segments[4] == "import"
             },
             // Snapshots are built on first request (seconds for a large catalog) and then sent
             // from their file.
-            OffloadLane(name: "snapshots", threads: 2, queueLimit: 16, picks: SnapshotAPI.isSnapshot),
+            OffloadLane(name: "snapshots", threads: 2, queueLimit: 16, niceness: 5, picks: SnapshotAPI.isSnapshot),
         ]
     }
 

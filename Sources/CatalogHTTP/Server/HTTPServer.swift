@@ -175,7 +175,7 @@ final class ServerCore: Sendable {
             connectionLimit: connectionLimit, workers: max(1, configuration.threads),
             headerTimeout: configuration.headerTimeout)
         lanes = configuration.offloadLanes.map {
-            ($0, OffloadPool(threads: $0.threads, queueLimit: $0.queueLimit, name: $0.name))
+            ($0, OffloadPool(threads: $0.threads, queueLimit: $0.queueLimit, name: $0.name, niceness: $0.niceness))
         }
     }
 

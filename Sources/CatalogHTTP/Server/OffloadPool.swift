@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
 import Foundation
 import Synchronization
 
@@ -30,12 +33,16 @@ final class OffloadPool: Sendable {
     /// Jobs that may wait (not counting those running).
     let queueLimit: Int
 
-    /// Starts `threads` threads.
-    init(threads: Int, queueLimit: Int, name: String = "offload") {
+    /// Starts `threads` threads, each `niceness` steps below the server's priority (Linux's nice
+    /// value is a thread's own, and threads a job starts inherit it).
+    init(threads: Int, queueLimit: Int, name: String = "offload", niceness: Int32 = 0) {
         self.threads = max(1, threads)
         self.queueLimit = max(0, queueLimit)
         for index in 0..<self.threads {
-            let thread = Thread { [self] in work() }
+            let thread = Thread { [self] in
+                if niceness > 0 { Self.lowerPriority(by: niceness) }
+                work()
+            }
             thread.name = "catalog-http-\(name)-\(index)"
             // Imports parse deeply nested files; the default 512 KiB is too little.
             thread.stackSize = 8 << 20
@@ -70,6 +77,14 @@ final class OffloadPool: Sendable {
         for job in cancelled { job.cancel() }
         for _ in 0..<threads { wakeUp.signal() }
         for _ in 0..<threads { finished.wait() }
+    }
+
+    /// Lowers the calling thread's priority: `PRIO_PROCESS` with 0 names the calling thread on Linux.
+    private static func lowerPriority(by niceness: Int32) {
+        #if os(Linux)
+            let current = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, min(19, current + niceness))
+        #endif
     }
 
     private func work() {

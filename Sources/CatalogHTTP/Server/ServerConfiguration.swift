@@ -64,12 +64,19 @@ public struct OffloadLane: Sendable {
     public var queueLimit: Int
     /// Whether a request belongs to the lane.
     public var picks: @Sendable (Request) -> Bool
+    /// How far below the workers' priority the lane's threads run (nice steps, 0 to 19): a lane
+    /// of long jobs that would otherwise take the cores from every reader.
+    public var niceness: Int32
 
     /// Creates a lane.
-    public init(name: String, threads: Int, queueLimit: Int, picks: @escaping @Sendable (Request) -> Bool) {
+    public init(
+        name: String, threads: Int, queueLimit: Int, niceness: Int32 = 0,
+        picks: @escaping @Sendable (Request) -> Bool
+    ) {
         self.name = name
         self.threads = threads
         self.queueLimit = queueLimit
+        self.niceness = niceness
         self.picks = picks
     }
 }
