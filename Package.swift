@@ -78,6 +78,11 @@ let package = Package(
         .target(name: "CatalogAuth", dependencies: ["CSodium", "CatalogStorage"], swiftSettings: swiftSettings),
         // The HTTP layer: libmicrohttpd server, requests, responses, router, middleware. No catalogs.
         .target(name: "CatalogHTTP", dependencies: ["CMicroHTTPD", "CZlib"], swiftSettings: swiftSettings),
+        // Writes the Swift file that carries a target's data files (EmbedFiles plugin).
+        .executableTarget(name: "FileEmbedder", swiftSettings: swiftSettings),
+        // Embeds the files a target lists in its `embedded.txt` (the web app's script, stylesheet,
+        // icons and message tables, the OpenAPI document) at build time.
+        .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["FileEmbedder"]),
         // The catalog server: JSON API, the original apps' endpoints and feeds, images, favorites.
         .target(
             name: "CatalogServer",
@@ -86,7 +91,9 @@ let package = Package(
                 "CatalogCollation",
                 "CatalogImport", "CatalogDemo",
             ],
-            swiftSettings: swiftSettings
+            exclude: ["embedded.txt", "API/openapi.json", "Web/Assets"],
+            swiftSettings: swiftSettings,
+            plugins: [.plugin(name: "EmbedFiles")]
         ),
         // The `catalog` commands.
         .target(
