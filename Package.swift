@@ -91,7 +91,7 @@ let package = Package(
                 "CatalogCollation",
                 "CatalogImport", "CatalogDemo",
             ],
-            exclude: ["embedded.txt", "API/openapi.json", "Web/Assets"],
+            exclude: ["embedded.txt", "API/openapi.json", "Web/Assets", "Web/Strings"],
             swiftSettings: swiftSettings,
             plugins: [.plugin(name: "EmbedFiles")]
         ),
