@@ -63,6 +63,9 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
     /// Every other row of a list tinted with this color (`rgb(180,190,150)` or `#b4be96`); nil
     /// for the web app's own alternating colors.
     public var rowTint: RowTint?
+    /// The schema.org type of the records (`Recipe`, `Product`, `SoftwareApplication`) for the
+    /// structured data of their pages; nil: `Product` for records with a price, else `Thing`.
+    public var schemaType: String?
 
     /// Creates a definition with no mapping.
     public init(
@@ -101,6 +104,7 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
         self.fieldLabels = [:]
         self.flatList = false
         self.rowTint = nil
+        self.schemaType = nil
     }
 
     /// The label of a field (a role's raw value or an extra field's name) in `language`, when
@@ -128,7 +132,7 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case id, title, locale, rootElement, recordElement, mapping, categoryValues, categorySeparator, scopes
         case categories, fieldOrder, fieldTypes, language, translatedFields, idSource, rootAttributes
-        case recordAttributes, source, fieldLabels, flatList, rowTint
+        case recordAttributes, source, fieldLabels, flatList, rowTint, schemaType
     }
 
     public init(from decoder: any Decoder) throws {
@@ -163,6 +167,7 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
         fieldLabels = try c.decodeIfPresent([String: [String: String]].self, forKey: .fieldLabels) ?? [:]
         flatList = try c.decodeIfPresent(Bool.self, forKey: .flatList) ?? false
         rowTint = try c.decodeIfPresent(RowTint.self, forKey: .rowTint)
+        schemaType = try c.decodeIfPresent(String.self, forKey: .schemaType)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -188,6 +193,7 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
         if !fieldLabels.isEmpty { try c.encode(fieldLabels, forKey: .fieldLabels) }
         if flatList { try c.encode(flatList, forKey: .flatList) }
         try c.encodeIfPresent(rowTint, forKey: .rowTint)
+        try c.encodeIfPresent(schemaType, forKey: .schemaType)
     }
 }
 

@@ -24,6 +24,7 @@ extension DemoCatalogs {
         definition.fieldLabels = [
             "complexity": ["hu": "Elkészítési idő", "en": "Preparation time", "de": "Zubereitungszeit"]
         ]
+        definition.schemaType = "Recipe"
         return definition
     }
 
