@@ -120,7 +120,7 @@ extension CatalogReader {
         let start = min(position, order.count)
         let end = min(order.count, start + limit)
         let documents = (start..<end).map { order.document(at: $0) }
-        let items = try order.indexReader.hits(documents: documents)
+        let items = try keyed(order.indexReader.hits(documents: documents), of: catalog)
         return PositionedPage(
             items: items, position: start, count: order.count, cursors: items.map { $0.key.map(BrowseCursor.encode) ?? "" })
     }
@@ -140,7 +140,7 @@ extension CatalogReader {
         var found: BrowseKey?
         while low < high {
             let middle = (low + high) / 2
-            guard let hit = try order.indexReader.hits(documents: [order.document(at: middle)]).first,
+            guard let hit = try keyed(order.indexReader.hits(documents: [order.document(at: middle)]), of: catalog).first,
                 let hitKey = hit.key
             else {
                 throw StorageError(.engine, "the browse order names a missing record")
@@ -153,6 +153,18 @@ extension CatalogReader {
             }
         }
         return (low, found == key)
+    }
+
+    /// The hits with their browse keys: an engine whose index reads leave them out is asked for
+    /// each record by id.
+    fileprivate func keyed(_ hits: [StoredHit], of catalog: StoredCatalog) throws -> [StoredHit] {
+        guard hits.contains(where: { $0.key == nil }) else { return hits }
+        return try hits.map { hit in
+            guard hit.key == nil else { return hit }
+            var keyed = hit
+            keyed.key = try item(of: catalog, id: hit.id)?.key
+            return keyed
+        }
     }
 
     /// The positions (in the whole catalog's index order) of a category's records.

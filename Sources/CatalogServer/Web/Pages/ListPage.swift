@@ -58,7 +58,7 @@ struct ListPage {
                 "div",
                 [
                     "class": state.searching ? "list searching" : "list", "id": "list", "data-catalog": id,
-                    "data-locale": definition.locale, "data-base": base, "data-via": via,
+                    "data-locale": definition.locale, "data-base": base, "data-via": via, "data-category": category?.name,
                     "data-title": layout.catalog?.title,
                 ])
             searchForm(state, scopes: content.scopes, into: &html)
