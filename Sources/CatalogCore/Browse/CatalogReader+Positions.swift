@@ -81,7 +81,8 @@ extension CatalogReader {
             var sections: [OutlineSection] = []
             for section in try self.sections(of: catalog) {
                 let index = labels.firstIndex(of: section.label) ?? labels.count
-                sections.append(OutlineSection(label: section.label, labelIndex: index, start: start, count: section.count))
+                sections.append(
+                    OutlineSection(label: section.label, labelIndex: index, start: start, count: section.count))
                 start += section.count
             }
             return ListOutline(count: start, sections: sections)
@@ -122,14 +123,15 @@ extension CatalogReader {
         let documents = (start..<end).map { order.document(at: $0) }
         let items = try keyed(order.indexReader.hits(documents: documents), of: catalog)
         return PositionedPage(
-            items: items, position: start, count: order.count, cursors: items.map { $0.key.map(BrowseCursor.encode) ?? "" })
+            items: items, position: start, count: order.count,
+            cursors: items.map { $0.key.map(BrowseCursor.encode) ?? "" })
     }
 
     /// Where a cursor's place is in the catalog (or a category): the position of the first record
     /// at or after it, and whether that record is the one the cursor names.
     ///
     /// - Throws: `.invalidArgument` for a malformed cursor.
-    public func position(of catalog: StoredCatalog, category: Int? = nil, cursor: String) throws -> (
+    public func place(of catalog: StoredCatalog, category: Int? = nil, cursor: String) throws -> (
         position: Int, exact: Bool
     ) {
         let key = try BrowseCursor.decode(cursor)
@@ -140,7 +142,8 @@ extension CatalogReader {
         var found: BrowseKey?
         while low < high {
             let middle = (low + high) / 2
-            guard let hit = try keyed(order.indexReader.hits(documents: [order.document(at: middle)]), of: catalog).first,
+            guard
+                let hit = try keyed(order.indexReader.hits(documents: [order.document(at: middle)]), of: catalog).first,
                 let hitKey = hit.key
             else {
                 throw StorageError(.engine, "the browse order names a missing record")

@@ -138,16 +138,21 @@ enum SVGFlag {
         case "fi": return nordicCross(field: "#FFF", cross: "#002F6C")
         case "dk": return nordicCross(field: "#C8102E", cross: "#FFF")
         case "pl":
-            return document("<rect width=\"30\" height=\"20\" fill=\"#DC143C\"/><rect width=\"30\" height=\"10\" fill=\"#FFF\"/>")
+            return document(
+                "<rect width=\"30\" height=\"20\" fill=\"#DC143C\"/><rect width=\"30\" height=\"10\" fill=\"#FFF\"/>")
         case "ua":
-            return document("<rect width=\"30\" height=\"20\" fill=\"#FFD700\"/><rect width=\"30\" height=\"10\" fill=\"#0057B7\"/>")
+            return document(
+                "<rect width=\"30\" height=\"20\" fill=\"#FFD700\"/><rect width=\"30\" height=\"10\" fill=\"#0057B7\"/>"
+            )
         case "id", "mc":
-            return document("<rect width=\"30\" height=\"20\" fill=\"#FFF\"/><rect width=\"30\" height=\"10\" fill=\"#CE1126\"/>")
+            return document(
+                "<rect width=\"30\" height=\"20\" fill=\"#FFF\"/><rect width=\"30\" height=\"10\" fill=\"#CE1126\"/>")
         case "no":
             return document(
                 "<rect width=\"30\" height=\"20\" fill=\"#BA0C2F\"/>"
                     + "<rect x=\"8\" width=\"6\" height=\"20\" fill=\"#FFF\"/><rect y=\"7\" width=\"30\" height=\"6\" fill=\"#FFF\"/>"
-                    + "<rect x=\"9.5\" width=\"3\" height=\"20\" fill=\"#00205B\"/><rect y=\"8.5\" width=\"30\" height=\"3\" fill=\"#00205B\"/>")
+                    + "<rect x=\"9.5\" width=\"3\" height=\"20\" fill=\"#00205B\"/><rect y=\"8.5\" width=\"30\" height=\"3\" fill=\"#00205B\"/>"
+            )
         case "mx":
             return vertical("#006847", "#FFF", "#CE1126").replacingOccurrences(
                 of: "<rect x=\".25\"", with: circle(15, 10, 2.6, "#8C5A2B") + "<rect x=\".25\"")
@@ -162,13 +167,15 @@ enum SVGFlag {
         case "cn":
             return document(
                 "<rect width=\"30\" height=\"20\" fill=\"#EE1C25\"/>" + star(5, 5, 3, fill: "#FFFF00")
-                    + star(10, 2, 1, fill: "#FFFF00") + star(12, 4, 1, fill: "#FFFF00") + star(12, 7, 1, fill: "#FFFF00")
+                    + star(10, 2, 1, fill: "#FFFF00") + star(12, 4, 1, fill: "#FFFF00")
+                    + star(12, 7, 1, fill: "#FFFF00")
                     + star(10, 9, 1, fill: "#FFFF00"))
         case "vn":
             return document("<rect width=\"30\" height=\"20\" fill=\"#DA251D\"/>" + star(15, 10.5, 6, fill: "#FFFF00"))
         case "tr":
             return document(
-                "<rect width=\"30\" height=\"20\" fill=\"#E30A17\"/>" + circle(11, 10, 5, "#FFF") + circle(12.3, 10, 4, "#E30A17")
+                "<rect width=\"30\" height=\"20\" fill=\"#E30A17\"/>" + circle(11, 10, 5, "#FFF")
+                    + circle(12.3, 10, 4, "#E30A17")
                     + star(17.3, 10, 2.5, fill: "#FFF"))
         case "tw":
             return document(
@@ -197,10 +204,12 @@ enum SVGFlag {
         case "gr":
             var body = "<rect width=\"30\" height=\"20\" fill=\"#0D5EAF\"/>"
             for index in stride(from: 1, to: 9, by: 2) {
-                body += "<rect y=\"\(rounded(Double(index) * 20 / 9))\" width=\"30\" height=\"\(rounded(20.0 / 9))\" fill=\"#FFF\"/>"
+                body +=
+                    "<rect y=\"\(rounded(Double(index) * 20 / 9))\" width=\"30\" height=\"\(rounded(20.0 / 9))\" fill=\"#FFF\"/>"
             }
             body += "<rect width=\"11.1\" height=\"11.1\" fill=\"#0D5EAF\"/>"
-            body += "<rect x=\"4.44\" width=\"2.22\" height=\"11.1\" fill=\"#FFF\"/><rect y=\"4.44\" width=\"11.1\" height=\"2.22\" fill=\"#FFF\"/>"
+            body +=
+                "<rect x=\"4.44\" width=\"2.22\" height=\"11.1\" fill=\"#FFF\"/><rect y=\"4.44\" width=\"11.1\" height=\"2.22\" fill=\"#FFF\"/>"
             return document(body)
         default:
             return badge(code)

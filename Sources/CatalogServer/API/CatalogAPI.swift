@@ -53,7 +53,9 @@ struct CatalogAPI {
             let section = try request.text("section", maxLength: 64)
             let reader = try stores.reader()
             let catalog = try reader.catalogOr404(context.parameter("id"))
-            if let page = try Self.positionedPage(request, reader: reader, catalog: catalog, category: nil, limit: limit) {
+            if let page = try Self.positionedPage(
+                request, reader: reader, catalog: catalog, category: nil, limit: limit)
+            {
                 return JSONResponse.write(page)
             }
             let page = try StorageErrors.map {
@@ -124,7 +126,7 @@ extension CatalogAPI {
         return try StorageErrors.map {
             let position =
                 if let at {
-                    try reader.position(of: catalog, category: category, cursor: at).position
+                    try reader.place(of: catalog, category: category, cursor: at).position
                 } else {
                     try request.integer("position", in: 0...Int(Int32.max), default: 0)
                 }

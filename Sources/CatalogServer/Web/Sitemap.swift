@@ -23,7 +23,9 @@ struct Sitemap {
             for catalog in try stores.reader().catalogs() {
                 let parts = max(1, (catalog.count + Self.urlsPerPart - 1) / Self.urlsPerPart)
                 for part in 0..<parts {
-                    xml += "<sitemap><loc>" + Self.escape(base + "/sitemaps/" + WebPaths.encode(catalog.id) + "/\(part).xml")
+                    xml +=
+                        "<sitemap><loc>"
+                        + Self.escape(base + "/sitemaps/" + WebPaths.encode(catalog.id) + "/\(part).xml")
                         + "</loc></sitemap>\n"
                 }
             }
@@ -37,7 +39,9 @@ struct Sitemap {
             }
             let reader = try stores.reader()
             let catalog = try reader.catalogOr404(context.parameter("catalog"))
-            guard part * Self.urlsPerPart < max(1, catalog.summary.count) else { throw HTTPError.notFound("no such sitemap") }
+            guard part * Self.urlsPerPart < max(1, catalog.summary.count) else {
+                throw HTTPError.notFound("no such sitemap")
+            }
             let base = baseURL.resolve(for: request)
             let id = catalog.id
             return Response(
@@ -88,7 +92,8 @@ final class SitemapStream: ResponseBodyStream {
         var xml = ""
         switch state {
         case .start:
-            xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
+            xml =
+                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
             if position == 0 {
                 for path in ["", "/hot", "/categories"] where path.isEmpty || hasTabs() {
                     xml += "<url><loc>" + Sitemap.escape(base + WebPaths.catalog(catalog) + path) + "</loc></url>\n"

@@ -7,7 +7,9 @@ import Foundation
 enum ThemeStylesheet {
     static func css(tint: RowTint) -> String {
         let background = [tint.red, tint.green, tint.blue]
-        let text = contrast([17, 17, 20], background) >= contrast([255, 255, 255], background) ? [17, 17, 20] : [255, 255, 255]
+        let text =
+            contrast([17, 17, 20], background) >= contrast([255, 255, 255], background)
+            ? [17, 17, 20] : [255, 255, 255]
         // The subtitle: as far from the text color towards the tint as 4.5:1 allows.
         var muted = text
         for step in stride(from: 0.6, through: 0.0, by: -0.05) {

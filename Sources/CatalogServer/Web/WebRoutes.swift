@@ -239,7 +239,8 @@ struct WebRoutes {
             return Response(
                 status: .ok,
                 headers: HTTPHeaders([
-                    ("Content-Type", "text/css; charset=utf-8"), ("Cache-Control", "public, max-age=31536000, immutable"),
+                    ("Content-Type", "text/css; charset=utf-8"),
+                    ("Cache-Control", "public, max-age=31536000, immutable"),
                 ]), body: Array(ThemeStylesheet.css(tint: tint).utf8))
         }
         routes.get("/robots.txt") { request, _ in

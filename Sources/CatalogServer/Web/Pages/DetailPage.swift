@@ -121,7 +121,9 @@ struct DetailPage {
             ]
         ) {
             $0.raw("<span aria-hidden=\"true\" class=\"star\"></span> ")
-            $0.element("span", ["class": "favorite-label"], text: isFavorite ? strings[.removeFavorite] : strings[.addFavorite])
+            $0.element(
+                "span", ["class": "favorite-label"], text: isFavorite ? strings[.removeFavorite] : strings[.addFavorite]
+            )
         }
         html.close("form")
         if session.user == nil {

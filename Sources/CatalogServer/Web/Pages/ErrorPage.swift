@@ -60,7 +60,8 @@ enum OfflinePage {
             html.open("div", ["class": "error-page offline-page"])
             html.element("p", ["class": "error-text", "id": "offline-text"], text: strings[.offlineText])
             html.element("p") {
-                $0.element("button", ["type": "button", "class": "retry", "id": "offline-retry"], text: strings[.retry])
+                $0.element(
+                    "button", ["type": "button", "class": "retry", "id": "offline-retry"], text: strings[.retry])
             }
             html.close("div")
         }

@@ -58,7 +58,8 @@ struct ListPage {
                 "div",
                 [
                     "class": state.searching ? "list searching" : "list", "id": "list", "data-catalog": id,
-                    "data-locale": definition.locale, "data-base": base, "data-via": via, "data-category": category?.name,
+                    "data-locale": definition.locale, "data-base": base, "data-via": via,
+                    "data-category": category?.name,
                     "data-title": layout.catalog?.title,
                 ])
             searchForm(state, scopes: content.scopes, into: &html)
@@ -67,7 +68,7 @@ struct ListPage {
                 FilterPanel(
                     definition: definition, strings: strings, state: state, category: category?.name, base: base
                 )
-                    .write(response.facets ?? [:], into: &html)
+                .write(response.facets ?? [:], into: &html)
                 results(response, state: state, into: &html)
             case .rows(let rows):
                 if !definition.flatList, !rows.outline.sections.isEmpty {
@@ -111,12 +112,12 @@ struct ListPage {
             }
             position = start
         } else if let at = state.at {
-            position = try store.position(of: catalog, category: number, cursor: at).position
+            position = try store.place(of: catalog, category: number, cursor: at).position
         } else if let after = state.after {
-            let place = try store.position(of: catalog, category: number, cursor: after)
+            let place = try store.place(of: catalog, category: number, cursor: after)
             position = place.exact ? place.position + 1 : place.position
         } else if let before = state.before {
-            position = max(0, try store.position(of: catalog, category: number, cursor: before).position - Self.pageSize)
+            position = max(0, try store.place(of: catalog, category: number, cursor: before).position - Self.pageSize)
         }
         let page = try store.items(of: catalog, category: number, position: position, limit: Self.pageSize)
         return BrowseRows(outline: outline, page: page, records: try page.records())
@@ -201,11 +202,15 @@ struct ListPage {
         }
         html.close("ol")
         html.element(
-            "p", ["class": "empty", "id": "empty", "hidden": response.items.isEmpty ? nil : ""], text: strings[.noResults])
+            "p", ["class": "empty", "id": "empty", "hidden": response.items.isEmpty ? nil : ""],
+            text: strings[.noResults])
         if let next = response.next {
             html.element(
                 "a",
-                ["class": "more", "id": "more", "rel": "next", "href": base + WebPaths.query(state.searchPairs + [("after", next)])],
+                [
+                    "class": "more", "id": "more", "rel": "next",
+                    "href": base + WebPaths.query(state.searchPairs + [("after", next)]),
+                ],
                 text: strings[.later])
         }
     }
@@ -312,7 +317,8 @@ struct ListPage {
         let nonEmpty = Set(outline.sections.map(\.label))
         let labels = catalog.sectionLabels
         for (index, label) in labels.enumerated() {
-            let target = outline.sections.first { $0.labelIndex >= index }?.label ?? outline.sections.last?.label ?? label
+            let target =
+                outline.sections.first { $0.labelIndex >= index }?.label ?? outline.sections.last?.label ?? label
             html.open("li")
             html.element(
                 "a",
@@ -334,7 +340,8 @@ struct ListPage {
             var closing = state
             closing.open = nil
             html.element(
-                "a", ["class": "pane-close", "id": "pane-close", "href": base + closing.backQuery], text: strings[.close])
+                "a", ["class": "pane-close", "id": "pane-close", "href": base + closing.backQuery],
+                text: strings[.close])
             DetailPage.article(
                 record, definition: definition, strings: strings, session: session, isFavorite: nil,
                 origin: DetailPage.Origin(list: state, via: via), into: &html)

@@ -41,7 +41,8 @@ struct ListState {
         }
         let low = try request.text("pmin", maxLength: 30) ?? ""
         let high = try request.text("pmax", maxLength: 30) ?? ""
-        let priceText = try request.text("price", maxLength: 60) ?? (low.isEmpty && high.isEmpty ? "" : "\(low)..\(high)")
+        let priceText =
+            try request.text("price", maxLength: 60) ?? (low.isEmpty && high.isEmpty ? "" : "\(low)..\(high)")
         if !priceText.isEmpty, priceText != ".." {
             guard let range = NumericRange(parsing: priceText) else {
                 throw HTTPError.badParameter("'price' must be MIN..MAX")

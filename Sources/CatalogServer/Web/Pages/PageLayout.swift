@@ -187,7 +187,9 @@ enum WebPaths {
 
     static func item(_ catalog: String, _ item: String) -> String { "/c/" + encode(catalog) + "/i/" + encode(item) }
 
-    static func category(_ catalog: String, _ number: Int) -> String { "/c/" + encode(catalog) + "/categories/\(number)" }
+    static func category(_ catalog: String, _ number: Int) -> String {
+        "/c/" + encode(catalog) + "/categories/\(number)"
+    }
 
     /// The catalog's stylesheet of its own (the row tint), named after the tint so a changed tint
     /// is a new file.

@@ -24,12 +24,15 @@ enum StructuredData {
             }
             if let sku = record.fields["sku"]?.scalarText { object.append(("sku", sku)) }
             if let country = record.country, country.utf8.count == 2 {
-                object.append(("countryOfOrigin", [("@type", "Country"), ("name", country.uppercased())] as [(String, Any)]))
+                object.append(
+                    ("countryOfOrigin", [("@type", "Country"), ("name", country.uppercased())] as [(String, Any)]))
             }
             if !record.categories.isEmpty { object.append(("category", record.categories.joined(separator: ", "))) }
             if let price = record.price {
                 var offer: [(String, Any)] = [("@type", "Offer"), ("price", DecimalText.format(price)), ("url", url)]
-                if let currency = record.currency, currency.utf8.count == 3 { offer.append(("priceCurrency", currency)) }
+                if let currency = record.currency, currency.utf8.count == 3 {
+                    offer.append(("priceCurrency", currency))
+                }
                 if let quantity = record.quantity {
                     offer.append(
                         ("availability", quantity > 0 ? "https://schema.org/InStock" : "https://schema.org/OutOfStock"))
@@ -38,7 +41,9 @@ enum StructuredData {
             }
         case "Recipe":
             if let subtitle = record.subtitle, !subtitle.isEmpty { object.append(("alternativeHeadline", subtitle)) }
-            if !record.categories.isEmpty { object.append(("recipeCategory", record.categories.joined(separator: ", "))) }
+            if !record.categories.isEmpty {
+                object.append(("recipeCategory", record.categories.joined(separator: ", ")))
+            }
             for name in ["totalTime", "time", "complexity", "duration"] {
                 if let text = record.fields[name]?.scalarText, let duration = isoDuration(text) {
                     object.append(("totalTime", duration))

@@ -62,7 +62,8 @@ struct WebStrings: Sendable {
     static func forLocale(_ locale: String) -> WebStrings {
         let language = primaryLanguage(locale)
         guard supported.contains(language) else { return WebStrings(language: "en", locale: Locale(identifier: "en")) }
-        return WebStrings(language: language, locale: Locale(identifier: locale.replacingOccurrences(of: "_", with: "-")))
+        return WebStrings(
+            language: language, locale: Locale(identifier: locale.replacingOccurrences(of: "_", with: "-")))
     }
 
     /// English.
