@@ -20,9 +20,11 @@ enum ThemeStylesheet {
             }
         }
         func rgb(_ color: [Int]) -> String { "rgb(\(color[0]),\(color[1]),\(color[2]))" }
+        // Highlights stay light behind dark text (and dark behind light text) in both schemes.
+        let mark = text[0] < 128 ? "#ffe27a" : "#7a6000"
         return """
             .row.alt, .rows > li.row.alt { background: \(rgb(background)); --text: \(rgb(text)); \
-            --muted: \(rgb(muted)); --accent: \(rgb(text)); color: \(rgb(text)); }
+            --muted: \(rgb(muted)); --accent: \(rgb(text)); --mark: \(mark); color: \(rgb(text)); }
             .row.alt .row-link { color: \(rgb(text)); }
             .row.alt .subtitle { color: \(rgb(muted)); }
 

@@ -129,7 +129,7 @@ doc.getElementById("retry")?.addEventListener("click", () => {
 });
 doc.getElementById("offline-retry")?.addEventListener("click", () => location.reload());
 function showOffline() {
-  if (!banner || navigator.onLine) return;
+  if (!banner || navigator.onLine || doc.querySelector(".offline-page")) return;
   if (bannerText) bannerText.textContent = text("offlineBanner");
   banner.hidden = false;
 }
@@ -428,10 +428,9 @@ class WindowedList {
     this.update();
   }
 
+  // Scrolls so that row `position` is the first on screen (a section's first row with its header).
   scrollToPosition(position, offset = 0) {
-    const index = this.sections.length ? this.sectionIndexOf(position) : -1;
-    const atStart = index >= 0 && this.sections[index].start === position && offset === 0;
-    this.scrollToVirtual((atStart ? this.headerTop(index) : this.rowTop(position)) + offset);
+    this.scrollToVirtual(this.rowTop(position) - this.stickyOffset + offset);
   }
 
   scrollToLabel(label) {
@@ -634,10 +633,14 @@ class WindowedList {
     this.schedule();
   }
 
-  // The cursor of the row at the top of the screen, and how far it is scrolled under the bars.
+  // Rows under the sticky section label are not on screen.
+  get stickyOffset() { return this.sections.length ? HEADER : 0; }
+
+  // The first row on screen (below the bars and the sticky section label), its cursor, and how
+  // far the list is scrolled from where that row is at the top.
   place_() {
-    const top = this.virtual;
-    const position = this.positionAt(Math.max(0, top));
+    const top = this.virtual + this.stickyOffset;
+    const position = Math.min(this.positionAt(Math.max(0, top) + 1), Math.max(0, this.count - 1));
     const data = this.recordAt(position);
     const node = this.rendered.get(position);
     const cursor = (data && data.cursor) || (node && node.dataset.cursor) || null;
@@ -707,6 +710,12 @@ function startBrowseList(container) {
     const label = location.hash.startsWith("#s-") ? decodeURIComponent(location.hash.slice(3)) : null;
     if (!(label && windowed.scrollToLabel(label))) windowed.scrollToPosition(start);
   } else windowed.update();
+  const focused = sessionStorage.getItem(placeKey() + ":focus");
+  if (focused) {
+    sessionStorage.removeItem(placeKey() + ":focus");
+    const row = Array.from(host.querySelectorAll(".row")).find((node) => node.dataset.id === focused);
+    row?.querySelector(".row-link")?.focus({ preventScroll: true });
+  }
   return windowed;
 }
 
@@ -757,11 +766,16 @@ function savedPlace() {
   try { return JSON.parse(sessionStorage.getItem(placeKey()) || "null"); } catch (_) { return null; }
 }
 
-// Rows link to their record with the place of the list at the moment they are opened.
+// Rows link to their record with the place of the list at the moment they are opened; a row
+// opened with the keyboard gets the keyboard's focus again on the way back.
 list?.addEventListener("click", (event) => {
   const link = event.target.closest(".row-link");
   if (!link || !windowed || windowed.kind !== "positions") return;
   rememberPlace();
+  try {
+    if (event.detail === 0) sessionStorage.setItem(placeKey() + ":focus", link.closest(".row")?.dataset.id || "");
+    else sessionStorage.removeItem(placeKey() + ":focus");
+  } catch (_) { /* storage off */ }
   const at = new URL(location.href).searchParams.get("at");
   const url = new URL(link.href);
   if (at) url.searchParams.set("at", at); else url.searchParams.delete("at");
@@ -866,6 +880,7 @@ function drawFacets(facets) {
       items.push(item);
     }
     listNode.replaceChildren(...items);
+    fieldset.hidden = items.length === 0;
   }
   const toggle = doc.getElementById("filter-toggle");
   if (toggle) {
@@ -1340,9 +1355,11 @@ function enhanceFavorite(root) {
       show(on);
       return;
     }
+    // The form as it is now asks for the change; the button shows it at once.
+    const data = new FormData(favoriteForm);
     show(on);
     try {
-      await request(favoriteForm.action, { method: "POST", form: new FormData(favoriteForm) });
+      await request(favoriteForm.action, { method: "POST", form: data });
     } catch (error) {
       show(!on);
       failed(error, () => favoriteForm.requestSubmit());

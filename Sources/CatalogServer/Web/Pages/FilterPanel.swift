@@ -34,21 +34,17 @@ struct FilterPanel {
         }
         html.close("select")
         html.close("label")
+        // Both facets are always there (hidden while they have no values), so the script can
+        // fill them from any search's answer.
         let categories = (facets["categories"] ?? []).filter { $0.value != category }
-        let selectedCategories = Set(state.categories)
-        if !categories.isEmpty || !selectedCategories.isEmpty {
-            facet(
-                "category", title: strings.fieldLabel("categories", definition: definition),
-                values: merged(categories, selected: state.categories), selected: selectedCategories,
-                label: { $0 }, into: &html)
-        }
-        let countries = facets["country"] ?? []
-        if !countries.isEmpty || !state.countries.isEmpty {
-            facet(
-                "country", title: strings.fieldLabel("country", definition: definition),
-                values: merged(countries, selected: state.countries), selected: Set(state.countries),
-                label: { strings.locale.localizedString(forRegionCode: $0) ?? $0 }, into: &html)
-        }
+        facet(
+            "category", title: strings.fieldLabel("categories", definition: definition),
+            values: merged(categories, selected: state.categories), selected: Set(state.categories),
+            label: { $0 }, into: &html)
+        facet(
+            "country", title: strings.fieldLabel("country", definition: definition),
+            values: merged(facets["country"] ?? [], selected: state.countries), selected: Set(state.countries),
+            label: { strings.locale.localizedString(forRegionCode: $0) ?? $0 }, into: &html)
         html.open("fieldset", ["class": "facet price-range"])
         html.element("legend", text: strings[.priceRange])
         let low = state.price?.lower.map { DecimalText.format($0) } ?? ""
@@ -96,7 +92,7 @@ struct FilterPanel {
         _ name: String, title: String, values: [FacetCount], selected: Set<String>,
         label: (String) -> String, into html: inout HTMLWriter
     ) {
-        html.open("fieldset", ["class": "facet", "data-facet": name])
+        html.open("fieldset", ["class": "facet", "data-facet": name, "hidden": values.isEmpty ? "" : nil])
         html.element("legend", text: title)
         html.open("ul")
         for value in values {

@@ -63,12 +63,11 @@ struct ListPage {
                     "data-title": layout.catalog?.title,
                 ])
             searchForm(state, scopes: content.scopes, into: &html)
+            // The filters are there while browsing too, for a search the script starts.
+            FilterPanel(definition: definition, strings: strings, state: state, category: category?.name, base: base)
+                .write(content.facets, into: &html)
             switch content {
             case .results(let response):
-                FilterPanel(
-                    definition: definition, strings: strings, state: state, category: category?.name, base: base
-                )
-                .write(response.facets ?? [:], into: &html)
                 results(response, state: state, into: &html)
             case .rows(let rows):
                 if !definition.flatList, !rows.outline.sections.isEmpty {
@@ -90,6 +89,11 @@ struct ListPage {
         var scopes: [ScopeCount]? {
             if case .results(let response) = self { return response.scopes }
             return nil
+        }
+
+        var facets: [String: [FacetCount]] {
+            if case .results(let response) = self { return response.facets ?? [:] }
+            return [:]
         }
     }
 
@@ -138,15 +142,13 @@ struct ListPage {
         html.close("div")
         // The first submit button is the one Enter presses: it keeps the scope (below).
         html.element("button", ["type": "submit", "class": "search-go"], text: strings[.search])
-        if state.searching {
-            html.element(
-                "a",
-                [
-                    "class": "filter-toggle", "id": "filter-toggle", "href": "#filters", "aria-controls": "filters",
-                    "data-count": String(state.filterCount),
-                ],
-                text: state.filterCount > 0 ? strings.plural(.activeFilters, state.filterCount) : strings[.filters])
-        }
+        html.element(
+            "a",
+            [
+                "class": "filter-toggle", "id": "filter-toggle", "href": "#filters", "aria-controls": "filters",
+                "data-count": String(state.filterCount),
+            ],
+            text: state.filterCount > 0 ? strings.plural(.activeFilters, state.filterCount) : strings[.filters])
         html.element("a", ["class": "search-cancel", "href": base, "id": "search-cancel"], text: strings[.cancel])
         html.close("div")
         html.element("input", ["type": "hidden", "name": "search", "value": "1"])
