@@ -144,18 +144,20 @@ class AppBehaviour:
             self.js("window.scrollBy(0, arguments[0]);", step)
             rows_scrolled += step // 60
             if rows_scrolled % 2400 < step // 60:
-                self.wait_for(lambda: not self.visible_placeholders(), timeout=10, message="rows stayed placeholders")
+                self.wait_for(lambda: self.rows_drawn(), timeout=10, message="rows stayed placeholders")
             most_rows = max(most_rows, self.js("return document.querySelectorAll('.row').length;"))
             most_nodes = max(most_nodes, self.js("return document.getElementsByTagName('*').length;"))
         self.settle()
-        self.wait_for(lambda: not self.visible_placeholders(), timeout=10)
+        self.wait_for(lambda: self.rows_drawn(), timeout=10)
+        print("\n%s: scrolled %d of %d rows; at most %d rows and %d elements in the page"
+              % (type(self).__name__, rows_scrolled, count, most_rows, most_nodes), flush=True)
         self.assertLessEqual(most_rows, 300, "the page holds %d rows" % most_rows)
         self.assertLessEqual(most_nodes, 6000, "the page holds %d elements" % most_nodes)
         first = self.js("return window.__catalog.list.place_().position;")
         self.assertGreaterEqual(first, 19000)
         # The scroll bar addresses the whole list: its end is the last record.
         self.js("window.scrollTo(0, document.documentElement.scrollHeight);")
-        self.wait_for(lambda: not self.visible_placeholders(), timeout=10)
+        self.wait_for(lambda: self.rows_drawn(), timeout=10)
         last = api("/api/v1/catalogs/deep/items?position=%d&limit=1" % (count - 1))["items"][0]["id"]
         self.wait_for(lambda: self.find_all(".row[data-id='%s']" % last), message="the end is not the last record")
 
@@ -183,7 +185,7 @@ class AppBehaviour:
     def test_the_place_is_kept_for_the_back_link_reload_and_a_shared_link(self):
         self.open("/c/mid")
         self.js("window.scrollTo(0, 800 * 60);")
-        self.wait_for(lambda: not self.visible_placeholders(), timeout=10)
+        self.wait_for(lambda: self.rows_drawn(), timeout=10)
         self.wait_for(lambda: "at" in self.query(), message="the place is not in the URL")
         self.settle()
         self.wait_for(lambda: self.js("return new URLSearchParams(location.search).get('at')") == self.js(
@@ -194,13 +196,13 @@ class AppBehaviour:
         # Reload.
         self.driver.refresh()
         self.wait_ready()
-        self.wait_for(lambda: not self.visible_placeholders(), timeout=10)
+        self.wait_for(lambda: self.rows_drawn(), timeout=10)
         self.assertEqual(self.first_visible()["id"], top["id"], "reload lost the place")
         # A shared link, in a fresh tab of its own (no session storage): the same first row.
         self.js("sessionStorage.clear();")
         self.driver.get(url)
         self.wait_ready()
-        self.wait_for(lambda: not self.visible_placeholders(), timeout=10)
+        self.wait_for(lambda: self.rows_drawn(), timeout=10)
         self.assertEqual(self.first_visible()["id"], top["id"], "the shared link lost the place")
         if self.size is PHONE:
             # The detail page's back link.
@@ -211,14 +213,14 @@ class AppBehaviour:
             self.wait_for(lambda: not self.page_kept())
             self.wait_ready()
             self.follow(self.find("a.back"))
-            self.wait_for(lambda: not self.visible_placeholders(), timeout=10)
+            self.wait_for(lambda: self.rows_drawn(), timeout=10)
             self.assertEqual(self.first_visible()["id"], top["id"], "the back link lost the place")
         # Cancel in a search returns to it too.
         self.find("#q").click()
         self.type_search("a")
         self.mark_page()
         self.follow(self.find("#search-cancel"))
-        self.wait_for(lambda: not self.visible_placeholders(), timeout=10)
+        self.wait_for(lambda: self.rows_drawn(), timeout=10)
         self.assertEqual(self.first_visible()["id"], top["id"], "Cancel lost the place")
 
     def test_search_results_page_by_cursor_while_scrolling(self):
@@ -338,7 +340,7 @@ class AppBehaviour:
     def test_focus_never_hides_under_the_sticky_bars(self):
         self.open("/c/mid")
         self.js("window.scrollTo(0, 30000);")
-        self.wait_for(lambda: not self.visible_placeholders(), timeout=10)
+        self.wait_for(lambda: self.rows_drawn(), timeout=10)
         row = self.first_visible()
         self.js("document.querySelector(\".row[data-id='%s'] .row-link\").focus();" % row["id"])
         for key in [Keys.ARROW_UP] * 6 + [Keys.ARROW_DOWN] * 30:
@@ -355,7 +357,7 @@ class AppBehaviour:
         self.open("/c/mid")
         for _ in range(5):
             self.js("window.scrollBy(0, innerHeight * 2);")
-            self.wait_for(lambda: not self.visible_placeholders(), timeout=10)
+            self.wait_for(lambda: self.rows_drawn(), timeout=10)
             in_view = ("return Array.from(document.querySelectorAll('img.flag')).filter(i => {"
                        "const b = i.getBoundingClientRect(); return b.bottom > 0 && b.top < innerHeight; })")
             self.wait_for(lambda: self.js(in_view + ".every(i => i.complete && i.naturalWidth > 0);"), timeout=10,
@@ -455,9 +457,12 @@ class AppBehaviour:
         self.wait_ready()
         return False
 
-    def visible_placeholders(self):
-        return self.js("return Array.from(document.querySelectorAll('.row.placeholder')).some(r => {"
-                       "const b = r.getBoundingClientRect(); return b.bottom > 0 && b.top < innerHeight; });")
+    def rows_drawn(self):
+        """Whether rows are on screen and none of them is a placeholder (right after a scroll, before
+        the list has drawn, there are none on screen at all)."""
+        return self.js("const rows = Array.from(document.querySelectorAll('#sections .row')).filter(r => {"
+                       "const b = r.getBoundingClientRect(); return b.bottom > 0 && b.top < innerHeight; });"
+                       "return rows.length > 0 && !rows.some(r => r.classList.contains('placeholder'));")
 
     def first_visible(self):
         return self.js(
@@ -472,7 +477,7 @@ class AppBehaviour:
         link.click()
         self.wait_for(lambda: self.find_all("#s-" + target), message="no section %s after the rail" % label)
         self.settle()
-        self.wait_for(lambda: not self.visible_placeholders(), timeout=10)
+        self.wait_for(lambda: self.rows_drawn(), timeout=10)
 
 
 class PhoneAppTests(AppBehaviour, BrowserCase):

@@ -189,12 +189,8 @@ extension PositionedPage: JSONWritable {
         output.strings(cursors)
         output.raw(",")
         output.key("items")
-        output.raw("[")
-        for (index, item) in items.enumerated() {
-            if index > 0 { output.raw(",") }
-            output.append(json: item.json)
-        }
-        output.raw("],")
+        output.array(items)
+        output.raw(",")
         output.key("next")
         output.string(next)
         output.raw(",")

@@ -50,19 +50,10 @@ struct Sitemap {
         }
     }
 
-    /// `&`, `<`, `>`, `'` and `"` as XML entities.
+    /// Text escaped for XML (the entities HTML and XML share).
     static func escape(_ text: String) -> String {
         var output = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": output += "&amp;"
-            case "<": output += "&lt;"
-            case ">": output += "&gt;"
-            case "\"": output += "&quot;"
-            case "'": output += "&apos;"
-            default: output.unicodeScalars.append(scalar)
-            }
-        }
+        HTMLWriter.escape(text, into: &output)
         return output
     }
 }

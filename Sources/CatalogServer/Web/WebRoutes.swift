@@ -204,27 +204,17 @@ struct WebRoutes {
             guard let asset = WebAssets.all.first(where: { $0.name == context.parameter("name") }) else {
                 throw HTTPError.notFound("no such asset")
             }
-            return Response(
-                status: .ok,
-                headers: HTTPHeaders([
-                    ("Content-Type", asset.contentType), ("Cache-Control", "public, max-age=31536000, immutable"),
-                ]), body: asset.bytes)
+            return Self.file(asset.bytes, type: asset.contentType, caching: Self.immutable)
         }
         routes.get("/manifest.webmanifest") { _, _ in
-            Response(
-                status: .ok,
-                headers: HTTPHeaders([
-                    ("Content-Type", "application/manifest+json"), ("Cache-Control", "public, max-age=86400"),
-                ]), body: WebAssets.manifest)
+            Self.file(WebAssets.manifest, type: "application/manifest+json", caching: "public, max-age=86400")
         }
         routes.get("/sw.js") { _, _ in
             // Never cached by HTTP: browsers compare it byte for byte to find a new version.
-            Response(
-                status: .ok,
-                headers: HTTPHeaders([
-                    ("Content-Type", "text/javascript; charset=utf-8"), ("Cache-Control", "no-cache"),
-                    ("Service-Worker-Allowed", "/"),
-                ]), body: WebAssets.serviceWorker)
+            var response = Self.file(
+                WebAssets.serviceWorker, type: "text/javascript; charset=utf-8", caching: "no-cache")
+            response.headers.add("Service-Worker-Allowed", "/")
+            return response
         }
         routes.get("/offline/{language}") { _, context in
             let language = context.parameter("language")
@@ -277,6 +267,14 @@ struct WebRoutes {
             }
             _ = try users.addFavorite(userID: user.id, catalog: entry[0], item: entry[1])
         }
+    }
+
+    /// A year, for files whose name changes with their content.
+    static let immutable = "public, max-age=31536000, immutable"
+
+    /// A file's bytes with its type and caching.
+    static func file(_ bytes: [UInt8], type: String, caching: String) -> Response {
+        Response(status: .ok, headers: HTTPHeaders([("Content-Type", type), ("Cache-Control", caching)]), body: bytes)
     }
 
     /// 303 See Other: after a form, the browser GETs `location`.

@@ -271,7 +271,7 @@ function bottomInset() {
  * One list of rows, windowed: only the rows near the screen are in the page.
  *
  * `source` says where rows come from:
- * - `{kind: "positions", api, count, sections: [[label, start, count]…], flat}`: rows by position
+ * - `{kind: "positions", api, count, sections: [{label, start, count}…], flat}`: rows by position
  *   (`api?position=N&limit=100`), the whole list laid out from its outline;
  * - `{kind: "search", api, next, total}`: pages of results appended by cursor while scrolling;
  * - `{kind: "static"}`: the rows already in the page.
@@ -292,7 +292,7 @@ class WindowedList {
     this.next = source.next || null;
     this.fetchingNext = null;
     this.generation = 0;
-    this.sections = (source.sections || []).map(([label, start, count]) => ({ label, start, count }));
+    this.sections = (source.sections || []).map(({ label, start, count }) => ({ label, start, count }));
     if (this.kind !== "positions" || source.flat) this.sections = [];
     this.count = this.kind === "positions" ? source.count : this.prerendered.size;
     this.anchorVirtual = 0;

@@ -49,24 +49,17 @@ struct FilterPanel {
         html.element("legend", text: strings[.priceRange])
         let low = state.price?.lower.map { DecimalText.format($0) } ?? ""
         let high = state.price?.upper.map { DecimalText.format($0) } ?? ""
-        html.open("label")
-        html.element("span", text: strings[.priceFrom])
-        html.element(
-            "input",
-            [
-                "type": "number", "name": "pmin", "form": "search-form", "min": "0", "step": "any", "value": low,
-                "inputmode": "decimal", "id": "pmin",
-            ])
-        html.close("label")
-        html.open("label")
-        html.element("span", text: strings[.priceTo])
-        html.element(
-            "input",
-            [
-                "type": "number", "name": "pmax", "form": "search-form", "min": "0", "step": "any", "value": high,
-                "inputmode": "decimal", "id": "pmax",
-            ])
-        html.close("label")
+        for (name, label, value) in [("pmin", strings[.priceFrom], low), ("pmax", strings[.priceTo], high)] {
+            html.open("label")
+            html.element("span", text: label)
+            html.element(
+                "input",
+                [
+                    "type": "number", "name": name, "form": "search-form", "min": "0", "step": "any", "value": value,
+                    "inputmode": "decimal", "id": name,
+                ])
+            html.close("label")
+        }
         html.close("fieldset")
         html.open("div", ["class": "filter-actions"])
         html.element("button", ["type": "submit", "form": "search-form", "class": "apply"], text: strings[.apply])

@@ -246,10 +246,12 @@ struct ListPage {
             [
                 "class": definition.flatList ? "sections flat" : "sections", "id": "sections",
                 "data-source": "positions", "data-api": api, "data-position": String(page.position),
-                "data-count": String(rows.outline.count), "data-outline": Self.outlineJSON(rows.outline),
+                "data-count": String(rows.outline.count),
+                "data-outline": String(
+                    decoding: OutlineAnswer(outline: rows.outline, labels: catalog.sectionLabels).jsonBytes,
+                    as: UTF8.self),
                 "data-flat": definition.flatList ? "" : nil, "data-thumbs": context.thumbnails ? "" : nil,
                 "data-tint": definition.rowTint == nil ? nil : "",
-                "data-labels": definition.flatList ? nil : Self.labelsJSON(catalog.sectionLabels),
             ])
         var current: String?
         for (offset, record) in rows.records.enumerated() {
@@ -280,35 +282,6 @@ struct ListPage {
                 "a", ["class": "more", "id": "more", "rel": "next", "href": base + "?after=" + next],
                 text: strings[.later])
         }
-    }
-
-    /// `{"count":N,"sections":[[label,start,count],…]}` for the script.
-    static func outlineJSON(_ outline: ListOutline) -> String {
-        var output = JSONOutput(capacity: 64 + outline.sections.count * 24)
-        output.raw("{")
-        output.key("count")
-        output.integer(outline.count)
-        output.raw(",")
-        output.key("sections")
-        output.raw("[")
-        for (index, section) in outline.sections.enumerated() {
-            if index > 0 { output.raw(",") }
-            output.raw("[")
-            output.string(section.label)
-            output.raw(",")
-            output.integer(section.start)
-            output.raw(",")
-            output.integer(section.count)
-            output.raw("]")
-        }
-        output.raw("]}")
-        return String(decoding: output.bytes, as: UTF8.self)
-    }
-
-    static func labelsJSON(_ labels: [String]) -> String {
-        var output = JSONOutput(capacity: labels.count * 6)
-        output.strings(labels)
-        return String(decoding: output.bytes, as: UTF8.self)
     }
 
     /// The index rail: every label of the locale; an empty section is dimmed and leads to the
