@@ -8,6 +8,8 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "Catalog",
+    // Synchronization's Mutex and Atomic (used from CatalogCore up) need these releases.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .executable(name: "catalog", targets: ["catalog"]),
         .library(name: "CatalogModel", targets: ["CatalogModel"]),
@@ -22,6 +24,9 @@ let package = Package(
         .library(name: "CatalogAuth", targets: ["CatalogAuth"]),
         .library(name: "CatalogHTTP", targets: ["CatalogHTTP"]),
         .library(name: "CatalogServer", targets: ["CatalogServer"]),
+        // What apps depend on: the API client and offline catalogs.
+        .library(name: "CatalogClient", targets: ["CatalogClient"]),
+        .library(name: "CatalogTerminal", targets: ["CatalogTerminal"]),
     ],
     targets: [
         // C libraries from Debian, behind thin module maps and shims.
@@ -88,19 +93,31 @@ let package = Package(
             name: "CatalogServer",
             dependencies: [
                 "CGD", "CatalogHTTP", "CatalogAuth", "CatalogModel", "CatalogStorage", "CatalogCore",
-                "CatalogCollation",
+                "CatalogCollation", "CatalogSQLite",
                 "CatalogImport", "CatalogDemo",
             ],
             exclude: ["embedded.txt", "API/openapi.json", "Web/Assets", "Web/Strings"],
             swiftSettings: swiftSettings,
             plugins: [.plugin(name: "EmbedFiles")]
         ),
+        // The Swift client library apps build on: the JSON API over URLSession, and offline
+        // catalogs (snapshots) browsed and searched by the same engine-neutral code as the server,
+        // read with the SQLite engine's read path (no ICU). Nothing else: a test checks the closure.
+        .target(
+            name: "CatalogClient",
+            dependencies: ["CatalogModel", "CatalogStorage", "CatalogCore", "CatalogSQLite"],
+            swiftSettings: swiftSettings
+        ),
+        // `catalog browse`: the terminal app, built on the client library alone.
+        .target(name: "CatalogTerminal", dependencies: ["CatalogClient"], swiftSettings: swiftSettings),
+        // The documentation's code samples, compiled (never run) so they stay true.
+        .target(name: "CatalogClientSamples", dependencies: ["CatalogClient"], swiftSettings: swiftSettings),
         // The `catalog` commands.
         .target(
             name: "CatalogCLI",
             dependencies: [
                 "CatalogModel", "CatalogCollation", "CatalogStorage", "CatalogCore", "CatalogEngines", "CatalogImport",
-                "CatalogDemo", "CatalogAuth", "CatalogServer",
+                "CatalogDemo", "CatalogAuth", "CatalogServer", "CatalogTerminal",
             ],
             swiftSettings: swiftSettings
         ),
@@ -124,7 +141,7 @@ let package = Package(
             name: "CatalogSQLiteTests",
             dependencies: [
                 "CatalogSQLite", "CatalogEngines", "CatalogCollation", "CatalogCore", "CatalogModel",
-                "CatalogTestSupport",
+                "CatalogTestSupport", "CatalogDemo", "SQLiteSupport", "CatalogStorage",
             ],
             swiftSettings: swiftSettings
         ),
@@ -157,6 +174,18 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .testTarget(
+            name: "CatalogClientTests",
+            dependencies: [
+                "CatalogClient", "CatalogServer", "CatalogHTTP", "CatalogAuth", "CatalogEngines", "CatalogSQLite",
+                "CatalogCore", "CatalogStorage", "CatalogCollation", "CatalogImport", "CatalogDemo",
+                "CatalogTestSupport",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CatalogTerminalTests", dependencies: ["CatalogTerminal", "CatalogClient"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "CatalogCLITests",
             dependencies: [

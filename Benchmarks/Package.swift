@@ -5,6 +5,7 @@ import PackageDescription
 // runs it against the `catalog` binary built from the main package.
 let package = Package(
     name: "CatalogBenchmarks",
+    platforms: [.macOS(.v15), .iOS(.v18)],
     dependencies: [.package(path: "CatalogRoot")],
     targets: [
         .executableTarget(
@@ -20,7 +21,24 @@ let package = Package(
                 .product(name: "CatalogDemo", package: "CatalogRoot"),
             ],
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
-        )
+        ),
+        // The client library: snapshots, offline search beside the server's, `catalog browse`'s start.
+        .executableTarget(
+            name: "client-bench",
+            dependencies: [
+                .product(name: "CatalogClient", package: "CatalogRoot"),
+                .product(name: "CatalogModel", package: "CatalogRoot"),
+                .product(name: "CatalogCollation", package: "CatalogRoot"),
+                .product(name: "CatalogStorage", package: "CatalogRoot"),
+                .product(name: "CatalogCore", package: "CatalogRoot"),
+                .product(name: "CatalogSQLite", package: "CatalogRoot"),
+                .product(name: "CatalogEngines", package: "CatalogRoot"),
+                .product(name: "CatalogDemo", package: "CatalogRoot"),
+                .product(name: "CatalogHTTP", package: "CatalogRoot"),
+                .product(name: "CatalogServer", package: "CatalogRoot"),
+            ],
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

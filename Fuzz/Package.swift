@@ -10,6 +10,7 @@ let targets = ["FuzzXML", "FuzzJSON", "FuzzCSV", "FuzzSQLiteValue", "FuzzSearchQ
 
 let package = Package(
     name: "CatalogFuzz",
+    platforms: [.macOS(.v15), .iOS(.v18)],
     dependencies: [.package(path: "CatalogRoot")],
     targets: targets.map { name in
         .executableTarget(

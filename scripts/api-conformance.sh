@@ -35,6 +35,13 @@ echo "schemathesis against $url (examples per operation: $examples)" >&2
 # schema (any string) is still not a valid catalog file, so it must be allowed to be refused.
 # Run from the throwaway folder: schemathesis keeps a cache of its findings in the working directory.
 cd "$work"
+# A value far longer than its schema allows can make the request line or headers too long: the
+# server then answers 414 or 431 (a rejection, as the check wants), which schemathesis does not
+# count as one unless told.
+cat >schemathesis.toml <<'TOML'
+[checks.negative_data_rejection]
+expected-statuses = ["400", "401", "403", "404", "405", "406", "409", "414", "415", "422", "428", "429", "431"]
+TOML
 schemathesis run "$url/api/v1/openapi.json" --checks all --max-examples "$examples" \
   --header "Authorization: Bearer $token" --exclude-operation-id importCatalog --no-color
 schemathesis run "$url/api/v1/openapi.json" --checks all --exclude-checks positive_data_acceptance \

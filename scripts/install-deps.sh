@@ -11,7 +11,7 @@ profile="${1:-build}"
 packages=(libsqlite3-dev libicu-dev pkg-config libmicrohttpd-dev zlib1g-dev libsodium-dev libgd-dev libxml2-dev curl)
 case "$profile" in
   build) ;;
-  test) packages+=(sqlite3 chromium chromium-driver python3-pip) ;;
+  test) packages+=(sqlite3 chromium chromium-driver python3-pip tmux) ;;
   bench) packages+=(sqlite3 wrk nginx-light python3 python3-venv libxml2-utils) ;;
   *) echo "usage: $0 build|test|bench" >&2; exit 64 ;;
 esac

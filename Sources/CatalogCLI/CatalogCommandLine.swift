@@ -12,7 +12,7 @@ public enum CatalogCommandLine {
     static let commands: [any Command.Type] = [
         ImportCommand.self, DemoCommand.self, CatalogsCommand.self, ListCommand.self, SectionsCommand.self,
         ShowCommand.self, SearchCommand.self, ExportCommand.self, RefreshCommand.self, GenerateCommand.self,
-        ServeCommand.self, UserCommand.self,
+        ServeCommand.self, UserCommand.self, TerminalCommand.self,
     ]
 
     /// Options every command accepts.

@@ -166,8 +166,13 @@ public enum FieldValue: Codable, Sendable, Equatable, Hashable {
     }
 
     /// Decodes any JSON value but an object. Numbers go through `Decimal`, so `JSONDecoder`
-    /// gives `1.5` for `1.50`; ``FieldValue/fields(json:)`` keeps the literal exactly.
+    /// gives `1.5` for `1.50`; ``CatalogJSONDecoder`` and ``FieldValue/fields(json:)`` keep the
+    /// literal exactly.
     public init(from decoder: any Decoder) throws {
+        if let literal = (decoder as? any NumberLiteralDecoding)?.numberLiteral {
+            self = .number(literal)
+            return
+        }
         let c = try decoder.singleValueContainer()
         if c.decodeNil() {
             self = .null

@@ -32,24 +32,28 @@ public struct SectionCount: Codable, Sendable, Equatable {
     }
 }
 
-/// One page of records in index order: `{"items":[…],"next":cursor|null}`.
+/// One page of records in index order: `{"items":[…],"next":cursor|null,"previous":cursor|null}`.
 public struct ItemsPage: Codable, Sendable, Equatable {
     /// The records, in index order.
     public var items: [Record]
-    /// Opaque cursor for the next page, `nil` at the end.
+    /// Opaque cursor for the next page (`after=`), `nil` at the end.
     public var next: String?
+    /// Opaque cursor for the page before (`before=`), `nil` at the start.
+    public var previous: String?
 
     /// Creates a page.
-    public init(items: [Record], next: String?) {
+    public init(items: [Record], next: String?, previous: String? = nil) {
         self.items = items
         self.next = next
+        self.previous = previous
     }
 
-    /// Encodes `next` as `null` on the last page rather than leaving it out.
+    /// Encodes `next` and `previous` as `null` rather than leaving them out.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(items, forKey: .items)
         try container.encode(next, forKey: .next)
+        try container.encode(previous, forKey: .previous)
     }
 }
 

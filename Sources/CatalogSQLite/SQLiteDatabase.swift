@@ -20,8 +20,11 @@ import SQLiteSupport
 public final class SQLiteDatabase: CatalogDatabase {
     /// How the engine uses memory, locks and snapshots.
     public struct Options: Sendable {
-        /// Page cache per connection, in KiB.
+        /// Page cache per reading connection, in KiB.
         public var cacheKiB = 32_768
+        /// Page cache of the writing connection, in KiB: imports write every table in its key's
+        /// order, so a small cache holds the pages being filled.
+        public var writerCacheKiB = 8_192
         /// Bytes of the file mapped into memory for reads: pages come straight from the OS cache.
         /// Mapped pages count in a process's RSS as file pages, not as its own memory.
         public var mmapBytes = 1 << 30
@@ -87,7 +90,7 @@ public final class SQLiteDatabase: CatalogDatabase {
         let connection = try Connection(path: path, mode: .readWriteCreate)
         do {
             try connection.execute(
-                "PRAGMA foreign_keys = ON; PRAGMA temp_store = FILE; PRAGMA cache_size = -\(options.cacheKiB)")
+                "PRAGMA foreign_keys = ON; PRAGMA temp_store = FILE; PRAGMA cache_size = -\(options.writerCacheKiB)")
             try checkApplicationID(connection)
             try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
             if try connection.cached("PRAGMA application_id").scalarInt() == 0 {

@@ -26,6 +26,12 @@ public struct CatalogServerSettings: Sendable {
     public var passwordThreads: Int = 1
     /// How long an import through the API may run before it is stopped (`--import-timeout`).
     public var importTimeout: Duration = .seconds(600)
+    /// Where offline snapshots (`GET /api/v1/catalogs/{id}/snapshot`) are kept; nil: beside the
+    /// catalog file (`catalog.sqlite` → `catalog-snapshots/`), or in the temporary directory for
+    /// PostgreSQL.
+    public var snapshotsDirectory: String?
+    /// The most snapshot files kept on disk (one per catalog version asked for).
+    public var maxSnapshots: Int = 16
 
     /// The defaults.
     public init() {}
@@ -128,6 +134,15 @@ public final class CatalogApplication: Sendable {
         ).register(in: &routes)
         CatalogAPI(stores: stores).register(in: &routes)
         FavoritesAPI(stores: stores, authentication: authentication).register(in: &routes)
+        SignInAPI(stores: stores, authenticator: authenticator, authentication: authentication, throttle: throttle)
+            .register(in: &routes)
+        SnapshotAPI(
+            stores: stores,
+            cache: SnapshotCache(
+                directory: SnapshotAPI.directory(
+                    configured: options.snapshotsDirectory, databaseLocation: stores.location),
+                maxFiles: options.maxSnapshots)
+        ).register(in: &routes)
         ImportAPI(stores: stores, authentication: authentication, timeout: options.importTimeout)
             .register(in: &routes)
         OpenAPIRoute().register(in: &routes)
@@ -172,6 +187,7 @@ public final class CatalogApplication: Sendable {
         let throttle = signInThrottle
         configuration.offloadLanes = [
             OffloadLane(name: "passwords", threads: options.passwordThreads, queueLimit: 32) { request in
+                if SignInAPI.isPasswordCheck(request, throttle: throttle) { return true }
                 // By segments, as the router matches: `//signin` is the same route.
                 guard request.method == .post, request.segments == ["signin"] else { return false }
                 let name = (try? WebSession.formFields(request))?["name"] ?? ""
@@ -183,6 +199,9 @@ public final class CatalogApplication: Sendable {
                 request.method == .post && request.segments.count == 5 && request.segments.starts(with: ["api", "v1"])
                     && request.segments[4] == "import"
             },
+            // Snapshots are built on first request (seconds for a large catalog) and then sent
+            // from their file.
+            OffloadLane(name: "snapshots", threads: 2, queueLimit: 16, picks: SnapshotAPI.isSnapshot),
         ]
     }
 

@@ -17,7 +17,9 @@ public protocol CatalogCollating {
 
 /// Where a built catalog goes: the engine's side of an import. The builder calls these in
 /// order: every item (by ascending document number, interleaved with the posting chunks of
-/// each 65,536 documents), then the named blobs.
+/// each 65,536 documents); then, when the engine asks for them (``wantsOrderEntries``), every
+/// record's place in index order, in each category and by id, each already in its key's order;
+/// then the named blobs.
 public protocol CatalogIndexSink: AnyObject {
     /// Stores one record.
     func write(item: IndexedItem) throws
@@ -25,6 +27,39 @@ public protocol CatalogIndexSink: AnyObject {
     func write(postingChunk: [UInt8], term: UInt32, chunk: Int) throws
     /// Stores a named blob of the search index (the lexicon, per-document attributes).
     func write(blob: [UInt8], named name: String) throws
+
+    /// Whether the engine keeps index order, category membership and ids in tables of its own
+    /// that it wants written in key order (an ordered insert into a B-tree is an append; the
+    /// same rows in document order are a million random inserts). False by default: the engine
+    /// indexes the items itself.
+    var wantsOrderEntries: Bool { get }
+    /// Stores a record's place in index order; every record, in index order.
+    func write(orderEntry: OrderEntry) throws
+    /// Stores a record's place in a category; by category number, then index order.
+    func write(categoryEntry: OrderEntry, category: Int) throws
+    /// Stores a record's id and content hash; every record, in the byte order of the ids.
+    func write(idEntry id: String, document: Int, hash: UInt64) throws
+}
+
+extension CatalogIndexSink {
+    public var wantsOrderEntries: Bool { false }
+    public func write(orderEntry: OrderEntry) throws {}
+    public func write(categoryEntry: OrderEntry, category: Int) throws {}
+    public func write(idEntry id: String, document: Int, hash: UInt64) throws {}
+}
+
+/// A record's place in index order: its key there and its document number.
+public struct OrderEntry: Sendable {
+    /// Its key in index order.
+    public var key: BrowseKey
+    /// Its number in search order.
+    public var document: Int
+
+    /// Creates an entry.
+    public init(key: BrowseKey, document: Int) {
+        self.key = key
+        self.document = document
+    }
 }
 
 /// One record as an engine stores it.

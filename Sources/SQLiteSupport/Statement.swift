@@ -42,6 +42,17 @@ public final class Statement {
         try bind(binding: value?.sqlBinding ?? .null, at: index)
     }
 
+    /// Binds UTF-8 bytes as text at a 1-based index, without making a `String` of them first.
+    public func bind(utf8 bytes: [UInt8], at index: Int32) throws(StorageError) {
+        guard !bytes.isEmpty else { return try bind(binding: .text(""), at: index) }
+        let rc = bytes.withUnsafeBytes { buffer in
+            sqlite3_bind_text(
+                stmt, index, buffer.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(buffer.count),
+                csqlite_transient())
+        }
+        if rc != SQLITE_OK { throw Connection.error(rc, connection.lastMessage, sql: sql) }
+    }
+
     /// Binds a value in SQLite's own terms at a 1-based index.
     public func bind(binding: SQLBinding, at index: Int32) throws(StorageError) {
         let rc: Int32

@@ -24,7 +24,7 @@ import Testing
     @Test func pagesAndSearchResponses() throws {
         let page = ItemsPage(items: Self.records, next: nil)
         try expectSame(page.jsonBytes, page)
-        #expect(String(decoding: page.jsonBytes, as: UTF8.self).hasSuffix("\"next\":null}"))
+        #expect(String(decoding: page.jsonBytes, as: UTF8.self).hasSuffix("\"next\":null,\"previous\":null}"))
         let response = SearchResponse(
             items: [SearchHit(record: Self.records[1], matches: [])], total: 1000, totalCapped: true,
             scope: "Apple&Win",

@@ -38,7 +38,10 @@ import Testing
         try process.run()
         process.waitUntilExit()
         let tables = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        for name in ["catalogs", "items", "item_categories", "sections", "search_blobs", "search_postings"] {
+        for name in [
+            "catalogs", "items", "item_order", "item_ids", "item_categories", "sections", "search_blobs",
+            "search_postings",
+        ] {
             #expect(tables.contains(name))
         }
     }
@@ -93,5 +96,63 @@ import Testing
         #expect(records.first?.fields["farbe"] == .text("rot"))
         #expect(try reader.search(SearchRequest(query: "apf"), in: catalog).hits.count == 1)
         #expect(try database.users().user(named: "ada") != nil)
+    }
+
+    /// A file of schema 3 (index order and ids in indexes of `items`) gets its order and id
+    /// tables filled from the records it has, and reads the same.
+    @Test func filesOfSchemaThreeGetOrderAndIDTables() throws {
+        let temporary = try TemporaryDatabase()
+        let path = temporary.directory.appendingPathComponent("three.sqlite").path
+        do {
+            let database = try CatalogEngines.open(path)
+            let definition = CatalogDefinition(
+                id: "shop", title: "Shop", locale: "de", categories: [CategoryInfo(id: 1, name: "Obst")])
+            let titles = ["Äpfel", "Birnen", "Zitronen", "apfelmus", "Öl", "Bananen", "Mango", "Kiwi"]
+            _ = try CatalogImporter.run(
+                into: database, definition: definition, replace: true,
+                collation: try ICUCollation.forImport(locale: "de"),
+                records: { add in
+                    for (index, title) in titles.enumerated() {
+                        try add(
+                            Record(
+                                id: "r\(titles.count - index)", title: title, categories: index % 2 == 0 ? ["Obst"] : []
+                            ))
+                    }
+                    return nil
+                })
+            database.close()
+        }
+        let before = try Self.pages(path)
+        // Back to schema 3's layout.
+        try Self.sqlite3(
+            path,
+            """
+            DROP TABLE item_order; DROP TABLE item_ids;
+            CREATE UNIQUE INDEX items_id ON items (version, id);
+            CREATE INDEX items_order ON items (version, section, sort_key, id);
+            PRAGMA user_version = 3;
+            """)
+        let after = try Self.pages(path)
+        #expect(after == before)
+        #expect(!after.isEmpty)
+    }
+
+    /// Every record's id and title in index order, and each found by id.
+    static func pages(_ path: String) throws -> [String] {
+        let database = try CatalogEngines.open(path)
+        defer { database.close() }
+        let reader = try database.reader()
+        var lines: [String] = []
+        for summary in try reader.catalogs() {
+            let catalog = try reader.requireCatalog(summary.id)
+            for record in try reader.items(of: catalog, limit: 500).records() {
+                let found = try reader.item(of: catalog, id: record.id)
+                lines.append("\(summary.id) \(record.id) \(record.title) \(found?.id == record.id)")
+            }
+            for record in try reader.items(of: catalog, category: "Obst", limit: 500).records() {
+                lines.append("Obst \(record.id)")
+            }
+        }
+        return lines
     }
 }

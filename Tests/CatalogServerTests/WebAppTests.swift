@@ -128,6 +128,11 @@ import Testing
         #expect((at["items"] as? [[String: Any]])?.first?["id"] as? String == items[1]["id"] as? String)
         #expect(try fixture.request("/api/v1/catalogs/\(id)/items?position=-1").status == 400)
         #expect(try fixture.request("/api/v1/catalogs/\(id)/items?at=%21").status == 400)
+        // `at` wins over `position` and both over keyset paging, whose values are still checked.
+        #expect(try fixture.request("/api/v1/catalogs/\(id)/items?at=\(cursors[1])&position=-1").status == 400)
+        #expect(try fixture.request("/api/v1/catalogs/\(id)/items?position=0&after=%21%21").status == 400)
+        #expect(try fixture.request("/api/v1/catalogs/\(id)/items?position=0&before=%21%21").status == 400)
+        #expect(try fixture.request("/api/v1/catalogs/\(id)/items?position=0&after=\(cursors[0])").status == 200)
         let outline = try fixture.request("/api/v1/catalogs/\(id)/outline").object
         #expect(outline["count"] as? Int == 450)
 

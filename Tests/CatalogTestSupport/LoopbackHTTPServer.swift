@@ -23,6 +23,12 @@ public final class LoopbackHTTPServer: Sendable {
         /// A feed that can change, with an ETag and a Last-Modified, answering conditional GETs
         /// with 304 when it has not changed.
         case feed(LoopbackFeed)
+        /// These bytes exactly, status line and headers included (then the connection closes).
+        case raw(String)
+        /// A status line and a body, after a pause.
+        case delayed(TimeInterval, Int, body: String)
+        /// Never answers, and counts the client closing the connection (``clientClosures``).
+        case waitForClose
     }
 
     /// The port the server listens on.
@@ -31,6 +37,10 @@ public final class LoopbackHTTPServer: Sendable {
     private let routes: [String: Reply]
     private let open = Mutex<Set<Int32>>([])
     private let requests = Mutex<[(path: String, headers: [String: String])]>([])
+    private let closures = Mutex(0)
+
+    /// How many clients closed a ``Reply/waitForClose`` connection.
+    public var clientClosures: Int { closures.withLock { $0 } }
 
     /// `http://127.0.0.1:<port>`
     public var baseURL: String { "http://127.0.0.1:\(port)" }
@@ -112,7 +122,8 @@ public final class LoopbackHTTPServer: Sendable {
         }
         requests.withLock { $0.append((path, headers)) }
         let response: String
-        switch routes[path] ?? .status(404, body: "not found") {
+        let route = path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? path
+        switch routes[path] ?? routes[route] ?? .status(404, body: "not found") {
         case .silence:
             return  // stop() closes it
         case .status(let code, let body):
@@ -130,6 +141,17 @@ public final class LoopbackHTTPServer: Sendable {
             return
         case .feed(let feed):
             response = feed.answer(ifNoneMatch: headers["if-none-match"], ifModifiedSince: headers["if-modified-since"])
+        case .raw(let text):
+            response = text
+        case .waitForClose:
+            var byte: UInt8 = 0
+            while recv(connection, &byte, 1, 0) > 0 {}
+            closures.withLock { $0 += 1 }
+            finish(connection)
+            return
+        case .delayed(let pause, let code, let body):
+            Thread.sleep(forTimeInterval: pause)
+            response = Self.response(code, body: body)
         }
         _ = send(Array(response.utf8), on: connection)
         finish(connection)

@@ -14,7 +14,7 @@ struct ServeCommand: Command {
     static let options: Set<String> = [
         "host", "port", "threads", "compat-catalog", "images", "public-url", "max-upload-mb", "max-connections",
         "max-connections-per-ip", "timeout", "header-timeout", "host-name", "users-db", "import-timeout",
-        "refresh-every",
+        "refresh-every", "snapshots",
     ]
     static let flags: Set<String> = ["quiet"]
     static let help = """
@@ -56,6 +56,9 @@ struct ServeCommand: Command {
                                        connection is closed (default: 10)
           --refresh-every DURATION     refresh every catalog imported from a URL this often, one at
                                        a time in the background (conditional GET; 90s, 15m, 2h, 1d)
+          --snapshots DIR              where offline snapshots (/api/v1/catalogs/ID/snapshot) are
+                                       kept, one file per catalog version (default: beside the
+                                       database, catalog.sqlite → catalog-snapshots/)
           --quiet                      no access log
 
         """
@@ -94,6 +97,10 @@ struct ServeCommand: Command {
         }
         if let seconds = try arguments.integer("import-timeout", in: 1...86_400) {
             settings.importTimeout = .seconds(seconds)
+        }
+        if let directory = arguments.value("snapshots") {
+            guard !directory.isEmpty else { throw CLIError.usage("--snapshots takes a directory") }
+            settings.snapshotsDirectory = directory
         }
 
         var configuration = ServerConfiguration()

@@ -40,13 +40,18 @@ public enum CatalogImporter {
             existingCategories: Dictionary(
                 (existing?.categories ?? []).map { ($0.name, $0.id) }, uniquingKeysWith: { first, _ in first }),
             temporaryDirectory: temporaryDirectory)
-        if let existing { builder.previousHashes = try snapshot.itemHashes(of: existing) }
+        if let existing {
+            builder.previousHashes = try snapshot.itemHashes(of: existing)
+            builder.collectsTermsLater = true
+        }
         var read = 0
-        let learned = try records { record in
-            if read % 256 == 0 && isCancelled() { throw StorageError(.cancelled, "the import was cancelled") }
-            try builder.add(record)
-            read += 1
-            if read % 10_000 == 0 { progress?(read) }
+        let learned = try ImportProfile.step("read and index \(read) records") {
+            try records { record in
+                if read % 256 == 0 && isCancelled() { throw StorageError(.cancelled, "the import was cancelled") }
+                try builder.add(record)
+                read += 1
+                if read % 10_000 == 0 { progress?(read) }
+            }
         }
         progress?(read)
         if let learned {
@@ -87,7 +92,7 @@ public enum CatalogImporter {
             }
             let version = try writer.beginVersion(of: definition.id)
             let built = try builder.finish(into: version, isCancelled: isCancelled)
-            try version.commit(built)
+            try ImportProfile.step("commit") { try version.commit(built) }
             return summary
         }
     }

@@ -1,6 +1,7 @@
 import CatalogModel
 import CatalogStorage
 import Foundation
+import Synchronization
 
 /// Builds a catalog's stored form from its records, engine-neutral: every engine stores what
 /// this produces, and every search reads it back through the same code, so results agree by
@@ -28,8 +29,10 @@ public final class CatalogIndexBuilder {
     private var recordOffsets: [UInt64] = []
     private var termOffsets: [UInt64] = []
     private var prices: [Double] = []
+    /// Each arrival's category numbers: `categoryNumbersByArrival[categoryStarts[a]..<categoryStarts[a + 1]]`.
+    private var categoryNumbersByArrival: [UInt32] = []
+    private var categoryStarts: [UInt32] = [0]
     private var scratch: [UInt8] = []
-    private var termScratch: [UInt32] = []
 
     /// Creates a builder.
     ///
@@ -58,6 +61,11 @@ public final class CatalogIndexBuilder {
     /// The content hashes of the catalog's current records by id: ``add(_:)`` counts what is
     /// new, changed and unchanged against them.
     public var previousHashes: [String: UInt64] = [:]
+
+    /// Whether records' index terms are collected only when the index is written (from the
+    /// temporary file), not as records arrive: for a re-import, which usually changes little
+    /// or nothing, so an unchanged one costs little more than reading the file.
+    public var collectsTermsLater = false
     /// Records added whose id was not in ``previousHashes``.
     public private(set) var addedCount = 0
     /// Records added whose id was there with other content.
@@ -126,24 +134,18 @@ public final class CatalogIndexBuilder {
             categoryCounts[label, default: 0] += 1
             numbers.append(number)
         }
-        collector.collect(record, categoryNumbers: numbers)
-        rankLengths.append(UInt16(clamping: collector.rankLength))
+        for number in numbers { categoryNumbersByArrival.append(UInt32(truncatingIfNeeded: number)) }
+        categoryStarts.append(UInt32(categoryNumbersByArrival.count))
+        if collectsTermsLater {
+            rankLengths.append(0)
+        } else {
+            try collectTerms(of: record, categoryNumbers: numbers)
+        }
         let section = collation.section(for: record.title)
         sections.append(UInt16(clamping: section))
         sortKeys.append(contentsOf: collation.sortKey(record.title))
         sortKeyStarts.append(UInt32(sortKeys.count))
         prices.append(record.price.map { NSDecimalNumber(decimal: $0).doubleValue } ?? .nan)
-
-        termScratch.removeAll(keepingCapacity: true)
-        termScratch.append(contentsOf: collector.collected)
-        termScratch.sort()
-        termOffsets.append(termLists.size)
-        try termLists.appendVarint(UInt64(termScratch.count))
-        var previous: UInt32 = 0
-        for term in termScratch {
-            try termLists.appendVarint(UInt64(term - previous))
-            previous = term
-        }
 
         var stored = record
         let labels = collation.sectionLabels
@@ -169,6 +171,63 @@ public final class CatalogIndexBuilder {
     ///   build stops with ``StorageError/Code/cancelled``.
     /// - Returns: what the catalog's own row needs.
     public func finish(into sink: any CatalogIndexSink, isCancelled: () -> Bool = { false }) throws -> IndexedCatalog {
+        // The build runs on a thread of its own while this one hands what it writes to the
+        // engine, so reading the temporary files and building posting chunks overlap with the
+        // engine's inserts. The builder is touched by that thread only until it finishes.
+        let handoff = SinkHandoff(wantsOrderEntries: sink.wantsOrderEntries)
+        let builder = UncheckedTransfer(self)
+        let outcome = Mutex<Result<IndexedCatalog, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            let result = Result { try builder.value.build(into: handoff) }
+            outcome.withLock { $0 = result }
+            handoff.finish(error: result.failure)
+            done.signal()
+        }
+        thread.stackSize = 8 << 20
+        thread.start()
+        do {
+            try handoff.apply(to: sink, isCancelled: isCancelled)
+        } catch {
+            handoff.cancelAndDrain()
+            done.wait()
+            throw error
+        }
+        done.wait()
+        return try outcome.withLock { $0! }.get()
+    }
+
+    /// Collects a record's index terms into the term list file; its rank length too.
+    private func collectTerms(of record: Record, categoryNumbers: [Int]) throws {
+        collector.collect(record, categoryNumbers: categoryNumbers)
+        rankLengths.append(UInt16(clamping: collector.rankLength))
+        termOffsets.append(termLists.size)
+        scratch.removeAll(keepingCapacity: true)
+        TermList.append(collector.collected, to: &scratch)
+        try termLists.append(scratch)
+    }
+
+    /// Collects the terms of every record from the temporary file, for ``collectsTermsLater``.
+    private func collectDeferredTerms() throws {
+        try records.flush()
+        let count = self.count
+        rankLengths.removeAll(keepingCapacity: true)
+        var blob: [UInt8] = []
+        for arrival in 0..<count {
+            blob.removeAll(keepingCapacity: true)
+            try records.read(at: recordOffsets[arrival], count: recordLength(arrival), appendingTo: &blob)
+            let record = try StoredRecord.decode(RecordBlob.json(in: blob))
+            let numbers = categoryNumbersByArrival[Int(categoryStarts[arrival])..<Int(categoryStarts[arrival + 1])]
+            try collectTerms(of: record, categoryNumbers: numbers.map { Int($0) })
+        }
+    }
+
+    private func build(into sink: any CatalogIndexSink) throws -> IndexedCatalog {
+        if collectsTermsLater {
+            try ImportProfile.step("index terms of \(count) records") { try collectDeferredTerms() }
+        }
+        collector.finishCollecting()
+        ids.dropLookup()
         try records.flush()
         try termLists.flush()
         let count = self.count
@@ -196,90 +255,91 @@ public final class CatalogIndexBuilder {
         var chunkStarts = [UInt32](repeating: 0, count: termCount)
         var touched: [UInt32] = []
         var offsets: [UInt16] = []
-        var terms: [UInt32] = []
         var blob: [UInt8] = []
+        // The term lists of one chunk's records, read once and walked twice.
+        var chunkTerms: [UInt8] = []
+        var chunkTermEnds: [Int] = []
+        ImportProfile.step("orders and posting counts") {}
 
         let chunkCount = (count + PostingChunk.size - 1) / PostingChunk.size
-        for chunk in 0..<chunkCount {
-            let documentRange = (chunk << PostingChunk.shift)..<min(count, (chunk + 1) << PostingChunk.shift)
-            touched.removeAll(keepingCapacity: true)
-            for document in documentRange {
-                if document % 4096 == 0 && isCancelled() { throw StorageError(.cancelled, "the import was cancelled") }
-                let arrival = Int(order[document])
-                try readTerms(of: arrival, into: &terms)
-                for term in terms {
-                    let index = Int(term)
-                    if documentCounts[index] <= Lexicon.inlineLimit {
-                        pool[Int(poolStarts[index]) + Int(poolFill[index])] = UInt32(document)
-                        poolFill[index] += 1
-                    } else {
-                        if chunkCounts[index] == 0 { touched.append(term) }
-                        chunkCounts[index] += 1
+        try ImportProfile.step("write \(count) records and their posting chunks") {
+            for chunk in 0..<chunkCount {
+                let documentRange = (chunk << PostingChunk.shift)..<min(count, (chunk + 1) << PostingChunk.shift)
+                touched.removeAll(keepingCapacity: true)
+                chunkTerms.removeAll(keepingCapacity: true)
+                chunkTermEnds.removeAll(keepingCapacity: true)
+                for document in documentRange {
+                    let arrival = Int(order[document])
+                    let start = chunkTerms.count
+                    try termLists.read(
+                        at: termOffsets[arrival], count: termListLength(arrival), appendingTo: &chunkTerms)
+                    chunkTermEnds.append(chunkTerms.count)
+                    chunkTerms.withUnsafeBufferPointer { bytes in
+                        TermList.forEach(in: UnsafeBufferPointer(rebasing: bytes[start...])) { term in
+                            let index = Int(term)
+                            if documentCounts[index] <= Lexicon.inlineLimit {
+                                pool[Int(poolStarts[index]) + Int(poolFill[index])] = UInt32(document)
+                                poolFill[index] += 1
+                            } else {
+                                if chunkCounts[index] == 0 { touched.append(term) }
+                                chunkCounts[index] += 1
+                            }
+                        }
+                    }
+                    blob.removeAll(keepingCapacity: true)
+                    try records.read(at: recordOffsets[arrival], count: recordLength(arrival), appendingTo: &blob)
+                    let item = try RecordBlob.item(
+                        from: blob, document: document, id: String(decoding: ids.key(arrival), as: UTF8.self),
+                        section: Int(sections[arrival]), sortKey: sortKey(arrival), position: Int(positions[arrival]))
+                    try sink.write(item: item)
+                }
+                touched.sort()
+                var total: UInt32 = 0
+                for term in touched {
+                    chunkStarts[Int(term)] = total
+                    total += chunkCounts[Int(term)]
+                }
+                offsets = [UInt16](repeating: 0, count: Int(total))
+                chunkTerms.withUnsafeBufferPointer { bytes in
+                    var start = 0
+                    for (index, document) in documentRange.enumerated() {
+                        let end = chunkTermEnds[index]
+                        TermList.forEach(in: UnsafeBufferPointer(rebasing: bytes[start..<end])) { term in
+                            let term = Int(term)
+                            guard documentCounts[term] > Lexicon.inlineLimit else { return }
+                            offsets[Int(chunkStarts[term])] = UInt16(truncatingIfNeeded: document)
+                            chunkStarts[term] += 1
+                        }
+                        start = end
                     }
                 }
-                try records.read(at: recordOffsets[arrival], count: recordLength(arrival), into: &blob)
-                let item = try RecordBlob.item(
-                    from: blob, document: document, id: String(decoding: ids.key(arrival), as: UTF8.self),
-                    section: Int(sections[arrival]), sortKey: sortKey(arrival), position: Int(positions[arrival]))
-                try sink.write(item: item)
-            }
-            touched.sort()
-            var total: UInt32 = 0
-            for term in touched {
-                chunkStarts[Int(term)] = total
-                total += chunkCounts[Int(term)]
-            }
-            offsets = [UInt16](repeating: 0, count: Int(total))
-            var fill = chunkStarts
-            for document in documentRange {
-                try readTerms(of: Int(order[document]), into: &terms)
-                for term in terms where documentCounts[Int(term)] > Lexicon.inlineLimit {
-                    offsets[Int(fill[Int(term)])] = UInt16(truncatingIfNeeded: document)
-                    fill[Int(term)] += 1
+                for term in touched {
+                    let index = Int(term)
+                    let end = Int(chunkStarts[index])
+                    let chunkOffsets = Array(offsets[(end - Int(chunkCounts[index]))..<end])
+                    try sink.write(postingChunk: PostingChunk.encode(chunkOffsets), term: term, chunk: chunk)
+                    if firstChunk[index] < 0 { firstChunk[index] = Int32(chunk) }
+                    lastChunk[index] = Int32(chunk)
+                    chunkCounts[index] = 0
                 }
-            }
-            for term in touched {
-                let index = Int(term)
-                let start = Int(chunkStarts[index])
-                let chunkOffsets = Array(offsets[start..<(start + Int(chunkCounts[index]))])
-                try sink.write(postingChunk: PostingChunk.encode(chunkOffsets), term: term, chunk: chunk)
-                if firstChunk[index] < 0 { firstChunk[index] = Int32(chunk) }
-                lastChunk[index] = Int32(chunk)
-                chunkCounts[index] = 0
             }
         }
 
-        // The lexicon, in byte order.
-        var byBytes = Array(0..<UInt32(termCount))
-        collector.terms.arena.withUnsafeBufferPointer { arena in
-            let starts = collector.terms.starts
-            byBytes.sort { a, b in
-                let a0 = Int(starts[Int(a)])
-                let a1 = Int(starts[Int(a) + 1])
-                let b0 = Int(starts[Int(b)])
-                let b1 = Int(starts[Int(b) + 1])
-                let length = min(a1 - a0, b1 - b0)
-                let order = memcmp(arena.baseAddress! + a0, arena.baseAddress! + b0, length)
-                return order != 0 ? order < 0 : (a1 - a0) < (b1 - b0)
+        if sink.wantsOrderEntries {
+            try ImportProfile.step("index order, categories and ids") {
+                try writeOrderEntries(into: sink, browse: browse, documents: documents)
             }
         }
-        let entries: [Lexicon.Entry] = byBytes.map { term in
-            let index = Int(term)
-            let reference: Lexicon.Entry.Reference
-            if documentCounts[index] <= Lexicon.inlineLimit {
-                let start = Int(poolStarts[index])
-                reference = .inline(Array(pool[start..<(start + Int(documentCounts[index]))]))
-            } else {
-                reference = .stored(firstChunk: Int(firstChunk[index]), lastChunk: Int(lastChunk[index]))
-            }
-            return Lexicon.Entry(
-                bytes: collector.terms.key(index), number: term, documentCount: documentCounts[index],
-                reference: reference)
+
+        let lexicon = ImportProfile.step("lexicon of \(termCount) terms") {
+            lexiconInByteOrder(
+                documentCounts: documentCounts, pool: pool, poolStarts: poolStarts, firstChunk: firstChunk,
+                lastChunk: lastChunk)
         }
-        let lexiconBytes = Lexicon.serialize(entries)
-        let lexicon = try Lexicon(serialized: lexiconBytes)
-        try sink.write(blob: lexiconBytes, named: SearchBlobs.lexicon)
-        try sink.write(blob: InfixIndex(titleWordsOf: lexicon).serialized(), named: SearchBlobs.infix)
+        try sink.write(blob: lexicon.serialized(), named: SearchBlobs.lexicon)
+        try ImportProfile.step("infix index") {
+            try sink.write(blob: InfixIndex(titleWordsOf: lexicon).serialized(), named: SearchBlobs.infix)
+        }
 
         let attributes = DocumentAttributes(
             rankLengths: order.map { rankLengths[Int($0)] },
@@ -294,6 +354,87 @@ public final class CatalogIndexBuilder {
             sections: sectionCounts.keys.sorted().map { ($0, sectionCounts[$0]!) },
             categories: categoryRows().map(\.row), categoryPositions: categoryRows().map(\.position),
             collationVersion: collation.version)
+    }
+
+    /// Writes every record's place in index order, in each of its categories and by id, each in
+    /// its own key order.
+    private func writeOrderEntries(into sink: any CatalogIndexSink, browse: [UInt32], documents: [UInt32]) throws {
+        func entry(_ arrival: Int) -> OrderEntry {
+            OrderEntry(
+                key: BrowseKey(
+                    section: Int(sections[arrival]), sortKey: sortKey(arrival),
+                    id: String(decoding: ids.key(arrival), as: UTF8.self)),
+                document: Int(documents[arrival]))
+        }
+        var byCategory: [UInt32: [UInt32]] = [:]
+        for arrival in browse {
+            try sink.write(orderEntry: entry(Int(arrival)))
+            for index in Int(categoryStarts[Int(arrival)])..<Int(categoryStarts[Int(arrival) + 1]) {
+                byCategory[categoryNumbersByArrival[index], default: []].append(arrival)
+            }
+        }
+        for category in byCategory.keys.sorted() {
+            for arrival in byCategory[category]! {
+                try sink.write(categoryEntry: entry(Int(arrival)), category: Int(category))
+            }
+        }
+        byCategory = [:]
+        var byID = Array(0..<UInt32(count))
+        withKeys { _, id in byID.sort { id(Int($0), Int($1)) < 0 } }
+        for arrival in byID {
+            try sink.write(
+                idEntry: String(decoding: ids.key(Int(arrival)), as: UTF8.self), document: Int(documents[Int(arrival)]),
+                hash: hashes[Int(arrival)])
+        }
+    }
+
+    /// The lexicon: every term in byte order, with its inline documents or its chunk range.
+    private func lexiconInByteOrder(
+        documentCounts: [UInt32], pool: [UInt32], poolStarts: [UInt32], firstChunk: [Int32], lastChunk: [Int32]
+    ) -> Lexicon {
+        let terms = collector.terms
+        let termCount = terms.count
+        var byBytes = Array(0..<UInt32(termCount))
+        terms.arena.withUnsafeBufferPointer { arena in
+            let starts = terms.starts
+            byBytes.sort { a, b in
+                let a0 = Int(starts[Int(a)])
+                let a1 = Int(starts[Int(a) + 1])
+                let b0 = Int(starts[Int(b)])
+                let b1 = Int(starts[Int(b) + 1])
+                let length = min(a1 - a0, b1 - b0)
+                let order = memcmp(arena.baseAddress! + a0, arena.baseAddress! + b0, length)
+                return order != 0 ? order < 0 : (a1 - a0) < (b1 - b0)
+            }
+        }
+        var arena: [UInt8] = []
+        arena.reserveCapacity(terms.arena.count)
+        var starts: [UInt32] = [0]
+        starts.reserveCapacity(termCount + 1)
+        var counts: [UInt32] = []
+        counts.reserveCapacity(termCount)
+        var references: [UInt32] = []
+        references.reserveCapacity(termCount)
+        var inline: [UInt32] = []
+        inline.reserveCapacity(pool.count)
+        for term in byBytes {
+            let index = Int(term)
+            arena.append(contentsOf: terms.key(index))
+            starts.append(UInt32(arena.count))
+            let documents = documentCounts[index]
+            counts.append(documents)
+            if documents <= Lexicon.inlineLimit {
+                references.append(Lexicon.inlineReference(at: inline.count))
+                let start = Int(poolStarts[index])
+                inline.append(contentsOf: pool[start..<(start + Int(documents))])
+            } else {
+                references.append(
+                    Lexicon.storedReference(firstChunk: Int(firstChunk[index]), lastChunk: Int(lastChunk[index])))
+            }
+        }
+        return Lexicon(
+            arena: arena, starts: starts, numbers: byBytes, documentCounts: counts, references: references, pool: inline
+        )
     }
 
     /// Categories with their numbers and counts, in display order: the definition's first.
@@ -323,31 +464,9 @@ public final class CatalogIndexBuilder {
         Array(sortKeys[Int(sortKeyStarts[arrival])..<Int(sortKeyStarts[arrival + 1])])
     }
 
-    private var termBytes: [UInt8] = []
-
-    private func readTerms(of arrival: Int, into terms: inout [UInt32]) throws {
+    private func termListLength(_ arrival: Int) -> Int {
         let end = arrival + 1 < termOffsets.count ? termOffsets[arrival + 1] : termLists.size
-        try termLists.read(at: termOffsets[arrival], count: Int(end - termOffsets[arrival]), into: &termBytes)
-        terms.removeAll(keepingCapacity: true)
-        var index = 0
-        func varint() -> UInt64 {
-            var value: UInt64 = 0
-            var shift: UInt64 = 0
-            while index < termBytes.count {
-                let byte = termBytes[index]
-                index += 1
-                value |= UInt64(byte & 0x7F) << shift
-                if byte < 0x80 { break }
-                shift += 7
-            }
-            return value
-        }
-        let count = Int(varint())
-        var previous: UInt32 = 0
-        for _ in 0..<count {
-            previous += UInt32(truncatingIfNeeded: varint())
-            terms.append(previous)
-        }
+        return Int(end - termOffsets[arrival])
     }
 
     /// Arrival numbers in search order: rank length, collation key, id.
@@ -412,6 +531,47 @@ public enum SearchBlobs {
     public static let lexicon = "lexicon"
     /// The ``InfixIndex``.
     public static let infix = "title_infix"
+
+    /// Every blob an index may have, for copying an index (offline snapshots).
+    public static let all = [
+        lexicon, infix, DocumentAttributes.ranksBlob, DocumentAttributes.browseOrderBlob,
+        DocumentAttributes.pricesBlob, DocumentAttributes.priceOrderBlob,
+    ]
+}
+
+/// A record's term numbers in the builder's temporary file, as LEB128 numbers in the order
+/// they were collected (the postings are filled per document, so order within a record does
+/// not matter, and not sorting saves more time than delta coding would save space).
+enum TermList {
+    /// Appends the stored form of `terms` to `bytes`.
+    static func append(_ terms: [UInt32], to bytes: inout [UInt8]) {
+        for term in terms {
+            var value = term
+            while value >= 0x80 {
+                bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+                value >>= 7
+            }
+            bytes.append(UInt8(value))
+        }
+    }
+
+    /// Calls `body` with each term number of a stored list.
+    @inline(__always)
+    static func forEach(in bytes: UnsafeBufferPointer<UInt8>, _ body: (UInt32) -> Void) {
+        var index = 0
+        while index < bytes.count {
+            var value: UInt32 = 0
+            var shift: UInt32 = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                index += 1
+                value |= UInt32(byte & 0x7F) << shift
+                if byte < 0x80 { break }
+                shift += 7
+            }
+            body(value)
+        }
+    }
 }
 
 /// A record in the builder's temporary file: the fields an item row needs, then its JSON.
@@ -437,6 +597,11 @@ enum RecordBlob {
         BinaryWriter.append(hash, to: &bytes)
         bytes.append(contentsOf: json)
         return hash
+    }
+
+    /// The record's JSON in a blob.
+    static func json(in bytes: [UInt8]) throws -> [UInt8] {
+        try item(from: bytes, document: 0, id: "", section: 0, sortKey: [], position: 0).json
     }
 
     static func item(

@@ -166,45 +166,36 @@ public struct Lexicon: Sendable {
 
     // MARK: - Stored form
 
-    /// What the builder knows about one term.
-    struct Entry {
-        var bytes: ArraySlice<UInt8>
-        var number: UInt32
-        var documentCount: UInt32
-        var reference: Reference
-        enum Reference {
-            case inline([UInt32])
-            case stored(firstChunk: Int, lastChunk: Int)
-        }
+    /// A lexicon of arrays the builder made: terms in byte order.
+    init(
+        arena: [UInt8], starts: [UInt32], numbers: [UInt32], documentCounts: [UInt32], references: [UInt32],
+        pool: [UInt32]
+    ) {
+        self.arena = arena
+        self.starts = starts
+        self.numbers = numbers
+        self.documentCounts = documentCounts
+        self.references = references
+        self.pool = pool
     }
 
-    /// The stored form of `entries`, which must be in byte order.
-    static func serialize(_ entries: [Entry]) -> [UInt8] {
-        var arena: [UInt8] = []
-        var starts: [UInt32] = [0]
-        var numbers: [UInt32] = []
-        var counts: [UInt32] = []
-        var references: [UInt32] = []
-        var pool: [UInt32] = []
-        for entry in entries {
-            arena.append(contentsOf: entry.bytes)
-            starts.append(UInt32(arena.count))
-            numbers.append(entry.number)
-            counts.append(entry.documentCount)
-            switch entry.reference {
-            case .inline(let documents):
-                references.append(Self.inlineFlag | UInt32(pool.count))
-                pool.append(contentsOf: documents)
-            case .stored(let first, let last):
-                references.append(UInt32(first) << 16 | UInt32(last))
-            }
-        }
-        var bytes = magic
+    /// The reference of a term whose documents start at `start` in the pool.
+    static func inlineReference(at start: Int) -> UInt32 { inlineFlag | UInt32(start) }
+
+    /// The reference of a term stored in posting chunks `firstChunk...lastChunk`.
+    static func storedReference(firstChunk: Int, lastChunk: Int) -> UInt32 {
+        UInt32(firstChunk) << 16 | UInt32(lastChunk)
+    }
+
+    /// The stored form.
+    func serialized() -> [UInt8] {
+        var bytes = Self.magic
+        bytes.reserveCapacity(16 + arena.count + 4 * (starts.count + 3 * numbers.count + pool.count))
         BinaryWriter.append(UInt32(numbers.count), to: &bytes)
         BinaryWriter.append(UInt32(arena.count), to: &bytes)
         BinaryWriter.append(UInt32(pool.count), to: &bytes)
         bytes.append(contentsOf: arena)
-        for array in [starts, numbers, counts, references, pool] { BinaryWriter.append(array, to: &bytes) }
+        for array in [starts, numbers, documentCounts, references, pool] { BinaryWriter.append(array, to: &bytes) }
         return bytes
     }
 
@@ -252,7 +243,11 @@ enum BinaryWriter {
 
     static func append(_ values: [UInt32], to bytes: inout [UInt8]) {
         bytes.reserveCapacity(bytes.count + 4 * values.count)
-        for value in values { append(value, to: &bytes) }
+        #if _endian(little)
+            values.withUnsafeBytes { bytes.append(contentsOf: $0) }
+        #else
+            for value in values { append(value, to: &bytes) }
+        #endif
     }
 }
 
@@ -284,7 +279,14 @@ struct BinaryReader {
     mutating func uint32s(_ count: Int) -> [UInt32]? {
         guard count >= 0, let slice = take(4 * count) else { return nil }
         return slice.withUnsafeBytes { raw in
-            (0..<count).map { raw.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self).littleEndian }
+            #if _endian(little)
+                [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
+                    UnsafeMutableRawBufferPointer(buffer).copyMemory(from: raw)
+                    initialized = count
+                }
+            #else
+                (0..<count).map { raw.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self).littleEndian }
+            #endif
         }
     }
 

@@ -64,20 +64,22 @@ struct RecordTermCollector {
             }
         }
         rankLength = length
-        func scanField(_ text: String) {
+        func scanField(_ text: String, remember: Bool = true) {
             scanner.scan(text) { token, bytes in
                 switch token {
-                case .word, .variant: addWord(bytes, as: .field)
+                case .word, .variant: addWord(bytes, as: .field, remember: remember)
                 case .symbol: addTerm(.fieldSymbol, bytes)
                 }
             }
         }
-        scanField(record.id)
+        // Ids are unique: remembering their words would only fill the cache.
+        scanField(record.id, remember: false)
         if let subtitle = record.subtitle { scanField(subtitle) }
         if let description = record.description { scanField(description) }
         for label in record.categories { scanField(label) }
-        for (_, value) in record.fields {
-            for text in value.values { scanField(text) }
+        // In name order, so the same records always number their terms the same way.
+        for name in record.fields.keys.sorted() {
+            for text in record.fields[name]!.values { scanField(text) }
         }
         self.scanner = scanner
         for number in categoryNumbers {
@@ -89,6 +91,17 @@ struct RecordTermCollector {
         }
     }
 
+    /// Lets go of what only collecting needs (the word cache, the term lookup), keeping the
+    /// terms and their counts, before the index is written.
+    mutating func finishCollecting() {
+        words = TermTable(capacity: 0)
+        cachedStarts = []
+        cachedTerms = []
+        stamps = []
+        collected = []
+        terms.dropLookup()
+    }
+
     /// The number of characters (Unicode scalars) in folded UTF-8.
     @inline(__always)
     static func scalarCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
@@ -97,7 +110,7 @@ struct RecordTermCollector {
         return count
     }
 
-    private mutating func addWord(_ word: UnsafeBufferPointer<UInt8>, as wordClass: WordClass) {
+    private mutating func addWord(_ word: UnsafeBufferPointer<UInt8>, as wordClass: WordClass, remember: Bool = true) {
         scratch.removeAll(keepingCapacity: true)
         scratch.append(wordClass.rawValue)
         scratch.append(contentsOf: word)
@@ -108,7 +121,7 @@ struct RecordTermCollector {
         }
         let first = cachedTerms.count
         termsOfWord(word, as: wordClass)
-        if words.count < Self.wordCacheLimit {
+        if remember && words.count < Self.wordCacheLimit {
             _ = scratch.withUnsafeBufferPointer { words.number(of: $0) }
             cachedStarts.append(UInt32(cachedTerms.count))
         } else {

@@ -46,17 +46,6 @@ final class Spool {
         return offset
     }
 
-    /// Appends an unsigned number in LEB128 form.
-    func appendVarint(_ value: UInt64) throws {
-        var value = value
-        while value >= 0x80 {
-            buffer.append(UInt8(truncatingIfNeeded: value) | 0x80)
-            value >>= 7
-        }
-        buffer.append(UInt8(value))
-        if buffer.count >= Self.bufferSize { try flush() }
-    }
-
     /// Writes what is buffered.
     func flush() throws {
         var written = 0
@@ -75,21 +64,21 @@ final class Spool {
         buffer.removeAll(keepingCapacity: true)
     }
 
-    /// Reads `count` bytes at `offset` into `target` (replacing its contents).
-    func read(at offset: UInt64, count: Int, into target: inout [UInt8]) throws {
-        target.removeAll(keepingCapacity: true)
+    /// Reads `count` bytes at `offset`, appending them to `target`.
+    func read(at offset: UInt64, count: Int, appendingTo target: inout [UInt8]) throws {
         guard count > 0 else { return }
         if offset >= flushed {
             let start = Int(offset - flushed)
             target.append(contentsOf: buffer[start..<(start + count)])
             return
         }
-        target.reserveCapacity(count)
-        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { scratch in
+        let first = target.count
+        target.append(contentsOf: repeatElement(0, count: count))
+        try target.withUnsafeMutableBytes { bytes in
             var done = 0
             while done < count {
                 let result = pread(
-                    descriptor, scratch.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+                    descriptor, bytes.baseAddress! + first + done, count - done, off_t(offset) + off_t(done))
                 if result < 0 {
                     if errno == EINTR { continue }
                     throw StorageError(.engine, "cannot read a temporary file: \(String(cString: strerror(errno)))")
@@ -97,7 +86,6 @@ final class Spool {
                 if result == 0 { throw StorageError(.engine, "a temporary file ended early") }
                 done += result
             }
-            target.append(contentsOf: scratch)
         }
     }
 }

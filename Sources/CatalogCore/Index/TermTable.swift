@@ -33,6 +33,7 @@ struct TermTable {
     /// The number of `key`, adding it when new.
     @inline(__always)
     mutating func number(of key: UnsafeBufferPointer<UInt8>) -> (number: Int, isNew: Bool) {
+        precondition(!slots.isEmpty, "a term table is used after dropLookup()")
         let hash = Self.hash(key)
         var slot = Int(hash) & mask
         while true {
@@ -51,8 +52,17 @@ struct TermTable {
         return (number, true)
     }
 
+    /// Lets go of the lookup structures, keeping the keys: after this only ``key(_:)`` and
+    /// ``count`` may be used.
+    mutating func dropLookup() {
+        slots = []
+        hashes = []
+        mask = 0
+    }
+
     /// The number of `key`, or nil when it was never added.
     func lookup(_ key: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard !slots.isEmpty else { return nil }
         let hash = Self.hash(key)
         var slot = Int(hash) & mask
         while true {

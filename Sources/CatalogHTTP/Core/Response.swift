@@ -11,6 +11,8 @@ public struct Response: Sendable {
         /// A body produced chunk by chunk while it is sent (a feed of a million records), with
         /// chunked transfer encoding. `open` runs on the thread that sends the response.
         case stream(@Sendable () throws -> any ResponseBodyStream)
+        /// A part of a file, sent from the file itself (`sendfile`), with its `Content-Length`.
+        case file(FileBody)
     }
 
     /// The status.
@@ -37,6 +39,13 @@ public struct Response: Sendable {
         self.body = .stream(stream)
     }
 
+    /// Creates a response whose body is part of a file on disk.
+    public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), file: FileBody) {
+        self.status = status
+        self.headers = headers
+        self.body = .file(file)
+    }
+
     /// The in-memory body, or nil for a streamed one.
     public var bytes: [UInt8]? {
         if case .bytes(let bytes) = body { return bytes }
@@ -56,4 +65,22 @@ public struct Response: Sendable {
 public protocol ResponseBodyStream: AnyObject {
     /// The next piece of the body, or nil at the end. An empty array is allowed and skipped.
     func nextChunk() throws -> [UInt8]?
+}
+
+/// Bytes of a file to send: `length` bytes from `offset`. The file is opened when the response is
+/// queued, so it may be replaced or removed afterwards without changing what is sent.
+public struct FileBody: Sendable, Equatable {
+    /// The file.
+    public var path: String
+    /// Where the bytes start.
+    public var offset: UInt64
+    /// How many bytes.
+    public var length: UInt64
+
+    /// Describes a part of a file.
+    public init(path: String, offset: UInt64 = 0, length: UInt64) {
+        self.path = path
+        self.offset = offset
+        self.length = length
+    }
 }

@@ -26,6 +26,9 @@ public struct CompressionMiddleware: Middleware {
             response.body = .bytes(GzipCompressor.compress(bytes))
         case .stream(let open):
             response.body = .stream { GzipBodyStream(try open()) }
+        case .file:
+            // Sent as stored, so byte ranges of it stay meaningful.
+            return response
         }
         response.headers["Content-Encoding"] = "gzip"
         if let etag = response.headers["ETag"], etag.hasSuffix("\"") {

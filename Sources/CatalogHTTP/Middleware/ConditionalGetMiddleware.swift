@@ -56,7 +56,7 @@ public struct ConditionalGetMiddleware: Middleware {
 
     /// Weak comparison (RFC 9110 §13.1.2): `W/` prefixes ignored, `*` matches anything, and the
     /// gzip variant of a tag matches the tag.
-    static func matches(_ condition: String, etag: String) -> Bool {
+    public static func matches(_ condition: String, etag: String) -> Bool {
         let current = normalize(etag)
         for candidate in condition.split(separator: ",") {
             let trimmed = candidate.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }

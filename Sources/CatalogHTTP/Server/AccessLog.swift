@@ -65,6 +65,7 @@ public struct AccessLogMiddleware: Middleware {
         let response = try next.respond(to: request, context: context)
         status = String(response.status.rawValue)
         if let bytes = response.bytes { size = String(bytes.count) }
+        if case .file(let file) = response.body { size = String(file.length) }
         return response
     }
 

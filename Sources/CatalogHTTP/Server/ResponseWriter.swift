@@ -110,6 +110,18 @@ enum ResponseWriter {
                 MHD_create_response_from_buffer(
                     buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress), mustCopy)
             }
+        case .file(let file):
+            // libmicrohttpd sends the bytes from the descriptor (sendfile) and closes it when the
+            // response is destroyed; for HEAD it sends the headers only.
+            let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                core.log("error: cannot open \(file.path) to send it: errno \(errno)")
+                return queue(
+                    Response.text("Service Unavailable\n", status: .serviceUnavailable), on: connection, core: core,
+                    method: method)
+            }
+            handle = MHD_create_response_from_fd_at_offset64(file.length, descriptor, file.offset)
+            if handle == nil { close(descriptor) }
         case .stream(let open):
             do {
                 let source = StreamedBody(try open(), log: core.log)

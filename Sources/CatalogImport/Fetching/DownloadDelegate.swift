@@ -66,7 +66,9 @@ final class DownloadDelegate: NSObject, URLSessionDataDelegate, Sendable {
         guard (200..<300).contains(http.statusCode) else {
             let reason = HTTPURLResponse.localizedString(forStatusCode: http.statusCode)
             record(ImportError(.io, "cannot download \(source): HTTP \(http.statusCode) \(reason)", at: location))
-            completionHandler(.cancel)
+            // Not `.cancel`: FoundationNetworking then buffers the error page into a temporary
+            // file of its own that nobody removes. The first bytes of the body stop the task.
+            completionHandler(.allow)
             return
         }
         if http.expectedContentLength > maxBytes {
@@ -93,7 +95,11 @@ final class DownloadDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let overflow: Bool = state.withLock { state in
-            guard state.failure == nil, let handle = state.handle else { return false }
+            if state.failure != nil {
+                dataTask.cancel()
+                return false
+            }
+            guard let handle = state.handle else { return false }
             state.bytes += Int64(data.count)
             if state.bytes > maxBytes { return true }
             do {

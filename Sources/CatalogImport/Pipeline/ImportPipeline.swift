@@ -66,7 +66,7 @@ public enum ImportPipeline {
         readingDone: ((Int) -> Void)? = nil, progress: @escaping (Int) -> Void,
         isCancelled: @escaping @Sendable () -> Bool = { false }
     ) throws -> ImportSummary {
-        let pipe = RecordPipe()
+        let pipe = BatchPipe<Record>()
         let learned = outcome ?? ReadingOutcome()
         var reader = reader
         if var table = reader as? SQLiteTableSource {
@@ -123,9 +123,8 @@ public enum ImportPipeline {
             summary.notes = learned.notes
             return summary
         } catch {
-            pipe.cancel()
             // Drain so the reader thread can finish before its reader goes away.
-            while (try? pipe.receive()) != nil {}
+            pipe.cancelAndDrain()
             throw error
         }
     }

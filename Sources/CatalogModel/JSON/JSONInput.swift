@@ -345,6 +345,9 @@ struct JSONInput {
         index < bytes.count ? bytes[index] : nil
     }
 
+    /// The next byte, without reading it; nil at the end.
+    func peekByte() -> UInt8? { peek() }
+
     private mutating func expect(_ byte: UInt8, _ what: String) throws(JSONInputError) {
         skipWhitespace()
         guard peek() == byte else { throw error("expected \(what)") }

@@ -140,6 +140,9 @@ extension ItemsPage: JSONWritable {
         output.raw(",")
         output.key("next")
         output.string(next)
+        output.raw(",")
+        output.key("previous")
+        output.string(previous)
         output.raw("}")
     }
 }

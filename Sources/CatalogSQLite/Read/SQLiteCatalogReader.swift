@@ -8,15 +8,19 @@ import SQLiteSupport
 /// Sendable: it belongs to one thread.
 public final class SQLiteCatalogReader: CatalogReader {
     let connection: Connection
-    private let path: String
+    let path: String
+    /// What names the file in ``StoredCatalog/versionKey`` (which keys the process's search index
+    /// cache): its path, or something unique to this open for files that may be replaced in place.
+    private let identity: String
     /// Catalog rows by id, valid while `PRAGMA data_version` is unchanged.
     private var cache: [String: (catalog: StoredCatalog, version: Int64)] = [:]
     private var cacheVersion = -1
     private var indexReaders: [Int64: SQLiteIndexReader] = [:]
 
-    init(connection: Connection, path: String) {
+    init(connection: Connection, path: String, identity: String? = nil) {
         self.connection = connection
         self.path = path
+        self.identity = identity ?? path
     }
 
     public func catalogs() throws -> [CatalogSummary] {
@@ -58,12 +62,17 @@ public final class SQLiteCatalogReader: CatalogReader {
                     id: statement.text(0), title: statement.text(1), locale: statement.text(2), count: statement.int(3)),
                 sectionLabels: try decoder.decode([String].self, from: Data(statement.text(5).utf8)),
                 categories: try decoder.decode([CategoryCount].self, from: Data(statement.text(6).utf8)),
-                collationVersion: statement.text(7), versionKey: "\(path)#\(version)")
+                collationVersion: statement.text(7), versionKey: Self.versionKey(path: identity, version: version))
             cache[id] = (catalog, version)
             return (catalog, version)
         } catch {
             throw StorageError(.engine, "the stored description of catalog \"\(id)\" is damaged")
         }
+    }
+
+    /// The ``StoredCatalog/versionKey`` of a catalog version in the file at `path`.
+    static func versionKey(path: String, version: Int64) -> String {
+        "\(path)#\(version)"
     }
 
     private func version(of catalog: StoredCatalog) throws -> Int64 {
@@ -83,6 +92,8 @@ public final class SQLiteCatalogReader: CatalogReader {
     }
 
     static let hitColumns = "key, id, record, title, subtitle, categories, section, sort_key"
+    /// ``hitColumns`` of `items AS i`, for joins.
+    static let joinedHitColumns = hitColumns.split(separator: ", ").map { "i.\($0)" }.joined(separator: ", ")
 
     /// Decodes a row selected with ``hitColumns`` (from `items`).
     func hit(from row: Statement, version: Int64) -> StoredHit {
@@ -96,24 +107,23 @@ public final class SQLiteCatalogReader: CatalogReader {
         -> StoredPage
     {
         let version = try version(of: catalog)
-        var conditions = ["version = ?"]
+        // Index order comes from the key of item_order (every record) or item_categories (a
+        // category's); the records themselves by document number.
+        var conditions = ["o.version = ?"]
         var values: [any SQLValue] = [version]
-        var table = "items"
-        var columns = Self.hitColumns
+        var table = "item_order AS o"
         switch selection {
         case .all:
             break
         case .section(let position):
-            conditions.append("section = ?")
+            conditions.append("o.section = ?")
             values.append(position)
         case .category(let number):
-            // The category's records in index order come from item_categories' key.
-            table = "item_categories AS c JOIN items AS i ON i.key = (c.version << 32) | c.document"
-            columns = Self.hitColumns.split(separator: ", ").map { "i.\($0)" }.joined(separator: ", ")
-            conditions = ["c.version = ?", "c.category = ?"]
+            table = "item_categories AS o"
+            conditions.append("o.category = ?")
             values.append(number)
         }
-        let prefix = table == "items" ? "" : "c."
+        table += " JOIN items AS i ON i.key = (o.version << 32) | o.document"
         var descending = false
         if let bound {
             let key: BrowseKey
@@ -130,13 +140,14 @@ public final class SQLiteCatalogReader: CatalogReader {
                 comparison = "<"
                 descending = true
             }
-            conditions.append("(\(prefix)section, \(prefix)sort_key, \(prefix)id) \(comparison) (?, ?, ?)")
+            conditions.append("(o.section, o.sort_key, o.id) \(comparison) (?, ?, ?)")
             values += [key.section, key.sortKey, key.id]
         }
         let direction = descending ? "DESC" : "ASC"
-        let order = ["section", "sort_key", "id"].map { "\(prefix)\($0) \(direction)" }.joined(separator: ", ")
+        let order = ["section", "sort_key", "id"].map { "o.\($0) \(direction)" }.joined(separator: ", ")
         let statement = try connection.cached(
-            "SELECT \(columns) FROM \(table) WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order) LIMIT ?")
+            "SELECT \(Self.joinedHitColumns) FROM \(table) WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order) LIMIT ?"
+        )
         try statement.bind(values + [limit + 1])
         defer { statement.finish() }
         var items: [StoredHit] = []
@@ -158,11 +169,13 @@ public final class SQLiteCatalogReader: CatalogReader {
         switch selection {
         case .all:
             statement = try connection.cached(
-                "SELECT count(*) FROM items WHERE version = ? AND (section, sort_key, id) < (?, ?, ?)")
+                "SELECT count(*) FROM item_order WHERE version = ? AND (section, sort_key, id) < (?, ?, ?)")
             try statement.bind(version, key.section, key.sortKey, key.id)
         case .section(let position):
             statement = try connection.cached(
-                "SELECT count(*) FROM items WHERE version = ? AND section = ? AND (section, sort_key, id) < (?, ?, ?)")
+                """
+                SELECT count(*) FROM item_order WHERE version = ? AND section = ? AND (section, sort_key, id) < (?, ?, ?)
+                """)
             try statement.bind(version, position, key.section, key.sortKey, key.id)
         case .category(let number):
             statement = try connection.cached(
@@ -177,8 +190,12 @@ public final class SQLiteCatalogReader: CatalogReader {
 
     public func item(of catalog: StoredCatalog, id: String) throws -> StoredHit? {
         let version = try version(of: catalog)
-        let statement = try connection.cached("SELECT \(Self.hitColumns) FROM items WHERE version = ? AND id = ?")
-        try statement.bind(version, id)
+        let statement = try connection.cached(
+            """
+            SELECT \(Self.hitColumns) FROM items
+                WHERE key = (? << 32) | (SELECT document FROM item_ids WHERE version = ? AND id = ?)
+            """)
+        try statement.bind(version, version, id)
         defer { statement.finish() }
         return try statement.step() ? hit(from: statement, version: version) : nil
     }
@@ -199,14 +216,17 @@ public final class SQLiteCatalogReader: CatalogReader {
     public func forEachItem(of catalog: StoredCatalog, _ body: (StoredHit) throws -> Void) throws {
         let version = try version(of: catalog)
         let statement = try connection.prepare(
-            "SELECT \(Self.hitColumns) FROM items WHERE version = ? ORDER BY section, sort_key, id")
+            """
+            SELECT \(Self.joinedHitColumns) FROM item_order AS o JOIN items AS i ON i.key = (o.version << 32) | o.document
+                WHERE o.version = ? ORDER BY o.section, o.sort_key, o.id
+            """)
         try statement.bind(version)
         while try statement.step() { try body(hit(from: statement, version: version)) }
     }
 
     public func itemHashes(of catalog: StoredCatalog) throws -> [String: UInt64] {
         let version = try version(of: catalog)
-        let statement = try connection.prepare("SELECT id, hash FROM items WHERE version = ?")
+        let statement = try connection.prepare("SELECT id, hash FROM item_ids WHERE version = ?")
         try statement.bind(version)
         var hashes: [String: UInt64] = [:]
         hashes.reserveCapacity(catalog.summary.count)

@@ -1,3 +1,4 @@
+import Foundation
 import CatalogStorage
 import SQLiteSupport
 
@@ -113,11 +114,30 @@ enum Schema {
         DROP TABLE categories;
         DROP TABLE search_terms;
         DROP TABLE scope_masks;
-        """ + catalogTables,
+        """ + catalogTablesVersion3,
+        // 4: index order and ids in tables of their own, written in key order by imports (a
+        // million ordered inserts instead of a million random ones into two indexes of items).
+        itemOrderTables + """
+            INSERT INTO item_order
+                SELECT version, section, sort_key, id, key & 4294967295 FROM items ORDER BY version, section, sort_key, id;
+            INSERT INTO item_ids SELECT version, id, key & 4294967295, hash FROM items ORDER BY version, id;
+            DROP INDEX items_order;
+            DROP INDEX items_id;
+            """,
     ]
 
-    /// The catalog tables of the current layout (version 3).
-    static let catalogTables = """
+    /// The catalog tables of the current layout (version 4).
+    static let catalogTables = catalogsAndItems + otherCatalogTables + itemOrderTables
+
+    /// The catalog tables of version 3, as its migration created them.
+    static let catalogTablesVersion3 =
+        catalogsAndItems + """
+            CREATE UNIQUE INDEX items_id ON items (version, id);
+            CREATE INDEX items_order ON items (version, section, sort_key, id);
+            """ + otherCatalogTables
+
+    /// Catalogs and their records (since version 3).
+    private static let catalogsAndItems = """
         CREATE TABLE catalogs (
             number INTEGER PRIMARY KEY,
             id TEXT NOT NULL UNIQUE,            -- public identifier
@@ -145,8 +165,10 @@ enum Schema {
             hash INTEGER NOT NULL,              -- content hash, to see what a re-import changes
             record TEXT NOT NULL                -- the record as the API serves it, JSON
         );
-        CREATE UNIQUE INDEX items_id ON items (version, id);
-        CREATE INDEX items_order ON items (version, section, sort_key, id);
+        """
+
+    /// The rest of version 3: categories, sections, the search index.
+    private static let otherCatalogTables = """
         CREATE INDEX items_featured ON items (version, featured) WHERE featured IS NOT NULL;
         CREATE TABLE item_categories (
             version INTEGER NOT NULL,
@@ -174,6 +196,25 @@ enum Schema {
             key INTEGER PRIMARY KEY,            -- (version << 40) | (chunk << 32) | term
             data BLOB NOT NULL                  -- one chunk of a term's documents (CatalogCore.PostingChunk)
         );
+        """
+
+    /// Index order and ids (since version 4): each written in its key's order by imports.
+    private static let itemOrderTables = """
+        CREATE TABLE item_order (
+            version INTEGER NOT NULL,
+            section INTEGER NOT NULL,
+            sort_key BLOB NOT NULL,
+            id TEXT NOT NULL,
+            document INTEGER NOT NULL,          -- the record's number in search order (items.key)
+            PRIMARY KEY (version, section, sort_key, id)
+        ) WITHOUT ROWID;
+        CREATE TABLE item_ids (
+            version INTEGER NOT NULL,
+            id TEXT NOT NULL,
+            document INTEGER NOT NULL,
+            hash INTEGER NOT NULL,              -- items.hash: a re-import compares without reading records
+            PRIMARY KEY (version, id)
+        ) WITHOUT ROWID;
         """
 
     /// The version this build writes.

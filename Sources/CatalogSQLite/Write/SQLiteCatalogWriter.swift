@@ -37,7 +37,7 @@ final class SQLiteCatalogWriter: CatalogWriter {
         }
         let next =
             try connection.cached(
-                "SELECT max(coalesce((SELECT max(version) FROM catalogs), 0), coalesce((SELECT max(version) FROM items), 0)) + 1"
+                "SELECT max(coalesce((SELECT max(version) FROM catalogs), 0), coalesce((SELECT max(key) >> 32 FROM items), 0)) + 1"
             ).scalarInt() ?? 1
         guard Int64(next) <= Self.maxVersion else {
             throw StorageError(.engine, "\(path) has used up its version numbers; copy it to a new file")
@@ -68,6 +68,8 @@ final class SQLiteCatalogWriter: CatalogWriter {
         try connection.cached("DELETE FROM items WHERE key >= ? AND key < ?")
             .bind(version << 32, (version + 1) << 32).run()
         try connection.cached("DELETE FROM item_categories WHERE version = ?").bind(version).run()
+        try connection.cached("DELETE FROM item_order WHERE version = ?").bind(version).run()
+        try connection.cached("DELETE FROM item_ids WHERE version = ?").bind(version).run()
         try connection.cached("DELETE FROM sections WHERE version = ?").bind(version).run()
         try connection.cached("DELETE FROM search_blobs WHERE version = ?").bind(version).run()
         try connection.cached("DELETE FROM search_postings WHERE key >= ? AND key < ?")
@@ -84,6 +86,8 @@ final class SQLiteVersionWriter: CatalogVersionWriter {
     private let insertCategory: Statement
     private let insertPosting: Statement
     private let insertBlob: Statement
+    private let insertOrder: Statement
+    private let insertID: Statement
 
     init(connection: Connection, id: String, version: Int64) throws {
         self.connection = connection
@@ -99,6 +103,9 @@ final class SQLiteVersionWriter: CatalogVersionWriter {
         )
         insertPosting = try connection.cached("INSERT INTO search_postings (key, data) VALUES (?, ?)")
         insertBlob = try connection.cached("INSERT INTO search_blobs (version, name, data) VALUES (?, ?, ?)")
+        insertOrder = try connection.cached(
+            "INSERT INTO item_order (version, section, sort_key, id, document) VALUES (?, ?, ?, ?, ?)")
+        insertID = try connection.cached("INSERT INTO item_ids (version, id, document, hash) VALUES (?, ?, ?, ?)")
     }
 
     func write(item: IndexedItem) throws {
@@ -114,12 +121,26 @@ final class SQLiteVersionWriter: CatalogVersionWriter {
         try insertItem.bind(item.featured, at: 9)
         try insertItem.bind(item.price.map { NSDecimalNumber(decimal: $0).doubleValue }, at: 10)
         try insertItem.bind(Int64(bitPattern: item.hash), at: 11)
-        try insertItem.bind(binding: .text(String(decoding: item.json, as: UTF8.self)), at: 12)
+        try insertItem.bind(utf8: item.json, at: 12)
         try insertItem.run()
-        for number in item.categoryNumbers {
-            insertCategory.reset()
-            try insertCategory.bind(version, number, item.section, item.sortKey, item.id, item.document).run()
-        }
+    }
+
+    var wantsOrderEntries: Bool { true }
+
+    func write(orderEntry entry: OrderEntry) throws {
+        insertOrder.reset()
+        try insertOrder.bind(version, entry.key.section, entry.key.sortKey, entry.key.id, entry.document).run()
+    }
+
+    func write(categoryEntry entry: OrderEntry, category: Int) throws {
+        insertCategory.reset()
+        try insertCategory.bind(version, category, entry.key.section, entry.key.sortKey, entry.key.id, entry.document)
+            .run()
+    }
+
+    func write(idEntry id: String, document: Int, hash: UInt64) throws {
+        insertID.reset()
+        try insertID.bind(version, id, document, Int64(bitPattern: hash)).run()
     }
 
     func write(postingChunk: [UInt8], term: UInt32, chunk: Int) throws {

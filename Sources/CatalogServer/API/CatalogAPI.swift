@@ -19,12 +19,7 @@ struct CatalogAPI {
         routes.get("/api/v1/catalogs/{id}") { _, context in
             let reader = try stores.reader()
             let catalog = try reader.catalogOr404(context.parameter("id"))
-            let summary = catalog.summary
-            return try JSONResponse.make(
-                CatalogDetail(
-                    id: summary.id, title: summary.title, locale: summary.locale, count: summary.count,
-                    scopes: reader.scopes(of: catalog).map(\.label), fields: catalog.definition.fieldOrder,
-                    sections: catalog.sectionLabels))
+            return try JSONResponse.make(reader.detail(of: catalog))
         }
         routes.get("/api/v1/catalogs/{id}/sections") { _, context in
             let reader = try stores.reader()
@@ -121,15 +116,18 @@ extension CatalogAPI {
         _ request: Request, reader: any CatalogReader, catalog: StoredCatalog, category: Int?, limit: Int
     ) throws -> PositionedPage? {
         let at = try request.cursor("at")
-        let given = request.query("position")
+        let given: Int? =
+            request.query("position") == nil
+            ? nil : try request.integer("position", in: 0...Int(Int32.max), default: 0)
         guard at != nil || given != nil else { return nil }
         return try StorageErrors.map {
-            let position =
-                if let at {
-                    try reader.place(of: catalog, category: category, cursor: at).position
-                } else {
-                    try request.integer("position", in: 0...Int(Int32.max), default: 0)
-                }
+            // `at` wins over `position`, both over keyset paging, whose values are still checked.
+            for name in ["after", "before"] {
+                if let cursor = try request.cursor(name) { _ = try BrowseCursor.decode(cursor) }
+            }
+            _ = try request.text("start", maxLength: 64)
+            var position = given ?? 0
+            if let at { position = try reader.place(of: catalog, category: category, cursor: at).position }
             return try reader.items(of: catalog, category: category, position: position, limit: limit)
         }
     }
@@ -201,18 +199,4 @@ extension PositionedPage: JSONWritable {
         output.string(previous)
         output.raw("}")
     }
-}
-
-/// One catalog with what a client needs to draw its screens.
-struct CatalogDetail: Codable {
-    var id: String
-    var title: String
-    var locale: String
-    var count: Int
-    /// The scope buttons, in order.
-    var scopes: [String]
-    /// The source's field names in their original order.
-    var fields: [String]
-    /// Every label of the index rail, in order (empty sections included).
-    var sections: [String]
 }

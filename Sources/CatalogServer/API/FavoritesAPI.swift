@@ -51,24 +51,3 @@ struct FavoritesAPI {
         }
     }
 }
-
-/// `{"favorites":[…]}`
-struct FavoriteList: Codable {
-    var favorites: [FavoriteEntry]
-}
-
-/// A favorite with its record (null when the record no longer exists).
-struct FavoriteEntry: Codable {
-    var catalog: String
-    var item: String
-    var added: String
-    var record: Record?
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(catalog, forKey: .catalog)
-        try container.encode(item, forKey: .item)
-        try container.encode(added, forKey: .added)
-        try container.encode(record, forKey: .record)
-    }
-}

@@ -75,28 +75,12 @@ struct CompatRoutes {
     }
 }
 
-/// A recipe as the original cookbook API sent it.
-struct CompatRecipe: Codable, Equatable {
-    var recid: String
-    var title: String
-    var subtitle: String
-    var description: String
-    var complexity: String
-    var imageurl: String
-
+extension CompatRecipe {
+    /// The recipe of a record, image URL made absolute against `base`.
     init(_ record: Record, base: String) {
-        recid = record.id
-        title = record.title
-        subtitle = record.subtitle ?? ""
-        description = record.description ?? ""
-        complexity = record.fields["complexity"]?.joined ?? ""
-        imageurl = BaseURL.absolute(record.image, base: base)
+        self.init(
+            recid: record.id, title: record.title, subtitle: record.subtitle ?? "",
+            description: record.description ?? "", complexity: record.fields["complexity"]?.joined ?? "",
+            imageurl: BaseURL.absolute(record.image, base: base))
     }
-}
-
-/// A category as the original cookbook API sent it.
-struct CompatCategory: Codable, Equatable {
-    var catid: Int
-    var name: String
-    var imageurl: String
 }

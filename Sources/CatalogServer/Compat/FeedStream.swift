@@ -5,7 +5,9 @@ import CatalogCore
 import CatalogStorage
 
 /// A catalog as XML in its own record shape, produced page by page while it is sent, so a
-/// million-record feed never sits in memory.
+/// million-record feed never sits in memory. The catalog's definition rides along as a
+/// `<?catalog-definition …?>` processing instruction (which XML readers that do not know it skip),
+/// so an importer or the client library reads the records back exactly.
 final class FeedStream: ResponseBodyStream {
     private let database: any CatalogDatabase
     private let id: String
@@ -32,7 +34,8 @@ final class FeedStream: ResponseBodyStream {
         mapper = RecordMapper(definition: definition)
         writer = XMLRecordWriter(
             rootElement: definition.rootElement ?? "catalog", recordElement: definition.recordElement ?? "record",
-            recordAttributes: Set(definition.recordAttributes), rootAttributes: definition.rootAttributes)
+            recordAttributes: Set(definition.recordAttributes), rootAttributes: definition.rootAttributes,
+            definition: definition)
     }
 
     func nextChunk() throws -> [UInt8]? {

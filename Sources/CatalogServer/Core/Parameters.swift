@@ -94,6 +94,10 @@ enum SearchParameters {
             }
             search.sort = order
         }
-        return search
+        do {
+            return try search.checked()
+        } catch {
+            throw HTTPError.badParameter(error.message)
+        }
     }
 }

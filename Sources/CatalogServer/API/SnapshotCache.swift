@@ -1,0 +1,142 @@
+import CatalogHTTP
+import CatalogModel
+import CatalogSQLite
+import CatalogStorage
+import Foundation
+import Synchronization
+
+/// Offline snapshots on disk, one file per catalog version, built on first request.
+///
+/// A file is named by its catalog and ETag (`cookbook.3f2a…-1c.sqlite`), written under a
+/// temporary name and renamed when complete, so a half-written file is never served. Building a
+/// catalog's snapshot removes that catalog's older files (a download in progress keeps reading the
+/// file it opened), and at most ``maxFiles`` files are kept, the least recently served going first.
+/// Requests for the same catalog wait for one build rather than each making their own.
+final class SnapshotCache: Sendable {
+    /// The directory of the files.
+    let directory: URL
+    /// The most files kept.
+    let maxFiles: Int
+    private let locks = Mutex<[String: NSLock]>([:])
+
+    /// A snapshot ready to send.
+    struct File: Sendable {
+        var url: URL
+        var etag: String
+        var size: UInt64
+    }
+
+    /// Uses `directory` (created when missing), removing the temporary files a stopped server
+    /// left.
+    init(directory: URL, maxFiles: Int = 16) {
+        self.directory = directory
+        self.maxFiles = max(1, maxFiles)
+        try? FileManager.default.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        where name.hasSuffix(".part") {
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+        }
+    }
+
+    /// The ETag of a catalog's snapshot: it changes exactly when the catalog does (its data
+    /// version, definition, categories, labels or count).
+    static func etag(of catalog: StoredCatalog) -> String {
+        let summary = catalog.summary
+        var description = Array(
+            [
+                "snapshot-v1", catalog.versionKey, catalog.collationVersion, summary.title, summary.locale,
+                "\(summary.count)",
+            ]
+            .joined(separator: "\n").utf8)
+        for label in catalog.sectionLabels { description += Array("\u{1F}\(label)".utf8) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        description += (try? encoder.encode(catalog.definition)).map(Array.init) ?? []
+        description += (try? encoder.encode(catalog.categories)).map(Array.init) ?? []
+        return ConditionalGetMiddleware.etag(of: description)
+    }
+
+    /// The snapshot of catalog `id` whose ETag is `etag`, built with `reader` when there is none.
+    ///
+    /// The file holds the catalog as it is when it is built; if it changed since `etag` was
+    /// computed, the file has the newer data and the returned ETag says so.
+    func file(
+        catalog id: String, etag: String, reader: @autoclosure () throws -> any CatalogReader,
+        isCancelled: @escaping @Sendable () -> Bool
+    ) throws -> File {
+        let lock = locks.withLock { locks in
+            if let lock = locks[id] { return lock }
+            let lock = NSLock()
+            locks[id] = lock
+            return lock
+        }
+        lock.lock()
+        defer { lock.unlock() }
+        let existing = url(catalog: id, etag: etag)
+        if let size = Self.size(of: existing) {
+            touch(existing)
+            return File(url: existing, etag: etag, size: size)
+        }
+        let temporary = directory.appendingPathComponent("\(id).\(UUID().uuidString).part")
+        let copied = try SQLiteSnapshotWriter.write(
+            catalog: id, from: reader(), to: temporary.path, isCancelled: isCancelled
+        ) { catalog in
+            [
+                "catalog": catalog.id, "etag": Self.etag(of: catalog), "format": "1",
+                "created": ISO8601DateFormatter().string(from: Date()),
+            ]
+        }
+        let built = Self.etag(of: copied)
+        let final = url(catalog: id, etag: built)
+        do {
+            if FileManager.default.fileExists(atPath: final.path) { try FileManager.default.removeItem(at: final) }
+            try FileManager.default.moveItem(at: temporary, to: final)
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw StorageError(.engine, "cannot store the snapshot of \"\(id)\"")
+        }
+        removeStale(catalog: id, keeping: final)
+        guard let size = Self.size(of: final) else { throw StorageError(.engine, "the snapshot of \"\(id)\" vanished") }
+        return File(url: final, etag: built, size: size)
+    }
+
+    private func url(catalog id: String, etag: String) -> URL {
+        // An ETag is `"hex-hex"`: safe in a file name without its quotes.
+        let tag = etag.filter { $0.isHexDigit || $0 == "-" }
+        return directory.appendingPathComponent("\(id).\(tag).sqlite")
+    }
+
+    private static func size(of url: URL) -> UInt64? {
+        (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.uint64Value
+    }
+
+    private func touch(_ url: URL) {
+        try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: url.path)
+    }
+
+    /// Removes the catalog's other snapshots, then the least recently served files beyond the limit.
+    private func removeStale(catalog id: String, keeping kept: URL) {
+        let manager = FileManager.default
+        let names = ((try? manager.contentsOfDirectory(atPath: directory.path)) ?? []).filter {
+            $0.hasSuffix(".sqlite")
+        }
+        var others: [(url: URL, modified: Date)] = []
+        for name in names where name != kept.lastPathComponent {
+            let url = directory.appendingPathComponent(name)
+            // Catalog ids have no dots, so `id.` names this catalog's files only.
+            if name.hasPrefix(id + ".") {
+                try? manager.removeItem(at: url)
+            } else {
+                let modified =
+                    (try? manager.attributesOfItem(atPath: url.path)[.modificationDate] as? Date) ?? .distantPast
+                others.append((url, modified))
+            }
+        }
+        let excess = others.count + 1 - maxFiles
+        guard excess > 0 else { return }
+        for old in others.sorted(by: { $0.modified < $1.modified }).prefix(excess) {
+            try? manager.removeItem(at: old.url)
+        }
+    }
+}

@@ -1,0 +1,706 @@
+import CatalogClient
+import Foundation
+
+/// What happens to the app: keys, a resize, a stop signal, and answers to its requests.
+enum BrowserEvent: Sendable {
+    case key(Key)
+    case resize
+    case stop
+    case inputEnded
+    case answer(Answer)
+}
+
+/// An answer to one of the app's requests.
+enum Answer: Sendable {
+    /// Which list a page belongs to.
+    enum Target: Sendable, Equatable {
+        case list, hot, categoryItems, favorites
+    }
+
+    /// Where a page goes in its list.
+    enum Placement: Sendable, Equatable {
+        /// It replaces the list (a jump); `selectLast` for End.
+        case replace(selectLast: Bool)
+        case after
+        case before
+    }
+
+    /// A catalog opened: its description, sections, categories and first page.
+    struct Opened: Sendable {
+        var detail: CatalogDetail
+        var sections: [SectionCount]
+        var categories: [CategoryCount]
+        var hasFeatured: Bool
+        var page: ItemsPage
+    }
+
+    case catalogs(Result<[CatalogSummary], CatalogClientError>)
+    case opened(Result<Opened, CatalogClientError>)
+    case page(Target, generation: Int, Placement, Result<ItemsPage, CatalogClientError>)
+    case searched(generation: Int, append: Bool, Result<SearchResponse, CatalogClientError>)
+    case favorites(generation: Int, Result<[FavoriteEntry], CatalogClientError>)
+    case signedIn(Result<SignInResponse, CatalogClientError>)
+    case favoriteSet(item: String, isFavorite: Bool, Result<Bool, CatalogClientError>)
+}
+
+/// The terminal app's logic: turns events into state changes and requests, one event at a time
+/// on the loop that owns it. Requests run as tasks of their own and come back as answers; the
+/// search as you type waits a moment for more keys and cancels the request before it.
+final class Browser {
+    var state = BrowserState()
+    let source: any CatalogBrowsing
+    /// The server, for sign-in and favorites (nil offline).
+    let client: CatalogClient?
+    let post: @Sendable (BrowserEvent) -> Void
+    /// The terminal's size.
+    var width = 80
+    var height = 24
+    /// Set when the app should end.
+    var finished = false
+    /// The request to repeat on Ctrl-R after a failure.
+    private var retry: (() -> Void)?
+    private var searchTask: Task<Void, Never>?
+    /// Records per page.
+    static let pageSize = 100
+    /// How long search waits for the next key before it asks.
+    static let debounce: Duration = .milliseconds(120)
+
+    init(
+        source: any CatalogBrowsing, client: CatalogClient?, offline: Bool,
+        post: @escaping @Sendable (BrowserEvent) -> Void
+    ) {
+        self.source = source
+        self.client = client
+        self.post = post
+        state.offline = offline
+    }
+
+    /// Rows for the list area of the screen.
+    var bodyHeight: Int { BrowserView.bodyHeight(state: state, height: height) }
+
+    // MARK: - Starting
+
+    /// Shows the catalogs, or opens `catalog` at once.
+    func start(catalog: String?) {
+        if let catalog {
+            open(catalog)
+        } else {
+            loadCatalogs()
+        }
+    }
+
+    func loadCatalogs() {
+        state.loading = true
+        let source = source
+        let post = post
+        retry = { [weak self] in self?.loadCatalogs() }
+        Task { post(.answer(.catalogs(await attempt { try await source.catalogs() }))) }
+    }
+
+    func open(_ id: String) {
+        state.loading = true
+        state.message = nil
+        let source = source
+        let post = post
+        let limit = Self.pageSize
+        retry = { [weak self] in self?.open(id) }
+        Task {
+            let result = await attempt { () async throws -> Answer.Opened in
+                async let detail = source.catalog(id)
+                async let sections = source.sections(of: id)
+                async let categories = source.categories(of: id)
+                async let featured = source.featured(of: id, limit: 1)
+                async let page = source.items(of: id, section: nil, after: nil, before: nil, limit: limit)
+                return Answer.Opened(
+                    detail: try await detail, sections: try await sections, categories: try await categories,
+                    hasFeatured: !(try await featured).isEmpty, page: try await page)
+            }
+            post(.answer(.opened(result)))
+        }
+    }
+
+    // MARK: - Events
+
+    func handle(_ event: BrowserEvent) {
+        switch event {
+        case .key(let key): handle(key)
+        case .resize: clampScroll()
+        case .stop, .inputEnded: finished = true
+        case .answer(let answer): apply(answer)
+        }
+    }
+
+    private func handle(_ key: Key) {
+        if key == .control("c") || key == .control("d") {
+            finished = true
+            return
+        }
+        if key == .control("r"), state.message?.canRetry == true, let retry {
+            state.message = nil
+            retry()
+            return
+        }
+        if key == .control("l") { return }  // the loop redraws after every event
+        switch state.screen {
+        case .catalogs: catalogsKey(key)
+        case .catalog: state.search != nil ? searchKey(key) : catalogKey(key)
+        case .detail: detailKey(key)
+        case .signIn: signInKey(key)
+        }
+    }
+
+    private func catalogsKey(_ key: Key) {
+        let count = state.catalogs.count
+        switch key {
+        case .up: state.catalogSelection = max(0, state.catalogSelection - 1)
+        case .down: state.catalogSelection = min(max(0, count - 1), state.catalogSelection + 1)
+        case .home, .pageUp: state.catalogSelection = 0
+        case .end, .pageDown: state.catalogSelection = max(0, count - 1)
+        case .enter, .right:
+            if state.catalogs.indices.contains(state.catalogSelection) {
+                open(state.catalogs[state.catalogSelection].id)
+            }
+        case .character("q"), .escape: finished = true
+        case .character("r"): loadCatalogs()
+        case .character("s") where client != nil: beginSignIn(returnTo: .catalogs)
+        case .character("o") where client?.token != nil: signOut()
+        default: break
+        }
+    }
+
+    private func catalogKey(_ key: Key) {
+        switch key {
+        case .character("/"):
+            state.search = state.lastSearch ?? BrowserState.Search()
+            if state.search?.results.loaded != true { runSearch(debounce: false) }
+            return
+        case .tab, .backTab:
+            switchTab(forward: key == .tab)
+            return
+        case .escape, .left, .backspace:
+            if state.tab == .categories, state.openCategory != nil {
+                state.openCategory = nil
+            } else if state.offline {
+                finished = key == .escape
+            } else {
+                state.screen = .catalogs
+                state.catalog = nil
+            }
+            return
+        case .character("*"):
+            toggleFavorite(state.currentList?.selectedRecord)
+            return
+        default: break
+        }
+        if state.tab == .categories, state.openCategory == nil {
+            categoriesKey(key)
+            return
+        }
+        if state.tab == .favorites, state.signedInAs == nil, !state.offline, key == .enter {
+            beginSignIn(returnTo: .catalog)
+            return
+        }
+        if listKey(key) { return }
+        if state.tab == .list, case .character(let character) = key,
+            character.isLetter || character.isNumber || character == "#"
+        {
+            jump(typing: character)
+        }
+    }
+
+    /// Arrows, pages, Home, End and Enter on the current list; true when the key was one of them.
+    private func listKey(_ key: Key) -> Bool {
+        guard var list = state.currentList else { return false }
+        let height = bodyHeight
+        switch key {
+        case .up: list.move(by: -1, height: height)
+        case .down: list.move(by: 1, height: height)
+        case .pageUp: list.move(by: -max(1, height - 1), height: height)
+        case .pageDown: list.move(by: max(1, height - 1), height: height)
+        case .home:
+            if state.search == nil, state.tab == .list, list.before != nil {
+                loadPage(.list, placement: .replace(selectLast: false))
+                return true
+            }
+            list.selectEdge(last: false, height: height)
+        case .end:
+            if state.search == nil, state.tab == .list, list.after != nil {
+                jumpToEnd()
+                return true
+            }
+            list.selectEdge(last: true, height: height)
+        case .enter, .right:
+            if let record = list.selectedRecord {
+                state.detail = BrowserState.Detail(record: record, returnTo: .catalog)
+                state.screen = .detail
+            }
+            return true
+        default:
+            return false
+        }
+        state.currentList = list
+        loadMoreIfNeeded()
+        return true
+    }
+
+    private func categoriesKey(_ key: Key) {
+        let count = state.categories.count
+        let height = bodyHeight
+        switch key {
+        case .up: state.categorySelection = max(0, state.categorySelection - 1)
+        case .down: state.categorySelection = min(max(0, count - 1), state.categorySelection + 1)
+        case .pageUp: state.categorySelection = max(0, state.categorySelection - height)
+        case .pageDown: state.categorySelection = min(max(0, count - 1), state.categorySelection + height)
+        case .home: state.categorySelection = 0
+        case .end: state.categorySelection = max(0, count - 1)
+        case .enter, .right:
+            guard state.categories.indices.contains(state.categorySelection) else { return }
+            state.openCategory = state.categories[state.categorySelection].name
+            state.categoryItems = RecordList()
+            loadPage(.categoryItems, placement: .replace(selectLast: false))
+        default: break
+        }
+        if state.categorySelection < state.categoryTop { state.categoryTop = state.categorySelection }
+        if state.categorySelection >= state.categoryTop + height {
+            state.categoryTop = state.categorySelection - height + 1
+        }
+    }
+
+    private func searchKey(_ key: Key) {
+        guard var search = state.search else { return }
+        switch key {
+        case .escape:
+            state.lastSearch = state.search
+            state.search = nil
+            searchTask?.cancel()
+            return
+        case .character(let character):
+            search.query.append(character)
+        case .backspace:
+            guard !search.query.isEmpty else { return }
+            search.query.removeLast()
+        case .tab, .backTab:
+            let count = max(1, state.catalog?.scopes.count ?? 1)
+            search.scope = (search.scope + (key == .tab ? 1 : count - 1)) % count
+            state.search = search
+            runSearch(debounce: false)
+            return
+        default:
+            _ = listKey(key)
+            return
+        }
+        state.search = search
+        runSearch(debounce: true)
+    }
+
+    private func detailKey(_ key: Key) {
+        guard var detail = state.detail else { return }
+        let page = max(1, height - 4)
+        switch key {
+        case .escape, .left, .backspace, .character("q"):
+            state.screen = detail.returnTo
+            state.detail = nil
+            return
+        case .up: detail.scroll = max(0, detail.scroll - 1)
+        case .down: detail.scroll += 1
+        case .pageUp: detail.scroll = max(0, detail.scroll - page)
+        case .pageDown, .character(" "): detail.scroll += page
+        case .home: detail.scroll = 0
+        case .character("*"):
+            toggleFavorite(detail.record)
+            return
+        default: return
+        }
+        detail.scroll = min(
+            detail.scroll, max(0, BrowserView.detailLines(detail.record, state: state, width: width).count - page))
+        state.detail = detail
+    }
+
+    private func signInKey(_ key: Key) {
+        var form = state.signIn
+        switch key {
+        case .escape:
+            state.screen = form.returnTo
+            return
+        case .tab, .backTab, .up, .down:
+            form.onPassword.toggle()
+        case .enter:
+            if !form.onPassword {
+                form.onPassword = true
+            } else if !form.busy, !form.name.isEmpty, !form.password.isEmpty {
+                form.busy = true
+                form.failed = false
+                submitSignIn(name: form.name, password: form.password)
+            }
+        case .backspace:
+            if form.onPassword { _ = form.password.popLast() } else { _ = form.name.popLast() }
+        case .character(let character):
+            if form.onPassword { form.password.append(character) } else { form.name.append(character) }
+        default: break
+        }
+        state.signIn = form
+    }
+
+    // MARK: - Requests
+
+    private func switchTab(forward: Bool) {
+        let tabs = state.tabs
+        guard tabs.count > 1, let index = tabs.firstIndex(of: state.tab) else { return }
+        state.tab = tabs[(index + (forward ? 1 : tabs.count - 1)) % tabs.count]
+        switch state.tab {
+        case .hot where !state.hot.loaded: loadPage(.hot, placement: .replace(selectLast: false))
+        case .favorites where state.signedInAs != nil: loadFavorites()
+        default: break
+        }
+    }
+
+    /// An index jump: letters typed within a moment of each other spell a label (`c`, `s`: CS).
+    private func jump(typing character: Character) {
+        let now = Date()
+        if now.timeIntervalSince(state.lastJumpKey) > 0.8 { state.jumpLetters = "" }
+        state.lastJumpKey = now
+        state.jumpLetters.append(character)
+        let labels = state.catalog?.sections ?? []
+        var label = BrowserState.spelled(state.jumpLetters, labels: labels)
+        if label == nil, state.jumpLetters.count > 1 {
+            // The letters spell nothing together: the new one starts again.
+            state.jumpLetters = String(character)
+            label = BrowserState.spelled(state.jumpLetters, labels: labels)
+        }
+        guard let label = label ?? BrowserState.jumpTarget(String(character), labels: labels) else { return }
+        loadPage(.list, placement: .replace(selectLast: false), startingAt: label)
+    }
+
+    private func jumpToEnd() {
+        guard let id = state.catalog?.id, let last = state.sections.last?.label else { return }
+        state.list.generation += 1
+        let generation = state.list.generation
+        state.loading = true
+        let source = source
+        let post = post
+        Task {
+            let result = await attempt { () async throws -> ItemsPage in
+                var page = try await source.items(of: id, startingAt: last, limit: 500)
+                while let next = page.next {
+                    let following = try await source.items(of: id, section: nil, after: next, before: nil, limit: 500)
+                    page = ItemsPage(items: following.items, next: following.next, previous: following.previous)
+                }
+                return page
+            }
+            post(.answer(.page(.list, generation: generation, .replace(selectLast: true), result)))
+        }
+    }
+
+    /// Loads a page of a list: a new first page (`replace`), or the next or previous one.
+    func loadPage(_ target: Answer.Target, placement: Answer.Placement, startingAt label: String? = nil) {
+        guard let id = state.catalog?.id else { return }
+        var list: RecordList
+        switch target {
+        case .list: list = state.list
+        case .hot: list = state.hot
+        case .categoryItems: list = state.categoryItems
+        case .favorites: return loadFavorites()
+        }
+        var after: String?
+        var before: String?
+        switch placement {
+        case .replace:
+            list.generation += 1
+            state.loading = true
+        case .after:
+            guard let cursor = list.after else { return }
+            after = cursor
+            list.loadingAfter = true
+        case .before:
+            guard let cursor = list.before else { return }
+            before = cursor
+            list.loadingBefore = true
+        }
+        let generation = list.generation
+        switch target {
+        case .list: state.list = list
+        case .hot: state.hot = list
+        case .categoryItems: state.categoryItems = list
+        case .favorites: break
+        }
+        let source = source
+        let post = post
+        let category = state.openCategory
+        let limit = Self.pageSize
+        let (pageAfter, pageBefore) = (after, before)
+        retry = { [weak self] in self?.loadPage(target, placement: placement, startingAt: label) }
+        Task {
+            let result = await attempt { () async throws -> ItemsPage in
+                switch target {
+                case .hot:
+                    return ItemsPage(items: try await source.featured(of: id, limit: 500), next: nil)
+                case .categoryItems:
+                    return try await source.items(
+                        of: id, category: category ?? "", after: pageAfter, before: pageBefore, limit: limit)
+                case .list, .favorites:
+                    if let label { return try await source.items(of: id, startingAt: label, limit: limit) }
+                    return try await source.items(
+                        of: id, section: nil, after: pageAfter, before: pageBefore, limit: limit)
+                }
+            }
+            post(.answer(.page(target, generation: generation, placement, result)))
+        }
+    }
+
+    private func loadMoreIfNeeded() {
+        if var search = state.search {
+            if search.results.wantsMoreAfter(height: bodyHeight), !search.searching {
+                search.results.loadingAfter = true
+                state.search = search
+                runSearch(debounce: false, append: true)
+            }
+            return
+        }
+        guard let list = state.currentList else { return }
+        let target: Answer.Target = state.tab == .list ? .list : state.tab == .hot ? .hot : .categoryItems
+        guard state.tab != .favorites else { return }
+        if list.wantsMoreAfter(height: bodyHeight) { loadPage(target, placement: .after) }
+        if list.wantsMoreBefore(height: bodyHeight) { loadPage(target, placement: .before) }
+    }
+
+    /// Searches for the current query and scope, after a short pause for more keys, cancelling
+    /// the search before.
+    func runSearch(debounce: Bool, append: Bool = false) {
+        guard var search = state.search, let catalog = state.catalog else { return }
+        searchTask?.cancel()
+        if !append { search.generation += 1 }
+        search.searching = true
+        state.search = search
+        let generation = search.generation
+        var request = SearchRequest(query: search.query, limit: 50)
+        if catalog.scopes.indices.contains(search.scope), search.scope > 0 {
+            request.scope = catalog.scopes[search.scope]
+        }
+        if append { request.after = search.results.after }
+        let query = request
+        let source = source
+        let post = post
+        let id = catalog.id
+        let pause = debounce ? Self.debounce : nil
+        retry = { [weak self] in self?.runSearch(debounce: false, append: append) }
+        searchTask = Task {
+            if let pause {
+                try? await Task.sleep(for: pause)
+                if Task.isCancelled { return }
+            }
+            let result = await attempt { try await source.search(query, in: id) }
+            if case .failure(let error) = result, error.code == .cancelled { return }
+            post(.answer(.searched(generation: generation, append: append, result)))
+        }
+    }
+
+    func loadFavorites() {
+        guard let client, client.token != nil else { return }
+        state.favorites.generation += 1
+        let generation = state.favorites.generation
+        let post = post
+        retry = { [weak self] in self?.loadFavorites() }
+        Task { post(.answer(.favorites(generation: generation, await attempt { try await client.favorites() }))) }
+    }
+
+    private func beginSignIn(returnTo: BrowserState.Screen) {
+        state.signIn = BrowserState.SignIn(returnTo: returnTo)
+        state.screen = .signIn
+    }
+
+    private func submitSignIn(name: String, password: String) {
+        guard let client else { return }
+        let post = post
+        Task {
+            post(.answer(.signedIn(await attempt { try await client.signIn(name: name, password: password) })))
+        }
+    }
+
+    private func signOut() {
+        guard let client else { return }
+        state.signedInAs = nil
+        state.favoriteIDs = []
+        Task { try? await client.signOut() }
+    }
+
+    private func toggleFavorite(_ record: Record?) {
+        guard let record, let catalog = state.catalog?.id else { return }
+        guard let client, !state.offline else {
+            state.message = BrowserState.Message(
+                text: state.phrases.signInForFavorites, isError: false, canRetry: false)
+            return
+        }
+        guard client.token != nil else {
+            beginSignIn(returnTo: state.screen)
+            return
+        }
+        let isFavorite = !state.favoriteIDs.contains(record.id)
+        let post = post
+        Task {
+            let result = await attempt { () async throws -> Bool in
+                if isFavorite {
+                    try await client.addFavorite(record.id, in: catalog)
+                } else {
+                    try await client.removeFavorite(record.id, in: catalog)
+                }
+                return isFavorite
+            }
+            post(.answer(.favoriteSet(item: record.id, isFavorite: isFavorite, result)))
+        }
+    }
+
+    // MARK: - Answers
+
+    private func apply(_ answer: Answer) {
+        state.loading = false
+        switch answer {
+        case .catalogs(.success(let catalogs)):
+            state.catalogs = catalogs
+            state.catalogsLoaded = true
+            state.catalogSelection = min(state.catalogSelection, max(0, catalogs.count - 1))
+            state.message = nil
+        case .opened(.success(let opened)):
+            state.catalog = opened.detail
+            state.sections = opened.sections
+            state.categories = opened.categories
+            state.tabs =
+                [.list] + (opened.hasFeatured ? [.hot] : []) + (opened.categories.isEmpty ? [] : [.categories])
+                + (state.offline ? [] : [.favorites])
+            state.tab = .list
+            state.list = RecordList(sectioned: true)
+            state.list.replace(with: opened.page.items, before: opened.page.previous, after: opened.page.next)
+            state.hot = RecordList()
+            state.favorites = RecordList()
+            state.openCategory = nil
+            state.search = nil
+            state.lastSearch = nil
+            state.screen = .catalog
+            state.message = nil
+            if state.signedInAs != nil { loadFavorites() }
+        case .page(let target, let generation, let placement, .success(let page)):
+            applyPage(target, generation: generation, placement: placement, page: page)
+        case .searched(let generation, let append, .success(let response)):
+            guard var search = state.search ?? state.lastSearch, search.generation == generation else { return }
+            if append {
+                search.results.append(response.items.map(\.record), matches: response.items.map(\.matches))
+                search.results.after = response.next
+                search.results.loadingAfter = false
+            } else {
+                search.results.replace(
+                    with: response.items.map(\.record), matches: response.items.map(\.matches), before: nil,
+                    after: response.next)
+                search.total = response.total
+                search.totalCapped = response.totalCapped
+                search.scopes = response.scopes
+            }
+            search.searching = false
+            if state.search != nil { state.search = search } else { state.lastSearch = search }
+            state.message = nil
+        case .favorites(let generation, .success(let entries)):
+            guard generation == state.favorites.generation else { return }
+            let mine = entries.filter { $0.catalog == state.catalog?.id }
+            state.favoriteIDs = Set(mine.map(\.item))
+            let generationKept = state.favorites.generation
+            state.favorites.replace(with: mine.compactMap(\.record), before: nil, after: nil)
+            state.favorites.generation = generationKept
+        case .signedIn(.success(let response)):
+            state.signedInAs = response.user.name
+            state.signIn.busy = false
+            state.screen = state.signIn.returnTo
+            if state.catalog != nil { loadFavorites() }
+        case .signedIn(.failure(let error)):
+            state.signIn.busy = false
+            state.signIn.failed = true
+            if error.code != .unauthorized { show(error) }
+        case .favoriteSet(let item, let isFavorite, .success):
+            if isFavorite { state.favoriteIDs.insert(item) } else { state.favoriteIDs.remove(item) }
+            loadFavorites()
+        case .searched(let generation, _, .failure(let error)):
+            if var search = state.search, search.generation == generation {
+                search.searching = false
+                search.results.loadingAfter = false
+                state.search = search
+                show(error)
+            }
+        case .page(let target, _, _, .failure(let error)):
+            switch target {
+            case .list: (state.list.loadingAfter, state.list.loadingBefore) = (false, false)
+            case .hot: (state.hot.loadingAfter, state.hot.loadingBefore) = (false, false)
+            case .categoryItems: (state.categoryItems.loadingAfter, state.categoryItems.loadingBefore) = (false, false)
+            case .favorites: break
+            }
+            show(error)
+        case .catalogs(.failure(let error)), .opened(.failure(let error)), .favorites(_, .failure(let error)),
+            .favoriteSet(_, _, .failure(let error)):
+            if error.code == .unauthorized {
+                state.signedInAs = nil
+                state.message = BrowserState.Message(
+                    text: state.phrases.signInForFavorites, isError: true, canRetry: false)
+            } else {
+                show(error)
+            }
+        }
+    }
+
+    private func applyPage(_ target: Answer.Target, generation: Int, placement: Answer.Placement, page: ItemsPage) {
+        var list: RecordList
+        switch target {
+        case .list: list = state.list
+        case .hot: list = state.hot
+        case .categoryItems: list = state.categoryItems
+        case .favorites: return
+        }
+        guard list.generation == generation else { return }
+        switch placement {
+        case .replace(let selectLast):
+            list.replace(with: page.items, before: page.previous, after: page.next)
+            list.generation = generation
+            if selectLast { list.selectEdge(last: true, height: bodyHeight) }
+        case .after:
+            list.append(page.items)
+            list.after = page.next
+            list.loadingAfter = false
+        case .before:
+            list.prepend(page.items)
+            list.before = page.previous
+            list.loadingBefore = false
+        }
+        list.reveal(height: bodyHeight)
+        switch target {
+        case .list: state.list = list
+        case .hot: state.hot = list
+        case .categoryItems: state.categoryItems = list
+        case .favorites: break
+        }
+        state.message = nil
+    }
+
+    /// A failure as the bottom line: one sentence, and Ctrl-R to try again when it may help.
+    private func show(_ error: CatalogClientError) {
+        let phrases = state.phrases
+        let text = error.isConnectivity ? "\(phrases.unreachable) (\(error.message))" : error.message
+        state.message = BrowserState.Message(
+            text: text, isError: true,
+            canRetry: error.isConnectivity || error.code == .unavailable || error.code == .server)
+    }
+
+    private func clampScroll() {
+        let height = bodyHeight
+        state.list.reveal(height: height)
+        state.hot.reveal(height: height)
+        state.categoryItems.reveal(height: height)
+        state.favorites.reveal(height: height)
+        state.search?.results.reveal(height: height)
+    }
+}
+
+/// Runs `body`, its error as a value (the client library throws nothing but client errors).
+func attempt<T>(_ body: () async throws -> T) async -> Result<T, CatalogClientError> {
+    do {
+        return .success(try await body())
+    } catch let error as CatalogClientError {
+        return .failure(error)
+    } catch {
+        return .failure(CatalogClientError(.transport, "\(error)"))
+    }
+}

@@ -1,0 +1,206 @@
+import CatalogClient
+import CatalogHTTP
+import CatalogTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Every way a call can fail comes back as a matchable ``CatalogClientError``, never a crash or
+/// a hang.
+@Suite struct ClientErrorTests {
+    /// A client of a canned loopback server.
+    func client(_ server: LoopbackHTTPServer, timeout: TimeInterval = 10) -> CatalogClient {
+        CatalogClient(baseURL: URL(string: server.baseURL)!, cache: .none, timeout: timeout)
+    }
+
+    /// The error `body` throws (a client error, or nil when it throws nothing or something else).
+    func failure<T>(_ body: () async throws -> T) async -> CatalogClientError? {
+        do {
+            _ = try await body()
+            return nil
+        } catch {
+            #expect(error is CatalogClientError, "\(error)")
+            return error as? CatalogClientError
+        }
+    }
+
+    @Test func notFoundAndUnauthorizedFromTheServer() async throws {
+        let live = try LiveServer()
+        let client = live.client()
+        let missing = await failure { try await client.catalog("nope") }
+        #expect(missing?.code == .notFound && missing?.status == 404 && missing?.apiCode == "not_found")
+        #expect(missing?.message.contains("nope") == true)
+        #expect(await failure { try await client.item("nope", of: "cookbook") }?.code == .notFound)
+        #expect(
+            await failure { try await client.search(SearchRequest(query: "", scope: "Linux"), in: "sequencers") }?.code
+                == .notFound)
+        #expect(await failure { try await client.items(of: "products", after: "!!", limit: 5) }?.code == .badRequest)
+        #expect(await failure { try await client.items(of: "products", limit: 0) }?.code == .badRequest)
+        let anonymous = await failure { try await client.favorites() }
+        #expect(anonymous?.code == .unauthorized && anonymous?.status == 401)
+        let forged = live.client(token: "ctk_0000000000000000_" + String(repeating: "a", count: 43))
+        #expect(await failure { try await forged.favorites() }?.code == .unauthorized)
+        #expect(await failure { try await client.item("", of: "cookbook") }?.code == .invalidArgument)
+    }
+
+    @Test func aServerThatIsDownIsOffline() async throws {
+        // A port that was just free: nothing listens there.
+        let server = try LoopbackHTTPServer(routes: [:])
+        let url = URL(string: server.baseURL)!
+        server.stop()
+        // A refused connection is answered at once; the long timeout keeps a loaded machine (the
+        // whole test suite running beside this) from turning it into a timeout.
+        let client = CatalogClient(baseURL: url, cache: .none, timeout: 60)
+        let error = await failure { try await client.catalogs() }
+        #expect(error?.code == .offline)
+        #expect(error?.isConnectivity == true)
+        #expect(error?.status == nil)
+    }
+
+    @Test func serverFailuresKeepTheirStatus() async throws {
+        let server = try LoopbackHTTPServer(routes: [
+            "/api/v1/catalogs": .raw(
+                "HTTP/1.1 503 Busy\r\nContent-Type: application/json\r\nRetry-After: 7\r\nContent-Length: 56\r\nConnection: close\r\n\r\n"
+                    + #"{"error":{"code":"busy","message":"the server is busy"}}"#),
+            "/api/v1/catalogs/x": .status(500, body: "Internal Server Error\n"),
+            "/api/v1/catalogs/y": .status(418, body: ""),
+        ])
+        defer { server.stop() }
+        let client = client(server)
+        let busy = await failure { try await client.catalogs() }
+        #expect(busy?.code == .unavailable && busy?.retryAfter == 7 && busy?.apiCode == "busy")
+        #expect(busy?.message == "the server is busy")
+        #expect(await failure { try await client.catalog("x") }?.code == .server)
+        #expect(await failure { try await client.catalog("y") }?.code == .http)
+    }
+
+    /// Truncated, garbled and wrongly shaped answers are decoding errors with where they went wrong.
+    @Test func malformedAnswersAreDecodingErrors() async throws {
+        let live = try LiveServer()
+        let good = try RawClient(port: live.server.port).request("GET", "/api/v1/catalogs/products/search?q=a").body
+        var bodies = [
+            "", "{", "[]", "null", "{\"items\":",
+            "{\"catalogs\":[{\"id\":1,\"title\":\"x\",\"locale\":\"de\",\"count\":1}]}",
+            String(repeating: "[", count: 100_000), "\u{0}\u{1}garbage", "{\"items\":[],\"total\":\"many\"}",
+        ]
+        bodies.append(String(decoding: good.prefix(good.count / 2), as: UTF8.self))
+        var routes: [String: LoopbackHTTPServer.Reply] = [:]
+        for (index, body) in bodies.enumerated() {
+            routes["/api/v1/catalogs/c\(index)/search"] = .status(200, body: body)
+        }
+        routes["/api/v1/catalogs"] = .status(200, body: bodies[5])
+        let server = try LoopbackHTTPServer(routes: routes)
+        defer { server.stop() }
+        let client = client(server)
+        for index in bodies.indices {
+            let error = await failure { try await client.search(SearchRequest(query: "a"), in: "c\(index)") }
+            #expect(error?.code == .decoding, "body \(index)")
+        }
+        let shape = await failure { try await client.catalogs() }
+        #expect(shape?.codingPath == "catalogs[0].id")
+    }
+
+    /// The decoder itself on every prefix of a real answer and on bytes flipped at random: an
+    /// answer or an error, nothing else.
+    @Test func everyPrefixAndMutationOfARealAnswerIsSafe() throws {
+        let live = try LiveServer()
+        let good = try RawClient(port: live.server.port).request(
+            "GET", "/api/v1/catalogs/cookbook/search?q=leves&facets=categories"
+        ).body
+        let decoder = CatalogJSONDecoder()
+        #expect(throws: Never.self) { try decoder.decode(SearchResponse.self, from: good) }
+        var failures = 0
+        for length in 0..<good.count {
+            if (try? decoder.decode(SearchResponse.self, from: Array(good.prefix(length)))) == nil { failures += 1 }
+        }
+        #expect(failures == good.count)
+        var random: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<3_000 {
+            var bytes = good
+            for _ in 0..<3 {
+                random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                bytes[Int(random >> 33) % bytes.count] = UInt8(truncatingIfNeeded: random >> 13)
+            }
+            _ = try? decoder.decode(SearchResponse.self, from: bytes)
+        }
+    }
+
+    @Test func aSilentServerTimesOut() async throws {
+        let server = try LoopbackHTTPServer(routes: ["/api/v1/catalogs": .silence])
+        defer { server.stop() }
+        let started = ContinuousClock.now
+        let error = await failure { try await client(server, timeout: 1).catalogs() }
+        #expect(error?.code == .timedOut)
+        // One second asked for; the bound only proves the call does not wait for the server.
+        #expect(ContinuousClock.now - started < .seconds(60))
+    }
+
+    /// Cancelling the calling task cancels the request: the call returns at once and the
+    /// connection is closed, long before the timeout.
+    @Test func cancellingTheTaskCancelsTheRequest() async throws {
+        let server = try LoopbackHTTPServer(routes: ["/api/v1/catalogs": .waitForClose])
+        defer { server.stop() }
+        let client = client(server, timeout: 60)
+        let task = Task { try await client.catalogs() }
+        while server.requestedPaths.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        let started = ContinuousClock.now
+        task.cancel()
+        let error = await failure { try await task.value }
+        #expect(error?.code == .cancelled)
+        // One second asked for; the bound only proves the call does not wait for the server.
+        #expect(ContinuousClock.now - started < .seconds(60))
+        let deadline = ContinuousClock.now + .seconds(5)
+        while server.clientClosures == 0 && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(server.clientClosures == 1)
+        // A task cancelled before it starts never sends anything.
+        let early = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await client.catalogs()
+        }
+        #expect(await failure { try await early.value }?.code == .cancelled)
+        #expect(server.requestedPaths.count == 1)
+    }
+
+    /// An unchanged answer is revalidated with If-None-Match and costs a 304 without a body.
+    @Test func revalidationCostsA304() async throws {
+        let feed = LoopbackFeed(#"{"catalogs":[{"id":"a","title":"A","locale":"en","count":1}]}"#)
+        let server = try LoopbackHTTPServer(routes: ["/api/v1/catalogs": .feed(feed)])
+        defer { server.stop() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "client-cache-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let client = CatalogClient(baseURL: URL(string: server.baseURL)!, cache: .directory(directory))
+        let first = try await client.catalogs()
+        let second = try await client.catalogs()
+        #expect(first == second && first.first?.id == "a")
+        #expect(feed.answers.full == 1 && feed.answers.notModified == 1)
+        #expect(server.requestHeaders.last?["if-none-match"] == "\"v1\"")
+        // The cache outlives the client.
+        let later = CatalogClient(baseURL: URL(string: server.baseURL)!, cache: .directory(directory))
+        #expect(try await later.catalogs() == first)
+        #expect(feed.answers.notModified == 2)
+        feed.update(#"{"catalogs":[]}"#)
+        #expect(try await later.catalogs().isEmpty)
+        #expect(feed.answers.full == 2)
+    }
+
+    /// Against the real server too: a second client with the same cache revalidates, and a change
+    /// on the server is seen.
+    @Test func revalidationAgainstTheServer() async throws {
+        let live = try LiveServer()
+        let directory = live.directory.appendingPathComponent("shared-cache")
+        let client = CatalogClient(baseURL: live.url, cache: .directory(directory))
+        let before = try await client.catalogs()
+        #expect(try await client.catalogs() == before)
+        try live.importRecords([Record(id: "n1", title: "Új")], into: "fresh", locale: "hu")
+        // The server's snapshot renews within 100 ms.
+        try await Task.sleep(for: .milliseconds(250))
+        let after = try await CatalogClient(baseURL: live.url, cache: .directory(directory)).catalogs()
+        #expect(after.map(\.id) == ["cookbook", "fresh", "products", "sequencers"])
+    }
+}

@@ -1,0 +1,110 @@
+import CatalogAuth
+import CatalogClient
+import CatalogCollation
+import CatalogCore
+import CatalogDemo
+import CatalogEngines
+import CatalogHTTP
+import CatalogImport
+import CatalogServer
+import CatalogStorage
+import Foundation
+
+/// A real `catalog serve` in process, on a loopback port: the demo catalogs (and optionally a
+/// generated one), an administrator with a token and a user with a password.
+final class LiveServer: @unchecked Sendable {
+    // @unchecked: every stored property is a constant; the server and application are Sendable,
+    // and the rest are values or URLs.
+    let directory: URL
+    let path: String
+    let application: CatalogApplication
+    let server: HTTPServer
+    let url: URL
+    let adminToken: String
+    let userToken: String
+    static let userName = "mari"
+    static let password = "túrós csusza"
+
+    /// Starts a server with the demo catalogs and `generated` records in a catalog `big` (none for 0).
+    init(generated: Int = 0, seed: UInt64 = 7) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-client-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        path = directory.appendingPathComponent("server.sqlite").path
+        let database = try CatalogEngines.open(path)
+        for demo in DemoCatalogs.all {
+            try Self.importDemo(demo, into: database)
+        }
+        if generated > 0 { try Self.importGenerated(generated, seed: seed, into: database) }
+        let authenticator = Authenticator()
+        let store = try database.users()
+        adminToken = try authenticator.addUser(name: "admin", isAdmin: true, password: nil, in: store).token
+        userToken = try authenticator.addUser(name: Self.userName, isAdmin: false, password: Self.password, in: store)
+            .token
+        database.close()
+
+        var engine = CatalogEngines.Options()
+        engine.server = true
+        var options = CatalogServerOptions(database: try CatalogEngines.open(path, options: engine))
+        options.snapshotsDirectory = directory.appendingPathComponent("snapshots").path
+        application = CatalogApplication(options: options, accessLog: nil, errorLog: { _ in })
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.threads = 2
+        application.configure(&configuration)
+        server = HTTPServer(configuration: configuration, responder: application.responder, log: { _ in })
+        let port = try server.start()
+        application.listening(on: "http://127.0.0.1:\(port)")
+        url = URL(string: "http://127.0.0.1:\(port)")!
+    }
+
+    /// A client of this server with a cache of its own.
+    func client(token: String? = nil, timeout: TimeInterval = 30) -> CatalogClient {
+        CatalogClient(
+            baseURL: url, token: token,
+            cache: .directory(directory.appendingPathComponent("client-\(UUID().uuidString)")), timeout: timeout)
+    }
+
+    /// Imports records into catalog `id` through a second handle, as `catalog import` would.
+    func importRecords(_ records: [Record], into id: String, locale: String = "en") throws {
+        let database = try CatalogEngines.open(path)
+        defer { database.close() }
+        _ = try CatalogImporter.run(
+            into: database, definition: CatalogDefinition(id: id, title: id, locale: locale), replace: true,
+            collation: try ICUCollation(locale: locale),
+            records: { add in
+                for record in records { try add(record) }
+                return nil
+            })
+    }
+
+    deinit {
+        server.shutdown()
+        application.close()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    static func importDemo(_ demo: DemoCatalog, into database: any CatalogDatabase) throws {
+        let data = Data(demo.source.utf8)
+        let reader: any RecordSource =
+            switch demo.format {
+            case .xml: XMLRecordReader(data: data, sourceName: "demo", recordElement: demo.definition.recordElement)
+            case .json: JSONRecordReader(data: data, sourceName: "demo", recordPath: demo.recordPath)
+            }
+        _ = try ImportPipeline.run(
+            reader, into: database, definition: demo.definition, replace: true,
+            collation: try ICUCollation(locale: demo.definition.locale)
+        ) { _ in }
+    }
+
+    static func importGenerated(_ count: Int, seed: UInt64, into database: any CatalogDatabase) throws {
+        let generator = CatalogGenerator(items: count, locale: "en", seed: seed)
+        var definition = generator.definition
+        definition.id = "big"
+        _ = try CatalogImporter.run(
+            into: database, definition: definition, replace: true, collation: try ICUCollation(locale: "en"),
+            records: { add in
+                try generator.forEachRecord(add)
+                return nil
+            })
+    }
+}

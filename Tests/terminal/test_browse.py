@@ -1,0 +1,341 @@
+"""`catalog browse` under tmux against a live `catalog serve` on loopback: keys sent with
+send-keys, screens read with capture-pane.
+
+Run by scripts/terminal-tests.sh, which passes the binary as CATALOG_BINARY. Python's standard
+library and tmux only.
+"""
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+import unicodedata
+import unittest
+import urllib.request
+
+BINARY = os.environ.get("CATALOG_BINARY", ".build/debug/catalog")
+TIMEOUT = float(os.environ.get("CATALOG_TERMINAL_TIMEOUT", "15"))
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def columns(text):
+    """Terminal columns of text, as tmux draws it."""
+    width = 0
+    for char in text:
+        code = ord(char)
+        if unicodedata.combining(char) or code in (0x200B, 0x200D, 0xFE0F):
+            continue
+        if 0x1F1E6 <= code <= 0x1F1FF:
+            width += 1  # a flag is two regional indicators, two columns together
+        elif unicodedata.east_asian_width(char) in ("W", "F"):
+            width += 2
+        else:
+            width += 1
+    return width
+
+
+class Server:
+    """`catalog serve` with the demo catalogs, a user with a password and a catalog of wide titles."""
+
+    def __init__(self, work, port=0):
+        self.work = work
+        self.db = os.path.join(work, "catalog.sqlite")
+        if not os.path.exists(self.db):
+            subprocess.run([BINARY, "demo", "--db", self.db], check=True, capture_output=True)
+            subprocess.run([BINARY, "user", "add", "mari", "--password-stdin", "--db", self.db],
+                           input=b"pw12345\n", check=True, capture_output=True)
+            wide = os.path.join(work, "wide.csv")
+            with open(wide, "w", encoding="utf-8") as out:
+                out.write("id,title,price,currency,country\n")
+                out.write("w1,抹茶ラテ 宇治,480,JPY,JP\nw2,Kimchi 김치 찌개,12.5,EUR,KR\n")
+                out.write("w3,Plain tea,3,EUR,DE\nw4,Éclair 🥐 au café,4.2,EUR,FR\n")
+            subprocess.run([BINARY, "import", wide, "--catalog", "wide", "--locale", "en", "--db", self.db],
+                           check=True, capture_output=True)
+        self.log = open(os.path.join(work, f"serve-{time.time_ns()}.log"), "w", encoding="utf-8")
+        self.process = subprocess.Popen(
+            [BINARY, "serve", "--db", self.db, "--port", str(port)], stdout=subprocess.PIPE, stderr=self.log,
+            text=True)
+        line = self.process.stdout.readline()
+        if "listening on" not in line:
+            raise RuntimeError(f"the server did not start: {line!r}")
+        self.url = line.split("listening on", 1)[1].strip()
+
+    def requests(self, fragment):
+        self.log.flush()
+        with open(self.log.name, encoding="utf-8") as log:
+            return sum(1 for line in log if fragment in line)
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(10)
+        self.process.stdout.close()
+        self.log.close()
+
+
+class Pane:
+    """A tmux session running one command, of a given size."""
+
+    counter = 0
+
+    def __init__(self, command, width=100, height=30, environment=None):
+        Pane.counter += 1
+        self.name = f"catalog-browse-{os.getpid()}-{Pane.counter}"
+        env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8", LC_ALL="C.UTF-8")
+        env.pop("NO_COLOR", None)
+        env.update(environment or {})
+        exports = " ".join(f"{key}={value}" for key, value in (environment or {}).items())
+        subprocess.run(["tmux", "-L", self.name, "-f", "/dev/null", "new-session", "-d", "-s", self.name,
+                        "-x", str(width), "-y", str(height), f"env {exports} {command}; sleep 600"],
+                       check=True, env=env)
+        subprocess.run(["tmux", "-L", self.name, "set-option", "-g", "default-terminal", "xterm-256color"])
+
+    def tmux(self, *arguments):
+        return subprocess.run(["tmux", "-L", self.name] + list(arguments), capture_output=True, text=True).stdout
+
+    def send(self, *keys):
+        self.tmux("send-keys", "-t", self.name, *keys)
+
+    def type(self, text):
+        self.tmux("send-keys", "-t", self.name, "-l", text)
+
+    def screen(self, escapes=False):
+        return self.tmux("capture-pane", "-p", "-t", self.name, *(["-e"] if escapes else []))
+
+    def wait_for(self, text, timeout=TIMEOUT):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            screen = self.screen()
+            if text in screen:
+                return screen
+            time.sleep(0.1)
+        raise AssertionError(f"{text!r} never appeared; the screen:\n{self.screen()}")
+
+    def wait_until(self, test, what, timeout=TIMEOUT):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            screen = self.screen()
+            if test(screen.splitlines()):
+                return screen
+            time.sleep(0.1)
+        raise AssertionError(f"{what} never happened; the screen:\n{self.screen()}")
+
+    def first_result(self):
+        """The first row of the list (below the title, tab, search and scope rows)."""
+        lines = self.screen().splitlines()
+        return lines[4].strip() if len(lines) > 4 else ""
+
+    def wait_gone(self, text, timeout=TIMEOUT):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            screen = self.screen()
+            if text not in screen:
+                return screen
+            time.sleep(0.1)
+        raise AssertionError(f"{text!r} stayed; the screen:\n{self.screen()}")
+
+    def close(self):
+        self.tmux("kill-server")
+
+
+class BrowseTests(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.work = tempfile.mkdtemp(prefix="catalog-terminal-")
+        cls.server = Server(cls.work)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+        shutil.rmtree(cls.work, ignore_errors=True)
+
+    def setUp(self):
+        self.panes = []
+
+    def tearDown(self):
+        for pane in self.panes:
+            pane.close()
+
+    def browse(self, arguments, **options):
+        pane = Pane(f"{BINARY} browse {arguments}", **options)
+        self.panes.append(pane)
+        return pane
+
+    def test_sequencers_search_scopes_detail_and_back(self):
+        pane = self.browse(self.server.url)
+        pane.wait_for("Sequenzer")
+        pane.send("Down", "Down", "Enter")
+        pane.wait_for("Klangwerk Studio")
+        pane.type("/")
+        pane.type("o")
+        screen = pane.wait_for("Alle 5")
+        self.assertIn("Ötzi Drums", screen)  # "o" finds the ö too
+        self.assertIn("Windows 3", screen)
+        pane.send("Tab")
+        screen = pane.wait_gone("Ötzi Drums")
+        self.assertIn("Loopgarten", screen)
+        pane.send("Enter")
+        screen = pane.wait_for("Kategorie:")
+        self.assertIn("Loopgarten", screen)
+        pane.send("Escape")
+        screen = pane.wait_for("/ o")
+        self.assertIn("Loopgarten", screen)  # the search, its scope and its results are kept
+
+    def test_the_placeholder_for_an_empty_description(self):
+        pane = self.browse(f"{self.server.url} --catalog sequencers")
+        pane.wait_for("Spurwechsel")
+        pane.type("/")
+        pane.type("spurwechsel")
+        pane.wait_until(lambda lines: lines[4].strip().startswith("Spurwechsel"), "Spurwechsel first")
+        pane.send("Enter")
+        pane.wait_for("(Keine Daten hinterlegt)")
+
+    def test_the_index_jumps_by_the_locales_letters(self):
+        pane = self.browse(f"{self.server.url} --catalog cookbook", width=90, height=24)
+        pane.wait_for("Szakácskönyv")
+        pane.type("cs")
+        # The list starts at its CS header: C then S spell one label.
+        screen = pane.wait_until(lambda lines: lines[2].strip().startswith("CS "), "the jump to CS")
+        self.assertIn("Csirkepaprikás", screen.splitlines()[3])
+        time.sleep(1)  # letters typed later start a new label
+        pane.type("gy")
+        screen = pane.wait_until(lambda lines: lines[2].strip().startswith("GY "), "the jump to GY")
+        self.assertIn("Gyömbéres sütőtök", screen)
+        pane.send("Home")
+        pane.wait_until(lambda lines: lines[2].strip().startswith("A "), "Home")
+        pane.send("End")
+        pane.wait_until(lambda lines: any(line.strip().startswith("ZS ") for line in lines[2:-2]), "End")
+        pane.send("PageUp", "PageUp", "Up")
+        pane.wait_for("Szakácskönyv")
+
+    def test_cookbook_tabs_sign_in_and_favorites(self):
+        pane = self.browse(f"{self.server.url} --catalog cookbook")
+        pane.wait_for("Ajánlott")
+        pane.send("Tab")
+        pane.wait_for("Töltött paprika")  # the hot recipes
+        pane.send("Tab")
+        screen = pane.wait_for("Levesek")
+        pane.send("Enter")
+        screen = pane.wait_for("‹ Levesek")
+        self.assertIn("leves", screen.lower())
+        pane.send("Escape")
+        pane.wait_for("Desszertek")
+        pane.send("Tab")
+        pane.wait_for("Jelentkezzen be")
+        pane.send("Enter")
+        pane.wait_for("Jelszó")
+        pane.type("mari")
+        pane.send("Enter")
+        pane.type("wrong")
+        pane.send("Enter")
+        pane.wait_for("Hibás név vagy jelszó.")
+        for _ in range(5):
+            pane.send("BSpace")
+        pane.type("pw12345")
+        pane.send("Enter")
+        pane.wait_for("● mari")
+        pane.wait_for("Még nincsenek kedvencek.")
+        pane.send("BTab", "BTab", "BTab")
+        pane.wait_for("Csirkepaprikás")
+        pane.type("*")
+        pane.wait_for("★ ")
+        pane.send("Tab", "Tab", "Tab")
+        screen = pane.wait_for("★ ")
+        self.assertNotIn("Még nincsenek", screen)
+
+    def test_search_as_you_type_waits_for_the_last_key(self):
+        before = self.server.requests("/search")
+        pane = self.browse(f"{self.server.url} --catalog products")
+        pane.wait_for("Products")
+        pane.type("/")
+        pane.type("hammer")
+        pane.wait_for("/ hammer")
+        pane.wait_for("results")
+        time.sleep(1)
+        typed = self.server.requests("/search") - before
+        # One search for "/" and at most a few while typing: never one per letter.
+        self.assertLessEqual(typed, 4, f"{typed} searches for 7 keys")
+
+    def test_offline_snapshot_has_the_same_screens(self):
+        snapshot = os.path.join(self.work, "cookbook.sqlite")
+        urllib.request.urlretrieve(f"{self.server.url}/api/v1/catalogs/cookbook/snapshot", snapshot)
+        pane = self.browse(f"--offline {snapshot}")
+        screen = pane.wait_for("offline")
+        self.assertIn("Szakácskönyv", screen)
+        self.assertNotIn("Kedvencek", screen)  # favorites need a server
+        pane.type("/")
+        pane.type("csirkepaprik")
+        pane.wait_until(lambda lines: lines[4].strip().startswith("Csirkepaprikás"), "Csirkepaprikás first")
+        pane.send("Enter")
+        pane.wait_for("Mari néni")
+
+    def test_an_unreachable_server_is_one_line_and_retry_works(self):
+        port = free_port()
+        pane = self.browse(f"http://127.0.0.1:{port}", width=80, height=24)
+        screen = pane.wait_for("Ctrl-R")
+        messages = [line for line in screen.splitlines() if "reach" in line]
+        self.assertEqual(len(messages), 1, screen)
+        server = Server(self.work, port=port)
+        try:
+            pane.send("C-r")
+            pane.wait_for("Szakácskönyv")
+        finally:
+            server.stop()
+
+    def test_wide_characters_align_and_resize_redraws(self):
+        pane = self.browse(f"{self.server.url} --catalog wide", width=80, height=24)
+        pane.wait_for("Plain tea")
+        for width, height in [(80, 24), (120, 40), (81, 25)]:
+            if width != 80 or height != 24:
+                pane.tmux("resize-window", "-t", pane.name, "-x", str(width), "-y", str(height))
+                time.sleep(0.5)
+            screen = pane.screen()
+            rows = [line for line in screen.splitlines() if "EUR" in line or "JPY" in line]
+            self.assertEqual(len(rows), 4, screen)
+            ends = {columns(line.rstrip()) for line in rows}
+            self.assertEqual(len(ends), 1, f"prices end at different columns {ends} at {width}:\n{screen}")
+            self.assertTrue(all(end <= width for end in ends))
+            self.assertEqual(len(screen.splitlines()), height)
+
+    def test_colours_only_without_no_color(self):
+        colored = self.browse(f"{self.server.url} --catalog products")
+        colored.wait_for("Bench Vise")
+        self.assertIn("48;5;", colored.screen(escapes=True))
+        plain = self.browse(f"{self.server.url} --catalog products", environment={"NO_COLOR": "1"})
+        plain.wait_for("Bench Vise")
+        escapes = plain.screen(escapes=True)
+        self.assertNotIn("38;5;", escapes)
+        self.assertNotIn("48;5;", escapes)
+
+    def test_the_terminal_is_restored_after_ctrl_c_and_sigterm(self):
+        for stop in ("ctrl-c", "sigterm"):
+            before = os.path.join(self.work, f"before-{stop}")
+            after = os.path.join(self.work, f"after-{stop}")
+            pid = os.path.join(self.work, f"pid-{stop}")
+            command = (f"bash -c 'stty -g > {before}; (echo $BASHPID > {pid}; exec {BINARY} browse {self.server.url}); "
+                       f"stty -g > {after}; echo finished'")
+            pane = Pane(command)
+            self.panes.append(pane)
+            pane.wait_for("Sequenzer")
+            self.assertEqual(pane.tmux("display", "-p", "-t", pane.name, "#{alternate_on}").strip(), "1")
+            if stop == "ctrl-c":
+                pane.send("C-c")
+            else:
+                with open(pid) as file:
+                    os.kill(int(file.read().strip()), 15)
+            pane.wait_for("finished")
+            self.assertEqual(pane.tmux("display", "-p", "-t", pane.name, "#{alternate_on}").strip(), "0")
+            self.assertEqual(pane.tmux("display", "-p", "-t", pane.name, "#{cursor_flag}").strip(), "1")
+            with open(before) as first, open(after) as second:
+                self.assertEqual(first.read(), second.read(), "the terminal's settings changed")
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Terminal tests: `catalog browse` under tmux (Debian's tmux) against a live `catalog serve` on a
+# loopback port with a throwaway database — keys sent with send-keys, screens read with
+# capture-pane: search as you type with scopes, details and the placeholder, the Hungarian index
+# jumps, the cookbook's tabs, sign-in and favorites, an offline snapshot, an unreachable server
+# and retry, wide characters at several sizes and after a resize, NO_COLOR, and the terminal
+# restored after Ctrl-C and SIGTERM.
+#
+#   scripts/terminal-tests.sh [CATALOG_BINARY]      default .build/debug/catalog
+#
+# CATALOG_TERMINAL_FILTER=PATTERN runs only the tests whose names contain it (unittest -k).
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+binary="${1:-$root/.build/debug/catalog}"
+[[ "$binary" == /* ]] || binary="$PWD/$binary"
+[[ -x "$binary" ]] || { echo "terminal-tests: no catalog binary at $binary (swift build)" >&2; exit 1; }
+command -v tmux >/dev/null 2>&1 || { echo "terminal-tests: tmux is missing: scripts/install-deps.sh test installs it" >&2; exit 1; }
+
+filter=()
+if [[ -n "${CATALOG_TERMINAL_FILTER:-}" ]]; then filter=(-k "$CATALOG_TERMINAL_FILTER"); fi
+cd "$root"
+CATALOG_BINARY="$binary" exec python3 -m unittest "${filter[@]}" -v Tests/terminal/test_browse.py
