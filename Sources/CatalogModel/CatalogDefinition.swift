@@ -66,6 +66,9 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
     /// The schema.org type of the records (`Recipe`, `Product`, `SoftwareApplication`) for the
     /// structured data of their pages; nil: `Product` for records with a price, else `Thing`.
     public var schemaType: String?
+    /// What the last import read and how (``ImportStamp``): the same source imported the same
+    /// way again has nothing to do.
+    public var lastImport: ImportStamp?
 
     /// Creates a definition with no mapping.
     public init(
@@ -132,7 +135,7 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case id, title, locale, rootElement, recordElement, mapping, categoryValues, categorySeparator, scopes
         case categories, fieldOrder, fieldTypes, language, translatedFields, idSource, rootAttributes
-        case recordAttributes, source, fieldLabels, flatList, rowTint, schemaType
+        case recordAttributes, source, fieldLabels, flatList, rowTint, schemaType, lastImport
     }
 
     public init(from decoder: any Decoder) throws {
@@ -168,6 +171,7 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
         flatList = try c.decodeIfPresent(Bool.self, forKey: .flatList) ?? false
         rowTint = try c.decodeIfPresent(RowTint.self, forKey: .rowTint)
         schemaType = try c.decodeIfPresent(String.self, forKey: .schemaType)
+        lastImport = try c.decodeIfPresent(ImportStamp.self, forKey: .lastImport)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -194,6 +198,7 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
         if flatList { try c.encode(flatList, forKey: .flatList) }
         try c.encodeIfPresent(rowTint, forKey: .rowTint)
         try c.encodeIfPresent(schemaType, forKey: .schemaType)
+        try c.encodeIfPresent(lastImport, forKey: .lastImport)
     }
 }
 

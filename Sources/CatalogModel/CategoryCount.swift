@@ -34,19 +34,36 @@ public struct ImportSummary: Codable, Sendable, Equatable {
     /// `title: 851 records had several "comment" values; the first untranslated one is the title,
     /// all are kept in "comment"`.
     public var notes: [String]
+    /// True when the source was the one imported last, byte for byte and read the same way, so
+    /// nothing was read or written. Encoded only when true.
+    public var unchanged: Bool
 
     /// Creates a summary.
-    public init(read: Int, total: Int, added: Int, updated: Int, removed: Int, notes: [String] = []) {
+    public init(
+        read: Int, total: Int, added: Int, updated: Int, removed: Int, unchanged: Bool = false, notes: [String] = []
+    ) {
         self.read = read
         self.total = total
         self.added = added
         self.updated = updated
         self.removed = removed
+        self.unchanged = unchanged
         self.notes = notes
     }
 
     enum CodingKeys: String, CodingKey {
-        case read, total, added, updated, removed, notes
+        case read, total, added, updated, removed, notes, unchanged
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(read, forKey: .read)
+        try c.encode(total, forKey: .total)
+        try c.encode(added, forKey: .added)
+        try c.encode(updated, forKey: .updated)
+        try c.encode(removed, forKey: .removed)
+        try c.encode(notes, forKey: .notes)
+        if unchanged { try c.encode(true, forKey: .unchanged) }
     }
 
     public init(from decoder: any Decoder) throws {
@@ -57,5 +74,6 @@ public struct ImportSummary: Codable, Sendable, Equatable {
         updated = try c.decode(Int.self, forKey: .updated)
         removed = try c.decode(Int.self, forKey: .removed)
         notes = try c.decodeIfPresent([String].self, forKey: .notes) ?? []
+        unchanged = try c.decodeIfPresent(Bool.self, forKey: .unchanged) ?? false
     }
 }

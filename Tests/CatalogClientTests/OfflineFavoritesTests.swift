@@ -7,15 +7,17 @@ import Testing
 /// again, and the last change wins.
 @Suite struct OfflineFavoritesTests {
     let live: LiveServer
+    /// Where no server answers: connections are refused.
+    let down: RefusingPort
 
-    init() throws { live = try LiveServer() }
+    init() throws {
+        live = try LiveServer()
+        down = try RefusingPort()
+    }
 
-    /// A client whose server is down: its port was just free, nothing listens.
+    /// A client whose server is down.
     func unreachableClient() throws -> CatalogClient {
-        let server = try LoopbackHTTPServer(routes: [:])
-        let url = URL(string: server.baseURL)!
-        server.stop()
-        return CatalogClient(baseURL: url, token: live.userToken, cache: .none, timeout: 5)
+        CatalogClient(baseURL: URL(string: down.baseURL)!, token: live.userToken, cache: .none, timeout: 30)
     }
 
     var file: URL { live.directory.appendingPathComponent("favorites.json") }

@@ -75,11 +75,11 @@ import Testing
     }
 
     @Test func connectionRefused() async throws {
-        // A port that was just free: bind, read it, close.
-        let server = try LoopbackHTTPServer(routes: [:])
-        let url = server.baseURL + "/x.csv"
-        server.stop()
-        let error = try #require(await fetchError(url, timeout: 5))
+        // A port bound by a socket that does not listen: refused, and nobody else's meanwhile.
+        let down = try RefusingPort()
+        let url = down.baseURL + "/x.csv"
+        let error = try #require(await fetchError(url, timeout: 30))
+        withExtendedLifetime(down) {}
         #expect(error.code == .io)
         #expect(error.message.contains(url))
         #expect(error.message.contains("connection refused"))

@@ -149,6 +149,95 @@ import Testing
         #expect(try fixture.definition(of: "up")?.mapping == [.title: "name"])
     }
 
+    /// The same file imported the same way again is recognised by its digest: nothing is read or
+    /// written. Other options, other bytes with the same records, or a changed definition read
+    /// the file again; the same records never make a new version.
+    @Test func theSameImportAgainHasNothingToDo() throws {
+        let fixture = try Fixture()
+        let source = fixture.directory.appendingPathComponent("items.json")
+        let json = #"[{"id":"a","name":"Alpha","price":3},{"id":"b","name":"Beta","price":4}]"#
+        try Data(json.utf8).write(to: source)
+        let first = try run(fixture.database, source.path, "items") { $0.mapping = [.title: "name"] }
+        #expect(first.added == 2 && !first.unchanged)
+        let stamped = try #require(try fixture.definition(of: "items")?.lastImport)
+        let version = try fixture.database.reader().requireCatalog("items").versionKey
+
+        let again = try run(fixture.database, source.path, "items") { $0.mapping = [.title: "name"] }
+        #expect(again.unchanged && again.read == 0 && again.total == 2 && again.added == 0)
+        #expect(try fixture.database.reader().requireCatalog("items").versionKey == version)
+
+        // Another option: read again.
+        let otherOption = try run(fixture.database, source.path, "items") {
+            $0.mapping = [.title: "name", .price: "price"]
+        }
+        #expect(!otherOption.unchanged && otherOption.read == 2)
+        #expect(try fixture.definition(of: "items")?.lastImport != stamped)
+        let priced = try fixture.database.reader().requireCatalog("items").versionKey
+
+        // Other bytes, the same records: read, nothing but the stamp written.
+        try Data((json + "\n").utf8).write(to: source)
+        let rewritten = try run(fixture.database, source.path, "items") {
+            $0.mapping = [.title: "name", .price: "price"]
+        }
+        #expect(!rewritten.unchanged && rewritten.read == 2 && rewritten.updated == 0)
+        #expect(try fixture.database.reader().requireCatalog("items").versionKey == priced)
+        let afterRewrite = try run(fixture.database, source.path, "items") {
+            $0.mapping = [.title: "name", .price: "price"]
+        }
+        #expect(afterRewrite.unchanged)
+
+        // A changed record: imported.
+        try Data(json.replacingOccurrences(of: "Beta", with: "Gamma").utf8).write(to: source)
+        let changed = try run(fixture.database, source.path, "items") {
+            $0.mapping = [.title: "name", .price: "price"]
+        }
+        #expect(!changed.unchanged && changed.updated == 1)
+        #expect(try fixture.item("items", "b")?.title == "Gamma")
+
+        // A definition changed since the stamp was written: the stamp is not trusted.
+        try fixture.database.write { writer in
+            var definition = try #require(try writer.reader.catalog("items")?.definition)
+            definition.title = "Renamed"
+            try writer.updateDefinition(definition)
+        }
+        let afterEdit = try run(fixture.database, source.path, "items") {
+            $0.mapping = [.title: "name", .price: "price"]
+        }
+        #expect(!afterEdit.unchanged && afterEdit.read == 2)
+
+        // Exports never carry the stamp.
+        let exported = try export(fixture, "items", as: .json)
+        #expect(!(try String(contentsOfFile: exported, encoding: .utf8)).contains("lastImport"))
+    }
+
+    /// The digest tells bytes apart however they are fed, and equal bytes always agree.
+    @Test func contentDigestsDependOnlyOnTheBytes() {
+        let bytes = (0..<1_000).map { UInt8(truncatingIfNeeded: $0 &* 37) }
+        var whole = ContentDigest()
+        whole.update(bytes)
+        for split in [0, 1, 31, 32, 33, 500, 999, 1_000] {
+            var pieces = ContentDigest()
+            pieces.update(Array(bytes[..<split]))
+            pieces.update(Array(bytes[split...]))
+            #expect(pieces.finalized() == whole.finalized(), "split at \(split)")
+        }
+        var seen: Set<String> = []
+        for length in 0...bytes.count {
+            var digest = ContentDigest()
+            digest.update(Array(bytes.prefix(length)))
+            seen.insert(digest.finalized())
+        }
+        #expect(seen.count == bytes.count + 1)
+        for index in stride(from: 0, to: bytes.count, by: 97) {
+            var flipped = bytes
+            flipped[index] ^= 1
+            var digest = ContentDigest()
+            digest.update(flipped)
+            #expect(digest.finalized() != whole.finalized())
+        }
+        #expect(whole.finalized().count == 32)
+    }
+
     @Test func typedValuesSurviveStorage() throws {
         let fixture = try Fixture()
         try run(fixture.database, CatalogTestSupport.fixture("products-roundtrip.json").path, "products") {

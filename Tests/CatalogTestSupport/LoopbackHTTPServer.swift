@@ -78,21 +78,20 @@ public final class LoopbackHTTPServer: Sendable {
         Thread.detachNewThread { [self] in acceptLoop() }
     }
 
-    /// Stops listening and closes every connection still open.
+    /// Stops listening and ends every connection still open.
+    ///
+    /// Only `shutdown` here: the threads that use a descriptor close it themselves, so a number
+    /// the kernel hands out again (to another test's socket) is never read, written or accepted
+    /// on by this server.
     public func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
-        let connections = open.withLock { set in
-            defer { set.removeAll() }
-            return set
-        }
-        for connection in connections {
+        for connection in open.withLock({ $0 }) {
             shutdown(connection, Int32(SHUT_RDWR))
-            close(connection)
         }
     }
 
     private func acceptLoop() {
+        defer { close(listener) }
         while true {
             let connection = accept(listener, nil, nil)
             if connection < 0 {
@@ -100,7 +99,10 @@ public final class LoopbackHTTPServer: Sendable {
                 return
             }
             open.withLock { _ = $0.insert(connection) }
-            Thread.detachNewThread { [self] in serve(connection) }
+            Thread.detachNewThread { [self] in
+                serve(connection)
+                finish(connection)
+            }
         }
     }
 
@@ -125,7 +127,9 @@ public final class LoopbackHTTPServer: Sendable {
         let route = path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? path
         switch routes[path] ?? routes[route] ?? .status(404, body: "not found") {
         case .silence:
-            return  // stop() closes it
+            var byte: UInt8 = 0
+            while recv(connection, &byte, 1, 0) > 0 {}  // until the client or stop() ends it
+            return
         case .status(let code, let body):
             response = Self.response(code, body: body)
         case .redirect(let location):
@@ -137,7 +141,6 @@ public final class LoopbackHTTPServer: Sendable {
                 Thread.sleep(forTimeInterval: interval)
                 guard send([byte], on: connection) else { return }
             }
-            finish(connection)
             return
         case .feed(let feed):
             response = feed.answer(ifNoneMatch: headers["if-none-match"], ifModifiedSince: headers["if-modified-since"])
@@ -147,14 +150,12 @@ public final class LoopbackHTTPServer: Sendable {
             var byte: UInt8 = 0
             while recv(connection, &byte, 1, 0) > 0 {}
             closures.withLock { $0 += 1 }
-            finish(connection)
             return
         case .delayed(let pause, let code, let body):
             Thread.sleep(forTimeInterval: pause)
             response = Self.response(code, body: body)
         }
         _ = send(Array(response.utf8), on: connection)
-        finish(connection)
     }
 
     static func response(_ code: Int, body: String, extra: String = "") -> String {
@@ -175,8 +176,8 @@ public final class LoopbackHTTPServer: Sendable {
     }
 
     private func finish(_ connection: Int32) {
-        let mine = open.withLock { $0.remove(connection) != nil }
-        if mine { close(connection) }
+        open.withLock { _ = $0.remove(connection) }
+        close(connection)
     }
 }
 
@@ -225,4 +226,41 @@ extension Array where Element: Equatable {
     fileprivate func ends(with suffix: [Element]) -> Bool {
         count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix
     }
+}
+
+/// A loopback port held by a bound socket that never listens: every connection to it is refused,
+/// and no other test can take the port while this object lives.
+public final class RefusingPort: Sendable {
+    /// The port.
+    public let port: UInt16
+    private let socketDescriptor: Int32
+
+    /// Binds an ephemeral port on 127.0.0.1 without listening.
+    public init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(.EIO) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard bound == 0 else {
+            close(fd)
+            throw POSIXError(.EADDRINUSE)
+        }
+        socketDescriptor = fd
+        port = UInt16(bigEndian: address.sin_port)
+    }
+
+    /// `http://127.0.0.1:<port>`
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    deinit { close(socketDescriptor) }
 }

@@ -163,6 +163,12 @@ struct ImportCommand: Command {
             return
         }
         guard !context.arguments.flag("quiet") else { return }
+        if summary.unchanged {
+            printError(
+                "\(catalog): unchanged, the same file imported the same way as last time; nothing read or written, "
+                    + "\(summary.total) in the catalog; " + String(format: "%.2f s", seconds))
+            return
+        }
         let rate = seconds > 0 ? Int(Double(summary.read) / seconds) : 0
         printError(
             "\(catalog): read \(summary.read) records (\(summary.added) new, \(summary.updated) updated, "

@@ -38,6 +38,7 @@ struct HTTPTransport: Sendable {
         let result: Result<HTTPAnswer, CatalogClientError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let task = session.dataTask(with: request) { data, response, error in
+                    slot.finish()
                     if let error {
                         continuation.resume(returning: .failure(.transport(error, url: request.url)))
                         return
@@ -87,6 +88,7 @@ final class TaskSlot: Sendable {
         var task: URLSessionTask?
         var cancelled = false
         var timedOut = false
+        var finished = false
     }
 
     private let state = Mutex(State())
@@ -102,10 +104,21 @@ final class TaskSlot: Sendable {
     /// Whether ``timeOut()`` cancelled the task.
     var timedOut: Bool { state.withLock { $0.timedOut } }
 
-    /// Cancels the task because its time is up.
+    /// Notes that the task's answer or error came: a timer firing later changes nothing, so an
+    /// error that came in time (a refused connection) is never reported as a timeout, however
+    /// late the calling task gets to look at it.
+    func finish() {
+        state.withLock { $0.finished = true }
+    }
+
+    /// Cancels the task because its time is up, unless it has already finished.
     func timeOut() {
-        state.withLock { $0.timedOut = true }
-        cancel()
+        let late = state.withLock { state -> Bool in
+            guard !state.finished else { return false }
+            state.timedOut = true
+            return true
+        }
+        if late { cancel() }
     }
 
     /// Cancels the task, now or as soon as it is held.

@@ -19,10 +19,12 @@ public enum CatalogImporter {
     ///   - progress: called now and then with the number of records read.
     ///   - isCancelled: checked between records; when it returns true the import stops with
     ///     ``StorageError/Code/cancelled`` and nothing changes.
+    ///   - source: the digest of the source and the options it is read with, stored as the
+    ///     definition's ``CatalogDefinition/lastImport`` so the same import later has nothing to do.
     /// - Returns: what the import did.
     public static func run(
         into database: any CatalogDatabase, definition: CatalogDefinition, replace: Bool,
-        collation: any CatalogCollating, temporaryDirectory: String? = nil,
+        collation: any CatalogCollating, temporaryDirectory: String? = nil, source: String? = nil,
         records: (_ add: (Record) throws -> Void) throws -> CatalogDefinition?,
         progress: ((Int) -> Void)? = nil, isCancelled: @escaping () -> Bool = { false }
     ) throws -> ImportSummary {
@@ -60,6 +62,10 @@ public enum CatalogImporter {
             }
             builder.storedDefinition = learned
         }
+        if let source {
+            builder.storedDefinition.lastImport = ImportStamp(
+                source: source, definition: builder.storedDefinition.contentDigest)
+        }
         if isCancelled() { throw StorageError(.cancelled, "the import was cancelled") }
         return try database.write { writer in
             let current = try writer.reader.catalog(definition.id)
@@ -86,8 +92,13 @@ public enum CatalogImporter {
                 read: read, total: builder.count, added: builder.addedCount, updated: builder.changedCount,
                 removed: removed)
             if let current, summary.added == 0, summary.updated == 0, summary.removed == 0,
-                current.definition == builder.storedDefinition, current.collationVersion == collation.version
+                current.definition.isEquivalent(to: builder.storedDefinition),
+                current.collationVersion == collation.version
             {
+                // The same records the same way: only what remembers this import is written.
+                if current.definition != builder.storedDefinition {
+                    try writer.updateDefinition(builder.storedDefinition)
+                }
                 return summary
             }
             let version = try writer.beginVersion(of: definition.id)

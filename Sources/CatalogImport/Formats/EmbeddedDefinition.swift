@@ -20,10 +20,11 @@ public enum EmbeddedDefinition {
     /// The most bytes looked at for the definition.
     static let maxBytes = 16 << 20
 
-    /// `definition` as one line of JSON, without where it was fetched from.
+    /// `definition` as one line of JSON, without where it was fetched from or what was imported.
     public static func json(_ definition: CatalogDefinition) -> String {
         var portable = definition
         portable.source = nil
+        portable.lastImport = nil
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let text = (try? encoder.encode(portable)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
@@ -83,6 +84,7 @@ public enum EmbeddedDefinition {
         result.title = definition.title
         result.locale = definition.locale
         result.source = nil
+        result.lastImport = nil
         result.idSource = nil
         result.mapping.merge(definition.mapping) { _, given in given }
         result.fieldTypes.merge(definition.fieldTypes) { _, given in given }

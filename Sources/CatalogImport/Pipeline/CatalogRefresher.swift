@@ -77,6 +77,8 @@ public final class CatalogRefresher: Sendable {
             let outcome = refresh(definition)
             switch outcome {
             case .notModified(let id): log("refresh \(id): not modified")
+            case .refreshed(let id, let summary) where summary.unchanged:
+                log("refresh \(id): the same content as last time, nothing changed")
             case .refreshed(let id, let summary):
                 log(
                     "refresh \(id): read \(summary.read) records (\(summary.added) new, \(summary.updated) updated, "

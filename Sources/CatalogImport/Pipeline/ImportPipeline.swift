@@ -59,11 +59,12 @@ public enum ImportPipeline {
     ///   - replace: remove records missing from the source. Without it, an import whose records
     ///     would be identified differently than at the catalog's last import
     ///     (``CatalogDefinition/idSource``) is refused.
+    ///   - source: the source's ``ImportStamp/source`` digest, remembered with the catalog.
     /// - Returns: what the import did, with the mapper's notes. Nothing changes when it throws.
     public static func run(
         _ reader: any RecordSource, into database: any CatalogDatabase, definition: CatalogDefinition, replace: Bool,
         collation: any CatalogCollating, requiredSources: [Role: String] = [:], outcome: ReadingOutcome? = nil,
-        readingDone: ((Int) -> Void)? = nil, progress: @escaping (Int) -> Void,
+        source: String? = nil, readingDone: ((Int) -> Void)? = nil, progress: @escaping (Int) -> Void,
         isCancelled: @escaping @Sendable () -> Bool = { false }
     ) throws -> ImportSummary {
         let pipe = BatchPipe<Record>()
@@ -110,7 +111,7 @@ public enum ImportPipeline {
         thread.start()
         do {
             var summary = try CatalogImporter.run(
-                into: database, definition: definition, replace: replace, collation: collation,
+                into: database, definition: definition, replace: replace, collation: collation, source: source,
                 records: { add in
                     var count = 0
                     while let batch = try pipe.receive() {

@@ -164,6 +164,15 @@ public struct SourceImporter: Sendable {
             definition.source = nil
         }
         sizeKnown(fetched.byteCount)
+        let collation = try collation(definition.locale)
+        let source = try Self.sourceDigest(of: fetched, format: format, request: request, collation: collation)
+        if let stored, let last = stored.lastImport, last.source == source, last.definition == stored.contentDigest,
+            let catalog = try database.reader().catalog(request.catalog)
+        {
+            return ImportSummary(
+                read: 0, total: catalog.summary.count, added: 0, updated: 0, removed: 0, unchanged: true,
+                notes: ["the source is the one imported last, byte for byte, read the same way: nothing to do"])
+        }
         let outcome = ReadingOutcome()
         let progress = bytesRead
         let reader = try ImportPipeline.reader(
@@ -174,8 +183,46 @@ public struct SourceImporter: Sendable {
         let records = recordsRead
         return try ImportPipeline.run(
             reader, into: database, definition: definition, replace: request.replace,
-            collation: try collation(definition.locale), requiredSources: request.mapping, outcome: outcome,
+            collation: collation, requiredSources: request.mapping, outcome: outcome, source: source,
             readingDone: { done($0) }, progress: { records($0) }, isCancelled: isCancelled)
+    }
+
+    /// The ``ImportStamp/source`` digest of an import: the file's bytes and everything else that
+    /// decides what they become — the format, the request's options and the collator's version
+    /// (sort keys and sections).
+    ///
+    /// The catalog's definition is not part of it: the stamp is only trusted while the stored
+    /// definition is the one that import wrote (``ImportStamp/definition``), and importing the
+    /// same source the same way onto what it produced gives that again.
+    static func sourceDigest(
+        of fetched: FetchedSource, format: ImportFormat, request: ImportRequest, collation: any CatalogCollating
+    ) throws -> String {
+        var digest = ContentDigest()
+        // Bump when the same bytes and options would be read into different records.
+        digest.update(field: "catalog import 1")
+        do {
+            digest.update(field: try ContentDigest.file(at: fetched.fileURL))
+        } catch {
+            throw ImportError(.io, "\(fetched.displayName): cannot read the file (\(error.localizedDescription))")
+        }
+        digest.update(field: format.rawValue)
+        digest.update(field: request.record ?? "")
+        digest.update(field: request.table ?? "")
+        digest.update(field: request.comment.map(String.init) ?? "")
+        digest.update(field: request.replace ? "replace" : "merge")
+        for (role, name) in request.mapping.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            digest.update(field: "field \(role.rawValue)")
+            digest.update(field: name)
+        }
+        for (name, type) in request.fieldTypes.sorted(by: { $0.key < $1.key }) {
+            digest.update(field: "type \(name)")
+            digest.update(field: type.rawValue)
+        }
+        for option in [request.language, request.locale, request.title, request.categorySeparator] {
+            digest.update(field: option.map { "=" + $0 } ?? "-")
+        }
+        digest.update(field: collation.version)
+        return digest.finalized()
     }
 
     /// The definition to import with: the stored one (or a new one, from the embedded definition
