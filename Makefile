@@ -2,9 +2,9 @@
 #   make run    install what is missing, build, create catalog.sqlite with the demo catalogs, serve
 #               them at http://localhost:8080 (PORT=… to change; Ctrl-C stops)
 #   make test   install what is missing, build, run every test (Swift tests, the OpenAPI
-#               conformance run with schemathesis against a live server, `catalog browse` under
-#               tmux, the client library's documentation built with its samples compiled, then the
-#               browser tests in headless Chromium)
+#               conformance run with schemathesis against a live server, the PostgreSQL parts on
+#               a throwaway cluster, `catalog browse` under tmux, the client library's documentation
+#               built with its samples compiled, then the browser tests in headless Chromium)
 #   make browser-bench  the browser tests on a release build, with the keystroke-to-results
 #               measurement on a 1,000,000-record catalog
 #   make fuzz   the libFuzzer targets (XML, JSON, CSV, SQLite cells, search queries, record JSON),
@@ -19,7 +19,7 @@ BIN := .build/release/catalog
 FUZZ_SECONDS ?= 60
 FUZZ_CI_SECONDS ?= 5
 
-.PHONY: check-assets run build test deps deps-test bench bench-server bench-attack bench-client browser-bench docs fuzz fuzz-ci format lint clean
+.PHONY: check-assets run build test deps deps-test bench bench-postgres bench-server bench-attack bench-client browser-bench docs fuzz fuzz-ci format lint clean
 
 run: deps build
 	@if [ ! -f "$(DB)" ]; then $(BIN) demo --db "$(DB)"; fi
@@ -45,6 +45,7 @@ test: deps-test lint check-assets
 	$(SWIFT) test --skip-build
 	Fuzz/run-fuzzers.sh --seconds $(FUZZ_CI_SECONDS)
 	scripts/api-conformance.sh .build/debug/catalog
+	scripts/test-postgres.sh .build/debug/catalog
 	scripts/terminal-tests.sh .build/debug/catalog
 	CATALOG_BROWSER_1M=0 scripts/browser-tests.sh .build/debug/catalog
 
@@ -56,10 +57,16 @@ bench:
 	@scripts/install-deps.sh bench
 	$(SWIFT) build -c release --product catalog
 	cd Benchmarks && $(SWIFT) build -c release
-	Benchmarks/.build/release/catalog-bench --catalog-binary .build/release/catalog $(BENCH_ARGS)
+	Benchmarks/server/postgres-bench.sh --catalog-binary .build/release/catalog $(BENCH_ARGS)
 	Benchmarks/.build/release/client-bench --catalog-binary .build/release/catalog $(CLIENT_BENCH_ARGS)
 	Benchmarks/server/server-bench.sh --catalog-binary .build/release/catalog $(SERVER_BENCH_ARGS)
 	Benchmarks/server/attack-bench.sh --catalog-binary .build/release/catalog $(ATTACK_BENCH_ARGS)
+
+bench-postgres:
+	@scripts/install-deps.sh bench
+	$(SWIFT) build -c release --product catalog
+	cd Benchmarks && $(SWIFT) build -c release
+	Benchmarks/server/postgres-bench.sh --catalog-binary .build/release/catalog $(BENCH_ARGS)
 
 bench-client:
 	@scripts/install-deps.sh bench

@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "CatalogStorage", targets: ["CatalogStorage"]),
         .library(name: "CatalogCore", targets: ["CatalogCore"]),
         .library(name: "CatalogSQLite", targets: ["CatalogSQLite"]),
+        .library(name: "CatalogPostgres", targets: ["CatalogPostgres"]),
         .library(name: "CatalogEngines", targets: ["CatalogEngines"]),
         .library(name: "SQLiteSupport", targets: ["SQLiteSupport"]),
         .library(name: "CatalogImport", targets: ["CatalogImport"]),
@@ -31,6 +32,7 @@ let package = Package(
     targets: [
         // C libraries from Debian, behind thin module maps and shims.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CGD", pkgConfig: "gdlib", providers: [.apt(["libgd-dev"])]),
@@ -40,7 +42,6 @@ let package = Package(
         // ICU's types next to Foundation's private copy of ICU.
         .target(
             name: "CICU",
-            cxxSettings: [.unsafeFlags(["-std=c++17"])],
             linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc"), .linkedLibrary("icudata")]
         ),
 
@@ -65,10 +66,17 @@ let package = Package(
             dependencies: ["SQLiteSupport", "CatalogModel", "CatalogStorage", "CatalogCore"],
             swiftSettings: swiftSettings
         ),
+        // The PostgreSQL engine on libpq: schema, migrations, snapshots, the bulk COPY path, and
+        // storing and reading what CatalogCore builds, for several servers on one database.
+        .target(
+            name: "CatalogPostgres", dependencies: ["CLibPQ", "CatalogModel", "CatalogStorage"],
+            swiftSettings: swiftSettings),
         // Opens a database from a location string: the one place that names the engines.
         .target(
             name: "CatalogEngines",
-            dependencies: ["CatalogModel", "CatalogStorage", "CatalogCore", "CatalogSQLite", "CatalogCollation"],
+            dependencies: [
+                "CatalogModel", "CatalogStorage", "CatalogCore", "CatalogSQLite", "CatalogPostgres", "CatalogCollation",
+            ],
             swiftSettings: swiftSettings
         ),
         // Readers (XML on libxml2, JSON, CSV, SQLite tables) and writers for records, and fetching
@@ -82,7 +90,8 @@ let package = Package(
         // API tokens and password hashes (libsodium): issuing, hashing, verifying in constant time.
         .target(name: "CatalogAuth", dependencies: ["CSodium", "CatalogStorage"], swiftSettings: swiftSettings),
         // The HTTP layer: libmicrohttpd server, requests, responses, router, middleware. No catalogs.
-        .target(name: "CatalogHTTP", dependencies: ["CMicroHTTPD", "CZlib"], swiftSettings: swiftSettings),
+        .target(
+            name: "CatalogHTTP", dependencies: ["CMicroHTTPD", "CZlib", "CatalogModel"], swiftSettings: swiftSettings),
         // Writes the Swift file that carries a target's data files (EmbedFiles plugin).
         .executableTarget(name: "FileEmbedder", swiftSettings: swiftSettings),
         // Embeds the files a target lists in its `embedded.txt` (the web app's script, stylesheet,
@@ -142,6 +151,14 @@ let package = Package(
             dependencies: [
                 "CatalogSQLite", "CatalogEngines", "CatalogCollation", "CatalogCore", "CatalogModel",
                 "CatalogTestSupport", "CatalogDemo", "SQLiteSupport", "CatalogStorage",
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CatalogPostgresTests",
+            dependencies: [
+                "CatalogPostgres", "CatalogSQLite", "CatalogEngines", "CatalogCollation", "CatalogCore", "CatalogModel",
+                "CatalogStorage", "CatalogDemo", "CatalogTestSupport",
             ],
             swiftSettings: swiftSettings
         ),

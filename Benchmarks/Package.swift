@@ -6,11 +6,15 @@ import PackageDescription
 let package = Package(
     name: "CatalogBenchmarks",
     platforms: [.macOS(.v15), .iOS(.v18)],
-    dependencies: [.package(path: "CatalogRoot")],
+    // The main package, named so the products below do not depend on the checkout folder's name.
+    dependencies: [.package(name: "CatalogRoot", path: "..")],
     targets: [
+        // libpq, for the naive PostgreSQL full-text peer.
+        .systemLibrary(name: "CBenchPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .executableTarget(
             name: "catalog-bench",
             dependencies: [
+                "CBenchPQ",
                 .product(name: "CatalogModel", package: "CatalogRoot"),
                 .product(name: "CatalogCollation", package: "CatalogRoot"),
                 .product(name: "CatalogStorage", package: "CatalogRoot"),

@@ -2,17 +2,19 @@
 # Installs the Debian packages Catalog needs, when they are missing.
 # As root it runs apt-get; otherwise it prints the exact command to run and fails.
 #   scripts/install-deps.sh build    what `make run` needs
-#   scripts/install-deps.sh test     plus what the test suite needs (sqlite3; chromium and
-#                                    chromium-driver for the browser tests)
+#   scripts/install-deps.sh test     plus what the test suite needs (sqlite3; postgresql for a
+#                                    throwaway cluster; nginx-light in front of two servers;
+#                                    chromium and chromium-driver for the browser tests;
+#                                    tmux for the terminal tests)
 #   scripts/install-deps.sh bench    plus what the benchmarks need (xmllint from libxml2-utils among them)
 set -euo pipefail
 
 profile="${1:-build}"
-packages=(libsqlite3-dev libicu-dev pkg-config libmicrohttpd-dev zlib1g-dev libsodium-dev libgd-dev libxml2-dev curl)
+packages=(libsqlite3-dev libpq-dev libicu-dev pkg-config libmicrohttpd-dev zlib1g-dev libsodium-dev libgd-dev libxml2-dev curl)
 case "$profile" in
   build) ;;
-  test) packages+=(sqlite3 chromium chromium-driver python3-pip tmux) ;;
-  bench) packages+=(sqlite3 wrk nginx-light python3 python3-venv libxml2-utils) ;;
+  test) packages+=(sqlite3 postgresql nginx-light chromium chromium-driver python3-pip tmux) ;;
+  bench) packages+=(sqlite3 postgresql wrk nginx-light python3 python3-venv libxml2-utils) ;;
   *) echo "usage: $0 build|test|bench" >&2; exit 64 ;;
 esac
 

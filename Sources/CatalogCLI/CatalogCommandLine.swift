@@ -11,8 +11,8 @@ public enum CatalogCommandLine {
     /// Every command, in the order `catalog --help` lists them.
     static let commands: [any Command.Type] = [
         ImportCommand.self, DemoCommand.self, CatalogsCommand.self, ListCommand.self, SectionsCommand.self,
-        ShowCommand.self, SearchCommand.self, ExportCommand.self, RefreshCommand.self, GenerateCommand.self,
-        ServeCommand.self, UserCommand.self, TerminalCommand.self,
+        ShowCommand.self, SearchCommand.self, ExportCommand.self, RefreshCommand.self, CopyCommand.self,
+        GenerateCommand.self, ServeCommand.self, UserCommand.self, TerminalCommand.self,
     ]
 
     /// Options every command accepts.
@@ -109,7 +109,8 @@ public enum CatalogCommandLine {
         text += """
 
             GLOBAL OPTIONS:
-              --db PATH   the catalog database (default: $CATALOG_DB, else ./catalog.sqlite)
+              --db PATH   the catalog database: a file (SQLite) or a postgres:// URL
+                          (default: $CATALOG_DB, else ./catalog.sqlite)
               --help      help for a command: catalog <command> --help
 
             Exit status: 0 success, 1 failure, 64 usage error.
@@ -166,7 +167,12 @@ struct CommandContext {
 
     /// Opens (creating when missing) the database for writing.
     func openForWriting() throws -> any CatalogDatabase {
-        try CatalogEngines.open(databaseLocation, options: engineOptions)
+        try open(databaseLocation)
+    }
+
+    /// Opens (creating when missing) the database at another location.
+    func open(_ location: String) throws -> any CatalogDatabase {
+        try CatalogEngines.open(location, options: engineOptions)
     }
 
     /// Writers wait for each other and say so; `--users-db` names the accounts file.

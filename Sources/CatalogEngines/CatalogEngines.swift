@@ -1,4 +1,5 @@
 import CatalogCollation
+import CatalogPostgres
 import CatalogSQLite
 import CatalogStorage
 
@@ -28,7 +29,7 @@ public enum CatalogEngines {
 
     /// Whether `location` names a PostgreSQL database.
     public static func isPostgres(_ location: String) -> Bool {
-        location.hasPrefix("postgres://") || location.hasPrefix("postgresql://")
+        PostgresLocation.isPostgres(location)
     }
 
     /// Opens (creating and migrating when needed) the database at `location`, and rebuilds
@@ -38,18 +39,32 @@ public enum CatalogEngines {
     /// - Throws: ``StorageError`` `.cannotOpen` with a one-line reason.
     public static func open(_ location: String, options: Options = Options()) throws -> any CatalogDatabase {
         if isPostgres(location) {
-            throw StorageError(.cannotOpen, "this build of catalog has no PostgreSQL engine")
+            var postgres = options.server ? PostgresDatabase.Options.server : PostgresDatabase.Options()
+            postgres.lockTimeout = options.lockTimeout
+            postgres.waitingForLock = options.waitingForLock
+            let database = try PostgresDatabase(url: location, options: postgres)
+            return try prepared(database, endSnapshot: database.endSnapshot) {}
         }
         var sqlite = options.server ? SQLiteDatabase.Options.server : SQLiteDatabase.Options()
         sqlite.lockTimeout = options.lockTimeout
         sqlite.waitingForLock = options.waitingForLock
         sqlite.usersPath = options.usersLocation
         let database = try SQLiteDatabase(path: location, options: sqlite)
-        do {
+        return try prepared(database, endSnapshot: database.endSnapshot) {
             try database.convertLegacyCatalogs { try ICUCollation.forImport(locale: $0) }
+        }
+    }
+
+    /// Brings an opened database up to this program (`conversions`, then catalogs of another
+    /// collator version rebuilt), or closes it and throws.
+    private static func prepared(
+        _ database: any CatalogDatabase, endSnapshot: () -> Void, conversions: () throws -> Void
+    ) throws -> any CatalogDatabase {
+        do {
+            try conversions()
             try CatalogMaintenance.reindexStaleCatalogs(in: database)
             // The checks read in a snapshot; the caller's first read must not see an old one.
-            database.endSnapshot()
+            endSnapshot()
         } catch {
             database.close()
             throw error

@@ -361,4 +361,7 @@ final class SQLiteAccounts: UserStore, @unchecked Sendable {
     func removeFavorite(userID: Int64, catalog: String, item: String) throws -> Bool {
         try write { try $0.removeFavorite(userID: userID, catalog: catalog, item: item) }
     }
+
+    func accounts() throws -> [StoredAccount] { try read { try $0.accounts() } }
+    func restore(_ account: StoredAccount) throws -> User { try write { try $0.restore(account) } }
 }

@@ -151,6 +151,10 @@ public struct IndexedCatalog: Sendable {
 public protocol SearchIndexReading: AnyObject {
     /// One posting chunk of a term, or nil when the term has no documents in that chunk.
     func postingChunk(term: UInt32, chunk: Int) throws -> [UInt8]?
+    /// Several terms' posting chunks of one chunk number (the terms without documents there are
+    /// left out). A requirement, so an engine with a round trip per query answers them together;
+    /// the default asks ``postingChunk(term:chunk:)`` for each.
+    func postingChunks(terms: [UInt32], chunk: Int) throws -> [UInt32: [UInt8]]
     /// A named blob of the index , or nil.
     func blob(named name: String) throws -> [UInt8]?
     /// The records with these document numbers, in the order given (missing ones left out).
@@ -160,8 +164,7 @@ public protocol SearchIndexReading: AnyObject {
 }
 
 extension SearchIndexReading {
-    /// Several posting chunks of one chunk number; engines with a round trip per query answer
-    /// them together.
+    /// Several posting chunks of one chunk number, one term at a time.
     public func postingChunks(terms: [UInt32], chunk: Int) throws -> [UInt32: [UInt8]] {
         var result: [UInt32: [UInt8]] = [:]
         for term in terms {

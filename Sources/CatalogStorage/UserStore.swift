@@ -101,4 +101,20 @@ public protocol UserStore: AnyObject {
     ///
     /// - Returns: true when it was a favorite.
     func removeFavorite(userID: Int64, catalog: String, item: String) throws -> Bool
+
+    // MARK: Copying
+
+    /// Every account with its credentials, sessions and favorites, ordered by name (what
+    /// `catalog copy --users` reads).
+    func accounts() throws -> [StoredAccount]
+
+    /// Stores an account as another database had it, in one transaction: its name, role,
+    /// creation time, password hash, token, sessions and favorites (in their order, with their
+    /// times). An account of the same name (ignoring ASCII case) is replaced.
+    ///
+    /// - Returns: the account as stored here (with this database's id).
+    /// - Throws: ``StorageError`` `.invalidArgument` for an invalid name, `.constraint` when
+    ///   another account here has the same token or a session's selector.
+    @discardableResult
+    func restore(_ account: StoredAccount) throws -> User
 }

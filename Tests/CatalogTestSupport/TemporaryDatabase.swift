@@ -13,8 +13,7 @@ public final class TemporaryDatabase {
 
         /// The engines available to this test run.
         public static var available: [Engine] {
-            ProcessInfo.processInfo.environment["CATALOG_TEST_POSTGRES"].map { !$0.isEmpty } == true
-                ? [.sqlite, .postgres] : [.sqlite]
+            PostgresTestServer.url != nil ? [.sqlite, .postgres] : [.sqlite]
         }
 
         public var description: String { rawValue }
@@ -43,7 +42,7 @@ public final class TemporaryDatabase {
             let name = "catalog_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
             try PostgresTestServer.run("CREATE DATABASE \(name)", on: server)
             location = PostgresTestServer.location(of: name, on: server)
-            cleanup = { try? PostgresTestServer.run("DROP DATABASE IF EXISTS \(name) WITH (FORCE)", on: server) }
+            cleanup = { _ = try? PostgresTestServer.run("DROP DATABASE IF EXISTS \(name) WITH (FORCE)", on: server) }
         }
         database = try CatalogEngines.open(location)
     }
@@ -61,23 +60,62 @@ public final class TemporaryDatabase {
 }
 
 /// Creating and dropping test databases with `psql`.
-enum PostgresTestServer {
-    static func run(_ sql: String, on server: String) throws {
+public enum PostgresTestServer {
+    /// The server the PostgreSQL tests use (`CATALOG_TEST_POSTGRES`), nil when none is given.
+    public static var url: String? {
+        ProcessInfo.processInfo.environment["CATALOG_TEST_POSTGRES"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Runs SQL with `psql` on the database `server` names; returns what it printed (unaligned,
+    /// tuples only).
+    @discardableResult
+    public static func run(_ sql: String, on server: String) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
-        process.arguments = [server, "-v", "ON_ERROR_STOP=1", "-q", "-c", sql]
-        process.standardOutput = FileHandle.nullDevice
+        process.arguments = [server, "-v", "ON_ERROR_STOP=1", "-q", "-A", "-t", "-c", sql]
+        let output = Pipe()
+        process.standardOutput = output
         try process.run()
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             throw NSError(domain: "psql", code: Int(process.terminationStatus))
         }
+        return String(decoding: printed, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// The server's URL with another database name.
-    static func location(of database: String, on server: String) -> String {
+    public static func location(of database: String, on server: String) -> String {
         guard var components = URLComponents(string: server) else { return server }
         components.path = "/" + database
         return components.string ?? server
+    }
+}
+
+/// A fresh, empty database on the PostgreSQL test server, dropped when this goes away; unlike
+/// ``TemporaryDatabase`` nothing opens it, so tests can prepare it first.
+public final class TemporaryPostgresDatabase {
+    /// Its URL.
+    public let url: String
+    private let server: String
+    private let name: String
+
+    /// Creates the database on `CATALOG_TEST_POSTGRES`'s server.
+    public init() throws {
+        guard let server = PostgresTestServer.url else { throw NSError(domain: "CATALOG_TEST_POSTGRES unset", code: 1) }
+        self.server = server
+        name = "catalog_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        try PostgresTestServer.run("CREATE DATABASE \(name)", on: server)
+        url = PostgresTestServer.location(of: name, on: server)
+    }
+
+    /// Runs SQL on the database with `psql`; returns what it printed.
+    @discardableResult
+    public func psql(_ sql: String) throws -> String {
+        try PostgresTestServer.run(sql, on: url)
+    }
+
+    deinit {
+        _ = try? PostgresTestServer.run("DROP DATABASE IF EXISTS \(name) WITH (FORCE)", on: server)
     }
 }

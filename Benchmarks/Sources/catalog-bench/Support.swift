@@ -21,6 +21,8 @@ struct BenchOptions {
     var queries = 1_000
     var catalogBinary = "../.build/release/catalog"
     var peerSeconds = 180.0
+    /// A PostgreSQL server (a URL of any database on it): the PostgreSQL figures run when given.
+    var postgres: String?
 
     init(_ arguments: ArraySlice<String>) {
         var iterator = arguments.makeIterator()
@@ -32,6 +34,7 @@ struct BenchOptions {
             case "--queries": queries = Int(value) ?? queries
             case "--catalog-binary": catalogBinary = value
             case "--peer-seconds": peerSeconds = Double(value) ?? peerSeconds
+            case "--postgres": postgres = value
             default: FileHandle.standardError.write(Data("unknown option \(argument)\n".utf8))
             }
         }
@@ -50,31 +53,17 @@ enum Report {
     }
 }
 
-/// A small deterministic generator for picking queries.
-struct BenchRandom {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-}
-
-struct BenchQuery {
-    var text: String
-    var scope: String?
-}
+/// One as-you-type query (CatalogDemo's, which the engine comparison test types too).
+typealias BenchQuery = AsYouTypeQuery
 
 /// The benchmark catalog, searched the way the server does.
 final class BenchStore {
     let database: any CatalogDatabase
     let catalog: StoredCatalog
 
-    init(path: String, catalog id: String = "bench") throws {
-        database = try CatalogEngines.open(path)
+    init(path: String, catalog id: String = "bench", options: CatalogEngines.Options = CatalogEngines.Options()) throws
+    {
+        database = try CatalogEngines.open(path, options: options)
         catalog = try database.reader().requireCatalog(id)
     }
 
@@ -88,21 +77,7 @@ final class BenchStore {
 enum QuerySet {
     /// Every prefix of real title words, as a user types them; a quarter of the words with a scope.
     static func asYouType(words: [String], scopes: [String], count: Int) -> [BenchQuery] {
-        var random = BenchRandom(state: 7)
-        var queries: [BenchQuery] = []
-        while queries.count < count {
-            // Skewed towards frequent words, like real typing: square a uniform pick.
-            let pick = random.below(words.count)
-            let word = words[pick * pick / max(1, words.count)]
-            let scope = !scopes.isEmpty && random.below(4) == 0 ? scopes[random.below(scopes.count)] : nil
-            var prefix = ""
-            for character in word {
-                prefix.append(character)
-                queries.append(BenchQuery(text: prefix, scope: scope))
-                if queries.count == count { break }
-            }
-        }
-        return queries
+        AsYouTypeQueries.make(words: words, scopes: scopes, count: count)
     }
 }
 

@@ -1,6 +1,7 @@
 // catalog-bench: the figures `make bench` prints, each beside a peer measured in the same run.
 //
 //   catalog-bench [--items N] [--dir DIR] [--queries N] [--catalog-binary PATH] [--peer-seconds S]
+//                 [--postgres URL]
 //
 // 1. As-you-type search on a generated catalog: p50/p99 in process, beside plain FTS5
 //    `ORDER BY rank LIMIT 50` on the same file.
@@ -8,6 +9,9 @@
 //    XML reader alone (libxml2 SAX2, records/s and MB/s) beside `xmllint --stream` and FoundationXML.
 // 3. Section computation for every record (ICU sort keys and sections), beside Foundation's
 //    localized compare on a sample.
+// 4. With --postgres (a server's URL): the same import and searches on PostgreSQL, beside the
+//    SQLite figures of this run and beside naive PostgreSQL full text, and whether both engines
+//    answer every query the same (PostgresBench.swift).
 import CatalogCollation
 import CatalogDemo
 import CatalogImport
@@ -132,6 +136,49 @@ if CommandLine.arguments.count >= 3 && CommandLine.arguments[1] == "search-cost"
         if round > 0 { times.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6 / 1000) }
     }
     print(String(format: "search + JSON: %.3f ms per query", times.min()!))
+    exit(0)
+}
+
+if CommandLine.arguments.count >= 5 && CommandLine.arguments[1] == "compare" {
+    // catalog-bench compare ITEMS LOCATION LOCATION: the benchmark's queries on two databases
+    // of the same catalog (SQLite and PostgreSQL, say), query by query, with server settings.
+    let generator = CatalogGenerator(items: Int(CommandLine.arguments[2]) ?? 1_000_000, locale: "en", seed: 1)
+    let queries = QuerySet.asYouType(
+        words: generator.titleWords, scopes: generator.definition.categories.map(\.name), count: 1_000)
+    var server = CatalogEngines.Options()
+    server.server = true
+    let stores = try CommandLine.arguments[3...4].map { try BenchStore(path: $0, options: server) }
+    let timed = try PostgresBench.compare(
+        stores[0], stores[1], queries: queries,
+        warmUp: QuerySet.asYouType(words: generator.titleWords.reversed(), scopes: [], count: 200))
+    for (index, times) in [timed.first, timed.second].enumerated() {
+        print("  \(index + 1). \(PeerConnection.redacted(CommandLine.arguments[3 + index]))")
+        print(Report.line("", PostgresBench.figures(times.sorted())))
+    }
+    print(Report.line("same answers", "\(timed.same) of \(queries.count)"))
+    exit(0)
+}
+
+if CommandLine.arguments.count >= 4 && CommandLine.arguments[1] == "search-paths" {
+    // catalog-bench search-paths ITEMS COUNT [CATALOG]: the benchmark's as-you-type queries as
+    // request paths for wrk (rotate.lua), one a line, then on standard error how many differ.
+    let generator = CatalogGenerator(items: Int(CommandLine.arguments[2]) ?? 1_000_000, locale: "en", seed: 1)
+    let count = Int(CommandLine.arguments[3]) ?? 20_000
+    let catalog = CommandLine.arguments.count > 4 ? CommandLine.arguments[4] : "bench"
+    let queries = QuerySet.asYouType(
+        words: generator.titleWords, scopes: generator.definition.categories.map(\.name), count: count)
+    var output = ""
+    for query in queries {
+        var path = "/api/v1/catalogs/\(catalog)/search?limit=50&q="
+        path += query.text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        if let scope = query.scope {
+            path += "&scope=" + (scope.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+        }
+        output += path + "\n"
+    }
+    print(output, terminator: "")
+    let distinct = Set(queries.map { "\($0.text)|\($0.scope ?? "")" }).count
+    FileHandle.standardError.write(Data("\(queries.count) paths, \(distinct) distinct\n".utf8))
     exit(0)
 }
 
@@ -281,3 +328,11 @@ print(
             format: "%.1f×",
             sectionTiming.peer * Double(options.items) / Double(max(1, sectionTiming.peerSample)) / sectionTiming.ours))
 )
+
+// MARK: - 4. PostgreSQL
+if let server = options.postgres {
+    print("")
+    try PostgresBench.run(
+        server: server, options: options, xmlPath: xmlPath, queries: queries,
+        sqlite: PostgresBench.SQLiteFigures(path: databasePath, importSeconds: imported.seconds))
+}

@@ -16,6 +16,8 @@ public enum CatalogImporter {
     ///   - temporaryDirectory: where temporary files go (the system's when nil).
     ///   - records: calls its argument once per record; returns the definition to store if
     ///     reading taught something (field order), or nil to store `definition`.
+    ///   - categoryNumbers: the numbers categories keep (a copy keeps its source's); nil: the
+    ///     catalog's current ones.
     ///   - progress: called now and then with the number of records read.
     ///   - isCancelled: checked between records; when it returns true the import stops with
     ///     ``StorageError/Code/cancelled`` and nothing changes.
@@ -26,7 +28,8 @@ public enum CatalogImporter {
         into database: any CatalogDatabase, definition: CatalogDefinition, replace: Bool,
         collation: any CatalogCollating, temporaryDirectory: String? = nil, source: String? = nil,
         records: (_ add: (Record) throws -> Void) throws -> CatalogDefinition?,
-        progress: ((Int) -> Void)? = nil, isCancelled: @escaping () -> Bool = { false }
+        categoryNumbers: [String: Int]? = nil, progress: ((Int) -> Void)? = nil,
+        isCancelled: @escaping () -> Bool = { false }
     ) throws -> ImportSummary {
         guard CatalogDefinition.isValidID(definition.id) else {
             throw StorageError(
@@ -39,8 +42,9 @@ public enum CatalogImporter {
         let existing = try snapshot.catalog(definition.id)
         let builder = try CatalogIndexBuilder(
             definition: definition, collation: collation,
-            existingCategories: Dictionary(
-                (existing?.categories ?? []).map { ($0.name, $0.id) }, uniquingKeysWith: { first, _ in first }),
+            existingCategories: categoryNumbers
+                ?? Dictionary(
+                    (existing?.categories ?? []).map { ($0.name, $0.id) }, uniquingKeysWith: { first, _ in first }),
             temporaryDirectory: temporaryDirectory)
         if let existing {
             builder.previousHashes = try snapshot.itemHashes(of: existing)

@@ -26,20 +26,39 @@ public final class CatalogSearchIndex: Sendable {
         static let budget = 24 << 20
     }
 
-    /// A posting chunk, from the cache or the engine.
-    func postingChunk(term: UInt32, chunk: Int, reader: any SearchIndexReading) throws -> [UInt8]? {
-        let key = UInt64(term) << 16 | UInt64(chunk)
-        if let cached = chunks.withLock({ cache -> [UInt8]? in
-            if let hit = cache.current[key] { return hit }
-            guard let hit = cache.previous.removeValue(forKey: key) else { return nil }
-            Self.remember(hit, key, in: &cache)
-            return hit
-        }) {
-            return cached.isEmpty ? nil : cached
+    /// Several terms' posting chunks of one chunk number (terms without documents there left
+    /// out), from the cache or, the missing ones together, from the engine
+    /// (``SearchIndexReading/postingChunks(terms:chunk:)``: one round trip where that costs).
+    func postingChunks(terms: [UInt32], chunk: Int, reader: any SearchIndexReading) throws -> [UInt32: [UInt8]] {
+        var result: [UInt32: [UInt8]] = [:]
+        var missing: [UInt32] = []
+        chunks.withLock { cache in
+            for term in terms {
+                let key = Self.key(term, chunk)
+                if let hit = cache.current[key] {
+                    if !hit.isEmpty { result[term] = hit }
+                } else if let hit = cache.previous.removeValue(forKey: key) {
+                    Self.remember(hit, key, in: &cache)
+                    if !hit.isEmpty { result[term] = hit }
+                } else {
+                    missing.append(term)
+                }
+            }
         }
-        let bytes = try reader.postingChunk(term: term, chunk: chunk)
-        chunks.withLock { Self.remember(bytes ?? [], key, in: &$0) }
-        return bytes
+        guard !missing.isEmpty else { return result }
+        let read =
+            missing.count == 1
+            ? (try reader.postingChunk(term: missing[0], chunk: chunk)).map { [missing[0]: $0] } ?? [:]
+            : try reader.postingChunks(terms: missing, chunk: chunk)
+        chunks.withLock { cache in
+            for term in missing { Self.remember(read[term] ?? [], Self.key(term, chunk), in: &cache) }
+        }
+        result.merge(read) { first, _ in first }
+        return result
+    }
+
+    private static func key(_ term: UInt32, _ chunk: Int) -> UInt64 {
+        UInt64(term) << 16 | UInt64(chunk)
     }
 
     private static func remember(_ bytes: [UInt8], _ key: UInt64, in cache: inout ChunkCache) {

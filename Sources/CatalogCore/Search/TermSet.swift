@@ -47,8 +47,9 @@ class TermSet {
         if let offsets {
             for offset in offsets { bitmap.insert(Int(offset)) }
         }
-        for (term, chunks) in stored where chunks.contains(chunk) {
-            if let bytes = try index.postingChunk(term: term, chunk: chunk, reader: reader) {
+        let wanted = stored.filter { $0.chunks.contains(chunk) }.map(\.term)
+        if !wanted.isEmpty {
+            for (_, bytes) in try index.postingChunks(terms: wanted, chunk: chunk, reader: reader) {
                 bytes.withUnsafeBytes { PostingChunk.merge($0, into: &bitmap) }
             }
         }

@@ -10,13 +10,45 @@
 /// let router = routes.build()
 /// ```
 public struct Router: Responder {
-    final class Node: @unchecked Sendable {
-        // @unchecked: nodes are only mutated by RouterBuilder before `build()` hands the tree to
-        // a Router, which never mutates it.
+    /// One path segment's position in the tree: a value, built by ``RouterBuilder`` and never
+    /// changed once a router holds it.
+    struct Node: Sendable {
         var literals: [String: Node] = [:]
-        var parameter: (name: String, node: Node)?
+        /// The `{name}` child: its name, and the node in a one-element array (a struct cannot
+        /// hold itself directly).
+        var parameterName: String?
+        var parameterNode: [Node] = []
         var remainder: (name: String, handlers: [HTTPMethod: Route])?
         var handlers: [HTTPMethod: Route] = [:]
+
+        /// Adds `route` for `method` under the pattern's remaining `pieces`.
+        mutating func insert(_ pieces: ArraySlice<String>, method: HTTPMethod, route: Route) {
+            let pattern = route.pattern
+            guard let piece = pieces.first else {
+                precondition(handlers[method] == nil, "duplicate route \(method) \(pattern)")
+                handlers[method] = route
+                return
+            }
+            let rest = pieces.dropFirst()
+            if piece.hasPrefix("{") && piece.hasSuffix("...}") {
+                precondition(rest.isEmpty, "\(pattern): {name...} must come last")
+                var handlers = remainder?.handlers ?? [:]
+                precondition(handlers[method] == nil, "duplicate route \(method) \(pattern)")
+                handlers[method] = route
+                remainder = (String(piece.dropFirst().dropLast(4)), handlers)
+            } else if piece.hasPrefix("{") && piece.hasSuffix("}") {
+                let name = String(piece.dropFirst().dropLast())
+                if let existing = parameterName {
+                    precondition(existing == name, "\(pattern): parameter {\(name)} clashes with {\(existing)}")
+                } else {
+                    parameterName = name
+                    parameterNode = [Node()]
+                }
+                parameterNode[0].insert(rest, method: method, route: route)
+            } else {
+                literals[piece, default: Node()].insert(rest, method: method, route: route)
+            }
+        }
     }
 
     struct Route: Sendable {
@@ -66,7 +98,7 @@ public struct Router: Responder {
         if let next = node.literals[segment], let found = find(next, rest, &context) {
             return found
         }
-        if let (name, next) = node.parameter {
+        if let name = node.parameterName, let next = node.parameterNode.first {
             let saved = context
             context.parameters[name] = segment
             if let found = find(next, rest, &context) { return found }
@@ -109,7 +141,7 @@ public struct Router: Responder {
 
 /// Collects routes, then builds an immutable ``Router``.
 public struct RouterBuilder {
-    private let root = Router.Node()
+    private var root = Router.Node()
     private var built = false
     private var added: [(method: HTTPMethod, pattern: String)] = []
 
@@ -120,39 +152,8 @@ public struct RouterBuilder {
     public mutating func add(_ method: HTTPMethod, _ pattern: String, _ responder: any Responder) {
         precondition(!built, "routes cannot change after build()")
         added.append((method, pattern))
-        var node = root
         let pieces = pattern.split(separator: "/").map(String.init)
-        for (index, piece) in pieces.enumerated() {
-            if piece.hasPrefix("{") && piece.hasSuffix("...}") {
-                precondition(index == pieces.count - 1, "\(pattern): {name...} must come last")
-                let name = String(piece.dropFirst().dropLast(4))
-                var handlers = node.remainder?.handlers ?? [:]
-                precondition(handlers[method] == nil, "duplicate route \(method) \(pattern)")
-                handlers[method] = Router.Route(pattern: pattern, responder: responder)
-                node.remainder = (name, handlers)
-                return
-            }
-            if piece.hasPrefix("{") && piece.hasSuffix("}") {
-                let name = String(piece.dropFirst().dropLast())
-                if let existing = node.parameter {
-                    precondition(
-                        existing.name == name, "\(pattern): parameter {\(name)} clashes with {\(existing.name)}")
-                    node = existing.node
-                } else {
-                    let next = Router.Node()
-                    node.parameter = (name, next)
-                    node = next
-                }
-            } else if let next = node.literals[piece] {
-                node = next
-            } else {
-                let next = Router.Node()
-                node.literals[piece] = next
-                node = next
-            }
-        }
-        precondition(node.handlers[method] == nil, "duplicate route \(method) \(pattern)")
-        node.handlers[method] = Router.Route(pattern: pattern, responder: responder)
+        root.insert(pieces[...], method: method, route: Router.Route(pattern: pattern, responder: responder))
     }
 
     /// Adds a closure for `method` at `pattern`.

@@ -14,7 +14,8 @@ import Synchronization
 ///
 /// A request reaches the responder once its body is complete. The first call of
 /// libmicrohttpd's handler for a request only records it: answering on that first call makes
-/// libmicrohttpd close keep-alive connections (see DESIGN.md), so the answer comes on the next.
+/// libmicrohttpd answer `Connection: close` (measured on libmicrohttpd 0.9.75: 15–25k requests/s
+/// instead of keep-alive), so the answer comes on the next.
 public final class HTTPServer: Sendable {
     let core: ServerCore
     private let state = Mutex<(lifecycle: ServerLifecycle, daemon: Daemon?, port: Int)>(

@@ -1,3 +1,4 @@
+import CatalogModel
 import CMicroHTTPD
 import Foundation
 import Synchronization
@@ -73,9 +74,13 @@ enum RequestHead {
             status == 414
             ? ("URI Too Long", "uri_too_long", "request line")
             : ("Request Header Fields Too Large", "header_fields_too_large", "request line and headers")
-        var body = "{\"error\":{\"code\":\"\(code)\",\"message\":"
-        JSONString.append("the \(what) must fit in \(limit) bytes", to: &body)
-        body += "}}"
+        var output = JSONOutput(capacity: 96)
+        output.raw("{\"error\":{\"code\":")
+        output.string(code)
+        output.raw(",\"message\":")
+        output.string("the \(what) must fit in \(limit) bytes")
+        output.raw("}}")
+        let body = String(decoding: output.bytes, as: UTF8.self)
         let text =
             "HTTP/1.1 \(status) \(reason)\r\nContent-Type: application/json; charset=utf-8\r\n"
             + "Cache-Control: no-store\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body

@@ -2,6 +2,7 @@ import CatalogCore
 import CatalogModel
 import CatalogStorage
 import Foundation
+import Synchronization
 
 /// Reading a source into a catalog: picks the reader for a format, then maps records on a
 /// reading thread while the store imports them on the calling thread. The CLI's `import`, the
@@ -151,53 +152,54 @@ public enum ImportPipeline {
 /// What reading taught about the source, handed from the reading thread to the importing one:
 /// the order of its fields, how it identified records, which fields carried languages, the
 /// notes for the user and, for XML, the document's shape (kept for exports).
-public final class ReadingOutcome: @unchecked Sendable {
-    // @unchecked: the stored values are read and written only while `lock` is held.
-    private let lock = NSLock()
-    private var fieldOrder: [String]?
-    private var translatedFields: [String] = []
-    private var idSource: IDSource?
-    private var mapperNotes: [String] = []
-    private var shape: XMLDocumentShape?
+public final class ReadingOutcome: Sendable {
+    private struct Learned {
+        var fieldOrder: [String]?
+        var translatedFields: [String] = []
+        var idSource: IDSource?
+        var notes: [String] = []
+        var shape: XMLDocumentShape?
+    }
+
+    private let learned = Mutex(Learned())
 
     /// Creates an empty outcome.
     public init() {}
 
     /// Keeps what the mapper learned after the last record.
     public func set(mapper: RecordMapper) {
-        lock.withLock {
-            fieldOrder = mapper.fieldOrder
-            translatedFields = mapper.translatedFields
-            idSource = mapper.idSource
-            mapperNotes = mapper.notes
+        learned.withLock {
+            $0.fieldOrder = mapper.fieldOrder
+            $0.translatedFields = mapper.translatedFields
+            $0.idSource = mapper.idSource
+            $0.notes = mapper.notes
         }
     }
 
     /// Keeps an XML document's shape.
     public func set(shape: XMLDocumentShape) {
-        lock.withLock { self.shape = shape }
+        learned.withLock { $0.shape = shape }
     }
 
     /// The mapper's notes for the import summary.
     public var notes: [String] {
-        lock.withLock { mapperNotes }
+        learned.withLock { $0.notes }
     }
 
     /// `definition` with what reading learned; XML elements already set are kept.
     public func applied(to definition: CatalogDefinition) -> CatalogDefinition {
-        lock.withLock {
-            var result = definition
-            if let fieldOrder { result.fieldOrder = fieldOrder }
-            result.translatedFields = translatedFields
-            if let idSource { result.idSource = idSource }
-            if let shape {
-                if result.rootElement == nil { result.rootElement = shape.rootElement }
-                if result.recordElement == nil { result.recordElement = shape.recordElement }
-                if result.rootElement == shape.rootElement { result.rootAttributes = shape.rootAttributes }
-                if result.recordElement == shape.recordElement { result.recordAttributes = shape.recordAttributes }
-            }
-            return result
+        let learned = learned.withLock { $0 }
+        var result = definition
+        if let fieldOrder = learned.fieldOrder { result.fieldOrder = fieldOrder }
+        result.translatedFields = learned.translatedFields
+        if let idSource = learned.idSource { result.idSource = idSource }
+        if let shape = learned.shape {
+            if result.rootElement == nil { result.rootElement = shape.rootElement }
+            if result.recordElement == nil { result.recordElement = shape.recordElement }
+            if result.rootElement == shape.rootElement { result.rootAttributes = shape.rootAttributes }
+            if result.recordElement == shape.recordElement { result.recordAttributes = shape.recordAttributes }
         }
+        return result
     }
 }
 

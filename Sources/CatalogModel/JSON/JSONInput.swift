@@ -359,6 +359,15 @@ struct JSONInput {
     }
 }
 
+extension [String] {
+    /// Reads a JSON array of strings, as ``JSONOutput/strings(_:)`` writes it.
+    ///
+    /// - Throws: ``JSONInputError`` when `json` is not such an array.
+    public init(jsonStrings json: [UInt8]) throws(JSONInputError) {
+        self = try JSONInput.with(json) { (input: inout JSONInput) throws(JSONInputError) in try input.strings() }
+    }
+}
+
 extension FieldValue {
     /// Reads one value (any JSON value but an object), keeping number literals exactly.
     ///

@@ -53,21 +53,14 @@ public final class SQLiteCatalogReader: CatalogReader {
         try statement.bind(id)
         defer { statement.finish() }
         guard try statement.step() else { return nil }
-        let decoder = JSONDecoder()
-        do {
-            let version = statement.int64(8)
-            let catalog = StoredCatalog(
-                definition: try decoder.decode(CatalogDefinition.self, from: Data(statement.text(4).utf8)),
-                summary: CatalogSummary(
-                    id: statement.text(0), title: statement.text(1), locale: statement.text(2), count: statement.int(3)),
-                sectionLabels: try decoder.decode([String].self, from: Data(statement.text(5).utf8)),
-                categories: try decoder.decode([CategoryCount].self, from: Data(statement.text(6).utf8)),
-                collationVersion: statement.text(7), versionKey: Self.versionKey(path: identity, version: version))
-            cache[id] = (catalog, version)
-            return (catalog, version)
-        } catch {
-            throw StorageError(.engine, "the stored description of catalog \"\(id)\" is damaged")
-        }
+        let version = statement.int64(8)
+        let catalog = try StoredColumns.catalog(
+            summary: CatalogSummary(
+                id: statement.text(0), title: statement.text(1), locale: statement.text(2), count: statement.int(3)),
+            definition: statement.blob(4), sectionLabels: statement.blob(5), categories: statement.blob(6),
+            collationVersion: statement.text(7), versionKey: Self.versionKey(path: identity, version: version))
+        cache[id] = (catalog, version)
+        return (catalog, version)
     }
 
     /// The ``StoredCatalog/versionKey`` of a catalog version in the file at `path`.
@@ -99,7 +92,7 @@ public final class SQLiteCatalogReader: CatalogReader {
     func hit(from row: Statement, version: Int64) -> StoredHit {
         StoredHit(
             document: Int(row.int64(0) - version << 32), id: row.text(1), json: row.blob(2), title: row.text(3),
-            subtitle: row.optionalText(4), categories: Self.decodeLabels(row.text(5)),
+            subtitle: row.optionalText(4), categories: StoredColumns.labels(json: row.blob(5)),
             key: BrowseKey(section: row.int(6), sortKey: row.blob(7), id: row.text(1)))
     }
 
@@ -241,11 +234,6 @@ public final class SQLiteCatalogReader: CatalogReader {
         indexReaders[version] = reader
         return reader
     }
-
-    /// Category labels stored as a JSON array of strings.
-    static func decodeLabels(_ json: String) -> [String] {
-        json == "[]" ? [] : StoredLabels.decode(json)
-    }
 }
 
 /// The search index questions, answered from one catalog version's rows.
@@ -288,7 +276,7 @@ final class SQLiteIndexReader: SearchIndexReading {
                     StoredHit(
                         document: document, id: statement.text(1), json: statement.blob(2), title: statement.text(3),
                         subtitle: statement.optionalText(4),
-                        categories: SQLiteCatalogReader.decodeLabels(statement.text(5)),
+                        categories: StoredColumns.labels(json: statement.blob(5)),
                         key: BrowseKey(section: statement.int(6), sortKey: statement.blob(7), id: statement.text(1))))
             }
         }

@@ -282,6 +282,63 @@ public final class SQLiteUserStore: UserStore {
         }
     }
 
+    // MARK: - Copying
+
+    public func accounts() throws -> [StoredAccount] {
+        let statement = try connection.cached(
+            "SELECT \(Self.userColumns), password_hash, token_selector, token_hash FROM users ORDER BY name, id")
+        var accounts: [StoredAccount] = []
+        try statement.forEachRow { row in
+            accounts.append(
+                StoredAccount(
+                    user: user(from: row), passwordHash: row.optionalText(4),
+                    token: row.optionalText(5).map { ($0, row.blob(6)) }, sessions: [], favorites: []))
+        }
+        for index in accounts.indices {
+            let sessions = try connection.cached(
+                "SELECT selector, hash, expires FROM sessions WHERE user_id = ? ORDER BY selector")
+            try sessions.bind(accounts[index].user.id)
+            try sessions.forEachRow { row in
+                accounts[index].sessions.append(
+                    StoredSession(selector: row.text(0), hash: row.blob(1), expires: row.text(2)))
+            }
+            accounts[index].favorites = try favorites(ofUser: accounts[index].user.id)
+        }
+        return accounts
+    }
+
+    public func restore(_ account: StoredAccount) throws -> User {
+        let name = account.user.name
+        guard User.isValidName(name) else {
+            throw StorageError(.invalidArgument, "invalid user name \"\(name.prefix(80))\"")
+        }
+        return try write("restore a user") {
+            // Sessions and favorites of an account of the same name go with it (ON DELETE CASCADE).
+            try connection.cached("DELETE FROM users WHERE name = ?").bind(name).run()
+            let statement = try connection.cached(
+                "INSERT INTO users (name, is_admin, password_hash, token_selector, token_hash, created_at) "
+                    + "VALUES (?, ?, ?, ?, ?, ?) RETURNING \(Self.userColumns)")
+            try statement.bind(
+                name, account.user.isAdmin ? 1 : 0, account.passwordHash, account.token?.selector, account.token?.hash,
+                account.user.createdAt)
+            guard try statement.step() else {
+                throw StorageError(.engine, "restoring user \"\(name)\" returned no row")
+            }
+            let user = user(from: statement)
+            statement.finish()
+            for session in account.sessions {
+                try connection.cached("INSERT INTO sessions (selector, user_id, hash, expires) VALUES (?, ?, ?, ?)")
+                    .bind(session.selector, user.id, session.hash, session.expires).run()
+            }
+            for (offset, favorite) in account.favorites.enumerated() {
+                try connection.cached(
+                    "INSERT INTO favorites (user_id, catalog_id, item_id, added_at, seq) VALUES (?, ?, ?, ?, ?)"
+                ).bind(user.id, favorite.catalog, favorite.item, favorite.added, account.favorites.count - offset).run()
+            }
+            return user
+        }
+    }
+
     /// Throws `.userNotFound` unless user `id` exists.
     private func requireUser(id: Int64) throws {
         let statement = try connection.cached("SELECT 1 FROM users WHERE id = ?")

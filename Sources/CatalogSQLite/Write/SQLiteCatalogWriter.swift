@@ -55,7 +55,7 @@ final class SQLiteCatalogWriter: CatalogWriter {
     }
 
     func updateDefinition(_ definition: CatalogDefinition) throws {
-        let json = String(decoding: try JSONEncoder.sorted.encode(definition), as: UTF8.self)
+        let json = try StoredColumns.definition(definition)
         try connection.cached("UPDATE catalogs SET definition = ?, title = ? WHERE id = ?")
             .bind(json, definition.title, definition.id).run()
         guard connection.changes > 0 else {
@@ -117,7 +117,7 @@ final class SQLiteVersionWriter: CatalogVersionWriter {
         try insertItem.bind(item.sortKey, at: 5)
         try insertItem.bind(item.title, at: 6)
         try insertItem.bind(item.subtitle, at: 7)
-        try insertItem.bind(StoredLabels.encode(item.categories), at: 8)
+        try insertItem.bind(StoredColumns.labels(item.categories), at: 8)
         try insertItem.bind(item.featured, at: 9)
         try insertItem.bind(item.price.map { NSDecimalNumber(decimal: $0).doubleValue }, at: 10)
         try insertItem.bind(Int64(bitPattern: item.hash), at: 11)
@@ -164,10 +164,7 @@ final class SQLiteVersionWriter: CatalogVersionWriter {
             insertSection.reset()
             try insertSection.bind(version, position, label, count).run()
         }
-        let encoder = JSONEncoder.sorted
-        let definition = String(decoding: try encoder.encode(catalog.definition), as: UTF8.self)
-        let labels = String(decoding: try encoder.encode(catalog.sectionLabels), as: UTF8.self)
-        let categories = String(decoding: try encoder.encode(catalog.categories), as: UTF8.self)
+        let (definition, labels, categories) = try StoredColumns.encode(catalog)
         let previous = try connection.cached("SELECT version FROM catalogs WHERE id = ?").bind(id).scalarInt()
         try connection.cached(
             """
@@ -184,14 +181,5 @@ final class SQLiteVersionWriter: CatalogVersionWriter {
             catalog.collationVersion, version
         ).run()
         if let previous { try SQLiteCatalogWriter.deleteVersion(Int64(previous), connection: connection) }
-    }
-}
-
-extension JSONEncoder {
-    /// Deterministic JSON: sorted keys, slashes unescaped.
-    static var sorted: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
     }
 }

@@ -5,6 +5,10 @@ import CatalogStorage
 import Foundation
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Offline snapshots on disk, one file per catalog version, built on first request.
 ///
 /// A file is named by its catalog and ETag (`cookbook.3f2a…-1c.sqlite`), written under a
@@ -27,16 +31,25 @@ final class SnapshotCache: Sendable {
     }
 
     /// Uses `directory` (created when missing), removing the temporary files a stopped server
-    /// left.
+    /// left. Several servers of one database may share the directory (a PostgreSQL database's
+    /// servers on one machine do): a temporary file carries its process's id, and one whose
+    /// process is still running is left alone.
     init(directory: URL, maxFiles: Int = 16) {
         self.directory = directory
         self.maxFiles = max(1, maxFiles)
         try? FileManager.default.createDirectory(
             at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        where name.hasSuffix(".part") {
+        where name.hasSuffix(".part") && !Self.isRunning(builderOf: name) {
             try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
         }
+    }
+
+    /// Whether the process that is writing the temporary file `name` (`id.pid.uuid.part`) runs.
+    private static func isRunning(builderOf name: String) -> Bool {
+        let parts = name.split(separator: ".")
+        guard parts.count == 4, let pid = pid_t(parts[1]), pid > 0 else { return false }
+        return kill(pid, 0) == 0 || errno == EPERM
     }
 
     /// The ETag of a catalog's snapshot: it changes exactly when the catalog does (its data
@@ -78,7 +91,8 @@ final class SnapshotCache: Sendable {
             touch(existing)
             return File(url: existing, etag: etag, size: size)
         }
-        let temporary = directory.appendingPathComponent("\(id).\(UUID().uuidString).part")
+        let temporary = directory.appendingPathComponent(
+            "\(id).\(ProcessInfo.processInfo.processIdentifier).\(UUID().uuidString).part")
         let copied = try SQLiteSnapshotWriter.write(
             catalog: id, from: reader(), to: temporary.path, isCancelled: isCancelled
         ) { catalog in
@@ -89,10 +103,9 @@ final class SnapshotCache: Sendable {
         }
         let built = Self.etag(of: copied)
         let final = url(catalog: id, etag: built)
-        do {
-            if FileManager.default.fileExists(atPath: final.path) { try FileManager.default.removeItem(at: final) }
-            try FileManager.default.moveItem(at: temporary, to: final)
-        } catch {
+        // rename(2) replaces a file of the same version that another server sharing the directory
+        // stored meanwhile, in one step: a download of it keeps reading the file it opened.
+        guard rename(temporary.path, final.path) == 0 else {
             try? FileManager.default.removeItem(at: temporary)
             throw StorageError(.engine, "cannot store the snapshot of \"\(id)\"")
         }

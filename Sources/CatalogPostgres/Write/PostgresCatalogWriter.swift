@@ -1,0 +1,231 @@
+import CatalogModel
+import CatalogStorage
+import Foundation
+
+/// Writes inside one transaction on the write connection, which holds the database's writer
+/// lock (``PostgresDatabase/write(_:)``).
+///
+/// A catalog's data is kept in versions, as in the SQLite engine: an import writes its records
+/// and index under a new version number (from the `catalog_versions` sequence, never reused)
+/// beside the current one, then points the catalog at it and deletes the old one, all in the
+/// same transaction. Readers keep seeing the old version until the transaction commits.
+final class PostgresCatalogWriter: CatalogWriter {
+    let connection: PostgresConnection
+    /// A reader on the write connection, made for this transaction: it sees what the
+    /// transaction wrote, and keeps no catalog rows between calls (no snapshot data version).
+    let reader: any CatalogReader
+
+    init(connection: PostgresConnection, databaseID: String, postings: PostingCache) {
+        self.connection = connection
+        reader = PostgresCatalogReader(connection: connection, databaseID: databaseID, postings: postings)
+    }
+
+    func beginVersion(of id: String) throws -> any CatalogVersionWriter {
+        guard CatalogDefinition.isValidID(id) else {
+            throw StorageError(.invalidArgument, "invalid catalog id \"\(id.prefix(80))\"")
+        }
+        let version = try connection.query("SELECT nextval('catalog_versions')").int64(0, 0)
+        return PostgresVersionWriter(connection: connection, id: id, version: version)
+    }
+
+    func deleteCatalog(_ id: String) throws -> Bool {
+        guard !id.utf8.contains(0) else { return false }
+        let rows = try connection.query("SELECT version FROM catalogs WHERE id = $1", [.text(id)])
+        guard rows.count == 1 else { return false }
+        try Self.deleteVersion(rows.int64(0, 0), connection: connection)
+        try connection.query("DELETE FROM catalogs WHERE id = $1", [.text(id)])
+        return true
+    }
+
+    func updateDefinition(_ definition: CatalogDefinition) throws {
+        let json = try StoredColumns.definition(definition)
+        let updated = try connection.query(
+            "UPDATE catalogs SET definition = $1, title = $2 WHERE id = $3",
+            [.text(json), .text(definition.title), .text(definition.id)])
+        guard updated.affectedRows > 0 else {
+            throw StorageError(.catalogNotFound, "no catalog named \"\(definition.id)\"")
+        }
+    }
+
+    /// Deletes every row of a data version.
+    static func deleteVersion(_ version: Int64, connection: PostgresConnection) throws {
+        for table in ["items", "item_categories", "sections", "search_blobs", "search_postings"] {
+            try connection.query("DELETE FROM \(table) WHERE version = $1", [.int8(version)])
+        }
+    }
+}
+
+/// One new catalog version being written: records, their categories and posting chunks go
+/// through `COPY … FROM STDIN (FORMAT binary)`.
+///
+/// A connection runs one COPY at a time, and the index builder interleaves records with the
+/// posting chunks of each 65,536 of them, so the writer keeps the COPY of the kind it is
+/// writing open (the server stores rows while the next ones are encoded) and switches when the
+/// kind changes; category rows wait in memory until the records' COPY ends.
+final class PostgresVersionWriter: CatalogVersionWriter {
+    private let connection: PostgresConnection
+    private let id: String
+    private let version: Int64
+
+    private enum Stream {
+        case none, items, postings
+    }
+
+    private var stream = Stream.none
+    private var rows = CopyEncoder(capacity: PostgresVersionWriter.sendSize + 64 * 1024)
+    private var categories = CopyEncoder()
+    private var headerSent = false
+
+    /// Bytes encoded before they are sent.
+    static let sendSize = 1 << 20
+
+    static let itemsCopy =
+        "COPY items (version, document, id, section, sort_key, title, subtitle, categories, featured, price, hash, "
+        + "record) FROM STDIN (FORMAT binary)"
+    static let categoriesCopy =
+        "COPY item_categories (version, category, section, sort_key, id, document) FROM STDIN (FORMAT binary)"
+    static let postingsCopy = "COPY search_postings (version, term, chunk, data) FROM STDIN (FORMAT binary)"
+
+    init(connection: PostgresConnection, id: String, version: Int64) {
+        self.connection = connection
+        self.id = id
+        self.version = version
+    }
+
+    func write(item: IndexedItem) throws {
+        for (field, value) in [("id", item.id), ("title", item.title), ("subtitle", item.subtitle ?? "")]
+        where value.utf8.contains(0) {
+            throw StorageError(
+                .invalidArgument,
+                "record \"\(item.id.prefix(80))\" has a NUL character in its \(field), which PostgreSQL cannot store")
+        }
+        try open(.items)
+        rows.beginRow(fields: 12)
+        rows.int8(version)
+        rows.int4(Int32(item.document))
+        rows.text(item.id)
+        rows.int4(Int32(item.section))
+        rows.bytea(item.sortKey)
+        rows.text(item.title)
+        if let subtitle = item.subtitle { rows.text(subtitle) } else { rows.null() }
+        rows.text(StoredColumns.labels(item.categories))
+        if let featured = item.featured { rows.int4(Int32(clamping: featured)) } else { rows.null() }
+        if let price = item.price { rows.float8(NSDecimalNumber(decimal: price).doubleValue) } else { rows.null() }
+        rows.int8(Int64(bitPattern: item.hash))
+        rows.text(utf8: item.json)
+        for number in item.categoryNumbers {
+            categories.beginRow(fields: 6)
+            categories.int8(version)
+            categories.int4(Int32(number))
+            categories.int4(Int32(item.section))
+            categories.bytea(item.sortKey)
+            categories.text(item.id)
+            categories.int4(Int32(item.document))
+        }
+        try sendIfFull()
+    }
+
+    func write(postingChunk: [UInt8], term: UInt32, chunk: Int) throws {
+        try open(.postings)
+        rows.beginRow(fields: 4)
+        rows.int8(version)
+        rows.int4(Int32(bitPattern: term))
+        rows.int4(Int32(chunk))
+        rows.bytea(postingChunk)
+        try sendIfFull()
+    }
+
+    func write(blob: [UInt8], named name: String) throws {
+        // A COPY of its own, the blob (the lexicon is tens of MB) sent from where it is: an
+        // INSERT would hold two more copies of it in memory (the bound value, libpq's message).
+        try open(.none)
+        var head = CopyEncoder()
+        head.beginRow(fields: 3)
+        head.int8(version)
+        head.text(name)
+        try connection.beginCopy("COPY search_blobs (version, name, data) FROM STDIN (FORMAT binary)")
+        var prefix = CopyEncoder.header + head.bytes
+        prefix.appendBigEndian(Int32(blob.count))
+        try connection.copyData(prefix)
+        try connection.copyData(blob)
+        try connection.copyData(CopyEncoder.trailer)
+        try connection.endCopy()
+    }
+
+    func commit(_ catalog: IndexedCatalog) throws {
+        try open(.none)
+        var sections = CopyEncoder()
+        for (position, count) in catalog.sections {
+            let label = catalog.sectionLabels.indices.contains(position) ? catalog.sectionLabels[position] : "#"
+            sections.beginRow(fields: 4)
+            sections.int8(version)
+            sections.int4(Int32(position))
+            sections.text(label)
+            sections.int4(Int32(count))
+        }
+        try copy("COPY sections (version, position, label, item_count) FROM STDIN (FORMAT binary)", sections)
+        let (definition, labels, categories) = try StoredColumns.encode(catalog)
+        let previous = try connection.query("SELECT version FROM catalogs WHERE id = $1", [.text(id)])
+        try connection.query(
+            """
+            INSERT INTO catalogs (id, title, locale, definition, item_count, section_labels, categories,
+                    collation_version, version) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+                ON CONFLICT (id) DO UPDATE SET title = excluded.title, locale = excluded.locale,
+                    definition = excluded.definition, item_count = excluded.item_count,
+                    section_labels = excluded.section_labels, categories = excluded.categories,
+                    collation_version = excluded.collation_version, version = excluded.version,
+                    updated_at = to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+            """,
+            [
+                .text(id), .text(catalog.definition.title), .text(catalog.definition.locale), .text(definition),
+                .int(catalog.count), .text(labels), .text(categories), .text(catalog.collationVersion),
+                .int8(version),
+            ])
+        if previous.count == 1 {
+            try PostgresCatalogWriter.deleteVersion(previous.int64(0, 0), connection: connection)
+        }
+    }
+
+    // MARK: - COPY streams
+
+    /// Makes `wanted` the open COPY, ending the other one (and sending the category rows that
+    /// waited for the records' COPY to end).
+    private func open(_ wanted: Stream) throws {
+        guard stream != wanted else { return }
+        if stream != .none {
+            if !headerSent { try connection.copyData(CopyEncoder.header) }
+            try connection.copyData(rows.bytes + CopyEncoder.trailer)
+            rows.removeAll()
+            try connection.endCopy()
+        }
+        if stream == .items && categories.rows > 0 {
+            try copy(Self.categoriesCopy, categories)
+            categories = CopyEncoder()
+        }
+        stream = wanted
+        headerSent = false
+        switch wanted {
+        case .none: break
+        case .items: try connection.beginCopy(Self.itemsCopy)
+        case .postings: try connection.beginCopy(Self.postingsCopy)
+        }
+    }
+
+    private func sendIfFull() throws {
+        guard rows.bytes.count >= Self.sendSize else { return }
+        if !headerSent {
+            try connection.copyData(CopyEncoder.header)
+            headerSent = true
+        }
+        try connection.copyData(rows.bytes)
+        rows.removeAll()
+    }
+
+    /// One whole COPY of encoded rows.
+    private func copy(_ command: String, _ encoded: CopyEncoder) throws {
+        guard encoded.rows > 0 else { return }
+        try connection.beginCopy(command)
+        try connection.copyData(encoded.finish())
+        try connection.endCopy()
+    }
+}

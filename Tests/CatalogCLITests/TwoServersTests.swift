@@ -1,0 +1,340 @@
+import CatalogEngines
+import CatalogStorage
+import CatalogTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Two `catalog serve` processes on one PostgreSQL database, on loopback ports: what one does,
+/// the other shows within a second; a session from one works on the other; a server killed in
+/// the middle of an import leaves the catalog as it was; nginx in front reaches both.
+@Suite(.serialized, .enabled(if: PostgresTestServer.url != nil, "needs CATALOG_TEST_POSTGRES"))
+final class TwoServersTests {
+    let database: TemporaryPostgresDatabase
+    let cli: CLIRunner
+    let token: String
+    var servers: [Server] = []
+
+    /// A running `catalog serve`, its access log in a file.
+    final class Server {
+        let process = Process()
+        let port: Int
+        let log: URL
+
+        init(database: String, directory: URL, name: String) throws {
+            log = directory.appendingPathComponent("\(name).log")
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+            process.executableURL = CLIRunner.binary
+            // One snapshot folder for both, as servers of one database on one machine share by default.
+            process.arguments = [
+                "serve", "--port", "0", "--db", database, "--snapshots",
+                directory.appendingPathComponent("snapshots").path,
+            ]
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardError = try FileHandle(forWritingTo: log)
+            try process.run()
+            var line = ""
+            while !line.hasSuffix("\n") {
+                let byte = out.fileHandleForReading.readData(ofLength: 1)
+                if byte.isEmpty { break }
+                line += String(decoding: byte, as: UTF8.self)
+            }
+            port = Int(line.split(separator: ":").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+        }
+
+        var client: RawClient { RawClient(port: port) }
+
+        /// The requests it logged so far.
+        var requests: [String] {
+            (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
+        }
+
+        func stop() {
+            guard process.isRunning else { return }
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    init() throws {
+        database = try TemporaryPostgresDatabase()
+        cli = try CLIRunner()
+        #expect(try cli.run(["demo", "--db", database.url], useDatabase: false).status == 0)
+        token = try cli.run(["user", "add", "ada", "--admin", "--db", database.url], useDatabase: false).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        for name in ["a", "b"] {
+            servers.append(try Server(database: database.url, directory: cli.directory, name: name))
+        }
+    }
+
+    deinit {
+        for server in servers { server.stop() }
+        cli.cleanUp()
+    }
+
+    var admin: [(String, String)] { [("Authorization", "Bearer \(token)")] }
+
+    /// Waits until `condition` holds, up to `limit`; returns how long it took, nil if it never did.
+    func wait(upTo limit: Duration = .seconds(1), _ condition: () throws -> Bool) rethrows -> Duration? {
+        let start = ContinuousClock.now
+        while true {
+            if try condition() { return ContinuousClock.now - start }
+            if ContinuousClock.now - start > limit { return nil }
+            usleep(20_000)
+        }
+    }
+
+    func importRecords(_ json: String, through server: Server, catalog: String = "cookbook") throws
+        -> RawClient.Reply
+    {
+        try server.client.request(
+            "POST", "/api/v1/catalogs/\(catalog)/import?format=json&replace=true", headers: admin,
+            body: Array(json.utf8))
+    }
+
+    @Test func aWriteThroughEitherIsVisibleThroughTheOtherWithinASecond() throws {
+        let (a, b) = (servers[0], servers[1])
+        let search = "/api/v1/catalogs/cookbook/search?q=nokedli"
+        // B answers from its response cache from now on.
+        let before = try b.client.request("GET", search)
+        #expect(before.status == 200)
+        #expect(try b.client.request("GET", search).text == before.text)
+
+        let imported = try importRecords(#"[{"id":"n1","title":"Nokedli új módon"}]"#, through: a)
+        #expect(imported.status == 200, "\(imported.text)")
+        let seen = wait { (try? b.client.request("GET", search).text.contains("Nokedli új módon")) == true }
+        #expect(seen != nil, "an import through A shows on B within a second")
+
+        // A favorite, through B, on A.
+        #expect(try b.client.request("PUT", "/api/v1/favorites/cookbook/n1", headers: admin).status == 204)
+        #expect(
+            wait { (try? a.client.request("GET", "/api/v1/favorites", headers: admin).text.contains("n1")) == true }
+                != nil)
+
+        // An account made by a third process (the command line) signs in on both.
+        let bob = try cli.run(["user", "add", "bob", "--db", database.url], useDatabase: false).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        for server in [a, b] {
+            #expect(
+                wait {
+                    (try? server.client.request(
+                        "GET", "/api/v1/favorites", headers: [("Authorization", "Bearer \(bob)")]
+                    )
+                    .status) == 200
+                } != nil)
+        }
+    }
+
+    @Test func eitherServerGivesTheSnapshotOfTheSameVersion() throws {
+        let (a, b) = (servers[0], servers[1])
+        let path = "/api/v1/catalogs/cookbook/snapshot"
+        let fromA = try a.client.request("GET", path)
+        #expect(fromA.status == 200, "\(fromA.text)")
+        #expect(fromA.body.starts(with: Array("SQLite format 3\u{0}".utf8)))
+        let etag = try #require(fromA.headers["etag"])
+        // B names the same catalog version by the same ETag, without building anything.
+        #expect(try b.client.request("GET", path, headers: [("If-None-Match", etag)]).status == 304)
+
+        // The file holds what PostgreSQL holds: the catalog's description, every record in order.
+        let file = cli.directory.appendingPathComponent("cookbook-snapshot.sqlite")
+        try Data(fromA.body).write(to: file)
+        let snapshot = try CatalogEngines.open(file.path)
+        let source = try CatalogEngines.open(database.url)
+        defer {
+            snapshot.close()
+            source.close()
+        }
+        let copied = try #require(try snapshot.reader().catalog("cookbook"))
+        let original = try #require(try source.reader().catalog("cookbook"))
+        #expect(copied.summary == original.summary && copied.definition == original.definition)
+        #expect(copied.sectionLabels == original.sectionLabels && copied.categories == original.categories)
+        func records(_ database: any CatalogDatabase, _ catalog: StoredCatalog) throws -> [String] {
+            var records: [String] = []
+            try database.reader().forEachItem(of: catalog) { records.append("\($0.id) \($0.categories) \($0.json)") }
+            return records
+        }
+        #expect(try records(snapshot, copied) == records(source, original))
+
+        // A write through B: A's snapshot is a new version within a second.
+        #expect(try importRecords(#"[{"id":"s1","title":"Somlói galuska"}]"#, through: b).status == 200)
+        let changed = wait {
+            (try? a.client.request("GET", path, headers: [("If-None-Match", etag)]).status) == 200
+        }
+        #expect(changed != nil, "a write through B gives a new snapshot on A within a second")
+    }
+
+    /// Signs in as ada with the web form (fetched, then posted) through `client`; returns the
+    /// session cookie (`catalog_session=…`), nil when the sign-in failed.
+    func signIn(_ client: RawClient, password: String) throws -> String? {
+        let form = try client.request("GET", "/signin")
+        guard let pair = form.headers["set-cookie"]?.split(separator: ";").first,
+            let token = pair.split(separator: "=", maxSplits: 1).last
+        else { return nil }
+        let reply = try client.request(
+            "POST", "/signin",
+            headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Cookie", String(pair))],
+            body: Array("csrf=\(token)&name=ada&password=\(password)&next=%2F".utf8))
+        guard reply.status == 303 else { return nil }
+        let head = String(decoding: reply.raw, as: UTF8.self).components(separatedBy: "\r\n\r\n")[0]
+        let session = head.components(separatedBy: "\r\n").first {
+            $0.lowercased().hasPrefix("set-cookie: catalog_session=")
+        }
+        return session.flatMap { $0.dropFirst("set-cookie: ".count).split(separator: ";").first.map(String.init) }
+    }
+
+    @Test func aSessionStartedOnOneWorksOnTheOtherAndAPasswordChangeEndsIt() throws {
+        let (a, b) = (servers[0], servers[1])
+        #expect(
+            try cli.run(["user", "password", "ada", "--db", database.url], useDatabase: false, input: "first one\n")
+                .status == 0)
+        let cookie = try #require(try signIn(a.client, password: "first%20one"))
+        #expect(cookie.hasPrefix("catalog_session="))
+        let page = try b.client.request("GET", "/c/cookbook/favorites", headers: [("Cookie", cookie)])
+        #expect(page.status == 200, "signed in on B with A's session")
+        #expect(try b.client.request("GET", "/c/cookbook/favorites").status == 303, "and not without it")
+
+        // A new password, set through the command line, signs the session out everywhere.
+        #expect(
+            try cli.run(["user", "password", "ada", "--db", database.url], useDatabase: false, input: "second\n").status
+                == 0)
+        #expect(
+            wait {
+                (try? a.client.request("GET", "/c/cookbook/favorites", headers: [("Cookie", cookie)]).status) == 303
+            } != nil)
+        #expect(try signIn(b.client, password: "first%20one") == nil)
+        #expect(try signIn(b.client, password: "second") != nil)
+    }
+
+    @Test func killingAServerInTheMiddleOfAnImportLeavesTheCatalogAsItWas() throws {
+        let (a, b) = (servers[0], servers[1])
+        let before = try b.client.request("GET", "/api/v1/catalogs/cookbook/items?limit=500").text
+        var records: [String] = []
+        for index in 0..<150_000 {
+            records.append(#"{"id":"killed-\#(index)","title":"Killed import \#(index % 997) \#(index)"}"#)
+        }
+        let upload = "[" + records.joined(separator: ",") + "]"
+        let port = a.port
+        let message =
+            Array(
+                ("POST /api/v1/catalogs/cookbook/import?format=json&replace=true HTTP/1.1\r\nHost: localhost\r\n"
+                    + "Connection: close\r\nAuthorization: Bearer \(token)\r\nContent-Length: \(upload.utf8.count)\r\n\r\n"
+                    + upload).utf8)
+        let request = Thread { _ = try? RawClient(port: port).exchange(message, timeout: 300) }
+        request.start()
+        // The moment A's write transaction holds the writers' lock, kill it.
+        let lockHeld =
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND objid = \(0x4354_4C47)"
+        let writing = try wait(upTo: .seconds(240)) { try database.psql(lockHeld) == "1" }
+        #expect(writing != nil, "the import reached its write transaction")
+        usleep(50_000)
+        kill(a.process.processIdentifier, SIGKILL)
+        a.process.waitUntilExit()
+        #expect(a.process.terminationReason == .uncaughtSignal)
+
+        // PostgreSQL rolls the transaction back when the connection drops; nothing of it stays.
+        #expect(try wait(upTo: .seconds(10)) { try database.psql(lockHeld) == "0" } != nil)
+        #expect(try b.client.request("GET", "/api/v1/catalogs/cookbook/items?limit=500").text == before)
+        #expect(try database.psql("SELECT count(*) FROM items WHERE id LIKE 'killed-%'") == "0")
+        #expect(
+            try database.psql("SELECT count(DISTINCT version) FROM items")
+                == database.psql("SELECT count(*) FROM catalogs"))
+        // The lock is free: another server imports at once.
+        let imported = try importRecords(#"[{"id":"after","title":"After the crash"}]"#, through: b)
+        #expect(imported.status == 200, "\(imported.text)")
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx"), "needs nginx (nginx-light)"))
+    func nginxInFrontReachesBothServersWithTheREADMEsConfiguration() throws {
+        let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/nginx/catalog.conf")
+        var site = try String(contentsOf: example, encoding: .utf8)
+        let port = try Self.freePort()
+        site = site.replacingOccurrences(of: "127.0.0.1:8081", with: "127.0.0.1:\(servers[0].port)")
+            .replacingOccurrences(of: "127.0.0.1:8082", with: "127.0.0.1:\(servers[1].port)")
+            .replacingOccurrences(of: "listen 8080;", with: "listen 127.0.0.1:\(port);")
+        let prefix = cli.directory.appendingPathComponent("nginx")
+        try FileManager.default.createDirectory(at: prefix, withIntermediateDirectories: true)
+        try site.write(to: prefix.appendingPathComponent("catalog.conf"), atomically: true, encoding: .utf8)
+        // What Debian's /etc/nginx/nginx.conf provides around a site, in the test's own folder.
+        let main = """
+            daemon off;
+            pid \(prefix.path)/nginx.pid;
+            error_log \(prefix.path)/error.log warn;
+            events { worker_connections 256; }
+            http {
+                access_log off;
+                client_body_temp_path \(prefix.path)/body;
+                proxy_temp_path \(prefix.path)/proxy;
+                fastcgi_temp_path \(prefix.path)/fastcgi;
+                uwsgi_temp_path \(prefix.path)/uwsgi;
+                scgi_temp_path \(prefix.path)/scgi;
+                include \(prefix.path)/catalog.conf;
+            }
+            """
+        try main.write(to: prefix.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
+        let nginx = Process()
+        nginx.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
+        nginx.arguments = ["-p", prefix.path, "-c", prefix.appendingPathComponent("nginx.conf").path]
+        nginx.standardError = FileHandle.nullDevice
+        try nginx.run()
+        defer {
+            nginx.terminate()
+            nginx.waitUntilExit()
+        }
+        let proxy = RawClient(port: port)
+        #expect(wait(upTo: .seconds(5)) { (try? proxy.request("GET", "/api/v1/catalogs").status) == 200 } != nil)
+        let counts = servers.map { $0.requests.count }
+        for index in 0..<20 {
+            #expect(try proxy.request("GET", "/api/v1/catalogs/cookbook/items?limit=\(index + 1)").status == 200)
+        }
+        for (server, count) in zip(servers, counts) {
+            let served = server.requests.dropFirst(count).filter { $0.contains("GET /api/v1/catalogs/cookbook/items") }
+            #expect(served.count >= 5, "port \(server.port) served \(served.count) of 20")
+        }
+        // The sign-in form goes to one server (its token is that server's), the session to both.
+        #expect(
+            try cli.run(["user", "password", "ada", "--db", database.url], useDatabase: false, input: "proxied\n")
+                .status == 0)
+        for _ in 0..<4 {
+            let cookie = try #require(try signIn(proxy, password: "proxied"), "signed in through nginx")
+            for _ in 0..<4 {
+                #expect(try proxy.request("GET", "/c/cookbook/favorites", headers: [("Cookie", cookie)]).status == 200)
+            }
+        }
+        let signIns = servers.map { $0.requests.filter { $0.contains("POST /signin") }.count }
+        #expect(signIns == [4, 0], "every sign-in on the first server")
+    }
+
+    /// A loopback port nothing listens on (bound, then released).
+    static func freePort() throws -> Int {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(socket, pointer, length) == 0 && getsockname(socket, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw NSError(domain: "bind", code: Int(errno)) }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+/// The README shows the nginx configuration the two-server test runs, word for word.
+@Suite struct NginxExampleTests {
+    @Test func theREADMEShowsTheTestedConfiguration() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let example = try String(contentsOf: root.appendingPathComponent("docs/nginx/catalog.conf"), encoding: .utf8)
+        #expect(readme.contains("```nginx\n" + example + "```\n"))
+    }
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# The PostgreSQL parts of `make test`: starts a throwaway cluster of Debian's postgresql (as the
+# postgres user when run as root), on a private socket directory and port with no TCP at all,
+# then runs against it the Swift tests that need it (the behaviour suite on PostgreSQL, the
+# engine's own tests, the SQLite/PostgreSQL comparison, catalog copy, the two-server and nginx
+# tests) and the OpenAPI conformance run against a server on PostgreSQL. The cluster is stopped
+# and removed on every way out.
+#   scripts/test-postgres.sh [CATALOG_BINARY]          default .build/debug/catalog
+#   scripts/test-postgres.sh --shell                    a cluster for trying things: prints
+#                                                       CATALOG_TEST_POSTGRES, stops on Ctrl-C
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+mode=test
+binary="$root/.build/debug/catalog"
+if [[ "${1:-}" == "--shell" ]]; then mode=shell; elif [[ -n "${1:-}" ]]; then binary="$1"; fi
+[[ "$binary" == /* ]] || binary="$PWD/$binary"
+export PATH="/opt/swift/usr/bin:$PATH"
+[[ "$mode" == shell || -x "$binary" ]] || { echo "test-postgres: no catalog binary at $binary" >&2; exit 1; }
+
+# shellcheck source=lib/postgres-cluster.sh
+source "$root/scripts/lib/postgres-cluster.sh"
+trap postgres_cluster_stop EXIT
+trap 'exit 130' INT TERM
+# A throwaway cluster: no fsync, and connections for the tests that run in parallel.
+postgres_cluster_start fsync=off synchronous_commit=off full_page_writes=off max_connections=300
+server="$POSTGRES_CLUSTER_URL"
+export CATALOG_TEST_POSTGRES="$server"
+export CATALOG_TEST_POSTGRES_PASSWORDS=1
+
+if [[ "$mode" == shell ]]; then
+  echo "export CATALOG_TEST_POSTGRES='$server' CATALOG_TEST_POSTGRES_PASSWORDS=1"
+  echo "(Ctrl-C stops and removes the cluster)" >&2
+  while true; do sleep 3600; done
+fi
+
+cd "$root"
+echo "test-postgres: Swift tests on PostgreSQL ($server)" >&2
+swift test --skip-build --filter \
+  'CatalogBehaviourTests|UserBehaviourTests|PostgresDatabaseTests|EngineEquivalenceTests|CopyCommandTests|TwoServersTests'
+
+echo "test-postgres: OpenAPI conformance against a server on PostgreSQL" >&2
+psql "$server" -q -v ON_ERROR_STOP=1 -c "CREATE DATABASE conformance" >/dev/null
+CATALOG_CONFORMANCE_DB="${server/\/postgres\?//conformance?}" scripts/api-conformance.sh "$binary"
