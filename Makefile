@@ -26,7 +26,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_CI_SECONDS ?= 5
 BENCH_DIR ?= /tmp/catalog-bench
 
-.PHONY: run build test deps deps-test bench bench-postgres bench-server bench-attack bench-client browser-bench docs fuzz fuzz-ci format lint clean
+.PHONY: check-assets run build test deps deps-test bench bench-postgres bench-server bench-attack bench-client browser-bench docs fuzz fuzz-ci format lint clean
 
 run: deps build
 	@if [ ! -f "$(DB)" ]; then $(BIN) demo --db "$(DB)"; fi
@@ -46,7 +46,7 @@ deps-test:
 build:
 	$(SWIFT) build -c release --product catalog
 
-test: deps-test lint
+test: deps-test lint check-assets
 	$(SWIFT) build --build-tests
 	scripts/build-docs.sh .build/debug
 	$(SWIFT) test --skip-build
@@ -106,10 +106,17 @@ fuzz-ci: deps
 	Fuzz/run-fuzzers.sh --seconds $(FUZZ_CI_SECONDS)
 
 format:
-	$(SWIFT) format --in-place --recursive Sources Tests Benchmarks/Sources Fuzz/Sources Package.swift
+	$(SWIFT) format --in-place --recursive Sources Tests Benchmarks/Sources Fuzz/Sources Plugins Package.swift
 
 lint:
-	$(SWIFT) format lint --strict --recursive Sources Tests Benchmarks/Sources Fuzz/Sources
+	$(SWIFT) format lint --strict --recursive Sources Tests Benchmarks/Sources Fuzz/Sources Plugins
+
+# The embedded web assets are real files: the script must parse, the JSON files must be JSON.
+check-assets:
+	node --check Sources/CatalogServer/Web/Assets/app.js
+	@for file in Sources/CatalogServer/Web/Assets/*.js; do node --check "$$file" || exit 1; done
+	@for file in Sources/CatalogServer/API/openapi.json Sources/CatalogServer/Web/Assets/*.json Sources/CatalogServer/Web/Assets/*.webmanifest; do \
+		[ -f "$$file" ] || continue; python3 -m json.tool "$$file" >/dev/null || { echo "$$file is not JSON"; exit 1; }; done
 
 clean:
 	rm -rf .build Benchmarks/.build Fuzz/.build

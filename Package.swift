@@ -92,6 +92,11 @@ let package = Package(
         // The HTTP layer: libmicrohttpd server, requests, responses, router, middleware. No catalogs.
         .target(
             name: "CatalogHTTP", dependencies: ["CMicroHTTPD", "CZlib", "CatalogModel"], swiftSettings: swiftSettings),
+        // Writes the Swift file that carries a target's data files (EmbedFiles plugin).
+        .executableTarget(name: "FileEmbedder", swiftSettings: swiftSettings),
+        // Embeds the files a target lists in its `embedded.txt` (the web app's script, stylesheet,
+        // icons and message tables, the OpenAPI document) at build time.
+        .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["FileEmbedder"]),
         // The catalog server: JSON API, the original apps' endpoints and feeds, images, favorites.
         .target(
             name: "CatalogServer",
@@ -100,7 +105,9 @@ let package = Package(
                 "CatalogCollation", "CatalogSQLite",
                 "CatalogImport", "CatalogDemo",
             ],
-            swiftSettings: swiftSettings
+            exclude: ["embedded.txt", "API/openapi.json", "Web/Assets", "Web/Strings"],
+            swiftSettings: swiftSettings,
+            plugins: [.plugin(name: "EmbedFiles")]
         ),
         // The Swift client library apps build on: the JSON API over URLSession, and offline
         // catalogs (snapshots) browsed and searched by the same engine-neutral code as the server,

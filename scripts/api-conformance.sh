@@ -42,7 +42,7 @@ echo "schemathesis against $url (examples per operation: $examples)" >&2
 cd "$work"
 cat >schemathesis.toml <<'TOML'
 [checks.negative_data_rejection]
-expected-statuses = ["400", "401", "403", "404", "405", "406", "409", "414", "415", "422", "428", "429", "5xx"]
+expected-statuses = ["400", "401", "403", "404", "405", "406", "409", "414", "415", "422", "428", "429", "431", "5xx"]
 TOML
 schemathesis run "$url/api/v1/openapi.json" --checks all --max-examples "$examples" \
   --header "Authorization: Bearer $token" --exclude-operation-id importCatalog --no-color

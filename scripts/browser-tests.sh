@@ -2,7 +2,8 @@
 # Browser tests: the web app in a headless Chromium (Debian's chromium and chromium-driver,
 # driven by Selenium from PyPI) at a phone size and a desktop size, against a live
 # `catalog serve` on a loopback port with a throwaway database: the demo catalogs, a user with a
-# password, a record whose title is a <script>, and a 2,000-record catalog for paging.
+# password, a record whose title is a <script>, a 2,000-record and a 25,000-record catalog, a German
+# catalog with categories and a catalog of pictures that load and fail.
 # Screenshots go to .build/screenshots/{phone,desktop}/.
 #
 # Then, unless CATALOG_BROWSER_1M=0, the time from a keystroke to the results drawn on a
@@ -85,6 +86,13 @@ printf 'id,title,subtitle,description\n%s\n' \
   >"$work/hostile.csv"
 "$binary" import "$work/hostile.csv" --catalog hostile --db "$db" >/dev/null 2>&1
 "$binary" generate --catalog mid --items 2000 --db "$db" --quiet
+# Deeper than 20,000 rows, for the windowed list; a German catalog with tabs, for the language walk;
+# pictures that load, fail and are missing, for the placeholders and the rows' alignment.
+"$binary" generate --catalog deep --items 25000 --seed 7 --db "$db" --quiet
+"$binary" generate --catalog tief --items 300 --locale de --seed 5 --title "Werkstatt" --db "$db" --quiet
+printf 'id,title,image\np1,Alpha,/images/demo/products/p001.svg\np2,Beta,/images/missing-picture.png\np3,Gamma,\n' \
+  >"$work/pictures.csv"
+"$binary" import "$work/pictures.csv" --catalog pictures --db "$db" >/dev/null 2>&1
 
 serve "$db" demo
 url="$served"
@@ -119,7 +127,7 @@ echo "Browser tests against $url ($(chromium --version 2>/dev/null | head -n 1))
 filter=()
 for pattern in ${CATALOG_BROWSER_FILTER:-}; do filter+=(-k "$pattern"); done
 status=0
-(cd "$root/Tests/browser" && exec python3 -m unittest "${filter[@]}" -v test_web test_speed) &
+(cd "$root/Tests/browser" && exec python3 -m unittest "${filter[@]}" -v test_web test_app test_speed) &
 runner=$!
 wait "$runner" || status=$?
 runner=""

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Everything that describes a catalog except its records: name, locale, how source fields map to
 /// roles, how category values are read, which scopes search offers.
 ///
@@ -50,6 +52,20 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
     public var recordAttributes: [String]
     /// Where a catalog imported from a URL comes from, for `catalog refresh`.
     public var source: FeedSource?
+    /// Labels of fields per language, for the detail page and the filters: the key is a role
+    /// (`price`) or an extra field's source name (`complexity`), the value maps a language to
+    /// its label (`["hu": "Elkészítési idő", "en": "Preparation time"]`). A field without a label
+    /// in the page's language shows the role's default label in that language, or its name.
+    public var fieldLabels: [String: [String: String]]
+    /// One flat list in index order: no letter sections and no index rail (the original
+    /// music-software app's look).
+    public var flatList: Bool
+    /// Every other row of a list tinted with this color (`rgb(180,190,150)` or `#b4be96`); nil
+    /// for the web app's own alternating colors.
+    public var rowTint: RowTint?
+    /// The schema.org type of the records (`Recipe`, `Product`, `SoftwareApplication`) for the
+    /// structured data of their pages; nil: `Product` for records with a price, else `Thing`.
+    public var schemaType: String?
     /// What the last import read and how (``ImportStamp``): the same source imported the same
     /// way again has nothing to do.
     public var lastImport: ImportStamp?
@@ -88,6 +104,19 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
         self.rootAttributes = []
         self.recordAttributes = []
         self.source = nil
+        self.fieldLabels = [:]
+        self.flatList = false
+        self.rowTint = nil
+        self.schemaType = nil
+    }
+
+    /// The label of a field (a role's raw value or an extra field's name) in `language`, when
+    /// the definition gives one: the exact language, else its primary subtag (`de` for `de-AT`).
+    public func fieldLabel(_ field: String, language: String) -> String? {
+        guard let labels = fieldLabels[field] else { return nil }
+        if let label = labels[language] { return label }
+        let primary = language.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map(String.init) ?? language
+        return labels[primary]
     }
 
     /// The source field name that feeds `role`: the mapped name, or the role's own name.
@@ -106,7 +135,7 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case id, title, locale, rootElement, recordElement, mapping, categoryValues, categorySeparator, scopes
         case categories, fieldOrder, fieldTypes, language, translatedFields, idSource, rootAttributes
-        case recordAttributes, source, lastImport
+        case recordAttributes, source, fieldLabels, flatList, rowTint, schemaType, lastImport
     }
 
     public init(from decoder: any Decoder) throws {
@@ -138,6 +167,10 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
         rootAttributes = try c.decodeIfPresent([XMLAttribute].self, forKey: .rootAttributes) ?? []
         recordAttributes = try c.decodeIfPresent([String].self, forKey: .recordAttributes) ?? []
         source = try c.decodeIfPresent(FeedSource.self, forKey: .source)
+        fieldLabels = try c.decodeIfPresent([String: [String: String]].self, forKey: .fieldLabels) ?? [:]
+        flatList = try c.decodeIfPresent(Bool.self, forKey: .flatList) ?? false
+        rowTint = try c.decodeIfPresent(RowTint.self, forKey: .rowTint)
+        schemaType = try c.decodeIfPresent(String.self, forKey: .schemaType)
         lastImport = try c.decodeIfPresent(ImportStamp.self, forKey: .lastImport)
     }
 
@@ -161,7 +194,60 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
         if !rootAttributes.isEmpty { try c.encode(rootAttributes, forKey: .rootAttributes) }
         if !recordAttributes.isEmpty { try c.encode(recordAttributes, forKey: .recordAttributes) }
         try c.encodeIfPresent(source, forKey: .source)
+        if !fieldLabels.isEmpty { try c.encode(fieldLabels, forKey: .fieldLabels) }
+        if flatList { try c.encode(flatList, forKey: .flatList) }
+        try c.encodeIfPresent(rowTint, forKey: .rowTint)
+        try c.encodeIfPresent(schemaType, forKey: .schemaType)
         try c.encodeIfPresent(lastImport, forKey: .lastImport)
+    }
+}
+
+/// An opaque row color of a catalog's lists: written `rgb(180,190,150)` or `#b4be96`, stored
+/// as written in that canonical `rgb(…)` form.
+public struct RowTint: Codable, Sendable, Equatable, Hashable, CustomStringConvertible {
+    /// Red, green and blue, 0–255.
+    public var red: Int
+    public var green: Int
+    public var blue: Int
+
+    /// Creates a color; each component is clamped to 0–255.
+    public init(red: Int, green: Int, blue: Int) {
+        self.red = min(255, max(0, red))
+        self.green = min(255, max(0, green))
+        self.blue = min(255, max(0, blue))
+    }
+
+    /// Parses `rgb(R,G,B)` (spaces allowed) or `#RRGGBB`; nil for anything else.
+    public init?(parsing text: String) {
+        let text = text.trimmingCharacters(in: .whitespaces).lowercased()
+        if text.hasPrefix("#"), text.utf8.count == 7, let value = Int(text.dropFirst(), radix: 16) {
+            self.init(red: value >> 16, green: (value >> 8) & 0xFF, blue: value & 0xFF)
+            return
+        }
+        guard text.hasPrefix("rgb("), text.hasSuffix(")") else { return nil }
+        let parts = text.dropFirst(4).dropLast().split(separator: ",", omittingEmptySubsequences: false)
+            .map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 3, let red = parts[0], let green = parts[1], let blue = parts[2],
+            [red, green, blue].allSatisfy({ (0...255).contains($0) })
+        else { return nil }
+        self.init(red: red, green: green, blue: blue)
+    }
+
+    /// `rgb(180,190,150)`.
+    public var description: String { "rgb(\(red),\(green),\(blue))" }
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let tint = RowTint(parsing: text) else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "not a color: \"\(text.prefix(40))\""))
+        }
+        self = tint
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(description)
     }
 }
 

@@ -130,7 +130,7 @@ public final class CatalogApplication: Sendable {
         let throttle = SignInThrottle(policy: options.signInPolicy)
         WebRoutes(
             stores: stores, authenticator: authenticator,
-            settings: WebSessionSettings(publicURL: options.publicURL), throttle: throttle
+            settings: WebSessionSettings(publicURL: options.publicURL), throttle: throttle, baseURL: baseURL
         ).register(in: &routes)
         CatalogAPI(stores: stores).register(in: &routes)
         FavoritesAPI(stores: stores, authentication: authentication).register(in: &routes)
@@ -153,7 +153,7 @@ public final class CatalogApplication: Sendable {
         var middleware: [any Middleware] = []
         if let accessLog { middleware.append(AccessLogMiddleware(log: accessLog)) }
         middleware += [
-            ErrorMiddleware(log: errorLog, render: ErrorPage.render),
+            ErrorMiddleware(log: errorLog, render: { ErrorPage(stores: stores).render($0, $1) }),
             CORSMiddleware(pathPrefix: "/api/", allowedMethods: { router.allowedMethods(segments: $0) }),
             SecurityHeadersMiddleware(),
             CompressionMiddleware(),

@@ -11,6 +11,7 @@ The tests read their set-up from the environment that scripts/browser-tests.sh e
 """
 
 import atexit
+import itertools
 import json
 import os
 import signal
@@ -99,6 +100,60 @@ def start_browser(size):
             {"width": size["width"], "height": size["height"], "deviceScaleFactor": 1, "mobile": False},
         )
     return driver
+
+
+class DevTools:
+    """The browser's DevTools protocol over its own websocket: what Selenium's CDP call cannot
+    do, such as taking a service worker offline along with the page (a page's network conditions
+    do not reach the worker's own requests)."""
+
+    def __init__(self, driver):
+        import websocket  # comes with selenium
+
+        address = driver.capabilities["goog:chromeOptions"]["debuggerAddress"]
+        with urllib.request.urlopen("http://%s/json/version" % address, timeout=10) as response:
+            url = json.load(response)["webSocketDebuggerUrl"]
+        self.socket = websocket.create_connection(url, suppress_origin=True, timeout=10)
+        self.ids = itertools.count(1)
+        # Emulation lasts while the session to its target is attached.
+        self.sessions = {}
+
+    def call(self, method, params=None, session=None):
+        number = next(self.ids)
+        message = {"id": number, "method": method, "params": params or {}}
+        if session:
+            message["sessionId"] = session
+        self.socket.send(json.dumps(message))
+        while True:
+            reply = json.loads(self.socket.recv())
+            if reply.get("id") == number:
+                if "error" in reply:
+                    raise RuntimeError("%s: %s" % (method, reply["error"]))
+                return reply.get("result", {})
+
+    def network(self, offline=False, latency=0, throughput=-1):
+        """Network conditions for every page and service worker of the browser."""
+        for target in self.call("Target.getTargets")["targetInfos"]:
+            if target["type"] not in ("page", "service_worker"):
+                continue
+            session = self.sessions.get(target["targetId"])
+            if session is None:
+                session = self.call("Target.attachToTarget", {"targetId": target["targetId"], "flatten": True})["sessionId"]
+                self.sessions[target["targetId"]] = session
+                self.call("Network.enable", {}, session)
+            self.call(
+                "Network.emulateNetworkConditions",
+                {"offline": offline, "latency": latency, "downloadThroughput": throughput, "uploadThroughput": throughput},
+                session,
+            )
+
+    def close(self):
+        try:
+            self.network()
+            for session in self.sessions.values():
+                self.call("Target.detachFromTarget", {"sessionId": session})
+        finally:
+            self.socket.close()
 
 
 def api(path):

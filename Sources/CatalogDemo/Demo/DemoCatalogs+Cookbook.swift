@@ -4,7 +4,15 @@ extension DemoCatalogs {
     /// The Hungarian cookbook: a JSON object `{"recipes": [...]}` with thirty-two recipes in eight
     /// categories; six are "hot" (featured).
     static let cookbook = DemoCatalog(
-        definition: CatalogDefinition(
+        definition: cookbookDefinition,
+        format: .json,
+        source: cookbookJSON,
+        recordPath: "recipes"
+    )
+
+    /// The cookbook's own label for a recipe's time, in the languages it is read in.
+    private static var cookbookDefinition: CatalogDefinition {
+        var definition = CatalogDefinition(
             id: "cookbook",
             title: "Szakácskönyv",
             locale: "hu",
@@ -12,11 +20,13 @@ extension DemoCatalogs {
             categories: DemoRecipe.categories.map {
                 CategoryInfo(id: $0.id, name: $0.name, image: DemoRecipe.categoryImage($0.id))
             }
-        ),
-        format: .json,
-        source: cookbookJSON,
-        recordPath: "recipes"
-    )
+        )
+        definition.fieldLabels = [
+            "complexity": ["hu": "Elkészítési idő", "en": "Preparation time", "de": "Zubereitungszeit"]
+        ]
+        definition.schemaType = "Recipe"
+        return definition
+    }
 
     /// The JSON source: one recipe per line, `categories` always an array, `hot` a boolean.
     private static var cookbookJSON: String {

@@ -4,17 +4,27 @@ extension DemoCatalogs {
     /// The English corporate product catalog: a JSON object `{"products": [...]}` with forty
     /// invented products.
     static let products = DemoCatalog(
-        definition: CatalogDefinition(
+        definition: productsDefinition,
+        format: .json,
+        source: productsJSON,
+        recordPath: "products"
+    )
+
+    /// Labels for the products' extra fields.
+    private static var productsDefinition: CatalogDefinition {
+        var definition = CatalogDefinition(
             id: "products",
             title: "Products",
             locale: "en",
             mapping: [.title: "name", .subtitle: "manufacturer", .description: "details", .categories: "category"],
             categories: DemoProduct.categoryNames.enumerated().map { CategoryInfo(id: $0.offset + 1, name: $0.element) }
-        ),
-        format: .json,
-        source: productsJSON,
-        recordPath: "products"
-    )
+        )
+        definition.fieldLabels = [
+            "sku": ["en": "Item number", "de": "Artikelnummer", "hu": "Cikkszám"],
+            "weight": ["en": "Weight", "de": "Gewicht", "hu": "Tömeg"],
+        ]
+        return definition
+    }
 
     /// The JSON source: one product per line; `category` is a string, or an array when a product
     /// has several; `weight` is missing for a few.

@@ -4,7 +4,14 @@ extension DemoCatalogs {
     /// The German music-software overview: the original XML feed format, `<sequenzer>` with
     /// repeated `<Produkt>` records and no id element (ids are derived from the titles).
     static let sequencers = DemoCatalog(
-        definition: CatalogDefinition(
+        definition: sequencersDefinition,
+        format: .xml,
+        source: sequencersXML
+    )
+
+    /// One flat list with every other row tinted sage green, as the original app drew it.
+    private static var sequencersDefinition: CatalogDefinition {
+        var definition = CatalogDefinition(
             id: "sequencers",
             title: "Sequenzer",
             locale: "de",
@@ -22,10 +29,12 @@ extension DemoCatalogs {
                 ScopeDefinition(label: "Apple", categories: ["Apple"]),
                 ScopeDefinition(label: "Apple&Win", categories: ["Apple", "Windows"]),
             ]
-        ),
-        format: .xml,
-        source: sequencersXML
-    )
+        )
+        definition.flatList = true
+        definition.rowTint = RowTint(red: 180, green: 190, blue: 150)
+        definition.fieldLabels = ["categories": ["de": "Kategorie", "en": "Platforms"]]
+        return definition
+    }
 
     /// Eleven programs, all invented; three without a description.
     private static let sequencersXML = """

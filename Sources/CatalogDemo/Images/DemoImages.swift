@@ -31,11 +31,17 @@ public enum DemoImages {
         return files
     }()
 
-    /// The flag of any ISO 3166-1 alpha-2 country, drawn for the countries we know and plain gray
-    /// for the others; nil when `code` is not two letters.
+    /// The flag of any ISO 3166-1 alpha-2 country: drawn for the countries of plain shapes, a
+    /// badge with the code for the others; nil when `code` is not an assigned code.
     public static func flag(_ code: String) -> String? {
         let lower = code.lowercased()
-        guard lower.utf8.count == 2, lower.utf8.allSatisfy({ (0x61...0x7A).contains($0) }) else { return nil }
+        guard SVGFlag.isAssigned(lower) else { return nil }
         return SVGFlag.svg(for: lower)
+    }
+
+    /// Whether `code` (any case) is an assigned ISO 3166-1 alpha-2 code, which has a flag or a
+    /// badge under `/images/demo/flags/`.
+    public static func isCountryCode(_ code: String) -> Bool {
+        code.utf8.count == 2 && SVGFlag.isAssigned(code)
     }
 }

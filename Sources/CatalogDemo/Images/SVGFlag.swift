@@ -1,6 +1,48 @@
-/// Simple geometric flags (3 : 2) for the countries the demo products come from. Complex flags (the
-/// United States, the United Kingdom, Canada) are deliberately simplified.
+import Foundation
+
+/// Simple geometric flags (3 : 2) for the countries the demo products come from and other flags of
+/// plain shapes; complex flags (the United States, the United Kingdom, Canada) are deliberately
+/// simplified. Every other ISO 3166-1 country gets a clear badge with its code.
 enum SVGFlag {
+    /// Every officially assigned ISO 3166-1 alpha-2 code, lowercase.
+    static let assignedCodes: Set<String> = Set(
+        """
+        ad ae af ag ai al am ao aq ar as at au aw ax az ba bb bd be bf bg bh bi bj bl bm bn bo bq br bs bt bv bw by \
+        bz ca cc cd cf cg ch ci ck cl cm cn co cr cu cv cw cx cy cz de dj dk dm do dz ec ee eg eh er es et fi fj fk \
+        fm fo fr ga gb gd ge gf gg gh gi gl gm gn gp gq gr gs gt gu gw gy hk hm hn hr ht hu id ie il im in io iq ir \
+        is it je jm jo jp ke kg kh ki km kn kp kr kw ky kz la lb lc li lk lr ls lt lu lv ly ma mc md me mf mg mh mk \
+        ml mm mn mo mp mq mr ms mt mu mv mw mx my mz na nc ne nf ng ni nl no np nr nu nz om pa pe pf pg ph pk pl pm \
+        pn pr ps pt pw py qa re ro rs ru rw sa sb sc sd se sg sh si sj sk sl sm sn so sr ss st sv sx sy sz tc td tf \
+        tg th tj tk tl tm tn to tr tt tv tw tz ua ug um us uy uz va vc ve vg vi vn vu wf ws ye yt za zm zw
+        """.split(separator: " ").map(String.init))
+
+    /// Whether `code` (any case) is an assigned ISO 3166-1 alpha-2 code.
+    static func isAssigned(_ code: String) -> Bool {
+        assignedCodes.contains(code.lowercased())
+    }
+
+    /// The code in dark letters on a light badge: a flag we do not draw, still clear at 20 px.
+    private static func badge(_ code: String) -> String {
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 30 20\" width=\"30\" height=\"20\">"
+            + "<rect x=\".5\" y=\".5\" width=\"29\" height=\"19\" rx=\"3\" fill=\"#E8EAED\" stroke=\"#5F6368\"/>"
+            + "<text x=\"15\" y=\"14.5\" text-anchor=\"middle\" font-family=\"DejaVu Sans, Arial, sans-serif\" "
+            + "font-size=\"12\" font-weight=\"700\" fill=\"#202124\">\(code.uppercased())</text></svg>"
+    }
+
+    /// A five-pointed star of outer radius `r` around (`x`, `y`).
+    private static func star(_ x: Double, _ y: Double, _ r: Double, fill: String) -> String {
+        var points: [String] = []
+        for index in 0..<10 {
+            let radius = index % 2 == 0 ? r : r * 0.382
+            let angle = -Double.pi / 2 + Double(index) * Double.pi / 5
+            points.append("\(rounded(x + radius * cos(angle))),\(rounded(y + radius * sin(angle)))")
+        }
+        return "<polygon points=\"\(points.joined(separator: " "))\" fill=\"\(fill)\"/>"
+    }
+
+    private static func circle(_ x: Double, _ y: Double, _ r: Double, _ fill: String) -> String {
+        "<circle cx=\"\(rounded(x))\" cy=\"\(rounded(y))\" r=\"\(rounded(r))\" fill=\"\(fill)\"/>"
+    }
     /// The flag's shapes with a faint outline, so white fields stay visible on a white row.
     private static func document(_ body: String) -> String {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 30 20\" width=\"30\" height=\"20\">\(body)"
@@ -31,7 +73,7 @@ enum SVGFlag {
         )
     }
 
-    /// The flag of `code` (ISO 3166 alpha-2, lowercase); a plain grey field for codes we do not draw.
+    /// The flag of `code` (ISO 3166 alpha-2, lowercase); a badge with the code for codes we do not draw.
     static func svg(for code: String) -> String {
         switch code {
         case "de": return horizontal("#000", "#D00", "#FFCE00")
@@ -80,8 +122,97 @@ enum SVGFlag {
                 "<rect width=\"30\" height=\"20\" fill=\"#FFF\"/><rect width=\"7.5\" height=\"20\" fill=\"#D52B1E\"/>"
                     + "<rect x=\"22.5\" width=\"7.5\" height=\"20\" fill=\"#D52B1E\"/>"
                     + "<polygon points=\"\(leaf)\" fill=\"#D52B1E\"/>")
+        case "nl": return horizontal("#AE1C28", "#FFF", "#21468B")
+        case "ru": return horizontal("#FFF", "#0039A6", "#D52B1E")
+        case "bg": return horizontal("#FFF", "#00966E", "#D62612")
+        case "lt": return horizontal("#FDB913", "#006A44", "#C1272D")
+        case "ee": return horizontal("#0072CE", "#000", "#FFF")
+        case "ye": return horizontal("#CE1126", "#FFF", "#000")
+        case "be": return vertical("#000", "#FDDA24", "#EF3340")
+        case "ie": return vertical("#169B62", "#FFF", "#FF883E")
+        case "ro": return vertical("#002B7F", "#FCD116", "#CE1126")
+        case "ng": return vertical("#008751", "#FFF", "#008751")
+        case "ci": return vertical("#F77F00", "#FFF", "#009E60")
+        case "ml": return vertical("#14B53A", "#FCD116", "#CE1126")
+        case "pe": return vertical("#D91023", "#FFF", "#D91023")
+        case "fi": return nordicCross(field: "#FFF", cross: "#002F6C")
+        case "dk": return nordicCross(field: "#C8102E", cross: "#FFF")
+        case "pl":
+            return document(
+                "<rect width=\"30\" height=\"20\" fill=\"#DC143C\"/><rect width=\"30\" height=\"10\" fill=\"#FFF\"/>")
+        case "ua":
+            return document(
+                "<rect width=\"30\" height=\"20\" fill=\"#FFD700\"/><rect width=\"30\" height=\"10\" fill=\"#0057B7\"/>"
+            )
+        case "id", "mc":
+            return document(
+                "<rect width=\"30\" height=\"20\" fill=\"#FFF\"/><rect width=\"30\" height=\"10\" fill=\"#CE1126\"/>")
+        case "no":
+            return document(
+                "<rect width=\"30\" height=\"20\" fill=\"#BA0C2F\"/>"
+                    + "<rect x=\"8\" width=\"6\" height=\"20\" fill=\"#FFF\"/><rect y=\"7\" width=\"30\" height=\"6\" fill=\"#FFF\"/>"
+                    + "<rect x=\"9.5\" width=\"3\" height=\"20\" fill=\"#00205B\"/><rect y=\"8.5\" width=\"30\" height=\"3\" fill=\"#00205B\"/>"
+            )
+        case "mx":
+            return vertical("#006847", "#FFF", "#CE1126").replacingOccurrences(
+                of: "<rect x=\".25\"", with: circle(15, 10, 2.6, "#8C5A2B") + "<rect x=\".25\"")
+        case "ar":
+            return horizontal("#74ACDF", "#FFF", "#74ACDF").replacingOccurrences(
+                of: "<rect x=\".25\"", with: circle(15, 10, 2.2, "#F6B40E") + "<rect x=\".25\"")
+        case "in":
+            return horizontal("#FF9933", "#FFF", "#138808").replacingOccurrences(
+                of: "<rect x=\".25\"",
+                with: "<circle cx=\"15\" cy=\"10\" r=\"2.4\" fill=\"none\" stroke=\"#000080\" stroke-width=\".8\"/>"
+                    + "<rect x=\".25\"")
+        case "cn":
+            return document(
+                "<rect width=\"30\" height=\"20\" fill=\"#EE1C25\"/>" + star(5, 5, 3, fill: "#FFFF00")
+                    + star(10, 2, 1, fill: "#FFFF00") + star(12, 4, 1, fill: "#FFFF00")
+                    + star(12, 7, 1, fill: "#FFFF00")
+                    + star(10, 9, 1, fill: "#FFFF00"))
+        case "vn":
+            return document("<rect width=\"30\" height=\"20\" fill=\"#DA251D\"/>" + star(15, 10.5, 6, fill: "#FFFF00"))
+        case "tr":
+            return document(
+                "<rect width=\"30\" height=\"20\" fill=\"#E30A17\"/>" + circle(11, 10, 5, "#FFF")
+                    + circle(12.3, 10, 4, "#E30A17")
+                    + star(17.3, 10, 2.5, fill: "#FFF"))
+        case "tw":
+            return document(
+                "<rect width=\"30\" height=\"20\" fill=\"#FE0000\"/><rect width=\"15\" height=\"10\" fill=\"#000095\"/>"
+                    + circle(7.5, 5, 2.6, "#FFF"))
+        case "pt":
+            return document(
+                "<rect width=\"30\" height=\"20\" fill=\"#FF0000\"/><rect width=\"12\" height=\"20\" fill=\"#006600\"/>"
+                    + circle(12, 10, 3.5, "#FFCC00") + circle(12, 10, 2.2, "#FF0000"))
+        case "br":
+            return document(
+                "<rect width=\"30\" height=\"20\" fill=\"#009C3B\"/><polygon points=\"15,2.5 27,10 15,17.5 3,10\" fill=\"#FFDF00\"/>"
+                    + circle(15, 10, 4, "#002776"))
+        case "kr":
+            return document(
+                "<rect width=\"30\" height=\"20\" fill=\"#FFF\"/>" + circle(15, 10, 5, "#CD2E3A")
+                    + "<path d=\"M10 10a5 5 0 0 0 10 0a2.5 2.5 0 0 0-5 0a2.5 2.5 0 0 1-5 0z\" fill=\"#0047A0\"/>")
+        case "bd":
+            return document("<rect width=\"30\" height=\"20\" fill=\"#006A4E\"/>" + circle(13.5, 10, 6, "#F42A41"))
+        case "pw":
+            return document("<rect width=\"30\" height=\"20\" fill=\"#4AADD6\"/>" + circle(13, 10, 5.5, "#FFDE00"))
+        case "cl":
+            return document(
+                "<rect width=\"30\" height=\"20\" fill=\"#D52B1E\"/><rect width=\"30\" height=\"10\" fill=\"#FFF\"/>"
+                    + "<rect width=\"10\" height=\"10\" fill=\"#0039A6\"/>" + star(5, 5, 2.5, fill: "#FFF"))
+        case "gr":
+            var body = "<rect width=\"30\" height=\"20\" fill=\"#0D5EAF\"/>"
+            for index in stride(from: 1, to: 9, by: 2) {
+                body +=
+                    "<rect y=\"\(rounded(Double(index) * 20 / 9))\" width=\"30\" height=\"\(rounded(20.0 / 9))\" fill=\"#FFF\"/>"
+            }
+            body += "<rect width=\"11.1\" height=\"11.1\" fill=\"#0D5EAF\"/>"
+            body +=
+                "<rect x=\"4.44\" width=\"2.22\" height=\"11.1\" fill=\"#FFF\"/><rect y=\"4.44\" width=\"11.1\" height=\"2.22\" fill=\"#FFF\"/>"
+            return document(body)
         default:
-            return document("<rect width=\"30\" height=\"20\" fill=\"#CCC\"/>")
+            return badge(code)
         }
     }
 

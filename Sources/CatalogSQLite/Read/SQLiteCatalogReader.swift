@@ -276,7 +276,8 @@ final class SQLiteIndexReader: SearchIndexReading {
                     StoredHit(
                         document: document, id: statement.text(1), json: statement.blob(2), title: statement.text(3),
                         subtitle: statement.optionalText(4),
-                        categories: StoredColumns.labels(json: statement.blob(5))))
+                        categories: StoredColumns.labels(json: statement.blob(5)),
+                        key: BrowseKey(section: statement.int(6), sortKey: statement.blob(7), id: statement.text(1))))
             }
         }
         statement.finish()

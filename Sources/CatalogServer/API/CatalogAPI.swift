@@ -28,6 +28,19 @@ struct CatalogAPI {
             }
             return JSONResponse.list("sections", sections)
         }
+        routes.get("/api/v1/catalogs/{id}/outline") { _, context in
+            let reader = try stores.reader()
+            let catalog = try reader.catalogOr404(context.parameter("id"))
+            let outline = try StorageErrors.map { try reader.outline(of: catalog) }
+            return JSONResponse.write(OutlineAnswer(outline: outline, labels: catalog.sectionLabels))
+        }
+        routes.get("/api/v1/catalogs/{id}/categories/{category}/outline") { _, context in
+            let reader = try stores.reader()
+            let catalog = try reader.catalogOr404(context.parameter("id"))
+            let number = try catalog.categoryNumber(context.parameter("category"))
+            let outline = try StorageErrors.map { try reader.outline(of: catalog, category: number) }
+            return JSONResponse.write(OutlineAnswer(outline: outline, labels: catalog.sectionLabels))
+        }
         routes.get("/api/v1/catalogs/{id}/items") { request, context in
             let limit = try request.integer("limit", in: 1...maxPage, default: 50)
             let after = try request.cursor()
@@ -35,6 +48,11 @@ struct CatalogAPI {
             let section = try request.text("section", maxLength: 64)
             let reader = try stores.reader()
             let catalog = try reader.catalogOr404(context.parameter("id"))
+            if let page = try Self.positionedPage(
+                request, reader: reader, catalog: catalog, category: nil, limit: limit)
+            {
+                return JSONResponse.write(page)
+            }
             let page = try StorageErrors.map {
                 if let start = try request.text("start", maxLength: 64) {
                     return try reader.items(of: catalog, startingAt: start, limit: limit)
@@ -49,6 +67,12 @@ struct CatalogAPI {
             let before = try request.cursor("before")
             let reader = try stores.reader()
             let catalog = try reader.catalogOr404(context.parameter("id"))
+            let number = try catalog.categoryNumber(context.parameter("category"))
+            if let page = try Self.positionedPage(
+                request, reader: reader, catalog: catalog, category: number, limit: limit)
+            {
+                return JSONResponse.write(page)
+            }
             let page = try StorageErrors.map {
                 try reader.items(
                     of: catalog, category: context.parameter("category"), after: after, before: before, limit: limit)
@@ -82,5 +106,97 @@ struct CatalogAPI {
             let items = try StorageErrors.map { try reader.featured(of: catalog, limit: limit) }
             return JSONResponse.list("items", items)
         }
+    }
+}
+
+extension CatalogAPI {
+    /// The page a request asks for by `position=N` (rows from the N-th on) or `at=CURSOR` (rows
+    /// from the cursor's place on), or nil when it asks for neither.
+    static func positionedPage(
+        _ request: Request, reader: any CatalogReader, catalog: StoredCatalog, category: Int?, limit: Int
+    ) throws -> PositionedPage? {
+        let at = try request.cursor("at")
+        let given: Int? =
+            request.query("position") == nil
+            ? nil : try request.integer("position", in: 0...Int(Int32.max), default: 0)
+        guard at != nil || given != nil else { return nil }
+        return try StorageErrors.map {
+            // `at` wins over `position`, both over keyset paging, whose values are still checked.
+            for name in ["after", "before"] {
+                if let cursor = try request.cursor(name) { _ = try BrowseCursor.decode(cursor) }
+            }
+            _ = try request.text("start", maxLength: 64)
+            var position = given ?? 0
+            if let at { position = try reader.place(of: catalog, category: category, cursor: at).position }
+            return try reader.items(of: catalog, category: category, position: position, limit: limit)
+        }
+    }
+}
+
+extension StoredCatalog {
+    /// The number of the category named `name`, or a 404.
+    func categoryNumber(_ name: String) throws -> Int {
+        guard let number = categories.first(where: { $0.name == name })?.id else {
+            throw HTTPError.notFound("catalog \"\(id)\" has no category \"\(name.prefix(80))\"")
+        }
+        return number
+    }
+}
+
+/// `{"count","labels":[…],"sections":[{"label","start","count"}]}`: what a client needs to lay a
+/// whole list out and jump anywhere in it.
+struct OutlineAnswer: JSONWritable {
+    let outline: ListOutline
+    let labels: [String]
+
+    func write(to output: inout JSONOutput) {
+        output.raw("{")
+        output.key("count")
+        output.integer(outline.count)
+        output.raw(",")
+        output.key("labels")
+        output.strings(labels)
+        output.raw(",")
+        output.key("sections")
+        output.raw("[")
+        for (index, section) in outline.sections.enumerated() {
+            if index > 0 { output.raw(",") }
+            output.raw("{")
+            output.key("count")
+            output.integer(section.count)
+            output.raw(",")
+            output.key("label")
+            output.string(section.label)
+            output.raw(",")
+            output.key("start")
+            output.integer(section.start)
+            output.raw("}")
+        }
+        output.raw("]}")
+    }
+}
+
+extension PositionedPage: JSONWritable {
+    /// `{"count","cursors":[…],"items":[…],"next","position","previous"}`.
+    public func write(to output: inout JSONOutput) {
+        output.raw("{")
+        output.key("count")
+        output.integer(count)
+        output.raw(",")
+        output.key("cursors")
+        output.strings(cursors)
+        output.raw(",")
+        output.key("items")
+        output.array(items)
+        output.raw(",")
+        output.key("next")
+        output.string(next)
+        output.raw(",")
+        output.key("position")
+        output.integer(position)
+        output.raw(",")
+        output.key("previous")
+        output.string(previous)
+        output.raw("}")
     }
 }

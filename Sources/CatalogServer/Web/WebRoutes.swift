@@ -1,40 +1,47 @@
 import CatalogAuth
+import CatalogCore
 import CatalogHTTP
 import CatalogModel
-import CatalogCore
 import CatalogStorage
+import Foundation
 
-/// The web app's pages: home, catalog list and search, detail, the cookbook's tabs, sign-in and
-/// favorites, and the fingerprinted assets. Pages are rendered here from the same store the API
-/// reads; the script (`Assets/`) only enhances them.
+/// The web app's pages: home, catalog and category lists with search, detail, the cookbook's
+/// tabs, sign-in and favorites, and what makes it an installable app that works offline (the
+/// manifest, the service worker, the offline pages), the catalogs' own stylesheets, and the
+/// sitemap. Pages are rendered here from the same store the API reads; the script (`Assets/`)
+/// only enhances them.
 struct WebRoutes {
     let stores: any CatalogDatabase
     let authenticator: Authenticator
     let settings: WebSessionSettings
     let throttle: SignInThrottle
+    let baseURL: BaseURL
 
     func register(in routes: inout RouterBuilder) {
         let stores = stores
         let authenticator = authenticator
         let settings = settings
         let throttle = throttle
+        let baseURL = baseURL
         @Sendable func session(_ request: Request) throws -> WebSession {
             try WebSession(request: request, stores: stores, authenticator: authenticator, settings: settings)
         }
 
         routes.get("/") { request, _ in
             let store = try stores.reader()
-            return HomePage(catalogs: try store.catalogs(), session: try session(request)).render()
+            return HomePage(
+                catalogs: try store.catalogs(), session: try session(request),
+                strings: WebStrings.negotiate(request.headers["Accept-Language"])
+            ).render()
         }
         routes.get("/c/{id}") { request, context in
             let store = try stores.reader()
             let catalog = try store.catalogOr404(context.parameter("id"))
-            let definition = catalog.definition
-            let strings = WebStrings.forLocale(definition.locale)
+            let strings = WebStrings.forLocale(catalog.definition.locale)
             let page = ListPage(
                 store: store, catalog: catalog, session: try session(request),
-                tabs: CollectionPages.tabs(for: definition, strings: strings, selected: "all"))
-            return try page.render(try ListPage.State(request))
+                tabs: CollectionPages.tabs(for: catalog.definition, strings: strings, selected: "all"))
+            return try page.render(try ListState(request))
         }
         routes.get("/c/{id}/i/{item}") { request, context in
             let store = try stores.reader()
@@ -44,36 +51,32 @@ struct WebRoutes {
                 throw HTTPError.notFound("no such record")
             }
             let session = try session(request)
-            var isFavorite: Bool?
-            if !definition.categories.isEmpty {
-                isFavorite =
-                    try session.user.map { user in
-                        try stores.users().favorites(ofUser: user.id).contains {
-                            $0.catalog == definition.id && $0.item == record.id
-                        }
-                    } ?? false
-            }
+            let isFavorite =
+                try session.user.map { user in
+                    try stores.users().favorites(ofUser: user.id).contains {
+                        $0.catalog == definition.id && $0.item == record.id
+                    }
+                } ?? false
             let origin = try DetailPage.Origin(request)
             let strings = WebStrings.forLocale(definition.locale)
-            let base = WebPaths.catalog(definition.id)
-            var back = (href: base + origin.query, label: definition.title)
+            var back = (href: WebPaths.catalog(definition.id) + origin.list.backQuery, label: definition.title)
             switch origin.via {
-            case "hot": back = (base + "/hot", strings.hot)
-            case "favorites": back = (base + "/favorites", strings.favorites)
-            case "categories": back = (base + "/categories", strings.categories)
+            case "hot": back = (WebPaths.catalog(definition.id) + "/hot", strings[.hot])
+            case "favorites": back = (WebPaths.catalog(definition.id) + "/favorites", strings[.favorites])
+            case "categories": back = (WebPaths.catalog(definition.id) + "/categories", strings[.categories])
             default:
-                if let number = origin.category,
-                    let category = catalog.categories.first(where: { $0.id == number })
-                {
-                    back = (base + "/categories/\(number)", category.name)
+                if let number = origin.category, let category = catalog.categories.first(where: { $0.id == number }) {
+                    back = (WebPaths.category(definition.id, number) + origin.list.backQuery, category.name)
                 }
             }
             return DetailPage(
                 definition: definition, record: record, session: session, isFavorite: isFavorite,
                 tabs: CollectionPages.tabs(for: definition, strings: strings, selected: origin.tab), origin: origin,
-                back: back
+                back: back, url: baseURL.resolve(for: request) + WebPaths.item(definition.id, record.id)
             ).render()
         }
+        // The favorite button: a form (303 back to the page, for browsers without the script) or,
+        // from the script, a fetch that is answered 204, so no history entry is added.
         routes.on(.post, "/c/{id}/i/{item}/favorite") { request, context in
             let fields = try WebSession.formFields(request)
             let session = try session(request)
@@ -81,7 +84,9 @@ struct WebRoutes {
             let id = context.parameter("id")
             let item = context.parameter("item")
             let here = WebPaths.item(id, item) + (try DetailPage.Origin(request)).query
+            let fromScript = request.headers["Accept"]?.contains("application/json") == true
             guard let user = session.user else {
+                if fromScript { throw HTTPError(.unauthorized, code: "unauthorized", "sign in first") }
                 return Self.redirect("/signin?next=" + WebPaths.encode(here))
             }
             let reader = try stores.reader()
@@ -93,7 +98,7 @@ struct WebRoutes {
                 fields["favorite"] == "0"
                 ? try users.removeFavorite(userID: user.id, catalog: id, item: item)
                 : try users.addFavorite(userID: user.id, catalog: id, item: item)
-            return Self.redirect(here)
+            return fromScript ? Response(status: .noContent) : Self.redirect(here)
         }
         routes.get("/c/{id}/hot") { request, context in
             let store = try stores.reader()
@@ -102,9 +107,8 @@ struct WebRoutes {
             let strings = WebStrings.forLocale(definition.locale)
             let records = try store.featured(of: catalog, limit: 500).map { try $0.record() }
             return CollectionPages.records(
-                records, title: strings.hot, definition: definition, session: try session(request), tab: "hot",
-                back: ("/", strings.catalogs), here: WebPaths.catalog(definition.id) + "/hot", via: "hot",
-                empty: strings.noResults)
+                records, title: strings[.hot], definition: definition, session: try session(request), tab: "hot",
+                here: WebPaths.catalog(definition.id) + "/hot", via: "hot", empty: strings[.noResults])
         }
         routes.get("/c/{id}/categories") { request, context in
             let catalog = try stores.reader().catalogOr404(context.parameter("id"))
@@ -114,17 +118,15 @@ struct WebRoutes {
         routes.get("/c/{id}/categories/{category}") { request, context in
             let store = try stores.reader()
             let catalog = try store.catalogOr404(context.parameter("id"))
-            let definition = catalog.definition
-            let strings = WebStrings.forLocale(definition.locale)
+            let strings = WebStrings.forLocale(catalog.definition.locale)
             guard let number = Int(context.parameter("category")),
                 let category = catalog.categories.first(where: { $0.id == number })
             else { throw HTTPError.notFound("no such category") }
-            let records = try store.records(of: catalog, category: category.name, limit: 2000)
-            return CollectionPages.records(
-                records, title: category.name, definition: definition, session: try session(request), tab: "categories",
-                back: (WebPaths.catalog(definition.id) + "/categories", strings.categories),
-                here: WebPaths.catalog(definition.id) + "/categories/\(number)", via: "categories/\(number)",
-                empty: strings.noResults)
+            let page = ListPage(
+                store: store, catalog: catalog, session: try session(request),
+                tabs: CollectionPages.tabs(for: catalog.definition, strings: strings, selected: "categories"),
+                category: category)
+            return try page.render(try ListState(request))
         }
         routes.get("/c/{id}/favorites") { request, context in
             let store = try stores.reader()
@@ -133,16 +135,25 @@ struct WebRoutes {
             let strings = WebStrings.forLocale(definition.locale)
             let session = try session(request)
             let here = WebPaths.catalog(definition.id) + "/favorites"
-            guard let user = session.user else { return Self.redirect("/signin?next=" + WebPaths.encode(here)) }
+            guard let user = session.user else {
+                // Signed out: the favorites kept in this browser, which the script shows.
+                return CollectionPages.records(
+                    [], title: strings[.favorites], definition: definition, session: session, tab: "favorites",
+                    here: here, via: "favorites", empty: strings[.noFavorites], note: strings[.favoritesOnDevice],
+                    local: true)
+            }
             let records = try stores.users().favorites(ofUser: user.id).filter { $0.catalog == definition.id }
                 .compactMap { try store.item(of: catalog, id: $0.item)?.record() }
             return CollectionPages.records(
-                records, title: strings.favorites, definition: definition, session: session, tab: "favorites",
-                back: ("/", strings.catalogs), here: here, via: "favorites", empty: strings.noFavorites)
+                records, title: strings[.favorites], definition: definition, session: session, tab: "favorites",
+                here: here, via: "favorites", empty: strings[.noFavorites])
         }
         routes.get("/signin") { request, _ in
-            SignInPage(session: try session(request), next: SignInPage.safeNext(request.query("next")), outcome: .form)
-                .render()
+            let next = SignInPage.safeNext(request.query("next"))
+            let (strings, catalog) = try Self.language(of: next, request: request, stores: stores)
+            return SignInPage(
+                session: try session(request), next: next, outcome: .form, strings: strings, catalog: catalog
+            ).render()
         }
         // Password checks cost about 0.1 s of CPU each: CatalogApplication runs this route on the
         // HTTP server's offload threads, never on an event-loop worker, unless it is throttled.
@@ -151,19 +162,22 @@ struct WebRoutes {
             let session = try session(request)
             try session.checkForm(request, fields: fields)
             let next = SignInPage.safeNext(fields["next"])
+            let (strings, catalog) = try Self.language(of: next, request: request, stores: stores)
+            func page(_ outcome: SignInPage.Outcome) -> Response {
+                SignInPage(session: session, next: next, outcome: outcome, strings: strings, catalog: catalog).render()
+            }
             let name = fields["name"] ?? ""
             let password = fields["password"] ?? ""
-            guard !name.isEmpty, !password.isEmpty, password.utf8.count <= 1024 else {
-                return SignInPage(session: session, next: next, outcome: .failed).render()
-            }
+            guard !name.isEmpty, !password.isEmpty, password.utf8.count <= 1024 else { return page(.failed) }
             if case .locked(let seconds) = throttle.check(account: name, address: request.clientAddress) {
-                return SignInPage(session: session, next: next, outcome: .locked(retryAfter: seconds)).render()
+                return page(.locked(retryAfter: seconds))
             }
             guard let user = try authenticator.user(name: name, password: password, in: stores.users()) else {
                 throttle.recordFailure(account: name, address: request.clientAddress)
-                return SignInPage(session: session, next: next, outcome: .failed).render()
+                return page(.failed)
             }
             throttle.recordSuccess(account: name, address: request.clientAddress)
+            try Self.mergeFavorites(fields["favorites"], user: user, stores: stores)
             let cookie = try authenticator.startSession(for: user, in: stores.users())
             var response = Self.redirect(next)
             response.headers.add(
@@ -190,12 +204,77 @@ struct WebRoutes {
             guard let asset = WebAssets.all.first(where: { $0.name == context.parameter("name") }) else {
                 throw HTTPError.notFound("no such asset")
             }
+            return Self.file(asset.bytes, type: asset.contentType, caching: Self.immutable)
+        }
+        routes.get("/manifest.webmanifest") { _, _ in
+            Self.file(WebAssets.manifest, type: "application/manifest+json", caching: "public, max-age=86400")
+        }
+        routes.get("/sw.js") { _, _ in
+            // Never cached by HTTP: browsers compare it byte for byte to find a new version.
+            var response = Self.file(
+                WebAssets.serviceWorker, type: "text/javascript; charset=utf-8", caching: "no-cache")
+            response.headers.add("Service-Worker-Allowed", "/")
+            return response
+        }
+        routes.get("/offline/{language}") { _, context in
+            let language = context.parameter("language")
+            guard WebStrings.supported.contains(language) else { throw HTTPError.notFound("no such language") }
+            return OfflinePage.render(WebStrings.forLocale(language))
+        }
+        routes.get("/themes/{id}/{file}") { _, context in
+            let definition = try stores.reader().catalogOr404(context.parameter("id")).definition
+            guard let tint = definition.rowTint,
+                WebPaths.theme(definition.id, tint: tint).hasSuffix("/" + context.parameter("file"))
+            else { throw HTTPError.notFound("no such stylesheet") }
             return Response(
                 status: .ok,
                 headers: HTTPHeaders([
-                    ("Content-Type", asset.contentType), ("Cache-Control", "public, max-age=31536000, immutable"),
-                ]), body: asset.bytes)
+                    ("Content-Type", "text/css; charset=utf-8"),
+                    ("Cache-Control", "public, max-age=31536000, immutable"),
+                ]), body: Array(ThemeStylesheet.css(tint: tint).utf8))
         }
+        routes.get("/robots.txt") { request, _ in
+            Response.text("User-agent: *\nAllow: /\nSitemap: \(baseURL.resolve(for: request))/sitemap.xml\n")
+        }
+        Sitemap(stores: stores, baseURL: baseURL).register(in: &routes)
+    }
+
+    /// The language of a sign-in page: that of the catalog it returns to, else the browser's; and
+    /// that catalog, for its tabs.
+    static func language(of next: String, request: Request, stores: any CatalogDatabase) throws -> (
+        WebStrings, CatalogDefinition?
+    ) {
+        let segments = next.split(separator: "?", maxSplits: 1).first?.split(separator: "/") ?? []
+        if segments.count >= 2, segments[0] == "c",
+            let catalog = try stores.reader().catalog(String(segments[1]).removingPercentEncoding ?? "")
+        {
+            return (WebStrings.forLocale(catalog.definition.locale), catalog.definition)
+        }
+        return (WebStrings.negotiate(request.headers["Accept-Language"]), nil)
+    }
+
+    /// Adds the favorites a browser kept while signed out (`[["catalog","item"],…]`, at most 500)
+    /// to the account; entries whose record does not exist are left out.
+    static func mergeFavorites(_ field: String?, user: User, stores: any CatalogDatabase) throws {
+        guard let field, !field.isEmpty, field.utf8.count <= 200_000,
+            let list = try? JSONSerialization.jsonObject(with: Data(field.utf8)) as? [[String]]
+        else { return }
+        let reader = try stores.reader()
+        let users = try stores.users()
+        for entry in list.prefix(500) where entry.count == 2 {
+            guard let catalog = try reader.catalog(entry[0]), try reader.item(of: catalog, id: entry[1]) != nil else {
+                continue
+            }
+            _ = try users.addFavorite(userID: user.id, catalog: entry[0], item: entry[1])
+        }
+    }
+
+    /// A year, for files whose name changes with their content.
+    static let immutable = "public, max-age=31536000, immutable"
+
+    /// A file's bytes with its type and caching.
+    static func file(_ bytes: [UInt8], type: String, caching: String) -> Response {
+        Response(status: .ok, headers: HTTPHeaders([("Content-Type", type), ("Cache-Control", caching)]), body: bytes)
     }
 
     /// 303 See Other: after a form, the browser GETs `location`.

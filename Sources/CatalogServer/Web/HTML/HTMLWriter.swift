@@ -95,6 +95,23 @@ struct HTMLWriter {
         text(String(decoding: units[position...], as: UTF16.self))
     }
 
+    /// A data block (`<script type="application/ld+json">`): JSON the browser never runs. `<`,
+    /// `>` and `&` are written as JSON escapes, so no text can end the element early.
+    mutating func scriptJSON(type: StaticString, _ json: String) {
+        open("script", ["type": String(describing: type)])
+        for scalar in json.unicodeScalars {
+            switch scalar {
+            case "<": output += "\\u003c"
+            case ">": output += "\\u003e"
+            case "&": output += "\\u0026"
+            case "\u{2028}": output += "\\u2028"
+            case "\u{2029}": output += "\\u2029"
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        close("script")
+    }
+
     static func escape(_ value: String, into output: inout String) {
         for character in value.unicodeScalars {
             switch character {

@@ -8,13 +8,13 @@ enum CollectionPages {
         guard !definition.categories.isEmpty else { return [] }
         let base = WebPaths.catalog(definition.id)
         return [
-            PageLayout.Tab(label: strings.hot, href: base + "/hot", selected: selected == "hot", icon: Icons.star),
+            PageLayout.Tab(label: strings[.hot], href: base + "/hot", selected: selected == "hot", icon: Icons.star),
             PageLayout.Tab(
-                label: strings.categories, href: base + "/categories", selected: selected == "categories",
+                label: strings[.categories], href: base + "/categories", selected: selected == "categories",
                 icon: Icons.grid),
-            PageLayout.Tab(label: strings.all, href: base, selected: selected == "all", icon: Icons.list),
+            PageLayout.Tab(label: strings[.all], href: base, selected: selected == "all", icon: Icons.list),
             PageLayout.Tab(
-                label: strings.favorites, href: base + "/favorites", selected: selected == "favorites",
+                label: strings[.favorites], href: base + "/favorites", selected: selected == "favorites",
                 icon: Icons.heart),
         ]
     }
@@ -44,27 +44,36 @@ enum CollectionPages {
             """
     }
 
-    /// A titled list of records (hot, one category, favorites).
+    /// A titled list of records (hot, favorites): the same rows as every list, windowed by the
+    /// script like the others. Signed out, the favorites list is the browser's own (the script
+    /// fills it from the records kept there).
     static func records(
         _ records: [Record], title: String, definition: CatalogDefinition, session: WebSession, tab: String,
-        back: (href: String, label: String)?, here: String, via: String, empty: String?
+        here: String, via: String, empty: String, note: String? = nil, local: Bool = false
     ) -> Response {
         let strings = WebStrings.forLocale(definition.locale)
         var layout = PageLayout(
-            title: title, strings: strings, back: back, catalogID: definition.id, session: session,
+            title: title, strings: strings, back: ("/", strings[.catalogs]), catalog: definition, session: session,
             tabs: tabs(for: definition, strings: strings, selected: tab))
         layout.here = here
+        let context = RowView.Context(
+            definition: definition, strings: strings,
+            thumbnails: local || records.contains { $0.image != nil } || definition.mapping[.image] != nil,
+            backQuery: DetailPage.Origin(via: via).query)
         return layout.render { html in
-            html.open("ol", ["class": "rows collection", "id": "collection"])
-            for record in records {
-                RowView.write(
-                    record, catalog: definition.id, strings: strings, locale: definition.locale,
-                    backQuery: DetailPage.Origin(via: via).query, into: &html)
+            if let note { html.element("p", ["class": "note", "id": "note"], text: note) }
+            html.open(
+                "ol",
+                [
+                    "class": "rows collection", "id": "collection", "data-source": "static",
+                    "data-catalog": definition.id, "data-via": via, "data-favorites": local ? "local" : nil,
+                    "data-thumbs": context.thumbnails ? "" : nil,
+                ])
+            for (index, record) in records.enumerated() {
+                RowView.write(record, context: context, position: index, into: &html)
             }
             html.close("ol")
-            if records.isEmpty, let empty {
-                html.element("p", ["class": "empty"], text: empty)
-            }
+            html.element("p", ["class": "empty", "id": "empty", "hidden": records.isEmpty ? nil : ""], text: empty)
         }
     }
 
@@ -74,15 +83,15 @@ enum CollectionPages {
     {
         let strings = WebStrings.forLocale(definition.locale)
         var layout = PageLayout(
-            title: strings.categories, strings: strings, back: ("/", strings.catalogs), catalogID: definition.id,
+            title: strings[.categories], strings: strings, back: ("/", strings[.catalogs]), catalog: definition,
             session: session, tabs: tabs(for: definition, strings: strings, selected: "categories"))
         layout.here = WebPaths.catalog(definition.id) + "/categories"
         return layout.render { html in
             html.open("ol", ["class": "rows categories", "id": "categories"])
             for category in categories {
                 RowView.countRow(
-                    href: WebPaths.catalog(definition.id) + "/categories/" + String(category.id),
-                    image: category.image, title: category.name, subtitle: nil, count: category.count, into: &html)
+                    href: WebPaths.category(definition.id, category.id), image: category.image, title: category.name,
+                    subtitle: nil, count: strings.number(category.count), into: &html)
             }
             html.close("ol")
         }

@@ -2,33 +2,37 @@ import CatalogHTTP
 
 extension DetailPage {
     /// Where a detail page was opened from, carried in its URL so that its back link, its tab and
-    /// the page after a favorite form return there: the list with its search (`q`, `scope`,
-    /// `search`), or one of the cookbook's tabs (`via=hot`, `via=favorites`, `via=categories/3`).
+    /// the page after a favorite form return there: the list at the same place or with its search
+    /// (``ListState``), in the whole catalog or one of the cookbook's tabs (`via=hot`,
+    /// `via=favorites`, `via=categories/3`).
     struct Origin {
-        /// The search of the list, when the record was opened from the list.
-        var list: ListPage.State
+        /// The list's place or search.
+        var list: ListState
         /// `hot`, `favorites`, `categories` or `categories/N`.
         var via: String?
 
         init(_ request: Request) throws {
-            list = try ListPage.State(request)
+            list = try ListState(request)
+            list.open = nil
             via = request.query("via").flatMap(Self.validVia)
         }
 
-        init(via: String) {
-            list = ListPage.State()
-            self.via = Self.validVia(via)
+        init(list: ListState = ListState(), via: String?) {
+            self.list = list
+            self.list.open = nil
+            self.via = via.flatMap(Self.validVia)
         }
 
-        /// The query string that brings this origin along (`""` for the plain list).
+        /// The query string that brings this origin along (`""` for the top of the plain list).
         var query: String {
-            if let via { return WebPaths.query(["via": via]) }
-            return list.backQuery
+            let list = list.backQuery
+            guard let via else { return list }
+            return list.isEmpty ? WebPaths.query([("via", via)]) : list + "&via=" + WebPaths.encode(via)
         }
 
         /// The tab to show as selected.
         var tab: String {
-            guard let via else { return "" }
+            guard let via else { return "all" }
             return via.hasPrefix("categories") ? "categories" : via
         }
 

@@ -1,27 +1,71 @@
 import CatalogHTTP
+import CatalogModel
+import CatalogStorage
 
-/// Errors of web pages as pages (the API and the original endpoints keep their JSON errors).
-enum ErrorPage {
-    @Sendable static func render(_ error: HTTPError, _ request: Request) -> Response {
+/// Errors of web pages as pages in the reader's language: the catalog's language under
+/// `/c/{id}/`, else the best match of `Accept-Language` (the API and the original endpoints keep
+/// their JSON errors). The page names the problem in general words; the server's own message,
+/// which is English and may name internals, stays in the log and the API.
+struct ErrorPage: Sendable {
+    let stores: any CatalogDatabase
+
+    func render(_ error: HTTPError, _ request: Request) -> Response {
         let path = request.rawPath
         if path.hasPrefix("/api/") || path.hasPrefix("/get") || path.hasPrefix("/catalogs/")
-            || path.hasPrefix("/images/")
-            || path.hasPrefix("/assets/")
+            || path.hasPrefix("/images/") || path.hasPrefix("/assets/") || path.hasPrefix("/sitemap")
         {
             return ErrorMiddleware.json(error, request)
         }
-        var html = HTMLWriter()
-        html.raw("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">")
-        html.raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
-        html.element("title", text: "\(error.status.rawValue)")
-        html.element("link", ["rel": "stylesheet", "href": WebAssets.stylesheet.path])
-        html.raw("</head><body><main id=\"main\" class=\"error-page\">")
-        html.element("h1", text: "\(error.status.rawValue)")
-        html.element("p", text: error.message)
-        html.raw("<p><a href=\"/\">Catalogs</a></p></main></body></html>")
-        var response = Response.text(html.output, status: error.status, contentType: "text/html; charset=utf-8")
+        let strings = Self.strings(for: request, stores: stores)
+        let key: WebStrings.Key =
+            switch error.status.rawValue {
+            case 400: .error400
+            case 401: .error401
+            case 403: .error403
+            case 404: .error404
+            case 405: .error405
+            case 413: .error413
+            case 415: .error415
+            case 429: .error429
+            case 503: .error503
+            default: .error500
+            }
+        let layout = PageLayout(title: strings[.errorTitle], strings: strings, back: ("/", strings[.catalogs]))
+        var response = layout.render(status: error.status) { html in
+            html.open("div", ["class": "error-page"])
+            html.element("p", ["class": "error-status"], text: String(error.status.rawValue))
+            html.element("p", ["class": "error-text", "id": "error-text"], text: strings[key])
+            html.element("p") { $0.element("a", ["href": "/"], text: strings[.catalogs]) }
+            html.close("div")
+        }
         for (name, value) in error.headers { response.headers.add(name, value) }
-        WebHeaders.apply(to: &response)
+        return response
+    }
+
+    /// The catalog's language for a path under `/c/{id}`, else the browser's.
+    static func strings(for request: Request, stores: any CatalogDatabase) -> WebStrings {
+        let segments = request.segments
+        if segments.count >= 2, segments[0] == "c", let catalog = try? stores.reader().catalog(segments[1]) {
+            return WebStrings.forLocale(catalog.definition.locale)
+        }
+        return WebStrings.negotiate(request.headers["Accept-Language"])
+    }
+}
+
+/// `/offline/{language}`: what the service worker shows for a page that was not saved.
+enum OfflinePage {
+    static func render(_ strings: WebStrings) -> Response {
+        let layout = PageLayout(title: strings[.offlineTitle], strings: strings, back: ("/", strings[.catalogs]))
+        var response = layout.render { html in
+            html.open("div", ["class": "error-page offline-page"])
+            html.element("p", ["class": "error-text", "id": "offline-text"], text: strings[.offlineText])
+            html.element("p") {
+                $0.element(
+                    "button", ["type": "button", "class": "retry", "id": "offline-retry"], text: strings[.retry])
+            }
+            html.close("div")
+        }
+        response.headers["Cache-Control"] = "no-cache"
         return response
     }
 }

@@ -1,24 +1,24 @@
 import CatalogHTTP
 import CatalogModel
 
-/// `/`: the catalogs with their record counts.
+/// `/`: the catalogs with their record counts, in the language the browser asks for.
 struct HomePage {
     let catalogs: [CatalogSummary]
     let session: WebSession
+    let strings: WebStrings
 
     func render() -> Response {
-        let strings = WebStrings.english
-        let layout = PageLayout(title: strings.catalogs, strings: strings, session: session)
+        let layout = PageLayout(title: strings[.catalogs], strings: strings, session: session)
         return layout.render { html in
             html.open("ol", ["class": "rows catalogs", "id": "catalogs"])
             for catalog in catalogs {
                 RowView.countRow(
                     href: WebPaths.catalog(catalog.id), language: catalog.locale, image: nil, title: catalog.title,
-                    subtitle: catalog.id, count: catalog.count, into: &html)
+                    subtitle: catalog.id, count: strings.number(catalog.count), into: &html)
             }
             html.close("ol")
             html.element("p", ["class": "footnote"]) {
-                $0.element("a", ["href": "/api/v1/openapi.json"], text: "JSON API (OpenAPI)")
+                $0.element("a", ["href": "/api/v1/openapi.json"], text: strings[.apiLink])
             }
         }
     }

@@ -1,126 +1,160 @@
-import CatalogHTTP
 import CatalogCore
+import CatalogHTTP
 import CatalogModel
 import CatalogStorage
 
-/// `/c/{id}`: a catalog's records in index order with sticky section headers and an index rail,
-/// or, while searching (`q`, `scope` or `search=1` in the URL), ranked results with scope
-/// buttons and highlighted matches. Everything works without JavaScript; the script adds
-/// search as you type and loading more rows while scrolling.
+/// `/c/{id}` and `/c/{id}/categories/{n}`: a catalog's (or one category's) records in index order
+/// with section headers and an index rail (or one flat list), or, while searching, ranked results
+/// with scope buttons, filters, facets, sort and highlighted matches. Everything works without
+/// JavaScript (a page of rows with links to the rows before and after it); the script turns the
+/// rows into one windowed list over the whole catalog.
 struct ListPage {
-    /// Rows per page of the plain list.
+    /// Rows per page.
     static let pageSize = 100
-    /// Results per search.
+    /// Results per search page.
     static let searchLimit = 50
 
     let store: any CatalogReader
     let catalog: StoredCatalog
-    var definition: CatalogDefinition { catalog.definition }
-    var summary: CatalogSummary { catalog.summary }
     let session: WebSession
     let tabs: [PageLayout.Tab]
+    /// The category whose records the page lists, or nil for the whole catalog.
+    var category: CategoryCount?
 
-    struct State {
-        var query: String
-        var scope: String?
-        var searching: Bool
-        var from: String?
-        var after: String?
-
-        /// The plain list: no search, from the start.
-        init() {
-            query = ""
-            scope = nil
-            searching = false
-        }
-
-        init(_ request: Request) throws {
-            query = try request.text("q", maxLength: 200) ?? ""
-            scope = try request.text("scope", maxLength: 200)
-            searching = !query.isEmpty || scope != nil || request.query("search") == "1"
-            from = try request.text("from", maxLength: 64)
-            after = try request.cursorParameter()
-        }
-
-        /// The query string that brings a detail page's back link here.
-        var backQuery: String {
-            guard searching else { return "" }
-            return WebPaths.query(["q": query.isEmpty ? nil : query, "scope": scope, "search": "1"])
-        }
+    var definition: CatalogDefinition { catalog.definition }
+    var strings: WebStrings { WebStrings.forLocale(definition.locale) }
+    /// The page's own path.
+    var base: String {
+        category.map { WebPaths.category(definition.id, $0.id) } ?? WebPaths.catalog(definition.id)
     }
+    /// The detail links' `via=` (a category page's back link returns to it).
+    var via: String? { category.map { "categories/\($0.id)" } }
 
-    func render(_ state: State) throws -> Response {
-        let strings = WebStrings.forLocale(definition.locale)
+    func render(_ state: ListState) throws -> Response {
+        let strings = strings
         let id = definition.id
+        let opened = try state.open.flatMap { try store.item(of: catalog, id: $0)?.record() }
+        if state.open != nil, opened == nil { throw HTTPError.notFound("no such record") }
+        var back: (href: String, label: String) = ("/", strings[.catalogs])
+        if category != nil { back = (WebPaths.catalog(id) + "/categories", strings[.categories]) }
         var layout = PageLayout(
-            title: definition.title, strings: strings, back: ("/", strings.catalogs), catalogID: id, session: session,
-            tabs: tabs)
-        layout.here = WebPaths.catalog(id) + state.backQuery
-        layout.mainClass = "split"
-        let results =
-            try state.searching
-            ? StorageErrors.map {
-                try store.search(
-                    SearchRequest(query: state.query, scope: state.scope, limit: Self.searchLimit), in: catalog
-                ).response()
-            } : nil
-        let page = try state.searching ? nil : StorageErrors.map { try listPage(state) }
-        let labels = try store.sections(of: catalog).map(\.label)
-        let allLabels = catalog.sectionLabels
+            title: opened?.title ?? category?.name ?? definition.title, strings: strings, back: back,
+            catalog: definition, session: session, tabs: tabs)
+        layout.here = base + state.backQuery
+        layout.mainClass = opened == nil ? "split" : "split has-open"
+        let content: Content
+        if state.searching {
+            let response = try StorageErrors.map {
+                try store.search(state.searchRequest(within: category?.name, limit: Self.searchLimit), in: catalog)
+                    .response()
+            }
+            content = .results(response)
+        } else {
+            let rows = try StorageErrors.map { () throws -> BrowseRows in try self.browseRows(state) }
+            content = .rows(rows)
+        }
         return layout.render { html in
             html.open(
                 "div",
                 [
                     "class": state.searching ? "list searching" : "list", "id": "list", "data-catalog": id,
-                    "data-locale": definition.locale, "data-count": String(summary.count),
-                    "data-no-results": strings.noResults, "data-results": strings.results,
-                    "data-category": strings.category, "data-more": strings.more,
-                    "data-pick": strings.pickRecord, "data-pane-label": strings.details,
+                    "data-locale": definition.locale, "data-base": base, "data-via": via,
+                    "data-category": category?.name,
+                    "data-title": layout.catalog?.title,
                 ])
-            searchForm(state, strings: strings, scopes: results?.scopes, into: &html)
-            if let results {
-                resultList(results, state: state, strings: strings, into: &html)
-            } else if let page {
-                // The rail comes first in the focus order: one Tab stop before the rows.
-                rail(allLabels, nonEmpty: Set(labels), strings: strings, into: &html)
-                sectionList(page, state: state, strings: strings, into: &html)
+            searchForm(state, scopes: content.scopes, into: &html)
+            // The filters are there while browsing too, for a search the script starts.
+            FilterPanel(definition: definition, strings: strings, state: state, category: category?.name, base: base)
+                .write(content.facets, into: &html)
+            switch content {
+            case .results(let response):
+                results(response, state: state, into: &html)
+            case .rows(let rows):
+                if !definition.flatList, !rows.outline.sections.isEmpty {
+                    // The rail comes first in the focus order: one Tab stop before the rows.
+                    rail(rows.outline, into: &html)
+                }
+                browseList(rows, state: state, into: &html)
             }
             html.close("div")
+            pane(opened, state: state, into: &html)
         }
     }
 
-    private func listPage(_ state: State) throws -> ItemsPage {
-        let page =
-            if let from = state.from, state.after == nil {
-                try store.items(of: catalog, startingAt: from, limit: Self.pageSize)
-            } else {
-                try store.items(of: catalog, after: state.after, limit: Self.pageSize)
-            }
-        return ItemsPage(items: try page.records(), next: page.next)
+    /// What the page shows: a page of rows in index order, or search results.
+    enum Content {
+        case rows(BrowseRows)
+        case results(SearchResponse)
+
+        var scopes: [ScopeCount]? {
+            if case .results(let response) = self { return response.scopes }
+            return nil
+        }
+
+        var facets: [String: [FacetCount]] {
+            if case .results(let response) = self { return response.facets ?? [:] }
+            return [:]
+        }
     }
 
-    private func searchForm(_ state: State, strings: WebStrings, scopes: [ScopeCount]?, into html: inout HTMLWriter) {
-        html.open(
-            "form", ["class": "search", "role": "search", "method": "get", "action": WebPaths.catalog(definition.id)])
+    /// A page of the list with its outline.
+    struct BrowseRows {
+        var outline: ListOutline
+        var page: PositionedPage
+        var records: [Record]
+    }
+
+    /// The rows the state asks for: from a cursor (`at`), after or before one (the page links),
+    /// from a section (`from`, the rail), or from the start.
+    private func browseRows(_ state: ListState) throws -> BrowseRows {
+        let number = category?.id
+        let outline = try store.outline(of: catalog, category: number)
+        var position = 0
+        if let from = state.from {
+            guard let start = outline.start(ofLabel: from, labels: catalog.sectionLabels) else {
+                throw HTTPError.notFound("no section \"\(from.prefix(64))\"")
+            }
+            position = start
+        } else if let at = state.at {
+            position = try store.place(of: catalog, category: number, cursor: at).position
+        } else if let after = state.after {
+            let place = try store.place(of: catalog, category: number, cursor: after)
+            position = place.exact ? place.position + 1 : place.position
+        } else if let before = state.before {
+            position = max(0, try store.place(of: catalog, category: number, cursor: before).position - Self.pageSize)
+        }
+        let page = try store.items(of: catalog, category: number, position: position, limit: Self.pageSize)
+        return BrowseRows(outline: outline, page: page, records: try page.records())
+    }
+
+    private func searchForm(_ state: ListState, scopes: [ScopeCount]?, into html: inout HTMLWriter) {
+        html.open("form", ["class": "search", "id": "search-form", "role": "search", "method": "get", "action": base])
         html.open("div", ["class": "search-row"])
         html.open("div", ["class": "search-field"])
-        html.element("label", ["class": "visually-hidden", "for": "q"], text: strings.search)
+        html.element("label", ["class": "visually-hidden", "for": "q"], text: strings[.search])
         html.element(
             "input",
             [
-                "type": "search", "id": "q", "name": "q", "value": state.query, "placeholder": strings.search,
+                "type": "search", "id": "q", "name": "q", "value": state.query, "placeholder": strings[.search],
                 "autocomplete": "off", "autocapitalize": "off", "spellcheck": "false", "enterkeyhint": "search",
                 "maxlength": "200", "aria-controls": "results",
             ])
         html.close("div")
         // The first submit button is the one Enter presses: it keeps the scope (below).
-        html.element("button", ["type": "submit", "class": "search-go"], text: strings.search)
-        html.element("a", ["class": "search-cancel", "href": WebPaths.catalog(definition.id)], text: strings.cancel)
+        html.element("button", ["type": "submit", "class": "search-go"], text: strings[.search])
+        html.element(
+            "a",
+            [
+                "class": "filter-toggle", "id": "filter-toggle", "href": "#filters", "aria-controls": "filters",
+                "data-count": String(state.filterCount),
+            ],
+            text: state.filterCount > 0 ? strings.plural(.activeFilters, state.filterCount) : strings[.filters])
+        html.element("a", ["class": "search-cancel", "href": base, "id": "search-cancel"], text: strings[.cancel])
         html.close("div")
         html.element("input", ["type": "hidden", "name": "search", "value": "1"])
         let scopeDefinitions = store.scopes(of: catalog)
-        if scopeDefinitions.count > 1 {
-            html.open("div", ["class": "scopes", "role": "group", "aria-label": strings.categories, "id": "scopes"])
+        if scopeDefinitions.count > 1, category == nil {
+            html.open("div", ["class": "scopes", "role": "group", "aria-label": strings[.categories], "id": "scopes"])
             let counts = Dictionary((scopes ?? []).map { ($0.label, $0) }, uniquingKeysWith: { first, _ in first })
             let selected = state.scope ?? scopeDefinitions.first?.label
             for scope in scopeDefinitions {
@@ -132,7 +166,8 @@ struct ListPage {
                     ])
                 html.element("span", ["class": "scope-label"], text: scope.label)
                 if let count = counts[scope.label] {
-                    html.element("span", ["class": "count"], text: String(count.count) + (count.capped ? "+" : ""))
+                    html.element(
+                        "span", ["class": "count"], text: strings.number(count.count) + (count.capped ? "+" : ""))
                 }
                 html.close("button")
             }
@@ -145,72 +180,149 @@ struct ListPage {
         html.close("form")
     }
 
-    private func resultList(_ results: SearchResponse, state: State, strings: WebStrings, into html: inout HTMLWriter) {
-        let total = String(results.total) + (results.totalCapped ? "+" : "")
-        html.element(
-            "p", ["class": "total", "id": "total", "aria-live": "polite"], text: "\(total) \(strings.results)")
-        html.open("ol", ["class": "rows results", "id": "results"])
-        for hit in results.items {
+    private func results(_ response: SearchResponse, state: ListState, into html: inout HTMLWriter) {
+        let total =
+            response.totalCapped
+            ? strings.plural(.resultsCapped, response.total) : strings.plural(.results, response.total)
+        html.element("p", ["class": "total", "id": "total", "aria-live": "polite"], text: total)
+        let api = "/api/v1/catalogs/" + WebPaths.encode(definition.id) + "/search" + WebPaths.query(apiPairs(state))
+        let context = RowView.Context(
+            definition: definition, strings: strings, thumbnails: response.items.contains { $0.record.image != nil },
+            backQuery: WebPaths.query(state.searchPairs + [("via", via)]))
+        html.open(
+            "ol",
+            [
+                "class": "rows results", "id": "results", "data-source": "search", "data-api": api,
+                "data-next": response.next, "data-total": String(response.total),
+                "data-capped": response.totalCapped ? "" : nil, "data-thumbs": context.thumbnails ? "" : nil,
+                "aria-label": total,
+            ])
+        for (index, hit) in response.items.enumerated() {
             RowView.write(
-                hit.record, catalog: definition.id, strings: strings, locale: definition.locale, matches: hit.matches,
-                backQuery: state.backQuery, into: &html)
+                hit.record, context: context, matches: hit.matches, snippet: hit.snippet, position: index,
+                into: &html)
         }
         html.close("ol")
         html.element(
-            "p", ["class": "empty", "id": "empty", "hidden": results.items.isEmpty ? nil : ""], text: strings.noResults)
+            "p", ["class": "empty", "id": "empty", "hidden": response.items.isEmpty ? nil : ""],
+            text: strings[.noResults])
+        if let next = response.next {
+            html.element(
+                "a",
+                [
+                    "class": "more", "id": "more", "rel": "next",
+                    "href": base + WebPaths.query(state.searchPairs + [("after", next)]),
+                ],
+                text: strings[.later])
+        }
     }
 
-    private func sectionList(_ page: ItemsPage, state: State, strings: WebStrings, into html: inout HTMLWriter) {
-        html.open("div", ["class": "sections", "id": "sections"])
+    /// The API request of the search (the script pages on with it).
+    private func apiPairs(_ state: ListState) -> [(String, String?)] {
+        var pairs: [(String, String?)] = [("q", state.query), ("scope", state.scope)]
+        pairs += (state.categories + (category.map { [$0.name] } ?? [])).map { ("category", $0) }
+        pairs += state.countries.map { ("country", $0) }
+        pairs += [("price", state.price?.description), ("sort", state.sort == .relevance ? nil : state.sort.rawValue)]
+        pairs += [("limit", String(Self.searchLimit))]
+        return pairs
+    }
+
+    private func browseList(_ rows: BrowseRows, state: ListState, into html: inout HTMLWriter) {
+        let page = rows.page
+        let first = page.cursors.first
+        let context = RowView.Context(
+            definition: definition, strings: strings, thumbnails: rows.records.contains { $0.image != nil },
+            backQuery: WebPaths.query([("at", first), ("via", via)]))
+        if let previous = page.previous {
+            html.element(
+                "a", ["class": "earlier", "id": "earlier", "rel": "prev", "href": base + "?before=" + previous],
+                text: strings[.earlier])
+        }
+        let api =
+            "/api/v1/catalogs/" + WebPaths.encode(definition.id)
+            + (category.map { "/categories/" + WebPaths.encode($0.name) } ?? "") + "/items"
+        html.open(
+            "div",
+            [
+                "class": definition.flatList ? "sections flat" : "sections", "id": "sections",
+                "data-source": "positions", "data-api": api, "data-position": String(page.position),
+                "data-count": String(rows.outline.count),
+                "data-outline": String(
+                    decoding: OutlineAnswer(outline: rows.outline, labels: catalog.sectionLabels).jsonBytes,
+                    as: UTF8.self),
+                "data-flat": definition.flatList ? "" : nil, "data-thumbs": context.thumbnails ? "" : nil,
+                "data-tint": definition.rowTint == nil ? nil : "",
+            ])
         var current: String?
-        for record in page.items {
+        for (offset, record) in rows.records.enumerated() {
             let label = record.section ?? "#"
-            if label != current {
+            if definition.flatList {
+                if current == nil {
+                    html.open("ol", ["class": "rows"])
+                    current = label
+                }
+            } else if label != current {
                 if current != nil { html.raw("</ol></section>") }
                 html.open("section", ["class": "section", "data-label": label, "aria-labelledby": "s-" + label])
                 html.element("h2", ["class": "section-header", "id": "s-" + label], text: label)
                 html.open("ol", ["class": "rows"])
                 current = label
             }
-            RowView.write(record, catalog: definition.id, strings: strings, locale: definition.locale, into: &html)
+            RowView.write(
+                record, context: context, cursor: page.cursors[offset], position: page.position + offset,
+                into: &html)
         }
-        if current != nil { html.raw("</ol></section>") }
+        if current != nil { html.raw(definition.flatList ? "</ol>" : "</ol></section>") }
         html.close("div")
+        if rows.records.isEmpty {
+            html.element("p", ["class": "empty", "id": "empty"], text: strings[.noResults])
+        }
         if let next = page.next {
             html.element(
-                "a",
-                [
-                    "class": "more", "id": "more", "rel": "next",
-                    "href": WebPaths.catalog(definition.id) + "?after=" + next,
-                ],
-                text: strings.more)
+                "a", ["class": "more", "id": "more", "rel": "next", "href": base + "?after=" + next],
+                text: strings[.later])
         }
     }
 
-    private func rail(_ labels: [String], nonEmpty: Set<String>, strings: WebStrings, into html: inout HTMLWriter) {
-        html.open("nav", ["class": "rail", "id": "rail", "aria-label": strings.index])
+    /// The index rail: every label of the locale; an empty section is dimmed and leads to the
+    /// next one that has records.
+    private func rail(_ outline: ListOutline, into html: inout HTMLWriter) {
+        html.open("nav", ["class": "rail", "id": "rail", "aria-label": strings[.index]])
         html.open("ol")
-        for label in labels {
+        let nonEmpty = Set(outline.sections.map(\.label))
+        let labels = catalog.sectionLabels
+        for (index, label) in labels.enumerated() {
+            let target =
+                outline.sections.first { $0.labelIndex >= index }?.label ?? outline.sections.last?.label ?? label
             html.open("li")
             html.element(
                 "a",
                 [
-                    "href": WebPaths.catalog(definition.id) + "?from=" + WebPaths.encode(label) + "#s-"
-                        + WebPaths.encode(label),
-                    "data-label": label, "class": nonEmpty.contains(label) ? nil : "empty-label",
+                    "href": base + "?from=" + WebPaths.encode(label) + "#s-" + WebPaths.encode(target),
+                    "data-label": label, "data-target": target,
+                    "class": nonEmpty.contains(label) ? nil : "empty-label",
                 ], text: label)
             html.close("li")
         }
         html.close("ol")
         html.close("nav")
     }
-}
 
-extension Request {
-    /// The `after` cursor of a page link.
-    func cursorParameter() throws -> String? {
-        guard let value = query("after"), !value.isEmpty else { return nil }
-        guard value.utf8.count <= 4096 else { throw HTTPError.badParameter("'after' is not a cursor") }
-        return value
+    /// The pane beside the list on wide screens: the record named by `open`, or a hint.
+    private func pane(_ record: Record?, state: ListState, into html: inout HTMLWriter) {
+        html.open("aside", ["class": "pane", "id": "pane", "aria-label": strings[.details], "aria-live": "polite"])
+        if let record {
+            var closing = state
+            closing.open = nil
+            html.element(
+                "a", ["class": "pane-close", "id": "pane-close", "href": base + closing.backQuery],
+                text: strings[.close])
+            DetailPage.article(
+                record, definition: definition, strings: strings, session: session, isFavorite: nil,
+                origin: DetailPage.Origin(list: state, via: via), into: &html)
+        } else {
+            html.element("p", ["class": "pane-empty"], text: strings[.pickRecord])
+        }
+        html.close("aside")
     }
 }

@@ -1,16 +1,35 @@
+import CatalogDemo
 import CatalogModel
 import Foundation
 
-/// One row of a list, as the original apps drew it: thumbnail, title (shrinking, then ending
-/// in "…"), gray subtitle (or "Kategorie …"), price, flag, and a disclosure chevron; the whole
-/// row is one link to the detail page.
+/// One row of a list, as the original apps drew it: thumbnail, title (a step smaller when long,
+/// then ending in "…"), gray subtitle (or "Kategorie …", or the snippet that explains a search
+/// match), price, flag, and a disclosure chevron; the whole row is one link to the detail page.
+/// `app.js` draws the same row from the API's JSON (`row()`): change both together.
 enum RowView {
+    /// What every row of one list shares.
+    struct Context {
+        var definition: CatalogDefinition
+        var strings: WebStrings
+        /// True when the list shows pictures: rows without one keep the picture's place, so all
+        /// rows align.
+        var thumbnails: Bool
+        /// The query string of the detail links (where the back link returns).
+        var backQuery: String = ""
+    }
+
     static func write(
-        _ record: Record, catalog: String, strings: WebStrings, locale: String, matches: [MatchRange] = [],
-        backQuery: String = "", into html: inout HTMLWriter
+        _ record: Record, context: Context, matches: [MatchRange] = [], snippet: MatchSnippet? = nil,
+        cursor: String? = nil, position: Int? = nil, into html: inout HTMLWriter
     ) {
-        html.open("li", ["class": "row", "data-id": record.id])
-        html.open("a", ["class": "row-link", "href": WebPaths.item(catalog, record.id) + backQuery])
+        html.open(
+            "li",
+            [
+                "class": position.map { $0 % 2 == 1 ? "row alt" : "row" } ?? "row", "data-id": record.id,
+                "data-cursor": cursor, "data-position": position.map(String.init),
+            ])
+        html.open(
+            "a", ["class": "row-link", "href": WebPaths.item(context.definition.id, record.id) + context.backQuery])
         if let image = record.image, !image.isEmpty {
             html.element(
                 "img",
@@ -18,45 +37,60 @@ enum RowView {
                     "class": "thumb", "src": thumbnail(image), "alt": "", "loading": "lazy", "decoding": "async",
                     "width": "40", "height": "40",
                 ])
+        } else if context.thumbnails {
+            html.raw("<span class=\"thumb thumb-none\" aria-hidden=\"true\"></span>")
         }
         html.open("span", ["class": "row-text"])
         html.element("span", ["class": record.title.count > longTitle ? "title long" : "title"]) {
             $0.text(record.title, marking: ranges(matches, field: "title"))
         }
-        if let subtitle = record.subtitle, !subtitle.isEmpty {
+        if let snippet, ranges(matches, field: "title").isEmpty {
+            html.element("span", ["class": "subtitle snippet"]) {
+                $0.text(snippet.text, marking: snippet.matches.map { $0.start..<($0.start + $0.length) })
+            }
+        } else if let subtitle = record.subtitle, !subtitle.isEmpty {
             html.element("span", ["class": "subtitle"]) {
                 $0.text(subtitle, marking: ranges(matches, field: "subtitle"))
             }
         } else if !record.categories.isEmpty {
             html.element(
-                "span", ["class": "subtitle"], text: strings.category + " " + record.categories.joined(separator: ", "))
+                "span", ["class": "subtitle"],
+                text: context.strings[.categoryPrefix] + " " + record.categories.joined(separator: ", "))
         }
         html.close("span")
         if let price = record.price {
-            html.element("span", ["class": "price"], text: format(price, currency: record.currency, locale: locale))
+            html.element("span", ["class": "price"], text: context.strings.price(price, currency: record.currency))
         }
-        if let country = record.country, country.utf8.count == 2 {
-            html.element(
-                "img",
-                [
-                    "class": "flag", "src": "/images/demo/flags/\(country.lowercased()).svg",
-                    "alt": country.uppercased(),
-                    "width": "20", "height": "14", "loading": "lazy",
-                ])
-        }
+        if let country = record.country { flag(country, strings: context.strings, into: &html) }
         html.raw(chevron)
         html.close("a")
         html.close("li")
     }
 
-    /// Titles longer than this many characters are set a little smaller before they end in "…".
+    /// The flag (or code badge) of an ISO 3166-1 country; a code that is not one shows as text.
+    static func flag(_ country: String, strings: WebStrings, into html: inout HTMLWriter) {
+        let code = country.uppercased()
+        guard DemoImages.isCountryCode(code) else {
+            if !country.isEmpty { html.element("span", ["class": "flag code"], text: code) }
+            return
+        }
+        let name = strings.locale.localizedString(forRegionCode: code) ?? code
+        html.element(
+            "img",
+            [
+                "class": "flag", "src": "/images/demo/flags/\(code.lowercased()).svg", "alt": code, "title": name,
+                "width": "20", "height": "14", "loading": "lazy",
+            ])
+    }
+
+    /// Titles longer than this many characters are set a little smaller before they end in "…"
+    /// (the script also shrinks any title that does not fit its row).
     static let longTitle = 28
 
-    /// The disclosure indicator at the end of a row (drawn by the stylesheet).
     /// A row that leads to a list: optional picture, title, optional subtitle, and a count
     /// (catalogs on the home page, a cookbook's categories).
     static func countRow(
-        href: String, language: String? = nil, image: String?, title: String, subtitle: String?, count: Int,
+        href: String, language: String? = nil, image: String?, title: String, subtitle: String?, count: String,
         into html: inout HTMLWriter
     ) {
         html.open("li", ["class": "row"])
@@ -73,12 +107,13 @@ enum RowView {
         html.element("span", ["class": "title"], text: title)
         if let subtitle { html.element("span", ["class": "subtitle"], text: subtitle) }
         html.close("span")
-        html.element("span", ["class": "count"], text: String(count))
+        html.element("span", ["class": "count"], text: count)
         html.raw(chevron)
         html.close("a")
         html.close("li")
     }
 
+    /// The disclosure indicator at the end of a row (drawn by the stylesheet).
     static let chevron: StaticString = "<span class=\"chevron\" aria-hidden=\"true\"></span>"
 
     /// Raster images get a 80-pixel thumbnail (40 CSS pixels at 2×); SVGs and remote images as they are.
@@ -90,14 +125,5 @@ enum RowView {
 
     static func ranges(_ matches: [MatchRange], field: String) -> [Range<Int>] {
         matches.filter { $0.field == field }.map { $0.start..<($0.start + $0.length) }
-    }
-
-    /// `24,90 €` in German, `$24.90` in English: Foundation's currency format for the locale.
-    static func format(_ price: Decimal, currency: String?, locale: String) -> String {
-        let locale = Locale(identifier: locale)
-        if let currency, currency.utf8.count == 3 {
-            return price.formatted(.currency(code: currency).locale(locale))
-        }
-        return price.formatted(.number.precision(.fractionLength(0...2)).locale(locale))
     }
 }

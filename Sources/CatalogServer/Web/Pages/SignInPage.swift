@@ -1,4 +1,5 @@
 import CatalogHTTP
+import CatalogModel
 import Foundation
 
 /// `/signin`: name and password (users from `catalog user add … --password-stdin`).
@@ -16,11 +17,21 @@ struct SignInPage {
     let session: WebSession
     let next: String
     let outcome: Outcome
+    /// The words: those of the catalog the sign-in returns to, else the browser's language.
+    let strings: WebStrings
+    /// The catalog the sign-in returns to, whose tabs the page keeps.
+    var catalog: CatalogDefinition?
 
     func render() -> Response {
-        let strings = WebStrings.english
+        let strings = strings
+        var back: (href: String, label: String) = ("/", strings[.catalogs])
+        if let catalog, next != "/" { back = (next, catalog.title) }
         var layout = PageLayout(
-            title: strings.signIn, strings: strings, back: ("/", strings.catalogs), session: session)
+            title: strings[.signIn], strings: strings, back: back, catalog: catalog, session: session,
+            tabs: catalog.map { CollectionPages.tabs(for: $0, strings: strings, selected: "favorites") } ?? [])
+        if let catalog, !next.hasSuffix("/favorites") {
+            layout.tabs = CollectionPages.tabs(for: catalog, strings: strings, selected: "")
+        }
         layout.showsAccount = false
         let status: HTTPStatus
         switch outcome {
@@ -33,47 +44,46 @@ struct SignInPage {
             switch outcome {
             case .form: break
             case .failed:
-                html.element("p", ["class": "error", "role": "alert"], text: strings.wrongCredentials)
+                html.element("p", ["class": "error", "role": "alert"], text: strings[.wrongCredentials])
             case .locked(let seconds):
                 html.element(
                     "p", ["class": "error", "role": "alert", "id": "signin-wait"],
-                    text: Self.waitMessage(seconds: seconds, now: Date()))
+                    text: Self.waitMessage(seconds: seconds, now: Date(), strings: strings))
             }
             html.element("input", ["type": "hidden", "name": "csrf", "value": session.csrf])
             html.element("input", ["type": "hidden", "name": "next", "value": next])
-            html.element("label", ["for": "name"], text: strings.name)
+            // The favorites kept in this browser, filled in by the script: merged into the account.
+            html.element("input", ["type": "hidden", "name": "favorites", "id": "local-favorites", "value": ""])
+            html.element("label", ["for": "name"], text: strings[.name])
             html.element(
                 "input",
                 [
                     "id": "name", "name": "name", "autocomplete": "username", "required": "", "maxlength": "64",
                     "autocapitalize": "off",
                 ])
-            html.element("label", ["for": "password"], text: strings.password)
+            html.element("label", ["for": "password"], text: strings[.password])
             html.element(
                 "input",
                 [
                     "id": "password", "name": "password", "type": "password", "autocomplete": "current-password",
                     "required": "", "maxlength": "1024",
                 ])
-            html.element("button", ["type": "submit", "id": "signin-submit"], text: strings.signIn)
+            html.element("button", ["type": "submit", "id": "signin-submit"], text: strings[.signIn])
             html.close("form")
         }
         if case .locked(let seconds) = outcome { response.headers["Retry-After"] = String(seconds) }
         return response
     }
 
-    /// "Too many failed sign-ins. Try again in 2 minutes (after 14:05:09 UTC)."
-    static func waitMessage(seconds: Int, now: Date) -> String {
-        let wait =
-            seconds < 60
-            ? "\(seconds) second\(seconds == 1 ? "" : "s")"
-            : "\((seconds + 59) / 60) minute\((seconds + 59) / 60 == 1 ? "" : "s")"
+    /// "Too many failed sign-ins. Try again in 2 minutes (after 14:05:09 UTC)." in the page's language.
+    static func waitMessage(seconds: Int, now: Date, strings: WebStrings) -> String {
+        let wait = seconds < 60 ? strings.plural(.seconds, seconds) : strings.plural(.minutes, (seconds + 59) / 60)
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let parts = calendar.dateComponents([.hour, .minute, .second], from: now.addingTimeInterval(Double(seconds)))
         func two(_ value: Int?) -> String { String(format: "%02d", value ?? 0) }
-        return "Too many failed sign-ins. Try again in \(wait) (after \(two(parts.hour)):\(two(parts.minute)):"
-            + "\(two(parts.second)) UTC)."
+        let time = "\(two(parts.hour)):\(two(parts.minute)):\(two(parts.second))"
+        return strings.format(.tooManySignIns, ["wait": wait, "time": time])
     }
 
     /// Only paths of this site are followed after signing in (no open redirects).

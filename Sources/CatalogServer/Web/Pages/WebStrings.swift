@@ -1,75 +1,187 @@
-/// The web app's words in a catalog's language (German, Hungarian, English; English otherwise).
-struct WebStrings: Sendable {
-    let language: String
-    let search: String
-    let noResults: String
-    let noDescription: String
-    let category: String
-    let back: String
-    let more: String
-    let signIn: String
-    let signOut: String
-    let name: String
-    let password: String
-    let favorites: String
-    let hot: String
-    let categories: String
-    let all: String
-    let addFavorite: String
-    let removeFavorite: String
-    let unreachable: String
-    let retry: String
-    let results: String
-    let price: String
-    let quantity: String
-    let country: String
-    let signInForFavorites: String
-    let wrongCredentials: String
-    let catalogs: String
-    let index: String
-    let cancel: String
-    let pickRecord: String
-    let noFavorites: String
-    let details: String
+import CatalogModel
+import Foundation
 
+/// The web app's words in one language: a message table `Web/Strings/<language>.json` (embedded
+/// at build time), plurals by CLDR's rules, numbers and prices with the locale's separators.
+///
+/// Every page takes its words from one of these: a catalog's pages from its locale's table, the
+/// pages without a catalog (home, sign-in, errors) from the best match of `Accept-Language`.
+///
+/// ```swift
+/// let strings = WebStrings.forLocale("de")
+/// strings[.search]                      // "Suchen"
+/// strings.plural(.results, 200_000)     // "200.000 Treffer"
+/// ```
+struct WebStrings: Sendable {
+    /// The language tag of the table (`de`).
+    let language: String
+    /// The locale numbers are formatted for: the catalog's own (`de-AT`) or the language.
+    let locale: Locale
+    private let table: [String: Entry]
+
+    /// A message: a text, or a text per CLDR plural category.
+    enum Entry: Sendable, Equatable {
+        case text(String)
+        case plural([String: String])
+    }
+
+    /// The languages with a message table: English, German and Hungarian (the original apps'),
+    /// and the other languages the catalog generator writes.
+    static let supported = ["en", "de", "hu", "sv", "fr", "es"]
+
+    /// Every table, read once.
+    static let tables: [String: [String: Entry]] = {
+        var tables: [String: [String: Entry]] = [:]
+        for language in supported {
+            guard let bytes = EmbeddedFiles.bytes(of: "Web/Strings/\(language).json"),
+                let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
+            else { fatalError("Web/Strings/\(language).json is missing or not a JSON object") }
+            var table: [String: Entry] = [:]
+            for (key, value) in object {
+                if let text = value as? String {
+                    table[key] = .text(text)
+                } else if let forms = value as? [String: String] {
+                    table[key] = .plural(forms)
+                }
+            }
+            tables[language] = table
+        }
+        return tables
+    }()
+
+    /// The raw table of `language`, for the page's script.
+    static func table(_ language: String) -> [String: Entry] { tables[language] ?? [:] }
+
+    private init(language: String, locale: Locale) {
+        self.language = language
+        self.locale = locale
+        table = Self.tables[language] ?? Self.tables["en"] ?? [:]
+    }
+
+    /// The table for a catalog's locale (`de`, `hu-HU`), English when its language has none.
     static func forLocale(_ locale: String) -> WebStrings {
-        switch locale.prefix(2).lowercased() {
-        case "de": german
-        case "hu": hungarian
-        default: english
+        let language = primaryLanguage(locale)
+        guard supported.contains(language) else { return WebStrings(language: "en", locale: Locale(identifier: "en")) }
+        return WebStrings(
+            language: language, locale: Locale(identifier: locale.replacingOccurrences(of: "_", with: "-")))
+    }
+
+    /// English.
+    static var english: WebStrings { forLocale("en") }
+
+    /// The best supported language of an `Accept-Language` header (`de-AT,de;q=0.9,en;q=0.5`),
+    /// English when none matches.
+    static func negotiate(_ header: String?) -> WebStrings {
+        guard let header else { return english }
+        var choices: [(language: String, quality: Double, order: Int)] = []
+        for (order, part) in header.split(separator: ",").prefix(32).enumerated() {
+            let pieces = part.split(separator: ";")
+            guard let tag = pieces.first?.trimmingCharacters(in: .whitespaces), !tag.isEmpty else { continue }
+            var quality = 1.0
+            for parameter in pieces.dropFirst() {
+                let pair = parameter.split(separator: "=", maxSplits: 1)
+                if pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces) == "q" {
+                    quality = Double(pair[1].trimmingCharacters(in: .whitespaces)) ?? 0
+                }
+            }
+            let language = primaryLanguage(tag)
+            if quality > 0, supported.contains(language) { choices.append((language, quality, order)) }
+        }
+        guard let best = choices.min(by: { $0.quality != $1.quality ? $0.quality > $1.quality : $0.order < $1.order })
+        else { return english }
+        return forLocale(best.language)
+    }
+
+    /// `de` of `de-AT`, lowercased.
+    static func primaryLanguage(_ tag: String) -> String {
+        (tag.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map(String.init) ?? tag).lowercased()
+    }
+
+    /// The text of `key`; for a plural message, its `other` form.
+    subscript(_ key: Key) -> String {
+        switch table[key.rawValue] {
+        case .text(let text): text
+        case .plural(let forms): forms["other"] ?? key.rawValue
+        case nil: key.rawValue
         }
     }
 
-    static let english = WebStrings(
-        language: "en", search: "Search", noResults: "No results", noDescription: "(No details available)",
-        category: "Category", back: "Back", more: "More", signIn: "Sign in", signOut: "Sign out", name: "Name",
-        password: "Password", favorites: "Favorites", hot: "Hot", categories: "Categories", all: "All",
-        addFavorite: "Add to favorites", removeFavorite: "Remove from favorites",
-        unreachable: "The server cannot be reached.", retry: "Retry", results: "results", price: "Price",
-        quantity: "Quantity", country: "Country", signInForFavorites: "Sign in to keep favorites.",
-        wrongCredentials: "Wrong name or password.", catalogs: "Catalogs", index: "Index", cancel: "Cancel",
-        pickRecord: "Choose a record to see its details.", noFavorites: "No favorites yet.", details: "Details")
+    /// The text of `key` with `{name}` placeholders filled in.
+    func format(_ key: Key, _ values: KeyValuePairs<String, String>) -> String {
+        var text = self[key]
+        for (name, value) in values { text = text.replacingOccurrences(of: "{\(name)}", with: value) }
+        return text
+    }
 
-    static let german = WebStrings(
-        language: "de", search: "Suchen", noResults: "Keine Treffer", noDescription: "(Keine Daten hinterlegt)",
-        category: "Kategorie", back: "Zurück", more: "Mehr", signIn: "Anmelden", signOut: "Abmelden", name: "Name",
-        password: "Passwort", favorites: "Favoriten", hot: "Empfohlen", categories: "Kategorien", all: "Alle",
-        addFavorite: "Zu den Favoriten", removeFavorite: "Aus den Favoriten entfernen",
-        unreachable: "Der Server ist nicht erreichbar.", retry: "Erneut versuchen", results: "Treffer",
-        price: "Preis", quantity: "Menge", country: "Land",
-        signInForFavorites: "Melden Sie sich an, um Favoriten zu speichern.",
-        wrongCredentials: "Name oder Passwort falsch.", catalogs: "Kataloge", index: "Register", cancel: "Abbrechen",
-        pickRecord: "Wählen Sie einen Eintrag, um ihn hier zu sehen.", noFavorites: "Noch keine Favoriten.",
-        details: "Details")
+    /// The plural message `key` for `count`, the number written with the locale's separators:
+    /// `plural(.results, 1)` is "1 result", `plural(.results, 200000)` "200,000 results".
+    func plural(_ key: Key, _ count: Int) -> String {
+        let text: String
+        switch table[key.rawValue] {
+        case .plural(let forms):
+            text = forms[PluralRules.category(of: count, language: language)] ?? forms["other"] ?? key.rawValue
+        case .text(let single): text = single
+        case nil: text = key.rawValue
+        }
+        return text.replacingOccurrences(of: "{count}", with: number(count))
+    }
 
-    static let hungarian = WebStrings(
-        language: "hu", search: "Keresés", noResults: "Nincs találat", noDescription: "(Nincs leírás)",
-        category: "Kategória", back: "Vissza", more: "Több", signIn: "Belépés", signOut: "Kilépés", name: "Név",
-        password: "Jelszó", favorites: "Kedvencek", hot: "Ajánlott", categories: "Kategóriák", all: "Összes",
-        addFavorite: "Kedvencekhez", removeFavorite: "Törlés a kedvencek közül",
-        unreachable: "A szerver nem érhető el.", retry: "Újra", results: "találat", price: "Ár",
-        quantity: "Mennyiség", country: "Ország", signInForFavorites: "Jelentkezzen be a kedvencek mentéséhez.",
-        wrongCredentials: "Hibás név vagy jelszó.", catalogs: "Katalógusok", index: "Mutató", cancel: "Mégse",
-        pickRecord: "Válasszon egy tételt a részletekhez.", noFavorites: "Még nincsenek kedvencek.",
-        details: "Részletek")
+    /// `200.000` in German, `200 000` in Hungarian, `200,000` in English.
+    func number(_ value: Int) -> String {
+        value.formatted(.number.locale(locale))
+    }
+
+    /// `24,90 €` in German, `€24.90` in English: Foundation's currency format for the locale; a
+    /// price without a currency as a plain number.
+    func price(_ value: Decimal, currency: String?) -> String {
+        if let currency, currency.utf8.count == 3, currency.utf8.allSatisfy({ (0x41...0x5A).contains($0) }) {
+            return value.formatted(.currency(code: currency).locale(locale))
+        }
+        return value.formatted(.number.precision(.fractionLength(0...2)).locale(locale))
+    }
+
+    /// The label of a field on the detail page and in the filters: the catalog definition's label
+    /// in this language, else the role's default label, else the field's own name.
+    func fieldLabel(_ field: String, definition: CatalogDefinition) -> String {
+        if let label = definition.fieldLabel(field, language: language) { return label }
+        if Role(rawValue: field) != nil, case .text(let label) = table["role." + field] { return label }
+        return field
+    }
+
+    /// The keys of the message tables; a test checks that every table has every key.
+    enum Key: String, CaseIterable, Sendable {
+        case language, skipToContent, catalogs, apiLink, search, cancel, noResults, results, resultsCapped
+        case records, noDescription, categoryPrefix, back, later, earlier, signIn, signOut, name, password
+        case favorites, hot, categories, all, addFavorite, removeFavorite, unreachable, retry
+        case signInForFavorites, favoritesOnDevice, wrongCredentials, tooManySignIns, seconds, minutes
+        case index, pickRecord, noFavorites, details, close, loading, filters, activeFilters, sort
+        case sortRelevance, sortTitle, sortTitleDescending, sortPrice, sortPriceDescending, priceRange
+        case priceFrom, priceTo, apply, resetFilters, imageUnavailable, offlineTitle, offlineText, offlineBanner
+        case errorTitle, error400, error401, error403, error404, error405, error413, error415, error429
+        case error500, error503
+    }
+}
+
+/// CLDR's cardinal plural rules for whole numbers in the supported languages (integers only:
+/// the web app counts records, results, seconds and minutes).
+enum PluralRules {
+    /// `one`, `many` or `other`.
+    static func category(of count: Int, language: String) -> String {
+        let n = count.magnitude
+        switch language {
+        case "fr":
+            // one: i = 0,1; many: i != 0 and i % 1000000 = 0.
+            if n <= 1 { return "one" }
+            return n % 1_000_000 == 0 ? "many" : "other"
+        case "es":
+            // one: n = 1; many: i != 0 and i % 1000000 = 0.
+            if n == 1 { return "one" }
+            return n != 0 && n % 1_000_000 == 0 ? "many" : "other"
+        case "en", "de", "sv", "hu":
+            // one: i = 1 and v = 0 (hu: n = 1), the same for whole numbers.
+            return n == 1 ? "one" : "other"
+        default:
+            return n == 1 ? "one" : "other"
+        }
+    }
 }

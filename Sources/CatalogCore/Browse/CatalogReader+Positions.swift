@@ -1,0 +1,260 @@
+import CatalogModel
+import CatalogStorage
+import Synchronization
+
+/// A list in index order addressed by position: the whole catalog, or one category's records.
+/// A client that knows the outline lays the whole list out (a header per section, a row per
+/// record) and asks for the rows at any position, so a scroll bar or an index rail reaches every
+/// row of a million without reading the ones before it.
+public struct ListOutline: Sendable, Equatable {
+    /// How many records the list holds.
+    public var count: Int
+    /// Its non-empty sections in order, each with the position of its first record.
+    public var sections: [OutlineSection]
+
+    /// Creates an outline.
+    public init(count: Int, sections: [OutlineSection]) {
+        self.count = count
+        self.sections = sections
+    }
+
+    /// The position of the first record at or after section `label` (the index rail's jump: an
+    /// empty section leads to the next non-empty one; past the last, the end of the list), or
+    /// nil when the locale has no such label.
+    public func start(ofLabel label: String, labels: [String]) -> Int? {
+        guard let index = labels.firstIndex(of: label) else { return nil }
+        return sections.first { $0.labelIndex >= index }?.start ?? count
+    }
+}
+
+/// A non-empty section of a ``ListOutline``.
+public struct OutlineSection: Sendable, Equatable {
+    /// The section's label (`A`, `CS`, `#`).
+    public var label: String
+    /// Its index among the locale's labels.
+    public var labelIndex: Int
+    /// The position of its first record in the list.
+    public var start: Int
+    /// How many records it holds.
+    public var count: Int
+
+    /// Creates a section.
+    public init(label: String, labelIndex: Int, start: Int, count: Int) {
+        self.label = label
+        self.labelIndex = labelIndex
+        self.start = start
+        self.count = count
+    }
+}
+
+/// Rows of a list by position, with the cursor of each (``BrowseCursor``), so a client can keep
+/// the place of any row in a link that outlives re-imports.
+public struct PositionedPage: Sendable {
+    /// The records from ``position`` on, in index order.
+    public var items: [StoredHit]
+    /// The position of the first record.
+    public var position: Int
+    /// How many records the whole list holds.
+    public var count: Int
+    /// The cursor of each record.
+    public var cursors: [String]
+
+    /// The cursor of the page after this one, nil at the end.
+    public var next: String? { position + items.count < count ? cursors.last : nil }
+    /// The cursor of the page before this one, nil at the start.
+    public var previous: String? { position > 0 ? cursors.first : nil }
+
+    /// The records, decoded.
+    public func records() throws -> [Record] {
+        try items.map { try $0.record() }
+    }
+}
+
+extension CatalogReader {
+    /// The outline of the catalog, or of one category's records (by its number).
+    ///
+    /// - Throws: `.nameNotFound` for a category number the catalog does not have.
+    public func outline(of catalog: StoredCatalog, category: Int? = nil) throws -> ListOutline {
+        let labels = catalog.sectionLabels
+        guard let category else {
+            var start = 0
+            var sections: [OutlineSection] = []
+            for section in try self.sections(of: catalog) {
+                let index = labels.firstIndex(of: section.label) ?? labels.count
+                sections.append(
+                    OutlineSection(label: section.label, labelIndex: index, start: start, count: section.count))
+                start += section.count
+            }
+            return ListOutline(count: start, sections: sections)
+        }
+        let list = try categoryList(of: catalog, category: category)
+        let whole = try outline(of: catalog)
+        // A category's positions are positions of the whole list: the sections of the whole list
+        // split them.
+        var sections: [OutlineSection] = []
+        var cursor = 0
+        for section in whole.sections {
+            let end = section.start + section.count
+            var count = 0
+            while cursor + count < list.count, Int(list[cursor + count]) < end { count += 1 }
+            if count > 0 {
+                sections.append(
+                    OutlineSection(label: section.label, labelIndex: section.labelIndex, start: cursor, count: count))
+            }
+            cursor += count
+        }
+        return ListOutline(count: list.count, sections: sections)
+    }
+
+    /// Up to `limit` records of the catalog (or of a category) from `position` on.
+    ///
+    /// - Throws: `.invalidArgument` for a negative position or a limit outside 1…500,
+    ///   `.nameNotFound` for an unknown category number.
+    public func items(of catalog: StoredCatalog, category: Int? = nil, position: Int, limit: Int) throws
+        -> PositionedPage
+    {
+        guard limit >= 1 && limit <= Self.maxPageSize else {
+            throw StorageError(.invalidArgument, "limit must be between 1 and \(Self.maxPageSize)")
+        }
+        guard position >= 0 else { throw StorageError(.invalidArgument, "position must not be negative") }
+        let order = try BrowseOrder(reader: self, catalog: catalog, category: category)
+        let start = min(position, order.count)
+        let end = min(order.count, start + limit)
+        let documents = (start..<end).map { order.document(at: $0) }
+        let items = try keyed(order.indexReader.hits(documents: documents), of: catalog)
+        return PositionedPage(
+            items: items, position: start, count: order.count,
+            cursors: items.map { $0.key.map(BrowseCursor.encode) ?? "" })
+    }
+
+    /// Where a cursor's place is in the catalog (or a category): the position of the first record
+    /// at or after it, and whether that record is the one the cursor names.
+    ///
+    /// - Throws: `.invalidArgument` for a malformed cursor.
+    public func place(of catalog: StoredCatalog, category: Int? = nil, cursor: String) throws -> (
+        position: Int, exact: Bool
+    ) {
+        let key = try BrowseCursor.decode(cursor)
+        let order = try BrowseOrder(reader: self, catalog: catalog, category: category)
+        // Binary search by key: about 20 single-record reads for a million records.
+        var low = 0
+        var high = order.count
+        var found: BrowseKey?
+        while low < high {
+            let middle = (low + high) / 2
+            guard
+                let hit = try keyed(order.indexReader.hits(documents: [order.document(at: middle)]), of: catalog).first,
+                let hitKey = hit.key
+            else {
+                throw StorageError(.engine, "the browse order names a missing record")
+            }
+            if hitKey < key {
+                low = middle + 1
+            } else {
+                high = middle
+                found = hitKey
+            }
+        }
+        return (low, found == key)
+    }
+
+    /// The hits with their browse keys: an engine whose index reads leave them out is asked for
+    /// each record by id.
+    fileprivate func keyed(_ hits: [StoredHit], of catalog: StoredCatalog) throws -> [StoredHit] {
+        guard hits.contains(where: { $0.key == nil }) else { return hits }
+        return try hits.map { hit in
+            guard hit.key == nil else { return hit }
+            var keyed = hit
+            keyed.key = try item(of: catalog, id: hit.id)?.key
+            return keyed
+        }
+    }
+
+    /// The positions (in the whole catalog's index order) of a category's records.
+    fileprivate func categoryList(of catalog: StoredCatalog, category: Int) throws -> [UInt32] {
+        guard catalog.categories.contains(where: { $0.id == category }) else {
+            throw StorageError(.nameNotFound, "catalog \"\(catalog.id)\" has no category \(category)")
+        }
+        let indexReader = try searchIndex(of: catalog)
+        let index = try SearchIndexCache.shared.index(of: catalog, reader: indexReader)
+        return try CategoryOrders.shared.positions(catalog: catalog, category: category) {
+            let order = try index.browseOrder(indexReader)
+            guard let term = index.lexicon.index(of: IndexTerms.category(category)) else { return [] }
+            let set = TermSet([term], of: index.lexicon)
+            var positions: [UInt32] = []
+            var bitmaps: [Int: ChunkBitmap] = [:]
+            for (position, document) in order.enumerated() {
+                let chunk = Int(document) >> PostingChunk.shift
+                let bitmap: ChunkBitmap
+                if let known = bitmaps[chunk] {
+                    bitmap = known
+                } else {
+                    bitmap = try set.bitmap(chunk, index, indexReader)
+                    bitmaps[chunk] = bitmap
+                }
+                if bitmap.contains(Int(document) & (PostingChunk.size - 1)) { positions.append(UInt32(position)) }
+            }
+            return positions
+        }
+    }
+}
+
+/// The documents of a list in index order: the catalog's browse order, or a category's part of it.
+private struct BrowseOrder {
+    let indexReader: any SearchIndexReading
+    let order: [UInt32]
+    let category: [UInt32]?
+
+    init(reader: any CatalogReader, catalog: StoredCatalog, category: Int?) throws {
+        indexReader = try reader.searchIndex(of: catalog)
+        let index = try SearchIndexCache.shared.index(of: catalog, reader: indexReader)
+        order = index.count == 0 ? [] : try index.browseOrder(indexReader)
+        self.category = try category.map { try reader.categoryList(of: catalog, category: $0) }
+    }
+
+    var count: Int { category?.count ?? order.count }
+
+    func document(at position: Int) -> Int {
+        Int(order[category.map { Int($0[position]) } ?? position])
+    }
+}
+
+/// Each category's positions, computed once per catalog version (a pass over the browse order
+/// and the category's postings: a few milliseconds at a million records) and kept for the most
+/// recently used categories.
+final class CategoryOrders: Sendable {
+    static let shared = CategoryOrders(capacity: 32)
+
+    private struct State {
+        var entries: [String: (positions: [UInt32], used: UInt64)] = [:]
+        var clock: UInt64 = 0
+    }
+
+    private let capacity: Int
+    private let state = Mutex(State())
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    func positions(catalog: StoredCatalog, category: Int, compute: () throws -> [UInt32]) rethrows -> [UInt32] {
+        let key = catalog.versionKey + "/" + String(category)
+        let cached: [UInt32]? = state.withLock { state in
+            state.clock += 1
+            guard let entry = state.entries[key] else { return nil }
+            state.entries[key] = (entry.positions, state.clock)
+            return entry.positions
+        }
+        if let cached { return cached }
+        let positions = try compute()
+        state.withLock { state in
+            state.clock += 1
+            state.entries[key] = (positions, state.clock)
+            while state.entries.count > capacity, let oldest = state.entries.min(by: { $0.value.used < $1.value.used })
+            {
+                state.entries[oldest.key] = nil
+            }
+        }
+        return positions
+    }
+}

@@ -1,0 +1,139 @@
+// The web app's service worker: keeps the app shell (stylesheet, script, icons, the offline
+// pages), every page the user visited and the images those pages showed, so that visited pages
+// open without a network. Pages are fetched from the network first (fresh data when online) and
+// fall back to the saved copy; images and fingerprinted assets come from the cache first. A page
+// that was never saved gets the offline page in the language of its catalog.
+//
+// The server fills in SHELL (the fingerprinted asset paths and the offline pages) and VERSION when
+// it serves this file; both change when an asset does, which installs a new worker.
+
+const SHELL = /*SHELL*/[]/*END*/;
+const VERSION = /*VERSION*/"dev"/*END*/;
+const SHELL_CACHE = "catalog-shell-" + VERSION;
+const PAGE_CACHE = "catalog-pages";
+const IMAGE_CACHE = "catalog-images";
+const LANGUAGES_KEY = "/__catalog-languages";
+const MAX_PAGES = 300;
+const MAX_IMAGES = 600;
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(caches.open(SHELL_CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) {
+      if (name.startsWith("catalog-shell-") && name !== SHELL_CACHE) await caches.delete(name);
+    }
+    await self.clients.claim();
+  })());
+});
+
+// Pages tell the worker the language of their catalog, for the offline page of pages not saved.
+self.addEventListener("message", (event) => {
+  const data = event.data || {};
+  if (data.type === "language" && typeof data.catalog === "string" && typeof data.lang === "string") {
+    event.waitUntil(rememberLanguage(data.catalog, data.lang));
+  }
+});
+
+async function languages() {
+  const cache = await caches.open(PAGE_CACHE);
+  const saved = await cache.match(LANGUAGES_KEY);
+  return saved ? saved.json() : {};
+}
+
+async function rememberLanguage(catalog, lang) {
+  const known = await languages();
+  if (known[catalog] === lang) return;
+  known[catalog] = lang;
+  const cache = await caches.open(PAGE_CACHE);
+  await cache.put(LANGUAGES_KEY, new Response(JSON.stringify(known), { headers: { "Content-Type": "application/json" } }));
+}
+
+// Keeps at most `limit` entries in a cache, dropping the oldest.
+async function trim(cacheName, limit) {
+  const cache = await caches.open(cacheName);
+  const keys = await cache.keys();
+  for (const request of keys.slice(0, Math.max(0, keys.length - limit))) await cache.delete(request);
+}
+
+async function offlinePage(url) {
+  const match = url.pathname.match(/^\/c\/([^/]+)/);
+  const known = await languages();
+  const fromCatalog = match ? known[decodeURIComponent(match[1])] : null;
+  const fromBrowser = (self.navigator && self.navigator.language || "en").slice(0, 2).toLowerCase();
+  const cache = await caches.open(SHELL_CACHE);
+  for (const lang of [fromCatalog, fromBrowser, "en"]) {
+    if (!lang) continue;
+    const page = await cache.match("/offline/" + lang);
+    if (page) return page;
+  }
+  return new Response("offline", { status: 503, headers: { "Content-Type": "text/plain" } });
+}
+
+async function page(request) {
+  const url = new URL(request.url);
+  try {
+    const response = await fetch(request);
+    if (response.ok && response.type === "basic") {
+      const copy = response.clone();
+      caches.open(PAGE_CACHE).then((cache) => cache.put(request, copy)).then(() => trim(PAGE_CACHE, MAX_PAGES));
+    }
+    return response;
+  } catch (error) {
+    const cache = await caches.open(PAGE_CACHE);
+    const saved = (await cache.match(request)) || (await cache.match(request, { ignoreSearch: true }));
+    if (saved) {
+      // Marked so the page can say that it is a saved copy.
+      const headers = new Headers(saved.headers);
+      headers.set("X-Catalog-Offline", "1");
+      return new Response(await saved.blob(), { status: saved.status, headers });
+    }
+    return offlinePage(url);
+  }
+}
+
+async function cachedFirst(request, cacheName, limit) {
+  const cache = await caches.open(cacheName);
+  const saved = await cache.match(request);
+  if (saved) return saved;
+  const response = await fetch(request);
+  if (response.ok) {
+    cache.put(request, response.clone()).then(() => trim(cacheName, limit));
+  }
+  return response;
+}
+
+async function data(request) {
+  // JSON answers the pages read (rows, search results) are kept too, so a visited list scrolls
+  // offline; fresh from the network whenever there is one.
+  try {
+    const response = await fetch(request);
+    if (response.ok) {
+      const copy = response.clone();
+      caches.open(PAGE_CACHE).then((cache) => cache.put(request, copy)).then(() => trim(PAGE_CACHE, MAX_PAGES));
+    }
+    return response;
+  } catch (error) {
+    const saved = await (await caches.open(PAGE_CACHE)).match(request);
+    if (saved) return saved;
+    throw error;
+  }
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET") return;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (request.mode === "navigate" || (request.headers.get("Accept") || "").startsWith("text/html")) {
+    event.respondWith(page(request));
+  } else if (url.pathname.startsWith("/assets/")) {
+    event.respondWith(cachedFirst(request, SHELL_CACHE, 1000));
+  } else if (url.pathname.startsWith("/images/")) {
+    event.respondWith(cachedFirst(request, IMAGE_CACHE, MAX_IMAGES));
+  } else if (url.pathname.startsWith("/api/v1/catalogs/")) {
+    event.respondWith(data(request));
+  }
+});

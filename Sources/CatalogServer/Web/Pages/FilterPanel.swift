@@ -1,0 +1,109 @@
+import CatalogModel
+import Foundation
+
+/// The search's filters: a sheet on a phone, a panel beside the results on a wide screen. Facet
+/// values with their counts under the current query and filters (categories: all checked must
+/// hold; countries: any checked may hold), a price range and the sort order. The controls belong
+/// to the search form (`form="search-form"`), so without the script "Show results" submits them
+/// with the query; with it every change searches at once and only replaces the URL.
+struct FilterPanel {
+    let definition: CatalogDefinition
+    let strings: WebStrings
+    let state: ListState
+    /// The category a category page already lists (not offered again).
+    let category: String?
+    /// The list page's path.
+    let base: String
+
+    func write(_ facets: [String: [FacetCount]], into html: inout HTMLWriter) {
+        html.open("section", ["class": "filters", "id": "filters", "aria-labelledby": "filters-title"])
+        html.open("div", ["class": "filters-head"])
+        html.element("h2", ["id": "filters-title"], text: strings[.filters])
+        html.element("a", ["class": "filters-close", "href": "#results", "id": "filters-close"], text: strings[.close])
+        html.close("div")
+        html.open("label", ["class": "filter-sort"])
+        html.element("span", text: strings[.sort])
+        html.open("select", ["name": "sort", "form": "search-form", "id": "sort"])
+        let sorts: [(SearchSort, WebStrings.Key)] = [
+            (.relevance, .sortRelevance), (.title, .sortTitle), (.titleDescending, .sortTitleDescending),
+            (.price, .sortPrice), (.priceDescending, .sortPriceDescending),
+        ]
+        for (sort, key) in sorts {
+            html.element(
+                "option", ["value": sort.rawValue, "selected": state.sort == sort ? "" : nil], text: strings[key])
+        }
+        html.close("select")
+        html.close("label")
+        // Both facets are always there (hidden while they have no values), so the script can
+        // fill them from any search's answer.
+        let categories = (facets["categories"] ?? []).filter { $0.value != category }
+        facet(
+            "category", title: strings.fieldLabel("categories", definition: definition),
+            values: merged(categories, selected: state.categories), selected: Set(state.categories),
+            label: { $0 }, into: &html)
+        facet(
+            "country", title: strings.fieldLabel("country", definition: definition),
+            values: merged(facets["country"] ?? [], selected: state.countries), selected: Set(state.countries),
+            label: { strings.locale.localizedString(forRegionCode: $0) ?? $0 }, into: &html)
+        html.open("fieldset", ["class": "facet price-range"])
+        html.element("legend", text: strings[.priceRange])
+        let low = state.price?.lower.map { DecimalText.format($0) } ?? ""
+        let high = state.price?.upper.map { DecimalText.format($0) } ?? ""
+        for (name, label, value) in [("pmin", strings[.priceFrom], low), ("pmax", strings[.priceTo], high)] {
+            html.open("label")
+            html.element("span", text: label)
+            html.element(
+                "input",
+                [
+                    "type": "number", "name": name, "form": "search-form", "min": "0", "step": "any", "value": value,
+                    "inputmode": "decimal", "id": name,
+                ])
+            html.close("label")
+        }
+        html.close("fieldset")
+        html.open("div", ["class": "filter-actions"])
+        html.element("button", ["type": "submit", "form": "search-form", "class": "apply"], text: strings[.apply])
+        var cleared = state
+        cleared.categories = []
+        cleared.countries = []
+        cleared.price = nil
+        cleared.sort = .relevance
+        html.element(
+            "a", ["class": "reset", "id": "filters-reset", "href": base + cleared.backQuery],
+            text: strings[.resetFilters])
+        html.close("div")
+        html.close("section")
+    }
+
+    /// The facet's values, with the selected ones kept even when the search no longer counts them.
+    private func merged(_ values: [FacetCount], selected: [String]) -> [FacetCount] {
+        let known = Set(values.map(\.value))
+        return values + selected.filter { !known.contains($0) }.map { FacetCount(value: $0, count: 0) }
+    }
+
+    private func facet(
+        _ name: String, title: String, values: [FacetCount], selected: Set<String>,
+        label: (String) -> String, into html: inout HTMLWriter
+    ) {
+        html.open("fieldset", ["class": "facet", "data-facet": name, "hidden": values.isEmpty ? "" : nil])
+        html.element("legend", text: title)
+        html.open("ul")
+        for value in values {
+            html.open("li")
+            html.open("label", ["class": "facet-value"])
+            html.element(
+                "input",
+                [
+                    "type": "checkbox", "name": name, "value": value.value, "form": "search-form",
+                    "checked": selected.contains(value.value) ? "" : nil,
+                ])
+            html.element("span", ["class": "facet-label"], text: label(value.value))
+            html.element(
+                "span", ["class": "facet-count"], text: strings.number(value.count) + (value.capped ? "+" : ""))
+            html.close("label")
+            html.close("li")
+        }
+        html.close("ul")
+        html.close("fieldset")
+    }
+}

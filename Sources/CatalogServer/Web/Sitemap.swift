@@ -1,0 +1,116 @@
+import CatalogCore
+import CatalogHTTP
+import CatalogModel
+import CatalogStorage
+
+/// `/sitemap.xml`: a sitemap index of every record page, each part at most 50,000 URLs
+/// (`/sitemaps/{catalog}/{part}.xml`; part 0 also lists the catalog's list pages). The parts are
+/// streamed a page of records at a time, so a million records never sit in memory.
+struct Sitemap {
+    let stores: any CatalogDatabase
+    let baseURL: BaseURL
+
+    /// URLs per part: the protocol's limit.
+    static let urlsPerPart = 50_000
+
+    func register(in routes: inout RouterBuilder) {
+        let stores = stores
+        let baseURL = baseURL
+        routes.get("/sitemap.xml") { request, _ in
+            let base = baseURL.resolve(for: request)
+            var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+            xml += "<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
+            for catalog in try stores.reader().catalogs() {
+                let parts = max(1, (catalog.count + Self.urlsPerPart - 1) / Self.urlsPerPart)
+                for part in 0..<parts {
+                    xml +=
+                        "<sitemap><loc>"
+                        + Self.escape(base + "/sitemaps/" + WebPaths.encode(catalog.id) + "/\(part).xml")
+                        + "</loc></sitemap>\n"
+                }
+            }
+            xml += "</sitemapindex>\n"
+            return Response.text(xml, contentType: "application/xml; charset=utf-8")
+        }
+        routes.get("/sitemaps/{catalog}/{part}") { request, context in
+            let file = context.parameter("part")
+            guard file.hasSuffix(".xml"), let part = Int(file.dropLast(4)), part >= 0, part < 1000 else {
+                throw HTTPError.notFound("no such sitemap")
+            }
+            let reader = try stores.reader()
+            let catalog = try reader.catalogOr404(context.parameter("catalog"))
+            guard part * Self.urlsPerPart < max(1, catalog.summary.count) else {
+                throw HTTPError.notFound("no such sitemap")
+            }
+            let base = baseURL.resolve(for: request)
+            let id = catalog.id
+            return Response(
+                status: .ok, headers: HTTPHeaders([("Content-Type", "application/xml; charset=utf-8")]),
+                stream: { SitemapStream(database: stores, catalog: id, part: part, base: base) })
+        }
+    }
+
+    /// Text escaped for XML (the entities HTML and XML share).
+    static func escape(_ text: String) -> String {
+        var output = ""
+        HTMLWriter.escape(text, into: &output)
+        return output
+    }
+}
+
+/// One part of the sitemap, written 500 records at a time from their positions.
+final class SitemapStream: ResponseBodyStream {
+    private let database: any CatalogDatabase
+    private let catalog: String
+    private let base: String
+    private var position: Int
+    private let end: Int
+    private var state = State.start
+
+    private enum State { case start, records, done }
+
+    static let pageSize = 500
+
+    init(database: any CatalogDatabase, catalog: String, part: Int, base: String) {
+        self.database = database
+        self.catalog = catalog
+        self.base = base
+        position = part * Sitemap.urlsPerPart
+        end = position + Sitemap.urlsPerPart
+    }
+
+    func nextChunk() throws -> [UInt8]? {
+        var xml = ""
+        switch state {
+        case .start:
+            xml =
+                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
+            if position == 0 {
+                for path in ["", "/hot", "/categories"] where path.isEmpty || hasTabs() {
+                    xml += "<url><loc>" + Sitemap.escape(base + WebPaths.catalog(catalog) + path) + "</loc></url>\n"
+                }
+            }
+            state = .records
+        case .records:
+            let reader = try database.reader()
+            let stored = try reader.requireCatalog(catalog)
+            let page = try reader.items(
+                of: stored, position: position, limit: min(Self.pageSize, max(1, end - position)))
+            for item in page.items {
+                xml += "<url><loc>" + Sitemap.escape(base + WebPaths.item(catalog, item.id)) + "</loc></url>\n"
+            }
+            position += page.items.count
+            if page.items.isEmpty || position >= end || position >= page.count {
+                xml += "</urlset>\n"
+                state = .done
+            }
+        case .done:
+            return nil
+        }
+        return Array(xml.utf8)
+    }
+
+    private func hasTabs() -> Bool {
+        (try? database.reader().catalog(catalog)?.definition.categories.isEmpty == false) ?? false
+    }
+}
