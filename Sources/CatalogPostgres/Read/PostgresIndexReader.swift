@@ -75,8 +75,7 @@ final class PostgresIndexReader: SearchIndexReading {
             [.int8(version), .int4Array(documents.map { Int32(clamping: $0) })])
         var byDocument: [Int: StoredHit] = [:]
         for row in 0..<rows.count {
-            var hit = PostgresCatalogReader.hit(rows, row)
-            hit.key = nil
+            let hit = PostgresCatalogReader.hit(rows, row)
             byDocument[hit.document] = hit
         }
         return documents.compactMap { byDocument[$0] }
