@@ -128,23 +128,9 @@ enum Child {
         var peakRSSMiB: Int
     }
 
+    /// Runs `path` with its standard output thrown away (``Spawn`` does the work).
     static func run(_ path: String, _ arguments: [String]) throws -> Result {
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        var pid: pid_t = 0
-        let started = Date()
-        let rc = posix_spawn(&pid, path, &actions, nil, argv, environ)
-        guard rc == 0 else { throw NSError(domain: "spawn", code: Int(rc)) }
-        var status: Int32 = 0
-        var usage = rusage()
-        _ = wait4(pid, &status, 0, &usage)
-        let seconds = Date().timeIntervalSince(started)
-        let exit = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return Result(status: exit, seconds: seconds, peakRSSMiB: Int(usage.ru_maxrss) / 1024)
+        try Spawn.run(path, arguments)
     }
 }
 
