@@ -15,6 +15,10 @@ public protocol CatalogDatabase: AnyObject, Sendable {
     /// The calling thread's reader.
     func reader() throws -> any CatalogReader
 
+    /// Ends the calling thread's snapshot, if it has one: its next read sees the newest data (a
+    /// record another server or thread has just written, say).
+    func endSnapshot()
+
     /// A number that changes whenever the calling thread's reads may see different data: after
     /// a write through this database, or when a renewed snapshot sees another process's change.
     /// Responses made in one epoch can be reused within it.

@@ -62,6 +62,12 @@ final class PostgresConnection {
         for (name, value) in settings {
             try query("SELECT set_config($1, $2, false)", [.text(name), .text(value)])
         }
+        // A process killed in the middle of a long statement (an import's COPY or its deletes)
+        // would otherwise hold its transaction, and the writers' lock, until the statement ends:
+        // PostgreSQL 14 and later look for the vanished client every second.
+        if let handle, PQserverVersion(handle) >= 140_000 {
+            try query("SELECT set_config('client_connection_check_interval', '1000', false)")
+        }
     }
 
     deinit {

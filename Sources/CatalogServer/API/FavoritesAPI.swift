@@ -32,8 +32,17 @@ struct FavoritesAPI {
             let user = try authentication.requireUser(request)
             let catalog = context.parameter("catalog")
             let item = context.parameter("item")
-            let reader = try stores.reader()
-            let record = try StorageErrors.map { try reader.item(of: reader.catalogOr404(catalog), id: item) }
+            func find() throws -> StoredHit? {
+                let reader = try stores.reader()
+                return try StorageErrors.map { try reader.item(of: reader.catalogOr404(catalog), id: item) }
+            }
+            // This thread's snapshot may be a moment older than what the client just saw (through
+            // another thread, or another server on the same database): look again in a new one.
+            var record = try find()
+            if record == nil {
+                stores.endSnapshot()
+                record = try find()
+            }
             guard record != nil else { throw HTTPError.notFound("catalog \"\(catalog)\" has no item \"\(item)\"") }
             _ = try StorageErrors.map { try stores.users().addFavorite(userID: user.id, catalog: catalog, item: item) }
             return Response(status: .noContent)
