@@ -2,7 +2,7 @@
 # attack-bench.sh: `catalog serve` under a sign-in flood and a soak with slow clients beside it.
 #
 #   Benchmarks/server/attack-bench.sh [--catalog-binary PATH] [--db FILE] [--catalog ID]
-#       [--flood-seconds S] [--soak-seconds S] [--slow-connections N]
+#       [--flood-seconds S] [--soak-seconds S] [--slow-connections N] [--import-file FILE] [--kills N]
 #
 # 1. Sign-in flood: 8 parallel clients sign in to the web app with the right password again and
 #    again (each attempt an argon2id check, never throttled), while wrk reads records and searches
@@ -13,11 +13,27 @@
 #    API every 3 s; and 500 slow connections (--slow-connections) trickling a request head one byte
 #    every 5 s from five loopback addresses, opened again whenever the server closes them.
 #    Goal: zero errors and zero 5xx; p99 reported.
+# 3. Readers during a 1,000,000-record import: on a copy of the database (so the big catalog
+#    never lands in it), catalog "attack-bench-big" is first imported with the file's first 200
+#    records, then the whole file (--import-file; default catalog-bench's catalog-1000000.xml
+#    beside the database, else the catalog exported with `catalog export`) is uploaded to
+#    POST /api/v1/catalogs/attack-bench-big/import?replace=true while two readers, one request
+#    after another, read records, searches and pages of the benchmark catalog and of the catalog
+#    being imported (import-readers.py). Goal: the readers' worst latency < 100 ms; p99, p50
+#    and the import's duration reported.
+# 4. Fault run: 20 times (--kills) `kill -9` of the server at a random moment (0.5-3 s) of a
+#    write-heavy soak (favorites put and deleted, 50-record catalogs imported, sign-ins) on a
+#    20,000-record database of its own (fault-run.py); after each kill PRAGMA integrity_check
+#    of the database and the accounts file, and every write answered 2xx before a kill looked
+#    for (favorites present or absent as last acknowledged, imported catalogs, signed-in
+#    tokens). Goal: integrity ok every time, zero lost writes.
 #
 # The server runs with --threads 2 --quiet on a port it picks, its accounts in a throwaway file.
 # Database: as server-bench.sh (--db FILE, else /tmp/catalog-bench/bench.sqlite when present,
 # else Benchmarks/.cache/server-bench.sqlite, generated when missing); the soak's imports add a
-# small catalog "attack-bench-imports" to it. Every process started here is stopped on exit.
+# small catalog "attack-bench-imports" to it. Files go to a directory under $TMPDIR (/tmp unless set;
+# the import run's copy of the database needs its size again, twice), removed on exit, and every
+# process started here is stopped on exit.
 #
 # Exit status: 0 when the measurements ran, goals met or not; 1 on a set-up failure; 64 usage.
 set -euo pipefail
@@ -31,6 +47,8 @@ catalog=""
 flood_seconds=10
 soak_seconds=60
 slow_connections=500
+import_file=""
+kills=20
 
 usage() {
     sed -n '3,4p' "${BASH_SOURCE[0]}" | sed 's/^# //' >&2
@@ -45,11 +63,13 @@ while (($# > 0)); do
         --flood-seconds) flood_seconds="${2:?}"; shift 2 ;;
         --soak-seconds) soak_seconds="${2:?}"; shift 2 ;;
         --slow-connections) slow_connections="${2:?}"; shift 2 ;;
+        --import-file) import_file="${2:?}"; shift 2 ;;
+        --kills) kills="${2:?}"; shift 2 ;;
         -h | --help) usage ;;
         *) echo "attack-bench: unknown option $1" >&2; usage ;;
     esac
 done
-for value in "$flood_seconds" "$soak_seconds" "$slow_connections"; do
+for value in "$flood_seconds" "$soak_seconds" "$slow_connections" "$kills"; do
     [[ "$value" =~ ^[1-9][0-9]*$ ]] || { echo "attack-bench: durations and counts are whole numbers" >&2; exit 64; }
 done
 
@@ -71,7 +91,7 @@ if [[ -z "$catalog" ]]; then
 fi
 [[ "$catalog" =~ ^[A-Za-z0-9._-]+$ ]] || fail "catalog id \"$catalog\" needs URL escaping; pick another with --catalog"
 
-work="$(mktemp -d /tmp/attack-bench.XXXXXX)"
+work="$(mktemp -d "${TMPDIR:-/tmp}/attack-bench.XXXXXX")"
 results="$work/results.txt"
 : >"$results"
 python3 "$here/workload.py" "$database" "$catalog" unused "$work" >"$work/workload.txt" ||
@@ -203,6 +223,117 @@ server_errors="$(grep -c 'error:' "$work/catalog.err" || true)"
 echo "server logged_errors=$server_errors load=$(cut -d' ' -f1 /proc/loadavg)" >>"$results"
 if ((server_errors > 0)); then grep -m 5 'error:' "$work/catalog.err" >&2 || true; fi
 
+stop_process "$catalog_pid"
+
+# MARK: - 3. Readers during a 1,000,000-record import through the API
+
+if [[ -z "$import_file" ]]; then
+    import_file="$(dirname "$database")/catalog-1000000.xml"
+    if [[ ! -f "$import_file" ]]; then
+        import_file="$work/export.xml"
+        say "exporting catalog \"$catalog\" to import it again"
+        "$binary" export --catalog "$catalog" --format xml --output "$import_file" --db "$database" ||
+            fail "catalog export failed"
+    fi
+fi
+[[ -f "$import_file" ]] || fail "no import file $import_file"
+case "$import_file" in
+    *.csv) import_format=csv ;;
+    *.json) import_format=json ;;
+    *) import_format=xml ;;
+esac
+import_db="$work/import.sqlite"
+say "copying $database for the import run"
+sqlite3 "$database" ".backup '$import_db'" || fail "could not copy the database"
+python3 - "$import_file" "$work/head.$import_format" "$import_format" <<'PY' || fail "could not cut the import file's first records"
+import sys
+source, target, kind = sys.argv[1:]
+# The first 200 records of the file: XML and CSV with one record a line group, as catalog-bench
+# and `catalog export` write them.
+with open(source, encoding="utf-8") as file, open(target, "w", encoding="utf-8") as out:
+    if kind == "csv":
+        for number, line in enumerate(file):
+            if number > 200:
+                break
+            out.write(line)
+    elif kind == "xml":
+        root, records = None, 0
+        for line in file:
+            stripped = line.strip()
+            if root is None and stripped.startswith("<") and not stripped.startswith(("<?", "<!")):
+                root = stripped[1:].split(">")[0].split()[0]
+            elif line.startswith("  </") and stripped != f"</{root}>":
+                records += 1
+            if stripped != f"</{root}>":
+                out.write(line)
+            if records == 200:
+                break
+        out.write(f"</{root}>\n")
+    else:
+        sys.exit("a JSON import file is used whole; give --import-file an XML or CSV file")
+PY
+"$binary" serve --db "$import_db" --users-db "$users" --host 127.0.0.1 --port 0 --threads 2 --quiet \
+    --max-upload-mb 4096 --import-timeout 1200 >"$work/import-serve.out" 2>"$work/import-serve.err" &
+import_serve_pid=$!
+started_pids+=("$import_serve_pid")
+url=""
+for _ in $(seq 1200); do
+    url="$(sed -n 's/^listening on \(http:\/\/[^ ]*\).*/\1/p' "$work/import-serve.out" | head -n 1)"
+    [[ -n "$url" ]] && break
+    kill -0 "$import_serve_pid" 2>/dev/null || { cat "$work/import-serve.err" >&2; fail "catalog serve exited while starting"; }
+    sleep 0.1
+done
+[[ -n "$url" ]] || fail "catalog serve printed no \"listening on\" line within 120 s"
+status="$(curl -s -o "$work/head-import.json" -w '%{http_code}' --max-time 120 -X POST -H "Authorization: Bearer $token" \
+    --data-binary @"$work/head.$import_format" "$url/api/v1/catalogs/attack-bench-big/import?format=$import_format")"
+[[ "$status" == 200 ]] || { cat "$work/head-import.json" >&2; fail "importing the first records answered $status"; }
+mkdir -p "$work/big"
+python3 "$here/workload.py" "$import_db" attack-bench-big unused "$work/big" >/dev/null ||
+    fail "could not build the request lists of attack-bench-big"
+python3 "$here/workload.py" --pages "$url" attack-bench-big "$work/big" >/dev/null ||
+    fail "could not follow the pages of attack-bench-big"
+python3 - "$work" <<'PY' || fail "could not mix the readers' requests"
+import sys
+work = sys.argv[1]
+def read(name):
+    with open(f"{work}/{name}", encoding="utf-8") as file:
+        return [line.strip() for line in file if line.strip()]
+for prefix, target in (("", "readers-other.txt"), ("big/", "readers-same.txt")):
+    lists = [read(f"{prefix}items-ours.txt"), read(f"{prefix}search-ours.txt"), read(f"{prefix}pages.txt")]
+    pattern = [0, 1, 0, 1, 2]
+    lines = [lists[kind][index % len(lists[kind])] for index, kind in
+             ((index, pattern[index % len(pattern)]) for index in range(20000))]
+    with open(f"{work}/{target}", "w", encoding="utf-8") as file:
+        file.write("\n".join(lines) + "\n")
+PY
+say "importing $import_file ($(($(stat -c %s "$import_file") / 1000000)) MB) through the API beside the readers"
+timeout 1500 python3 "$here/import-readers.py" "$url" "$token" attack-bench-big "$import_file" "$import_format" \
+    "$work/readers-other.txt" "$work/readers-same.txt" >"$work/import-readers.txt" 2>"$work/import-readers.err" ||
+    { cat "$work/import-readers.err" >&2; fail "the import run failed"; }
+cat "$work/import-readers.err" >&2
+cat "$work/import-readers.txt" >>"$results"
+echo "import_load load=$(cut -d' ' -f1 /proc/loadavg)" >>"$results"
+kill -0 "$import_serve_pid" 2>/dev/null || echo "import_crash" >>"$results"
+stop_process "$import_serve_pid"
+rm -f "$import_db" "$import_db-wal" "$import_db-shm"
+
+# MARK: - 4. Fault run: kill -9 during a write-heavy soak
+
+fault_db="$work/fault.sqlite"
+fault_users="$work/fault-users.sqlite"
+"$binary" generate --catalog fault --items 20000 --db "$fault_db" --quiet || fail "catalog generate failed"
+fault_password="fault-run-$RANDOM-$RANDOM"
+fault_token="$("$binary" user add bench --admin --password-stdin --db "$fault_db" --users-db "$fault_users" \
+    <<<"$fault_password" 2>"$work/user.err")" || { cat "$work/user.err" >&2; fail "catalog user add failed"; }
+say "fault run: $kills kills of the server during a write-heavy soak"
+timeout $((kills * 30 + 120)) python3 "$here/fault-run.py" "$binary" "$fault_db" "$fault_users" "$fault_token" \
+    bench "$fault_password" fault --kills "$kills" >"$work/fault.txt" 2>"$work/fault.err" ||
+    { cat "$work/fault.err" >&2; fail "the fault run failed"; }
+if [[ -s "$work/fault.err" ]]; then head -n 20 "$work/fault.err" >&2; fi
+grep -m1 '^fault-result ' "$work/fault.txt" | sed 's/^fault-result /fault /' >>"$results" ||
+    { cat "$work/fault.txt" >&2; fail "the fault run printed no result"; }
+echo "fault_load load=$(cut -d' ' -f1 /proc/loadavg)" >>"$results"
+
 # MARK: - Summary
 
 python3 - "$results" <<'PY'
@@ -252,4 +383,36 @@ if soak:
         f"  goal zero errors and zero 5xx: {verdict(errors == 0 and s5xx == 0 and imports_failed == 0)}"
         + ("" if "crash" not in records else "; the server EXITED during the run")
     )
+imp, during, quiet_r = records.get("import-result"), records.get("readers-import"), records.get("readers-quiet")
+if imp and during:
+    worst = n("readers-import", "max_us")
+    print(
+        f"readers during a {int(n('import-result', 'records')):,}-record import through the API"
+        f" ({int(n('import-result', 'mb'))} MB, answered {int(n('import-result', 'status'))}"
+        f" in {n('import-result', 'seconds'):.1f} s): max {ms(worst)}, p99 {ms(n('readers-import', 'p99_us'))},"
+        f" p50 {ms(n('readers-import', 'p50_us'))} ({int(n('readers-import', 'requests')):,} reads,"
+        f" {int(n('readers-import', 'over_100ms'))} of 100 ms or more, {int(n('readers-import', 'non2xx'))} non-2xx,"
+        f" {int(n('readers-import', 'errors'))} errors; load {records.get('import_load', {}).get('load')})"
+    )
+    print(
+        f"  other catalog max {ms(n('readers-import', 'other_max_us'))} p99 {ms(n('readers-import', 'other_p99_us'))};"
+        f" the catalog imported into max {ms(n('readers-import', 'same_max_us'))} p99 {ms(n('readers-import', 'same_p99_us'))};"
+        f" before the import p50 {ms(n('readers-quiet', 'p50_us'))}, max {ms(n('readers-quiet', 'max_us'))}"
+    )
+    ok = worst < 100000 and n("import-result", "status") == 200 and "import_crash" not in records
+    print(f"  goal worst reader latency < 100 ms: {verdict(ok)}"
+          + ("" if n("import-result", "status") == 200 else "; the import did NOT succeed"))
+fault = records.get("fault")
+if fault:
+    print(
+        f"fault run: {int(n('fault', 'kills'))} kill -9 during a write-heavy soak ({int(n('fault', 'acked_writes')):,} writes acknowledged:"
+        f" {int(n('fault', 'favorites_acked'))} favorites, {int(n('fault', 'imports_acked'))} imports, {int(n('fault', 'tokens_acked'))} sign-ins;"
+        f" {int(n('fault', 'seconds'))} s, load {records.get('fault_load', {}).get('load')}):"
+        f" integrity_check ok {int(n('fault', 'integrity_ok'))} of {int(n('fault', 'integrity_checks'))},"
+        f" acknowledged writes checked {int(n('fault', 'acked_checked')):,}, lost {int(n('fault', 'lost'))}"
+        f" ({int(n('fault', 'lost_favorites'))} favorites, {int(n('fault', 'lost_imports'))} imports, {int(n('fault', 'lost_tokens'))} tokens)"
+    )
+    ok = (n("fault", "integrity_ok") == n("fault", "integrity_checks") and n("fault", "lost") == 0
+          and n("fault", "restarts_failed") == 0 and n("fault", "kills") > 0)
+    print(f"  goal integrity ok after every kill and zero lost writes: {verdict(ok)}")
 PY
