@@ -102,7 +102,7 @@ let package = Package(
             name: "CatalogServer",
             dependencies: [
                 "CGD", "CatalogHTTP", "CatalogAuth", "CatalogModel", "CatalogStorage", "CatalogCore",
-                "CatalogCollation", "CatalogSQLite",
+                "CatalogCollation", "CatalogEngines",
                 "CatalogImport", "CatalogDemo",
             ],
             exclude: ["embedded.txt", "API/openapi.json", "Web/Assets", "Web/Strings"],

@@ -55,6 +55,21 @@ public enum CatalogEngines {
         }
     }
 
+    /// Writes one catalog of any engine as an offline snapshot: a self-contained SQLite file
+    /// (that is the format, whatever engine the catalog is read from), so the server needs no
+    /// engine of its own to offer one.
+    ///
+    /// - Returns: the catalog as it was copied (``StoredCatalog/versionKey`` is the source's).
+    /// - Throws: ``StorageError`` `.catalogNotFound`, `.cancelled`, or the engine's failure.
+    public static func writeSnapshot(
+        catalog id: String, from reader: any CatalogReader, to path: String,
+        isCancelled: @escaping @Sendable () -> Bool = { false },
+        metadata: (StoredCatalog) -> [String: String]
+    ) throws -> StoredCatalog {
+        try SQLiteSnapshotWriter.write(
+            catalog: id, from: reader, to: path, isCancelled: isCancelled, metadata: metadata)
+    }
+
     /// Brings an opened database up to this program (`conversions`, then catalogs of another
     /// collator version rebuilt), or closes it and throws.
     private static func prepared(

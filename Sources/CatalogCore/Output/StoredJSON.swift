@@ -33,47 +33,24 @@ extension StoredHit: JSONWritable {
 extension SearchResult: JSONWritable {
     /// `{"facets"?,"items":[record + "matches" + "snippet"],"next","scope","scopes","total","totalCapped"}`.
     public func write(to output: inout JSONOutput) {
-        output.raw("{")
-        if !facets.isEmpty {
-            output.key("facets")
-            output.raw("{")
-            for (index, facet) in facets.keys.sorted(by: { $0.rawValue < $1.rawValue }).enumerated() {
+        SearchResponse.writeEnvelope(
+            facets: facets.isEmpty ? nil : Dictionary(uniqueKeysWithValues: facets.map { ($0.key.rawValue, $0.value) }),
+            next: next, scope: scope, scopes: scopes, total: total, totalCapped: totalCapped, to: &output
+        ) { output in
+            output.raw("[")
+            for (index, hit) in hits.enumerated() {
                 if index > 0 { output.raw(",") }
-                output.string(facet.rawValue)
-                output.raw(":")
-                output.array(facets[facet]!)
+                // The stored record without its closing brace, then the search's own keys.
+                output.append(json: hit.stored.json.dropLast())
+                output.raw(",")
+                output.key("matches")
+                output.array(hit.matches)
+                output.raw(",")
+                output.key("snippet")
+                if let snippet = hit.snippet { snippet.write(to: &output) } else { output.raw("null") }
+                output.raw("}")
             }
-            output.raw("},")
+            output.raw("]")
         }
-        output.key("items")
-        output.raw("[")
-        for (index, hit) in hits.enumerated() {
-            if index > 0 { output.raw(",") }
-            // The stored record without its closing brace, then the search's own keys.
-            output.append(json: hit.stored.json.dropLast())
-            output.raw(",")
-            output.key("matches")
-            output.array(hit.matches)
-            output.raw(",")
-            output.key("snippet")
-            if let snippet = hit.snippet { snippet.write(to: &output) } else { output.raw("null") }
-            output.raw("}")
-        }
-        output.raw("],")
-        output.key("next")
-        output.string(next)
-        output.raw(",")
-        output.key("scope")
-        output.string(scope)
-        output.raw(",")
-        output.key("scopes")
-        output.array(scopes)
-        output.raw(",")
-        output.key("total")
-        output.integer(total)
-        output.raw(",")
-        output.key("totalCapped")
-        output.boolean(totalCapped)
-        output.raw("}")
     }
 }

@@ -239,6 +239,8 @@ final class OffloadedAnswer: Sendable {
 /// A connection pointer carried to the offload pool. Only `MHD_resume_connection` is called on
 /// it there, which libmicrohttpd allows from any thread.
 struct SuspendedConnection: @unchecked Sendable {
+    // @unchecked: the pointer is only handed to MHD_resume_connection, which libmicrohttpd allows
+    // from any thread; nothing here reads or writes through it.
     let pointer: OpaquePointer
 }
 

@@ -99,6 +99,18 @@ extension ScopeCount: JSONWritable {
 
 extension SearchResponse: JSONWritable {
     public func write(to output: inout JSONOutput) {
+        Self.writeEnvelope(
+            facets: facets, next: next, scope: scope, scopes: scopes, total: total, totalCapped: totalCapped,
+            to: &output
+        ) { output in output.array(items) }
+    }
+
+    /// A search answer's object, `{"facets"?,"items","next","scope","scopes","total","totalCapped"}`,
+    /// (`facets` left out when nil), with `items` writing the array: one shape for the server's stored records and the model's.
+    public static func writeEnvelope(
+        facets: [String: [FacetCount]]?, next: String?, scope: String?, scopes: [ScopeCount], total: Int,
+        totalCapped: Bool, to output: inout JSONOutput, items: (inout JSONOutput) -> Void
+    ) {
         output.raw("{")
         if let facets {
             output.key("facets")
@@ -112,7 +124,7 @@ extension SearchResponse: JSONWritable {
             output.raw("},")
         }
         output.key("items")
-        output.array(items)
+        items(&output)
         output.raw(",")
         output.key("next")
         output.string(next)

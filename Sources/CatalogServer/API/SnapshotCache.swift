@@ -1,6 +1,6 @@
+import CatalogEngines
 import CatalogHTTP
 import CatalogModel
-import CatalogSQLite
 import CatalogStorage
 import Foundation
 import Synchronization
@@ -93,7 +93,7 @@ final class SnapshotCache: Sendable {
         }
         let temporary = directory.appendingPathComponent(
             "\(id).\(ProcessInfo.processInfo.processIdentifier).\(UUID().uuidString).part")
-        let copied = try SQLiteSnapshotWriter.write(
+        let copied = try CatalogEngines.writeSnapshot(
             catalog: id, from: reader(), to: temporary.path, isCancelled: isCancelled
         ) { catalog in
             [
