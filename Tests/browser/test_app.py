@@ -233,7 +233,10 @@ class AppBehaviour:
         for _ in range(3):
             self.js("window.scrollTo(0, document.documentElement.scrollHeight);")
             self.settle()
-        self.wait_for(lambda: self.js("return window.__catalog.list.count;") >= first + 100, message="no more results")
+        # Keep at the bottom while waiting: a page that came in late moves the bottom down again.
+        self.wait_for(lambda: self.js("window.scrollTo(0, document.documentElement.scrollHeight);"
+                                      " return window.__catalog.list.count;") >= first + 100,
+                      timeout=20, message="no more results")
         ids = [hit for hit in self.js("return window.__catalog.list.results.map(r => r.id);")]
         self.assertEqual(len(ids), len(set(ids)), "a result shows twice")
         self.assertEqual(self.driver.current_url, url, "paging changed the URL")
@@ -421,6 +424,9 @@ class AppBehaviour:
             self.wait_for(lambda: self.find("#banner").is_displayed(), message="no offline banner")
             self.driver.get(self.base() + "/c/cookbook/i/r30")
             self.wait_for(lambda: self.js("return document.readyState === 'complete';"))
+            # The service worker answers the navigation; give its page the moment it takes.
+            self.wait_for(lambda: self.js("return document.documentElement.lang;") == "hu", timeout=10,
+                          message="the offline page is not the catalog's language")
             self.assertEqual(self.js("return document.documentElement.lang;"), "hu")
             self.assertTrue(self.find("#offline-text").is_displayed())
             self.screenshot("19-offline")
