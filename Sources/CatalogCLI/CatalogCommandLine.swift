@@ -1,4 +1,5 @@
 import CatalogEngines
+import CatalogModel
 import CatalogStorage
 import Foundation
 
@@ -60,12 +61,12 @@ public enum CatalogCommandLine {
             return 0
         } catch let error as CLIError {
             output.flush()
-            printError("catalog \(name): error: \(error.message)")
+            printError("catalog \(name): error: \(Credentials.scrubbed(error.message))")
             if error.status == 64 { printError("see 'catalog \(name) --help'") }
             return error.status
         } catch {
             output.flush()
-            printError("catalog \(name): error: \(Self.describe(error))")
+            printError("catalog \(name): error: \(Credentials.scrubbed(Self.describe(error)))")
             return 1
         }
     }

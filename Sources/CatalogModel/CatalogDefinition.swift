@@ -119,6 +119,16 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
         return labels[primary]
     }
 
+    /// The definition as anyone who may read the catalog may see it (an offline snapshot, an
+    /// export): without where it is fetched from (a feed URL may carry a password or a token, and
+    /// its `ETag`) or what the last import read. Only the server that refreshes the feed keeps those.
+    public var published: CatalogDefinition {
+        var published = self
+        published.source = nil
+        published.lastImport = nil
+        return published
+    }
+
     /// The source field name that feeds `role`: the mapped name, or the role's own name.
     public func sourceName(for role: Role) -> String {
         mapping[role] ?? role.rawValue

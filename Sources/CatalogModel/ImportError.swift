@@ -41,10 +41,11 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
         self.field = field
     }
 
-    /// `file:line:column: field "price": message`
+    /// `file:line:column: field "price": message`, with any URL's password hidden
+    /// (``Credentials``).
     public var description: String {
         var text = "\(location): "
         if let field { text += "field \"\(field)\": " }
-        return text + message
+        return Credentials.scrubbed(text + message)
     }
 }

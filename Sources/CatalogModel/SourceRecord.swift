@@ -89,9 +89,10 @@ public struct SourceLocation: Sendable, Equatable, Hashable, CustomStringConvert
         self.column = column
     }
 
-    /// `file:line:column`, leaving out what is unknown.
+    /// `file:line:column`, leaving out what is unknown; a URL's password is hidden
+    /// (``Credentials``).
     public var description: String {
-        var text = source.isEmpty ? "<input>" : source
+        var text = source.isEmpty ? "<input>" : Credentials.redacted(url: source)
         if line > 0 {
             text += ":\(line)"
             if column > 0 { text += ":\(column)" }

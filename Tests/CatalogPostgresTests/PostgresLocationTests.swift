@@ -1,3 +1,4 @@
+import CatalogStorage
 import Testing
 
 @testable import CatalogPostgres
@@ -5,28 +6,55 @@ import Testing
 /// Database URLs: what libpq gets, and what messages show.
 @Suite struct PostgresLocationTests {
     @Test(arguments: [
-        ("postgres://ada:s3cret@db.example:5432/catalog", "postgres://ada@db.example:5432/catalog"),
+        ("postgres://ada:s3cret@db.example:5432/catalog", "postgres://ada:***@db.example:5432/catalog"),
         (
             "postgresql://ada:p%40ss@db.example/catalog?sslmode=require",
-            "postgresql://ada@db.example/catalog?sslmode=require"
+            "postgresql://ada:***@db.example/catalog?sslmode=require"
         ),
         (
             "postgres://ada@/catalog?host=/run/pg&password=s3cret&port=5433",
-            "postgres://ada@/catalog?host=/run/pg&port=5433"
+            "postgres://ada@/catalog?host=/run/pg&password=***&port=5433"
         ),
         ("postgres://db.example/catalog", "postgres://db.example/catalog"),
-        ("postgres://ada:s3cret@db.example", "postgres://ada@db.example"),
+        ("postgres://ada:s3cret@db.example", "postgres://ada:***@db.example"),
     ])
     func thePasswordNeverShows(url: String, redacted: String) {
         let location = PostgresLocation(url)
         #expect(location.url == url, "libpq gets the URL as given")
         #expect(location.redacted == redacted)
         #expect(!location.description.contains("s3cret"))
+        #expect(location.problem == nil)
+    }
+
+    @Test(arguments: [
+        "postgres://u:pw@h:5432/db?options=x@y", "postgres://h:5432/db?options=x@y", "postgres://u@h/db?password=a@b",
+        "postgres://u:p%40ss@h/db",
+    ])
+    func wellEncodedURLsHaveNoProblem(url: String) {
+        #expect(PostgresLocation(url).problem == nil)
     }
 
     @Test func messagesLoseThePasswordInEitherSpelling() {
         let location = PostgresLocation("postgres://ada:p%40ss%2Fw@db.example/catalog")
         #expect(location.scrubbed("failed for p%40ss%2Fw and p@ss/w") == "failed for *** and ***")
+    }
+
+    /// A password with an unencoded `@` or `/` would make libpq read part of it as the host and
+    /// quote it in its error: such a URL is refused before libpq sees it, naming no part of it.
+    @Test(arguments: [
+        "postgres://u:p@ss/w@127.0.0.1:1/db", "postgres://u:pa/ss@127.0.0.1:1/db", "postgres://u:pa ss@127.0.0.1:1/db",
+        "postgresql://u:pa?ss@127.0.0.1:1/db",
+    ])
+    func badlyEncodedPasswordsAreRefusedWithoutShowingThem(url: String) throws {
+        let location = PostgresLocation(url)
+        let problem = try #require(location.problem)
+        #expect(problem.contains("percent-encoded"))
+        let error = #expect(throws: StorageError.self) { try PostgresConnection(location) }
+        let text = "\(error.map(String.init(describing:)) ?? "") \(location.redacted)"
+        for fragment in ["p@ss/w", "pa/ss", "pa ss", "ss/w", "pa?ss"] where url.contains(fragment) {
+            #expect(!text.contains(fragment), "\(text)")
+        }
+        #expect(text.contains("u:***@"))
     }
 
     @Test func onlyPostgresURLsArePostgres() {

@@ -20,6 +20,8 @@ import Testing
         let generator = CatalogGenerator(items: 2_500, locale: "hu", seed: 3)
         var definition = generator.definition
         definition.id = "big"
+        definition.source = FeedSource(
+            url: "https://shop:s3cret-feed@feeds.example/big.xml?token=t0ken", etag: "\"etag-of-the-feed\"")
         _ = try CatalogImporter.run(
             into: temporary.database, definition: definition, replace: true, collation: try ICUCollation(locale: "hu"),
             records: { add in
@@ -80,6 +82,22 @@ import Testing
         }
         #expect(fromFast.versionKey == fromGeneric.versionKey)
         #expect(fromFast.versionKey == (try temporary.database.reader().requireCatalog("big").versionKey))
+    }
+
+    /// A snapshot is for anyone who may read the catalog: the feed's URL, its password, token and
+    /// validators stay on the server, on either path.
+    @Test(arguments: [SQLiteSnapshotWriter.Method.automatic, .generic])
+    func aSnapshotCarriesNoFeedCredentials(method: SQLiteSnapshotWriter.Method) throws {
+        #expect(try temporary.database.reader().requireCatalog("big").definition.source != nil)
+        let (path, _) = try write(method, name: "published-\(method).sqlite")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        for secret in ["s3cret-feed", "t0ken", "etag-of-the-feed", "feeds.example"] {
+            #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(secret) is in the snapshot")
+        }
+        let file = try SQLiteCatalogFile(path: path)
+        defer { file.close() }
+        let definition = try file.reader.requireCatalog("big").definition
+        #expect(definition.source == nil && definition.lastImport == nil)
     }
 
     @Test func theFileReadsAndSearchesLikeTheDatabase() throws {

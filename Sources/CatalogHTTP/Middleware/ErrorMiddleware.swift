@@ -23,7 +23,7 @@ public struct ErrorMiddleware: Middleware {
         } catch let error as HTTPError {
             return render(error, request)
         } catch {
-            log("error: \(request.method) \(request.rawPath): \(String(reflecting: error))")
+            log("error: \(request.method) \(request.rawPath): \(Credentials.scrubbed(String(reflecting: error)))")
             return Response.text("Internal Server Error\n", status: .internalServerError)
         }
     }
@@ -34,7 +34,7 @@ public struct ErrorMiddleware: Middleware {
         output.raw("{\"error\":{\"code\":")
         output.string(error.code)
         output.raw(",\"message\":")
-        output.string(error.message)
+        output.string(Credentials.scrubbed(error.message))
         output.raw("}}")
         let body = String(decoding: output.bytes, as: UTF8.self)
         var response = Response(

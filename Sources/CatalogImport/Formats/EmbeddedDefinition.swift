@@ -22,9 +22,7 @@ public enum EmbeddedDefinition {
 
     /// `definition` as one line of JSON, without where it was fetched from or what was imported.
     public static func json(_ definition: CatalogDefinition) -> String {
-        var portable = definition
-        portable.source = nil
-        portable.lastImport = nil
+        let portable = definition.published
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let text = (try? encoder.encode(portable)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"

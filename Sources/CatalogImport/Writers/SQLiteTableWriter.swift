@@ -116,8 +116,7 @@ public final class SQLiteTableWriter {
             let definitions = columns.enumerated().map { "\(Self.quoted($0.element)) \(types[$0.offset].rawValue)" }
             try connection.execute("BEGIN; CREATE TABLE \(Self.quoted(table)) (\(definitions.joined(separator: ", ")))")
             if let definition {
-                var portable = definition
-                portable.source = nil
+                let portable = definition.published
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
                 let json = String(decoding: try encoder.encode(portable), as: UTF8.self)

@@ -34,6 +34,10 @@ final class PostgresConnection {
     init(_ location: PostgresLocation, settings: [(String, String)] = []) throws(StorageError) {
         self.location = location
         self.settings = settings
+        if let problem = location.problem {
+            handle = nil
+            throw StorageError(.cannotOpen, "cannot connect to \(location): \(problem)", engineCode: "08001")
+        }
         // The URL is expanded by libpq (expand_dbname), so everything it says wins over these
         // defaults: a name in pg_stat_activity, a connect timeout, UTF-8 text.
         let keywords = ["fallback_application_name", "connect_timeout", "client_encoding", "dbname"]

@@ -95,11 +95,17 @@ public enum SQLiteSnapshotWriter {
         try connection.prepare("ATTACH DATABASE ? AS source").bind(sourcePath).run()
         defer { try? connection.execute("DETACH DATABASE source") }
         let version: Int64 = try connection.transaction(immediate: false) {
-            let found = try connection.prepare("SELECT version FROM source.catalogs WHERE id = ?").bind(id)
+            let found = try connection.prepare("SELECT version, definition FROM source.catalogs WHERE id = ?").bind(id)
             guard try found.step() else {
                 throw StorageError(.catalogNotFound, "no catalog named \"\(id.prefix(80))\"")
             }
             let version = found.int64(0)
+            // The snapshot is for anyone who may read the catalog: the feed's URL, its
+            // credentials and validators stay on the server.
+            guard let stored = try? JSONDecoder().decode(CatalogDefinition.self, from: Data(found.text(1).utf8)) else {
+                throw StorageError(.engine, "the stored description of catalog \"\(id.prefix(80))\" is damaged")
+            }
+            let published = try StoredColumns.definition(stored.published)
             found.finish()
             let itemLow = version << 32
             let itemHigh = (version + 1) << 32
@@ -158,9 +164,9 @@ public enum SQLiteSnapshotWriter {
                     """
                     INSERT INTO main.catalogs (id, title, locale, definition, item_count, section_labels, categories,
                             collation_version, version, updated_at)
-                        SELECT id, title, locale, definition, item_count, section_labels, categories,
+                        SELECT id, title, locale, ?, item_count, section_labels, categories,
                             collation_version, 1, updated_at FROM source.catalogs WHERE id = ?
-                    """, [id]
+                    """, [published, id]
                 ),
             ]
             for (sql, values) in statements {
@@ -244,7 +250,8 @@ public enum SQLiteSnapshotWriter {
             }
             try version.commit(
                 IndexedCatalog(
-                    definition: catalog.definition, count: catalog.summary.count, sectionLabels: catalog.sectionLabels,
+                    definition: catalog.definition.published, count: catalog.summary.count,
+                    sectionLabels: catalog.sectionLabels,
                     sections: sections, categories: catalog.categories,
                     categoryPositions: Array(catalog.categories.indices), collationVersion: catalog.collationVersion))
         }
