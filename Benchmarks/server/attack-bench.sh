@@ -28,6 +28,11 @@
 #    for (favorites present or absent as last acknowledged, imported catalogs, signed-in
 #    tokens). Goal: integrity ok every time, zero lost writes.
 #
+# 5. Expensive clients (expensive-clients.py): two clients, each from a loopback address of its
+#    own, loop on the costliest search (empty query, a huge price range, a price sort, two facets)
+#    while a third browses, with the per-client CPU budget and without it. Goal: with it, the
+#    browsing client's p50 stays within 2x (+0.5 ms) of its p50 alone.
+#
 # The server runs with --threads 2 --quiet on a port it picks, its accounts in a throwaway file.
 # Database: as server-bench.sh (--db FILE, else /tmp/catalog-bench/bench.sqlite when present,
 # else Benchmarks/.cache/server-bench.sqlite, generated when missing); the soak's imports add a
@@ -106,8 +111,10 @@ users="$work/users.sqlite"
 password="attack-bench-$RANDOM-$RANDOM"
 token="$("$binary" user add bench --admin --password-stdin --db "$database" --users-db "$users" <<<"$password" 2>"$work/user.err")" ||
     { cat "$work/user.err" >&2; fail "catalog user add failed"; }
+# The soak's wrk sends everything from one address: no per-client CPU budget here (the
+# expensive-clients run below measures it with clients of their own addresses).
 "$binary" serve --db "$database" --users-db "$users" --host 127.0.0.1 --port 0 --threads 2 --quiet \
-    >"$work/catalog.out" 2>"$work/catalog.err" &
+    --client-cpu-budget 0 >"$work/catalog.out" 2>"$work/catalog.err" &
 catalog_pid=$!
 started_pids+=("$catalog_pid")
 url=""
@@ -273,6 +280,7 @@ with open(source, encoding="utf-8") as file, open(target, "w", encoding="utf-8")
         sys.exit("a JSON import file is used whole; give --import-file an XML or CSV file")
 PY
 "$binary" serve --db "$import_db" --users-db "$users" --host 127.0.0.1 --port 0 --threads 2 --quiet \
+    --client-cpu-budget 0 \
     --max-upload-mb 4096 --import-timeout 1200 >"$work/import-serve.out" 2>"$work/import-serve.err" &
 import_serve_pid=$!
 started_pids+=("$import_serve_pid")
@@ -333,6 +341,13 @@ if [[ -s "$work/fault.err" ]]; then head -n 20 "$work/fault.err" >&2; fi
 grep -m1 '^fault-result ' "$work/fault.txt" | sed 's/^fault-result /fault /' >>"$results" ||
     { cat "$work/fault.txt" >&2; fail "the fault run printed no result"; }
 echo "fault_load load=$(cut -d' ' -f1 /proc/loadavg)" >>"$results"
+
+# MARK: - Expensive clients
+
+say "two clients looping on the most expensive search beside a browsing client, with and without the CPU budget"
+timeout 300 python3 "$here/expensive-clients.py" "$binary" "$database" "$catalog" --seconds 10 \
+    >"$work/expensive.txt" 2>"$work/expensive.err" || { cat "$work/expensive.err" >&2; fail "the expensive-clients run failed"; }
+sed -n 's/^expensive budget=\([a-z]*\) /expensive_\1 /p' "$work/expensive.txt" >>"$results"
 
 # MARK: - Summary
 
@@ -402,6 +417,16 @@ if imp and during:
     ok = worst < 100000 and n("import-result", "status") == 200 and "import_crash" not in records
     print(f"  goal worst reader latency < 100 ms: {verdict(ok)}"
           + ("" if n("import-result", "status") == 200 else "; the import did NOT succeed"))
+if records.get("expensive_on") and records.get("expensive_off"):
+    for kind in ("expensive_on", "expensive_off"):
+        print(
+            f"2 clients looping on the costliest search ({'with' if kind.endswith('on') else 'without'} the per-client"
+            f" CPU budget): a browsing client's p50 {n(kind, 'attacked_p50_ms'):.2f} ms, p99 {n(kind, 'attacked_p99_ms'):.2f} ms"
+            f" beside p50 {n(kind, 'alone_p50_ms'):.2f} ms, p99 {n(kind, 'alone_p99_ms'):.2f} ms alone;"
+            f" the attackers got {int(n(kind, 'attacker_rps'))} answers/s, {int(n(kind, 'slowed_429'))} 429s"
+        )
+    ok = n("expensive_on", "attacked_p50_ms") <= 2 * n("expensive_on", "alone_p50_ms") + 0.5
+    print(f"  goal with the budget, the browsing client's p50 within 2x (+0.5 ms) of its p50 alone: {verdict(ok)}")
 fault = records.get("fault")
 if fault:
     print(

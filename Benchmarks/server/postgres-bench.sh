@@ -82,7 +82,8 @@ hz="$(getconf CLK_TCK)"
 # serve DB NAME: starts a server; sets $url_NAME and $pid_NAME.
 serve() {
     local db="$1" name="$2" url=""
-    "$binary" serve --db "$db" --host 127.0.0.1 --port 0 --threads 2 --quiet >"$work/$name.out" 2>"$work/$name.err" &
+    # One load generator, one address: no per-client CPU budget (it would measure the slow lane).
+    "$binary" serve --db "$db" --host 127.0.0.1 --port 0 --threads 2 --quiet --client-cpu-budget 0 >"$work/$name.out" 2>"$work/$name.err" &
     local pid=$!
     started_pids+=("$pid")
     for _ in $(seq 600); do

@@ -14,7 +14,7 @@ struct ServeCommand: Command {
     static let options: Set<String> = [
         "host", "port", "threads", "compat-catalog", "images", "public-url", "max-upload-mb", "max-connections",
         "max-connections-per-ip", "timeout", "header-timeout", "host-name", "users-db", "import-timeout",
-        "refresh-every", "snapshots",
+        "refresh-every", "snapshots", "client-cpu-budget",
     ]
     static let flags: Set<String> = ["quiet"]
     static let help = """
@@ -54,6 +54,11 @@ struct ServeCommand: Command {
           --header-timeout SECONDS     a request's line and headers must arrive within this long
                                        of the connection opening or its previous answer, or the
                                        connection is closed (default: 10)
+          --client-cpu-budget MS       the CPU time one client address may use per second, with
+                                       four times as much as a burst; a client past it is served
+                                       on one low-priority thread of its own, behind everybody else,
+                                       and gets 429 when that queue is full (default: 500; 0: no
+                                       limit, for a server behind a proxy that hides addresses)
           --refresh-every DURATION     refresh every catalog imported from a URL this often, one at
                                        a time in the background (conditional GET; 90s, 15m, 2h, 1d)
           --snapshots DIR              where offline snapshots (/api/v1/catalogs/ID/snapshot) are
@@ -116,6 +121,11 @@ struct ServeCommand: Command {
         if let seconds = try arguments.integer("timeout", in: 1...3600) { configuration.connectionTimeout = seconds }
         if let seconds = try arguments.integer("header-timeout", in: 1...3600) {
             configuration.headerTimeout = .seconds(seconds)
+        }
+        if let milliseconds = try arguments.integer("client-cpu-budget", in: 0...1_000_000) {
+            configuration.clientBudget =
+                milliseconds == 0
+                ? nil : .init(perSecond: .milliseconds(milliseconds), burst: .milliseconds(4 * milliseconds))
         }
         settings.listenHost = configuration.host
         let refreshInterval = try arguments.value("refresh-every").map { text throws(CLIError) -> TimeInterval in

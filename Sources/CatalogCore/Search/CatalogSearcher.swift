@@ -55,7 +55,10 @@ public struct RankedHit: Sendable {
 ///
 /// Work is bounded per chunk of 65,536 documents: each query word's matches of each kind are one
 /// bitmap per chunk, tiers are a few word operations over them, a page stops as soon as it is
-/// full, and counts stop at ``SearchResponse/countCap``.
+/// full, and counts stop at ``SearchResponse/countCap``. One search's counts (its total, the
+/// scope buttons', every facet value's) visit at most ``countBudget`` chunks in all, and a facet
+/// counts at most ``maxFacetValues`` values: past either bound counts are lower bounds, marked
+/// `capped`, so no request costs more than a bounded amount whatever it asks for.
 public struct CatalogSearcher {
     /// The catalog's loaded index.
     public let index: CatalogSearchIndex
@@ -70,11 +73,25 @@ public struct CatalogSearcher {
     /// …and only when the query's first word starts the titles of at most this many records.
     static let verificationCandidates = 20_000
 
+    /// Chunk visits all the counts of one search may make together: 512 is 32 counts over every
+    /// record of a 1,000,000-record catalog (a count of a few values stops at
+    /// ``SearchResponse/countCap`` much sooner). Past it, counts are lower bounds, marked capped.
+    public static let defaultCountBudget = 512
+    /// The most values one facet counts: the most frequent in the catalog.
+    public static let maxFacetValues = 100
+
+    /// The chunk visits this searcher's counts may make per search (``defaultCountBudget``).
+    public var countBudget: Int
+
     /// Creates a searcher.
-    public init(index: CatalogSearchIndex, reader: any SearchIndexReading, catalog: SearchCatalog) {
+    public init(
+        index: CatalogSearchIndex, reader: any SearchIndexReading, catalog: SearchCatalog,
+        countBudget: Int = CatalogSearcher.defaultCountBudget
+    ) {
         self.index = index
         self.reader = reader
         self.catalog = catalog
+        self.countBudget = countBudget
     }
 
     /// Runs a search.

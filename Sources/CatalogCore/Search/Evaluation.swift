@@ -23,6 +23,9 @@ final class Evaluation {
     private var exactTitles: Set<Int> = []
     private var titleStarts: Set<Int> = []
 
+    /// Chunk visits the counts of this search may still make (``CatalogSearcher/countBudget``).
+    private var countBudget: Int
+
     private var bases: [Int: ChunkBitmap] = [:]
     private var scopedBases: [Int: ChunkBitmap] = [:]
     private var wordsAll: [Int: ChunkBitmap] = [:]
@@ -65,6 +68,7 @@ final class Evaluation {
                 request.countries.compactMap { lexicon.index(of: IndexTerms.country($0)) }, of: lexicon)
         }
         priceFilter = request.price
+        countBudget = searcher.countBudget
         self.scope = scope.isEmpty ? nil : Self.intersection(scope.map(categorySet))
         if sequence.count >= 2 { try verifyTitles() }
     }
@@ -102,10 +106,14 @@ final class Evaluation {
         if let priceFilter {
             let prices = try index.prices(reader)
             let first = chunk << PostingChunk.shift
+            // Compared as doubles, bounds converted once; NaN (no price) is in no range.
+            let (lower, upper) = priceFilter.doubleBounds
             var allowed = ChunkBitmap()
-            for offset in 0..<chunkSize(chunk) {
-                let price = prices[first + offset]
-                if !price.isNaN && priceFilter.contains(price) { allowed.insert(offset) }
+            prices.withUnsafeBufferPointer { prices in
+                for offset in 0..<chunkSize(chunk) {
+                    let price = prices[first + offset]
+                    if price >= lower && price <= upper { allowed.insert(offset) }
+                }
             }
             bitmap.formIntersection(allowed)
         }
@@ -277,18 +285,25 @@ final class Evaluation {
     // MARK: - Counting
 
     /// Counts documents chunk by chunk up to the cap: (count, capped). `count` gives one
-    /// chunk's count.
-    func count(_ count: (Int) throws -> Int) throws -> (Int, Bool) {
+    /// chunk's count; `covers` says which chunks can count at all (the others cost nothing).
+    ///
+    /// Every chunk counted spends one visit of the search's budget; once it is spent, counts
+    /// stop where they are and say so (`capped`: at least this many), so that no request costs
+    /// more than ``CatalogSearcher/countBudget`` chunk visits however many counts it asks for.
+    func count(covering covers: (Int) -> Bool = { _ in true }, _ count: (Int) throws -> Int) throws -> (Int, Bool) {
         let cap = SearchResponse.countCap
         var total = 0
-        for chunk in 0..<chunkCount {
+        for chunk in 0..<chunkCount where covers(chunk) {
+            guard countBudget > 0 else { return (min(total, cap), true) }
+            countBudget -= 1
             total += try count(chunk)
             if total > cap { return (cap, true) }
         }
         return (total, false)
     }
 
-    /// The counts of a facet's values under the query, filters and scope, largest first.
+    /// The counts of a facet's values under the query, filters and scope, largest first: at
+    /// most ``CatalogSearcher/maxFacetValues`` values, the most frequent in the catalog first.
     func facetCounts(_ facet: SearchFacet) throws -> [FacetCount] {
         let lexicon = index.lexicon
         var values: [(value: String, set: TermSet)] = []
@@ -305,16 +320,25 @@ final class Evaluation {
                 values.append((code, TermSet([term], of: lexicon)))
             }
         }
+        let order = Dictionary(
+            values.enumerated().map { ($0.element.value, $0.offset) }, uniquingKeysWith: { a, _ in a })
+        if values.count > CatalogSearcher.maxFacetValues {
+            // The most frequent values; ties in the catalog's own order.
+            values = Array(
+                values.enumerated().sorted {
+                    $0.element.set.estimatedCount != $1.element.set.estimatedCount
+                        ? $0.element.set.estimatedCount > $1.element.set.estimatedCount : $0.offset < $1.offset
+                }
+                .prefix(CatalogSearcher.maxFacetValues).map(\.element))
+        }
         var counts: [FacetCount] = []
         for (value, set) in values {
-            let (count, capped) = try self.count { chunk in
+            let (count, capped) = try self.count(covering: set.covers) { chunk in
                 let bitmap = try matches(chunk)
                 return bitmap.isEmpty ? 0 : bitmap.intersectionCount(try set.bitmap(chunk, index, reader))
             }
             if count > 0 { counts.append(FacetCount(value: value, count: count, capped: capped)) }
         }
-        let order = Dictionary(
-            values.enumerated().map { ($0.element.value, $0.offset) }, uniquingKeysWith: { a, _ in a })
         return counts.sorted { $0.count != $1.count ? $0.count > $1.count : order[$0.value]! < order[$1.value]! }
     }
 

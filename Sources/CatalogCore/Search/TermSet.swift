@@ -35,6 +35,11 @@ class TermSet {
         bitmaps.removeAll()
     }
 
+    /// Whether any document of `chunk` can be in the set (false: its bitmap is empty).
+    func covers(_ chunk: Int) -> Bool {
+        inline[chunk] != nil || stored.contains { $0.chunks.contains(chunk) }
+    }
+
     /// True when no term was added.
     var isEmpty: Bool { stored.isEmpty && inline.isEmpty }
 

@@ -165,6 +165,10 @@ final class ServerCore: Sendable {
     let lanes: [(lane: OffloadLane, pool: OffloadPool)]
     /// Set when the server stops: offloaded work still running is asked to give up.
     let stopping = Atomic<Bool>(false)
+    /// What each client's requests cost, when clients have a budget.
+    let ledger: ClientCostLedger?
+    /// Where the requests of clients over their budget run: one thread below the workers' priority.
+    let slowLane: OffloadPool?
 
     init(configuration: ServerConfiguration, responder: any Responder, log: @escaping @Sendable (String) -> Void) {
         self.configuration = configuration
@@ -177,6 +181,10 @@ final class ServerCore: Sendable {
         lanes = configuration.offloadLanes.map {
             ($0, OffloadPool(threads: $0.threads, queueLimit: $0.queueLimit, name: $0.name, niceness: $0.niceness))
         }
+        ledger = configuration.clientBudget.map { ClientCostLedger(budget: $0) }
+        slowLane =
+            ledger == nil
+            ? nil : OffloadPool(threads: 1, queueLimit: configuration.slowLaneQueueLimit, name: "slowed", niceness: 10)
     }
 
     /// The pool of the first lane that picks `request`.
@@ -188,6 +196,7 @@ final class ServerCore: Sendable {
     func stopOffloading() {
         stopping.store(true, ordering: .releasing)
         for (_, pool) in lanes { pool.stop() }
+        slowLane?.stop()
     }
 }
 
@@ -317,6 +326,14 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     pending.body = []
     if let request, let pool = core.pool(for: request) {
         return ResponseWriter.offload(request, pending: pending, pool: pool, connection: connection, core: core)
+    }
+    if let request, let ledger = core.ledger, let slowLane = core.slowLane, ledger.isOverBudget(request.clientAddress) {
+        // A client that used more than its share waits on a thread of its own, behind nobody else.
+        ledger.noteSlowed()
+        let retryAfter = ledger.secondsUntilWithinBudget(request.clientAddress)
+        return ResponseWriter.offload(
+            request, pending: pending, pool: slowLane, connection: connection, core: core, charged: true,
+            refusal: { ResponseWriter.overBudget(retryAfter: retryAfter) })
     }
     pending.answered = true
     return ResponseWriter.queue(

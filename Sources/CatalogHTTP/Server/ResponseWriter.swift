@@ -23,12 +23,22 @@ enum ResponseWriter {
 
     /// Asks the responder. Never throws: a malformed target (nil) is a 400, and the responder
     /// chain turns its own errors into responses.
-    static func respond(to request: Request?, core: ServerCore, context: RequestContext = RequestContext()) -> Response
-    {
+    ///
+    /// With `charged`, the CPU time the answer took is charged to the client (``ClientCostLedger``):
+    /// requests on the workers and on the slow lane are; the lanes of sign-ins, imports and
+    /// snapshots, which have limits of their own, are not.
+    static func respond(
+        to request: Request?, core: ServerCore, context: RequestContext = RequestContext(), charged: Bool = true
+    ) -> Response {
         guard let request else {
             return ErrorMiddleware.json(
                 HTTPError(.badRequest, code: "bad_request", "the request target is malformed"),
                 Request(method: .get, target: "/")!)
+        }
+        let ledger = charged ? core.ledger : nil
+        let started = ledger == nil ? .zero : ClientCostLedger.threadCPUTime()
+        defer {
+            if let ledger { ledger.charge(request.clientAddress, cpu: ClientCostLedger.threadCPUTime() - started) }
         }
         do {
             return try core.responder.respond(to: request, context: context)
@@ -40,8 +50,12 @@ enum ResponseWriter {
 
     /// Runs the request on the offload pool: the connection is suspended until the answer is
     /// ready, then resumed, and libmicrohttpd calls the handler again, which queues it.
+    ///
+    /// `refusal` answers when the pool's queue is full or the server stops (503 `busy` unless
+    /// said otherwise); `charged` says whether the work's CPU time is charged to the client.
     static func offload(
-        _ request: Request, pending: PendingRequest, pool: OffloadPool, connection: OpaquePointer, core: ServerCore
+        _ request: Request, pending: PendingRequest, pool: OffloadPool, connection: OpaquePointer, core: ServerCore,
+        charged: Bool = false, refusal: @escaping @Sendable () -> Response = { busy() }
     ) -> MHD_Result {
         let answer = OffloadedAnswer()
         let suspended = SuspendedConnection(pointer: connection)
@@ -54,16 +68,16 @@ enum ResponseWriter {
         MHD_suspend_connection(connection)
         let accepted = pool.submit(
             run: { [context] in
-                let response = respond(to: request, core: core, context: context)
+                let response = respond(to: request, core: core, context: context, charged: charged)
                 answer.response.withLock { $0 = response }
                 MHD_resume_connection(suspended.pointer)
             },
             cancel: {
-                answer.response.withLock { $0 = busy() }
+                answer.response.withLock { $0 = refusal() }
                 MHD_resume_connection(suspended.pointer)
             })
         if !accepted {
-            answer.response.withLock { $0 = busy() }
+            answer.response.withLock { $0 = refusal() }
             MHD_resume_connection(connection)
         }
         return MHD_Result.YES
@@ -87,6 +101,18 @@ enum ResponseWriter {
                 .serviceUnavailable, code: "busy", "the server is busy; try again in a moment",
                 headers: HTTPHeaders([("Retry-After", "1")])),
             Request(method: .post, target: "/")!)
+    }
+
+    /// 429 with `Retry-After`: the client used more than its share of the server's CPU time and
+    /// the slow lane's queue is full.
+    static func overBudget(retryAfter: Int) -> Response {
+        ErrorMiddleware.json(
+            HTTPError(
+                .tooManyRequests, code: "too_many_requests",
+                "this client sent more costly requests than the server answers for one client; "
+                    + "try again in \(retryAfter) s",
+                headers: HTTPHeaders([("Retry-After", String(retryAfter))])),
+            Request(method: .get, target: "/")!)
     }
 
     static func payloadTooLarge(_ limit: Int) -> Response {

@@ -47,6 +47,13 @@ public struct ServerConfiguration: Sendable {
     /// other clients are answered meanwhile. A request goes to the first lane that picks it;
     /// none: it runs on its worker.
     public var offloadLanes: [OffloadLane] = []
+    /// The CPU time one client (one address) may use before its requests are slowed: they leave
+    /// the event-loop workers for one low-priority thread of their own (``ClientCostLedger``), so
+    /// a client looping on expensive requests cannot raise everyone's latency. Nil: no limit.
+    public var clientBudget: ClientCostLedger.Budget? = .standard
+    /// Requests of clients over their budget that may wait for the slow lane's thread; beyond
+    /// that they get 429 with `Retry-After`.
+    public var slowLaneQueueLimit: Int = 16
     /// How long a shutdown waits for requests in flight before closing their connections.
     public var shutdownGrace: Duration = .seconds(10)
 
