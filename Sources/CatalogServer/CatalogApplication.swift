@@ -1,6 +1,6 @@
-import CatalogModel
 import CatalogAuth
 import CatalogHTTP
+import CatalogModel
 import CatalogStorage
 import Foundation
 import Synchronization
@@ -118,7 +118,7 @@ public final class CatalogApplication: Sendable {
     ///   - errorLog: where unexpected errors are described.
     public init(
         options: CatalogServerOptions, accessLog: AccessLog?,
-        errorLog: @escaping @Sendable (String) -> Void = { StandardStream.error.line($0) }
+        errorLog: @escaping @Sendable (String) -> Void = { StandardStream.error.line(TerminalText.text($0)) }
     ) {
         let stores = options.database
         let listening = Listening()

@@ -1,5 +1,5 @@
-import CatalogModel
 import CSQLite
+import CatalogModel
 import CatalogStorage
 import Foundation
 

@@ -1,5 +1,5 @@
-import CatalogModel
 import CMicroHTTPD
+import CatalogModel
 import Foundation
 import Synchronization
 
