@@ -21,7 +21,13 @@ public enum CatalogCommandLine {
     static let globalFlags: Set<String> = ["help"]
 
     /// Runs the command line (without the program name) and returns the exit status.
+    ///
+    /// SIGPIPE is ignored first: a write to a pipe whose reader went away then fails with
+    /// `EPIPE` instead of killing the process, and every write goes through ``StandardStream``,
+    /// which never traps. A command whose standard output closes stops printing and ends with
+    /// status 0 (`catalog list … | head -1`); the server keeps serving.
     public static func main(_ arguments: [String]) -> Int32 {
+        signal(SIGPIPE, SIG_IGN)
         let output = Output.standardOutput()
         defer { output.flush() }
         guard let name = commandName(in: arguments) else {
@@ -58,6 +64,9 @@ public enum CatalogCommandLine {
             let context = CommandContext(arguments: parsed, output: output)
             if command.removesTemporaryFilesOnSignal { SignalCleanup.install() }
             try command.init().run(context)
+            return 0
+        } catch is OutputClosed {
+            // The reader of standard output went away (`| head`): nothing more to say.
             return 0
         } catch let error as CLIError {
             output.flush()
@@ -114,7 +123,8 @@ public enum CatalogCommandLine {
                           (default: $CATALOG_DB, else ./catalog.sqlite)
               --help      help for a command: catalog <command> --help
 
-            Exit status: 0 success, 1 failure, 64 usage error.
+            Exit status: 0 success, 1 failure, 64 usage error. A command whose standard
+            output is closed (`catalog list … | head -1`) stops quietly with 0.
 
             """
         return text

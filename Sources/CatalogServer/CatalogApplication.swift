@@ -1,5 +1,6 @@
 import CatalogAuth
 import CatalogHTTP
+import CatalogModel
 import CatalogStorage
 import Foundation
 import Synchronization
@@ -117,7 +118,7 @@ public final class CatalogApplication: Sendable {
     ///   - errorLog: where unexpected errors are described.
     public init(
         options: CatalogServerOptions, accessLog: AccessLog?,
-        errorLog: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+        errorLog: @escaping @Sendable (String) -> Void = { StandardStream.error.line(TerminalText.text($0)) }
     ) {
         let stores = options.database
         let listening = Listening()
@@ -153,6 +154,7 @@ public final class CatalogApplication: Sendable {
         var middleware: [any Middleware] = []
         if let accessLog { middleware.append(AccessLogMiddleware(log: accessLog)) }
         middleware += [
+            PrivateResponsesMiddleware(),
             ErrorMiddleware(log: errorLog, render: { ErrorPage(stores: stores).render($0, $1) }),
             CORSMiddleware(pathPrefix: "/api/", allowedMethods: { router.allowedMethods(segments: $0) }),
             SecurityHeadersMiddleware(),

@@ -1,4 +1,5 @@
 import CSQLite
+import CatalogModel
 import CatalogStorage
 import Foundation
 
@@ -166,7 +167,7 @@ public final class Connection {
 
     func report(_ label: String, seconds: Double) {
         guard Self.profiling else { return }
-        FileHandle.standardError.write(Data("profile: \(label): \(Int(seconds * 1000)) ms\n".utf8))
+        StandardStream.error.line("profile: \(label): \(Int(seconds * 1000)) ms")
     }
 
     /// Runs `body` in one read transaction, so every statement sees the same snapshot (and the

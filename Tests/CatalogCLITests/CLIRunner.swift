@@ -62,6 +62,43 @@ struct CLIRunner: Sendable {
             stderr: String(decoding: stderr, as: UTF8.self))
     }
 
+    /// How a run ended when its output went nowhere.
+    struct Ending: Equatable {
+        var reason: Process.TerminationReason
+        var status: Int32
+    }
+
+    /// Runs `catalog` with `arguments` (plus `--db`) whose standard output and/or error is a pipe
+    /// whose reader has already gone away, as after `| head -1`; standard error is read when it
+    /// stays open.
+    func runWithClosedOutput(_ arguments: [String], closeOutput: Bool = true, closeError: Bool = false) throws -> (
+        ending: Ending, stderr: String
+    ) {
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = arguments + ["--db", database]
+        process.currentDirectoryURL = directory
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "CATALOG_DB")
+        process.environment = environment
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        if closeOutput { try out.fileHandleForReading.close() }
+        if closeError { try err.fileHandleForReading.close() }
+        try process.run()
+        try? out.fileHandleForWriting.close()
+        try? err.fileHandleForWriting.close()
+        let stderr = closeError ? Data() : err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (
+            Ending(reason: process.terminationReason, status: process.terminationStatus),
+            String(decoding: stderr, as: UTF8.self)
+        )
+    }
+
     func write(_ name: String, _ text: String) throws -> String {
         let url = directory.appendingPathComponent(name)
         try Data(text.utf8).write(to: url)

@@ -3,7 +3,7 @@ sizes: the windowed list (bounded rows at any depth, rail jumps that keep everyt
 reachable, places kept in the URL), search results paged by cursor, filters and facets, every
 word in the catalog's language, touch targets, contrast and focus measured in the page, flags,
 failed pictures, favorites without an account, the original apps' look, offline through the
-DevTools protocol, and structured data."""
+DevTools protocol (a shared device keeps nothing of who signed out), and structured data."""
 
 import json
 import os
@@ -486,8 +486,84 @@ class AppBehaviour:
         self.wait_for(lambda: self.rows_drawn(), timeout=10)
 
 
+# The service worker's caches: for every page kept, its path and whether it was made for a
+# signed-in user (the sign-out form, the body's mark) or names `arguments[0]`.
+KEPT_PAGES = """
+const [name, done] = arguments;
+(async () => {
+  const kept = [];
+  for (const cacheName of await caches.keys()) {
+    if (cacheName.startsWith('catalog-shell-')) continue;
+    const cache = await caches.open(cacheName);
+    for (const request of await cache.keys()) {
+      const response = await cache.match(request);
+      const type = response.headers.get('Content-Type') || '';
+      const text = type.startsWith('text/html') ? await response.text() : '';
+      kept.push({cache: cacheName, path: new URL(request.url).pathname,
+                 personal: text.includes('data-signed-in') || text.includes('class="signout"') || text.includes(name)});
+    }
+  }
+  return kept;
+})().then(done, (error) => done([{cache: 'error', path: String(error), personal: true}]));
+"""
+
+
 class PhoneAppTests(AppBehaviour, BrowserCase):
     size = PHONE
+
+    def kept_pages(self):
+        return self.driver.execute_async_script(KEPT_PAGES, 'title="%s"' % USER)
+
+    def test_a_shared_device_keeps_nothing_of_the_previous_user_offline(self):
+        # Someone browses without an account: the pages they see are kept for offline use.
+        self.open("/c/cookbook")
+        self.wait_for(lambda: self.js("return !!navigator.serviceWorker.controller;") or self.reload_once(),
+                      timeout=10, message="no service worker")
+        self.open("/c/cookbook/i/r02")
+        self.settle()
+        self.wait_for(lambda: "/c/cookbook/i/r02" in [p["path"] for p in self.kept_pages()],
+                      message="an anonymous page was not kept")
+        # A signs in, marks a favorite, looks at their favorites and another page.
+        self.sign_in("/c/cookbook/i/r09")
+        self.tap(self.find("#favorite"))
+        self.wait_for(lambda: self.find("#favorite").get_attribute("aria-pressed") == "true")
+        self.settle()
+        self.open("/c/cookbook/favorites")
+        self.assertIn("r09", [r.get_attribute("data-id") for r in self.find_all("#collection .row")])
+        self.open("/c/cookbook/i/r03")
+        self.open("/")
+        self.settle()
+        personal = [p for p in self.kept_pages() if p["personal"]]
+        self.assertEqual(personal, [], "the worker kept pages made for a signed-in user")
+        # A signs out: what the browser kept goes with them.
+        self.follow(self.find(".signout button"))
+        self.assertTrue(self.find_all("a.signin"))
+        self.wait_for(lambda: "/c/cookbook/i/r02" not in [p["path"] for p in self.kept_pages()],
+                      message="sign-out left the kept pages")
+        self.assertEqual(self.js("return localStorage.getItem('catalog:favorites');"), "[]")
+        # The next person, offline on the same device, sees nothing of A's.
+        devtools = DevTools(self.driver)
+        self.allowed_console += ["ERR_INTERNET_DISCONNECTED", "Failed to fetch", "catalog:", "503"]
+        try:
+            devtools.network(offline=True)
+            for path in ("/c/cookbook/favorites", "/c/cookbook/i/r09", "/c/cookbook/i/r03", "/c/cookbook", "/"):
+                self.driver.get(self.base() + path)
+                self.wait_for(lambda: self.js("return document.readyState === 'complete';"))
+                # The worker answers; what it answers is the offline page or a page for no one.
+                self.wait_for(lambda: self.find_all("#offline-text") or self.find_all("a.signin"), timeout=10,
+                              message="%s offline shows neither the offline page nor a signed-out page" % path)
+                self.assertFalse(self.find_all("form.signout"), path)
+                self.assertIsNone(self.js("return document.body.getAttribute('data-signed-in');"), path)
+                self.assertNotIn('title="%s"' % USER, self.js("return document.documentElement.outerHTML;"), path)
+                self.assertFalse(self.find_all("#collection .row[data-id=r09]"), path)
+            self.assertEqual([p for p in self.kept_pages() if p["personal"]], [])
+        finally:
+            devtools.close()
+        # Clean up for the other tests: the favorite goes.
+        self.sign_in("/c/cookbook/i/r09")
+        self.tap(self.find("#favorite"))
+        self.wait_for(lambda: self.find("#favorite").get_attribute("aria-pressed") == "false")
+        self.settle()
 
 
 class DesktopAppTests(AppBehaviour, BrowserCase):

@@ -31,9 +31,9 @@ struct CatalogsCommand: Command {
         let width = max(2, catalogs.map(\.id.count).max() ?? 0)
         for catalog in catalogs {
             context.output.line(
-                catalog.id.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
+                TerminalText.field(catalog.id).padding(toLength: width, withPad: " ", startingAt: 0) + "  "
                     + catalog.locale.padding(toLength: 6, withPad: " ", startingAt: 0)
-                    + String(catalog.count).leftPadded(to: 8) + "  " + catalog.title)
+                    + String(catalog.count).leftPadded(to: 8) + "  " + TerminalText.field(catalog.title))
         }
     }
 }
@@ -75,10 +75,13 @@ struct ListCommand: Command {
                     if !first { output.write(",") }
                     output.write(bytes: record.jsonBytes)
                 } else {
-                    output.line("\(record.section ?? "#")\t\(record.id)\t\(record.title.singleLine)")
+                    output.line(
+                        "\(TerminalText.field(record.section ?? "#"))\t\(TerminalText.field(record.id))\t"
+                            + TerminalText.field(record.title))
                 }
                 first = false
             }
+            if output.isClosed { throw OutputClosed() }
             cursor = page.next
         } while cursor != nil
         if context.json { output.line("]}") }
@@ -115,7 +118,7 @@ struct SectionsCommand: Command {
             return
         }
         for section in sections {
-            context.output.line("\(section.label)\t\(section.count)")
+            context.output.line("\(TerminalText.field(section.label))\t\(section.count)")
         }
     }
 }
@@ -152,8 +155,10 @@ struct ShowCommand: Command {
             context.output.line(JSON.pretty(record.jsonBytes))
             return
         }
-        for (name, value) in record.displayFields {
-            let lines = value.split(separator: "\n", omittingEmptySubsequences: false)
+        for (field, value) in record.displayFields {
+            // Field names and values come from the source: controls made visible, lines kept.
+            let name = TerminalText.field(field)
+            let lines = TerminalText.text(value).split(separator: "\n", omittingEmptySubsequences: false)
             context.output.line("\(name): \(lines.first ?? "")")
             for line in lines.dropFirst() { context.output.line(String(repeating: " ", count: name.count + 2) + line) }
         }
@@ -235,20 +240,27 @@ struct SearchCommand: Command {
         let response = try result.response()
         let output = context.output
         let highlight = output.isTerminal
+        // Every text from the catalog is made safe first (``TerminalText/field(_:)`` keeps UTF-16
+        // offsets, so the match ranges still fit), then highlighted with our own sequences.
         output.line(
-            response.scopes.map { "\($0.label) (\($0.count)\($0.capped ? "+" : ""))" }.joined(separator: "  "))
+            response.scopes.map { "\(TerminalText.field($0.label)) (\($0.count)\($0.capped ? "+" : ""))" }
+                .joined(separator: "  "))
         for (name, counts) in (response.facets ?? [:]).sorted(by: { $0.key < $1.key }) {
             output.line(
-                name + ": " + counts.map { "\($0.value) (\($0.count)\($0.capped ? "+" : ""))" }.joined(separator: "  "))
+                TerminalText.field(name) + ": "
+                    + counts.map { "\(TerminalText.field($0.value)) (\($0.count)\($0.capped ? "+" : ""))" }
+                    .joined(separator: "  "))
         }
         output.line("\(response.total)\(response.totalCapped ? "+" : "") found")
         for hit in response.items {
             let ranges = hit.matches.filter { $0.field == "title" }
-            let title = highlight ? hit.record.title.highlighted(ranges) : hit.record.title
-            var line = "\(hit.record.id)\t\(title.singleLine)"
-            if let subtitle = hit.record.subtitle { line += "\t\(subtitle.singleLine)" }
+            let title = TerminalText.field(hit.record.title)
+            var line = "\(TerminalText.field(hit.record.id))\t" + (highlight ? title.highlighted(ranges) : title)
+            if let subtitle = hit.record.subtitle { line += "\t" + TerminalText.field(subtitle) }
             if let snippet = hit.snippet {
-                line += "\t\(snippet.field): " + (highlight ? snippet.text.highlighted(snippet.matches) : snippet.text)
+                let text = TerminalText.field(snippet.text)
+                line +=
+                    "\t\(TerminalText.field(snippet.field)): " + (highlight ? text.highlighted(snippet.matches) : text)
             }
             output.line(line)
         }
@@ -259,10 +271,6 @@ struct SearchCommand: Command {
 extension String {
     func leftPadded(to width: Int) -> String {
         count >= width ? self : String(repeating: " ", count: width - count) + self
-    }
-
-    var singleLine: String {
-        contains("\n") ? split(whereSeparator: \.isNewline).joined(separator: " ") : self
     }
 
     /// Bold terminal highlighting of UTF-16 ranges.

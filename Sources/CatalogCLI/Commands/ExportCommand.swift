@@ -64,19 +64,26 @@ struct ExportCommand: Command {
                 try SQLiteTableWriter.export(
                     definition: definition, embedDefinition: embed, records: records, to: temporaryPath)
             } else {
-                let handle: FileHandle
                 if let temporaryPath {
                     guard FileManager.default.createFile(atPath: temporaryPath, contents: nil) else {
                         throw CLIError.failure("cannot create \(outputPath ?? temporaryPath)")
                     }
-                    handle = try FileHandle(forWritingTo: URL(fileURLWithPath: temporaryPath))
+                    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: temporaryPath))
+                    defer { try? handle.close() }
+                    var sink = FileHandleSink(handle, name: outputPath ?? temporaryPath)
+                    try CatalogExporter.write(
+                        format, definition: definition, embedDefinition: embed, records: records, to: &sink)
                 } else {
-                    handle = FileHandle.standardOutput
+                    // The document's bytes as they are (data, not terminal text), through the
+                    // command's output, which never traps and notices a reader that went away.
+                    var sink = OutputSink(output: context.output)
+                    do {
+                        try CatalogExporter.write(
+                            format, definition: definition, embedDefinition: embed, records: records, to: &sink)
+                    } catch  where context.output.isClosed {
+                        throw OutputClosed()
+                    }
                 }
-                defer { if temporaryPath != nil { try? handle.close() } }
-                var sink = FileHandleSink(handle, name: outputPath ?? "standard output")
-                try CatalogExporter.write(
-                    format, definition: definition, embedDefinition: embed, records: records, to: &sink)
             }
             if let temporaryPath, let outputPath {
                 // rename(2) replaces the old file atomically: readers see the old or the new one.
@@ -89,4 +96,23 @@ struct ExportCommand: Command {
             throw error
         }
     }
+}
+
+/// A ``ByteSink`` onto the command's standard output: `.io` once the reader went away, so the
+/// exporter stops at the next record.
+struct OutputSink: ByteSink {
+    let output: Output
+
+    mutating func write(_ bytes: UnsafeRawBufferPointer) throws(ImportError) {
+        output.write(bytes: bytes)
+        if output.isClosed { throw Self.closed }
+    }
+
+    mutating func flush() throws(ImportError) {
+        output.flush()
+        if output.isClosed { throw Self.closed }
+    }
+
+    static let closed = ImportError(
+        .io, "cannot write to standard output: it was closed", at: SourceLocation(source: "standard output"))
 }

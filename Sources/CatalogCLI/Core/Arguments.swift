@@ -92,3 +92,7 @@ struct CLIError: Error {
     static func usage(_ message: String) -> CLIError { CLIError(status: 64, message: message) }
     static func failure(_ message: String) -> CLIError { CLIError(status: 1, message: message) }
 }
+
+/// Thrown by a command that stops because its standard output was closed (the reader of a pipe
+/// went away); ``CatalogCommandLine/main(_:)`` ends it quietly with status 0.
+struct OutputClosed: Error {}

@@ -5,13 +5,19 @@ import Foundation
     import Glibc
 #endif
 
-/// Buffered writing to standard output and standard error.
+/// Buffered writing to standard output, through ``StandardStream`` (never a trap).
+///
+/// When the reader went away (`catalog list | head -1`), the first failed write closes the
+/// output: everything after it is dropped, ``isClosed`` turns true so loops over records can stop,
+/// and the command ends quietly with status 0, as `head` users expect.
 final class Output {
     private var buffer: [UInt8] = []
-    private let descriptor: Int32
+    private let stream: StandardStream
+    /// True once a write failed: the reader is gone and nothing more is written.
+    private(set) var isClosed = false
 
     init(descriptor: Int32) {
-        self.descriptor = descriptor
+        stream = StandardStream(descriptor: descriptor)
         buffer.reserveCapacity(1 << 16)
     }
 
@@ -19,6 +25,7 @@ final class Output {
 
     /// Writes `text` without a newline.
     func write(_ text: String) {
+        guard !isClosed else { return }
         buffer.append(contentsOf: text.utf8)
         if buffer.count >= 1 << 16 { flush() }
     }
@@ -26,38 +33,30 @@ final class Output {
     /// Writes `text` and a newline.
     func line(_ text: String = "") {
         write(text)
-        buffer.append(0x0A)
+        if !isClosed { buffer.append(0x0A) }
     }
 
     /// Writes raw bytes.
     func write(bytes: some Sequence<UInt8>) {
+        guard !isClosed else { return }
         buffer.append(contentsOf: bytes)
         if buffer.count >= 1 << 16 { flush() }
     }
 
     func flush() {
         guard !buffer.isEmpty else { return }
-        buffer.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    break  // a closed pipe (`catalog list | head`): stop writing quietly
-                }
-                offset += written
-            }
-        }
+        if !isClosed && !stream.write(buffer) { isClosed = true }
         buffer.removeAll(keepingCapacity: true)
     }
 
     /// Whether this output is a terminal.
-    var isTerminal: Bool { isatty(descriptor) != 0 }
+    var isTerminal: Bool { isatty(stream.descriptor) != 0 }
 }
 
-/// Prints one line to standard error.
+/// Prints one line to standard error, its controls made visible (``TerminalText``: a message may
+/// quote a record, a file name or an argument); a closed standard error is ignored.
 func printError(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
+    StandardStream.error.line(TerminalText.text(text))
 }
 
 enum JSON {

@@ -1,3 +1,4 @@
+import CatalogModel
 import Foundation
 
 #if canImport(Glibc)
@@ -65,7 +66,7 @@ final class ProgressBar: @unchecked Sendable {
             }
         }
         line += "\(records) records, \(Int(rate)) records/s"
-        FileHandle.standardError.write(Data(line.utf8))
+        StandardStream.error.write(line)
         drew = true
     }
 
@@ -74,7 +75,7 @@ final class ProgressBar: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard enabled else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[2K\(records) records read; \(text)".utf8))
+        StandardStream.error.write("\r\u{1B}[2K\(records) records read; \(text)")
         drew = true
     }
 
@@ -83,6 +84,6 @@ final class ProgressBar: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard enabled, drew else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+        StandardStream.error.write("\r\u{1B}[2K")
     }
 }

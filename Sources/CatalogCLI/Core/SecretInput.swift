@@ -1,3 +1,4 @@
+import CatalogModel
 import Foundation
 
 #if canImport(Glibc)
@@ -18,7 +19,7 @@ enum SecretInput {
         var saved = termios()
         var echoOff = false
         if terminal, tcgetattr(0, &saved) == 0 {
-            FileHandle.standardError.write(Data(prompt.utf8))
+            StandardStream.error.write(prompt)
             var silent = saved
             silent.c_lflag &= ~tcflag_t(ECHO)
             echoOff = tcsetattr(0, TCSAFLUSH, &silent) == 0
@@ -26,7 +27,7 @@ enum SecretInput {
         defer {
             if echoOff {
                 tcsetattr(0, TCSAFLUSH, &saved)
-                FileHandle.standardError.write(Data("\n".utf8))
+                StandardStream.error.write("\n")
             }
         }
         guard var line = Swift.readLine(strippingNewline: true) else {

@@ -1,3 +1,4 @@
+import CatalogModel
 import Foundation
 
 #if canImport(Glibc)
@@ -30,7 +31,7 @@ enum ImportProfile {
             if let now = residentMegabytes("VmRSS:"), let peak = residentMegabytes("VmHWM:") {
                 line += ", RSS \(now) MB (peak \(peak) MB)"
             }
-            FileHandle.standardError.write(Data((line + "\n").utf8))
+            StandardStream.error.line(line)
         }
         return try body()
     }

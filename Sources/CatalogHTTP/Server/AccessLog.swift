@@ -1,33 +1,25 @@
+import CatalogModel
 import Foundation
 import Synchronization
 
 /// Writes one line per request to standard error:
 /// `2026-11-29T18:00:00Z 127.0.0.1 GET /api/v1/catalogs 200 183 412us`.
 ///
-/// Lines are written whole with one `write(2)` each, under a lock, so threads never interleave.
+/// Lines are written whole with one `write(2)` each (``StandardStream``, which never traps), under a
+/// lock, so threads never interleave.
 public final class AccessLog: Sendable {
-    private let descriptor: Int32
+    private let stream: StandardStream
     private let lock = Mutex(())
 
     /// A log writing to `descriptor` (standard error by default).
     public init(descriptor: Int32 = 2) {
-        self.descriptor = descriptor
+        stream = StandardStream(descriptor: descriptor)
     }
 
-    /// Writes a line (a newline is added).
+    /// Writes a line (a newline is added). A log whose reader went away (a closed pipe) drops
+    /// the line: the server keeps serving.
     public func write(_ line: String) {
-        var bytes = Array(line.utf8)
-        bytes.append(UInt8(ascii: "\n"))
-        lock.withLock { _ in
-            bytes.withUnsafeBytes { buffer in
-                var offset = 0
-                while offset < buffer.count {
-                    let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                    if written <= 0 { break }
-                    offset += written
-                }
-            }
-        }
+        lock.withLock { _ in _ = stream.line(line) }
     }
 
     /// The current time as `YYYY-MM-DDTHH:MM:SSZ`.

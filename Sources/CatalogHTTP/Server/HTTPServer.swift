@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import CatalogModel
 import Foundation
 import Synchronization
 
@@ -29,7 +30,7 @@ public final class HTTPServer: Sendable {
     ///   - log: receives lines about failures (streamed bodies that broke off, daemon errors).
     public init(
         configuration: ServerConfiguration, responder: any Responder,
-        log: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+        log: @escaping @Sendable (String) -> Void = { StandardStream.error.line($0) }
     ) {
         core = ServerCore(configuration: configuration, responder: responder, log: log)
     }

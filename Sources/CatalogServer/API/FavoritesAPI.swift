@@ -25,7 +25,9 @@ struct FavoritesAPI {
                     .record())
             }
             var response = try JSONResponse.make(FavoriteList(favorites: favorites))
-            response.headers["Cache-Control"] = "private, no-cache"
+            // One user's list: never stored by a browser, a proxy or the service worker.
+            response.headers["Cache-Control"] = WebHeaders.personal
+            response.headers["Vary"] = "Authorization"
             return response
         }
         routes.on(.put, "/api/v1/favorites/{catalog}/{item}") { request, context in

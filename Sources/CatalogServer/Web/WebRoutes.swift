@@ -180,6 +180,8 @@ struct WebRoutes {
             try Self.mergeFavorites(fields["favorites"], user: user, stores: stores)
             let cookie = try authenticator.startSession(for: user, in: stores.users())
             var response = Self.redirect(next)
+            // Whatever this browser kept from whoever used it before is dropped.
+            response.headers.add("Clear-Site-Data", Self.clearSiteData)
             response.headers.add(
                 "Set-Cookie",
                 settings.cookie(WebSession.sessionCookie, cookie, sameSite: "Lax", maxAge: Int(WebSession.lifetime)))
@@ -198,6 +200,9 @@ struct WebRoutes {
             var response = Self.redirect("/")
             response.headers.add(
                 "Set-Cookie", settings.cookie(WebSession.sessionCookie, "", sameSite: "Lax", maxAge: 0))
+            // The browser's HTTP cache goes with the session; the service worker empties its own
+            // page caches when it sees this form (and the page tells it too).
+            response.headers.add("Clear-Site-Data", Self.clearSiteData)
             return response
         }
         routes.get("/assets/{name}") { _, context in
@@ -268,6 +273,11 @@ struct WebRoutes {
             _ = try users.addFavorite(userID: user.id, catalog: entry[0], item: entry[1])
         }
     }
+
+    /// What sign-in and sign-out clear in the browser: its HTTP cache. Not `"storage"`, which
+    /// would also remove the service worker (the app offline) and the favorites an anonymous
+    /// visitor keeps; the worker and the page script clear what is personal there.
+    static let clearSiteData = "\"cache\""
 
     /// A year, for files whose name changes with their content.
     static let immutable = "public, max-age=31536000, immutable"

@@ -1,3 +1,5 @@
+import CatalogModel
+
 /// How a piece of text looks. Colours are only used on a colour terminal (not with `NO_COLOR`,
 /// not with `TERM=dumb`); bold, underline and reverse video always.
 struct TextStyle: Equatable, Sendable {
@@ -58,8 +60,8 @@ struct Span: Equatable, Sendable {
     var text: String
     var style: TextStyle
 
-    /// A span; control characters in `text` become spaces, so a record cannot move the cursor
-    /// or change the terminal, and widths stay right.
+    /// A span; control characters in `text` are made visible (one column each), so a record
+    /// cannot move the cursor or change the terminal, and widths stay right.
     init(_ text: String, _ style: TextStyle = .plain) {
         self.text = Frame.printable(text)
         self.style = style
@@ -139,15 +141,10 @@ struct Frame: Equatable, Sendable {
         return out
     }
 
-    /// Text with control characters replaced, so a record cannot move the cursor or change the
-    /// terminal.
+    /// Text with control characters made visible and line breaks as spaces (``TerminalText``, the
+    /// rule the CLI follows too), so a record cannot move the cursor or change the terminal.
     static func printable(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) }) else {
-            return text
-        }
-        return String(
-            String.UnicodeScalarView(
-                text.unicodeScalars.map { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) ? " " : $0 }))
+        TerminalText.field(text)
     }
 
     /// The frame's text without styles, one line per row (for tests).

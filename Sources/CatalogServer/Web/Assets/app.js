@@ -11,7 +11,8 @@
 //   through rows), a spinner after 150 ms, an error banner with Retry;
 // - on wide screens the record in a pane beside the list, with its own URL and title (Back closes
 //   it); favorites without an account kept in this browser and merged at sign-in; toggles that
-//   add no history entry; a placeholder for pictures that fail; the service worker.
+//   add no history entry; a placeholder for pictures that fail; the service worker, emptied when
+//   someone signs out.
 //
 // Every value is put into the page as text, never as markup. Words come from the page's message
 // table (`data-messages` on <body>).
@@ -1403,6 +1404,31 @@ if (collection && collection.dataset.favorites === "local") drawLocalFavorites(c
 addEventListener("pageshow", (event) => {
   if (event.persisted && collection && location.pathname.endsWith("/favorites")) location.reload();
 });
+
+// ---- Signing out on a shared device --------------------------------------------------------------
+
+// Pages made for a signed-in user are never kept (the server marks them no-store). When someone
+// signs out (the form, or a session that ended), what this browser kept goes too: the service
+// worker's pages and images and the favorites in localStorage. The browser's own favorites
+// without an account start afresh after that, as on a new device.
+const SIGNED_IN = "catalog:signed-in";
+
+function forgetThisBrowser() {
+  try { localStorage.removeItem(SIGNED_IN); } catch (_) { /* storage off */ }
+  saveLocalFavorites([]);
+  const message = { type: "signed-out" };
+  if (!("serviceWorker" in navigator)) return;
+  // The worker in charge of this page hears it before the next page's requests.
+  if (navigator.serviceWorker.controller) navigator.serviceWorker.controller.postMessage(message);
+  else navigator.serviceWorker.ready.then((registration) => registration.active?.postMessage(message)).catch(() => {});
+}
+
+if (body.dataset.signedIn !== undefined) {
+  try { localStorage.setItem(SIGNED_IN, "1"); } catch (_) { /* storage off */ }
+  doc.querySelector("form.signout")?.addEventListener("submit", forgetThisBrowser);
+} else if ((() => { try { return localStorage.getItem(SIGNED_IN) !== null; } catch (_) { return false; } })()) {
+  forgetThisBrowser();
+}
 
 // ---- Offline: the service worker, told this catalog's language ---------------------------------
 

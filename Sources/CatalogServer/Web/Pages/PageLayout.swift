@@ -107,7 +107,7 @@ struct PageLayout {
         html.close("body")
         html.close("html")
         var response = Response.text(html.output, status: status, contentType: "text/html; charset=utf-8")
-        WebHeaders.apply(to: &response)
+        WebHeaders.apply(to: &response, signedIn: session?.user != nil)
         session?.decorate(&response)
         return response
     }
@@ -156,13 +156,24 @@ enum WebHeaders {
         + "connect-src 'self'; manifest-src 'self'; worker-src 'self'; form-action 'self'; frame-ancestors 'none'; "
         + "base-uri 'none'"
 
-    static func apply(to response: inout Response) {
+    /// The headers of a page; `signedIn` when it was made for a signed-in user.
+    ///
+    /// A page made for someone (their name on the sign-out button, their favorites, their
+    /// form token) is never stored anywhere: `private, no-store`, which the service worker obeys
+    /// too, so a shared device keeps nothing of theirs once they sign out. Pages for anonymous
+    /// visitors are the same for everyone with the same cookies and language, revalidated
+    /// with their ETag (``PrivateResponsesMiddleware`` makes any response that sets a cookie
+    /// private).
+    static func apply(to response: inout Response, signedIn: Bool) {
         response.headers.add("Content-Security-Policy", contentSecurityPolicy)
-        // Pages depend on the session cookie: private, revalidated with their ETag.
-        response.headers.add("Cache-Control", "private, no-cache")
-        // They also depend on the language a browser asks for (the home and sign-in pages).
+        response.headers.add("Cache-Control", signedIn ? personal : "no-cache")
+        // They depend on the session cookie and on the language a browser asks for (the home
+        // and sign-in pages).
         response.headers.add("Vary", "Accept-Language, Cookie")
     }
+
+    /// The `Cache-Control` of every response that depends on who is signed in.
+    static let personal = "private, no-store"
 }
 
 /// Building the web app's URLs.
