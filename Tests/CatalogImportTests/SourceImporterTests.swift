@@ -470,6 +470,86 @@ import Testing
         #expect(try records(fixture.database, "feed").count == 2)
     }
 
+    /// A route that answers `body` the first time, then never answers (until the server stops).
+    private static func answersOnceThenHangs(_ body: String, arrived: DispatchSemaphore) -> LoopbackHTTPServer.Reply {
+        let requests = LockedLines()
+        return .custom { connection in
+            requests.append("request")
+            guard requests.lines.count > 1 else {
+                connection.send(
+                    "HTTP/1.1 200 OK\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
+                return
+            }
+            arrived.signal()
+            connection.waitForClose()
+        }
+    }
+
+    @Test func oneSilentFeedDoesNotHoldUpTheOthers() throws {
+        let fixture = try Fixture()
+        let hanging = DispatchSemaphore(value: 0)
+        let fast = LoopbackFeed(Self.feed(["Klangwerk Studio"]))
+        let server = try LoopbackHTTPServer(routes: [
+            "/silent.xml": Self.answersOnceThenHangs(Self.feed(["Taktmeister"]), arrived: hanging),
+            "/fast.xml": .feed(fast),
+        ])
+        defer { server.stop() }
+        // "a-silent" comes first in every listing of the catalogs: refreshed one at a time, it would
+        // hold up "b-fast" until its deadline.
+        try run(fixture.database, server.baseURL + "/silent.xml", "a-silent") { $0.mapping = [.title: "TitelText"] }
+        try run(fixture.database, server.baseURL + "/fast.xml", "b-fast") { $0.mapping = [.title: "TitelText"] }
+        fast.update(Self.feed(["Klangwerk Studio", "Loopgarten"]))
+
+        let fastRefreshed = DispatchSemaphore(value: 0)
+        let log = LockedLines()
+        // A deadline far beyond the test: only a pool lets the fast feed through meanwhile.
+        let refresher = CatalogRefresher(
+            interval: 3600, importer: importer, database: fixture.database, concurrency: 2,
+            fetchOptions: SourceFetcher.Options(timeout: 600, deadline: 600),
+            log: { line in
+                log.append(line)
+                if line.hasPrefix("refresh b-fast:") { fastRefreshed.signal() }
+            })
+        let roundDone = DispatchSemaphore(value: 0)
+        let outcomes = LockedLines()
+        Thread.detachNewThread {
+            for outcome in refresher.refreshAll() { outcomes.append("\(outcome)") }
+            roundDone.signal()
+        }
+        #expect(hanging.wait(timeout: .now() + 120) == .success, "the silent feed was asked for")
+        #expect(fastRefreshed.wait(timeout: .now() + 120) == .success, "the fast feed refreshed meanwhile")
+        #expect(log.lines.first?.hasPrefix("refresh b-fast: read 2 records") == true, "\(log.lines)")
+        #expect(try records(fixture.database, "b-fast").count == 2)
+
+        // The silent one ends when its server goes away; the round then returns both outcomes.
+        server.stop()
+        #expect(roundDone.wait(timeout: .now() + 120) == .success)
+        #expect(outcomes.lines.count == 2)
+        #expect(outcomes.lines.first?.contains("a-silent") == true)
+        #expect(log.lines.last?.hasPrefix("refresh a-silent: failed, nothing changed:") == true, "\(log.lines)")
+        #expect(try records(fixture.database, "a-silent").count == 1)
+    }
+
+    @Test func eachFeedHasItsOwnDeadline() throws {
+        let fixture = try Fixture()
+        let hanging = DispatchSemaphore(value: 0)
+        let server = try LoopbackHTTPServer(routes: [
+            "/silent.xml": Self.answersOnceThenHangs(Self.feed(["Taktmeister"]), arrived: hanging)
+        ])
+        defer { server.stop() }
+        try run(fixture.database, server.baseURL + "/silent.xml", "silent") { $0.mapping = [.title: "TitelText"] }
+        let refresher = CatalogRefresher(
+            interval: 3600, importer: importer, database: fixture.database,
+            fetchOptions: SourceFetcher.Options(timeout: 1, deadline: 1), log: { _ in })
+        let outcomes = refresher.refreshAll()
+        guard case .failed(let id, let message)? = outcomes.first else {
+            Issue.record("expected a failure, got \(outcomes)")
+            return
+        }
+        #expect(id == "silent")
+        #expect(message.contains("timed out after 1 s"), "\(message)")
+    }
+
     private static func feed(_ titles: [String]) -> String {
         "<sequenzer>" + titles.map { "<Produkt><TitelText>\($0)</TitelText></Produkt>" }.joined() + "</sequenzer>"
     }

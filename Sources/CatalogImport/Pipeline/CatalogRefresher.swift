@@ -5,11 +5,16 @@ import Synchronization
 
 /// Keeps URL-sourced catalogs current in the background, for `catalog serve --refresh-every`.
 ///
-/// Every ``interval`` it refreshes each catalog whose definition has a ``CatalogDefinition/source``,
-/// one at a time, on a thread of its own: a conditional GET that changes nothing when the feed is
-/// unchanged, else an import with the catalog's stored mapping. A failed refresh is logged and
-/// changes nothing (the import is one transaction). Readers never wait: the import builds the new
-/// version outside any lock and writes it in one short transaction.
+/// Every ``interval`` it refreshes each catalog whose definition has a ``CatalogDefinition/source``:
+/// a conditional GET that changes nothing when the feed is unchanged, else an import with the
+/// catalog's stored mapping. A failed refresh is logged and changes nothing (the import is one
+/// transaction). Readers never wait: the import builds the new version outside any lock and
+/// writes it in one short transaction.
+///
+/// The feeds of a round are fetched by a small pool of threads (``concurrency``, 3 by default),
+/// each download bounded by ``fetchOptions`` (its own deadline, silence timeout and size limit), so
+/// one feed that never answers holds one thread until its deadline and the others refresh
+/// meanwhile. Imports run one at a time, so a round never holds more than one import's memory.
 ///
 /// ```swift
 /// let refresher = CatalogRefresher(interval: 15 * 60, importer: importer, database: database,
@@ -31,7 +36,12 @@ public final class CatalogRefresher: Sendable {
 
     /// Seconds between the starts of two rounds.
     public let interval: TimeInterval
+    /// How many feeds are fetched at once.
+    public let concurrency: Int
+    /// How each feed is downloaded (its validators come from the catalog's definition).
+    public let fetchOptions: SourceFetcher.Options
     private let importer: SourceImporter
+    private let importing = NSLock()
     private let database: any CatalogDatabase
     private let log: @Sendable (String) -> Void
     private let state = Mutex<State>(State())
@@ -48,18 +58,25 @@ public final class CatalogRefresher: Sendable {
     ///   - interval: seconds between rounds.
     ///   - importer: imports a changed feed.
     ///   - database: the catalogs (those without a source are skipped).
-    ///   - log: receives one line per catalog refreshed, unchanged or failed.
+    ///   - concurrency: how many feeds are fetched at once (at least 1).
+    ///   - fetchOptions: each download's limits (`--max-download-mb`, `--allow-private-fetch`).
+    ///   - log: receives one line per catalog refreshed, unchanged or failed, from any thread.
     public init(
-        interval: TimeInterval, importer: SourceImporter, database: any CatalogDatabase,
-        log: @escaping @Sendable (String) -> Void
+        interval: TimeInterval, importer: SourceImporter, database: any CatalogDatabase, concurrency: Int = 3,
+        fetchOptions: SourceFetcher.Options = SourceFetcher.Options(), log: @escaping @Sendable (String) -> Void
     ) {
         self.interval = interval
+        self.concurrency = max(1, concurrency)
+        self.fetchOptions = fetchOptions
         self.importer = importer
         self.database = database
         self.log = log
     }
 
-    /// Refreshes every URL-sourced catalog once, one at a time.
+    /// Refreshes every URL-sourced catalog once, ``concurrency`` feeds at a time, and returns when
+    /// all are done.
+    ///
+    /// - Returns: each catalog's outcome, in the order of the catalogs.
     @discardableResult
     public func refreshAll() -> [Outcome] {
         let definitions: [CatalogDefinition]
@@ -71,36 +88,80 @@ public final class CatalogRefresher: Sendable {
             log("refresh: cannot list the catalogs: \(error)")
             return []
         }
-        var outcomes: [Outcome] = []
-        for definition in definitions {
-            if state.withLock({ $0.stopping }) { break }
-            let outcome = refresh(definition)
-            switch outcome {
-            case .notModified(let id): log("refresh \(id): not modified")
-            case .refreshed(let id, let summary) where summary.unchanged:
-                log("refresh \(id): the same content as last time, nothing changed")
-            case .refreshed(let id, let summary):
-                log(
-                    "refresh \(id): read \(summary.read) records (\(summary.added) new, \(summary.updated) updated, "
-                        + "\(summary.removed) removed), \(summary.total) in the catalog")
-            case .failed(let id, let message): log("refresh \(id): failed, nothing changed: \(message)")
+        let round = Round(count: definitions.count)
+        let finished = DispatchGroup()
+        for _ in 0..<min(concurrency, definitions.count) {
+            finished.enter()
+            let worker = Thread { [self] in
+                defer { finished.leave() }
+                while !state.withLock({ $0.stopping }), let index = round.next() {
+                    let outcome = refresh(definitions[index])
+                    report(outcome)
+                    round.record(outcome, at: index)
+                }
             }
-            outcomes.append(outcome)
+            worker.name = "catalog-refresh"
+            worker.start()
         }
-        return outcomes
+        finished.wait()
+        return round.outcomes
+    }
+
+    /// The catalogs of one round, shared by its threads: which one is next, and what each did.
+    private final class Round: Sendable {
+        private struct Progress {
+            var taken = 0
+            var outcomes: [Outcome?]
+        }
+
+        private let progress: Mutex<Progress>
+
+        init(count: Int) { progress = Mutex(Progress(outcomes: Array(repeating: nil, count: count))) }
+
+        /// The index of the next catalog to refresh, if any is left.
+        func next() -> Int? {
+            progress.withLock { progress in
+                guard progress.taken < progress.outcomes.count else { return nil }
+                defer { progress.taken += 1 }
+                return progress.taken
+            }
+        }
+
+        func record(_ outcome: Outcome, at index: Int) {
+            progress.withLock { $0.outcomes[index] = outcome }
+        }
+
+        /// The outcomes so far, in the catalogs' order.
+        var outcomes: [Outcome] { progress.withLock { $0.outcomes.compactMap { $0 } } }
+    }
+
+    private func report(_ outcome: Outcome) {
+        switch outcome {
+        case .notModified(let id): log("refresh \(id): not modified")
+        case .refreshed(let id, let summary) where summary.unchanged:
+            log("refresh \(id): the same content as last time, nothing changed")
+        case .refreshed(let id, let summary):
+            log(
+                "refresh \(id): read \(summary.read) records (\(summary.added) new, \(summary.updated) updated, "
+                    + "\(summary.removed) removed), \(summary.total) in the catalog")
+        case .failed(let id, let message): log("refresh \(id): failed, nothing changed: \(message)")
+        }
     }
 
     /// Refreshes one catalog.
     public func refresh(_ definition: CatalogDefinition) -> Outcome {
-        guard let request = ImportRequest(refreshing: definition) else {
+        guard var request = ImportRequest(refreshing: definition) else {
             return .failed(catalog: definition.id, message: "the catalog was not imported from a URL")
         }
+        request.fetch = fetchOptions
         let importer = importer
         do {
             guard let fetched = try importer.fetch(request, stored: definition) else {
                 return .notModified(catalog: definition.id)
             }
             defer { fetched.discard() }
+            importing.lock()
+            defer { importing.unlock() }
             let summary = try importer.importFetched(fetched, request: request, database: database)
             return .refreshed(catalog: definition.id, summary: summary)
         } catch {
@@ -116,7 +177,7 @@ public final class CatalogRefresher: Sendable {
         thread.start()
     }
 
-    /// Stops the thread after the refresh in progress, if any.
+    /// Stops the thread after the refreshes in progress, if any (no new ones start).
     public func stop() {
         state.withLock { $0.stopping = true }
         wake.lock()
