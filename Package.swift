@@ -170,7 +170,7 @@ let package = Package(
             name: "CatalogImportTests",
             dependencies: [
                 "CatalogImport", "CatalogEngines", "CatalogCollation", "CatalogStorage", "SQLiteSupport",
-                "CatalogTestSupport", "CZlib",
+                "CatalogTestSupport",
             ],
             swiftSettings: swiftSettings),
         .testTarget(
@@ -183,7 +183,7 @@ let package = Package(
         // Helpers shared by test targets: a raw HTTP client over sockets, a loopback HTTP server,
         // fixture files.
         .target(
-            name: "CatalogTestSupport", dependencies: ["CatalogEngines", "CatalogStorage"],
+            name: "CatalogTestSupport", dependencies: ["CatalogEngines", "CatalogStorage", "CZlib"],
             path: "Tests/CatalogTestSupport", resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(
             name: "CatalogHTTPTests", dependencies: ["CatalogHTTP", "CatalogTestSupport"], swiftSettings: swiftSettings),

@@ -1,4 +1,5 @@
 import CatalogImport
+import CatalogTestSupport
 import Foundation
 import Testing
 

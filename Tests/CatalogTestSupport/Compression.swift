@@ -1,9 +1,9 @@
 import CZlib
 
-/// Compressed bodies for the decoder and fetcher tests, made with zlib.
-enum Compression {
+/// Compressed bodies for the decoder, fetcher and CLI tests (hostile feeds among them), made with zlib.
+public enum Compression {
     /// zlib's framings of deflate.
-    enum Framing: Sendable {
+    public enum Framing: Sendable {
         case gzip, zlib, raw
 
         var windowBits: Int32 {
@@ -16,7 +16,7 @@ enum Compression {
 
         /// The bytes a stream of this framing starts with, before its first block (for streams
         /// that never end).
-        var header: [UInt8] {
+        public var header: [UInt8] {
             switch self {
             case .gzip: [0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03]
             case .zlib: [0x78, 0x9C]
@@ -26,14 +26,14 @@ enum Compression {
     }
 
     /// `input` compressed into one complete stream.
-    static func compress(_ input: [UInt8], _ framing: Framing) -> [UInt8] {
+    public static func compress(_ input: [UInt8], _ framing: Framing) -> [UInt8] {
         deflate(input, framing, flush: Z_FINISH)
     }
 
     /// `input` compressed, then flushed so the bytes end on a block boundary with no reference
     /// to anything before them: repeating them after ``Framing/header`` gives a valid stream that
     /// never ends. One MB of zeros is about a thousand bytes of it.
-    static func segment(of input: [UInt8]) -> [UInt8] {
+    public static func segment(of input: [UInt8]) -> [UInt8] {
         deflate(input, .raw, flush: Z_FULL_FLUSH)
     }
 
