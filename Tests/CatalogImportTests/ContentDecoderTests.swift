@@ -108,10 +108,11 @@ import Testing
         #expect(throws: ContentDecoder.Failure.truncated) { try decode([0x78], .deflate) }
     }
 
-    @Test(arguments: [
-        (nil, ContentDecoder.Coding.identity), ("", .identity), ("identity", .identity), ("gzip", .gzip),
-        ("x-gzip", .gzip), ("GZIP", .gzip), (" deflate ", .deflate), ("identity, gzip", .gzip),
-    ] as [(String?, ContentDecoder.Coding)])
+    @Test(
+        arguments: [
+            (nil, ContentDecoder.Coding.identity), ("", .identity), ("identity", .identity), ("gzip", .gzip),
+            ("x-gzip", .gzip), ("GZIP", .gzip), (" deflate ", .deflate), ("identity, gzip", .gzip),
+        ] as [(String?, ContentDecoder.Coding)])
     func codingsFromHeaders(_ header: String?, _ coding: ContentDecoder.Coding) throws {
         #expect(try ContentDecoder.Coding(contentEncoding: header) == coding)
     }

@@ -245,7 +245,9 @@ import Testing
         #expect(fetched.displayName == "http://reader:***@127.0.0.1:\(server.port)/moved")
 
         let missing = try #require(Self.fetchError(withCredentials + "/nope.xml", .init(timeout: 10)))
-        #expect(missing.message == "cannot download http://reader:***@127.0.0.1:\(server.port)/nope.xml: HTTP 404 Not Found")
+        #expect(
+            missing.message == "cannot download http://reader:***@127.0.0.1:\(server.port)/nope.xml: HTTP 404 Not Found"
+        )
         #expect(missing.location.source == "http://reader:***@127.0.0.1:\(server.port)/nope.xml")
         let token = try #require(Self.fetchError("http://t0ken@127.0.0.1:\(server.port)/nope.xml", .init(timeout: 10)))
         #expect(!token.description.contains("t0ken"))

@@ -66,7 +66,8 @@ public final class ContentDecoder {
         public var description: String {
             switch self {
             case .tooLarge(let limit): "the decoded body is larger than \(limit) bytes"
-            case .unsupported(let coding): "the body's Content-Encoding \"\(coding)\" is not supported (gzip or deflate)"
+            case .unsupported(let coding):
+                "the body's Content-Encoding \"\(coding)\" is not supported (gzip or deflate)"
             case .corrupt(let reason): "the compressed body is corrupt (\(reason))"
             case .truncated: "the compressed body ends early"
             case .trailingData: "bytes follow the end of the compressed body"

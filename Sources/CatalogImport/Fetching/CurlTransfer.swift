@@ -114,7 +114,9 @@ final class CurlTransfer {
         let options = limits.options
         var headerLines = ["Accept-Encoding: gzip, deflate"]
         if let etag = options.etag.flatMap(Self.headerValue) { headerLines.append("If-None-Match: \(etag)") }
-        if let date = options.lastModified.flatMap(Self.headerValue) { headerLines.append("If-Modified-Since: \(date)") }
+        if let date = options.lastModified.flatMap(Self.headerValue) {
+            headerLines.append("If-Modified-Since: \(date)")
+        }
         for line in headerLines { requestHeaders = curl_slist_append(requestHeaders, line) }
         let context = Unmanaged.passUnretained(self).toOpaque()
         let timeout = Self.milliseconds(.seconds(options.timeout))
@@ -368,7 +370,8 @@ final class CurlTransfer {
                 return ccurl_socket_bad()
             }
         }
-        return socket(address.pointee.family, address.pointee.socktype | Int32(SOCK_CLOEXEC.rawValue), address.pointee.protocol)
+        return socket(
+            address.pointee.family, address.pointee.socktype | Int32(SOCK_CLOEXEC.rawValue), address.pointee.protocol)
     }
 
     // MARK: - Messages

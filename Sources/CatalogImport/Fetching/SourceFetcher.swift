@@ -98,7 +98,8 @@ public struct SourceFetcher: Sendable {
         let options = Options(timeout: timeout, deadline: timeout, maxBytes: maxBytes)
         guard case .file(let fetched) = try await fetch(source, options: options) else {
             throw ImportError(
-                .io, "cannot download \(redactedURL(source)): no response", at: SourceLocation(source: redactedURL(source)))
+                .io, "cannot download \(redactedURL(source)): no response",
+                at: SourceLocation(source: redactedURL(source)))
         }
         return fetched
     }
@@ -114,7 +115,8 @@ public struct SourceFetcher: Sendable {
             let destination = TemporaryFiles.create(kind: "download", extension: url.pathExtension)
             let control = DownloadControl()
             let result = await withTaskCancellationHandler {
-                await withCheckedContinuation { (continuation: CheckedContinuation<Result<HTTPDownload.Outcome, ImportError>, Never>) in
+                await withCheckedContinuation {
+                    (continuation: CheckedContinuation<Result<HTTPDownload.Outcome, ImportError>, Never>) in
                     // libcurl blocks: a thread of its own, never the cooperative pool.
                     let thread = Thread {
                         continuation.resume(
@@ -140,7 +142,8 @@ public struct SourceFetcher: Sendable {
         let options = Options(timeout: timeout, deadline: timeout, maxBytes: maxBytes)
         guard case .file(let fetched) = try fetchBlocking(source, options: options) else {
             throw ImportError(
-                .io, "cannot download \(redactedURL(source)): no response", at: SourceLocation(source: redactedURL(source)))
+                .io, "cannot download \(redactedURL(source)): no response",
+                at: SourceLocation(source: redactedURL(source)))
         }
         return fetched
     }
@@ -175,7 +178,8 @@ public struct SourceFetcher: Sendable {
         case .file(let bytes, let etag, let lastModified):
             return .file(
                 FetchedSource(
-                    fileURL: destination, displayName: redactedURL(source), isTemporary: true, byteCount: bytes, etag: etag,
+                    fileURL: destination, displayName: redactedURL(source), isTemporary: true, byteCount: bytes,
+                    etag: etag,
                     lastModified: lastModified))
         }
     }
