@@ -530,6 +530,54 @@ import Testing
         #expect(try records(fixture.database, "a-silent").count == 1)
     }
 
+    @Test func refresherRefusesRedirectsToOtherLocalPorts() throws {
+        let fixture = try Fixture()
+        let other = try LoopbackHTTPServer(routes: [
+            "/internal.xml": .status(200, body: Self.feed(["Interne Seite", "Geheim"]))
+        ])
+        defer { other.stop() }
+        let requests = LockedLines()
+        let original = Self.feed(["Klangwerk Studio"])
+        let server = try LoopbackHTTPServer(routes: [
+            "/feed.xml": .custom { connection in
+                requests.append("request")
+                if requests.lines.count == 1 {
+                    connection.send(
+                        "HTTP/1.1 200 OK\r\nContent-Length: \(original.utf8.count)\r\nConnection: close\r\n\r\n"
+                            + original)
+                } else {
+                    connection.send(
+                        "HTTP/1.1 302 Found\r\nLocation: \(other.baseURL)/internal.xml\r\nContent-Length: 0\r\n"
+                            + "Connection: close\r\n\r\n")
+                }
+            }
+        ])
+        defer { server.stop() }
+        try run(fixture.database, server.baseURL + "/feed.xml", "feed") { $0.mapping = [.title: "TitelText"] }
+        let log = LockedLines()
+        let refresher = CatalogRefresher(
+            interval: 3600, importer: importer, database: fixture.database, log: { log.append($0) })
+        let outcomes = refresher.refreshAll()
+        guard case .failed(_, let message)? = outcomes.first else {
+            Issue.record("expected a failure, got \(outcomes)")
+            return
+        }
+        #expect(message.contains("refused the redirect to \(other.baseURL)/internal.xml, a loopback address"))
+        #expect(other.requestedPaths.isEmpty)
+        #expect(try records(fixture.database, "feed").map(\.title) == ["Klangwerk Studio"])
+        #expect(log.lines.last?.hasPrefix("refresh feed: failed, nothing changed:") == true)
+
+        // Allowed, the refresh publishes the other port's page: what --allow-private-fetch means.
+        let allowing = CatalogRefresher(
+            interval: 3600, importer: importer, database: fixture.database,
+            fetchOptions: SourceFetcher.Options(allowPrivate: true), log: { _ in })
+        guard case .refreshed(_, let summary)? = allowing.refreshAll().first else {
+            Issue.record("expected a refresh")
+            return
+        }
+        #expect(summary.total == 3)
+    }
+
     @Test func eachFeedHasItsOwnDeadline() throws {
         let fixture = try Fixture()
         let hanging = DispatchSemaphore(value: 0)
