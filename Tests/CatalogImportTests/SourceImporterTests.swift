@@ -530,6 +530,42 @@ import Testing
         #expect(try records(fixture.database, "a-silent").count == 1)
     }
 
+    @Test func backgroundRefreshesGoOnWhileOneFeedHangs() throws {
+        let fixture = try Fixture()
+        let hanging = DispatchSemaphore(value: 0)
+        let fast = LoopbackFeed(Self.feed(["Klangwerk Studio"]))
+        let server = try LoopbackHTTPServer(routes: [
+            "/silent.xml": Self.answersOnceThenHangs(Self.feed(["Taktmeister"]), arrived: hanging),
+            "/fast.xml": .feed(fast),
+        ])
+        defer { server.stop() }
+        try run(fixture.database, server.baseURL + "/silent.xml", "a-silent") { $0.mapping = [.title: "TitelText"] }
+        try run(fixture.database, server.baseURL + "/fast.xml", "b-fast") { $0.mapping = [.title: "TitelText"] }
+        fast.update(Self.feed(["Klangwerk Studio", "Loopgarten"]))
+        let twoRecords = DispatchSemaphore(value: 0)
+        let threeRecords = DispatchSemaphore(value: 0)
+        let log = LockedLines()
+        let refresher = CatalogRefresher(
+            interval: 0.2, importer: importer, database: fixture.database, concurrency: 2,
+            fetchOptions: SourceFetcher.Options(timeout: 600, deadline: 600),
+            log: { line in
+                log.append(line)
+                if line.hasPrefix("refresh b-fast: read 2 records") { twoRecords.signal() }
+                if line.hasPrefix("refresh b-fast: read 3 records") { threeRecords.signal() }
+            })
+        refresher.start()
+        defer { refresher.stop() }
+        #expect(hanging.wait(timeout: .now() + 120) == .success, "the silent feed was asked for")
+        #expect(twoRecords.wait(timeout: .now() + 120) == .success)
+        // Later rounds refresh the fast feed again while the silent one still hangs in the first.
+        fast.update(Self.feed(["Klangwerk Studio", "Loopgarten", "Notenfluss"]))
+        #expect(threeRecords.wait(timeout: .now() + 120) == .success)
+        #expect(try records(fixture.database, "b-fast").count == 3)
+        #expect(!log.lines.contains { $0.hasPrefix("refresh a-silent") })
+        // A catalog still being refreshed is not asked for again.
+        #expect(server.requestedPaths.filter { $0 == "/silent.xml" }.count == 2)
+    }
+
     @Test func refresherRefusesRedirectsToOtherLocalPorts() throws {
         let fixture = try Fixture()
         let other = try LoopbackHTTPServer(routes: [

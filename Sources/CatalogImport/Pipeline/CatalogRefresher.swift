@@ -11,10 +11,12 @@ import Synchronization
 /// transaction). Readers never wait: the import builds the new version outside any lock and
 /// writes it in one short transaction.
 ///
-/// The feeds of a round are fetched by a small pool of threads (``concurrency``, 3 by default),
-/// each download bounded by ``fetchOptions`` (its own deadline, silence timeout and size limit), so
-/// one feed that never answers holds one thread until its deadline and the others refresh
-/// meanwhile. Imports run one at a time, so a round never holds more than one import's memory.
+/// Refreshes run on a small pool of threads (``concurrency``, 3 by default), each download
+/// bounded by ``fetchOptions`` (its own deadline, silence timeout and size limit). In the
+/// background, every ``interval`` each catalog that is not still being refreshed is queued for the
+/// pool: a feed that never answers holds one thread until its deadline, and the others keep
+/// refreshing on time meanwhile. Imports run one at a time, so the pool never holds more than one
+/// import's memory.
 ///
 /// ```swift
 /// let refresher = CatalogRefresher(interval: 15 * 60, importer: importer, database: database,
@@ -50,6 +52,14 @@ public final class CatalogRefresher: Sendable {
     private struct State {
         var stopping = false
         var rounds = 0
+        /// Background rounds started so far.
+        var started = 0
+        /// Catalogs waiting for a thread of the pool, with the round that queued them.
+        var queue: [(definition: CatalogDefinition, round: Int)] = []
+        /// Catalogs queued or being refreshed: a new round leaves them alone.
+        var busy: Set<String> = []
+        /// How many refreshes each unfinished round still waits for.
+        var pending: [Int: Int] = [:]
     }
 
     /// Creates a refresher; nothing runs until ``start()``.
@@ -79,15 +89,7 @@ public final class CatalogRefresher: Sendable {
     /// - Returns: each catalog's outcome, in the order of the catalogs.
     @discardableResult
     public func refreshAll() -> [Outcome] {
-        let definitions: [CatalogDefinition]
-        do {
-            let reader = try database.reader()
-            definitions = try reader.catalogs().compactMap { try reader.catalog($0.id)?.definition }
-                .filter { $0.source != nil }
-        } catch {
-            log("refresh: cannot list the catalogs: \(error)")
-            return []
-        }
+        let definitions = sourceDefinitions()
         let round = Round(count: definitions.count)
         let finished = DispatchGroup()
         for _ in 0..<min(concurrency, definitions.count) {
@@ -135,6 +137,18 @@ public final class CatalogRefresher: Sendable {
         var outcomes: [Outcome] { progress.withLock { $0.outcomes.compactMap { $0 } } }
     }
 
+    /// The definitions of the catalogs imported from a URL.
+    private func sourceDefinitions() -> [CatalogDefinition] {
+        do {
+            let reader = try database.reader()
+            return try reader.catalogs().compactMap { try reader.catalog($0.id)?.definition }
+                .filter { $0.source != nil }
+        } catch {
+            log("refresh: cannot list the catalogs: \(error)")
+            return []
+        }
+    }
+
     private func report(_ outcome: Outcome) {
         switch outcome {
         case .notModified(let id): log("refresh \(id): not modified")
@@ -169,25 +183,31 @@ public final class CatalogRefresher: Sendable {
         }
     }
 
-    /// Starts the background thread: a round every ``interval`` seconds, the first one after one
-    /// interval.
+    /// Starts the background threads: a round every ``interval`` seconds, the first one after one
+    /// interval, and the pool of ``concurrency`` threads that refresh what the rounds queue.
     public func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "catalog-refresher"
-        thread.start()
+        let timer = Thread { [self] in run() }
+        timer.name = "catalog-refresher"
+        timer.start()
+        for _ in 0..<concurrency {
+            let worker = Thread { [self] in work() }
+            worker.name = "catalog-refresh"
+            worker.start()
+        }
     }
 
-    /// Stops the thread after the refreshes in progress, if any (no new ones start).
+    /// Stops the threads after the refreshes in progress, if any (no new ones start).
     public func stop() {
-        state.withLock { $0.stopping = true }
         wake.lock()
+        state.withLock { $0.stopping = true }
         wake.broadcast()
         wake.unlock()
     }
 
-    /// Rounds completed so far.
+    /// Background rounds completed so far: rounds whose every refresh has ended.
     public var rounds: Int { state.withLock { $0.rounds } }
 
+    /// The timer: every interval, queues each catalog not still queued or being refreshed.
     private func run() {
         while true {
             wake.lock()
@@ -197,8 +217,44 @@ public final class CatalogRefresher: Sendable {
             }
             wake.unlock()
             if state.withLock({ $0.stopping }) { return }
-            refreshAll()
-            state.withLock { $0.rounds += 1 }
+            let definitions = sourceDefinitions()
+            wake.lock()
+            state.withLock { state in
+                state.started += 1
+                let round = state.started
+                var queued = 0
+                for definition in definitions where !state.busy.contains(definition.id) {
+                    state.busy.insert(definition.id)
+                    state.queue.append((definition, round))
+                    queued += 1
+                }
+                if queued == 0 {
+                    state.rounds += 1
+                } else {
+                    state.pending[round] = queued
+                }
+            }
+            wake.broadcast()
+            wake.unlock()
+        }
+    }
+
+    /// A thread of the pool: refreshes queued catalogs until the refresher stops.
+    private func work() {
+        while true {
+            wake.lock()
+            while state.withLock({ !$0.stopping && $0.queue.isEmpty }) { wake.wait() }
+            let job = state.withLock { $0.stopping ? nil : $0.queue.removeFirst() }
+            wake.unlock()
+            guard let job else { return }
+            let outcome = refresh(job.definition)
+            report(outcome)
+            state.withLock { state in
+                state.busy.remove(job.definition.id)
+                let left = (state.pending[job.round] ?? 1) - 1
+                state.pending[job.round] = left > 0 ? left : nil
+                if left <= 0 { state.rounds += 1 }
+            }
         }
     }
 }
