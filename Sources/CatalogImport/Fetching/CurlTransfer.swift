@@ -118,6 +118,8 @@ final class CurlTransfer {
             headerLines.append("If-Modified-Since: \(date)")
         }
         for line in headerLines { requestHeaders = curl_slist_append(requestHeaders, line) }
+        // Unretained: libcurl calls back only from inside perform(), while self is alive, and the
+        // handle that holds the pointer is cleaned up in deinit.
         let context = Unmanaged.passUnretained(self).toOpaque()
         let timeout = Self.milliseconds(.seconds(options.timeout))
         let remaining = Self.milliseconds(limits.deadline - .now)
