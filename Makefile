@@ -13,7 +13,7 @@
 #   make bench-postgres  the PostgreSQL figures alone
 #   make browser-bench  the browser tests on a release build, with the keystroke-to-results
 #               measurement on a 1,000,000-record catalog
-#   make fuzz   the libFuzzer targets (XML, JSON, CSV, SQLite cells, search queries, record JSON),
+#   make fuzz   the libFuzzer targets (XML, JSON, CSV, SQLite cells, search queries, record JSON, feed bodies),
 #               FUZZ_SECONDS (60) each; make test runs them FUZZ_CI_SECONDS (5) each
 export PATH := /opt/swift/usr/bin:$(PATH)
 

@@ -38,6 +38,8 @@ let package = Package(
         .systemLibrary(name: "CGD", pkgConfig: "gdlib", providers: [.apt(["libgd-dev"])]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        // libcurl drives feed downloads: no URLSession there, so decoding, limits and redirects are ours.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // ICU (Debian's libicu) behind an opaque C header of our own, so no Swift module ever sees
         // ICU's types next to Foundation's private copy of ICU.
         .target(
@@ -80,10 +82,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // Readers (XML on libxml2, JSON, CSV, SQLite tables) and writers for records, and fetching
-        // sources from URLs.
+        // sources from URLs (libcurl, bodies inflated with zlib).
         .target(
             name: "CatalogImport",
-            dependencies: ["CLibXML2", "CatalogModel", "CatalogStorage", "CatalogCore", "SQLiteSupport"],
+            dependencies: [
+                "CLibXML2", "CCurl", "CZlib", "CatalogModel", "CatalogStorage", "CatalogCore", "SQLiteSupport",
+            ],
             swiftSettings: swiftSettings),
         // The three demo catalogs and the synthetic catalog generator.
         .target(name: "CatalogDemo", dependencies: ["CatalogModel"], swiftSettings: swiftSettings),
@@ -179,7 +183,7 @@ let package = Package(
         // Helpers shared by test targets: a raw HTTP client over sockets, a loopback HTTP server,
         // fixture files.
         .target(
-            name: "CatalogTestSupport", dependencies: ["CatalogEngines", "CatalogStorage"],
+            name: "CatalogTestSupport", dependencies: ["CatalogEngines", "CatalogStorage", "CZlib"],
             path: "Tests/CatalogTestSupport", resources: [.copy("Fixtures")], swiftSettings: swiftSettings),
         .testTarget(
             name: "CatalogHTTPTests", dependencies: ["CatalogHTTP", "CatalogTestSupport"], swiftSettings: swiftSettings),

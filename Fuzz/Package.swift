@@ -1,12 +1,14 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// libFuzzer targets for the readers and the query parser, apart from the main package like the
-// benchmarks. `Fuzz/run-fuzzers.sh` builds them with `swift build --sanitize=fuzzer
+// libFuzzer targets for the readers, the feed body decoder and the query parser, apart from the
+// main package like the benchmarks. `Fuzz/run-fuzzers.sh` builds them with `swift build --sanitize=fuzzer
 // --sanitize=address` (which instruments this package and every target it depends on, and
 // compiles the fuzzers as libraries whose entry point is `LLVMFuzzerTestOneInput`) and runs each
 // for a bounded time over its corpus in `Fuzz/Corpus/NAME`. `make fuzz` and `make test` call it.
-let targets = ["FuzzXML", "FuzzJSON", "FuzzCSV", "FuzzSQLiteValue", "FuzzSearchQuery", "FuzzRecordJSON"]
+let targets = [
+    "FuzzXML", "FuzzJSON", "FuzzCSV", "FuzzSQLiteValue", "FuzzSearchQuery", "FuzzRecordJSON", "FuzzContentDecoder",
+]
 
 let package = Package(
     name: "CatalogFuzz",

@@ -11,7 +11,7 @@
 set -euo pipefail
 
 profile="${1:-build}"
-packages=(libsqlite3-dev libpq-dev libicu-dev pkg-config libmicrohttpd-dev zlib1g-dev libsodium-dev libgd-dev libxml2-dev curl)
+packages=(libsqlite3-dev libpq-dev libicu-dev pkg-config libmicrohttpd-dev zlib1g-dev libsodium-dev libgd-dev libxml2-dev libcurl4-openssl-dev curl)
 case "$profile" in
   build) ;;
   test) packages+=(sqlite3 postgresql nginx-light chromium chromium-driver python3-pip tmux) ;;

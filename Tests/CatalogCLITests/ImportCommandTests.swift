@@ -93,6 +93,46 @@ import Testing
         #expect(Date().timeIntervalSince(started) < 8)
     }
 
+    @Test func compressedBombsAndPrivateRedirects() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let segment = Compression.segment(of: [UInt8](repeating: 0, count: 1 << 20))
+        let other = try LoopbackHTTPServer(routes: ["/feed.xml": .status(200, body: Self.feed(["Klangwerk Studio"]))])
+        defer { other.stop() }
+        let server = try LoopbackHTTPServer(routes: [
+            "/bomb.xml": .custom { connection in
+                guard connection.send("HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nConnection: close\r\n\r\n"),
+                    connection.send(Compression.Framing.gzip.header)
+                else { return }
+                while connection.send(segment) {}
+            },
+            "/moved.xml": .redirect(to: other.baseURL + "/feed.xml"),
+        ])
+        defer { server.stop() }
+        // A gzip stream that never ends: only the decoded-size limit stops it, long before the deadline.
+        let bomb = try cli.run([
+            "import", server.baseURL + "/bomb.xml", "--catalog", "b", "--max-download-mb", "2", "--timeout", "600",
+        ])
+        #expect(bomb.status == 1)
+        #expect(bomb.stderr.contains("larger than 2 MB (--max-download-mb)"), "\(bomb.stderr)")
+
+        let moved = server.baseURL + "/moved.xml"
+        let refused = try cli.run(["import", moved, "--catalog", "m", "--field", "title=TitelText"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("cannot download \(moved): refused the redirect to \(other.baseURL)/feed.xml"))
+        #expect(refused.stderr.contains("--allow-private-fetch"))
+        #expect(other.requestedPaths.isEmpty)
+        let allowed = try cli.run([
+            "import", moved, "--catalog", "m", "--field", "title=TitelText", "--allow-private-fetch", "--quiet",
+        ])
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        #expect(try cli.run(["refresh", "m", "--quiet"]).status == 1)
+        #expect(try cli.run(["refresh", "m", "--quiet", "--allow-private-fetch"]).status == 0)
+        for command in ["import", "refresh", "serve"] {
+            #expect(try cli.run([command, "--help"], useDatabase: false).stdout.contains("--allow-private-fetch"))
+        }
+    }
+
     @Test func notesAndMappingErrors() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }

@@ -470,6 +470,170 @@ import Testing
         #expect(try records(fixture.database, "feed").count == 2)
     }
 
+    /// A route that answers `body` the first time, then never answers (until the server stops).
+    private static func answersOnceThenHangs(_ body: String, arrived: DispatchSemaphore) -> LoopbackHTTPServer.Reply {
+        let requests = LockedLines()
+        return .custom { connection in
+            requests.append("request")
+            guard requests.lines.count > 1 else {
+                connection.send(
+                    "HTTP/1.1 200 OK\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
+                return
+            }
+            arrived.signal()
+            connection.waitForClose()
+        }
+    }
+
+    @Test func oneSilentFeedDoesNotHoldUpTheOthers() throws {
+        let fixture = try Fixture()
+        let hanging = DispatchSemaphore(value: 0)
+        let fast = LoopbackFeed(Self.feed(["Klangwerk Studio"]))
+        let server = try LoopbackHTTPServer(routes: [
+            "/silent.xml": Self.answersOnceThenHangs(Self.feed(["Taktmeister"]), arrived: hanging),
+            "/fast.xml": .feed(fast),
+        ])
+        defer { server.stop() }
+        // "a-silent" comes first in every listing of the catalogs: refreshed one at a time, it would
+        // hold up "b-fast" until its deadline.
+        try run(fixture.database, server.baseURL + "/silent.xml", "a-silent") { $0.mapping = [.title: "TitelText"] }
+        try run(fixture.database, server.baseURL + "/fast.xml", "b-fast") { $0.mapping = [.title: "TitelText"] }
+        fast.update(Self.feed(["Klangwerk Studio", "Loopgarten"]))
+
+        let fastRefreshed = DispatchSemaphore(value: 0)
+        let log = LockedLines()
+        // A deadline far beyond the test: only a pool lets the fast feed through meanwhile.
+        let refresher = CatalogRefresher(
+            interval: 3600, importer: importer, database: fixture.database, concurrency: 2,
+            fetchOptions: SourceFetcher.Options(timeout: 600, deadline: 600),
+            log: { line in
+                log.append(line)
+                if line.hasPrefix("refresh b-fast:") { fastRefreshed.signal() }
+            })
+        let roundDone = DispatchSemaphore(value: 0)
+        let outcomes = LockedLines()
+        Thread.detachNewThread {
+            for outcome in refresher.refreshAll() { outcomes.append("\(outcome)") }
+            roundDone.signal()
+        }
+        #expect(hanging.wait(timeout: .now() + 120) == .success, "the silent feed was asked for")
+        #expect(fastRefreshed.wait(timeout: .now() + 120) == .success, "the fast feed refreshed meanwhile")
+        #expect(log.lines.first?.hasPrefix("refresh b-fast: read 2 records") == true, "\(log.lines)")
+        #expect(try records(fixture.database, "b-fast").count == 2)
+
+        // The silent one ends when its server goes away; the round then returns both outcomes.
+        server.stop()
+        #expect(roundDone.wait(timeout: .now() + 120) == .success)
+        #expect(outcomes.lines.count == 2)
+        #expect(outcomes.lines.first?.contains("a-silent") == true)
+        #expect(log.lines.last?.hasPrefix("refresh a-silent: failed, nothing changed:") == true, "\(log.lines)")
+        #expect(try records(fixture.database, "a-silent").count == 1)
+    }
+
+    @Test func backgroundRefreshesGoOnWhileOneFeedHangs() throws {
+        let fixture = try Fixture()
+        let hanging = DispatchSemaphore(value: 0)
+        let fast = LoopbackFeed(Self.feed(["Klangwerk Studio"]))
+        let server = try LoopbackHTTPServer(routes: [
+            "/silent.xml": Self.answersOnceThenHangs(Self.feed(["Taktmeister"]), arrived: hanging),
+            "/fast.xml": .feed(fast),
+        ])
+        defer { server.stop() }
+        try run(fixture.database, server.baseURL + "/silent.xml", "a-silent") { $0.mapping = [.title: "TitelText"] }
+        try run(fixture.database, server.baseURL + "/fast.xml", "b-fast") { $0.mapping = [.title: "TitelText"] }
+        fast.update(Self.feed(["Klangwerk Studio", "Loopgarten"]))
+        let twoRecords = DispatchSemaphore(value: 0)
+        let threeRecords = DispatchSemaphore(value: 0)
+        let log = LockedLines()
+        let refresher = CatalogRefresher(
+            interval: 0.2, importer: importer, database: fixture.database, concurrency: 2,
+            fetchOptions: SourceFetcher.Options(timeout: 600, deadline: 600),
+            log: { line in
+                log.append(line)
+                if line.hasPrefix("refresh b-fast: read 2 records") { twoRecords.signal() }
+                if line.hasPrefix("refresh b-fast: read 3 records") { threeRecords.signal() }
+            })
+        refresher.start()
+        defer { refresher.stop() }
+        #expect(hanging.wait(timeout: .now() + 120) == .success, "the silent feed was asked for")
+        #expect(twoRecords.wait(timeout: .now() + 120) == .success)
+        // Later rounds refresh the fast feed again while the silent one still hangs in the first.
+        fast.update(Self.feed(["Klangwerk Studio", "Loopgarten", "Notenfluss"]))
+        #expect(threeRecords.wait(timeout: .now() + 120) == .success)
+        #expect(try records(fixture.database, "b-fast").count == 3)
+        #expect(!log.lines.contains { $0.hasPrefix("refresh a-silent") })
+        // A catalog still being refreshed is not asked for again.
+        #expect(server.requestedPaths.filter { $0 == "/silent.xml" }.count == 2)
+    }
+
+    @Test func refresherRefusesRedirectsToOtherLocalPorts() throws {
+        let fixture = try Fixture()
+        let other = try LoopbackHTTPServer(routes: [
+            "/internal.xml": .status(200, body: Self.feed(["Interne Seite", "Geheim"]))
+        ])
+        defer { other.stop() }
+        let requests = LockedLines()
+        let original = Self.feed(["Klangwerk Studio"])
+        let server = try LoopbackHTTPServer(routes: [
+            "/feed.xml": .custom { connection in
+                requests.append("request")
+                if requests.lines.count == 1 {
+                    connection.send(
+                        "HTTP/1.1 200 OK\r\nContent-Length: \(original.utf8.count)\r\nConnection: close\r\n\r\n"
+                            + original)
+                } else {
+                    connection.send(
+                        "HTTP/1.1 302 Found\r\nLocation: \(other.baseURL)/internal.xml\r\nContent-Length: 0\r\n"
+                            + "Connection: close\r\n\r\n")
+                }
+            }
+        ])
+        defer { server.stop() }
+        try run(fixture.database, server.baseURL + "/feed.xml", "feed") { $0.mapping = [.title: "TitelText"] }
+        let log = LockedLines()
+        let refresher = CatalogRefresher(
+            interval: 3600, importer: importer, database: fixture.database, log: { log.append($0) })
+        let outcomes = refresher.refreshAll()
+        guard case .failed(_, let message)? = outcomes.first else {
+            Issue.record("expected a failure, got \(outcomes)")
+            return
+        }
+        #expect(message.contains("refused the redirect to \(other.baseURL)/internal.xml, a loopback address"))
+        #expect(other.requestedPaths.isEmpty)
+        #expect(try records(fixture.database, "feed").map(\.title) == ["Klangwerk Studio"])
+        #expect(log.lines.last?.hasPrefix("refresh feed: failed, nothing changed:") == true)
+
+        // Allowed, the refresh publishes the other port's page: what --allow-private-fetch means.
+        let allowing = CatalogRefresher(
+            interval: 3600, importer: importer, database: fixture.database,
+            fetchOptions: SourceFetcher.Options(allowPrivate: true), log: { _ in })
+        guard case .refreshed(_, let summary)? = allowing.refreshAll().first else {
+            Issue.record("expected a refresh")
+            return
+        }
+        #expect(summary.total == 3)
+    }
+
+    @Test func eachFeedHasItsOwnDeadline() throws {
+        let fixture = try Fixture()
+        let hanging = DispatchSemaphore(value: 0)
+        let server = try LoopbackHTTPServer(routes: [
+            "/silent.xml": Self.answersOnceThenHangs(Self.feed(["Taktmeister"]), arrived: hanging)
+        ])
+        defer { server.stop() }
+        try run(fixture.database, server.baseURL + "/silent.xml", "silent") { $0.mapping = [.title: "TitelText"] }
+        let refresher = CatalogRefresher(
+            interval: 3600, importer: importer, database: fixture.database,
+            fetchOptions: SourceFetcher.Options(timeout: 1, deadline: 1), log: { _ in })
+        let outcomes = refresher.refreshAll()
+        guard case .failed(let id, let message)? = outcomes.first else {
+            Issue.record("expected a failure, got \(outcomes)")
+            return
+        }
+        #expect(id == "silent")
+        #expect(message.contains("timed out after 1 s"), "\(message)")
+    }
+
     private static func feed(_ titles: [String]) -> String {
         "<sequenzer>" + titles.map { "<Produkt><TitelText>\($0)</TitelText></Produkt>" }.joined() + "</sequenzer>"
     }

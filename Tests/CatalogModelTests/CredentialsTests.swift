@@ -5,7 +5,8 @@ import Testing
 @Suite struct CredentialsTests {
     @Test(arguments: [
         ("https://shop:s3cret@feeds.example/items.xml", "https://shop:***@feeds.example/items.xml"),
-        ("https://shop@feeds.example/items.xml", "https://shop@feeds.example/items.xml"),
+        ("https://t0k3n@feeds.example/items.xml", "https://***@feeds.example/items.xml"),
+        ("postgres://ada@db/catalog", "postgres://ada@db/catalog"),
         ("https://feeds.example/items.xml?token=s3cret&page=2", "https://feeds.example/items.xml?token=***&page=2"),
         ("https://feeds.example/a?Password=s3cret#top", "https://feeds.example/a?Password=***#top"),
         ("postgres://u:p@ss/w@db/catalog", "postgres://u:***@db/catalog"),

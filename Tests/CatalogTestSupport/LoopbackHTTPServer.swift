@@ -29,6 +29,9 @@ public final class LoopbackHTTPServer: Sendable {
         case delayed(TimeInterval, Int, body: String)
         /// Never answers, and counts the client closing the connection (``clientClosures``).
         case waitForClose
+        /// Whatever the closure sends (status line and headers included), for hostile answers;
+        /// the connection closes when it returns.
+        case custom(@Sendable (LoopbackConnection) -> Void)
     }
 
     /// The port the server listens on.
@@ -151,6 +154,9 @@ public final class LoopbackHTTPServer: Sendable {
             while recv(connection, &byte, 1, 0) > 0 {}
             closures.withLock { $0 += 1 }
             return
+        case .custom(let respond):
+            respond(LoopbackConnection(descriptor: connection))
+            return
         case .delayed(let pause, let code, let body):
             Thread.sleep(forTimeInterval: pause)
             response = Self.response(code, body: body)
@@ -163,7 +169,7 @@ public final class LoopbackHTTPServer: Sendable {
             + extra + "Connection: close\r\n\r\n\(body)"
     }
 
-    private func send(_ bytes: [UInt8], on connection: Int32) -> Bool {
+    fileprivate static func send(_ bytes: [UInt8], on connection: Int32) -> Bool {
         var sent = 0
         while sent < bytes.count {
             let n = bytes[sent...].withUnsafeBytes {
@@ -175,9 +181,36 @@ public final class LoopbackHTTPServer: Sendable {
         return true
     }
 
+    private func send(_ bytes: [UInt8], on connection: Int32) -> Bool {
+        Self.send(bytes, on: connection)
+    }
+
     private func finish(_ connection: Int32) {
         open.withLock { _ = $0.remove(connection) }
         close(connection)
+    }
+}
+
+/// The connection a ``LoopbackHTTPServer/Reply/custom(_:)`` answer writes to.
+public struct LoopbackConnection: Sendable {
+    fileprivate let descriptor: Int32
+
+    /// Sends `bytes`; false once the client has gone away.
+    @discardableResult
+    public func send(_ bytes: [UInt8]) -> Bool {
+        LoopbackHTTPServer.send(bytes, on: descriptor)
+    }
+
+    /// Sends `text` as UTF-8; false once the client has gone away.
+    @discardableResult
+    public func send(_ text: String) -> Bool {
+        send(Array(text.utf8))
+    }
+
+    /// Returns once the client closed the connection (or the server stopped).
+    public func waitForClose() {
+        var byte: UInt8 = 0
+        while recv(descriptor, &byte, 1, 0) > 0 {}
     }
 }
 

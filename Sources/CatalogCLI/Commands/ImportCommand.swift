@@ -12,13 +12,13 @@ struct ImportCommand: Command {
         "catalog", "format", "record", "table", "field", "locale", "title", "category-separator", "timeout",
         "lang", "type", "comment", "max-download-mb",
     ]
-    static let flags: Set<String> = ["replace", "quiet", "json"]
+    static let flags: Set<String> = ["replace", "quiet", "json", "allow-private-fetch"]
     static let help = """
         USAGE: catalog import SOURCE --catalog ID [--format xml|json|csv|sqlite] [--record ELEMENT]
                               [--table NAME] [--field ROLE=SOURCE_NAME]... [--type NAME=TYPE]...
                               [--locale LOCALE] [--lang LANG] [--title TEXT] [--category-separator SEP]
                               [--comment CHAR] [--replace] [--timeout SECONDS] [--max-download-mb N]
-                              [--db PATH]
+                              [--allow-private-fetch] [--db PATH]
 
         Reads records from SOURCE (a file path or an http(s) URL) into catalog ID, creating it when
         it does not exist. Everything happens in one transaction: a bad file changes nothing, and
@@ -53,7 +53,11 @@ struct ImportCommand: Command {
                                      when the id mapping changed since the last import
           --timeout SECONDS          for URLs: the whole download's deadline, and the longest
                                      silence (default: 600 in all, 30 of silence)
-          --max-download-mb N        for URLs: the largest download (default: 1024)
+          --max-download-mb N        for URLs: the largest download, as sent and once decoded
+                                     (gzip, deflate) (default: 1024)
+          --allow-private-fetch      for URLs: follow redirects to loopback, link-local and private
+                                     addresses too (default: refused, unless the redirect stays on
+                                     the URL's own scheme, host and port)
           --quiet                    no progress display and no summary
           --json                     print the summary as JSON
 
@@ -144,7 +148,7 @@ struct ImportCommand: Command {
         return types
     }
 
-    /// `--timeout` and `--max-download-mb`.
+    /// `--timeout`, `--max-download-mb` and `--allow-private-fetch`.
     static func fetchOptions(_ arguments: Arguments) throws(CLIError) -> SourceFetcher.Options {
         var options = SourceFetcher.Options()
         if let seconds = try arguments.integer("timeout", in: 1...86_400) {
@@ -154,6 +158,7 @@ struct ImportCommand: Command {
         if let megabytes = try arguments.integer("max-download-mb", in: 1...1_048_576) {
             options.maxBytes = Int64(megabytes) << 20
         }
+        options.allowPrivate = arguments.flag("allow-private-fetch")
         return options
     }
 

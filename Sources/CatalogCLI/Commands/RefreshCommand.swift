@@ -8,9 +8,10 @@ struct RefreshCommand: Command {
     static let name = "refresh"
     static let summary = "Fetch a catalog imported from a URL again (conditional GET)."
     static let options: Set<String> = ["timeout", "max-download-mb"]
-    static let flags: Set<String> = ["quiet", "json"]
+    static let flags: Set<String> = ["quiet", "json", "allow-private-fetch"]
     static let help = """
-        USAGE: catalog refresh ID [--timeout SECONDS] [--max-download-mb N] [--quiet] [--json] [--db PATH]
+        USAGE: catalog refresh ID [--timeout SECONDS] [--max-download-mb N] [--allow-private-fetch] [--quiet]
+                                  [--json] [--db PATH]
 
         Fetches catalog ID's source URL again with a conditional GET (If-None-Match and
         If-Modified-Since from the last import). When the server answers that nothing changed, it
@@ -20,7 +21,11 @@ struct RefreshCommand: Command {
 
         OPTIONS:
           --timeout SECONDS          the whole download's deadline (default: 600)
-          --max-download-mb N        the largest download (default: 1024)
+          --max-download-mb N        the largest download, as sent and once decoded (gzip,
+                                     deflate) (default: 1024)
+          --allow-private-fetch      follow redirects to loopback, link-local and private addresses
+                                     too (default: refused, unless the redirect stays on the URL's
+                                     own scheme, host and port)
           --quiet                    no summary
           --json                     print {"notModified":true} or the import summary as JSON
 

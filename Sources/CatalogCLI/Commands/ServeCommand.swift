@@ -14,12 +14,13 @@ struct ServeCommand: Command {
     static let options: Set<String> = [
         "host", "port", "threads", "compat-catalog", "images", "public-url", "max-upload-mb", "max-connections",
         "max-connections-per-ip", "timeout", "header-timeout", "host-name", "users-db", "import-timeout",
-        "refresh-every", "snapshots", "client-cpu-budget",
+        "refresh-every", "refresh-timeout", "max-download-mb", "snapshots", "client-cpu-budget",
     ]
-    static let flags: Set<String> = ["quiet"]
+    static let flags: Set<String> = ["quiet", "allow-private-fetch"]
     static let help = """
         USAGE: catalog serve [--db PATH] [--users-db PATH] [--host 127.0.0.1] [--port 8080] [--threads N] [--quiet]
-                             [--refresh-every DURATION]
+                             [--refresh-every DURATION [--refresh-timeout SECONDS] [--max-download-mb N]
+                             [--allow-private-fetch]]
 
         Serves every catalog of the database over HTTP until SIGINT or SIGTERM, which stop
         accepting connections, let requests in flight finish and close the database cleanly.
@@ -59,8 +60,16 @@ struct ServeCommand: Command {
                                        on one low-priority thread of its own, behind everybody else,
                                        and gets 429 when that queue is full (default: 500; 0: no
                                        limit, for a server behind a proxy that hides addresses)
-          --refresh-every DURATION     refresh every catalog imported from a URL this often, one at
-                                       a time in the background (conditional GET; 90s, 15m, 2h, 1d)
+          --refresh-every DURATION     refresh every catalog imported from a URL this often, in the
+                                       background (conditional GET; 90s, 15m, 2h, 1d); three feeds
+                                       are fetched at once, so a slow one never holds up the others
+          --refresh-timeout SECONDS    each refresh download's deadline (default: 600; at most 30 s
+                                       of silence)
+          --max-download-mb N          a refresh download's largest size, as sent and once decoded
+                                       (gzip, deflate) (default: 1024)
+          --allow-private-fetch        let refreshes follow redirects to loopback, link-local and
+                                       private addresses (default: refused, unless the redirect
+                                       stays on the feed URL's own scheme, host and port)
           --snapshots DIR              where offline snapshots (/api/v1/catalogs/ID/snapshot) are
                                        kept, one file per catalog version (default: beside the
                                        database, catalog.sqlite → catalog-snapshots/)
@@ -134,6 +143,15 @@ struct ServeCommand: Command {
             }
             return seconds
         }
+        var refreshOptions = SourceFetcher.Options()
+        if let seconds = try arguments.integer("refresh-timeout", in: 1...86_400) {
+            refreshOptions.deadline = TimeInterval(seconds)
+            refreshOptions.timeout = min(TimeInterval(seconds), 30)
+        }
+        if let megabytes = try arguments.integer("max-download-mb", in: 1...1_048_576) {
+            refreshOptions.maxBytes = Int64(megabytes) << 20
+        }
+        refreshOptions.allowPrivate = arguments.flag("allow-private-fetch")
         TemporaryFiles.removeStale()
 
         // Fail now, with the reason, rather than on the first request.
@@ -171,7 +189,7 @@ struct ServeCommand: Command {
 
         let refresher = refreshInterval.map { interval in
             let refresher = CatalogRefresher(
-                interval: interval, importer: .withICU, database: application.stores,
+                interval: interval, importer: .withICU, database: application.stores, fetchOptions: refreshOptions,
                 log: { printError("catalog serve: \($0)") })
             refresher.start()
             return refresher

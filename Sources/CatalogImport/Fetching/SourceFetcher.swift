@@ -7,10 +7,6 @@
 #endif
 import CatalogModel
 import Foundation
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-import Synchronization
 
 /// Turns what a user typed — a file path or an `http(s)` URL — into a local file to read.
 ///
@@ -22,16 +18,21 @@ import Synchronization
 ///
 /// - A path is checked (it must exist, be a regular file and be readable) and returned as is; a
 ///   leading `~` is expanded.
-/// - An `http` or `https` URL is downloaded with `URLSession` into a registered temporary file of
-///   our own (``TemporaryFiles``, redirects followed), which the returned ``FetchedSource``
-///   deletes when done. The download has a total deadline as well as a timeout for silence, and a
-///   size limit checked as the bytes arrive. With validators from an earlier download
-///   (``Options/etag``, ``Options/lastModified``) it is a conditional GET, and a 304 answer is
-///   ``Fetch/notModified``.
+/// - An `http` or `https` URL is downloaded with libcurl into a registered temporary file of our
+///   own (``TemporaryFiles``), which the returned ``FetchedSource`` deletes when done. The
+///   download has a total deadline as well as a timeout for silence, and a size limit on the
+///   bytes sent and on the decoded bytes (a gzip or deflate body is inflated by
+///   ``ContentDecoder`` as it arrives), each checked as the bytes arrive. Redirects are followed
+///   (at most 10), but not to loopback, link-local or private addresses unless
+///   ``Options/allowPrivate``, or the redirect stays on the URL's own origin. User and password
+///   in the URL are sent as basic authentication, to that origin only, and never shown in
+///   messages. With validators from an earlier download (``Options/etag``,
+///   ``Options/lastModified``) it is a conditional GET, and a 304 answer is ``Fetch/notModified``.
 /// - Any other scheme (`file://`, `ftp://`, …) is refused with `.invalidArgument`.
 ///
-/// The `async` entry points suit Swift concurrency; the blocking ones wait on a semaphore and are
-/// meant for plain threads (a CLI's main thread, the refresher's thread), never for the
+/// The `async` entry points suit Swift concurrency (the download runs on a thread of its own, and
+/// cancelling the task stops it at once); the blocking ones download on the calling thread and are
+/// meant for plain threads (a CLI's main thread, the refresher's threads), never for the
 /// cooperative pool.
 public struct SourceFetcher: Sendable {
     /// How to download.
@@ -40,23 +41,29 @@ public struct SourceFetcher: Sendable {
         public var timeout: TimeInterval
         /// The most the whole download may take, in seconds.
         public var deadline: TimeInterval
-        /// The largest body accepted, in bytes.
+        /// The largest body accepted, in bytes: as sent, and once decoded.
         public var maxBytes: Int64
         /// The `ETag` of the copy we have: sent as `If-None-Match`.
         public var etag: String?
         /// The `Last-Modified` of the copy we have: sent as `If-Modified-Since`.
         public var lastModified: String?
+        /// Whether a redirect may lead to a loopback, link-local, private or other non-public
+        /// address (`--allow-private-fetch`). The URL given may always be anywhere, and so may a
+        /// redirect that stays on its origin.
+        public var allowPrivate: Bool
 
-        /// The defaults: 30 s of silence, 10 minutes in all, 1024 MB.
+        /// The defaults: 30 s of silence, 10 minutes in all, 1024 MB, no redirects to private
+        /// addresses.
         public init(
             timeout: TimeInterval = 30, deadline: TimeInterval = 600, maxBytes: Int64 = Self.defaultMaxBytes,
-            etag: String? = nil, lastModified: String? = nil
+            etag: String? = nil, lastModified: String? = nil, allowPrivate: Bool = false
         ) {
             self.timeout = timeout
             self.deadline = deadline
             self.maxBytes = maxBytes
             self.etag = etag
             self.lastModified = lastModified
+            self.allowPrivate = allowPrivate
         }
 
         /// 1024 MB, `--max-download-mb`'s default.
@@ -82,14 +89,17 @@ public struct SourceFetcher: Sendable {
     ///   - maxBytes: for a URL, the largest body accepted.
     /// - Returns: the local file; for a download, a temporary file deleted with the result.
     /// - Throws: `.io` naming the path or URL (missing file, directory, unreadable, HTTP status,
-    ///   DNS failure, refused connection, timeout), `.tooLarge` above `maxBytes`,
-    ///   `.invalidArgument` for other schemes. Cancelling the task cancels the download.
+    ///   DNS failure, refused connection, timeout, a refused redirect, a corrupt compressed body),
+    ///   `.tooLarge` above `maxBytes` (sent or decoded), `.invalidArgument` for other schemes.
+    ///   Cancelling the task cancels the download.
     public func fetch(
         _ source: String, timeout: TimeInterval = 30, maxBytes: Int64 = Options.defaultMaxBytes
     ) async throws(ImportError) -> FetchedSource {
         let options = Options(timeout: timeout, deadline: timeout, maxBytes: maxBytes)
         guard case .file(let fetched) = try await fetch(source, options: options) else {
-            throw ImportError(.io, "cannot download \(source): no response", at: SourceLocation(source: source))
+            throw ImportError(
+                .io, "cannot download \(Credentials.redacted(url: source)): no response",
+                at: SourceLocation(source: Credentials.redacted(url: source)))
         }
         return fetched
     }
@@ -103,19 +113,20 @@ public struct SourceFetcher: Sendable {
             return .file(try Self.localFile(path, displayName: source))
         case .remote(let url):
             let destination = TemporaryFiles.create(kind: "download", extension: url.pathExtension)
-            let task = Mutex<URLSessionTask?>(nil)
+            let control = DownloadControl()
             let result = await withTaskCancellationHandler {
                 await withCheckedContinuation {
-                    (continuation: CheckedContinuation<Result<DownloadDelegate.DownloadOutcome, ImportError>, Never>) in
-                    let started = Self.startDownload(url, source: source, to: destination, options: options) {
-                        result in
-                        continuation.resume(returning: result)
+                    (continuation: CheckedContinuation<Result<HTTPDownload.Outcome, ImportError>, Never>) in
+                    // libcurl blocks: a thread of its own, never the cooperative pool.
+                    let thread = Thread {
+                        continuation.resume(
+                            returning: HTTPDownload.run(source, to: destination, options: options, control: control))
                     }
-                    task.withLock { $0 = started }
-                    if Task.isCancelled { started.cancel() }
+                    thread.name = "catalog-download"
+                    thread.start()
                 }
             } onCancel: {
-                task.withLock { $0?.cancel() }
+                control.cancel()
             }
             return try Self.fetch(from: result.get(), destination: destination, source: source)
         }
@@ -130,7 +141,9 @@ public struct SourceFetcher: Sendable {
     ) throws(ImportError) -> FetchedSource {
         let options = Options(timeout: timeout, deadline: timeout, maxBytes: maxBytes)
         guard case .file(let fetched) = try fetchBlocking(source, options: options) else {
-            throw ImportError(.io, "cannot download \(source): no response", at: SourceLocation(source: source))
+            throw ImportError(
+                .io, "cannot download \(Credentials.redacted(url: source)): no response",
+                at: SourceLocation(source: Credentials.redacted(url: source)))
         }
         return fetched
     }
@@ -144,14 +157,7 @@ public struct SourceFetcher: Sendable {
             return .file(try Self.localFile(path, displayName: source))
         case .remote(let url):
             let destination = TemporaryFiles.create(kind: "download", extension: url.pathExtension)
-            let done = DispatchSemaphore(value: 0)
-            let outcome = Mutex<Result<DownloadDelegate.DownloadOutcome, ImportError>?>(nil)
-            _ = Self.startDownload(url, source: source, to: destination, options: options) { result in
-                outcome.withLock { $0 = result }
-                done.signal()
-            }
-            done.wait()
-            let result = outcome.withLock { $0 } ?? .failure(ImportError(.io, "cannot download \(source)"))
+            let result = HTTPDownload.run(source, to: destination, options: options, control: DownloadControl())
             return try Self.fetch(from: result.get(), destination: destination, source: source)
         }
     }
@@ -164,7 +170,7 @@ public struct SourceFetcher: Sendable {
     }
 
     private static func fetch(
-        from outcome: DownloadDelegate.DownloadOutcome, destination: URL, source: String
+        from outcome: HTTPDownload.Outcome, destination: URL, source: String
     ) -> Fetch {
         switch outcome {
         case .notModified:
@@ -172,7 +178,9 @@ public struct SourceFetcher: Sendable {
         case .file(let bytes, let etag, let lastModified):
             return .file(
                 FetchedSource(
-                    fileURL: destination, displayName: source, isTemporary: true, byteCount: bytes, etag: etag,
+                    fileURL: destination, displayName: Credentials.redacted(url: source), isTemporary: true,
+                    byteCount: bytes,
+                    etag: etag,
                     lastModified: lastModified))
         }
     }
@@ -185,7 +193,7 @@ public struct SourceFetcher: Sendable {
 
     /// A path, or an http(s) URL; refuses other schemes.
     private static func classify(_ source: String) throws(ImportError) -> Target {
-        let location = SourceLocation(source: source)
+        let location = SourceLocation(source: Credentials.redacted(url: source))
         guard !source.isEmpty else { throw ImportError(.invalidArgument, "no file or URL given") }
         if let separator = source.range(of: "://") {
             let scheme = source[..<separator.lowerBound]
@@ -199,7 +207,8 @@ public struct SourceFetcher: Sendable {
                         at: location)
                 }
                 guard let url = URL(string: source), url.host != nil else {
-                    throw ImportError(.invalidArgument, "not a valid URL: \(source)", at: location)
+                    throw ImportError(
+                        .invalidArgument, "not a valid URL: \(Credentials.redacted(url: source))", at: location)
                 }
                 return .remote(url)
             }
@@ -223,35 +232,5 @@ public struct SourceFetcher: Sendable {
         return FetchedSource(
             fileURL: URL(fileURLWithPath: path), displayName: displayName, isTemporary: false,
             byteCount: Int64(info.st_size))
-    }
-
-    /// Starts the download; `completion` runs once, on the session's queue.
-    private static func startDownload(
-        _ url: URL, source: String, to destination: URL, options: Options,
-        completion: @escaping DownloadDelegate.Completion
-    ) -> URLSessionTask {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = options.timeout
-        configuration.timeoutIntervalForResource = options.deadline
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        let delegate = DownloadDelegate(
-            source: source, destination: destination, maxBytes: options.maxBytes, timeout: options.timeout,
-            deadline: options.deadline, completion: completion)
-        let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
-        var request = URLRequest(url: url)
-        request.timeoutInterval = options.timeout
-        if let etag = options.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-        if let lastModified = options.lastModified {
-            request.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since")
-        }
-        let task = session.dataTask(with: request)
-        // URLSession's own resource timeout is not enforced everywhere: keep a deadline of our own.
-        DispatchQueue.global().asyncAfter(deadline: .now() + options.deadline) { [weak task] in
-            guard let task, task.state == .running else { return }
-            delegate.deadlinePassed(task)
-        }
-        task.resume()
-        return task
     }
 }

@@ -4,7 +4,8 @@
 ///
 /// A feed URL such as `https://shop:s3cret@feeds.example/items.xml?token=abc` is kept as given
 /// where the server needs it (to download the feed again), and written everywhere else as
-/// `https://shop:***@feeds.example/items.xml?token=***`.
+/// `https://shop:***@feeds.example/items.xml?token=***`. A web URL's user name given alone is
+/// usually a token and is hidden too (`https://***@host/feed.xml`); a database URL's is not.
 ///
 /// ```swift
 /// Credentials.redacted(url: "postgres://ada:secret@db/catalog")      // "postgres://ada:***@db/catalog"
@@ -39,6 +40,9 @@ public enum Credentials {
             if let colon = userInfo.firstIndex(of: ":") {
                 output += rest[..<colon]
                 output += ":" + mask
+            } else if ["http", "https"].contains(url[..<schemeEnd.lowerBound].lowercased()) {
+                // A web URL's user name alone is usually a token (`https://TOKEN@host/feed.xml`).
+                output += mask
             } else {
                 output += userInfo
             }
