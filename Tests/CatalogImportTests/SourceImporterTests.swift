@@ -566,6 +566,33 @@ import Testing
         #expect(server.requestedPaths.filter { $0 == "/silent.xml" }.count == 2)
     }
 
+    /// A server stops while a feed hangs: the download is cancelled, nothing changes, and
+    /// `stop()` returns only once the refresher's threads have ended (the database is closed next).
+    @Test func stoppingCancelsARefreshThatHangs() throws {
+        let fixture = try Fixture()
+        let hanging = DispatchSemaphore(value: 0)
+        let server = try LoopbackHTTPServer(routes: [
+            "/silent.xml": Self.answersOnceThenHangs(Self.feed(["Taktmeister"]), arrived: hanging)
+        ])
+        defer { server.stop() }
+        try run(fixture.database, server.baseURL + "/silent.xml", "silent") { $0.mapping = [.title: "TitelText"] }
+        let log = LockedLines()
+        let refresher = CatalogRefresher(
+            interval: 0.2, importer: importer, database: fixture.database,
+            fetchOptions: SourceFetcher.Options(timeout: 600, deadline: 600), log: { log.append($0) })
+        refresher.start()
+        #expect(hanging.wait(timeout: .now() + 120) == .success, "the feed was asked for")
+        let stopped = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            refresher.stop()
+            stopped.signal()
+        }
+        // The server still holds the connection open: only the refresher's cancel ends it.
+        #expect(stopped.wait(timeout: .now() + 120) == .success, "stop() returned")
+        #expect(log.lines.contains { $0.hasPrefix("refresh silent: failed, nothing changed:") }, "\(log.lines)")
+        #expect(try records(fixture.database, "silent").count == 1)
+    }
+
     @Test func refresherRefusesRedirectsToOtherLocalPorts() throws {
         let fixture = try Fixture()
         let other = try LoopbackHTTPServer(routes: [

@@ -19,11 +19,16 @@ final class DownloadControl: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Asked between polls too (at most a second apart): the caller's own reason to stop, such
+    /// as a server that is shutting down.
+    private let stopRequested: @Sendable () -> Bool
 
-    init() {}
+    init(isCancelled: @escaping @Sendable () -> Bool = { false }) {
+        stopRequested = isCancelled
+    }
 
-    /// Whether ``cancel()`` was called.
-    var isCancelled: Bool { state.withLock { $0.cancelled } }
+    /// Whether ``cancel()`` was called, or the caller asked to stop.
+    var isCancelled: Bool { state.withLock { $0.cancelled } || stopRequested() }
 
     /// Stops the download as soon as possible.
     func cancel() {

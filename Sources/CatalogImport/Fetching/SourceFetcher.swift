@@ -148,16 +148,20 @@ public struct SourceFetcher: Sendable {
         return fetched
     }
 
-    /// Finds or downloads `source` with `options`, blocking the calling thread until done.
+    /// Finds or downloads `source` with `options`, blocking the calling thread until done;
+    /// `isCancelled`, asked at least once a second, stops the download (an `.io` error, "cancelled").
     ///
     /// - Throws: as ``fetch(_:timeout:maxBytes:)``.
-    public func fetchBlocking(_ source: String, options: Options) throws(ImportError) -> Fetch {
+    public func fetchBlocking(
+        _ source: String, options: Options, isCancelled: @escaping @Sendable () -> Bool = { false }
+    ) throws(ImportError) -> Fetch {
         switch try Self.classify(source) {
         case .path(let path):
             return .file(try Self.localFile(path, displayName: source))
         case .remote(let url):
             let destination = TemporaryFiles.create(kind: "download", extension: url.pathExtension)
-            let result = HTTPDownload.run(source, to: destination, options: options, control: DownloadControl())
+            let result = HTTPDownload.run(
+                source, to: destination, options: options, control: DownloadControl(isCancelled: isCancelled))
             return try Self.fetch(from: result.get(), destination: destination, source: source)
         }
     }

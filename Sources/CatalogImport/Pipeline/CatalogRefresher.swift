@@ -48,6 +48,8 @@ public final class CatalogRefresher: Sendable {
     private let log: @Sendable (String) -> Void
     private let state = Mutex<State>(State())
     private let wake = NSCondition()
+    /// The background threads that have not ended yet, so ``stop()`` can wait for them.
+    private let running = DispatchGroup()
 
     private struct State {
         var stopping = false
@@ -168,7 +170,9 @@ public final class CatalogRefresher: Sendable {
             return .failed(catalog: definition.id, message: "the catalog was not imported from a URL")
         }
         request.fetch = fetchOptions
-        let importer = importer
+        var importer = importer
+        let previous = importer.isCancelled
+        importer.isCancelled = { [weak self] in previous() || (self?.isStopping ?? true) }
         do {
             guard let fetched = try importer.fetch(request, stored: definition) else {
                 return .notModified(catalog: definition.id)
@@ -186,23 +190,37 @@ public final class CatalogRefresher: Sendable {
     /// Starts the background threads: a round every ``interval`` seconds, the first one after one
     /// interval, and the pool of ``concurrency`` threads that refresh what the rounds queue.
     public func start() {
-        let timer = Thread { [self] in run() }
+        running.enter()
+        let timer = Thread { [self] in
+            defer { running.leave() }
+            run()
+        }
         timer.name = "catalog-refresher"
         timer.start()
         for _ in 0..<concurrency {
-            let worker = Thread { [self] in work() }
+            running.enter()
+            let worker = Thread { [self] in
+                defer { running.leave() }
+                work()
+            }
             worker.name = "catalog-refresh"
             worker.start()
         }
     }
 
-    /// Stops the threads after the refreshes in progress, if any (no new ones start).
+    /// Stops: downloads and imports in progress are cancelled (an import changes nothing unless
+    /// it already committed), no new ones start, and this returns once every thread has ended,
+    /// so the database can be closed after it.
     public func stop() {
         wake.lock()
         state.withLock { $0.stopping = true }
         wake.broadcast()
         wake.unlock()
+        running.wait()
     }
+
+    /// Whether ``stop()`` was called: what the refreshes in progress ask to give up.
+    private var isStopping: Bool { state.withLock { $0.stopping } }
 
     /// Background rounds completed so far: rounds whose every refresh has ended.
     public var rounds: Int { state.withLock { $0.rounds } }

@@ -122,7 +122,10 @@ public struct SourceImporter: Sendable {
             options.etag = feed.etag
             options.lastModified = feed.lastModified
         }
-        guard case .file(let fetched) = try SourceFetcher().fetchBlocking(request.source, options: options) else {
+        guard
+            case .file(let fetched) = try SourceFetcher().fetchBlocking(
+                request.source, options: options, isCancelled: isCancelled)
+        else {
             return nil
         }
         return fetched
