@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
@@ -191,7 +191,7 @@ let package = Package(
             name: "CatalogServerTests",
             dependencies: [
                 "CatalogServer", "CatalogHTTP", "CatalogAuth", "CatalogStorage", "CatalogCore", "CatalogEngines",
-                "CatalogCollation", "CatalogImport", "CatalogDemo", "CatalogTestSupport",
+                "CatalogCollation", "CatalogImport", "CatalogDemo", "CatalogSQLite", "CatalogTestSupport",
             ],
             swiftSettings: swiftSettings
         ),

@@ -10,35 +10,36 @@ import PackagePlugin
 struct EmbedFiles: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: any Target) throws -> [Command] {
         guard let target = target as? SourceModuleTarget else { return [] }
-        let directory = target.directory
-        let list = directory.appending(subpath: "embedded.txt")
-        let listed = try String(contentsOfFile: list.string, encoding: .utf8)
+        let directory = target.directoryURL
+        let list = directory.appending(path: "embedded.txt")
+        let listed = try String(contentsOf: list, encoding: .utf8)
             .split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty && !$0.hasPrefix("#") }
-        var inputs: [Path] = [list]
+        var inputs: [URL] = [list]
         let manager = FileManager.default
         for entry in listed {
-            let url = directory.appending(subpath: entry)
+            let url = directory.appending(path: entry)
             var isDirectory: ObjCBool = false
-            guard manager.fileExists(atPath: url.string, isDirectory: &isDirectory) else {
+            guard manager.fileExists(atPath: url.path(percentEncoded: false), isDirectory: &isDirectory) else {
                 throw EmbedError("embedded.txt names \(entry), which does not exist")
             }
             if isDirectory.boolValue {
-                let names = try manager.contentsOfDirectory(atPath: url.string).sorted()
+                let names = try manager.contentsOfDirectory(atPath: url.path(percentEncoded: false)).sorted()
                 for name in names where !name.hasPrefix(".") && !name.hasSuffix(".swift") {
-                    inputs.append(url.appending(subpath: name))
+                    inputs.append(url.appending(path: name))
                 }
             } else {
                 inputs.append(url)
             }
         }
-        let output = context.pluginWorkDirectory.appending(subpath: "EmbeddedFiles.swift")
+        let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedFiles.swift")
         return [
             .buildCommand(
                 displayName: "Embedding \(inputs.count - 1) files into \(target.name)",
-                executable: try context.tool(named: "FileEmbedder").path,
-                arguments: [directory.string, output.string] + inputs.dropFirst().map(\.string),
+                executable: try context.tool(named: "FileEmbedder").url,
+                arguments: [directory.path(percentEncoded: false), output.path(percentEncoded: false)]
+                    + inputs.dropFirst().map { $0.path(percentEncoded: false) },
                 inputFiles: inputs,
                 outputFiles: [output])
         ]

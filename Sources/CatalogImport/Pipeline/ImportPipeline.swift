@@ -19,14 +19,12 @@ public enum ImportPipeline {
     ///   - record: XML: the record element; JSON: the key holding the records.
     ///   - table: SQLite: the table to read.
     ///   - comment: CSV: lines starting with this character are skipped.
-    ///   - sqliteTable: makes the reader of an SQLite table (the engine lives in another target).
     ///   - progress: called with the bytes read so far.
     ///   - outcome: receives what reading learns (XML root and record elements).
     /// - Returns: the reader.
     public static func reader(
         format: ImportFormat, fileURL: URL, displayName: String, definition: inout CatalogDefinition,
         record: String?, table: String?, comment: Character? = nil,
-        sqliteTable: (String, String?) throws -> any RecordSource,
         progress: @escaping (Int64) -> Void, outcome: ReadingOutcome? = nil
     ) throws -> any RecordSource {
         switch format {
@@ -47,7 +45,7 @@ public enum ImportPipeline {
             reader.comment = comment
             return reader
         case .sqlite:
-            return try sqliteTable(fileURL.path, table)
+            return SQLiteTableSource(path: fileURL.path, table: table)
         }
     }
 

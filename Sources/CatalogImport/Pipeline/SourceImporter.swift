@@ -181,7 +181,7 @@ public struct SourceImporter: Sendable {
         let reader = try ImportPipeline.reader(
             format: format, fileURL: fetched.fileURL, displayName: fetched.displayName, definition: &definition,
             record: request.record, table: request.table, comment: request.comment,
-            sqliteTable: { SQLiteTableSource(path: $0, table: $1) }, progress: { progress($0) }, outcome: outcome)
+            progress: { progress($0) }, outcome: outcome)
         let done = readingDone
         let records = recordsRead
         return try ImportPipeline.run(

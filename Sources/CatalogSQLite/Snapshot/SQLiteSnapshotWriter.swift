@@ -8,7 +8,7 @@ import SQLiteSupport
 /// opens read-only, with no collator (sort keys, sections and the search index are copied as the
 /// source stored them, so the file browses and searches exactly as the source does).
 ///
-/// The file has the engine's own layout (schema version 3, one catalog, its data as version 1),
+/// The file has the engine's own layout (its current schema, one catalog, its data as version 1),
 /// no accounts, a `snapshot` table of name/value pairs the caller chooses (the server stores the
 /// ETag), and a rollback journal rather than WAL, so a read-only open needs no `-wal` or `-shm`
 /// files beside it.
