@@ -19,7 +19,7 @@ import Testing
         } throws: { error in
             guard let error = error as? StorageError else { return false }
             return error.code == .cannotOpen && error.engineCode == "08001"
-                && error.message.hasPrefix("cannot connect to postgres://ada@127.0.0.1:1/catalog: ")
+                && error.message.hasPrefix("cannot connect to postgres://ada:***@127.0.0.1:1/catalog: ")
                 && error.message.contains("refused") && !error.message.contains("never-shown-42")
                 && !error.message.contains("\n") && !error.debugDescription.contains("never-shown-42")
         }
