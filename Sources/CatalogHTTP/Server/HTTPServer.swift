@@ -215,19 +215,43 @@ final class PendingRequest {
     /// Set while the request runs on the offload pool.
     var finished: OffloadedAnswer?
 
+    /// Query parameters on the request line (pieces between `&`, empty ones too); more than
+    /// the limit were left unparsed, and the request is refused.
+    let queryParameters: Int
+
     /// A client still sending this far past the limit is disconnected without an answer.
     static let discardLimit = 1 << 20
 
-    init(target: UnsafePointer<CChar>?) {
+    /// Notes where `target` is, how long and whether it is visible, and counts its query
+    /// parameters.
+    ///
+    /// - Parameters:
+    ///   - target: the request target as libmicrohttpd read it.
+    ///   - maxParameters: when the query has more parameters than this, libmicrohttpd is kept from
+    ///     parsing them: it stores each parsed one in the connection's fixed memory, and ran out
+    ///     of it at about 800, closing the connection without an answer. It is given an empty
+    ///     query instead and the request gets a 400 naming the limit (``RequestHead``).
+    init(target: UnsafePointer<CChar>?, maxParameters: Int = .max) {
         targetAddress = UInt(bitPattern: target)
         let length = target.map { strlen($0) } ?? 0
         targetPrefixLength = length
-        targetIsVisible =
-            target.map { pointer in
-                pointer.withMemoryRebound(to: UInt8.self, capacity: length) {
-                    RequestFraming.isVisible(UnsafeBufferPointer(start: $0, count: length))
+        var visible = false
+        var parameters = 0
+        if let target {
+            target.withMemoryRebound(to: UInt8.self, capacity: length) { start in
+                let bytes = UnsafeBufferPointer(start: start, count: length)
+                visible = RequestFraming.isVisible(bytes)
+                guard let question = bytes.firstIndex(of: UInt8(ascii: "?")) else { return }
+                parameters = 1 + bytes[(question + 1)...].count { $0 == UInt8(ascii: "&") }
+                if parameters > maxParameters, question + 1 < length {
+                    // libmicrohttpd parses the query from the byte after the `?` once this
+                    // callback returns (0.9.75's parse_initial_message_line): end it right there.
+                    UnsafeMutablePointer(mutating: target)[question + 1] = 0
                 }
-            } ?? false
+            }
+        }
+        targetIsVisible = visible
+        queryParameters = parameters
     }
 }
 
@@ -246,8 +270,11 @@ struct SuspendedConnection: @unchecked Sendable {
 
 /// The request line is in: keep where the target starts and how long it is up to its first NUL
 /// (libmicrohttpd cuts the target at a NUL; where the version starts tells how long it was).
-private let requestLineReceived: cmhd_uri_log_callback = { _, uri, _ in
-    Unmanaged.passRetained(PendingRequest(target: uri)).toOpaque()
+private let requestLineReceived: cmhd_uri_log_callback = { context, uri, _ in
+    let limit = context.map {
+        Unmanaged<ServerCore>.fromOpaque($0).takeUnretainedValue().configuration.maxQueryParameters
+    }
+    return Unmanaged.passRetained(PendingRequest(target: uri, maxParameters: limit ?? .max)).toOpaque()
 }
 
 private let connectionChanged: MHD_NotifyConnectionCallback = { context, connection, socketContext, event in
