@@ -197,7 +197,7 @@ public final class PostgresCatalogReader: CatalogReader {
                 // A consumer slower than the idle timeout lost the session between batches. The
                 // version's rows never change, so the walk goes on in a new snapshot (the count
                 // below catches a version replaced meanwhile).
-                guard connection.isBroken, let restart else { throw error }
+                guard connection.isLost(after: error), let restart else { throw error }
                 try restart()
                 rows = try batch()
             }
