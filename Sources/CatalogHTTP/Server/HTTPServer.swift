@@ -112,19 +112,31 @@ public final class HTTPServer: Sendable {
         return (daemon, Int(cmhd_bound_port(daemon)))
     }
 
-    /// Stops the server: closes the listening socket, waits up to the configured grace period
-    /// for requests in flight, then closes every connection and joins the workers. Safe to call
-    /// more than once and from any thread.
+    /// Stops the server, answering every request that reached it: stops listening (connections
+    /// the kernel had already accepted are taken over first, so none is reset), lets requests
+    /// in flight finish and answers requests still unread on open connections, each answer
+    /// closing its connection; streamed answers end at their next chunk, the connection closed
+    /// without the last chunk so that clients see them cut short. After that, or at the latest
+    /// after the configured grace period, it closes every connection and joins the workers.
+    /// Safe to call more than once and from any thread.
     public func shutdown() {
         let (action, daemon) = state.withLock { ($0.lifecycle.stop(), $0.daemon) }
         if action == .markStopped { core.stopOffloading() }
         guard action == .stopAccepting, let daemon = daemon?.pointer else { return }
-        let listening = MHD_quiesce_daemon(daemon)
-        if listening >= 0 { close(listening) }
-        // Offloaded work (an import) sees the server stopping and gives up within the grace period.
+        // Offloaded work (an import) sees the server stopping and gives up within the grace
+        // period; streams end at their next chunk; answers say `Connection: close`.
         core.stopping.store(true, ordering: .releasing)
+        let listening = MHD_quiesce_daemon(daemon)
+        if listening >= 0 {
+            Self.adoptWaitingConnections(from: listening, into: daemon)
+            close(listening)
+        }
         let deadline = ContinuousClock.now + core.configuration.shutdownGrace
-        while core.inFlight.load(ordering: .acquiring) > 0 && ContinuousClock.now < deadline {
+        // Quiet for a few turns in a row: a request read between two looks is not missed.
+        var quietTurns = 0
+        while quietTurns < 3 && ContinuousClock.now < deadline {
+            let quiet = core.inFlight.load(ordering: .acquiring) == 0 && !core.connections.hasUnreadBytes()
+            quietTurns = quiet ? quietTurns + 1 : 0
             usleep(5_000)
         }
         // libmicrohttpd must not stop while a connection is suspended: cancel offloaded work that
@@ -135,6 +147,27 @@ public final class HTTPServer: Sendable {
         state.withLock {
             $0.lifecycle.drained()
             $0.daemon = nil
+        }
+    }
+
+    /// Hands the connections waiting in the listening socket's backlog (their handshake done,
+    /// not yet accepted) to the workers, which closing the socket would reset.
+    private static func adoptWaitingConnections(from listening: Int32, into daemon: OpaquePointer) {
+        while true {
+            var address = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let socket = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    accept(listening, $0, &length)
+                }
+            }
+            guard socket >= 0 else { return }
+            _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(socket, F_SETFD, FD_CLOEXEC)
+            // On failure libmicrohttpd closes the socket itself.
+            _ = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { MHD_add_connection(daemon, socket, $0, length) }
+            }
         }
     }
 
