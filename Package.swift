@@ -187,7 +187,7 @@ let package = Package(
             name: "CatalogServerTests",
             dependencies: [
                 "CatalogServer", "CatalogHTTP", "CatalogAuth", "CatalogStorage", "CatalogCore", "CatalogEngines",
-                "CatalogCollation", "CatalogImport", "CatalogDemo", "CatalogTestSupport",
+                "CatalogCollation", "CatalogImport", "CatalogDemo", "CatalogTestSupport", "CGD",
             ],
             swiftSettings: swiftSettings
         ),
