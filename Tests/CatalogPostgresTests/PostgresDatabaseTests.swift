@@ -247,6 +247,27 @@ struct PostgresDatabaseTests {
         try database.write { _ in }
         #expect(try database.users().removeUser(named: "ada"))
     }
+
+    @Test func aConnectionLostInTheMiddleOfASnapshotReadsOnInANewOne() throws {
+        let temporary = try TemporaryPostgresDatabase()
+        var options = PostgresDatabase.Options()
+        options.snapshotLifetime = .seconds(600)
+        let database = try PostgresDatabase(url: temporary.url, options: options)
+        defer { database.close() }
+        try load(
+            [Record(id: "a", title: "Almás pite")],
+            as: CatalogDefinition(id: "cakes", title: "Cakes", locale: "hu"), into: database)
+        let reader = try database.reader()
+        let catalog = try #require(try reader.catalog("cakes"))
+        for round in 0..<3 {
+            // The session is ended while its snapshot is open (as a restart ends every session).
+            try temporary.psql(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() "
+                    + "AND pid <> pg_backend_pid()")
+            #expect(try reader.item(of: catalog, id: "a")?.id == "a", "round \(round)")
+            #expect(try database.reader().catalogs().map(\.id) == ["cakes"])
+        }
+    }
 }
 
 /// Imports `records` as catalog `definition` (replacing it) with the definition's collation.
