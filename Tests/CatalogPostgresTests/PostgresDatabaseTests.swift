@@ -25,6 +25,14 @@ import Testing
         }
     }
 
+    @Test(arguments: [
+        ("53100", StorageError.Code.full), ("08006", .engine), ("57P01", .engine), ("40001", .busy),
+        ("23505", .constraint), ("3D000", .cannotOpen),
+    ])
+    func sqlStatesBecomeStorageCodes(state: String, code: StorageError.Code) {
+        #expect(StorageError.code(sqlState: state) == code)
+    }
+
     @Test func libpqReadsTheURLsParametersSuchAsSSLMode() {
         #expect {
             try PostgresDatabase(url: "postgres://ada@127.0.0.1:1/catalog?sslmode=sometimes")
