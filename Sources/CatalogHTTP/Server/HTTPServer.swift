@@ -132,11 +132,11 @@ public final class HTTPServer: Sendable {
             close(listening)
         }
         let deadline = ContinuousClock.now + core.configuration.shutdownGrace
-        // Quiet for a few turns in a row: a request read between two looks is not missed.
-        var quietTurns = 0
-        while quietTurns < 3 && ContinuousClock.now < deadline {
-            let quiet = core.inFlight.load(ordering: .acquiring) == 0 && !core.connections.hasUnreadBytes()
-            quietTurns = quiet ? quietTurns + 1 : 0
+        var drain = ServerLifecycle.Drain()
+        while drain.looked(
+            inFlight: core.inFlight.load(ordering: .acquiring), unreadBytes: core.connections.hasUnreadBytes(),
+            pastDeadline: ContinuousClock.now >= deadline) == .wait
+        {
             usleep(5_000)
         }
         // libmicrohttpd must not stop while a connection is suspended: cancel offloaded work that
