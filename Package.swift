@@ -191,7 +191,7 @@ let package = Package(
             name: "CatalogServerTests",
             dependencies: [
                 "CatalogServer", "CatalogHTTP", "CatalogAuth", "CatalogStorage", "CatalogCore", "CatalogEngines",
-                "CatalogCollation", "CatalogImport", "CatalogDemo", "CatalogSQLite", "CatalogTestSupport",
+                "CatalogCollation", "CatalogImport", "CatalogDemo", "CatalogSQLite", "CatalogTestSupport", "CGD",
             ],
             swiftSettings: swiftSettings
         ),

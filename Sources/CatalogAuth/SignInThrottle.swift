@@ -11,6 +11,11 @@ import Synchronization
 /// failure, and an address that has signed in to an account before (within 30 days) is not held
 /// by that account's lock, only by its own, so an attacker elsewhere cannot keep its owner out.
 ///
+/// A success forgets only the failures of that account from that address: an address's failures
+/// against other accounts still count, so holding one valid account does not buy unlimited guesses
+/// at everyone else's, and an attacker's failures against an account from elsewhere stay counted
+/// when its owner signs in.
+///
 /// ```swift
 /// let throttle = SignInThrottle()
 /// if case .locked(let wait) = throttle.check(account: "ada", address: "203.0.113.9") { … 429 … }
@@ -57,9 +62,17 @@ public final class SignInThrottle: Sendable {
         var lockedUntil = Date.distantPast
     }
 
+    /// One account tried from one address.
+    struct Pair: Hashable {
+        var account: String
+        var address: String
+    }
+
     struct State {
         var accounts: [String: Counter] = [:]
         var addresses: [String: Counter] = [:]
+        /// Failures of each account from each address: what one success may take back.
+        var pairs: [Pair: Counter] = [:]
         /// Per account, the addresses that signed in to it and when they last did.
         var known: [String: [String: Date]] = [:]
     }
@@ -113,18 +126,27 @@ public final class SignInThrottle: Sendable {
             Self.fail(
                 &state.addresses, address, now: now, free: policy.freeFailuresPerAddress,
                 longest: policy.longestAddressLock, policy: policy)
+            Self.fail(
+                &state.pairs, Pair(account: account, address: address), now: now, free: .max,
+                longest: 0, policy: policy)
         }
     }
 
-    /// A successful sign-in: the account's and the address's counts start again, and the address
-    /// is known to the account from now on.
+    /// A successful sign-in: the failures of this account from this address are forgotten (and
+    /// with them any lock they alone caused), and the address is known to the account from now
+    /// on. The address's failures against other accounts, and the account's from other
+    /// addresses, still count.
     public func recordSuccess(account: String, address: String) {
         let now = clock.now()
         let account = Self.key(account)
         let address = Self.addressKey(address)
         state.withLock { state in
-            state.accounts[account] = nil
-            state.addresses[address] = nil
+            if let pair = state.pairs.removeValue(forKey: Pair(account: account, address: address)),
+                now.timeIntervalSince(pair.lastFailure) < policy.forgetAfter
+            {
+                Self.forget(pair.failures, in: &state.accounts, account, free: policy.freeFailuresPerAccount)
+                Self.forget(pair.failures, in: &state.addresses, address, free: policy.freeFailuresPerAddress)
+            }
             if state.known.count >= policy.maxEntries, state.known[account] == nil {
                 state.known.removeValue(forKey: state.known.keys.first!)
             }
@@ -157,8 +179,8 @@ public final class SignInThrottle: Sendable {
         now.timeIntervalSince(counter.lastFailure) >= forgetAfter ? .distantPast : counter.lockedUntil
     }
 
-    static func fail(
-        _ table: inout [String: Counter], _ key: String, now: Date, free: Int, longest: TimeInterval, policy: Policy
+    static func fail<Key: Hashable>(
+        _ table: inout [Key: Counter], _ key: Key, now: Date, free: Int, longest: TimeInterval, policy: Policy
     ) {
         var counter = table[key] ?? Counter()
         if now.timeIntervalSince(counter.lastFailure) >= policy.forgetAfter { counter = Counter() }
@@ -175,8 +197,21 @@ public final class SignInThrottle: Sendable {
         table[key] = counter
     }
 
+    /// Takes `failures` back from `key`'s count; a count back within its free failures is no
+    /// longer locked, and one at zero is dropped.
+    static func forget<Key: Hashable>(_ failures: Int, in table: inout [Key: Counter], _ key: Key, free: Int) {
+        guard var counter = table[key] else { return }
+        counter.failures -= failures
+        guard counter.failures > 0 else {
+            table[key] = nil
+            return
+        }
+        if counter.failures <= free { counter.lockedUntil = .distantPast }
+        table[key] = counter
+    }
+
     /// Drops forgotten counts, or else the tenth of the table that failed longest ago.
-    static func evict(_ table: inout [String: Counter], now: Date, forgetAfter: TimeInterval) {
+    static func evict<Key: Hashable>(_ table: inout [Key: Counter], now: Date, forgetAfter: TimeInterval) {
         let before = table.count
         table = table.filter { now.timeIntervalSince($0.value.lastFailure) < forgetAfter }
         guard table.count == before else { return }

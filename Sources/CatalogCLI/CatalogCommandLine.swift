@@ -173,7 +173,9 @@ struct CommandContext {
         if !CatalogEngines.isPostgres(location) && !FileManager.default.fileExists(atPath: location) {
             throw CLIError.failure("no database at \(location); create one with 'catalog demo' or 'catalog import'")
         }
-        return try CatalogEngines.open(location, options: engineOptions)
+        var options = engineOptions
+        options.mustExist = true
+        return try CatalogEngines.open(location, options: options)
     }
 
     /// Opens (creating when missing) the database for writing.

@@ -2,6 +2,7 @@ import CatalogCollation
 import CatalogPostgres
 import CatalogSQLite
 import CatalogStorage
+import Foundation
 
 /// Opens a catalog database from a location: a file path (SQLite) or a `postgres://` or
 /// `postgresql://` URL (PostgreSQL). The one place that knows the engines by name; the server,
@@ -22,6 +23,12 @@ public enum CatalogEngines {
         /// SQLite: the accounts file (default: beside the catalog file, `catalog.sqlite` →
         /// `catalog-users.sqlite`). PostgreSQL keeps accounts in the same database.
         public var usersLocation: String?
+        /// SQLite: the file must already be a database: a missing, empty (0-byte) or foreign
+        /// file is refused, naming it, instead of becoming a new empty catalog database.
+        /// Commands that only read (and `serve`) set it; those that write (`import`, `demo`,
+        /// `generate`) create a database where none is, and make one in an empty file too,
+        /// which holds nothing to lose.
+        public var mustExist = false
 
         /// The command line's settings.
         public init() {}
@@ -45,6 +52,7 @@ public enum CatalogEngines {
             let database = try PostgresDatabase(url: location, options: postgres)
             return try prepared(database, endSnapshot: database.endSnapshot) {}
         }
+        if options.mustExist { try checkExistingFile(location) }
         var sqlite = options.server ? SQLiteDatabase.Options.server : SQLiteDatabase.Options()
         sqlite.lockTimeout = options.lockTimeout
         sqlite.waitingForLock = options.waitingForLock
@@ -52,6 +60,39 @@ public enum CatalogEngines {
         let database = try SQLiteDatabase(path: location, options: sqlite)
         return try prepared(database, endSnapshot: database.endSnapshot) {
             try database.convertLegacyCatalogs { try ICUCollation.forImport(locale: $0) }
+        }
+    }
+
+    /// Refuses `path` unless it is a SQLite file: one that is missing, a directory, empty (SQLite
+    /// would take a 0-byte file for a new database) or starts with anything but SQLite's header.
+    /// A 0-byte file beside a write-ahead log that holds data is a database whose first pages
+    /// are still in the log, and is accepted.
+    ///
+    /// - Throws: ``StorageError`` `.cannotOpen`, naming the file.
+    public static func checkExistingFile(_ path: String) throws(StorageError) {
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            throw StorageError(.cannotOpen, "no database at \(path)")
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw StorageError(.cannotOpen, "\(path) is not a database file")
+        }
+        if status.st_size == 0 {
+            var log = stat()
+            guard stat(path + "-wal", &log) == 0, log.st_size > 0 else {
+                throw StorageError(
+                    .cannotOpen,
+                    "\(path) is empty (0 bytes), not a catalog database; remove it, or import into it to make one")
+            }
+            return
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw StorageError(.cannotOpen, "cannot read \(path)")
+        }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        guard header == Data("SQLite format 3\u{0}".utf8) else {
+            throw StorageError(.cannotOpen, "\(path) is not a SQLite database (not a catalog database)")
         }
     }
 

@@ -135,14 +135,16 @@ public final class PostgresDatabase: CatalogDatabase {
             catalogs.dataVersion = version
         }
 
-        /// Runs `sql`, connecting again once when the connection was lost.
+        /// Runs `sql`, connecting again once when the connection was lost (``PostgresConnection/isLost(after:)``:
+        /// the server restarted, or ended the session). Only reads and transaction control come
+        /// here, so running it again is safe.
         private static func executeReconnecting(_ sql: String, on connection: PostgresConnection) throws
             -> PostgresResult
         {
             do {
                 return try connection.execute(sql)
             } catch {
-                guard connection.isBroken else { throw error }
+                guard connection.isLost(after: error) else { throw error }
             }
             try connection.reconnect()
             return try connection.execute(sql)
@@ -177,8 +179,10 @@ public final class PostgresDatabase: CatalogDatabase {
         let current = generation.load(ordering: .acquiring)
         // A snapshot whose transaction is gone (the session was ended or lost) or failed (a
         // statement in it failed, so every later one would) is replaced at once.
+        // So is one whose connection died since its last read (the server restarted): the read
+        // then begins on a new connection instead of failing on the old one.
         let gone = reader.snapshot.isOpen && !reader.connection.inTransaction
-        if renewing || gone || reader.connection.isFailedTransaction
+        if renewing || gone || !reader.connection.isAlive || reader.connection.isFailedTransaction
             || reader.snapshot.next(now: now, generation: current) != .keep
         {
             try reader.begin(now: now, generation: current)
@@ -205,8 +209,9 @@ public final class PostgresDatabase: CatalogDatabase {
         do {
             try connection.execute("BEGIN")
         } catch {
-            // The server may have ended an idle connection: nothing happened yet, so try again.
-            guard connection.isBroken else { throw error }
+            // The server may have ended an idle connection or restarted: nothing happened yet,
+            // so try again on a new connection. A write that fails later is not repeated here.
+            guard connection.isLost(after: error) else { throw error }
             try connection.reconnect()
             try connection.execute("BEGIN")
         }
@@ -294,7 +299,7 @@ final class ConnectionSlot: @unchecked Sendable {
         try lock.withLock {
             guard !closed else { throw StorageError(.engine, "the database \(location) is closed") }
             if let connection {
-                if connection.isBroken { try connection.reconnect() }
+                if !connection.isAlive { try connection.reconnect() }
                 return try body(connection)
             }
             let made = try PostgresConnection(location)

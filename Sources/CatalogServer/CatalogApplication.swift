@@ -107,6 +107,8 @@ public final class CatalogApplication: Sendable {
     public let responder: any Responder
     /// Failed sign-ins, per account and per address.
     public let signInThrottle: SignInThrottle
+    /// Thumbnails made and kept.
+    let thumbnails: ThumbnailCache
     private let listening: Listening
     private let options: CatalogServerOptions
 
@@ -148,7 +150,8 @@ public final class CatalogApplication: Sendable {
             .register(in: &routes)
         OpenAPIRoute().register(in: &routes)
         CompatRoutes(stores: stores, catalog: options.compatCatalog, baseURL: baseURL).register(in: &routes)
-        ImageRoutes(store: ImageStore(directory: options.imagesDirectory), thumbnails: ThumbnailCache())
+        let thumbnails = ThumbnailCache()
+        ImageRoutes(store: ImageStore(directory: options.imagesDirectory), thumbnails: thumbnails)
             .register(in: &routes)
         let router = routes.build()
         var middleware: [any Middleware] = []
@@ -163,6 +166,7 @@ public final class CatalogApplication: Sendable {
             ResponseCache(stores: stores),
         ]
         self.stores = stores
+        self.thumbnails = thumbnails
         self.options = options
         signInThrottle = throttle
         self.router = router
@@ -206,6 +210,11 @@ public final class CatalogApplication: Sendable {
             // Snapshots are built on first request (seconds for a large catalog) and then sent
             // from their file.
             OffloadLane(name: "snapshots", threads: 2, queueLimit: 16, niceness: 5, picks: SnapshotAPI.isSnapshot),
+            // Scaling a large image takes up to seconds of CPU: one thread, a few waiting, the
+            // rest 503 with Retry-After; a thumbnail already made is answered by the workers.
+            OffloadLane(name: "thumbnails", threads: 1, queueLimit: 8, niceness: 5) { [thumbnails] request in
+                ImageRoutes.isThumbnailToMake(request, cache: thumbnails)
+            },
         ]
     }
 

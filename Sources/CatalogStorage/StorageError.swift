@@ -21,6 +21,9 @@ public struct StorageError: Error, Sendable, CustomStringConvertible, CustomDebu
         case busy
         /// A constraint failed (for example a duplicate id).
         case constraint
+        /// The disk (or the file system's quota) holding the database is full: the write was not
+        /// made; reads still work.
+        case full
         /// The operation was cancelled (the client went away, a deadline passed, the server stops).
         case cancelled
         /// Anything else the engine reported.

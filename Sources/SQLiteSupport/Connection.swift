@@ -107,7 +107,7 @@ public final class Connection {
         if rc != SQLITE_OK {
             let message = errorMessage.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(rc))
             sqlite3_free(errorMessage)
-            throw Self.error(rc, message, sql: sql)
+            throw error(rc, message, sql: sql)
         }
     }
 
@@ -127,7 +127,7 @@ public final class Connection {
         var stmt: OpaquePointer?
         let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil)
         guard rc == SQLITE_OK, let stmt else {
-            throw Self.error(rc, lastMessage, sql: sql)
+            throw error(rc, lastMessage, sql: sql)
         }
         return Statement(stmt, connection: self, sql: sql)
     }
@@ -187,15 +187,27 @@ public final class Connection {
 
     var lastMessage: String { handle.map { String(cString: sqlite3_errmsg($0)) } ?? "no connection" }
 
-    static func error(_ rc: Int32, _ message: String, sql: String?) -> StorageError {
-        let code: StorageError.Code
+    /// The error for result code `rc`. A file that is not a database, is damaged or cannot be
+    /// opened, and a full disk, name the file: those are the user's to fix, and they need to
+    /// know which file. A write that failed with `ENOSPC` is a full disk whatever code SQLite
+    /// chose for it (`SQLITE_FULL`, or an I/O error).
+    func error(_ rc: Int32, _ message: String, sql: String?) -> StorageError {
+        var code: StorageError.Code
         switch rc & 0xFF {
         case SQLITE_BUSY, SQLITE_LOCKED: code = .busy
         case SQLITE_CONSTRAINT: code = .constraint
         case SQLITE_CANTOPEN, SQLITE_NOTADB, SQLITE_CORRUPT: code = .cannotOpen
+        case SQLITE_FULL: code = .full
         default: code = .engine
         }
-        return StorageError(code, "database error: \(message)", engineCode: "SQLITE \(rc)", statement: sql)
+        if rc & 0xFF == SQLITE_IOERR, let handle, sqlite3_system_errno(handle) == ENOSPC { code = .full }
+        let text: String
+        switch code {
+        case .full: text = "the disk is full: cannot write \(path)"
+        case .cannotOpen: text = "database error in \(path): \(message)"
+        default: text = "database error: \(message)"
+        }
+        return StorageError(code, text, engineCode: "SQLITE \(rc)", statement: sql)
     }
 }
 

@@ -50,7 +50,7 @@ public final class Statement {
                 stmt, index, buffer.baseAddress!.assumingMemoryBound(to: CChar.self), Int32(buffer.count),
                 csqlite_transient())
         }
-        if rc != SQLITE_OK { throw Connection.error(rc, connection.lastMessage, sql: sql) }
+        if rc != SQLITE_OK { throw connection.error(rc, connection.lastMessage, sql: sql) }
     }
 
     /// Binds a value in SQLite's own terms at a 1-based index.
@@ -66,7 +66,7 @@ public final class Statement {
                 sqlite3_bind_blob(stmt, index, $0.baseAddress, Int32($0.count), csqlite_transient())
             }
         }
-        if rc != SQLITE_OK { throw Connection.error(rc, connection.lastMessage, sql: sql) }
+        if rc != SQLITE_OK { throw connection.error(rc, connection.lastMessage, sql: sql) }
     }
 
     /// Advances to the next row; false when done.
@@ -75,7 +75,7 @@ public final class Statement {
         switch rc {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
-        default: throw Connection.error(rc, connection.lastMessage, sql: sql)
+        default: throw connection.error(rc, connection.lastMessage, sql: sql)
         }
     }
 

@@ -53,7 +53,10 @@ import Testing
         #expect(throttle.check(account: "ada", address: "elsewhere") != .allowed)
         #expect(throttle.check(account: "ada", address: "home") == .allowed, "the owner still signs in")
         throttle.recordSuccess(account: "ada", address: "home")
-        #expect(throttle.check(account: "ada", address: "elsewhere") == .allowed, "success clears the account")
+        #expect(throttle.check(account: "ada", address: "home") == .allowed)
+        #expect(
+            throttle.check(account: "ada", address: "elsewhere") != .allowed,
+            "the owner's success does not forgive the attacker's failures")
         #expect(throttle.check(account: "x", address: "attacker") != .allowed, "the attacker stays held")
         clock.advance(seconds: 31 * 24 * 3600)
         for _ in 0..<50 { throttle.recordFailure(account: "ada", address: "attacker2") }
@@ -67,6 +70,47 @@ import Testing
         throttle.recordFailure(account: "user20", address: "spray")
         #expect(throttle.check(account: "fresh", address: "spray") == .locked(retryAfter: 1))
         #expect(throttle.check(account: "fresh", address: "else") == .allowed)
+    }
+
+    @Test func aSuccessForgivesOnlyThatAccountFromThatAddress() {
+        let throttle = throttle()
+        // Ada mistypes her own password twice, then signs in: those two are forgotten.
+        for _ in 0..<4 { throttle.recordFailure(account: "ada", address: "a") }
+        throttle.recordSuccess(account: "ada", address: "a")
+        for _ in 0..<5 { throttle.recordFailure(account: "ada", address: "b") }
+        #expect(throttle.check(account: "ada", address: "c") == .allowed, "4 + 5 would have locked it")
+        // Guesses at other accounts, with a success of the attacker's own account between them,
+        // keep counting against the address.
+        var guesses = 0
+        var firstLock: Int?
+        for round in 0..<19 {
+            for _ in 0..<5 {
+                guesses += 1
+                if throttle.check(account: "user\(round)", address: "x") == .allowed {
+                    throttle.recordFailure(account: "user\(round)", address: "x")
+                } else if firstLock == nil {
+                    firstLock = guesses
+                }
+            }
+            throttle.recordSuccess(account: "mine", address: "x")
+        }
+        #expect(firstLock == 22, "locked after the address's free failures, successes or not")
+        #expect(throttle.check(account: "mine", address: "x") != .allowed)
+        #expect(
+            throttle.check(account: "user0", address: "y") == .allowed, "five failures, within the account's free ones")
+    }
+
+    @Test func aSuccessAfterALockKeepsTheLockOfOtherFailures() {
+        let throttle = throttle()
+        for index in 0..<18 { throttle.recordFailure(account: "user\(index)", address: "x") }
+        for _ in 0..<4 { throttle.recordFailure(account: "mine", address: "x") }
+        #expect(throttle.check(account: "mine", address: "x") == .locked(retryAfter: 2))
+        throttle.recordSuccess(account: "mine", address: "x")
+        #expect(throttle.check(account: "other", address: "x") == .allowed, "back to 18, within the free 20")
+        throttle.recordFailure(account: "other", address: "x")
+        throttle.recordFailure(account: "other", address: "x")
+        throttle.recordFailure(account: "other", address: "x")
+        #expect(throttle.check(account: "other", address: "x") == .locked(retryAfter: 1))
     }
 
     @Test func ipv6AddressesCountByTheir64Prefix() {

@@ -34,6 +34,7 @@ import Testing
             return .text("done")
         }
         routes.get("/boom") { _, _ in throw CocoaError(.fileNoSuchFile) }
+        routes.get("/count") { request, _ in .text("\(request.query.count)") }
         routes.get("/segments/{rest...}") { _, context in .text(context.remainder.joined(separator: "|")) }
         routes.get("/header") { _, _ in
             Response(status: .ok, headers: HTTPHeaders([("X-Bad", "a\r\nSet-Cookie: x=1")]), body: [])
@@ -104,6 +105,39 @@ import Testing
         #expect([413, 414, 431].contains(line.status))
         // The server still answers afterwards.
         #expect(try client.request("GET", "/hello").status == 200)
+    }
+
+    @Test func manyQueryParametersAlwaysGetAnAnswer() throws {
+        let server = try Self.makeServer()
+        defer { server.shutdown() }
+        let client = RawClient(port: server.port)
+        func query(_ count: Int, _ piece: (Int) -> String) -> String {
+            "/count?" + (0..<count).map(piece).joined(separator: "&")
+        }
+        // Up to the limit, every parameter arrives, even with the request line near its own limit.
+        let long = String(repeating: "v", count: 40)
+        let atLimit = try client.request("GET", query(256) { "k\($0)=\(long)" })
+        #expect(atLimit.status == 200)
+        #expect(atLimit.text == "256")
+        // Past it (distinct, repeated, long, empty), a 400 naming the limit: never a closed connection.
+        let cases = [
+            query(257) { "k\($0)=1" }, query(800) { "k\($0)=1" }, query(5000) { _ in "a" },
+            query(800) { _ in "q=1" }, query(300) { "\(String(repeating: "k", count: 40))\($0)" },
+            "/count?" + String(repeating: "&", count: 8000),
+        ]
+        for target in cases {
+            let reply = try client.request("GET", target)
+            #expect(reply.status == 400, "\(target.utf8.count) bytes")
+            #expect(reply.headers["content-type"]?.hasPrefix("application/json") == true)
+            #expect(reply.text.contains("\"too_many_parameters\""), "\(reply.text)")
+            #expect(reply.text.contains("at most 256 query parameters"), "\(reply.text)")
+        }
+        // Past the request line's limit, a 414, however many parameters.
+        let huge = try client.request("GET", query(5000) { "k\($0)=1" })
+        #expect(huge.status == 414)
+        let enormous = try client.request("GET", query(100_000) { "k\($0)=1" })
+        #expect(enormous.status == 414)
+        #expect(try client.request("GET", "/count?a=1&b=2").text == "2")
     }
 
     @Test(arguments: [

@@ -103,6 +103,18 @@ import Testing
         #expect(lifecycle.stop() == .markStopped)
         #expect(lifecycle.state == .stopped)
     }
+
+    @Test func theDrainClosesOnlyOnceNothingIsLeftForSeveralLooks() {
+        var drain = ServerLifecycle.Drain()
+        #expect(drain.looked(inFlight: 2, unreadBytes: false, pastDeadline: false) == .wait, "requests in flight")
+        #expect(drain.looked(inFlight: 0, unreadBytes: false, pastDeadline: false) == .wait)
+        #expect(drain.looked(inFlight: 0, unreadBytes: true, pastDeadline: false) == .wait, "a request not read yet")
+        #expect(drain.looked(inFlight: 0, unreadBytes: false, pastDeadline: false) == .wait, "counting starts again")
+        #expect(drain.looked(inFlight: 0, unreadBytes: false, pastDeadline: false) == .wait)
+        #expect(drain.looked(inFlight: 0, unreadBytes: false, pastDeadline: false) == .close)
+        var late = ServerLifecycle.Drain()
+        #expect(late.looked(inFlight: 5, unreadBytes: true, pastDeadline: true) == .close, "the grace period is over")
+    }
 }
 
 @Suite struct MiddlewareTests {

@@ -25,6 +25,14 @@ import Testing
         }
     }
 
+    @Test(arguments: [
+        ("53100", StorageError.Code.full), ("08006", .engine), ("57P01", .engine), ("40001", .busy),
+        ("23505", .constraint), ("3D000", .cannotOpen),
+    ])
+    func sqlStatesBecomeStorageCodes(state: String, code: StorageError.Code) {
+        #expect(StorageError.code(sqlState: state) == code)
+    }
+
     @Test func libpqReadsTheURLsParametersSuchAsSSLMode() {
         #expect {
             try PostgresDatabase(url: "postgres://ada@127.0.0.1:1/catalog?sslmode=sometimes")
@@ -246,6 +254,27 @@ struct PostgresDatabaseTests {
         #expect(try database.reader().catalogs().isEmpty)
         try database.write { _ in }
         #expect(try database.users().removeUser(named: "ada"))
+    }
+
+    @Test func aConnectionLostInTheMiddleOfASnapshotReadsOnInANewOne() throws {
+        let temporary = try TemporaryPostgresDatabase()
+        var options = PostgresDatabase.Options()
+        options.snapshotLifetime = .seconds(600)
+        let database = try PostgresDatabase(url: temporary.url, options: options)
+        defer { database.close() }
+        try load(
+            [Record(id: "a", title: "Almás pite")],
+            as: CatalogDefinition(id: "cakes", title: "Cakes", locale: "hu"), into: database)
+        let reader = try database.reader()
+        let catalog = try #require(try reader.catalog("cakes"))
+        for round in 0..<3 {
+            // The session is ended while its snapshot is open (as a restart ends every session).
+            try temporary.psql(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() "
+                    + "AND pid <> pg_backend_pid()")
+            #expect(try reader.item(of: catalog, id: "a")?.id == "a", "round \(round)")
+            #expect(try database.reader().catalogs().map(\.id) == ["cakes"])
+        }
     }
 }
 

@@ -118,6 +118,24 @@ import Testing
         #expect(right.headers["location"] == nil)
     }
 
+    @Test func successesOfOneAccountDoNotBuyGuessesAtOthers() throws {
+        // A lock long enough that no guess after the address's free failures gets through on a
+        // loaded machine.
+        let live = try Live(options: { $0.signInPolicy.firstLock = 120 })
+        let form = try live.form()
+        var statuses: [Int] = []
+        for guess in 0..<95 {
+            // Five guesses per name stay within each account's free failures: only the address
+            // can stop them.
+            statuses.append(try live.signIn("victim\(guess / 5)", "guess\(guess)", form: form).status)
+            if guess % 4 == 3 { _ = try live.signIn("kati", "paprika-42", form: form) }
+        }
+        #expect(statuses.prefix(20).allSatisfy { $0 == 401 }, "\(statuses)")
+        #expect(statuses.filter { $0 == 429 }.count >= 70, "\(statuses)")
+        #expect(try live.signIn("kati", "paprika-42", form: form).status == 429, "the address is held")
+        #expect(try live.signIn("kati", "paprika-42", from: "127.0.0.5").status == 303, "others are not")
+    }
+
     @Test func aRealUserIsNeverLockedOutForGood() throws {
         let live = try Live(options: {
             $0.signInPolicy.firstLock = 0.2

@@ -160,6 +160,7 @@ struct ServeCommand: Command {
         }
         var engineOptions = context.engineOptions
         engineOptions.server = true
+        engineOptions.mustExist = true
         let options = CatalogServerOptions(database: try CatalogEngines.open(path, options: engineOptions), settings)
 
         // Block the stop signals before any thread starts, so every worker inherits the mask and

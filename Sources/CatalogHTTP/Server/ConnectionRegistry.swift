@@ -45,6 +45,18 @@ final class ConnectionRegistry: Sendable {
         table.withLock { $0.closed(id) }
     }
 
+    /// Whether any open connection has bytes the server has not read yet (a request that
+    /// arrived but is not parsed).
+    func hasUnreadBytes() -> Bool {
+        table.withLock { table in
+            table.entries.values.contains { entry in
+                guard !entry.closing else { return false }
+                var count: Int32 = 0
+                return ioctl(entry.socket, UInt(FIONREAD), &count) == 0 && count > 0
+            }
+        }
+    }
+
     /// Starts the thread that closes connections whose request head is late.
     func startSweeping() {
         let thread = Thread { [self] in

@@ -113,19 +113,31 @@ public final class HTTPServer: Sendable {
         return (daemon, Int(cmhd_bound_port(daemon)))
     }
 
-    /// Stops the server: closes the listening socket, waits up to the configured grace period
-    /// for requests in flight, then closes every connection and joins the workers. Safe to call
-    /// more than once and from any thread.
+    /// Stops the server, answering every request that reached it: stops listening (connections
+    /// the kernel had already accepted are taken over first, so none is reset), lets requests
+    /// in flight finish and answers requests still unread on open connections, each answer
+    /// closing its connection; streamed answers end at their next chunk, the connection closed
+    /// without the last chunk so that clients see them cut short. After that, or at the latest
+    /// after the configured grace period, it closes every connection and joins the workers.
+    /// Safe to call more than once and from any thread.
     public func shutdown() {
         let (action, daemon) = state.withLock { ($0.lifecycle.stop(), $0.daemon) }
         if action == .markStopped { core.stopOffloading() }
         guard action == .stopAccepting, let daemon = daemon?.pointer else { return }
-        let listening = MHD_quiesce_daemon(daemon)
-        if listening >= 0 { close(listening) }
-        // Offloaded work (an import) sees the server stopping and gives up within the grace period.
+        // Offloaded work (an import) sees the server stopping and gives up within the grace
+        // period; streams end at their next chunk; answers say `Connection: close`.
         core.stopping.store(true, ordering: .releasing)
+        let listening = MHD_quiesce_daemon(daemon)
+        if listening >= 0 {
+            Self.adoptWaitingConnections(from: listening, into: daemon)
+            close(listening)
+        }
         let deadline = ContinuousClock.now + core.configuration.shutdownGrace
-        while core.inFlight.load(ordering: .acquiring) > 0 && ContinuousClock.now < deadline {
+        var drain = ServerLifecycle.Drain()
+        while drain.looked(
+            inFlight: core.inFlight.load(ordering: .acquiring), unreadBytes: core.connections.hasUnreadBytes(),
+            pastDeadline: ContinuousClock.now >= deadline) == .wait
+        {
             usleep(5_000)
         }
         // libmicrohttpd must not stop while a connection is suspended: cancel offloaded work that
@@ -136,6 +148,27 @@ public final class HTTPServer: Sendable {
         state.withLock {
             $0.lifecycle.drained()
             $0.daemon = nil
+        }
+    }
+
+    /// Hands the connections waiting in the listening socket's backlog (their handshake done,
+    /// not yet accepted) to the workers, which closing the socket would reset.
+    private static func adoptWaitingConnections(from listening: Int32, into daemon: OpaquePointer) {
+        while true {
+            var address = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let socket = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    accept(listening, $0, &length)
+                }
+            }
+            guard socket >= 0 else { return }
+            _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(socket, F_SETFD, FD_CLOEXEC)
+            // On failure libmicrohttpd closes the socket itself.
+            _ = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { MHD_add_connection(daemon, socket, $0, length) }
+            }
         }
     }
 
@@ -225,19 +258,43 @@ final class PendingRequest {
     /// Set while the request runs on the offload pool.
     var finished: OffloadedAnswer?
 
+    /// Query parameters on the request line (pieces between `&`, empty ones too); more than
+    /// the limit were left unparsed, and the request is refused.
+    let queryParameters: Int
+
     /// A client still sending this far past the limit is disconnected without an answer.
     static let discardLimit = 1 << 20
 
-    init(target: UnsafePointer<CChar>?) {
+    /// Notes where `target` is, how long and whether it is visible, and counts its query
+    /// parameters.
+    ///
+    /// - Parameters:
+    ///   - target: the request target as libmicrohttpd read it.
+    ///   - maxParameters: when the query has more parameters than this, libmicrohttpd is kept from
+    ///     parsing them: it stores each parsed one in the connection's fixed memory, and ran out
+    ///     of it at about 800, closing the connection without an answer. It is given an empty
+    ///     query instead and the request gets a 400 naming the limit (``RequestHead``).
+    init(target: UnsafePointer<CChar>?, maxParameters: Int = .max) {
         targetAddress = UInt(bitPattern: target)
         let length = target.map { strlen($0) } ?? 0
         targetPrefixLength = length
-        targetIsVisible =
-            target.map { pointer in
-                pointer.withMemoryRebound(to: UInt8.self, capacity: length) {
-                    RequestFraming.isVisible(UnsafeBufferPointer(start: $0, count: length))
+        var visible = false
+        var parameters = 0
+        if let target {
+            target.withMemoryRebound(to: UInt8.self, capacity: length) { start in
+                let bytes = UnsafeBufferPointer(start: start, count: length)
+                visible = RequestFraming.isVisible(bytes)
+                guard let question = bytes.firstIndex(of: UInt8(ascii: "?")) else { return }
+                parameters = 1 + bytes[(question + 1)...].count { $0 == UInt8(ascii: "&") }
+                if parameters > maxParameters, question + 1 < length {
+                    // libmicrohttpd parses the query from the byte after the `?` once this
+                    // callback returns (0.9.75's parse_initial_message_line): end it right there.
+                    UnsafeMutablePointer(mutating: target)[question + 1] = 0
                 }
-            } ?? false
+            }
+        }
+        targetIsVisible = visible
+        queryParameters = parameters
     }
 }
 
@@ -256,8 +313,11 @@ struct SuspendedConnection: @unchecked Sendable {
 
 /// The request line is in: keep where the target starts and how long it is up to its first NUL
 /// (libmicrohttpd cuts the target at a NUL; where the version starts tells how long it was).
-private let requestLineReceived: cmhd_uri_log_callback = { _, uri, _ in
-    Unmanaged.passRetained(PendingRequest(target: uri)).toOpaque()
+private let requestLineReceived: cmhd_uri_log_callback = { context, uri, _ in
+    let limit = context.map {
+        Unmanaged<ServerCore>.fromOpaque($0).takeUnretainedValue().configuration.maxQueryParameters
+    }
+    return Unmanaged.passRetained(PendingRequest(target: uri, maxParameters: limit ?? .max)).toOpaque()
 }
 
 private let connectionChanged: MHD_NotifyConnectionCallback = { context, connection, socketContext, event in

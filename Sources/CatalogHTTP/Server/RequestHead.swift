@@ -45,10 +45,15 @@ enum RequestHead {
         if case .reject(let status, let message) = verdict {
             pending.answered = true
             let code = status == .notImplemented ? "not_implemented" : "bad_request"
-            var response = ErrorMiddleware.json(
-                HTTPError(status, code: code, message), Request(method: .get, target: "/")!)
-            response.headers["Connection"] = "close"
-            return ResponseWriter.queue(response, on: connection, core: core, method: method)
+            return reject(HTTPError(status, code: code, message), on: connection, core: core, method: method)
+        }
+        let parameterLimit = core.configuration.maxQueryParameters
+        if pending.queryParameters > parameterLimit {
+            pending.answered = true
+            let error = HTTPError(
+                .badRequest, code: "too_many_parameters",
+                "a request has at most \(parameterLimit) query parameters, not \(pending.queryParameters)")
+            return reject(error, on: connection, core: core, method: method)
         }
 
         let path = url.map { String(cString: $0) } ?? ""
@@ -62,6 +67,15 @@ enum RequestHead {
         }
         // Answer on a later call, not this one (see the keep-alive note on HTTPServer).
         return MHD_Result.YES
+    }
+
+    /// Answers `error` as JSON and closes the connection once it is sent.
+    static func reject(_ error: HTTPError, on connection: OpaquePointer, core: ServerCore, method: String)
+        -> MHD_Result
+    {
+        var response = ErrorMiddleware.json(error, Request(method: .get, target: "/")!)
+        response.headers["Connection"] = "close"
+        return ResponseWriter.queue(response, on: connection, core: core, method: method)
     }
 
     /// Answers an oversized head by writing a short answer to the socket directly, then lets

@@ -150,7 +150,7 @@ enum ResponseWriter {
             if handle == nil { close(descriptor) }
         case .stream(let open):
             do {
-                let source = StreamedBody(try open(), log: core.log)
+                let source = StreamedBody(try open(), log: core.log) { core.stopping.load(ordering: .relaxed) }
                 handle = MHD_create_response_from_callback(
                     UInt64.max, 64 * 1024, readStream, Unmanaged.passRetained(source).toOpaque(), freeStream)
             } catch {
@@ -164,6 +164,10 @@ enum ResponseWriter {
         defer { MHD_destroy_response(handle) }
         for (name, value) in response.headers where isSafe(name) && isSafe(value) {
             _ = MHD_add_response_header(handle, name, value)
+        }
+        // While the server stops, each answer is the connection's last.
+        if core.stopping.load(ordering: .relaxed) && response.headers["Connection"] == nil {
+            _ = MHD_add_response_header(handle, "Connection", "close")
         }
         return MHD_queue_response(connection, UInt32(response.status.rawValue), handle)
     }
@@ -216,16 +220,28 @@ final class StreamedBody {
     var pending: [UInt8] = []
     var offset = 0
     var finished = false
+    /// Whether the server is stopping: the stream then ends at the next chunk boundary.
+    let isStopping: @Sendable () -> Bool
 
-    init(_ source: any ResponseBodyStream, log: @escaping @Sendable (String) -> Void) {
+    init(
+        _ source: any ResponseBodyStream, log: @escaping @Sendable (String) -> Void,
+        isStopping: @escaping @Sendable () -> Bool = { false }
+    ) {
         self.source = source
         self.log = log
+        self.isStopping = isStopping
     }
 
     /// Copies up to `capacity` bytes into `buffer`; 0 bytes never means the end.
     func read(into buffer: UnsafeMutablePointer<CChar>, capacity: Int) -> Int {
         while offset == pending.count {
             if finished { return Int(MHD_CONTENT_READER_END_OF_STREAM) }
+            if isStopping() {
+                // Every chunk sent so far is whole; the connection closes without the last,
+                // empty chunk, so the client knows the body is incomplete.
+                log("a streamed response was cut short: the server is stopping")
+                return Int(MHD_CONTENT_READER_END_WITH_ERROR)
+            }
             do {
                 if let chunk = try source.nextChunk() {
                     pending = chunk

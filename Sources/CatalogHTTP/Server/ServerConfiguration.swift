@@ -29,6 +29,10 @@ public struct ServerConfiguration: Sendable {
     /// The largest request line plus headers (with the empty line), in bytes: 414 for a longer
     /// request line, 431 for longer headers.
     public var maxHeaderBytes: Int = 16 * 1024
+    /// The most query parameters a request may carry (pieces between `&`, empty ones too):
+    /// beyond it the request is answered 400 (`too_many_parameters`) without its parameters
+    /// being parsed.
+    public var maxQueryParameters: Int = 256
     /// Bytes of memory per connection for the request head, read buffer and the answer's
     /// headers. Larger than ``maxHeaderBytes`` so that a head just under that limit still leaves
     /// room for an answer (libmicrohttpd 0.9.75 closes a connection without a word when it cannot

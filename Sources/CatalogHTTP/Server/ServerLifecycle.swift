@@ -62,4 +62,30 @@ struct ServerLifecycle: Sendable, Equatable {
         precondition(state == .draining, "drained() while \(state)")
         state = .stopped
     }
+
+    /// The drain after ``stop()``: when the connections may be closed. The server looks at what
+    /// is left every few milliseconds and closes once nothing is: no request in flight (a
+    /// stream counts until it ends) and no bytes unread on any connection, several looks in a
+    /// row so that a request read between two looks is not missed; or once the grace period is
+    /// over, whatever is left.
+    struct Drain: Sendable, Equatable {
+        /// Looks in a row that must find nothing left.
+        static let quietLooks = 3
+
+        enum Action: Sendable, Equatable {
+            /// Look again shortly.
+            case wait
+            /// Close every connection and stop the workers.
+            case close
+        }
+
+        private var quiet = 0
+
+        /// What to do after a look that found `inFlight` requests and (or not) unread bytes.
+        mutating func looked(inFlight: Int, unreadBytes: Bool, pastDeadline: Bool) -> Action {
+            if pastDeadline { return .close }
+            quiet = inFlight == 0 && !unreadBytes ? quiet + 1 : 0
+            return quiet >= Self.quietLooks ? .close : .wait
+        }
+    }
 }

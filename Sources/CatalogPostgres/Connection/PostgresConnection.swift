@@ -93,6 +93,29 @@ final class PostgresConnection {
         handle.map { PQstatus($0) != CONNECTION_OK } ?? true
     }
 
+    /// Whether `error` says the connection is gone: libpq saw it closed, the server said so
+    /// (SQLSTATE class 08, or 57P01–57P03: shut down, crashed, cannot connect now), or libpq
+    /// failed on its own side without a SQLSTATE (a server that closed the connection while a
+    /// statement was sent sometimes leaves `PQstatus` still OK).
+    ///
+    /// Nothing was committed by a statement that failed this way before its transaction's
+    /// COMMIT was sent, since the server rolls back a session it loses.
+    func isLost(after error: any Error) -> Bool {
+        if isBroken { return true }
+        guard let error = error as? StorageError else { return false }
+        guard let state = error.engineCode else { return error.code == .engine }
+        return state.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(state)
+    }
+
+    /// Whether the connection still looks alive, asked without waiting: whatever the server
+    /// sent meanwhile is read (a shutdown's error, the end of the connection), so a server that
+    /// restarted since the last statement shows here as a broken connection rather than as the
+    /// next statement's failure.
+    var isAlive: Bool {
+        guard let handle else { return false }
+        return PQconsumeInput(handle) == 1 && PQstatus(handle) == CONNECTION_OK
+    }
+
     /// Whether no transaction is open.
     var isIdle: Bool {
         handle.map { PQtransactionStatus($0) == PQTRANS_IDLE } ?? false

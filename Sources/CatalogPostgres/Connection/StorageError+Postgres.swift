@@ -21,6 +21,7 @@ extension StorageError {
         switch state {
         case "55P03", "40001", "40P01": .busy
         case "57014": .cancelled
+        case "53100": .full
         case "22021", "22P05", "54000": .invalidArgument
         case "3D000", "28000", "28P01": .cannotOpen
         case _ where state.hasPrefix("23"): .constraint

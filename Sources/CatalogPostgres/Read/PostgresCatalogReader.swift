@@ -24,8 +24,22 @@ public final class PostgresCatalogReader: CatalogReader {
         self.postings = postings
     }
 
+    /// Runs a read statement. When the connection was lost in the middle of the snapshot (the
+    /// server restarted, or ended the session), the read goes on once in a new snapshot on a new
+    /// connection: a read is safe to repeat, and a later version a request then sees is no worse
+    /// than the next request's.
+    private func read(_ sql: String, _ values: [PostgresValue] = []) throws -> PostgresResult {
+        do {
+            return try connection.query(sql, values)
+        } catch {
+            guard connection.isLost(after: error), let restart else { throw error }
+            try restart()
+        }
+        return try connection.query(sql, values)
+    }
+
     public func catalogs() throws -> [CatalogSummary] {
-        let rows = try connection.query("SELECT id, title, locale, item_count FROM catalogs ORDER BY id")
+        let rows = try read("SELECT id, title, locale, item_count FROM catalogs ORDER BY id")
         return (0..<rows.count).map { row in
             CatalogSummary(
                 id: rows.text(row, 0), title: rows.text(row, 1), locale: rows.text(row, 2), count: rows.int(row, 3))
@@ -45,7 +59,7 @@ public final class PostgresCatalogReader: CatalogReader {
         }
         if let cached = cache[id] { return cached }
         guard !id.utf8.contains(0) else { return nil }
-        let rows = try connection.query(
+        let rows = try read(
             """
             SELECT id, title, locale, item_count, definition, section_labels, categories, collation_version, version
                 FROM catalogs WHERE id = $1
@@ -69,7 +83,7 @@ public final class PostgresCatalogReader: CatalogReader {
     }
 
     public func sections(of catalog: StoredCatalog) throws -> [SectionCount] {
-        let rows = try connection.query(
+        let rows = try read(
             "SELECT label, item_count FROM sections WHERE version = $1 ORDER BY position",
             [.int8(try version(of: catalog))])
         return (0..<rows.count).map { SectionCount(label: rows.text($0, 0), count: rows.int($0, 1)) }
@@ -120,7 +134,7 @@ public final class PostgresCatalogReader: CatalogReader {
         let direction = descending ? "DESC" : "ASC"
         let order = ["section", "sort_key", "id"].map { "\(prefix)\($0) \(direction)" }.joined(separator: ", ")
         let columns = Self.hitColumns.map { table == "items" ? $0 : "i.\($0)" }.joined(separator: ", ")
-        let rows = try connection.query(
+        let rows = try read(
             "SELECT \(columns) FROM \(table) WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(order) "
                 + "LIMIT \(statement.bind(.int(limit + 1)))", statement.values)
         var items = (0..<min(rows.count, limit)).map { Self.hit(rows, $0) }
@@ -144,7 +158,7 @@ public final class PostgresCatalogReader: CatalogReader {
             conditions.append("category = \(statement.bind(.int(number)))")
         }
         conditions.append(KeyComparison(.less, key).condition(prefix: "", statement: &statement))
-        return try connection.query(
+        return try read(
             "SELECT count(*) FROM \(table) WHERE \(conditions.joined(separator: " AND "))", statement.values
         ).int(0, 0)
     }
@@ -153,14 +167,14 @@ public final class PostgresCatalogReader: CatalogReader {
         let version = try version(of: catalog)
         // PostgreSQL text cannot hold NUL, so no stored record has such an id.
         guard !id.utf8.contains(0) else { return nil }
-        let rows = try connection.query(
+        let rows = try read(
             "SELECT \(Self.hitColumns.joined(separator: ", ")) FROM items WHERE version = $1 AND id = $2",
             [.int8(version), .text(id)])
         return rows.count == 1 ? Self.hit(rows, 0) : nil
     }
 
     public func featured(of catalog: StoredCatalog, limit: Int) throws -> [StoredHit] {
-        let rows = try connection.query(
+        let rows = try read(
             """
             SELECT \(Self.hitColumns.joined(separator: ", ")) FROM items WHERE version = $1 AND featured IS NOT NULL
                 ORDER BY featured, section, sort_key, id LIMIT $2
@@ -197,7 +211,7 @@ public final class PostgresCatalogReader: CatalogReader {
                 // A consumer slower than the idle timeout lost the session between batches. The
                 // version's rows never change, so the walk goes on in a new snapshot (the count
                 // below catches a version replaced meanwhile).
-                guard connection.isBroken, let restart else { throw error }
+                guard connection.isLost(after: error), let restart else { throw error }
                 try restart()
                 rows = try batch()
             }
@@ -220,7 +234,7 @@ public final class PostgresCatalogReader: CatalogReader {
         hashes.reserveCapacity(catalog.summary.count)
         let step = 100_000
         for first in stride(from: 0, to: max(1, catalog.summary.count), by: step) {
-            let rows = try connection.query(
+            let rows = try read(
                 "SELECT id, hash FROM items WHERE version = $1 AND document >= $2 AND document < $3",
                 [.int8(version), .int(first), .int(first + step)])
             for row in 0..<rows.count { hashes[rows.text(row, 0)] = UInt64(bitPattern: rows.int64(row, 1)) }

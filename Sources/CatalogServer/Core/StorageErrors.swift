@@ -4,7 +4,7 @@ import CatalogStorage
 /// How storage failures reach clients.
 enum StorageErrors {
     /// Runs `body`, turning storage errors a client caused into HTTP errors: unknown catalog,
-    /// item, section, category or scope → 404, a bad cursor or scope → 400, a busy database → 503. Other failures stay
+    /// item, section, category or scope → 404, a bad cursor or scope → 400, a busy database → 503, a full disk → 507. Other failures stay
     /// unexpected (a bare 500 with a log line).
     static func map<T>(_ body: () throws -> T) throws -> T {
         do {
@@ -23,6 +23,11 @@ enum StorageErrors {
                 throw HTTPError(.conflict, code: "conflict", error.message)
             case .cancelled:
                 throw HTTPError(.serviceUnavailable, code: "cancelled", error.message)
+            case .full:
+                // Not the error's own message: that names the file, which is the server's business.
+                throw HTTPError(
+                    HTTPStatus(rawValue: 507), code: "disk_full",
+                    "the disk holding the database is full, so nothing was saved; reads still work")
             case .cannotOpen, .engine:
                 throw error
             }

@@ -10,6 +10,17 @@ struct ImageRoutes {
     /// A week: images change rarely, and a changed file gets a new ETag for revalidation.
     static let cacheControl = "public, max-age=604800"
 
+    /// Whether `request` asks for a thumbnail that is not made yet: those run on the
+    /// `thumbnails` lane (one thread, a short queue, 503 with `Retry-After` beyond it), never on
+    /// the workers that answer everyone else, since scaling a large image takes seconds.
+    static func isThumbnailToMake(_ request: Request, cache: ThumbnailCache) -> Bool {
+        guard request.method == .get || request.method == .head, request.segments.first == "images",
+            let size = request.query("size").flatMap({ Int($0) }), (16...1024).contains(size)
+        else { return false }
+        let path = Array(request.segments.dropFirst())
+        return !(path.last?.lowercased().hasSuffix(".svg") ?? true) && !cache.contains(path: path, size: size)
+    }
+
     func register(in routes: inout RouterBuilder) {
         let store = store
         let thumbnails = thumbnails
@@ -19,10 +30,16 @@ struct ImageRoutes {
             }
             let size = try request.integer("size", in: 16...1024, default: 0)
             if size > 0, image.contentType != "image/svg+xml" {
-                guard let thumbnail = thumbnails.thumbnail(of: image, path: context.remainder, size: size) else {
+                do {
+                    image = try thumbnails.thumbnail(of: image, path: context.remainder, size: size)
+                } catch Thumbnailer.Failure.notAnImage {
                     throw HTTPError(.unprocessableContent, code: "not_an_image", "the image cannot be decoded")
+                } catch Thumbnailer.Failure.tooLarge(let width, let height) {
+                    throw HTTPError(
+                        .unprocessableContent, code: "image_too_large",
+                        "the image is \(width) × \(height) pixels; thumbnails are made of images up to "
+                            + "\(Thumbnailer.maxPixels / 1_000_000) megapixels")
                 }
-                image = thumbnail
             }
             let lastModified = HTTPDate.format(image.modified)
             let etag = ConditionalGetMiddleware.etag(of: image.bytes)
