@@ -121,8 +121,8 @@ protocol Command: Sendable {
     static var usage: [Usage] { get }
     /// What the help says between USAGE and OPTIONS: paragraphs as they are printed.
     static var discussion: String { get }
-    /// Every option the command declares, in the order its OPTIONS table lists them; the global
-    /// ones (``CommonOptions/global``) come on top.
+    /// Every option the command declares, in the order its OPTIONS table lists them; the parser
+    /// accepts the global ones (``CommonOptions/global``) besides.
     static var options: [any OptionDeclaration] { get }
     /// Whether the command makes temporary files that SIGINT and SIGTERM must remove.
     static var removesTemporaryFilesOnSignal: Bool { get }

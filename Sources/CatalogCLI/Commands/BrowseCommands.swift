@@ -35,11 +35,12 @@ struct CatalogsCommand: Command {
 struct ListCommand: Command {
     static let name = "list"
     static let summary = "List a catalog's records in index order, with their sections."
-    static let catalog = Option<String>(required: "catalog", value: "ID", help: "the catalog")
     static let section = Option<String?>("section", value: "LABEL", help: "only this section")
     static let json = CommonOptions.json.help(#"print {"items":[record…]} (the API's record shape)"#)
-    static let options: [any OptionDeclaration] = [catalog, section, json]
-    static let usage = [Usage(.option(catalog), .option(section), .option(json), .option(CommonOptions.db))]
+    static let options: [any OptionDeclaration] = [CommonOptions.catalog, section, json]
+    static let usage = [
+        Usage(.option(CommonOptions.catalog), .option(section), .option(json), .option(CommonOptions.db))
+    ]
     static let discussion = """
         Prints the records in index order (sections in the locale's order, records sorted by the
         locale's collation inside each section): section, id and title, tab-separated.
@@ -48,7 +49,7 @@ struct ListCommand: Command {
     func run(_ context: CommandContext) throws {
         let database = try context.openExisting()
         defer { database.close() }
-        let id = try context.arguments[Self.catalog]
+        let id = try context.arguments[CommonOptions.catalog]
         let section = try context.arguments[Self.section]
         let output = context.output
         let reader = try database.reader()
@@ -81,8 +82,8 @@ struct SectionsCommand: Command {
     static let name = "sections"
     static let summary = "Show a catalog's non-empty sections with their record counts."
     static let json = CommonOptions.json.help(#"print {"sections":[{"label","count"}]}"#)
-    static let options: [any OptionDeclaration] = [ListCommand.catalog, json]
-    static let usage = [Usage(.option(ListCommand.catalog), .option(json), .option(CommonOptions.db))]
+    static let options: [any OptionDeclaration] = [CommonOptions.catalog, json]
+    static let usage = [Usage(.option(CommonOptions.catalog), .option(json), .option(CommonOptions.db))]
     static let discussion = """
         Prints the non-empty index sections in order, with the number of records in each. Labels
         follow the catalog's locale (ICU's alphabetic index): German files Ä under A, Hungarian has
@@ -93,7 +94,7 @@ struct SectionsCommand: Command {
         let database = try context.openExisting()
         defer { database.close() }
         let reader = try database.reader()
-        let sections = try reader.sections(of: try reader.requireCatalog(try context.arguments[ListCommand.catalog]))
+        let sections = try reader.sections(of: try reader.requireCatalog(try context.arguments[CommonOptions.catalog]))
         if context.json {
             struct Body: Encodable { var sections: [SectionCount] }
             context.output.line(try JSON.string(Body(sections: sections)))
@@ -110,12 +111,12 @@ struct ShowCommand: Command {
     static let name = "show"
     static let summary = "Show one record with every field."
     static let json = CommonOptions.json.help("print the record as JSON (the API's record shape)")
-    static let options: [any OptionDeclaration] = [ListCommand.catalog, json]
-    static let usage = [Usage(.option(ListCommand.catalog), "ITEM", .option(json), .option(CommonOptions.db))]
+    static let options: [any OptionDeclaration] = [CommonOptions.catalog, json]
+    static let usage = [Usage(.option(CommonOptions.catalog), "ITEM", .option(json), .option(CommonOptions.db))]
     static let discussion = "Prints every field of the record whose id is ITEM."
 
     func run(_ context: CommandContext) throws {
-        let id = try context.arguments[ListCommand.catalog]
+        let id = try context.arguments[CommonOptions.catalog]
         guard let itemID = context.arguments.positionals.first, context.arguments.positionals.count == 1 else {
             throw CLIError.usage("name exactly one item id")
         }
@@ -183,11 +184,12 @@ struct SearchCommand: Command {
     static let json = CommonOptions.json.help(
         #"print {"items","total","totalCapped","scope","scopes","next"}; an item is a record with its "matches""#)
     static let options: [any OptionDeclaration] = [
-        ListCommand.catalog, scope, category, country, price, sort, facets, limit, after, json,
+        CommonOptions.catalog, scope, category, country, price, sort, facets, limit, after, json,
     ]
     static let usage = [
         Usage(
-            "QUERY", .option(ListCommand.catalog), .option(scope), .option(category), .option(country), .option(price),
+            "QUERY", .option(CommonOptions.catalog), .option(scope), .option(category), .option(country),
+            .option(price),
             .option(sort), .option(facets), .option(limit), .option(after), .option(json), .option(CommonOptions.db))
     ]
     static let discussion = """
@@ -201,7 +203,7 @@ struct SearchCommand: Command {
 
     func run(_ context: CommandContext) throws {
         let arguments = context.arguments
-        let id = try arguments[ListCommand.catalog]
+        let id = try arguments[CommonOptions.catalog]
         var request = SearchRequest(query: arguments.positionals.joined(separator: " "))
         request.limit = try arguments[Self.limit]
         request.scope = try arguments[Self.scope]

@@ -17,9 +17,10 @@ struct ExportCommand: Command {
     }
     static let output = Option<String?>("output", value: "FILE", help: "write to FILE instead of standard output")
     static let plain = Flag("plain", help: "do not embed the catalog's definition")
-    static let options: [any OptionDeclaration] = [ListCommand.catalog, format, output, plain]
+    static let options: [any OptionDeclaration] = [CommonOptions.catalog, format, output, plain]
     static let usage = [
-        Usage(.option(ListCommand.catalog), .option(format), .option(output), .option(plain), .option(CommonOptions.db))
+        Usage(
+            .option(CommonOptions.catalog), .option(format), .option(output), .option(plain), .option(CommonOptions.db))
     ]
     static let discussion = """
         Writes every record in index order, under the source's own field names and in the order
@@ -39,7 +40,7 @@ struct ExportCommand: Command {
         """
 
     func run(_ context: CommandContext) throws {
-        let id = try context.arguments[ListCommand.catalog]
+        let id = try context.arguments[CommonOptions.catalog]
         let format = try context.arguments[Self.format]
         let outputPath = try context.arguments[Self.output]
         if format == .sqlite, outputPath == nil { throw CLIError.usage("--format sqlite needs --output FILE") }

@@ -27,12 +27,24 @@ struct ServeCommand: Command {
     static let publicURL = Option<String?>(
         "public-url", value: "URL",
         help:
-            "the server's public URL, for absolute links behind a proxy; an https URL makes the session cookies Secure")
+            "the server's public URL, for absolute links behind a proxy; an https URL makes the session cookies Secure"
+    ) { (url: String) throws(CLIError) -> String in
+        guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
+            throw CLIError.usage("--public-url must start with http:// or https://")
+        }
+        return url
+    }
     static let hostName = Option<[String]>(
         "host-name", value: "NAME", showing: "localhost and the listening address",
         help:
             "a host name the server answers as (repeatable); absolute links use the request's Host only when it "
-            + "names one of these, else the listening address")
+            + "names one of these, else the listening address"
+    ) { (name: String) throws(CLIError) -> String in
+        guard CatalogServerSettings.isValidHostName(name) else {
+            throw CLIError.usage("--host-name: '\(name)' is not a host name (letters, digits, '.', '-')")
+        }
+        return name
+    }
     static let usersDB = CommonOptions.usersDB.help(
         "the accounts file: users, sessions, tokens, favorites",
         default: "beside the database, catalog.sqlite → catalog-users.sqlite")
@@ -84,7 +96,11 @@ struct ServeCommand: Command {
             + "the redirect stays on the feed URL's own scheme, host and port)")
     static let snapshots = Option<String?>(
         "snapshots", value: "DIR", showing: "beside the database, catalog.sqlite → catalog-snapshots/",
-        help: "where offline snapshots (/api/v1/catalogs/ID/snapshot) are kept, one file per catalog version")
+        help: "where offline snapshots (/api/v1/catalogs/ID/snapshot) are kept, one file per catalog version"
+    ) { (directory: String) throws(CLIError) -> String in
+        guard !directory.isEmpty else { throw CLIError.usage("--snapshots takes a directory") }
+        return directory
+    }
     static let quiet = CommonOptions.quiet.help("no access log")
     static let options: [any OptionDeclaration] = [
         host, port, threads, compatCatalog, images, publicURL, hostName, usersDB, maxUploadMB, importTimeout,
@@ -107,12 +123,7 @@ struct ServeCommand: Command {
         let arguments = context.arguments
         let path = context.databaseLocation
         var settings = CatalogServerSettings()
-        for name in try arguments[Self.hostName] {
-            guard CatalogServerSettings.isValidHostName(name) else {
-                throw CLIError.usage("--host-name: '\(name)' is not a host name (letters, digits, '.', '-')")
-            }
-            settings.hostNames.append(name)
-        }
+        settings.hostNames += try arguments[Self.hostName]
         if let catalog = try arguments[Self.compatCatalog] { settings.compatCatalog = catalog }
         if let images = try arguments[Self.images] {
             var isDirectory: ObjCBool = false
@@ -126,22 +137,14 @@ struct ServeCommand: Command {
                 .path
             if FileManager.default.fileExists(atPath: nextToDatabase) { settings.imagesDirectory = nextToDatabase }
         }
-        if let url = try arguments[Self.publicURL] {
-            guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
-                throw CLIError.usage("--public-url must start with http:// or https://")
-            }
-            settings.publicURL = url
-        }
+        if let url = try arguments[Self.publicURL] { settings.publicURL = url }
         if let megabytes = try arguments[Self.maxUploadMB] {
             settings.maxUploadBytes = megabytes << 20
         }
         if let seconds = try arguments[Self.importTimeout] {
             settings.importTimeout = .seconds(seconds)
         }
-        if let directory = try arguments[Self.snapshots] {
-            guard !directory.isEmpty else { throw CLIError.usage("--snapshots takes a directory") }
-            settings.snapshotsDirectory = directory
-        }
+        if let directory = try arguments[Self.snapshots] { settings.snapshotsDirectory = directory }
 
         var configuration = ServerConfiguration()
         configuration.host = try arguments[Self.host]

@@ -45,7 +45,7 @@ struct UserCommand: Command {
         """
 
     /// The flags of the command, and which of them each subcommand takes.
-    static let flags = [admin, passwordStdin, json]
+    static let flags = options.compactMap { $0 as? Flag }
     static let subcommandFlags: [String: [Flag]] = [
         "add": [admin, passwordStdin, json], "list": [json], "remove": [], "token": [json], "password": [],
     ]

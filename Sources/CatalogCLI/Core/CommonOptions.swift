@@ -13,6 +13,9 @@ enum CommonOptions {
     /// The options every command accepts, in the order `catalog --help` lists them.
     static let global: [any OptionDeclaration] = [db, help]
 
+    /// `--catalog ID`: the catalog a browsing or exporting command reads.
+    static let catalog = Option<String>(required: "catalog", value: "ID", help: "the catalog")
+
     /// `--users-db`: the accounts file; ``CommandContext/engineOptions`` reads it.
     static let usersDB = Option<String?>(
         "users-db", value: "PATH", showing: "beside the catalog database, catalog.sqlite → catalog-users.sqlite",

@@ -66,6 +66,21 @@ struct Option<Value: Sendable>: OptionDeclaration {
         }
     }
 
+    /// An option that may be given several times, each text turned into an element by `parse`:
+    /// every value, in order.
+    init<Element>(
+        _ name: String, value: String, showing defaultText: String? = nil, help: String,
+        each parse: @escaping @Sendable (String) throws(CLIError) -> Element
+    ) where Value == [Element] {
+        var spec = OptionSpec.option(name, value, help, default: defaultText)
+        spec.isRepeatable = true
+        self.init(spec: spec) { (values, _) throws(CLIError) in
+            var elements: [Element] = []
+            for text in values { elements.append(try parse(text)) }
+            return elements
+        }
+    }
+
     /// The last value given, which must not be empty.
     static func requiredText(_ values: [String], _ spec: OptionSpec) throws(CLIError) -> String {
         guard let text = values.last, !text.isEmpty else {
