@@ -5,6 +5,10 @@ import Testing
 
 /// `--help` is drawn from the option declarations: these tests hold every command's help to its
 /// golden file, and the parser and the help to each other, so neither can drift.
+///
+/// A help text changed on purpose is written again with
+/// `.build/debug/catalog X --help > Tests/CatalogCLITests/Golden/help-X.txt` (and
+/// `catalog --help > …/help.txt`); the diff is then the review of the change.
 @Suite struct HelpTests {
     static let commandNames = CatalogCommandLine.commands.map { $0.name }
 
