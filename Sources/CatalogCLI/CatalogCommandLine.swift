@@ -16,9 +16,9 @@ public enum CatalogCommandLine {
         GenerateCommand.self, ServeCommand.self, UserCommand.self, TerminalCommand.self,
     ]
 
-    /// Options every command accepts.
-    static let globalOptions: Set<String> = ["db"]
-    static let globalFlags: Set<String> = ["help"]
+    /// The names of the global options that take a value, which may come before the command's name.
+    static let globalValueOptions: Set<String> = Set(
+        CommonOptions.global.map(\.spec).filter { $0.kind == .option }.map(\.name))
 
     /// Runs the command line (without the program name) and returns the exit status.
     ///
@@ -55,9 +55,8 @@ public enum CatalogCommandLine {
         var rest = arguments
         if let position = commandPosition(in: arguments) { rest.remove(at: position) }
         do {
-            let parsed = try Arguments(
-                rest, options: command.options.union(globalOptions), flags: command.flags.union(globalFlags))
-            if parsed.flag("help") {
+            let parsed = try Arguments(rest, accepting: command.acceptedOptions)
+            if parsed[CommonOptions.help] {
                 output.write(command.help)
                 return 0
             }
@@ -88,7 +87,7 @@ public enum CatalogCommandLine {
             let argument = arguments[index]
             if !argument.hasPrefix("-") { return index }
             let option = argument.drop(while: { $0 == "-" })
-            if globalOptions.contains(String(option)) { index += 1 }
+            if globalValueOptions.contains(String(option)) { index += 1 }
             index += 1
         }
         return nil
@@ -104,45 +103,27 @@ public enum CatalogCommandLine {
 
     static let version = "0.1.0"
 
+    /// `catalog --help`: every command's summary and the global options, from their declarations.
     static var overview: String {
-        var text = """
-            catalog: import, browse, search and export catalogs.
-
-            USAGE: catalog <command> [options]
-
-            COMMANDS:
-
-            """
-        for command in commands {
-            text += "  " + command.name.padding(toLength: 11, withPad: " ", startingAt: 0) + command.summary + "\n"
-        }
-        text += """
-
-            GLOBAL OPTIONS:
-              --db PATH   the catalog database: a file (SQLite) or a postgres:// URL
-                          (default: $CATALOG_DB, else ./catalog.sqlite)
-              --help      help for a command: catalog <command> --help
-
-            Exit status: 0 success, 1 failure, 64 usage error. A command whose standard
-            output is closed (`catalog list … | head -1`) stops quietly with 0.
-
-            """
-        return text
+        HelpFormatter.overview(commands: commands, global: CommonOptions.global.map(\.spec))
     }
 }
 
-/// One `catalog` subcommand.
+/// One `catalog` subcommand. It declares each of its options once, as an ``Option`` or a
+/// ``Flag``; the parser, the typed reads in `run` and the `--help` text all come from
+/// ``options``, ``usage`` and ``discussion``.
 protocol Command: Sendable {
     /// The word after `catalog`.
     static var name: String { get }
     /// One line for the overview.
     static var summary: String { get }
-    /// The full `--help` text.
-    static var help: String { get }
-    /// Options taking a value (without `--`).
-    static var options: Set<String> { get }
-    /// Options without a value.
-    static var flags: Set<String> { get }
+    /// The forms the help's USAGE shows.
+    static var usage: [Usage] { get }
+    /// What the help says between USAGE and OPTIONS: paragraphs as they are printed.
+    static var discussion: String { get }
+    /// Every option the command declares, in the order its OPTIONS table lists them; the parser
+    /// accepts the global ones (``CommonOptions/global``) besides.
+    static var options: [any OptionDeclaration] { get }
     /// Whether the command makes temporary files that SIGINT and SIGTERM must remove.
     static var removesTemporaryFilesOnSignal: Bool { get }
 
@@ -152,6 +133,12 @@ protocol Command: Sendable {
 
 extension Command {
     static var removesTemporaryFilesOnSignal: Bool { false }
+
+    /// The full `--help` text, drawn from the declarations.
+    static var help: String { HelpFormatter.help(for: self) }
+
+    /// Every option the parser accepts for this command: its own and the global ones.
+    static var acceptedOptions: [OptionSpec] { (options + CommonOptions.global).map(\.spec) }
 }
 
 /// What a command gets: its arguments, standard output, and the database it works on.
@@ -162,7 +149,8 @@ struct CommandContext {
     /// The database location: `--db`, else `$CATALOG_DB`, else `./catalog.sqlite`. A file path
     /// (SQLite) or a `postgres://` URL.
     var databaseLocation: String {
-        if let location = arguments.value("db"), !location.isEmpty { return location }
+        // A text option's read never throws.
+        if let location = try? arguments[CommonOptions.db], !location.isEmpty { return location }
         if let location = ProcessInfo.processInfo.environment["CATALOG_DB"], !location.isEmpty { return location }
         return "catalog.sqlite"
     }
@@ -192,10 +180,10 @@ struct CommandContext {
     var engineOptions: CatalogEngines.Options {
         var options = CatalogEngines.Options()
         options.waitingForLock = { printError("catalog: waiting for another import to finish…") }
-        if let users = arguments.value("users-db"), !users.isEmpty { options.usersLocation = users }
+        if let users = try? arguments[CommonOptions.usersDB], !users.isEmpty { options.usersLocation = users }
         return options
     }
 
     /// Whether `--json` was given.
-    var json: Bool { arguments.flag("json") }
+    var json: Bool { arguments[CommonOptions.json] }
 }

@@ -7,17 +7,10 @@ import Foundation
 struct CatalogsCommand: Command {
     static let name = "catalogs"
     static let summary = "List the catalogs in the database."
-    static let options: Set<String> = []
-    static let flags: Set<String> = ["json"]
-    static let help = """
-        USAGE: catalog catalogs [--json] [--db PATH]
-
-        Lists every catalog: id, locale, record count and title.
-
-        OPTIONS:
-          --json      print {"catalogs":[{"id","title","locale","count"}]}
-
-        """
+    static let json = CommonOptions.json.help(#"print {"catalogs":[{"id","title","locale","count"}]}"#)
+    static let options: [any OptionDeclaration] = [json]
+    static let usage = [Usage(.option(json), .option(CommonOptions.db))]
+    static let discussion = "Lists every catalog: id, locale, record count and title."
 
     func run(_ context: CommandContext) throws {
         let database = try context.openExisting()
@@ -42,26 +35,22 @@ struct CatalogsCommand: Command {
 struct ListCommand: Command {
     static let name = "list"
     static let summary = "List a catalog's records in index order, with their sections."
-    static let options: Set<String> = ["catalog", "section"]
-    static let flags: Set<String> = ["json"]
-    static let help = """
-        USAGE: catalog list --catalog ID [--section LABEL] [--json] [--db PATH]
-
+    static let section = Option<String?>("section", value: "LABEL", help: "only this section")
+    static let json = CommonOptions.json.help(#"print {"items":[record…]} (the API's record shape)"#)
+    static let options: [any OptionDeclaration] = [CommonOptions.catalog, section, json]
+    static let usage = [
+        Usage(.option(CommonOptions.catalog), .option(section), .option(json), .option(CommonOptions.db))
+    ]
+    static let discussion = """
         Prints the records in index order (sections in the locale's order, records sorted by the
         locale's collation inside each section): section, id and title, tab-separated.
-
-        OPTIONS:
-          --catalog ID      the catalog
-          --section LABEL   only this section
-          --json            print {"items":[record…]} (the API's record shape)
-
         """
 
     func run(_ context: CommandContext) throws {
         let database = try context.openExisting()
         defer { database.close() }
-        let id = try context.arguments.required("catalog")
-        let section = context.arguments.value("section")
+        let id = try context.arguments[CommonOptions.catalog]
+        let section = try context.arguments[Self.section]
         let output = context.output
         let reader = try database.reader()
         let catalog = try reader.requireCatalog(id)
@@ -92,26 +81,20 @@ struct ListCommand: Command {
 struct SectionsCommand: Command {
     static let name = "sections"
     static let summary = "Show a catalog's non-empty sections with their record counts."
-    static let options: Set<String> = ["catalog"]
-    static let flags: Set<String> = ["json"]
-    static let help = """
-        USAGE: catalog sections --catalog ID [--json] [--db PATH]
-
+    static let json = CommonOptions.json.help(#"print {"sections":[{"label","count"}]}"#)
+    static let options: [any OptionDeclaration] = [CommonOptions.catalog, json]
+    static let usage = [Usage(.option(CommonOptions.catalog), .option(json), .option(CommonOptions.db))]
+    static let discussion = """
         Prints the non-empty index sections in order, with the number of records in each. Labels
         follow the catalog's locale (ICU's alphabetic index): German files Ä under A, Hungarian has
         CS, GY, NY, SZ, ZS…; digits and other scripts go to "#".
-
-        OPTIONS:
-          --catalog ID   the catalog
-          --json         print {"sections":[{"label","count"}]}
-
         """
 
     func run(_ context: CommandContext) throws {
         let database = try context.openExisting()
         defer { database.close() }
         let reader = try database.reader()
-        let sections = try reader.sections(of: try reader.requireCatalog(try context.arguments.required("catalog")))
+        let sections = try reader.sections(of: try reader.requireCatalog(try context.arguments[CommonOptions.catalog]))
         if context.json {
             struct Body: Encodable { var sections: [SectionCount] }
             context.output.line(try JSON.string(Body(sections: sections)))
@@ -127,21 +110,13 @@ struct SectionsCommand: Command {
 struct ShowCommand: Command {
     static let name = "show"
     static let summary = "Show one record with every field."
-    static let options: Set<String> = ["catalog"]
-    static let flags: Set<String> = ["json"]
-    static let help = """
-        USAGE: catalog show --catalog ID ITEM [--json] [--db PATH]
-
-        Prints every field of the record whose id is ITEM.
-
-        OPTIONS:
-          --catalog ID   the catalog
-          --json         print the record as JSON (the API's record shape)
-
-        """
+    static let json = CommonOptions.json.help("print the record as JSON (the API's record shape)")
+    static let options: [any OptionDeclaration] = [CommonOptions.catalog, json]
+    static let usage = [Usage(.option(CommonOptions.catalog), "ITEM", .option(json), .option(CommonOptions.db))]
+    static let discussion = "Prints every field of the record whose id is ITEM."
 
     func run(_ context: CommandContext) throws {
-        let id = try context.arguments.required("catalog")
+        let id = try context.arguments[CommonOptions.catalog]
         guard let itemID = context.arguments.positionals.first, context.arguments.positionals.count == 1 else {
             throw CLIError.usage("name exactly one item id")
         }
@@ -169,64 +144,75 @@ struct ShowCommand: Command {
 struct SearchCommand: Command {
     static let name = "search"
     static let summary = "Search a catalog as you would type: ranked, with scope counts."
-    static let options: Set<String> = [
-        "catalog", "scope", "limit", "after", "category", "country", "price", "sort", "facets",
+    static let scope = Option<String?>(
+        "scope", value: "LABEL", help: "only records in this scope (see the scope counts)")
+    static let category = Option<[String]>(
+        "category", value: "LABEL", help: "only records carrying this category (repeatable: all of them)")
+    static let country = Option<[String]>(
+        "country", value: "CODE", help: "only records from this country (repeatable: any of them)")
+    static let price = Option<NumericRange?>(
+        "price", value: "MIN..MAX", help: "only records priced in this range (either side may be empty)"
+    ) { (text: String) throws(CLIError) -> NumericRange in
+        guard let range = NumericRange(parsing: text) else {
+            throw CLIError.usage("--price takes MIN..MAX (either side may be empty), not \"\(text)\"")
+        }
+        return range
+    }
+    static let sort = Option<SearchSort?>(
+        "sort", value: "ORDER", help: "relevance (default), title, -title, price or -price"
+    ) { (text: String) throws(CLIError) -> SearchSort in
+        guard let order = SearchSort(rawValue: text) else {
+            throw CLIError.usage("--sort takes relevance, title, -title, price or -price, not \"\(text)\"")
+        }
+        return order
+    }
+    static let facets = Option<[SearchFacet]?>(
+        "facets", value: "LIST", help: "counts per value of categories and/or country (comma-separated)"
+    ) { (text: String) throws(CLIError) -> [SearchFacet] in
+        try text.split(separator: ",").map { (name: Substring) throws(CLIError) -> SearchFacet in
+            guard let facet = SearchFacet(rawValue: name.trimmingCharacters(in: .whitespaces)) else {
+                throw CLIError.usage("--facets takes categories and/or country, not \"\(name)\"")
+            }
+            return facet
+        }
+    }
+    static let limit = Option<Int>(
+        "limit", value: "N", in: 1...SearchRequest.maxLimit, default: 20,
+        help: "at most N results, from 1 to \(SearchRequest.maxLimit)")
+    static let after = Option<String?>(
+        "after", value: "CURSOR", help: "the next page: the cursor a previous search printed")
+    static let json = CommonOptions.json.help(
+        #"print {"items","total","totalCapped","scope","scopes","next"}; an item is a record with its "matches""#)
+    static let options: [any OptionDeclaration] = [
+        CommonOptions.catalog, scope, category, country, price, sort, facets, limit, after, json,
     ]
-    static let flags: Set<String> = ["json"]
-    static let help = """
-        USAGE: catalog search QUERY --catalog ID [--scope LABEL] [--category LABEL]… [--country CODE]…
-                              [--price MIN..MAX] [--sort ORDER] [--facets LIST] [--limit N] [--after CURSOR]
-                              [--json] [--db PATH]
-
+    static let usage = [
+        Usage(
+            "QUERY", .option(CommonOptions.catalog), .option(scope), .option(category), .option(country),
+            .option(price),
+            .option(sort), .option(facets), .option(limit), .option(after), .option(json), .option(CommonOptions.db))
+    ]
+    static let discussion = """
         Search as you type: case, accents and letter variants are ignored; every word must match,
         the last one as a prefix; words match inside title words from the first letter, and other
         fields from the start of their words; from five letters on a typo is forgiven (two from
         nine). Results are ranked: the exact title, titles that start with the query, whole title
         words, title word starts, inside title words, typos, other fields; shorter titles first.
         Counts stop at 1000 ("1000+"). QUERY is plain text, never query syntax.
-
-        OPTIONS:
-          --catalog ID       the catalog
-          --scope LABEL      only records in this scope (see the scope counts)
-          --category LABEL   only records carrying this category (repeatable: all of them)
-          --country CODE     only records from this country (repeatable: any of them)
-          --price MIN..MAX   only records priced in this range (either side may be empty)
-          --sort ORDER       relevance (default), title, -title, price or -price
-          --facets LIST      counts per value of categories and/or country (comma-separated)
-          --limit N          at most N results (1–200, default 20)
-          --after CURSOR     the next page: the cursor a previous search printed
-          --json             print {"items":[record + "matches"],"total","totalCapped","scope","scopes","next"}
-
         """
 
     func run(_ context: CommandContext) throws {
-        let id = try context.arguments.required("catalog")
-        var request = SearchRequest(query: context.arguments.positionals.joined(separator: " "))
-        request.limit = try context.arguments.integer("limit", in: 1...SearchRequest.maxLimit) ?? 20
-        request.scope = context.arguments.value("scope")
-        request.after = context.arguments.value("after")
-        request.categories = context.arguments.values("category")
-        request.countries = context.arguments.values("country").map { $0.uppercased() }
-        if let price = context.arguments.value("price") {
-            guard let range = NumericRange(parsing: price) else {
-                throw CLIError.usage("--price takes MIN..MAX (either side may be empty), not \"\(price)\"")
-            }
-            request.price = range
-        }
-        if let sort = context.arguments.value("sort") {
-            guard let order = SearchSort(rawValue: sort) else {
-                throw CLIError.usage("--sort takes relevance, title, -title, price or -price, not \"\(sort)\"")
-            }
-            request.sort = order
-        }
-        if let facets = context.arguments.value("facets") {
-            request.facets = try facets.split(separator: ",").map { name in
-                guard let facet = SearchFacet(rawValue: name.trimmingCharacters(in: .whitespaces)) else {
-                    throw CLIError.usage("--facets takes categories and/or country, not \"\(name)\"")
-                }
-                return facet
-            }
-        }
+        let arguments = context.arguments
+        let id = try arguments[CommonOptions.catalog]
+        var request = SearchRequest(query: arguments.positionals.joined(separator: " "))
+        request.limit = try arguments[Self.limit]
+        request.scope = try arguments[Self.scope]
+        request.after = try arguments[Self.after]
+        request.categories = try arguments[Self.category]
+        request.countries = try arguments[Self.country].map { $0.uppercased() }
+        if let range = try arguments[Self.price] { request.price = range }
+        if let order = try arguments[Self.sort] { request.sort = order }
+        if let facets = try arguments[Self.facets] { request.facets = facets }
         let database = try context.openExisting()
         defer { database.close() }
         let reader = try database.reader()

@@ -21,29 +21,26 @@ import Foundation
 struct CopyCommand: Command {
     static let name = "copy"
     static let summary = "Copy catalogs (and accounts) to another database, SQLite or PostgreSQL."
-    static let options: Set<String> = ["to", "catalog"]
-    static let flags: Set<String> = ["users", "quiet"]
-    static let help = """
-        USAGE: catalog copy --to LOCATION [--catalog ID]... [--users] [--quiet] [--db LOCATION]
-
+    static let to = Option<String>(required: "to", value: "LOCATION", help: "the database to copy into")
+    static let catalog = Option<[String]>(
+        "catalog", value: "ID", showing: "every catalog", help: "copy only this catalog; repeatable")
+    static let users = Flag("users", help: "copy the accounts too")
+    static let options: [any OptionDeclaration] = [to, catalog, users, CommonOptions.quiet]
+    static let usage = [
+        Usage(.option(to), .option(catalog), .option(users), .option(CommonOptions.quiet), .option(CommonOptions.db))
+    ]
+    static let discussion = """
         Copies catalogs from the --db database into LOCATION, a file path (SQLite, created when
         missing) or a postgres:// URL, in either direction. Each catalog is written in one
         transaction that replaces the catalog of the same id there (an interrupted copy leaves
         it as it was); other catalogs there are kept. With --users, every account follows with
         its password, API token, web sessions and favorites, replacing an account of the same
         name. A progress bar shows on a terminal.
-
-        OPTIONS:
-          --to LOCATION    the database to copy into
-          --catalog ID     copy only this catalog (repeatable; default: every catalog)
-          --users          copy the accounts too
-          --quiet          no progress display and no summary
-
         """
 
     func run(_ context: CommandContext) throws {
         let arguments = context.arguments
-        let target = try arguments.required("to")
+        let target = try arguments[Self.to]
         guard !target.isEmpty else { throw CLIError.usage("--to needs a database location") }
         guard !Self.sameDatabase(context.databaseLocation, target) else {
             throw CLIError.usage("--to names the database being copied")
@@ -52,7 +49,7 @@ struct CopyCommand: Command {
         defer { source.close() }
         let reader = try source.reader()
         let available = try reader.catalogs().map(\.id)
-        var wanted = arguments.values("catalog")
+        var wanted = try arguments[Self.catalog]
         if wanted.isEmpty {
             wanted = available
         } else if let missing = wanted.first(where: { !available.contains($0) }) {
@@ -60,7 +57,7 @@ struct CopyCommand: Command {
         }
         let destination = try context.open(target)
         defer { destination.close() }
-        let quiet = arguments.flag("quiet")
+        let quiet = arguments[CommonOptions.quiet]
         for id in wanted {
             let catalog = try source.reader().requireCatalog(id)
             let started = Date()
@@ -91,7 +88,7 @@ struct CopyCommand: Command {
                         + String(format: "in %.2f s", Date().timeIntervalSince(started)))
             }
         }
-        if arguments.flag("users") {
+        if arguments[Self.users] {
             let accounts = try source.users().accounts()
             let users = try destination.users()
             for account in accounts { try users.restore(account) }

@@ -9,17 +9,15 @@ import Foundation
 struct DemoCommand: Command {
     static let name = "demo"
     static let summary = "Add or refresh the three demo catalogs (sequencers, products, cookbook)."
-    static let options: Set<String> = []
-    static let flags: Set<String> = ["quiet"]
-    static let help = """
-        USAGE: catalog demo [--db PATH] [--quiet]
-
+    static let quiet = CommonOptions.quiet.help("no summary")
+    static let options: [any OptionDeclaration] = [quiet]
+    static let usage = [Usage(.option(CommonOptions.db), .option(quiet))]
+    static let discussion = """
         Imports the built-in demo catalogs through the normal readers, replacing their records:
           sequencers  (de) music programs, from an XML feed in the original <sequenzer> format
           products    (en) a corporate product catalog, from JSON
           cookbook    (hu) recipes with categories and featured ("hot") recipes, from JSON
         Other catalogs in the database are left alone.
-
         """
 
     func run(_ context: CommandContext) throws {
@@ -27,7 +25,7 @@ struct DemoCommand: Command {
         defer { database.close() }
         for demo in DemoCatalogs.all {
             let summary = try Self.load(demo, into: database)
-            if !context.arguments.flag("quiet") {
+            if !context.arguments[Self.quiet] {
                 printError("\(demo.definition.id): \(summary.total) records")
             }
         }

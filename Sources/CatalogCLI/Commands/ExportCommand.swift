@@ -8,11 +8,21 @@ import Foundation
 struct ExportCommand: Command {
     static let name = "export"
     static let summary = "Export a catalog as XML (its own record shape), JSON, CSV or an SQLite table."
-    static let options: Set<String> = ["catalog", "format", "output"]
-    static let flags: Set<String> = ["plain"]
-    static let help = """
-        USAGE: catalog export --catalog ID --format xml|json|csv|sqlite [--output FILE] [--plain] [--db PATH]
-
+    static let format = Option<ImportFormat>(required: "format", value: "FORMAT", help: "xml, json, csv or sqlite") {
+        (name: String) throws(CLIError) -> ImportFormat in
+        guard let format = ImportFormat(rawValue: name) else {
+            throw CLIError.usage("unknown export format '\(name)'; formats: xml, json, csv, sqlite")
+        }
+        return format
+    }
+    static let output = Option<String?>("output", value: "FILE", help: "write to FILE instead of standard output")
+    static let plain = Flag("plain", help: "do not embed the catalog's definition")
+    static let options: [any OptionDeclaration] = [CommonOptions.catalog, format, output, plain]
+    static let usage = [
+        Usage(
+            .option(CommonOptions.catalog), .option(format), .option(output), .option(plain), .option(CommonOptions.db))
+    ]
+    static let discussion = """
         Writes every record in index order, under the source's own field names and in the order
         the source had them, with their types, translations and (XML) attributes and namespaces,
         so an export imports back to the same records. XML uses the catalog's root and record
@@ -27,22 +37,12 @@ struct ExportCommand: Command {
 
         Without --output the document goes to standard output; with it, the file is replaced only
         when the export succeeded.
-
-        OPTIONS:
-          --catalog ID       the catalog
-          --format FORMAT    xml, json, csv or sqlite
-          --output FILE      write to FILE instead of standard output
-          --plain            do not embed the catalog's definition
-
         """
 
     func run(_ context: CommandContext) throws {
-        let id = try context.arguments.required("catalog")
-        let formatName = try context.arguments.required("format")
-        guard let format = ImportFormat(rawValue: formatName) else {
-            throw CLIError.usage("unknown export format '\(formatName)'; formats: xml, json, csv, sqlite")
-        }
-        let outputPath = context.arguments.value("output")
+        let id = try context.arguments[CommonOptions.catalog]
+        let format = try context.arguments[Self.format]
+        let outputPath = try context.arguments[Self.output]
         if format == .sqlite, outputPath == nil { throw CLIError.usage("--format sqlite needs --output FILE") }
         let database = try context.openExisting()
         defer { database.close() }
@@ -51,7 +51,7 @@ struct ExportCommand: Command {
             throw CLIError.failure("no catalog named \"\(id)\"")
         }
         let definition = catalog.definition
-        let embed = !context.arguments.flag("plain")
+        let embed = !context.arguments[Self.plain]
         let records: CatalogExporter.Records = { body in
             try reader.forEachItem(of: catalog) { try body(try $0.record()) }
         }

@@ -8,18 +8,72 @@ import Foundation
 struct ImportCommand: Command {
     static let name = "import"
     static let summary = "Import records from XML, JSON, CSV or SQLite (file or http(s) URL)."
-    static let options: Set<String> = [
-        "catalog", "format", "record", "table", "field", "locale", "title", "category-separator", "timeout",
-        "lang", "type", "comment", "max-download-mb",
+    static let catalog = Option<String>(
+        required: "catalog", value: "ID", help: "the catalog (letters, digits, '-', '_')")
+    static let format = Option<ImportFormat?>(
+        "format", value: "FORMAT", showing: "from the extension or content", help: "xml, json, csv or sqlite"
+    ) { (name: String) throws(CLIError) -> ImportFormat in
+        guard let format = ImportFormat(rawValue: name) else {
+            throw CLIError.usage("unknown format '\(name)'; formats: xml, json, csv, sqlite")
+        }
+        return format
+    }
+    static let record = Option<String?>(
+        "record", value: "NAME", showing: "the first repeated child of the root",
+        help: "XML: the record element; JSON: the key holding the records")
+    static let table = Option<String?>(
+        "table", value: "NAME",
+        showing: "the only table; ASCII case does not matter when only one table matches",
+        help: "SQLite: the table to read")
+    static let field = Option<[String]>(
+        "field", value: "ROLE=NAME", help: "map source field NAME to ROLE (repeatable); NAME must occur")
+    static let type = Option<[String]>(
+        "type", value: "NAME=TYPE", help: "read field NAME of CSV or XML as a number or bool (or text)")
+    static let locale = Option<String?>(
+        "locale", value: "LOCALE", showing: "en", help: "the catalog's locale for new catalogs: de, hu, sv…")
+    static let lang = Option<String?>(
+        "lang", value: "LANG", showing: "the --locale given, else the text without a language",
+        help:
+            "the language of the texts roles take (xml:lang, name@de, name_de, name.de); the others are kept as "
+            + "ROLE@LANG fields")
+    static let title = Option<String?>("title", value: "TEXT", showing: "its id", help: "the catalog's title")
+    static let categorySeparator = Option<String?>(
+        "category-separator", value: "SEP", help: "split one categories value at SEP (e.g. ';')")
+    static let comment = Option<Character?>(
+        "comment", value: "CHAR", help: "CSV: skip lines starting with CHAR (e.g. '#')"
+    ) { (text: String) throws(CLIError) -> Character in
+        guard text.count == 1, let character = text.first, character.isASCII else {
+            throw CLIError.usage("--comment takes one ASCII character, got '\(text)'")
+        }
+        return character
+    }
+    static let replace = Flag(
+        "replace",
+        help:
+            "remove records missing from SOURCE (default: keep them); needed when the id mapping changed since "
+            + "the last import")
+    /// `--timeout`, shared with `catalog refresh`.
+    static let timeout = Option<Int?>(
+        "timeout", value: "SECONDS", in: 1...86_400, showing: "600 in all, 30 of silence",
+        help: "for URLs: the whole download's deadline, and the longest silence")
+    static let maxDownloadMB = CommonOptions.maxDownloadMB.help(
+        "for URLs: the largest download, as sent and once decoded (gzip, deflate)")
+    static let allowPrivateFetch = CommonOptions.allowPrivateFetch.help(
+        "for URLs: follow redirects to loopback, link-local and private addresses too (default: refused, unless "
+            + "the redirect stays on the URL's own scheme, host and port)")
+    static let json = CommonOptions.json.help("print the summary as JSON")
+    static let options: [any OptionDeclaration] = [
+        catalog, format, record, table, field, type, locale, lang, title, categorySeparator, comment, replace,
+        timeout, maxDownloadMB, allowPrivateFetch, CommonOptions.quiet, json,
     ]
-    static let flags: Set<String> = ["replace", "quiet", "json", "allow-private-fetch"]
-    static let help = """
-        USAGE: catalog import SOURCE --catalog ID [--format xml|json|csv|sqlite] [--record ELEMENT]
-                              [--table NAME] [--field ROLE=SOURCE_NAME]... [--type NAME=TYPE]...
-                              [--locale LOCALE] [--lang LANG] [--title TEXT] [--category-separator SEP]
-                              [--comment CHAR] [--replace] [--timeout SECONDS] [--max-download-mb N]
-                              [--allow-private-fetch] [--db PATH]
-
+    static let usage = [
+        Usage(
+            "SOURCE", .option(catalog), .option(format), .option(record), .option(table), .option(field),
+            .option(type), .option(locale), .option(lang), .option(title), .option(categorySeparator),
+            .option(comment), .option(replace), .option(timeout), .option(maxDownloadMB), .option(allowPrivateFetch),
+            .option(CommonOptions.db))
+    ]
+    static let discussion = """
         Reads records from SOURCE (a file path or an http(s) URL) into catalog ID, creating it when
         it does not exist. Everything happens in one transaction: a bad file changes nothing, and
         the error says where the problem is (file:line:column).
@@ -32,35 +86,6 @@ struct ImportCommand: Command {
         carries its catalog's definition: a new catalog imports it without --field flags.
 
         A catalog imported from a URL remembers it: `catalog refresh ID` fetches it again.
-
-        OPTIONS:
-          --catalog ID               the catalog (letters, digits, '-', '_')
-          --format FORMAT            xml, json, csv or sqlite (default: from the extension or content)
-          --record NAME              XML: the record element (default: the first repeated child of
-                                     the root); JSON: the key holding the records
-          --table NAME               SQLite: the table to read (default: the only table; ASCII case
-                                     does not matter when only one table matches)
-          --field ROLE=NAME          map source field NAME to ROLE (repeatable); NAME must occur
-          --type NAME=TYPE           read field NAME of CSV or XML as a number or bool (or text)
-          --locale LOCALE            the catalog's locale for new catalogs (default: en): de, hu, sv…
-          --lang LANG                the language of the texts roles take (xml:lang, name@de,
-                                     name_de, name.de); the others are kept as ROLE@LANG fields
-                                     (default: the --locale given, else the text without a language)
-          --title TEXT               the catalog's title (default: its id)
-          --category-separator SEP   split one categories value at SEP (e.g. ';')
-          --comment CHAR             CSV: skip lines starting with CHAR (e.g. '#')
-          --replace                  remove records missing from SOURCE (default: keep them); needed
-                                     when the id mapping changed since the last import
-          --timeout SECONDS          for URLs: the whole download's deadline, and the longest
-                                     silence (default: 600 in all, 30 of silence)
-          --max-download-mb N        for URLs: the largest download, as sent and once decoded
-                                     (gzip, deflate) (default: 1024)
-          --allow-private-fetch      for URLs: follow redirects to loopback, link-local and private
-                                     addresses too (default: refused, unless the redirect stays on
-                                     the URL's own scheme, host and port)
-          --quiet                    no progress display and no summary
-          --json                     print the summary as JSON
-
         """
 
     /// Handles SIGINT and SIGTERM itself, so a download's temporary file is removed.
@@ -71,38 +96,28 @@ struct ImportCommand: Command {
         guard arguments.positionals.count == 1, let source = arguments.positionals.first else {
             throw CLIError.usage("name exactly one SOURCE (a file or an http(s) URL)")
         }
-        let id = try arguments.required("catalog")
+        let id = try arguments[Self.catalog]
         guard CatalogDefinition.isValidID(id) else {
             throw CLIError.usage("invalid catalog id '\(id)': use 1 to 64 letters, digits, '-' or '_'")
         }
         var request = ImportRequest(source: source, catalog: id)
-        request.mapping = try Self.mapping(arguments.values("field"))
-        request.fieldTypes = try Self.types(arguments.values("type"))
-        request.format = try arguments.value("format").map { name -> ImportFormat in
-            guard let format = ImportFormat(rawValue: name) else {
-                throw CLIError.usage("unknown format '\(name)'; formats: xml, json, csv, sqlite")
-            }
-            return format
-        }
-        request.record = arguments.value("record")
-        request.table = arguments.value("table")
-        request.locale = arguments.value("locale")
-        request.language = arguments.value("lang")
-        request.title = arguments.value("title")
-        request.categorySeparator = arguments.value("category-separator")
-        request.replace = arguments.flag("replace")
-        if let comment = arguments.value("comment") {
-            guard comment.count == 1, let character = comment.first, character.isASCII else {
-                throw CLIError.usage("--comment takes one ASCII character, got '\(comment)'")
-            }
-            request.comment = character
-        }
+        request.mapping = try Self.mapping(try arguments[Self.field])
+        request.fieldTypes = try Self.types(try arguments[Self.type])
+        request.format = try arguments[Self.format]
+        request.record = try arguments[Self.record]
+        request.table = try arguments[Self.table]
+        request.locale = try arguments[Self.locale]
+        request.language = try arguments[Self.lang]
+        request.title = try arguments[Self.title]
+        request.categorySeparator = try arguments[Self.categorySeparator]
+        request.replace = arguments[Self.replace]
+        if let character = try arguments[Self.comment] { request.comment = character }
         request.fetch = try Self.fetchOptions(arguments)
 
         TemporaryFiles.removeStale()
         let database = try context.openForWriting()
         defer { database.close() }
-        let progress = ProgressBar(totalBytes: nil, enabled: !arguments.flag("quiet") && isatty(2) != 0)
+        let progress = ProgressBar(totalBytes: nil, enabled: !arguments[CommonOptions.quiet] && isatty(2) != 0)
         var importer = SourceImporter.withICU
         importer.sizeKnown = { progress.setTotal(bytes: $0) }
         importer.bytesRead = { progress.update(bytes: $0) }
@@ -151,14 +166,12 @@ struct ImportCommand: Command {
     /// `--timeout`, `--max-download-mb` and `--allow-private-fetch`.
     static func fetchOptions(_ arguments: Arguments) throws(CLIError) -> SourceFetcher.Options {
         var options = SourceFetcher.Options()
-        if let seconds = try arguments.integer("timeout", in: 1...86_400) {
+        if let seconds = try arguments[Self.timeout] {
             options.deadline = TimeInterval(seconds)
             options.timeout = min(TimeInterval(seconds), 30)
         }
-        if let megabytes = try arguments.integer("max-download-mb", in: 1...1_048_576) {
-            options.maxBytes = Int64(megabytes) << 20
-        }
-        options.allowPrivate = arguments.flag("allow-private-fetch")
+        if let megabytes = try arguments[CommonOptions.maxDownloadMB] { options.maxBytes = Int64(megabytes) << 20 }
+        options.allowPrivate = arguments[CommonOptions.allowPrivateFetch]
         return options
     }
 
@@ -167,7 +180,7 @@ struct ImportCommand: Command {
             context.output.line((try? JSON.string(summary)) ?? "{}")
             return
         }
-        guard !context.arguments.flag("quiet") else { return }
+        guard !context.arguments[CommonOptions.quiet] else { return }
         if summary.unchanged {
             printError(
                 "\(catalog): unchanged, the same file imported the same way as last time; nothing read or written, "

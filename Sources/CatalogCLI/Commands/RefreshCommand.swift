@@ -7,28 +7,23 @@ import Foundation
 struct RefreshCommand: Command {
     static let name = "refresh"
     static let summary = "Fetch a catalog imported from a URL again (conditional GET)."
-    static let options: Set<String> = ["timeout", "max-download-mb"]
-    static let flags: Set<String> = ["quiet", "json", "allow-private-fetch"]
-    static let help = """
-        USAGE: catalog refresh ID [--timeout SECONDS] [--max-download-mb N] [--allow-private-fetch] [--quiet]
-                                  [--json] [--db PATH]
-
+    static let timeout = ImportCommand.timeout.help("the whole download's deadline", default: "600")
+    static let quiet = CommonOptions.quiet.help("no summary")
+    static let json = CommonOptions.json.help(#"print {"notModified":true} or the import summary as JSON"#)
+    static let options: [any OptionDeclaration] = [
+        timeout, CommonOptions.maxDownloadMB, CommonOptions.allowPrivateFetch, quiet, json,
+    ]
+    static let usage = [
+        Usage(
+            "ID", .option(timeout), .option(CommonOptions.maxDownloadMB), .option(CommonOptions.allowPrivateFetch),
+            .option(quiet), .option(json), .option(CommonOptions.db))
+    ]
+    static let discussion = """
         Fetches catalog ID's source URL again with a conditional GET (If-None-Match and
         If-Modified-Since from the last import). When the server answers that nothing changed, it
         prints "not modified" and writes nothing; otherwise it imports the new file exactly as the
         catalog was imported before (format, record element, table, mapping, --replace), in one
         transaction.
-
-        OPTIONS:
-          --timeout SECONDS          the whole download's deadline (default: 600)
-          --max-download-mb N        the largest download, as sent and once decoded (gzip,
-                                     deflate) (default: 1024)
-          --allow-private-fetch      follow redirects to loopback, link-local and private addresses
-                                     too (default: refused, unless the redirect stays on the URL's
-                                     own scheme, host and port)
-          --quiet                    no summary
-          --json                     print {"notModified":true} or the import summary as JSON
-
         """
 
     static let removesTemporaryFilesOnSignal = true
@@ -53,7 +48,7 @@ struct RefreshCommand: Command {
         case .notModified:
             if context.json {
                 context.output.line(#"{"notModified":true}"#)
-            } else if !arguments.flag("quiet") {
+            } else if !arguments[Self.quiet] {
                 context.output.line("not modified")
             }
         case .imported(let summary):

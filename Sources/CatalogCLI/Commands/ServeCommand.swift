@@ -11,84 +11,121 @@ import Foundation
 struct ServeCommand: Command {
     static let name = "serve"
     static let summary = "Serve the catalogs over HTTP: JSON API, original endpoints, feeds, images."
-    static let options: Set<String> = [
-        "host", "port", "threads", "compat-catalog", "images", "public-url", "max-upload-mb", "max-connections",
-        "max-connections-per-ip", "timeout", "header-timeout", "host-name", "users-db", "import-timeout",
-        "refresh-every", "refresh-timeout", "max-download-mb", "snapshots", "client-cpu-budget",
+    static let host = Option<String>(
+        "host", value: "ADDRESS", default: "127.0.0.1",
+        help: "the address to listen on; 0.0.0.0 or :: for every interface")
+    static let port = Option<Int>(
+        "port", value: "N", in: 0...65535, default: 8080, help: "the port; 0 picks a free one")
+    static let threads = Option<Int?>(
+        "threads", value: "N", in: 1...256, showing: "one per core", help: "worker threads")
+    static let compatCatalog = Option<String?>(
+        "compat-catalog", value: "ID", showing: "cookbook",
+        help: "the catalog /gethots, /getcategories, /getrecipesbycategory and /getrecipe answer for")
+    static let images = Option<String?>(
+        "images", value: "DIR", showing: #"the "images" folder next to the database, when it exists"#,
+        help: "the stored images served under /images/")
+    static let publicURL = Option<String?>(
+        "public-url", value: "URL",
+        help:
+            "the server's public URL, for absolute links behind a proxy; an https URL makes the session cookies Secure"
+    ) { (url: String) throws(CLIError) -> String in
+        guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
+            throw CLIError.usage("--public-url must start with http:// or https://")
+        }
+        return url
+    }
+    static let hostName = Option<[String]>(
+        "host-name", value: "NAME", showing: "localhost and the listening address",
+        help:
+            "a host name the server answers as (repeatable); absolute links use the request's Host only when it "
+            + "names one of these, else the listening address"
+    ) { (name: String) throws(CLIError) -> String in
+        guard CatalogServerSettings.isValidHostName(name) else {
+            throw CLIError.usage("--host-name: '\(name)' is not a host name (letters, digits, '.', '-')")
+        }
+        return name
+    }
+    static let usersDB = CommonOptions.usersDB.help(
+        "the accounts file: users, sessions, tokens, favorites",
+        default: "beside the database, catalog.sqlite → catalog-users.sqlite")
+    static let maxUploadMB = Option<Int?>(
+        "max-upload-mb", value: "N", in: 1...4096, showing: "64", help: "the largest import upload")
+    static let importTimeout = Option<Int?>(
+        "import-timeout", value: "SECONDS", in: 1...86_400,
+        help:
+            "stop an import through the API that runs longer (default: 600); it also stops when its client goes "
+            + "away or the server stops")
+    static let maxConnections = Option<Int?>(
+        "max-connections", value: "N", in: 1...100_000, showing: "1024", help: "connections at once")
+    static let maxConnectionsPerIP = Option<Int?>(
+        "max-connections-per-ip", value: "N", in: 1...100_000, showing: "256",
+        help: "connections at once from one address")
+    static let timeout = Option<Int?>(
+        "timeout", value: "SECONDS", in: 1...3600, showing: "30",
+        help: "close connections silent this long while a body arrives or an answer is sent")
+    static let headerTimeout = Option<Int?>(
+        "header-timeout", value: "SECONDS", in: 1...3600, showing: "10",
+        help:
+            "a request's line and headers must arrive within this long of the connection opening or its previous "
+            + "answer, or the connection is closed")
+    static let clientCPUBudget = Option<Int?>(
+        "client-cpu-budget", value: "MS", in: 0...1_000_000,
+        showing: "500; 0: no limit, for a server behind a proxy that hides addresses",
+        help:
+            "the CPU time one client address may use per second, with four times as much as a burst; a client "
+            + "past it is served on one low-priority thread of its own, behind everybody else, and gets 429 when "
+            + "that queue is full")
+    static let refreshEvery = Option<TimeInterval?>(
+        "refresh-every", value: "DURATION",
+        help:
+            "refresh every catalog imported from a URL this often, in the background (conditional GET; 90s, 15m, "
+            + "2h, 1d); three feeds are fetched at once, so a slow one never holds up the others"
+    ) { (text: String) throws(CLIError) -> TimeInterval in
+        guard let seconds = ServeCommand.duration(text), seconds >= 1 else {
+            throw CLIError.usage("--refresh-every takes a duration such as 90s, 15m, 2h or 1d, got '\(text)'")
+        }
+        return seconds
+    }
+    static let refreshTimeout = Option<Int?>(
+        "refresh-timeout", value: "SECONDS", in: 1...86_400, showing: "600; at most 30 s of silence",
+        help: "each refresh download's deadline")
+    static let maxDownloadMB = CommonOptions.maxDownloadMB.help(
+        "a refresh download's largest size, as sent and once decoded (gzip, deflate)")
+    static let allowPrivateFetch = CommonOptions.allowPrivateFetch.help(
+        "let refreshes follow redirects to loopback, link-local and private addresses (default: refused, unless "
+            + "the redirect stays on the feed URL's own scheme, host and port)")
+    static let snapshots = Option<String?>(
+        "snapshots", value: "DIR", showing: "beside the database, catalog.sqlite → catalog-snapshots/",
+        help: "where offline snapshots (/api/v1/catalogs/ID/snapshot) are kept, one file per catalog version"
+    ) { (directory: String) throws(CLIError) -> String in
+        guard !directory.isEmpty else { throw CLIError.usage("--snapshots takes a directory") }
+        return directory
+    }
+    static let quiet = CommonOptions.quiet.help("no access log")
+    static let options: [any OptionDeclaration] = [
+        host, port, threads, compatCatalog, images, publicURL, hostName, usersDB, maxUploadMB, importTimeout,
+        maxConnections, maxConnectionsPerIP, timeout, headerTimeout, clientCPUBudget, refreshEvery, refreshTimeout,
+        maxDownloadMB, allowPrivateFetch, snapshots, quiet,
     ]
-    static let flags: Set<String> = ["quiet", "allow-private-fetch"]
-    static let help = """
-        USAGE: catalog serve [--db PATH] [--users-db PATH] [--host 127.0.0.1] [--port 8080] [--threads N] [--quiet]
-                             [--refresh-every DURATION [--refresh-timeout SECONDS] [--max-download-mb N]
-                             [--allow-private-fetch]]
-
+    static let usage = [
+        Usage(
+            .option(CommonOptions.db), .option(usersDB), .option(host), .option(port), .option(threads),
+            .option(quiet), .group(refreshEvery, refreshTimeout, maxDownloadMB, allowPrivateFetch))
+    ]
+    static let discussion = """
         Serves every catalog of the database over HTTP until SIGINT or SIGTERM, which stop
         accepting connections, let requests in flight finish and close the database cleanly.
         Prints "listening on http://HOST:PORT" once ready; one access-log line per request goes to
         standard error (method, path, status, bytes, microseconds) unless --quiet.
-
-        OPTIONS:
-          --host ADDRESS               the address to listen on (default: 127.0.0.1; 0.0.0.0 or ::
-                                       for every interface)
-          --port N                     the port (default: 8080; 0 picks a free one)
-          --threads N                  worker threads (default: one per core)
-          --compat-catalog ID          the catalog /gethots, /getcategories, /getrecipesbycategory
-                                       and /getrecipe answer for (default: cookbook)
-          --images DIR                 the stored images served under /images/ (default: the
-                                       "images" folder next to the database, when it exists)
-          --public-url URL             the server's public URL, for absolute links behind a proxy;
-                                       an https URL makes the session cookies Secure
-          --host-name NAME             a host name the server answers as (repeatable); absolute
-                                       links use the request's Host only when it names one of
-                                       these, else the listening address (default: localhost and
-                                       the listening address)
-          --users-db PATH              the accounts file: users, sessions, tokens, favorites
-                                       (default: beside the database, catalog.sqlite →
-                                       catalog-users.sqlite)
-          --max-upload-mb N            the largest import upload (default: 64)
-          --import-timeout SECONDS     stop an import through the API that runs longer (default: 600);
-                                       it also stops when its client goes away or the server stops
-          --max-connections N          connections at once (default: 1024)
-          --max-connections-per-ip N   connections at once from one address (default: 256)
-          --timeout SECONDS            close connections silent this long while a body arrives
-                                       or an answer is sent (default: 30)
-          --header-timeout SECONDS     a request's line and headers must arrive within this long
-                                       of the connection opening or its previous answer, or the
-                                       connection is closed (default: 10)
-          --client-cpu-budget MS       the CPU time one client address may use per second, with
-                                       four times as much as a burst; a client past it is served
-                                       on one low-priority thread of its own, behind everybody else,
-                                       and gets 429 when that queue is full (default: 500; 0: no
-                                       limit, for a server behind a proxy that hides addresses)
-          --refresh-every DURATION     refresh every catalog imported from a URL this often, in the
-                                       background (conditional GET; 90s, 15m, 2h, 1d); three feeds
-                                       are fetched at once, so a slow one never holds up the others
-          --refresh-timeout SECONDS    each refresh download's deadline (default: 600; at most 30 s
-                                       of silence)
-          --max-download-mb N          a refresh download's largest size, as sent and once decoded
-                                       (gzip, deflate) (default: 1024)
-          --allow-private-fetch        let refreshes follow redirects to loopback, link-local and
-                                       private addresses (default: refused, unless the redirect
-                                       stays on the feed URL's own scheme, host and port)
-          --snapshots DIR              where offline snapshots (/api/v1/catalogs/ID/snapshot) are
-                                       kept, one file per catalog version (default: beside the
-                                       database, catalog.sqlite → catalog-snapshots/)
-          --quiet                      no access log
-
         """
 
     func run(_ context: CommandContext) throws {
         let arguments = context.arguments
         let path = context.databaseLocation
         var settings = CatalogServerSettings()
-        for name in arguments.values("host-name") {
-            guard CatalogServerSettings.isValidHostName(name) else {
-                throw CLIError.usage("--host-name: '\(name)' is not a host name (letters, digits, '.', '-')")
-            }
-            settings.hostNames.append(name)
-        }
-        if let catalog = arguments.value("compat-catalog") { settings.compatCatalog = catalog }
-        if let images = arguments.value("images") {
+        settings.hostNames += try arguments[Self.hostName]
+        if let catalog = try arguments[Self.compatCatalog] { settings.compatCatalog = catalog }
+        if let images = try arguments[Self.images] {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: images, isDirectory: &isDirectory), isDirectory.boolValue
             else {
@@ -100,58 +137,45 @@ struct ServeCommand: Command {
                 .path
             if FileManager.default.fileExists(atPath: nextToDatabase) { settings.imagesDirectory = nextToDatabase }
         }
-        if let url = arguments.value("public-url") {
-            guard url.hasPrefix("http://") || url.hasPrefix("https://") else {
-                throw CLIError.usage("--public-url must start with http:// or https://")
-            }
-            settings.publicURL = url
-        }
-        if let megabytes = try arguments.integer("max-upload-mb", in: 1...4096) {
+        if let url = try arguments[Self.publicURL] { settings.publicURL = url }
+        if let megabytes = try arguments[Self.maxUploadMB] {
             settings.maxUploadBytes = megabytes << 20
         }
-        if let seconds = try arguments.integer("import-timeout", in: 1...86_400) {
+        if let seconds = try arguments[Self.importTimeout] {
             settings.importTimeout = .seconds(seconds)
         }
-        if let directory = arguments.value("snapshots") {
-            guard !directory.isEmpty else { throw CLIError.usage("--snapshots takes a directory") }
-            settings.snapshotsDirectory = directory
-        }
+        if let directory = try arguments[Self.snapshots] { settings.snapshotsDirectory = directory }
 
         var configuration = ServerConfiguration()
-        configuration.host = arguments.value("host") ?? "127.0.0.1"
-        configuration.port = try arguments.integer("port", in: 0...65535) ?? 8080
-        if let threads = try arguments.integer("threads", in: 1...256) { configuration.threads = threads }
-        if let limit = try arguments.integer("max-connections", in: 1...100_000) {
+        configuration.host = try arguments[Self.host]
+        configuration.port = try arguments[Self.port]
+        if let threads = try arguments[Self.threads] { configuration.threads = threads }
+        if let limit = try arguments[Self.maxConnections] {
             configuration.connectionLimit = limit
         }
-        if let limit = try arguments.integer("max-connections-per-ip", in: 1...100_000) {
+        if let limit = try arguments[Self.maxConnectionsPerIP] {
             configuration.perIPConnectionLimit = limit
         }
-        if let seconds = try arguments.integer("timeout", in: 1...3600) { configuration.connectionTimeout = seconds }
-        if let seconds = try arguments.integer("header-timeout", in: 1...3600) {
+        if let seconds = try arguments[Self.timeout] { configuration.connectionTimeout = seconds }
+        if let seconds = try arguments[Self.headerTimeout] {
             configuration.headerTimeout = .seconds(seconds)
         }
-        if let milliseconds = try arguments.integer("client-cpu-budget", in: 0...1_000_000) {
+        if let milliseconds = try arguments[Self.clientCPUBudget] {
             configuration.clientBudget =
                 milliseconds == 0
                 ? nil : .init(perSecond: .milliseconds(milliseconds), burst: .milliseconds(4 * milliseconds))
         }
         settings.listenHost = configuration.host
-        let refreshInterval = try arguments.value("refresh-every").map { text throws(CLIError) -> TimeInterval in
-            guard let seconds = Self.duration(text), seconds >= 1 else {
-                throw CLIError.usage("--refresh-every takes a duration such as 90s, 15m, 2h or 1d, got '\(text)'")
-            }
-            return seconds
-        }
+        let refreshInterval = try arguments[Self.refreshEvery]
         var refreshOptions = SourceFetcher.Options()
-        if let seconds = try arguments.integer("refresh-timeout", in: 1...86_400) {
+        if let seconds = try arguments[Self.refreshTimeout] {
             refreshOptions.deadline = TimeInterval(seconds)
             refreshOptions.timeout = min(TimeInterval(seconds), 30)
         }
-        if let megabytes = try arguments.integer("max-download-mb", in: 1...1_048_576) {
+        if let megabytes = try arguments[Self.maxDownloadMB] {
             refreshOptions.maxBytes = Int64(megabytes) << 20
         }
-        refreshOptions.allowPrivate = arguments.flag("allow-private-fetch")
+        refreshOptions.allowPrivate = arguments[Self.allowPrivateFetch]
         TemporaryFiles.removeStale()
 
         // Fail now, with the reason, rather than on the first request.
@@ -173,7 +197,7 @@ struct ServeCommand: Command {
         signal(SIGPIPE, SIG_IGN)
 
         let application = CatalogApplication(
-            options: options, accessLog: arguments.flag("quiet") ? nil : AccessLog())
+            options: options, accessLog: arguments[Self.quiet] ? nil : AccessLog())
         application.configure(&configuration)
         let server = HTTPServer(configuration: configuration, responder: application.responder)
         let port: Int

@@ -5,12 +5,18 @@ import Foundation
 struct TerminalCommand: Command {
     static let name = "browse"
     static let summary = "Browse and search a server's catalogs (or a downloaded snapshot) in the terminal."
-    static let options: Set<String> = ["offline", "token", "catalog"]
-    static let flags: Set<String> = ["no-color"]
-    static let help = """
-        USAGE: catalog browse URL [--token TOKEN] [--catalog ID] [--no-color]
-               catalog browse --offline FILE [--no-color]
-
+    static let offline = Option<String?>(
+        "offline", value: "FILE", help: "browse a snapshot downloaded from GET /api/v1/catalogs/ID/snapshot")
+    static let token = Option<String?>(
+        "token", value: "TOKEN", showing: "$CATALOG_TOKEN", help: "start signed in with this token")
+    static let catalog = Option<String?>("catalog", value: "ID", help: "open this catalog at once")
+    static let noColor = Flag("no-color", help: "no colours (also when NO_COLOR is set or TERM=dumb)")
+    static let options: [any OptionDeclaration] = [offline, token, catalog, noColor]
+    static let usage = [
+        Usage("URL", .option(token), .option(catalog), .option(noColor)),
+        Usage(.required(offline), .option(noColor)),
+    ]
+    static let discussion = """
         An interactive terminal app built only on the CatalogClient library: the server's catalogs,
         a catalog's list in index order with section headers, search as you type with scopes,
         every field of a record, the cookbook's Hot, Categories and Favorites, sign-in.
@@ -23,19 +29,12 @@ struct TerminalCommand: Command {
           *                        mark or unmark a favorite (signs in first)
           Esc                      back (the list keeps its place and its search)
           Ctrl-R                   try again after a failure      Ctrl-C   quit
-
-        OPTIONS:
-          --offline FILE   browse a snapshot downloaded from GET /api/v1/catalogs/ID/snapshot
-          --token TOKEN    start signed in with this token (default: $CATALOG_TOKEN)
-          --catalog ID     open this catalog at once
-          --no-color       no colours (also when NO_COLOR is set or TERM=dumb)
-
         """
 
     func run(_ context: CommandContext) throws {
         let arguments = context.arguments
         var options = CatalogTerminal.Options()
-        if let file = arguments.value("offline") {
+        if let file = try arguments[Self.offline] {
             guard arguments.positionals.isEmpty else {
                 throw CLIError.usage("give a server's URL or --offline FILE, not both")
             }
@@ -53,12 +52,12 @@ struct TerminalCommand: Command {
             options.server = url
         }
         options.token =
-            arguments.value("token")
+            try arguments[Self.token]
             ?? ProcessInfo.processInfo.environment["CATALOG_TOKEN"].flatMap {
                 $0.isEmpty ? nil : $0
             }
-        options.catalog = arguments.value("catalog")
-        if arguments.flag("no-color") { options.colors = false }
+        options.catalog = try arguments[Self.catalog]
+        if arguments[Self.noColor] { options.colors = false }
         context.output.flush()
         do {
             try CatalogTerminal.run(options)

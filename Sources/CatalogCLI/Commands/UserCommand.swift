@@ -6,15 +6,23 @@ import Foundation
 struct UserCommand: Command {
     static let name = "user"
     static let summary = "Add, list and remove users; issue API tokens; set passwords."
-    static let options: Set<String> = ["users-db"]
-    static let flags: Set<String> = ["admin", "password-stdin", "json"]
-    static let help = """
-        USAGE: catalog user add NAME [--admin] [--password-stdin] [--json] [--db PATH] [--users-db PATH]
-               catalog user list [--json] [--db PATH] [--users-db PATH]
-               catalog user remove NAME [--db PATH] [--users-db PATH]
-               catalog user token NAME [--json] [--db PATH] [--users-db PATH]
-               catalog user password NAME [--db PATH] [--users-db PATH]
-
+    static let admin = Flag("admin", help: "add: the user may change catalogs and accounts")
+    static let passwordStdin = Flag(
+        "password-stdin", help: "add: read a web sign-in password from the first line of standard input")
+    static let json = CommonOptions.json.help(
+        #"list: print {"users":[{"id","name","isAdmin","createdAt"}]};"# + "\n"
+            + #"add, token: print {"token","user":{…}}"#)
+    static let options: [any OptionDeclaration] = [admin, passwordStdin, json, CommonOptions.usersDB]
+    static let usage = [
+        Usage(
+            "add", "NAME", .option(admin), .option(passwordStdin), .option(json), .option(CommonOptions.db),
+            .option(CommonOptions.usersDB)),
+        Usage("list", .option(json), .option(CommonOptions.db), .option(CommonOptions.usersDB)),
+        Usage("remove", "NAME", .option(CommonOptions.db), .option(CommonOptions.usersDB)),
+        Usage("token", "NAME", .option(json), .option(CommonOptions.db), .option(CommonOptions.usersDB)),
+        Usage("password", "NAME", .option(CommonOptions.db), .option(CommonOptions.usersDB)),
+    ]
+    static let discussion = """
         Manages the accounts of the web app and the HTTP API. Every user has an API token
         (ctk_…, sent as "Authorization: Bearer ctk_…") and may have a password for signing in to
         the web app. A token is printed once, when it is issued, alone on its line: the database
@@ -34,21 +42,12 @@ struct UserCommand: Command {
                           (prompted without echo on a terminal); ends the user's web sessions
 
         NAME is 1 to 64 letters, digits, '.', '-', '_' or '@', unique ignoring case.
-
-        OPTIONS:
-          --admin            add: the user may change catalogs and accounts
-          --password-stdin   add: read a web sign-in password from the first line of standard input
-          --json             list: print {"users":[{"id","name","isAdmin","createdAt"}]};
-                             add, token: print {"token","user":{…}}
-          --users-db PATH    the accounts file (default: beside the catalog database,
-                             catalog.sqlite → catalog-users.sqlite)
-
         """
 
-    /// Which flags each subcommand takes.
-    static let subcommandFlags: [String: Set<String>] = [
-        "add": ["admin", "password-stdin", "json"], "list": ["json"], "remove": [], "token": ["json"],
-        "password": [],
+    /// The flags of the command, and which of them each subcommand takes.
+    static let flags = options.compactMap { $0 as? Flag }
+    static let subcommandFlags: [String: [Flag]] = [
+        "add": [admin, passwordStdin, json], "list": [json], "remove": [], "token": [json], "password": [],
     ]
 
     func run(_ context: CommandContext) throws {
@@ -60,20 +59,21 @@ struct UserCommand: Command {
             throw CLIError.usage(
                 "unknown subcommand '\(Self.printable(action))'; subcommands: add, list, remove, token, password")
         }
-        for flag in Self.flags.subtracting(allowed).sorted() where arguments.flag(flag) {
-            throw CLIError.usage("'--\(flag)' does not apply to 'user \(action)'")
+        let refused = Self.flags.filter { flag in !allowed.contains { $0.spec.name == flag.spec.name } }
+        for flag in refused.sorted(by: { $0.spec.name < $1.spec.name }) where arguments[flag] {
+            throw CLIError.usage("'--\(flag.spec.name)' does not apply to 'user \(action)'")
         }
         let auth = Authenticator()
         switch action {
         case "add":
             let name = try Self.userName(arguments, action: action)
             let password =
-                arguments.flag("password-stdin") ? try SecretInput.readLine(prompt: "Password for \(name): ") : nil
+                arguments[Self.passwordStdin] ? try SecretInput.readLine(prompt: "Password for \(name): ") : nil
             let database = try context.openForWriting()
             defer { database.close() }
             let store = try database.users()
             let (user, token) = try auth.addUser(
-                name: name, isAdmin: arguments.flag("admin"), password: password, in: store)
+                name: name, isAdmin: arguments[Self.admin], password: password, in: store)
             try Self.printToken(token, of: user, context: context)
             printError(
                 "added \(user.isAdmin ? "admin" : "user") \"\(user.name)\"\(password == nil ? "" : " with a password"); "

@@ -1,17 +1,26 @@
 /// A parsed command line: positionals, options with values, flags.
 ///
-/// Options take `--name value` or `--name=value`; a lone `--` ends options. Every option the
-/// command does not declare is a usage error, so typos never pass silently.
+/// Options take `--name value` or `--name=value`; a lone `--` ends options. The names and
+/// whether each takes a value come from the command's declarations (``Option``, ``Flag``); every
+/// other option is a usage error, so typos never pass silently. Values are read typed through
+/// the same declarations: `try arguments[Self.limit]`.
 struct Arguments {
     /// Values of each option, in order (options may repeat).
-    private(set) var options: [String: [String]] = [:]
+    private var options: [String: [String]] = [:]
     /// Flags that were given.
-    private(set) var flags: Set<String> = []
+    private var flags: Set<String> = []
     /// Everything else, in order.
     private(set) var positionals: [String] = []
 
-    /// Parses `arguments` against the declared option and flag names (without `--`).
-    init(_ arguments: [String], options declared: Set<String>, flags declaredFlags: Set<String>) throws(CLIError) {
+    /// Parses `arguments` against the options a command declares.
+    ///
+    /// - Parameters:
+    ///   - arguments: the command line after the command's name.
+    ///   - declared: every option the command accepts, its global ones included.
+    /// - Throws: a usage error for an unknown option, a flag given a value, an option without one.
+    init(_ arguments: [String], accepting declared: [OptionSpec]) throws(CLIError) {
+        var kinds: [String: OptionSpec.Kind] = [:]
+        for spec in declared { kinds[spec.name] = spec.kind }
         var index = 0
         var onlyPositionals = false
         while index < arguments.count {
@@ -27,7 +36,7 @@ struct Arguments {
             }
             guard argument.hasPrefix("--") else {
                 if argument == "-h" {
-                    flags.insert("help")
+                    flags.insert(CommonOptions.help.spec.name)
                     continue
                 }
                 throw CLIError.usage("unknown option '\(argument)'")
@@ -38,10 +47,11 @@ struct Arguments {
                 inlineValue = String(name[name.index(after: equals)...])
                 name = String(name[..<equals])
             }
-            if declaredFlags.contains(name) {
+            switch kinds[name] {
+            case .flag:
                 guard inlineValue == nil else { throw CLIError.usage("option '--\(name)' takes no value") }
                 flags.insert(name)
-            } else if declared.contains(name) {
+            case .option:
                 if let inlineValue {
                     options[name, default: []].append(inlineValue)
                 } else {
@@ -49,37 +59,22 @@ struct Arguments {
                     options[name, default: []].append(arguments[index])
                     index += 1
                 }
-            } else {
+            case nil:
                 throw CLIError.usage("unknown option '--\(name)'")
             }
         }
     }
 
-    /// The last value of option `name`.
-    func value(_ name: String) -> String? { options[name]?.last }
-
-    /// Every value of option `name`.
-    func values(_ name: String) -> [String] { options[name] ?? [] }
-
-    /// Whether flag `name` was given.
-    func flag(_ name: String) -> Bool { flags.contains(name) }
-
-    /// The value of option `name`, which must be given.
-    func required(_ name: String) throws(CLIError) -> String {
-        guard let value = value(name), !value.isEmpty else {
-            throw CLIError.usage("missing required option '--\(name)'")
-        }
-        return value
+    /// The value of `option`, as its declaration reads it: its type says what an absent option
+    /// gives (nil, the default, or a usage error when it is required).
+    ///
+    /// - Throws: the option's usage error for a value it does not take.
+    subscript<Value>(option: Option<Value>) -> Value {
+        get throws(CLIError) { try option.read(options[option.spec.name] ?? [], option.spec) }
     }
 
-    /// The value of option `name` as an integer in `range`.
-    func integer(_ name: String, in range: ClosedRange<Int>) throws(CLIError) -> Int? {
-        guard let text = value(name) else { return nil }
-        guard let number = Int(text), range.contains(number) else {
-            throw CLIError.usage("'--\(name)' must be a whole number from \(range.lowerBound) to \(range.upperBound)")
-        }
-        return number
-    }
+    /// Whether `flag` was given.
+    subscript(flag: Flag) -> Bool { flags.contains(flag.spec.name) }
 }
 
 /// A command-line failure: a usage error (exit 64) or a failure (exit 1), with one line for stderr.
