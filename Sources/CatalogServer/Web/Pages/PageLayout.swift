@@ -114,11 +114,10 @@ struct PageLayout {
 }
 
 /// The words the page's script needs, in the page's language: handed over in a data attribute.
+/// Only words: every count, price and plural the script shows is written by the server.
 enum ClientMessages {
     static let keys: [WebStrings.Key] = [
-        .results, .resultsCapped, .noResults, .unreachable, .retry, .pickRecord, .details, .close, .loading,
-        .categoryPrefix, .addFavorite, .removeFavorite, .favoritesOnDevice, .noFavorites, .offlineBanner,
-        .imageUnavailable, .activeFilters, .filters,
+        .noResults, .unreachable, .pickRecord, .close, .offlineBanner, .imageUnavailable,
     ]
 
     static func json(_ strings: WebStrings) -> String {
