@@ -245,6 +245,9 @@ import Testing
         #expect(names.isSuperset(of: ["app.js", "page.js", "windowed-list.js", "search.js", "favorites.js"]))
         for module in WebAssets.modules {
             #expect(module.path.hasPrefix(folder), "\(module.path)")
+            if module.path != WebAssets.script.path {
+                #expect(page.contains("<link rel=\"modulepreload\" href=\"\(module.path)\">"), "\(module.path)")
+            }
             let reply = try fixture.request(module.path)
             #expect(reply.status == 200, "\(module.path)")
             #expect(reply.response.headers["Cache-Control"] == WebRoutes.immutable)

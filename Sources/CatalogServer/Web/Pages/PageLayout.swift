@@ -50,6 +50,10 @@ struct PageLayout {
         html.element("link", ["rel": "manifest", "href": "/manifest.webmanifest"])
         if let canonical { html.element("link", ["rel": "canonical", "href": canonical]) }
         html.element("script", ["type": "module", "src": WebAssets.script.path])
+        // The modules it imports, asked for at once rather than as each import is read.
+        for module in WebAssets.modules where module.path != WebAssets.script.path {
+            html.element("link", ["rel": "modulepreload", "href": module.path])
+        }
         if let structuredData { html.scriptJSON(type: "application/ld+json", structuredData) }
         html.close("head")
         html.open(
