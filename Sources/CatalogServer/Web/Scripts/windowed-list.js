@@ -41,8 +41,12 @@ export class WindowedList {
       this.results = Array.from(this.nodes.values(), (node) => ({ id: node.dataset.id, node }));
       this.nodes = new Map();
     }
-    for (let index = 0; index * this.pageSize < this.count; index += 1) {
-      if (this.kind === "positions" && this.known(index)) this.pages.add(index);
+    if (this.kind === "positions") {
+      // The pages the rows already drawn fill: not fetched again.
+      for (const position of this.nodes.keys()) {
+        const index = Math.floor(position / this.pageSize);
+        if (!this.pages.has(index) && this.known(index)) this.pages.add(index);
+      }
     }
     this.anchorVirtual = 0;
     this.anchorPos = 0;
