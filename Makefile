@@ -113,7 +113,9 @@ lint:
 
 # The embedded web assets are real files: the script must parse, the JSON files must be JSON.
 check-assets:
-	node --check Sources/CatalogServer/Web/Assets/app.js
+	@for file in Sources/CatalogServer/Web/Scripts/*.js; do node --check "$$file" || exit 1; done
+	@for file in Sources/CatalogServer/Web/Scripts/*.js; do \
+		lines=$$(wc -l < "$$file"); [ "$$lines" -le 400 ] || { echo "$$file has $$lines lines (at most 400)"; exit 1; }; done
 	@for file in Sources/CatalogServer/Web/Assets/*.js; do node --check "$$file" || exit 1; done
 	@for file in Sources/CatalogServer/API/openapi.json Sources/CatalogServer/Web/Assets/*.json Sources/CatalogServer/Web/Assets/*.webmanifest; do \
 		[ -f "$$file" ] || continue; python3 -m json.tool "$$file" >/dev/null || { echo "$$file is not JSON"; exit 1; }; done

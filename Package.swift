@@ -98,7 +98,7 @@ let package = Package(
             name: "CatalogHTTP", dependencies: ["CMicroHTTPD", "CZlib", "CatalogModel"], swiftSettings: swiftSettings),
         // Writes the Swift file that carries a target's data files (EmbedFiles plugin).
         .executableTarget(name: "FileEmbedder", swiftSettings: swiftSettings),
-        // Embeds the files a target lists in its `embedded.txt` (the web app's script, stylesheet,
+        // Embeds the files a target lists in its `embedded.txt` (the web app's script modules, stylesheet,
         // icons and message tables, the OpenAPI document) at build time.
         .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["FileEmbedder"]),
         // The catalog server: JSON API, the original apps' endpoints and feeds, images, favorites.
@@ -109,7 +109,7 @@ let package = Package(
                 "CatalogCollation", "CatalogEngines",
                 "CatalogImport", "CatalogDemo",
             ],
-            exclude: ["embedded.txt", "API/openapi.json", "Web/Assets", "Web/Strings"],
+            exclude: ["embedded.txt", "API/openapi.json", "Web/Assets", "Web/Scripts", "Web/Strings"],
             swiftSettings: swiftSettings,
             plugins: [.plugin(name: "EmbedFiles")]
         ),

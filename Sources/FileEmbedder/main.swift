@@ -36,7 +36,7 @@ for path in arguments.dropFirst(3) {
 source += """
         ]
 
-        /// The bytes of the file at `path` (`Web/Assets/app.js`), or nil when none was embedded.
+        /// The bytes of the file at `path` (`Web/Scripts/app.js`), or nil when none was embedded.
         static func bytes(of path: String) -> [UInt8]? {
             base64[path].flatMap { Data(base64Encoded: $0) }.map { Array($0) }
         }

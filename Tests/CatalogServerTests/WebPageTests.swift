@@ -233,5 +233,28 @@ import Testing
         #expect(script.response.headers["Cache-Control"] == "public, max-age=31536000, immutable")
         #expect(script.response.headers["Content-Type"] == "text/javascript; charset=utf-8")
         #expect(try fixture.request("/assets/app-00000000.js").status == 404)
+        #expect(try fixture.request("/assets/js-00000000/app.js").status == 404)
+    }
+
+    @Test func theScriptIsModulesInOneFingerprintedFolder() throws {
+        let page = try fixture.request("/").text
+        #expect(page.contains("<script type=\"module\" src=\"\(WebAssets.script.path)\"></script>"))
+        let folder = WebAssets.script.path.dropLast("app.js".count)
+        #expect(folder.hasPrefix("/assets/js-"))
+        let names = Set(WebAssets.modules.map { String($0.path.dropFirst(folder.count)) })
+        #expect(names.isSuperset(of: ["app.js", "page.js", "windowed-list.js", "search.js", "favorites.js"]))
+        for module in WebAssets.modules {
+            #expect(module.path.hasPrefix(folder), "\(module.path)")
+            if module.path != WebAssets.script.path {
+                #expect(page.contains("<link rel=\"modulepreload\" href=\"\(module.path)\">"), "\(module.path)")
+            }
+            let reply = try fixture.request(module.path)
+            #expect(reply.status == 200, "\(module.path)")
+            #expect(reply.response.headers["Cache-Control"] == WebRoutes.immutable)
+            // Every module it imports is served beside it.
+            for name in reply.text.matches(of: /from "\.\/([a-z-]+\.js)"/).map({ String($0.1) }) {
+                #expect(names.contains(name), "\(module.path) imports \(name)")
+            }
+        }
     }
 }

@@ -43,6 +43,20 @@ struct WebRoutes {
                 tabs: CollectionPages.tabs(for: catalog.definition, strings: strings, selected: "all"))
             return try page.render(try ListState(request))
         }
+        // The rows a list's script fetches, drawn by the same RowView as the pages' rows.
+        routes.get("/c/{id}" + RowsFragment.suffix) { request, context in
+            let store = try stores.reader()
+            return try RowsFragment(store: store, catalog: try store.catalogOr404(context.parameter("id")))
+                .render(request)
+        }
+        routes.get("/c/{id}/categories/{category}" + RowsFragment.suffix) { request, context in
+            let store = try stores.reader()
+            let catalog = try store.catalogOr404(context.parameter("id"))
+            guard let number = Int(context.parameter("category")),
+                let category = catalog.categories.first(where: { $0.id == number })
+            else { throw HTTPError.notFound("no such category") }
+            return try RowsFragment(store: store, catalog: catalog, category: category).render(request)
+        }
         routes.get("/c/{id}/i/{item}") { request, context in
             let store = try stores.reader()
             let catalog = try store.catalogOr404(context.parameter("id"))
@@ -206,10 +220,11 @@ struct WebRoutes {
             return response
         }
         routes.get("/assets/{name}") { _, context in
-            guard let asset = WebAssets.all.first(where: { $0.name == context.parameter("name") }) else {
-                throw HTTPError.notFound("no such asset")
-            }
-            return Self.file(asset.bytes, type: asset.contentType, caching: Self.immutable)
+            try Self.asset("/assets/" + context.parameter("name"))
+        }
+        // The script's modules, in the folder named after all of them (`{name}` is the folder's).
+        routes.get("/assets/{name}/{file}") { _, context in
+            try Self.asset("/assets/" + context.parameter("name") + "/" + context.parameter("file"))
         }
         routes.get("/manifest.webmanifest") { _, _ in
             Self.file(WebAssets.manifest, type: "application/manifest+json", caching: "public, max-age=86400")
@@ -281,6 +296,12 @@ struct WebRoutes {
 
     /// A year, for files whose name changes with their content.
     static let immutable = "public, max-age=31536000, immutable"
+
+    /// The asset served at `path`, cached for a year (its name changes with its content).
+    static func asset(_ path: String) throws -> Response {
+        guard let asset = WebAssets.byPath[path] else { throw HTTPError.notFound("no such asset") }
+        return file(asset.bytes, type: asset.contentType, caching: immutable)
+    }
 
     /// A file's bytes with its type and caching.
     static func file(_ bytes: [UInt8], type: String, caching: String) -> Response {

@@ -1,4 +1,4 @@
-// The web app's service worker: keeps the app shell (stylesheet, script, icons, the offline
+// The web app's service worker: keeps the app shell (stylesheet, script modules, icons, the offline
 // pages), the pages the user visited and the images those pages showed, so that visited pages
 // open without a network. Pages are fetched from the network first (fresh data when online) and
 // fall back to the saved copy; images and fingerprinted assets come from the cache first. A page
@@ -23,6 +23,8 @@ const IMAGE_CACHE = "catalog-images";
 const SETTINGS_CACHE = "catalog-settings";
 const LANGUAGES_KEY = "/__catalog-languages";
 const MAX_PAGES = 300;
+// A list's rows fragment (`/c/{id}/rows`, `/c/{id}/categories/{n}/rows`).
+const ROWS = /^\/c\/[^/]+(\/categories\/[^/]+)?\/rows$/;
 const MAX_IMAGES = 600;
 
 self.addEventListener("install", (event) => {
@@ -140,7 +142,7 @@ async function cachedFirst(request, cacheName, limit) {
 }
 
 async function data(request) {
-  // JSON answers the pages read (rows, search results) are kept too, so a visited list scrolls
+  // Answers the pages read (rows, search results, the API's JSON) are kept too, so a visited list scrolls
   // offline; fresh from the network whenever there is one.
   try {
     const response = await fetch(request);
@@ -164,7 +166,10 @@ self.addEventListener("fetch", (event) => {
     return;
   }
   if (request.method !== "GET") return;
-  if (request.mode === "navigate" || (request.headers.get("Accept") || "").startsWith("text/html")) {
+  if (ROWS.test(url.pathname) && request.mode !== "navigate") {
+    // Rows the script fetches (HTML, but no page): kept like the API's answers.
+    event.respondWith(data(request));
+  } else if (request.mode === "navigate" || (request.headers.get("Accept") || "").startsWith("text/html")) {
     event.respondWith(page(request));
   } else if (url.pathname.startsWith("/assets/")) {
     event.respondWith(cachedFirst(request, SHELL_CACHE, 1000));

@@ -34,17 +34,7 @@ struct FilterPanel {
         }
         html.close("select")
         html.close("label")
-        // Both facets are always there (hidden while they have no values), so the script can
-        // fill them from any search's answer.
-        let categories = (facets["categories"] ?? []).filter { $0.value != category }
-        facet(
-            "category", title: strings.fieldLabel("categories", definition: definition),
-            values: merged(categories, selected: state.categories), selected: Set(state.categories),
-            label: { $0 }, into: &html)
-        facet(
-            "country", title: strings.fieldLabel("country", definition: definition),
-            values: merged(facets["country"] ?? [], selected: state.countries), selected: Set(state.countries),
-            label: { strings.locale.localizedString(forRegionCode: $0) ?? $0 }, into: &html)
+        writeFacets(facets, into: &html)
         html.open("fieldset", ["class": "facet price-range"])
         html.element("legend", text: strings[.priceRange])
         let low = state.price?.lower.map { DecimalText.format($0) } ?? ""
@@ -73,6 +63,21 @@ struct FilterPanel {
             text: strings[.resetFilters])
         html.close("div")
         html.close("section")
+    }
+
+    /// The two facets with their values and counts. Both are always there (hidden while they
+    /// have no values), so the script can take them from any search's rows fragment.
+    func writeFacets(_ facets: [String: [FacetCount]], into html: inout HTMLWriter) {
+        let strings = strings
+        let categories = (facets["categories"] ?? []).filter { $0.value != category }
+        facet(
+            "category", title: strings.fieldLabel("categories", definition: definition),
+            values: merged(categories, selected: state.categories), selected: Set(state.categories),
+            label: { $0 }, into: &html)
+        facet(
+            "country", title: strings.fieldLabel("country", definition: definition),
+            values: merged(facets["country"] ?? [], selected: state.countries), selected: Set(state.countries),
+            label: { strings.locale.localizedString(forRegionCode: $0) ?? $0 }, into: &html)
     }
 
     /// The facet's values, with the selected ones kept even when the search no longer counts them.

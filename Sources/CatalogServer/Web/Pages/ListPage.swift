@@ -24,11 +24,17 @@ struct ListPage {
     var definition: CatalogDefinition { catalog.definition }
     var strings: WebStrings { WebStrings.forLocale(definition.locale) }
     /// The page's own path.
-    var base: String {
+    var base: String { Self.base(definition, category: category) }
+    /// The detail links' `via=` (a category page's back link returns to it).
+    var via: String? { Self.via(category) }
+
+    /// The path of a catalog's list, or of one category's.
+    static func base(_ definition: CatalogDefinition, category: CategoryCount?) -> String {
         category.map { WebPaths.category(definition.id, $0.id) } ?? WebPaths.catalog(definition.id)
     }
-    /// The detail links' `via=` (a category page's back link returns to it).
-    var via: String? { category.map { "categories/\($0.id)" } }
+
+    /// The `via=` of a list's detail links.
+    static func via(_ category: CategoryCount?) -> String? { category.map { "categories/\($0.id)" } }
 
     func render(_ state: ListState) throws -> Response {
         let strings = strings
@@ -59,7 +65,7 @@ struct ListPage {
                 [
                     "class": state.searching ? "list searching" : "list", "id": "list", "data-catalog": id,
                     "data-locale": definition.locale, "data-base": base, "data-via": via,
-                    "data-category": category?.name,
+                    "data-category": category?.name, "data-rows": base + RowsFragment.suffix,
                     "data-title": layout.catalog?.title,
                 ])
             searchForm(state, scopes: content.scopes, into: &html)
@@ -148,30 +154,14 @@ struct ListPage {
                 "class": "filter-toggle", "id": "filter-toggle", "href": "#filters", "aria-controls": "filters",
                 "data-count": String(state.filterCount),
             ],
-            text: state.filterCount > 0 ? strings.plural(.activeFilters, state.filterCount) : strings[.filters])
+            text: Self.filterLabel(state, strings: strings))
         html.element("a", ["class": "search-cancel", "href": base, "id": "search-cancel"], text: strings[.cancel])
         html.close("div")
         html.element("input", ["type": "hidden", "name": "search", "value": "1"])
-        let scopeDefinitions = store.scopes(of: catalog)
-        if scopeDefinitions.count > 1, category == nil {
-            html.open("div", ["class": "scopes", "role": "group", "aria-label": strings[.categories], "id": "scopes"])
-            let counts = Dictionary((scopes ?? []).map { ($0.label, $0) }, uniquingKeysWith: { first, _ in first })
-            let selected = state.scope ?? scopeDefinitions.first?.label
-            for scope in scopeDefinitions {
-                html.open(
-                    "button",
-                    [
-                        "type": "submit", "name": "scope", "value": scope.label, "class": "scope",
-                        "aria-pressed": scope.label == selected ? "true" : "false",
-                    ])
-                html.element("span", ["class": "scope-label"], text: scope.label)
-                if let count = counts[scope.label] {
-                    html.element(
-                        "span", ["class": "count"], text: strings.number(count.count) + (count.capped ? "+" : ""))
-                }
-                html.close("button")
-            }
-            html.close("div")
+        if Self.scopeButtons(
+            store.scopes(of: catalog).map(\.label), counts: scopes, state: state, category: category, strings: strings,
+            into: &html)
+        {
             // After the buttons: a pressed button's value comes first, Enter keeps this one.
             if let scope = state.scope {
                 html.element("input", ["type": "hidden", "name": "scope", "value": scope])
@@ -180,19 +170,57 @@ struct ListPage {
         html.close("form")
     }
 
-    private func results(_ response: SearchResponse, state: ListState, into html: inout HTMLWriter) {
-        let total =
-            response.totalCapped
+    /// The scope buttons with their counts under the search (none on a category's page, or
+    /// when the catalog has one scope); true when there are buttons. The search's rows fragment
+    /// carries them too, for the script to take the counts from.
+    @discardableResult
+    static func scopeButtons(
+        _ labels: [String], counts: [ScopeCount]?, state: ListState, category: CategoryCount?, strings: WebStrings,
+        into html: inout HTMLWriter
+    ) -> Bool {
+        guard labels.count > 1, category == nil else { return false }
+        html.open("div", ["class": "scopes", "role": "group", "aria-label": strings[.categories], "id": "scopes"])
+        let counts = Dictionary((counts ?? []).map { ($0.label, $0) }, uniquingKeysWith: { first, _ in first })
+        let selected = state.scope ?? labels.first
+        for label in labels {
+            html.open(
+                "button",
+                [
+                    "type": "submit", "name": "scope", "value": label, "class": "scope",
+                    "aria-pressed": label == selected ? "true" : "false",
+                ])
+            html.element("span", ["class": "scope-label"], text: label)
+            if let count = counts[label] {
+                html.element("span", ["class": "count"], text: strings.number(count.count) + (count.capped ? "+" : ""))
+            }
+            html.close("button")
+        }
+        html.close("div")
+        return true
+    }
+
+    /// The search's total ("12 results", "1,000+ results").
+    static func total(_ response: SearchResponse, strings: WebStrings) -> String {
+        response.totalCapped
             ? strings.plural(.resultsCapped, response.total) : strings.plural(.results, response.total)
+    }
+
+    /// The filter button's words: "Filters", or how many are set.
+    static func filterLabel(_ state: ListState, strings: WebStrings) -> String {
+        state.filterCount > 0 ? strings.plural(.activeFilters, state.filterCount) : strings[.filters]
+    }
+
+    private func results(_ response: SearchResponse, state: ListState, into html: inout HTMLWriter) {
+        let total = Self.total(response, strings: strings)
         html.element("p", ["class": "total", "id": "total", "aria-live": "polite"], text: total)
-        let api = "/api/v1/catalogs/" + WebPaths.encode(definition.id) + "/search" + WebPaths.query(apiPairs(state))
         let context = RowView.Context(
             definition: definition, strings: strings, thumbnails: response.items.contains { $0.record.image != nil },
             backQuery: WebPaths.query(state.searchPairs + [("via", via)]))
         html.open(
             "ol",
             [
-                "class": "rows results", "id": "results", "data-source": "search", "data-api": api,
+                "class": "rows results", "id": "results", "data-source": "search",
+                "data-rows": base + RowsFragment.suffix + WebPaths.query(state.searchPairs),
                 "data-next": response.next, "data-total": String(response.total),
                 "data-capped": response.totalCapped ? "" : nil, "data-thumbs": context.thumbnails ? "" : nil,
                 "aria-label": total,
@@ -217,16 +245,6 @@ struct ListPage {
         }
     }
 
-    /// The API request of the search (the script pages on with it).
-    private func apiPairs(_ state: ListState) -> [(String, String?)] {
-        var pairs: [(String, String?)] = [("q", state.query), ("scope", state.scope)]
-        pairs += (state.categories + (category.map { [$0.name] } ?? [])).map { ("category", $0) }
-        pairs += state.countries.map { ("country", $0) }
-        pairs += [("price", state.price?.description), ("sort", state.sort == .relevance ? nil : state.sort.rawValue)]
-        pairs += [("limit", String(Self.searchLimit))]
-        return pairs
-    }
-
     private func browseList(_ rows: BrowseRows, state: ListState, into html: inout HTMLWriter) {
         let page = rows.page
         let first = page.cursors.first
@@ -238,14 +256,12 @@ struct ListPage {
                 "a", ["class": "earlier", "id": "earlier", "rel": "prev", "href": base + "?before=" + previous],
                 text: strings[.earlier])
         }
-        let api =
-            "/api/v1/catalogs/" + WebPaths.encode(definition.id)
-            + (category.map { "/categories/" + WebPaths.encode($0.name) } ?? "") + "/items"
         html.open(
             "div",
             [
                 "class": definition.flatList ? "sections flat" : "sections", "id": "sections",
-                "data-source": "positions", "data-api": api, "data-position": String(page.position),
+                "data-source": "positions", "data-rows": base + RowsFragment.suffix,
+                "data-page-size": String(Self.pageSize), "data-position": String(page.position),
                 "data-count": String(rows.outline.count),
                 "data-outline": String(
                     decoding: OutlineAnswer(outline: rows.outline, labels: catalog.sectionLabels).jsonBytes,

@@ -50,6 +50,10 @@ struct PageLayout {
         html.element("link", ["rel": "manifest", "href": "/manifest.webmanifest"])
         if let canonical { html.element("link", ["rel": "canonical", "href": canonical]) }
         html.element("script", ["type": "module", "src": WebAssets.script.path])
+        // The modules it imports, asked for at once rather than as each import is read.
+        for module in WebAssets.modules where module.path != WebAssets.script.path {
+            html.element("link", ["rel": "modulepreload", "href": module.path])
+        }
         if let structuredData { html.scriptJSON(type: "application/ld+json", structuredData) }
         html.close("head")
         html.open(
@@ -114,11 +118,10 @@ struct PageLayout {
 }
 
 /// The words the page's script needs, in the page's language: handed over in a data attribute.
+/// Only words: every count, price and plural the script shows is written by the server.
 enum ClientMessages {
     static let keys: [WebStrings.Key] = [
-        .results, .resultsCapped, .noResults, .unreachable, .retry, .pickRecord, .details, .close, .loading,
-        .categoryPrefix, .addFavorite, .removeFavorite, .favoritesOnDevice, .noFavorites, .offlineBanner,
-        .imageUnavailable, .activeFilters, .filters,
+        .noResults, .unreachable, .pickRecord, .close, .offlineBanner, .imageUnavailable,
     ]
 
     static func json(_ strings: WebStrings) -> String {

@@ -5,7 +5,8 @@ import Foundation
 /// One row of a list, as the original apps drew it: thumbnail, title (a step smaller when long,
 /// then ending in "…"), gray subtitle (or "Kategorie …", or the snippet that explains a search
 /// match), price, flag, and a disclosure chevron; the whole row is one link to the detail page.
-/// `app.js` draws the same row from the API's JSON (`row()`): change both together.
+/// The one renderer of a record's row: the pages' rows and the rows the script fetches
+/// (``RowsFragment``) are all drawn here; the script only places them.
 enum RowView {
     /// What every row of one list shares.
     struct Context {

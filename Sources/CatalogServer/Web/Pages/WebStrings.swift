@@ -131,11 +131,17 @@ struct WebStrings: Sendable {
         value.formatted(.number.locale(locale))
     }
 
-    /// `24,90 €` in German, `€24.90` in English: Foundation's currency format for the locale; a
-    /// price without a currency as a plain number.
+    /// `24,90 €` in German, `€24.90` in English, `HUF 4,990` (no minor unit shown) in English:
+    /// the locale's currency format with the digits CLDR shows for the currency
+    /// (``CurrencyDigits``), as `Intl.NumberFormat` writes it; a price without a currency as a
+    /// plain number. The one price format of the web app: every row, detail page and filter is
+    /// drawn with it on the server.
     func price(_ value: Decimal, currency: String?) -> String {
         if let currency, currency.utf8.count == 3, currency.utf8.allSatisfy({ (0x41...0x5A).contains($0) }) {
-            return value.formatted(.currency(code: currency).locale(locale))
+            let digits = CurrencyDigits.fractionDigits(of: currency)
+            return value.formatted(
+                .currency(code: currency).precision(.fractionLength(digits)).rounded(rule: .toNearestOrAwayFromZero)
+                    .locale(locale))
         }
         return value.formatted(.number.precision(.fractionLength(0...2)).locale(locale))
     }

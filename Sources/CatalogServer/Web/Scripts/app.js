@@ -1,0 +1,37 @@
+// The web app's script, ES modules by concern that only enhance server-rendered pages. The
+// server draws every row (RowView.swift, fetched as fragments from `/c/{id}/rows`), and every
+// price, number and plural in them; the modules place, fetch and react:
+//
+// - page.js: words, requests, the spinner and the error banner, `window.__catalog`;
+// - windowed-list.js: one windowed list for every list, addressing the whole list at any depth;
+// - lists.js: the list on this page and its place in the URL (`at=`);
+// - search.js: search as you type, scopes, filters, results paged by cursor;
+// - rail.js, keyboard.js: the index rail and the keyboard;
+// - pane.js: the record beside the list on wide screens;
+// - favorites.js: favorites with and without an account;
+// - offline.js: the service worker, and forgetting a signed-out user's traces.
+//
+// The order below is the order the page's listeners are set up in.
+
+import { doc, startBanner, startImagePlaceholders } from "./page.js";
+import { startList, startPlaceLinks } from "./lists.js";
+import { startSearch } from "./search.js";
+import { startRail } from "./rail.js";
+import { startKeyboard } from "./keyboard.js";
+import { startPane, startSplitter } from "./pane.js";
+import { startFavorites } from "./favorites.js";
+import { startServiceWorker, startSignOutForgetting } from "./offline.js";
+
+doc.documentElement.classList.add("js");
+startBanner();
+startImagePlaceholders();
+startPlaceLinks();
+startSearch();
+startList();
+startRail();
+startKeyboard();
+startPane();
+startSplitter();
+startFavorites();
+startSignOutForgetting();
+startServiceWorker();

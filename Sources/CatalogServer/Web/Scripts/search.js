@@ -1,0 +1,239 @@
+// Search as you type (the previous request cancelled, timings kept for tests), scope buttons,
+// filters (facets, price, sort) that search at once, results paged by cursor. The results, their
+// total, the scope and facet counts and the filter button's words are the server's (a rows
+// fragment, RowsFragment.swift); the script puts them in place.
+
+import { activity, doc, element, failed, requestRows, state, text } from "./page.js";
+import { list, rememberPlace } from "./lists.js";
+import { WindowedList } from "./windowed-list.js";
+
+const form = doc.getElementById("search-form");
+export const input = doc.getElementById("q");
+const filters = doc.getElementById("filters");
+const firstScope = list?.querySelector(".scope")?.value ?? null;
+let scope = new URL(location.href).searchParams.get("scope");
+if (scope === firstScope) scope = null;
+let controller = null;
+let keystrokeAt = 0;
+
+// The search's filters as the form holds them (facets, price, sort).
+function filterParams() {
+  const params = [];
+  if (!form) return params;
+  for (const box of doc.querySelectorAll("input[type=checkbox][form=search-form]:checked")) params.push([box.name, box.value]);
+  const low = doc.getElementById("pmin")?.value.trim() || "";
+  const high = doc.getElementById("pmax")?.value.trim() || "";
+  if (low || high) params.push(["price", low + ".." + high]);
+  const sort = doc.getElementById("sort")?.value;
+  if (sort && sort !== "relevance") params.push(["sort", sort]);
+  return params;
+}
+
+// The search's part of the URL (the page's and the rows fragment's).
+function stateQuery(query) {
+  const params = new URLSearchParams();
+  if (query) params.set("q", query);
+  if (scope) params.set("scope", scope);
+  for (const [name, value] of filterParams()) params.append(name, value);
+  params.set("search", "1");
+  return "?" + params.toString();
+}
+
+function ensureResults() {
+  let results = doc.getElementById("results");
+  if (!results) {
+    if (state.list) { state.list.destroy(); state.list = null; }
+    doc.getElementById("sections")?.remove();
+    doc.getElementById("rail")?.remove();
+    doc.getElementById("more")?.remove();
+    doc.getElementById("earlier")?.remove();
+    doc.getElementById("empty")?.remove();
+    doc.querySelector(".sticky-header")?.remove();
+    const total = element("p", "total"); total.id = "total"; total.setAttribute("aria-live", "polite");
+    results = element("ol", "rows results"); results.id = "results";
+    const empty = element("p", "empty", text("noResults")); empty.id = "empty"; empty.hidden = true;
+    list.append(total, results, empty);
+  }
+  return results;
+}
+
+// The pressed scope, and the counts the server wrote under the search (`fresh`, when it came).
+function drawScopes(fresh) {
+  for (const button of list.querySelectorAll(".scope")) {
+    const label = button.value;
+    button.setAttribute("aria-pressed", (scope ?? firstScope) === label ? "true" : "false");
+    if (!fresh) continue;
+    const counted = Array.from(fresh.querySelectorAll(".scope")).find((other) => other.value === label);
+    const count = counted?.querySelector(".count");
+    const badge = button.querySelector(".count");
+    if (count && badge) badge.replaceWith(count);
+    else if (count) button.append(count);
+    else if (badge) badge.textContent = "";
+  }
+}
+
+// The facets under the current query, as the server drew them (a checked value the search no
+// longer finds stays), and the filter button's words.
+function drawFacets(fresh, toggleWords) {
+  if (fresh) {
+    for (const fieldset of fresh.querySelectorAll(".facet[data-facet]")) {
+      doc.querySelector('.facet[data-facet="' + fieldset.dataset.facet + '"]')?.replaceWith(fieldset);
+    }
+  }
+  const toggle = doc.getElementById("filter-toggle");
+  if (toggle && toggleWords) {
+    toggle.textContent = toggleWords.textContent;
+    toggle.dataset.count = toggleWords.dataset.count;
+  }
+}
+
+// Rows drawn before the frame: a screenful; the rest of the results follow right after it.
+async function search() {
+  clearTimeout(activity.debounce);
+  activity.debounce = null;
+  const query = input.value;
+  const startedAt = keystrokeAt || performance.now();
+  keystrokeAt = 0;
+  if (controller) controller.abort();
+  const mine = new AbortController();
+  controller = mine;
+  const backQuery = stateQuery(query);
+  const url = list.dataset.rows + backQuery;
+  activity.drawing += 1;
+  let finishing = false;
+  try {
+    const requestedAt = performance.now();
+    const answer = await requestRows(url, { signal: mine.signal });
+    if (mine !== controller) return;
+    const answeredAt = performance.now();
+    const results = ensureResults();
+    state.list?.destroy();
+    const rows = new Map(answer.rows.map((node, index) => [index, node]));
+    const windowed = new WindowedList(results, {
+      kind: "search", rows: url, next: answer.root.dataset.next || null, thumbs: answer.root.dataset.thumbs === "1",
+    }, { rows });
+    state.list = windowed;
+    window.scrollTo({ top: 0, behavior: "instant" });
+    windowed.update();
+    doc.getElementById("total").textContent = answer.part("total")?.textContent || "";
+    doc.getElementById("empty").hidden = answer.rows.length > 0;
+    drawScopes(answer.root);
+    drawFacets(answer.part("facets"), answer.part("filter-toggle"));
+    state.renders += 1;
+    finishing = true;
+    const drawnAt = performance.now();
+    requestAnimationFrame(() => {
+      const frameAt = performance.now();
+      state.searchTimings.push(frameAt - startedAt);
+      state.searchPhases.push({
+        wait: requestedAt - startedAt, answer: answeredAt - requestedAt, draw: drawnAt - answeredAt,
+        frame: frameAt - drawnAt,
+      });
+      // After the frame: the URL (which costs a few ms). Replaced: typing adds no history entries.
+      setTimeout(() => {
+        if (mine === controller) history.replaceState(history.state, "", location.pathname + backQuery);
+        activity.drawing -= 1;
+      }, 0);
+    });
+  } catch (error) {
+    failed(error, search);
+  } finally {
+    if (!finishing) activity.drawing -= 1;
+  }
+}
+
+// A keystroke searches at once when nothing is running; keystrokes that come while a search
+// runs are gathered for 15 ms, and the search then cancels the one still running.
+function searchSoon() {
+  clearTimeout(activity.debounce);
+  if (activity.pending === 0 && activity.drawing === 0) {
+    activity.debounce = null;
+    search();
+  } else {
+    activity.debounce = setTimeout(search, 15);
+  }
+}
+
+export function startSearching() {
+  if (list.classList.contains("searching")) return;
+  list.classList.add("searching");
+  search();
+}
+
+// Cancel: back to the list where it was before the search (its place is in the session).
+function cancelSearch(event) {
+  const placeBefore = sessionStorage.getItem("catalog:before-search:" + location.pathname);
+  if (placeBefore) {
+    event?.preventDefault();
+    location.assign(placeBefore);
+  }
+}
+
+function closeFilters() { filters?.classList.remove("open"); }
+
+export function startSearch() {
+  if (input && list) {
+    const rememberBeforeSearch = () => {
+      if (!list.classList.contains("searching")) {
+        rememberPlace();
+        sessionStorage.setItem("catalog:before-search:" + location.pathname, location.pathname + location.search);
+      }
+    };
+    // A tap or click in the field starts searching; moving through the page with Tab does not
+    // (the rail and the rows stay where the keyboard expects them).
+    input.addEventListener("pointerdown", () => { rememberBeforeSearch(); startSearching(); });
+    input.addEventListener("input", (event) => {
+      rememberBeforeSearch();
+      if (!keystrokeAt) keystrokeAt = event.timeStamp || performance.now();
+      list.classList.add("searching");
+      searchSoon();
+    });
+    input.addEventListener("keydown", (event) => {
+      if (event.key === "Escape") {
+        event.preventDefault();
+        const cancel = doc.getElementById("search-cancel");
+        const before = sessionStorage.getItem("catalog:before-search:" + location.pathname);
+        location.assign(before || cancel?.href || location.pathname);
+      } else if (event.key === "ArrowDown") {
+        event.preventDefault();
+        list.querySelector(".row-link")?.focus();
+      }
+    });
+    doc.getElementById("search-cancel")?.addEventListener("click", cancelSearch);
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const button = event.submitter;
+      if (button && button.classList.contains("scope")) {
+        scope = button.value === firstScope ? null : button.value;
+        drawScopes(null);
+      } else {
+        input.blur();
+        closeFilters();
+      }
+      list.classList.add("searching");
+      keystrokeAt = event.timeStamp || performance.now();
+      search();
+    });
+    // Filters search at once; the URL is replaced, so they add no history entries.
+    filters?.addEventListener("change", () => {
+      keystrokeAt = performance.now();
+      searchSoon();
+    });
+  }
+  // The filter sheet (a phone) or panel (a wide screen).
+  doc.getElementById("filter-toggle")?.addEventListener("click", (event) => {
+    event.preventDefault();
+    filters?.classList.toggle("open");
+    if (filters?.classList.contains("open")) filters.querySelector("select, input")?.focus({ preventScroll: true });
+  });
+  doc.getElementById("filters-close")?.addEventListener("click", (event) => { event.preventDefault(); closeFilters(); });
+  doc.getElementById("filters-reset")?.addEventListener("click", (event) => {
+    if (!input) return;
+    event.preventDefault();
+    for (const box of doc.querySelectorAll("input[type=checkbox][form=search-form]")) box.checked = false;
+    for (const id of ["pmin", "pmax"]) { const field = doc.getElementById(id); if (field) field.value = ""; }
+    const sort = doc.getElementById("sort"); if (sort) sort.value = "relevance";
+    search();
+  });
+}
+
