@@ -184,7 +184,7 @@ public struct CatalogClientError: Error, Sendable, Equatable, CustomStringConver
             CatalogClientError(.badRequest, error.message, apiCode: "bad_parameter")
         case .cancelled:
             CatalogClientError(.cancelled, error.message)
-        case .busy, .constraint, .cannotOpen, .full, .engine:
+        default:
             CatalogClientError(.storage, error.message)
         }
     }
