@@ -2,8 +2,8 @@ import CatalogEngines
 import CatalogHTTP
 import CatalogModel
 import CatalogStorage
+import CatalogTestSupport
 import Foundation
-import Synchronization
 import Testing
 
 @testable import CatalogServer
@@ -195,17 +195,17 @@ final class ErrorHarness: Sendable {
         routes.get("/api/v1/failing") { _, _ in throw error }
         routes.get("/failing") { _, _ in throw error }
         let router = routes.build()
-        let log = Log()
+        let log = LockedLines()
         responder = router.wrapped(
             in: CatalogApplication.middleware(
                 stores: database, router: router, accessLog: nil, errorLog: { log.append($0) }))
         self.log = log
     }
 
-    private let log: Log
+    private let log: LockedLines
 
     /// The error log's lines so far.
-    func logged() -> [String] { log.lines.withLock { $0 } }
+    func logged() -> [String] { log.lines }
 
     func get(_ target: String) throws -> ServerFixture.Reply {
         let request = try #require(Request(method: .get, target: target, headers: HTTPHeaders([])))
@@ -215,11 +215,6 @@ final class ErrorHarness: Sendable {
     func close() {
         database.close()
         try? FileManager.default.removeItem(at: directory)
-    }
-
-    final class Log: Sendable {
-        let lines = Mutex<[String]>([])
-        func append(_ line: String) { lines.withLock { $0.append(line) } }
     }
 }
 
