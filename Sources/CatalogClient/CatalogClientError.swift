@@ -175,7 +175,9 @@ public struct CatalogClientError: Error, Sendable, Equatable, CustomStringConver
         return CatalogClientError(.decoding, detail, codingPath: path, url: url.map(Self.display))
     }
 
-    /// An offline catalog's storage failure, coded as the server would answer it.
+    /// An offline catalog's storage failure, coded as the server would answer it (a code
+    /// without a case here answers by its fault, as on the server: a user's mistake is a bad
+    /// request, anything else a storage failure).
     static func storage(_ error: StorageError) -> CatalogClientError {
         switch error.code {
         case .catalogNotFound, .itemNotFound, .nameNotFound, .userNotFound:
@@ -186,6 +188,10 @@ public struct CatalogClientError: Error, Sendable, Equatable, CustomStringConver
             CatalogClientError(.cancelled, error.message)
         case .busy, .constraint, .cannotOpen, .full, .engine:
             CatalogClientError(.storage, error.message)
+        default:
+            error.fault == .user
+                ? CatalogClientError(.badRequest, error.message, apiCode: "bad_parameter")
+                : CatalogClientError(.storage, error.message)
         }
     }
 

@@ -3,7 +3,7 @@
 /// `description` is one line a user can act on: `products.csv:12:7: unterminated quoted field`.
 public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of failure this is, for callers that react to it.
-    public enum Code: String, Sendable, Equatable {
+    public enum Code: String, Sendable, Equatable, CaseIterable {
         /// The input is not well-formed XML, JSON or CSV.
         case malformed
         /// The input is not valid UTF-8 (or declares an encoding we do not read).

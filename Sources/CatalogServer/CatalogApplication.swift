@@ -154,6 +154,23 @@ public final class CatalogApplication: Sendable {
         ImageRoutes(store: ImageStore(directory: options.imagesDirectory), thumbnails: thumbnails)
             .register(in: &routes)
         let router = routes.build()
+        let middleware = Self.middleware(stores: stores, router: router, accessLog: accessLog, errorLog: errorLog)
+        self.stores = stores
+        self.thumbnails = thumbnails
+        self.options = options
+        signInThrottle = throttle
+        self.router = router
+        self.listening = listening
+        responder = router.wrapped(in: middleware)
+    }
+
+    /// The middleware around `router`, outermost first: access log, private responses, errors
+    /// (where every error becomes its answer), CORS, security headers, compression, conditional
+    /// GET, the response cache.
+    static func middleware(
+        stores: any CatalogDatabase, router: Router, accessLog: AccessLog?,
+        errorLog: @escaping @Sendable (String) -> Void
+    ) -> [any Middleware] {
         var middleware: [any Middleware] = []
         if let accessLog { middleware.append(AccessLogMiddleware(log: accessLog)) }
         middleware += [
@@ -165,13 +182,7 @@ public final class CatalogApplication: Sendable {
             ConditionalGetMiddleware(),
             ResponseCache(stores: stores),
         ]
-        self.stores = stores
-        self.thumbnails = thumbnails
-        self.options = options
-        signInThrottle = throttle
-        self.router = router
-        self.listening = listening
-        responder = router.wrapped(in: middleware)
+        return middleware
     }
 
     /// Closes every database connection. Call after the server stopped.

@@ -169,6 +169,41 @@ import Testing
         #expect(logged.lines.first?.contains("Secret") == true)
     }
 
+    /// An error of another domain that knows its answer, or says it has none for clients.
+    struct QuotaError: HTTPResponseError {
+        var answers: Bool
+        var httpError: HTTPError? {
+            answers
+                ? HTTPError(
+                    .tooManyRequests, code: "quota", "the quota is used up",
+                    headers: HTTPHeaders([("Retry-After", "60")]))
+                : nil
+        }
+    }
+
+    @Test(arguments: [true, false])
+    func errorsThatKnowTheirAnswerAreRenderedOthersAreBare500s(answers: Bool) throws {
+        let logged = LockedLines()
+        let responder = ClosureResponder { _, _ in throw QuotaError(answers: answers) }.wrapped(in: [
+            ErrorMiddleware(log: { logged.append($0) }),
+            CORSMiddleware(pathPrefix: "/api/", allowedMethods: { _ in [.get] }),
+        ])
+        let response = try responder.respond(to: Request(method: .get, target: "/api/x")!, context: RequestContext())
+        let body = String(decoding: response.bytes!, as: UTF8.self)
+        if answers {
+            #expect(response.status == .tooManyRequests)
+            #expect(body == #"{"error":{"code":"quota","message":"the quota is used up"}}"#)
+            #expect(response.headers["Retry-After"] == "60")
+            #expect(response.headers["Access-Control-Allow-Origin"] == "*")
+            #expect(logged.lines.isEmpty)
+        } else {
+            #expect(response.status == .internalServerError)
+            #expect(body == "Internal Server Error\n")
+            #expect(response.headers["Access-Control-Allow-Origin"] == nil)
+            #expect(logged.lines.count == 1 && logged.lines.first?.hasSuffix("QuotaError(answers: false)") == true)
+        }
+    }
+
     @Test func jsonErrorsEscapeMarkup() throws {
         let response = ErrorMiddleware.json(
             HTTPError.badParameter("bad <script>\"x\""), Request(method: .get, target: "/")!)

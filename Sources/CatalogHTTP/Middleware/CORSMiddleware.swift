@@ -31,9 +31,11 @@ public struct CORSMiddleware: Middleware {
         var response: Response
         do {
             response = try next.respond(to: request, context: context)
-        } catch var error as HTTPError {
-            error.headers["Access-Control-Allow-Origin"] = "*"
-            throw error
+        } catch let error as any HTTPResponseError {
+            // An error clients see carries the header too; the server's own failures stay bare.
+            guard var answer = error.httpError else { throw error }
+            answer.headers["Access-Control-Allow-Origin"] = "*"
+            throw answer
         }
         response.headers.add("Access-Control-Allow-Origin", "*")
         response.headers.add("Access-Control-Expose-Headers", "ETag, Content-Length")

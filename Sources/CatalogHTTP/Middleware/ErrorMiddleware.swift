@@ -1,7 +1,9 @@
 import CatalogModel
 
-/// Turns thrown errors into responses: an ``HTTPError`` into its status and a JSON body
-/// `{"error":{"code","message"}}`, anything else into a bare 500 whose details go to the log only.
+/// Turns thrown errors into responses, in one place: an ``HTTPError``, or any error conforming to
+/// ``HTTPResponseError`` that has an answer for clients, into its status and a JSON body
+/// `{"error":{"code","message"}}` (or what `render` makes of it); anything else into a bare 500
+/// whose details go to the log only.
 public struct ErrorMiddleware: Middleware {
     /// Receives the details of unexpected errors.
     public var log: @Sendable (String) -> Void
@@ -20,12 +22,18 @@ public struct ErrorMiddleware: Middleware {
     public func respond(to request: Request, context: RequestContext, next: any Responder) throws -> Response {
         do {
             return try next.respond(to: request, context: context)
-        } catch let error as HTTPError {
-            return render(error, request)
+        } catch let error as any HTTPResponseError {
+            if let answer = error.httpError { return render(answer, request) }
+            return unexpected(error, request)
         } catch {
-            log("error: \(request.method) \(request.rawPath): \(Credentials.scrubbed(String(reflecting: error)))")
-            return Response.text("Internal Server Error\n", status: .internalServerError)
+            return unexpected(error, request)
         }
+    }
+
+    /// A bare 500; the error's `debugDescription`, credentials hidden, goes to the log.
+    private func unexpected(_ error: any Error, _ request: Request) -> Response {
+        log("error: \(request.method) \(request.rawPath): \(Credentials.scrubbed(String(reflecting: error)))")
+        return Response.text("Internal Server Error\n", status: .internalServerError)
     }
 
     /// `{"error":{"code":…,"message":…}}` with the error's status and headers.

@@ -23,22 +23,20 @@ struct CatalogAPI {
         }
         routes.get("/api/v1/catalogs/{id}/sections") { _, context in
             let reader = try stores.reader()
-            let sections = try StorageErrors.map {
-                try reader.sections(of: reader.catalogOr404(context.parameter("id")))
-            }
+            let sections = try reader.sections(of: reader.catalogOr404(context.parameter("id")))
             return JSONResponse.list("sections", sections)
         }
         routes.get("/api/v1/catalogs/{id}/outline") { _, context in
             let reader = try stores.reader()
             let catalog = try reader.catalogOr404(context.parameter("id"))
-            let outline = try StorageErrors.map { try reader.outline(of: catalog) }
+            let outline = try reader.outline(of: catalog)
             return JSONResponse.write(OutlineAnswer(outline: outline, labels: catalog.sectionLabels))
         }
         routes.get("/api/v1/catalogs/{id}/categories/{category}/outline") { _, context in
             let reader = try stores.reader()
             let catalog = try reader.catalogOr404(context.parameter("id"))
             let number = try catalog.categoryNumber(context.parameter("category"))
-            let outline = try StorageErrors.map { try reader.outline(of: catalog, category: number) }
+            let outline = try reader.outline(of: catalog, category: number)
             return JSONResponse.write(OutlineAnswer(outline: outline, labels: catalog.sectionLabels))
         }
         routes.get("/api/v1/catalogs/{id}/items") { request, context in
@@ -53,13 +51,11 @@ struct CatalogAPI {
             {
                 return JSONResponse.write(page)
             }
-            let page = try StorageErrors.map {
-                if let start = try request.text("start", maxLength: 64) {
-                    return try reader.items(of: catalog, startingAt: start, limit: limit)
-                }
-                return try reader.items(of: catalog, section: section, after: after, before: before, limit: limit)
+            if let start = try request.text("start", maxLength: 64) {
+                return JSONResponse.write(try reader.items(of: catalog, startingAt: start, limit: limit))
             }
-            return JSONResponse.write(page)
+            return JSONResponse.write(
+                try reader.items(of: catalog, section: section, after: after, before: before, limit: limit))
         }
         routes.get("/api/v1/catalogs/{id}/categories/{category}/items") { request, context in
             let limit = try request.integer("limit", in: 1...maxPage, default: 50)
@@ -73,10 +69,8 @@ struct CatalogAPI {
             {
                 return JSONResponse.write(page)
             }
-            let page = try StorageErrors.map {
-                try reader.items(
-                    of: catalog, category: context.parameter("category"), after: after, before: before, limit: limit)
-            }
+            let page = try reader.items(
+                of: catalog, category: context.parameter("category"), after: after, before: before, limit: limit)
             return JSONResponse.write(page)
         }
         routes.get("/api/v1/catalogs/{id}/items/{item}") { _, context in
@@ -84,7 +78,7 @@ struct CatalogAPI {
             let itemID = context.parameter("item")
             let reader = try stores.reader()
             let catalog = try reader.catalogOr404(id)
-            let record = try StorageErrors.map { try reader.item(of: catalog, id: itemID) }
+            let record = try reader.item(of: catalog, id: itemID)
             guard let record else { throw HTTPError.notFound("catalog \"\(id)\" has no item \"\(itemID)\"") }
             return JSONResponse.write(record)
         }
@@ -92,7 +86,7 @@ struct CatalogAPI {
             let search = try SearchParameters.request(from: request)
             let reader = try stores.reader()
             let catalog = try reader.catalogOr404(context.parameter("id"))
-            let result = try StorageErrors.map { try reader.search(search, in: catalog) }
+            let result = try reader.search(search, in: catalog)
             return JSONResponse.write(result)
         }
         routes.get("/api/v1/catalogs/{id}/categories") { _, context in
@@ -103,7 +97,7 @@ struct CatalogAPI {
             let limit = try request.integer("limit", in: 1...maxPage, default: 50)
             let reader = try stores.reader()
             let catalog = try reader.catalogOr404(context.parameter("id"))
-            let items = try StorageErrors.map { try reader.featured(of: catalog, limit: limit) }
+            let items = try reader.featured(of: catalog, limit: limit)
             return JSONResponse.list("items", items)
         }
     }
@@ -120,16 +114,14 @@ extension CatalogAPI {
             request.query("position") == nil
             ? nil : try request.integer("position", in: 0...Int(Int32.max), default: 0)
         guard at != nil || given != nil else { return nil }
-        return try StorageErrors.map {
-            // `at` wins over `position`, both over keyset paging, whose values are still checked.
-            for name in ["after", "before"] {
-                if let cursor = try request.cursor(name) { _ = try BrowseCursor.decode(cursor) }
-            }
-            _ = try request.text("start", maxLength: 64)
-            var position = given ?? 0
-            if let at { position = try reader.place(of: catalog, category: category, cursor: at).position }
-            return try reader.items(of: catalog, category: category, position: position, limit: limit)
+        // `at` wins over `position`, both over keyset paging, whose values are still checked.
+        for name in ["after", "before"] {
+            if let cursor = try request.cursor(name) { _ = try BrowseCursor.decode(cursor) }
         }
+        _ = try request.text("start", maxLength: 64)
+        var position = given ?? 0
+        if let at { position = try reader.place(of: catalog, category: category, cursor: at).position }
+        return try reader.items(of: catalog, category: category, position: position, limit: limit)
     }
 }
 

@@ -36,7 +36,7 @@ struct FavoritesAPI {
             let item = context.parameter("item")
             func find() throws -> StoredHit? {
                 let reader = try stores.reader()
-                return try StorageErrors.map { try reader.item(of: reader.catalogOr404(catalog), id: item) }
+                return try reader.item(of: reader.catalogOr404(catalog), id: item)
             }
             // This thread's snapshot may be a moment older than what the client just saw (through
             // another thread, or another server on the same database): look again in a new one.
@@ -46,7 +46,7 @@ struct FavoritesAPI {
                 record = try find()
             }
             guard record != nil else { throw HTTPError.notFound("catalog \"\(catalog)\" has no item \"\(item)\"") }
-            _ = try StorageErrors.map { try stores.users().addFavorite(userID: user.id, catalog: catalog, item: item) }
+            _ = try stores.users().addFavorite(userID: user.id, catalog: catalog, item: item)
             return Response(status: .noContent)
         }
         routes.on(.delete, "/api/v1/favorites/{catalog}/{item}") { request, context in
@@ -54,10 +54,8 @@ struct FavoritesAPI {
             guard CatalogDefinition.isValidID(context.parameter("catalog")) else {
                 throw HTTPError.notFound("no catalog named \"\(context.parameter("catalog"))\"")
             }
-            _ = try StorageErrors.map {
-                try stores.users().removeFavorite(
-                    userID: user.id, catalog: context.parameter("catalog"), item: context.parameter("item"))
-            }
+            _ = try stores.users().removeFavorite(
+                userID: user.id, catalog: context.parameter("catalog"), item: context.parameter("item"))
             return Response(status: .noContent)
         }
     }

@@ -36,7 +36,7 @@ struct ImportAPI {
             defer { file.remove() }
             let deadline = ContinuousClock.now + timeout
             let cancelled: @Sendable () -> Bool = { context.isCancelled() || ContinuousClock.now > deadline }
-            let summary = try Self.mapErrors(timedOut: { ContinuousClock.now > deadline }, limit: timeout) {
+            let summary = try Self.stoppingAtTimeout(timedOut: { ContinuousClock.now > deadline }, limit: timeout) {
                 // The same import as `catalog import FILE`: a new catalog takes the definition an
                 // export carries, and the summary has the import's notes.
                 var upload = ImportRequest(source: "upload", catalog: id)
@@ -87,18 +87,17 @@ struct ImportAPI {
         }
     }
 
-    /// A malformed file is the client's problem (422, with where); a constraint such as a
-    /// duplicate id too. An import stopped by its time limit is a 503 that says so. Storage
-    /// trouble stays a 500.
-    static func mapErrors<T>(timedOut: () -> Bool, limit: Duration, _ body: () throws -> T) throws -> T {
+    /// An import stopped by its time limit, whatever it threw on the way out, is a 503 that says
+    /// so. Every other failure answers as its error does (``ImportError`` and ``StorageError``
+    /// conform to ``HTTPResponseError``): a malformed file is the client's problem (422, with
+    /// where), a duplicate id a 409, storage trouble a bare 500.
+    static func stoppingAtTimeout<T>(timedOut: () -> Bool, limit: Duration, _ body: () throws -> T) throws -> T {
         do {
-            return try StorageErrors.map(body)
+            return try body()
         } catch  where timedOut() {
             throw HTTPError(
                 .serviceUnavailable, code: "import_timeout",
                 "the import took longer than \(limit.components.seconds) s and was stopped; nothing changed")
-        } catch let error as ImportError {
-            throw HTTPError(.unprocessableContent, code: "import_failed", error.description)
         }
     }
 }

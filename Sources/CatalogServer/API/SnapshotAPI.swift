@@ -27,10 +27,8 @@ struct SnapshotAPI {
             {
                 return Response(status: .notModified, headers: Self.headers(etag: etag))
             }
-            let file = try StorageErrors.map {
-                try cache.file(
-                    catalog: id, etag: etag, reader: try stores.reader(), isCancelled: context.isCancelled)
-            }
+            let file = try cache.file(
+                catalog: id, etag: etag, reader: try stores.reader(), isCancelled: context.isCancelled)
             var headers = Self.headers(etag: file.etag)
             headers["Content-Type"] = "application/vnd.sqlite3"
             headers["Content-Disposition"] = "attachment; filename=\"\(id).sqlite\""

@@ -26,9 +26,7 @@ struct CompatRoutes {
         let baseURL = baseURL
         routes.get("/gethots") { request, _ in
             let reader = try stores.reader()
-            let records = try StorageErrors.map {
-                try reader.featured(of: reader.catalogOr404(catalog), limit: 500).map { try $0.record() }
-            }
+            let records = try reader.featured(of: reader.catalogOr404(catalog), limit: 500).map { try $0.record() }
             let base = baseURL.resolve(for: request)
             return try JSONResponse.make(records.map { CompatRecipe($0, base: base) })
         }
@@ -55,9 +53,7 @@ struct CompatRoutes {
         routes.get("/getrecipe") { request, _ in
             let recid = try request.requiredText("recid", maxLength: 200)
             let reader = try stores.reader()
-            let record = try StorageErrors.map {
-                try reader.item(of: reader.catalogOr404(catalog), id: recid)?.record()
-            }
+            let record = try reader.item(of: reader.catalogOr404(catalog), id: recid)?.record()
             guard let record else { throw HTTPError.notFound("no recipe with recid \"\(recid)\"") }
             return try JSONResponse.make(CompatRecipe(record, base: baseURL.resolve(for: request)))
         }

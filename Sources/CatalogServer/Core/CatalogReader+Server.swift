@@ -7,7 +7,7 @@ import CatalogStorage
 extension CatalogReader {
     /// The catalog named `id`, or a 404.
     func catalogOr404(_ id: String) throws -> StoredCatalog {
-        guard let catalog = try StorageErrors.map({ try catalog(id) }) else {
+        guard let catalog = try catalog(id) else {
             throw HTTPError.notFound("no catalog named \"\(id.prefix(80))\"")
         }
         return catalog

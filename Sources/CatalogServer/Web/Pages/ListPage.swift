@@ -50,13 +50,12 @@ struct ListPage {
         layout.mainClass = opened == nil ? "split" : "split has-open"
         let content: Content
         if state.searching {
-            let response = try StorageErrors.map {
-                try store.search(state.searchRequest(within: category?.name, limit: Self.searchLimit), in: catalog)
-                    .response()
-            }
+            let response = try store.search(
+                state.searchRequest(within: category?.name, limit: Self.searchLimit), in: catalog
+            ).response()
             content = .results(response)
         } else {
-            let rows = try StorageErrors.map { () throws -> BrowseRows in try self.browseRows(state) }
+            let rows = try browseRows(state)
             content = .rows(rows)
         }
         return layout.render { html in
