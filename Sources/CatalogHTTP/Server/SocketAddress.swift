@@ -1,4 +1,11 @@
+// The socket types come from the C headers both Glibc and the libmicrohttpd shim include; which
+// module the compiler credits them to can vary from build to build, so both are imported.
+import CMicroHTTPD
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// An IPv4 or IPv6 address and port to bind, as the `sockaddr` libmicrohttpd takes.
 struct SocketAddress {

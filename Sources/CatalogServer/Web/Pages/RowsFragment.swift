@@ -67,10 +67,8 @@ struct RowsFragment {
 
     /// Rows by position, each with its cursor (the place the URL keeps).
     private func positionRows(position: Int, limit: Int, thumbs: Bool?, into html: inout HTMLWriter) throws {
-        let page = try StorageErrors.map {
-            try store.items(of: catalog, category: category?.id, position: position, limit: limit)
-        }
-        let records = try StorageErrors.map { try page.records() }
+        let page = try store.items(of: catalog, category: category?.id, position: position, limit: limit)
+        let records = try page.records()
         let context = RowView.Context(
             definition: definition, strings: strings, thumbnails: thumbs ?? records.contains { $0.image != nil },
             backQuery: WebPaths.query([("at", page.cursors.first), ("via", ListPage.via(category))]))
@@ -89,7 +87,7 @@ struct RowsFragment {
     private func searchRows(_ state: ListState, thumbs: Bool?, into html: inout HTMLWriter) throws {
         let strings = strings
         let request = state.searchRequest(within: category?.name, limit: ListPage.searchLimit)
-        let response = try StorageErrors.map { try store.search(request, in: catalog).response() }
+        let response = try store.search(request, in: catalog).response()
         let thumbnails = thumbs ?? response.items.contains { $0.record.image != nil }
         let context = RowView.Context(
             definition: definition, strings: strings, thumbnails: thumbnails,
@@ -126,7 +124,7 @@ struct RowsFragment {
 
     /// The rows of the records named, in that order.
     private func itemRows(_ ids: [String], thumbs: Bool?, via: String?, into html: inout HTMLWriter) throws {
-        let records = try StorageErrors.map { try ids.compactMap { try store.item(of: catalog, id: $0)?.record() } }
+        let records = try ids.compactMap { try store.item(of: catalog, id: $0)?.record() }
         let context = RowView.Context(
             definition: definition, strings: strings, thumbnails: thumbs ?? records.contains { $0.image != nil },
             backQuery: DetailPage.Origin(via: via).query)
