@@ -35,6 +35,7 @@ import sys
 import tempfile
 import threading
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -47,6 +48,8 @@ FAILURES = []
 
 
 def fail(where, message):
+    if f"{where}: {message}" in FAILURES:
+        return
     FAILURES.append(f"{where}: {message}")
     print(f"FAIL {where}: {message}", flush=True)
 
@@ -178,7 +181,8 @@ class Scratch:
         if content_type:
             request.add_header("Content-Type", content_type)
         with urllib.request.urlopen(request, timeout=60) as answer:
-            return json.loads(answer.read())
+            data = answer.read()
+            return json.loads(data) if data else None
 
     def close(self):
         self.files.shutdown()
@@ -266,7 +270,7 @@ def compare(shape, actual, where, path, record_keys):
 def record_keys_from(page):
     text = page.read_text(encoding="utf-8")
     start = text.index("A **record** always has every key:")
-    sentence = text[start:text.index("**Matches**", start)]
+    sentence = text[start:text.index("`fields`", start) + len("`fields`")]
     return re.findall(r"`([a-z]+)`", sentence)
 
 
@@ -274,8 +278,8 @@ def check_api_shapes(scratch, api_page, record_keys, openapi):
     token = subprocess.run([scratch.binary, "user", "add", "docs-admin", "--admin", "--password-stdin"],
                            cwd=scratch.dir, input="docs-password\n", capture_output=True, text=True,
                            check=True).stdout.strip()
-    category = scratch.get("/api/v1/catalogs/cookbook/categories")["categories"][0]["id"]
-    values = {"id": "cookbook", "catalog": "cookbook", "item": "r01", "category": str(category)}
+    category = scratch.get("/api/v1/catalogs/cookbook/categories")["categories"][0]["name"]
+    values = {"id": "cookbook", "catalog": "cookbook", "item": "r01", "category": urllib.parse.quote(category)}
     scratch.get("/api/v1/favorites/cookbook/r01", token=token, method="PUT", body=b"")
     documented = set()
     for number, line in enumerate(api_page.read_text(encoding="utf-8").split("\n"), 1):
@@ -283,11 +287,13 @@ def check_api_shapes(scratch, api_page, record_keys, openapi):
         if not row:
             continue
         where = f"{api_page.relative_to(ROOT)}:{number}"
-        method, target = row.group(1).split(" ", 1)
-        for path in re.findall(r"(/[^\s?`]*)", target):
+        for path in re.findall(r"`(?:[A-Z]+ )?(/[^\s?`]*)", line):
             documented.add(path)
             if path not in openapi["paths"]:
                 fail(where, f"{path} is not in the OpenAPI document")
+        if " " not in row.group(1):
+            continue
+        method, target = row.group(1).split(" ", 1)
         shape_text = re.match(r"`(\{[^`]*\}|record)`", row.group(2))
         if not shape_text or method not in ("GET", "POST"):
             continue
@@ -301,6 +307,7 @@ def check_api_shapes(scratch, api_page, record_keys, openapi):
                 answer = scratch.get(path, method="POST", content_type="application/json",
                                      body=json.dumps({"name": "docs-admin", "password": "docs-password"}).encode())
             elif path.endswith("/import"):
+                path = path.replace("/cookbook/", "/pantry-api/")
                 answer = scratch.get(path + "?locale=hu", token=token, method="POST", content_type="text/csv",
                                      body=(scratch.dir / "docs" / "examples" / "pantry.csv").read_bytes())
             else:
