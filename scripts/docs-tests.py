@@ -294,11 +294,11 @@ def check_api_shapes(scratch, api_page, record_keys, openapi):
         if " " not in row.group(1):
             continue
         method, target = row.group(1).split(" ", 1)
-        shape_text = re.match(r"`(\{[^`]*\}|record)`", row.group(2))
+        shape_text = re.match(r"`(\{[^`]*\}|\[\{[^`]*\}\]|record)`", row.group(2))
         if not shape_text or method not in ("GET", "POST"):
             continue
         path = re.sub(r"\{(\w+)\}", lambda m: values[m.group(1)], target.split("?")[0])
-        query = re.findall(r"[?&](\w+)=(\w*)", target.split(" ")[0])
+        query = re.findall(r"[?&](\w+)=([\w-]*)", target.split(" ")[0])
         query = "&".join(f"{k}={'0' if v == 'N' else v}" for k, v in query if v and v != "CURSOR")
         if "/search" in path:
             query = "q=paprik"
