@@ -11,7 +11,7 @@ docs/examples/ and a fresh catalog.sqlite with the demo catalogs, with the binar
   (`TOKEN=$(…)` in one block is $TOKEN in the next). `localhost:8080` becomes a live
   `catalog serve --port 0` on that scratch database, `localhost:8000` a static file server of
   docs/examples/ on another free loopback port (the feed examples). A block that exits non-zero
-  fails the run.
+  fails the run (the examples call `curl -f`, which fails on an HTTP error).
 - every ```text block after `<!-- usage: COMMAND -->` must be that command's USAGE lines in
   `catalog COMMAND --help`, character for character;
 - every `--option` written after `catalog COMMAND` (in a block or an inline code span) must be
@@ -22,7 +22,7 @@ docs/examples/ and a fresh catalog.sqlite with the demo catalogs, with the binar
   real answer, nested objects and records included, and every route of the OpenAPI document
   must be in docs/api.md and every documented route in the OpenAPI document.
 
-Nothing waits on time: the servers are used once they print their address.
+DOCS_TESTS_VERBOSE=1 prints every block's output. Nothing waits on time: the servers are used once they print their address.
 """
 
 import http.server
@@ -169,6 +169,8 @@ class Scratch:
             + f"\nset +a\nexport -p > '{state}'\n", encoding="utf-8")
         result = subprocess.run(["bash", str(script)], cwd=self.dir, env=self.env,
                                 capture_output=True, text=True, timeout=300)
+        if os.environ.get("DOCS_TESTS_VERBOSE"):
+            print(f"--- {block.where}\n{result.stdout}{result.stderr}", flush=True)
         if result.returncode != 0:
             fail(block.where, f"exit status {result.returncode}\n{block.text}"
                  f"--- stdout\n{result.stdout[-2000:]}--- stderr\n{result.stderr[-2000:]}")
