@@ -17,6 +17,8 @@ docs/examples/ and a fresh catalog.sqlite with the demo catalogs, with the binar
 - every `--option` written after `catalog COMMAND` (in a block or an inline code span) must be
   one of that command's options in its --help, and every option a --help lists must be
   documented somewhere in docs/;
+- every relative link (and the README's picture) must lead to a file, and its #anchor to a
+  heading there;
 - every JSON shape documented for a request in docs/api.md's tables (`{"id","title",…}`) and for
   a command in docs/cli.md's list (`catalog … --json` → `{…}`) must have exactly the keys of the
   real answer, nested objects and records included, and every route of the OpenAPI document
@@ -339,6 +341,33 @@ def check_cli_shapes(scratch, cli_page, record_keys):
         compare(parse_shape(item.group(2)), json.loads(result.stdout), where, "", record_keys)
 
 
+# ---------------------------------------------------------------------------- links
+
+def slug(heading):
+    """GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def check_links(page):
+    fenced = False
+    for number, line in enumerate(page.read_text(encoding="utf-8").split("\n"), 1):
+        if line.startswith("```"):
+            fenced = not fenced
+        if fenced:
+            continue
+        for target in re.findall(r"\]\(([^)\s]+)\)", line) + re.findall(r'src="([^"]+)"', line):
+            if re.match(r"[a-z]+:", target):
+                continue
+            file, _, anchor = target.partition("#")
+            path = (page.parent / file).resolve() if file else page
+            if not path.exists():
+                fail(f"{page.relative_to(ROOT)}:{number}", f"the link {target} leads nowhere")
+            elif anchor and path.suffix == ".md":
+                headings = re.findall(r"^#+ (.*)$", path.read_text(encoding="utf-8"), re.M)
+                if anchor not in {slug(h) for h in headings}:
+                    fail(f"{page.relative_to(ROOT)}:{number}", f"the link {target}: no such heading")
+
+
 # ---------------------------------------------------------------------------- options
 
 def command_uses(text):
@@ -357,13 +386,11 @@ def main():
     global_options = options_of(help_text(binary, "")) | {"--help"}
     openapi = json.loads((ROOT / "Sources/CatalogServer/API/openapi.json").read_text(encoding="utf-8"))
     record_keys = record_keys_from(ROOT / "docs" / "cli.md")
-    all_text = ""
     blocks_run = 0
 
     for page in pages:
-        text = page.read_text(encoding="utf-8")
-        all_text += text
         blocks = read_blocks(page)
+        check_links(page)
         for block in blocks:
             if block.usage:
                 expected = usage_lines(help_text(binary, block.usage))
@@ -400,9 +427,6 @@ def main():
         for option in sorted(options_of(output) - global_options):
             if option not in docs_text:
                 fail("docs/", f"catalog {command} {option} (in --help) is documented nowhere in docs/")
-    for image in re.findall(r"!\[[^\]]*\]\(([^)]+)\)", all_text):
-        if not (ROOT / image).is_file():
-            fail("README.md", f"the picture {image} is missing")
 
     if FAILURES:
         print(f"docs-tests: {len(FAILURES)} failures ({blocks_run} blocks run)")
