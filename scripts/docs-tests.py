@@ -321,6 +321,16 @@ def check_api_shapes(scratch, api_page, record_keys, openapi):
             continue
         compare(parse_shape(shape_text.group(1)), answer, where, "", record_keys)
     text = api_page.read_text(encoding="utf-8")
+    error_shape = re.search(r"Errors are `(\{[^`]*\})`", text)
+    if not error_shape:
+        fail(str(api_page.relative_to(ROOT)), "the error shape (Errors are `{…}`) is not documented")
+    else:
+        try:
+            scratch.get("/api/v1/catalogs/no-such-catalog")
+            fail(str(api_page.relative_to(ROOT)), "an unknown catalog answered 200")
+        except urllib.error.HTTPError as error:
+            compare(parse_shape(error_shape.group(1)), json.loads(error.read()),
+                    f"{api_page.relative_to(ROOT)} (errors)", "", record_keys)
     for path in openapi["paths"]:
         if path not in documented and f"`{path}" not in text and f" {path}" not in text:
             fail(str(api_page.relative_to(ROOT)), f"the OpenAPI document's {path} is not documented")
