@@ -15,16 +15,19 @@ docs/examples/ and a fresh catalog.sqlite with the demo catalogs, with the binar
 - every ```text block after `<!-- usage: COMMAND -->` must be that command's USAGE lines in
   `catalog COMMAND --help`, character for character;
 - every `--option` written after `catalog COMMAND` (in a block or an inline code span) must be
-  one of that command's options in its --help, and every option a --help lists must be
-  documented somewhere in docs/;
+  one of that command's options in its --help, an option alone in inline code (`--timeout
+  SECONDS`) one of some command's (except on the pages about other tools too), and every option
+  a --help lists must be documented somewhere in docs/;
 - every relative link (and the README's picture) must lead to a file, and its #anchor to a
   heading there;
 - every JSON shape documented for a request in docs/api.md's tables (`{"id","title",…}`) and for
   a command in docs/cli.md's list (`catalog … --json` → `{…}`) must have exactly the keys of the
   real answer, nested objects and records included, and every route of the OpenAPI document
-  must be in docs/api.md and every documented route in the OpenAPI document.
+  must be in docs/api.md and every documented route in the OpenAPI document; the documented
+  error shape is compared with a real 404.
 
-DOCS_TESTS_VERBOSE=1 prints every block's output. Nothing waits on time: the servers are used once they print their address.
+DOCS_TESTS_VERBOSE=1 prints every block's output. Nothing waits on time: the servers are used
+once they print their address.
 """
 
 import http.server
@@ -47,6 +50,8 @@ USAGE_MARK = re.compile(r"<!-- usage: ([a-z ]+) -->")
 COMMANDS = ["import", "demo", "catalogs", "list", "sections", "show", "search", "export", "refresh",
             "copy", "generate", "serve", "user", "browse"]
 FAILURES = []
+# Pages whose inline options are other tools' too (the benchmark scripts', swift build's).
+OTHER_TOOLS_PAGES = {"benchmarks.md", "development.md"}
 
 
 def fail(where, message):
@@ -394,6 +399,7 @@ def main():
     pages = [ROOT / "README.md"] + sorted((ROOT / "docs").glob("*.md"))
     helps = {command: help_text(binary, command) for command in COMMANDS}
     global_options = options_of(help_text(binary, "")) | {"--help"}
+    every_option = set().union(global_options, *(options_of(output) for output in helps.values()))
     openapi = json.loads((ROOT / "Sources/CatalogServer/API/openapi.json").read_text(encoding="utf-8"))
     record_keys = record_keys_from(ROOT / "docs" / "cli.md")
     blocks_run = 0
@@ -414,6 +420,11 @@ def main():
                 for option in options:
                     if option not in options_of(helps[command]) | global_options:
                         fail(where, f"catalog {command} has no option {option} (catalog {command} --help)")
+        if page.name not in OTHER_TOOLS_PAGES:
+            for number, span in inline_code(page):
+                option = re.match(r"--[a-z][a-z0-9-]*", span)
+                if option and option.group(0) not in every_option:
+                    fail(f"{page.relative_to(ROOT)}:{number}", f"no command has the option {option.group(0)}")
         runnable = [block for block in blocks if block.runnable]
         checks_api = page.name == "api.md"
         checks_cli = page.name == "cli.md"
