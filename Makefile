@@ -4,7 +4,9 @@
 #   make test   install what is missing, build, run every test (Swift tests, the OpenAPI
 #               conformance run with schemathesis against a live server, the PostgreSQL parts on
 #               a throwaway cluster, `catalog browse` under tmux, the client library's documentation
-#               built with its samples compiled, then the browser tests in headless Chromium)
+#               built with its samples compiled, every example of the README and docs/ run and
+#               checked against the program by scripts/docs-tests.py, then the browser tests in
+#               headless Chromium)
 #   make bench  every benchmark figure beside its peer (catalog-bench: import, re-imports, JSON and
 #               CSV import, the CATALOG_PROFILE breakdown, search beside FTS5 and Tantivy, sections;
 #               postgres-bench.sh: PostgreSQL beside SQLite; client-bench; server-bench.sh beside
@@ -54,6 +56,7 @@ test: deps-test lint check-assets
 	scripts/api-conformance.sh .build/debug/catalog
 	scripts/test-postgres.sh .build/debug/catalog
 	scripts/terminal-tests.sh .build/debug/catalog
+	scripts/docs-tests.py .build/debug/catalog
 	CATALOG_BROWSER_1M=0 scripts/browser-tests.sh .build/debug/catalog
 
 browser-bench: deps-test

@@ -5,7 +5,7 @@
 # New interesting inputs go to .build/fuzz/corpus/NAME (the committed seeds in Fuzz/Corpus/NAME
 # are read, never written); a crash or a hang stops that target, is saved as
 # .build/fuzz/artifacts/NAME-crash-… and makes the script fail. Add every such input to the
-# target's regression test (see the README) and to Fuzz/Corpus/NAME.
+# target's regression test (see docs/development.md) and to Fuzz/Corpus/NAME.
 # `make fuzz` runs each target for 60 s (FUZZ_SECONDS); `make test` for 5 s (FUZZ_CI_SECONDS).
 set -euo pipefail
 cd "$(dirname "$0")"

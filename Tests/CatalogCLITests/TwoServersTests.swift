@@ -252,7 +252,7 @@ final class TwoServersTests {
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx"), "needs nginx (nginx-light)"))
-    func nginxInFrontReachesBothServersWithTheREADMEsConfiguration() throws {
+    func nginxInFrontReachesBothServersWithTheDocumentedConfiguration() throws {
         let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("docs/nginx/catalog.conf")
         var site = try String(contentsOf: example, encoding: .utf8)
@@ -332,13 +332,13 @@ final class TwoServersTests {
     }
 }
 
-/// The README shows the nginx configuration the two-server test runs, word for word.
+/// The PostgreSQL page (docs/postgresql.md) shows the nginx configuration the two-server test runs, word for word.
 @Suite struct NginxExampleTests {
-    @Test func theREADMEShowsTheTestedConfiguration() throws {
+    @Test func thePostgreSQLPageShowsTheTestedConfiguration() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let page = try String(contentsOf: root.appendingPathComponent("docs/postgresql.md"), encoding: .utf8)
         let example = try String(contentsOf: root.appendingPathComponent("docs/nginx/catalog.conf"), encoding: .utf8)
-        #expect(readme.contains("```nginx\n" + example + "```\n"))
+        #expect(page.contains("```nginx\n" + example + "```\n"))
     }
 }
