@@ -7,6 +7,9 @@
 /// record.write(to: &output)
 /// let body = output.bytes
 /// ```
+///
+/// Objects are written through ``object(_:)``, whose ``JSONObjectWriter`` places the commas and
+/// keys, and arrays through ``array(_:_:)``; ``raw(_:)`` is left for splicing JSON already written.
 public struct JSONOutput: Sendable {
     /// The document so far.
     public internal(set) var bytes: [UInt8]

@@ -4,7 +4,9 @@ import CatalogModel
 ///
 /// A hand-written recursive-descent parser over a ``ByteScanner``: strict RFC 8259, one pass,
 /// memory bounded by the largest single record. Values outside the records are validated and
-/// discarded without building strings.
+/// discarded without building strings. What JSON is (escapes, surrogate pairs, literals, the
+/// number grammar) comes from ``JSONLexis``, which the model's in-memory `JSONInput` calls too;
+/// the control flow over a refilling buffer and the messages with line and column are this one's.
 struct JSONParser {
     /// Containers nested deeper than this are refused with `.tooLarge`.
     static let maxDepth = 64

@@ -17,7 +17,9 @@ public struct JSONInputError: Error, Sendable, Equatable, CustomStringConvertibl
 
 /// A strict reader of the JSON that ``JSONOutput`` writes (and of any other RFC 8259 JSON of the
 /// same shapes), straight from UTF-8 bytes: no intermediate value tree, numbers kept as their
-/// exact literal. The storage engines read records back with it.
+/// exact literal. The storage engines read records back with it. What JSON is (escapes,
+/// surrogate pairs, the number grammar) comes from ``JSONLexis``, which CatalogImport's streaming
+/// `JSONParser` calls too; the errors (byte offsets) are this reader's own.
 ///
 /// ```swift
 /// let record = try Record(json: record.jsonBytes)
