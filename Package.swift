@@ -12,6 +12,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .executable(name: "catalog", targets: ["catalog"]),
+        .library(name: "CatalogJSON", targets: ["CatalogJSON"]),
         .library(name: "CatalogModel", targets: ["CatalogModel"]),
         .library(name: "CatalogCollation", targets: ["CatalogCollation"]),
         .library(name: "CatalogStorage", targets: ["CatalogStorage"]),
@@ -47,8 +48,11 @@ let package = Package(
             linkerSettings: [.linkedLibrary("icui18n"), .linkedLibrary("icuuc"), .linkedLibrary("icudata")]
         ),
 
+        // JSON's lexical rules (one tokenizer core for every reader) and the writer with its object
+        // builder. Below the model, so the HTTP layer writes JSON without depending on it.
+        .target(name: "CatalogJSON", swiftSettings: swiftSettings),
         // Records, catalog definitions, text folding, query parsing, field mapping. No I/O.
-        .target(name: "CatalogModel", swiftSettings: swiftSettings),
+        .target(name: "CatalogModel", dependencies: ["CatalogJSON"], swiftSettings: swiftSettings),
         // Locale collation (sort keys) and alphabetic sections.
         .target(
             name: "CatalogCollation", dependencies: ["CICU", "CatalogModel", "CatalogStorage"],
@@ -95,7 +99,8 @@ let package = Package(
         .target(name: "CatalogAuth", dependencies: ["CSodium", "CatalogStorage"], swiftSettings: swiftSettings),
         // The HTTP layer: libmicrohttpd server, requests, responses, router, middleware. No catalogs.
         .target(
-            name: "CatalogHTTP", dependencies: ["CMicroHTTPD", "CZlib", "CatalogModel"], swiftSettings: swiftSettings),
+            name: "CatalogHTTP", dependencies: ["CMicroHTTPD", "CZlib", "CatalogJSON", "CatalogModel"],
+            swiftSettings: swiftSettings),
         // Writes the Swift file that carries a target's data files (EmbedFiles plugin).
         .executableTarget(name: "FileEmbedder", swiftSettings: swiftSettings),
         // Embeds the files a target lists in its `embedded.txt` (the web app's script modules, stylesheet,
@@ -136,6 +141,7 @@ let package = Package(
         ),
         .executableTarget(name: "catalog", dependencies: ["CatalogCLI"], swiftSettings: swiftSettings),
 
+        .testTarget(name: "CatalogJSONTests", dependencies: ["CatalogJSON"], swiftSettings: swiftSettings),
         .testTarget(name: "CatalogModelTests", dependencies: ["CatalogModel"], swiftSettings: swiftSettings),
         .testTarget(name: "CatalogCollationTests", dependencies: ["CatalogCollation"], swiftSettings: swiftSettings),
         .testTarget(

@@ -367,12 +367,7 @@ public final class CatalogClient: Sendable {
     /// The cache key of a GET: its URL, and who asks (a hash of the token, never the token).
     func cacheKey(_ url: URL) -> String {
         guard let token else { return url.absoluteString }
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in token.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        return url.absoluteString + "\n" + String(hash, radix: 16)
+        return url.absoluteString + "\n" + ContentDigest.hex(of: Array(token.utf8))
     }
 
     /// A request with the client's headers.

@@ -1,3 +1,4 @@
+import CatalogModel
 import Foundation
 import Synchronization
 
@@ -53,13 +54,9 @@ final class ResponseStore: Sendable {
     }
 
     private func file(for key: String) -> URL {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in key.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        let name = String(hash, radix: 16)
-        return directory.appendingPathComponent(String(repeating: "0", count: 16 - name.count) + name + ".entry")
+        // Named by the one content hash; entries named by an earlier hash are only missed once and
+        // trimmed with the oldest.
+        directory.appendingPathComponent(ContentDigest.hex(of: Array(key.utf8)) + ".entry")
     }
 
     /// Removes the oldest entries while the directory holds more than ``maxBytes``.

@@ -640,6 +640,11 @@ enum RecordBlob {
     }
 
     /// FNV-1a over the record's JSON: equal content, equal hash.
+    ///
+    /// Its own hash, not ``ContentDigest``: the value is stored in every item row (SQLite and
+    /// PostgreSQL) and a re-import compares against it, so another algorithm would make the next
+    /// import of every catalog rewrite all its records once; 64 bits per record also keep the
+    /// import's per-record work small.
     static func hash(_ bytes: [UInt8]) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes {

@@ -97,6 +97,9 @@ struct TermTable {
     }
 
     /// FNV-1a, folded to 32 bits; terms are short.
+    ///
+    /// Its own hash, not ``ContentDigest``: it picks a slot for every term of every record on the
+    /// index builder's hottest loop, lives only in memory, and 128 bits would buy nothing here.
     @inline(__always)
     static func hash(_ key: UnsafeBufferPointer<UInt8>) -> UInt32 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325

@@ -6,20 +6,11 @@ import CatalogStorage
 extension BrowsePage: JSONWritable {
     /// `{"items":[…],"next":…,"previous":…}`.
     public func write(to output: inout JSONOutput) {
-        output.raw("{")
-        output.key("items")
-        output.raw("[")
-        for (index, item) in items.enumerated() {
-            if index > 0 { output.raw(",") }
-            output.append(json: item.json)
+        output.object { object in
+            object.member("items") { output in output.array(items) { output, item in output.append(json: item.json) } }
+            object.string("next", next)
+            object.string("previous", previous)
         }
-        output.raw("],")
-        output.key("next")
-        output.string(next)
-        output.raw(",")
-        output.key("previous")
-        output.string(previous)
-        output.raw("}")
     }
 }
 
@@ -37,10 +28,9 @@ extension SearchResult: JSONWritable {
             facets: facets.isEmpty ? nil : Dictionary(uniqueKeysWithValues: facets.map { ($0.key.rawValue, $0.value) }),
             next: next, scope: scope, scopes: scopes, total: total, totalCapped: totalCapped, to: &output
         ) { output in
-            output.raw("[")
-            for (index, hit) in hits.enumerated() {
-                if index > 0 { output.raw(",") }
-                // The stored record without its closing brace, then the search's own keys.
+            output.array(hits) { output, hit in
+                // The stored record without its closing brace, then the search's own keys: a
+                // splice into an object already written, so its commas are placed by hand.
                 output.append(json: hit.stored.json.dropLast())
                 output.raw(",")
                 output.key("matches")
@@ -50,7 +40,6 @@ extension SearchResult: JSONWritable {
                 if let snippet = hit.snippet { snippet.write(to: &output) } else { output.raw("null") }
                 output.raw("}")
             }
-            output.raw("]")
         }
     }
 }

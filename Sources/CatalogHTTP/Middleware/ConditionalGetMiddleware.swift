@@ -1,3 +1,5 @@
+import CatalogModel
+
 /// ETag and Cache-Control on every successful GET, and `304 Not Modified` when the client's
 /// `If-None-Match` already names the current representation.
 ///
@@ -33,25 +35,10 @@ public struct ConditionalGetMiddleware: Middleware {
         return notModified
     }
 
-    /// A strong ETag from a 64-bit hash of the body and its length: eight bytes at a time,
-    /// each word mixed by a multiply and a rotation (FNV-style), then the tail byte by byte.
+    /// A strong ETag from the body's ``ContentDigest`` (the one content hash) and its length:
+    /// `"<32 hex digits>-<length in hex>"`.
     public static func etag(of bytes: [UInt8]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        let prime: UInt64 = 0x0000_0100_0000_01b3
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset + 8 <= buffer.count {
-                let word = buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                hash = ((hash ^ word) &* prime)
-                hash ^= hash >> 29
-                offset += 8
-            }
-            while offset < buffer.count {
-                hash = (hash ^ UInt64(buffer[offset])) &* prime
-                offset += 1
-            }
-        }
-        return "\"" + String(hash, radix: 16) + "-" + String(bytes.count, radix: 16) + "\""
+        "\"" + ContentDigest.hex(of: bytes) + "-" + String(bytes.count, radix: 16) + "\""
     }
 
     /// Weak comparison (RFC 9110 §13.1.2): `W/` prefixes ignored, `*` matches anything, and the

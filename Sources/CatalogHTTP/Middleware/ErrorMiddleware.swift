@@ -1,3 +1,4 @@
+import CatalogJSON
 import CatalogModel
 
 /// Turns thrown errors into responses, in one place: an ``HTTPError``, or any error conforming to
@@ -39,11 +40,14 @@ public struct ErrorMiddleware: Middleware {
     /// `{"error":{"code":…,"message":…}}` with the error's status and headers.
     @Sendable public static func json(_ error: HTTPError, _ request: Request) -> Response {
         var output = JSONOutput(capacity: error.message.utf8.count + 48)
-        output.raw("{\"error\":{\"code\":")
-        output.string(error.code)
-        output.raw(",\"message\":")
-        output.string(Credentials.scrubbed(error.message))
-        output.raw("}}")
+        output.object { body in
+            body.member("error") { output in
+                output.object { object in
+                    object.string("code", error.code)
+                    object.string("message", Credentials.scrubbed(error.message))
+                }
+            }
+        }
         let body = String(decoding: output.bytes, as: UTF8.self)
         var response = Response(
             status: error.status, headers: error.headers, body: Array(body.utf8))

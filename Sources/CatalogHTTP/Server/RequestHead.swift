@@ -1,4 +1,4 @@
-import CatalogModel
+import CatalogJSON
 import CMicroHTTPD
 import Foundation
 import Synchronization
@@ -89,11 +89,14 @@ enum RequestHead {
             ? ("URI Too Long", "uri_too_long", "request line")
             : ("Request Header Fields Too Large", "header_fields_too_large", "request line and headers")
         var output = JSONOutput(capacity: 96)
-        output.raw("{\"error\":{\"code\":")
-        output.string(code)
-        output.raw(",\"message\":")
-        output.string("the \(what) must fit in \(limit) bytes")
-        output.raw("}}")
+        output.object { body in
+            body.member("error") { error in
+                error.object { error in
+                    error.string("code", code)
+                    error.string("message", "the \(what) must fit in \(limit) bytes")
+                }
+            }
+        }
         let body = String(decoding: output.bytes, as: UTF8.self)
         let text =
             "HTTP/1.1 \(status) \(reason)\r\nContent-Type: application/json; charset=utf-8\r\n"

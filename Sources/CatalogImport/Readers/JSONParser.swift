@@ -4,7 +4,9 @@ import CatalogModel
 ///
 /// A hand-written recursive-descent parser over a ``ByteScanner``: strict RFC 8259, one pass,
 /// memory bounded by the largest single record. Values outside the records are validated and
-/// discarded without building strings.
+/// discarded without building strings. What JSON is (escapes, surrogate pairs, literals, the
+/// number grammar) comes from ``JSONLexis``, which the model's in-memory `JSONInput` calls too;
+/// the control flow over a refilling buffer and the messages with line and column are this one's.
 struct JSONParser {
     /// Containers nested deeper than this are refused with `.tooLarge`.
     static let maxDepth = 64
@@ -516,49 +518,17 @@ struct JSONParser {
         }
     }
 
-    /// At `\`: decodes one escape into `scratch` and moves past it.
+    /// At `\`: decodes one escape into `scratch` and moves past it (the rules are ``JSONLexis``').
     private mutating func readEscape(keep: Bool) throws(ImportError) {
         // `mark` is the backslash; it stays valid (and is adjusted) across refills.
         guard try scanner.ensure(2) else { throw unexpectedEnd("inside a string") }
         let kind = scanner.bytes[scanner.pos + 1]
-        let simple: UInt8
-        switch kind {
-        case Byte.quote: simple = Byte.quote
-        case Byte.backslash: simple = Byte.backslash
-        case Byte.slash: simple = Byte.slash
-        case Byte.b: simple = 0x08
-        case Byte.f: simple = 0x0C
-        case Byte.n: simple = Byte.lineFeed
-        case Byte.r: simple = Byte.carriageReturn
-        case Byte.t: simple = Byte.tab
-        case Byte.u:
-            let unit = try readHexEscape()
-            var scalar: UInt32 = unit
-            if (0xD800...0xDBFF).contains(unit) {
-                // A high surrogate must be followed by an escaped low surrogate.
-                let afterHigh = scanner.pos
-                var low: UInt32?
-                if try scanner.ensure(2), scanner.bytes[scanner.pos] == Byte.backslash,
-                    scanner.bytes[scanner.pos + 1] == Byte.u
-                {
-                    let candidate = try readHexEscape()
-                    if (0xDC00...0xDFFF).contains(candidate) { low = candidate }
-                }
-                guard let low else {
-                    scanner.pos = afterHigh
-                    throw scanner.error(
-                        .malformed, "lone surrogate \\u\(hex4(unit)) (a high surrogate needs a low one after it)",
-                        at: scanner.mark)
-                }
-                scalar = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
-            } else if (0xDC00...0xDFFF).contains(unit) {
-                throw scanner.error(
-                    .malformed, "lone surrogate \\u\(hex4(unit)) (a low surrogate without a high one)", at: scanner.mark
-                )
-            }
-            if keep { appendUTF8(scalar) }
+        if let simple = JSONLexis.simpleEscape(kind) {
+            if keep { scratch.append(simple) }
+            scanner.pos += 2
             return
-        default:
+        }
+        guard kind == Byte.u else {
             let shown: String
             if kind < 0x20 || kind >= 0x80 {
                 shown = "\\ followed by byte \(UTF8Validation.hex(kind))"
@@ -567,8 +537,33 @@ struct JSONParser {
             }
             throw scanner.error(.malformed, "invalid escape sequence \(shown) in a string", at: scanner.mark)
         }
-        if keep { scratch.append(simple) }
-        scanner.pos += 2
+        let unit = try readHexEscape()
+        var scalar: UInt32 = unit
+        switch JSONLexis.surrogate(unit) {
+        case .high:
+            // A high surrogate must be followed by an escaped low surrogate.
+            let afterHigh = scanner.pos
+            var low: UInt32?
+            if try scanner.ensure(2), scanner.bytes[scanner.pos] == Byte.backslash,
+                scanner.bytes[scanner.pos + 1] == Byte.u
+            {
+                let candidate = try readHexEscape()
+                if JSONLexis.surrogate(candidate) == .low { low = candidate }
+            }
+            guard let low else {
+                scanner.pos = afterHigh
+                throw scanner.error(
+                    .malformed, "lone surrogate \\u\(hex4(unit)) (a high surrogate needs a low one after it)",
+                    at: scanner.mark)
+            }
+            scalar = JSONLexis.scalar(high: unit, low: low)
+        case .low:
+            throw scanner.error(
+                .malformed, "lone surrogate \\u\(hex4(unit)) (a low surrogate without a high one)", at: scanner.mark)
+        case nil:
+            break
+        }
+        if keep { JSONLexis.appendUTF8(scalar, to: &scratch) }
     }
 
     /// At `\u`: reads the four hex digits and moves past them.
@@ -576,82 +571,34 @@ struct JSONParser {
         guard try scanner.ensure(6) else {
             throw scanner.error(.malformed, "incomplete \\u escape: four hex digits expected", at: scanner.mark)
         }
-        var value: UInt32 = 0
-        for k in 2..<6 {
-            let b = scanner.bytes[scanner.pos + k]
-            let digit: UInt8
-            switch b {
-            case Byte.zero...Byte.nine: digit = b - Byte.zero
-            case 0x41...0x46: digit = b - 0x41 + 10
-            case 0x61...0x66: digit = b - 0x61 + 10
-            default:
-                throw scanner.error(.malformed, "invalid \\u escape: four hex digits expected", at: scanner.mark)
-            }
-            value = value << 4 | UInt32(digit)
+        guard case .unit(let value) = JSONLexis.hex4(scanner.bytes + scanner.pos + 2) else {
+            throw scanner.error(.malformed, "invalid \\u escape: four hex digits expected", at: scanner.mark)
         }
         scanner.pos += 6
         return value
     }
 
-    private mutating func appendUTF8(_ scalar: UInt32) {
-        switch scalar {
-        case 0..<0x80:
-            scratch.append(UInt8(scalar))
-        case 0x80..<0x800:
-            scratch.append(UInt8(0xC0 | (scalar >> 6)))
-            scratch.append(UInt8(0x80 | (scalar & 0x3F)))
-        case 0x800..<0x10000:
-            scratch.append(UInt8(0xE0 | (scalar >> 12)))
-            scratch.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
-            scratch.append(UInt8(0x80 | (scalar & 0x3F)))
-        default:
-            scratch.append(UInt8(0xF0 | (scalar >> 18)))
-            scratch.append(UInt8(0x80 | ((scalar >> 12) & 0x3F)))
-            scratch.append(UInt8(0x80 | ((scalar >> 6) & 0x3F)))
-            scratch.append(UInt8(0x80 | (scalar & 0x3F)))
-        }
-    }
-
-    /// At `-` or a digit: reads a number per RFC 8259 and returns its literal text.
+    /// At `-` or a digit: reads a number per RFC 8259 (``JSONLexis/scanNumber(_:)``) and returns
+    /// its literal text.
     private mutating func readNumber(keep: Bool) throws(ImportError) -> String {
         scanner.mark = scanner.pos
         defer { scanner.mark = -1 }
-        if try peek() == Byte.minus { scanner.pos += 1 }
-        guard let lead = try peek(), lead >= Byte.zero, lead <= Byte.nine else {
+        switch try JSONLexis.scanNumber(&self) {
+        case nil:
+            break
+        case .digitExpectedAfterMinus:
             throw scanner.error(.malformed, "invalid number: a digit must follow '-'", at: scanner.pos)
+        case .leadingZero:
+            throw scanner.error(.malformed, "invalid number: leading zeros are not allowed", at: scanner.pos - 1)
+        case .digitExpectedAfterPoint:
+            throw scanner.error(.malformed, "invalid number: a digit must follow the decimal point", at: scanner.pos)
+        case .digitExpectedAfterExponent:
+            throw scanner.error(.malformed, "invalid number: a digit must follow the exponent", at: scanner.pos)
         }
-        scanner.pos += 1
-        if lead == Byte.zero {
-            if let next = try peek(), next >= Byte.zero, next <= Byte.nine {
-                throw scanner.error(.malformed, "invalid number: leading zeros are not allowed", at: scanner.pos - 1)
-            }
-        } else {
-            try skipDigits()
-        }
-        if try peek() == Byte.dot {
-            scanner.pos += 1
-            guard let digit = try peek(), digit >= Byte.zero, digit <= Byte.nine else {
-                throw scanner.error(
-                    .malformed, "invalid number: a digit must follow the decimal point", at: scanner.pos)
-            }
-            try skipDigits()
-        }
-        if let e = try peek(), e == Byte.e || e == Byte.upperE {
-            scanner.pos += 1
-            if let sign = try peek(), sign == Byte.plus || sign == Byte.minus { scanner.pos += 1 }
-            guard let digit = try peek(), digit >= Byte.zero, digit <= Byte.nine else {
-                throw scanner.error(.malformed, "invalid number: a digit must follow the exponent", at: scanner.pos)
-            }
-            try skipDigits()
-        }
-        if let next = try peek(), next == Byte.dot || isIdentifierByte(next) {
+        if let next = try peek(), next == Byte.dot || JSONLexis.isIdentifierByte(next) {
             throw scanner.error(.malformed, "invalid number: unexpected \(describe(next))", at: scanner.pos)
         }
         return keep ? scanner.string(from: scanner.mark, to: scanner.pos) : ""
-    }
-
-    private mutating func skipDigits() throws(ImportError) {
-        while let b = try peek(), b >= Byte.zero, b <= Byte.nine { scanner.pos += 1 }
     }
 
     @inline(__always)
@@ -662,7 +609,7 @@ struct JSONParser {
 
     /// At `t`, `f` or `n`: reads `true`, `false` or `null`.
     private mutating func readLiteral(_ first: UInt8) throws(ImportError) -> String {
-        let word: StaticString = first == Byte.t ? "true" : first == Byte.f ? "false" : "null"
+        let word = JSONLexis.literal(startingWith: first) ?? "null"
         let length = word.utf8CodeUnitCount
         let complete = try scanner.ensure(length)
         var matches = complete
@@ -672,7 +619,7 @@ struct JSONParser {
                 break
             }
         }
-        if matches, try scanner.ensure(length + 1), isIdentifierByte(scanner.bytes[scanner.pos + length]) {
+        if matches, try scanner.ensure(length + 1), JSONLexis.isIdentifierByte(scanner.bytes[scanner.pos + length]) {
             matches = false
         }
         guard matches else {
@@ -683,11 +630,6 @@ struct JSONParser {
     }
 
     // MARK: - Errors
-
-    private func isIdentifierByte(_ b: UInt8) -> Bool {
-        (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || (b >= Byte.zero && b <= Byte.nine) || b == 0x5F
-            || b >= 0x80
-    }
 
     /// "'x'", "end of input", … for messages.
     private func describe(_ byte: UInt8?) -> String {
@@ -741,6 +683,13 @@ struct JSONParser {
         let digits = String(value, radix: 16, uppercase: true)
         return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
+}
+
+extension JSONParser: JSONByteCursor {
+    /// The byte at the scanner, refilling its buffer (the number being read is marked, so it stays).
+    mutating func peekByte() throws(ImportError) -> UInt8? { try peek() }
+
+    mutating func advance() { scanner.pos += 1 }
 }
 
 /// ASCII bytes the tokenizers look for.

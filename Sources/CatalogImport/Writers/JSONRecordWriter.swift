@@ -59,14 +59,10 @@ public struct JSONRecordWriter: RecordWriter {
             }
         }
         var out = JSONOutput(capacity: 256)
-        out.raw(wroteRecord ? ",\n{" : "\n{")
-        for (index, key) in order.enumerated() {
-            if index > 0 { out.raw(",") }
-            out.string(key)
-            out.raw(":")
-            out.value(of: values[key]!)
+        out.raw(wroteRecord ? ",\n" : "\n")
+        out.object { object in
+            for key in order { object.member(named: key) { $0.value(of: values[key]!) } }
         }
-        out.raw("}")
         wroteRecord = true
         try sink.write(out.bytes)
     }

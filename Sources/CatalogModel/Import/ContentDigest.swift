@@ -1,11 +1,18 @@
 import Foundation
 
-/// A 128-bit digest of bytes, fed in pieces: four 64-bit lanes, each word multiplied and rotated
-/// into its lane, the lanes and the length folded together at the end.
+/// The one content hash: a 128-bit digest of bytes, fed in pieces: four 64-bit lanes, each word
+/// multiplied and rotated into its lane, the lanes and the length folded together at the end.
 ///
 /// It tells content apart, as a checksum does; it is not a cryptographic hash, and nothing
-/// trusts it against someone who crafts collisions. What it guards (``ImportStamp``) only ever
-/// skips work the same user asked for twice.
+/// trusts it against someone who crafts collisions. What it names only ever saves work: the
+/// import digests of ``ImportStamp`` (stored with each catalog's definition, so this algorithm
+/// must not change without a migration), the server's ETags, and the client library's cache
+/// keys and cache file names.
+///
+/// Two hashes stay apart, each saying why beside it: the search index's term table
+/// (`TermTable.hash`, a 32-bit slot hash on the index builder's hottest loop) and the stored
+/// per-record content hash (`CatalogIndexBuilder.hash`, 64 bits kept in every item row that a
+/// re-import compares against).
 ///
 /// ```swift
 /// var digest = ContentDigest()
@@ -67,6 +74,17 @@ public struct ContentDigest: Sendable {
         let high = Self.avalanche(a &+ Self.rotate(b, 17) &+ copy.length &* Self.prime3)
         let low = Self.avalanche(c ^ Self.rotate(d, 29) ^ Self.rotate(high, 31) ^ copy.length)
         return Self.hex(high) + Self.hex(low)
+    }
+
+    /// The digest of `bytes`, as 32 lowercase hexadecimal digits.
+    ///
+    /// ```swift
+    /// ContentDigest.hex(of: Array("hello".utf8))   // same as update, then finalized()
+    /// ```
+    public static func hex(of bytes: [UInt8]) -> String {
+        var digest = ContentDigest()
+        digest.update(bytes)
+        return digest.finalized()
     }
 
     /// The digest of a file's bytes, read in pieces of a few megabytes.

@@ -17,7 +17,9 @@ public struct JSONInputError: Error, Sendable, Equatable, CustomStringConvertibl
 
 /// A strict reader of the JSON that ``JSONOutput`` writes (and of any other RFC 8259 JSON of the
 /// same shapes), straight from UTF-8 bytes: no intermediate value tree, numbers kept as their
-/// exact literal. The storage engines read records back with it.
+/// exact literal. The storage engines read records back with it. What JSON is (escapes,
+/// surrogate pairs, the number grammar) comes from ``JSONLexis``, which CatalogImport's streaming
+/// `JSONParser` calls too; the errors (byte offsets) are this reader's own.
 ///
 /// ```swift
 /// let record = try Record(json: record.jsonBytes)
@@ -233,83 +235,62 @@ struct JSONInput {
         throw JSONInputError("unterminated string", at: start - 1)
     }
 
-    /// After `\`: one escape, appended to `out` as UTF-8.
+    /// After `\`: one escape, appended to `out` as UTF-8 (the rules are ``JSONLexis``').
     private mutating func escape(into out: inout [UInt8]) throws(JSONInputError) {
         guard let kind = peek() else { throw error("unterminated escape") }
         index += 1
-        switch kind {
-        case 0x22, 0x5C, 0x2F: out.append(kind)
-        case 0x62: out.append(0x08)
-        case 0x66: out.append(0x0C)
-        case 0x6E: out.append(0x0A)
-        case 0x72: out.append(0x0D)
-        case 0x74: out.append(0x09)
-        case 0x75:
-            var scalar = try hex4()
-            if (0xD800..<0xDC00).contains(scalar) {
-                guard index + 1 < bytes.count, bytes[index] == 0x5C, bytes[index + 1] == 0x75 else {
-                    throw error("lone surrogate in a \\u escape")
-                }
-                index += 2
-                let low = try hex4()
-                guard (0xDC00..<0xE000).contains(low) else { throw error("lone surrogate in a \\u escape") }
-                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-            } else if (0xDC00..<0xE000).contains(scalar) {
-                throw error("lone surrogate in a \\u escape")
-            }
-            out.append(contentsOf: String(Character(Unicode.Scalar(scalar)!)).utf8)
-        default:
+        if let byte = JSONLexis.simpleEscape(kind) {
+            out.append(byte)
+            return
+        }
+        guard kind == 0x75 else {
             index -= 1
             throw error("invalid escape")
         }
+        var scalar = try hex4()
+        switch JSONLexis.surrogate(scalar) {
+        case .high:
+            guard index + 1 < bytes.count, bytes[index] == 0x5C, bytes[index + 1] == 0x75 else {
+                throw error("lone surrogate in a \\u escape")
+            }
+            index += 2
+            let low = try hex4()
+            guard JSONLexis.surrogate(low) == .low else { throw error("lone surrogate in a \\u escape") }
+            scalar = JSONLexis.scalar(high: scalar, low: low)
+        case .low:
+            throw error("lone surrogate in a \\u escape")
+        case nil:
+            break
+        }
+        JSONLexis.appendUTF8(scalar, to: &out)
     }
 
     private mutating func hex4() throws(JSONInputError) -> UInt32 {
         guard index + 4 <= bytes.count else { throw error("incomplete \\u escape") }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            let byte = bytes[index]
-            let digit: UInt32
-            switch byte {
-            case 0x30...0x39: digit = UInt32(byte - 0x30)
-            case 0x41...0x46: digit = UInt32(byte - 0x41 + 10)
-            case 0x61...0x66: digit = UInt32(byte - 0x61 + 10)
-            default: throw error("invalid \\u escape")
-            }
-            value = value << 4 | digit
-            index += 1
+        switch JSONLexis.hex4(bytes.baseAddress! + index) {
+        case .unit(let unit):
+            index += 4
+            return unit
+        case .invalidDigit(let offset):
+            index += offset
+            throw error("invalid \\u escape")
         }
-        return value
     }
 
-    /// A number, as its literal text.
+    /// A number, as its literal text (the grammar is ``JSONLexis/scanNumber(_:)``).
     mutating func number() throws(JSONInputError) -> String {
         skipWhitespace()
         let start = index
-        if peek() == 0x2D { index += 1 }
-        guard let lead = peek(), lead >= 0x30, lead <= 0x39 else { throw error("invalid number") }
-        index += 1
-        if lead != 0x30 { skipDigits() }
-        if peek() == 0x2E {
-            index += 1
-            guard skipDigits() > 0 else { throw error("invalid number: a digit must follow the point") }
-        }
-        if let e = peek(), e == 0x65 || e == 0x45 {
-            index += 1
-            if let sign = peek(), sign == 0x2B || sign == 0x2D { index += 1 }
-            guard skipDigits() > 0 else { throw error("invalid number: a digit must follow the exponent") }
+        switch JSONLexis.scanNumber(&self) {
+        case nil: break
+        case .digitExpectedAfterPoint: throw error("invalid number: a digit must follow the point")
+        case .digitExpectedAfterExponent: throw error("invalid number: a digit must follow the exponent")
+        case .digitExpectedAfterMinus, .leadingZero: throw error("invalid number")
         }
         if let next = peek(), (next >= 0x30 && next <= 0x39) || next == 0x2E {
             throw error("invalid number")
         }
         return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-    }
-
-    @discardableResult
-    private mutating func skipDigits() -> Int {
-        let start = index
-        while index < bytes.count, bytes[index] >= 0x30, bytes[index] <= 0x39 { index += 1 }
-        return index - start
     }
 
     private mutating func literalBool() throws(JSONInputError) -> Bool {
@@ -332,12 +313,7 @@ struct JSONInput {
 
     @inline(__always)
     mutating func skipWhitespace() {
-        while index < bytes.count {
-            switch bytes[index] {
-            case 0x20, 0x0A, 0x0D, 0x09: index += 1
-            default: return
-            }
-        }
+        while index < bytes.count, JSONLexis.isWhitespace(bytes[index]) { index += 1 }
     }
 
     @inline(__always)
@@ -357,6 +333,12 @@ struct JSONInput {
     private func error(_ message: String) -> JSONInputError {
         JSONInputError(message, at: index)
     }
+}
+
+extension JSONInput: JSONByteCursor {
+    typealias Failure = Never
+
+    mutating func advance() { index += 1 }
 }
 
 extension [String] {

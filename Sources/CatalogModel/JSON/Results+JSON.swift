@@ -3,97 +3,54 @@
 
 extension Record: JSONWritable {
     public func write(to output: inout JSONOutput) {
-        output.raw("{")
-        writeMembers(to: &output)
-        output.raw("}")
+        output.object { object in writeMembers(to: &object) }
     }
 
-    /// The members without braces, so ``SearchHit`` can add `matches` in its sorted place.
-    func writeMembers(to output: inout JSONOutput, matches: [MatchRange]? = nil) {
-        output.key("categories")
-        output.strings(categories)
-        output.raw(",")
-        output.key("country")
-        output.string(country)
-        output.raw(",")
-        output.key("currency")
-        output.string(currency)
-        output.raw(",")
-        output.key("description")
-        output.string(description)
-        output.raw(",")
-        output.key("featured")
-        output.integer(featured)
-        output.raw(",")
-        output.key("fields")
-        output.fields(fields)
-        output.raw(",")
-        output.key("id")
-        output.string(id)
-        output.raw(",")
-        output.key("image")
-        output.string(image)
-        output.raw(",")
-        if let matches {
-            output.key("matches")
-            output.array(matches)
-            output.raw(",")
-        }
-        output.key("price")
-        output.decimal(price)
-        output.raw(",")
-        output.key("quantity")
-        output.integer(quantity)
-        output.raw(",")
-        output.key("section")
-        output.string(section)
-        output.raw(",")
-        output.key("subtitle")
-        output.string(subtitle)
-        output.raw(",")
-        output.key("title")
-        output.string(title)
+    /// The members, so ``SearchHit`` can add `matches` in its sorted place and more after them.
+    func writeMembers(to object: inout JSONObjectWriter, matches: [MatchRange]? = nil) {
+        object.strings("categories", categories)
+        object.string("country", country)
+        object.string("currency", currency)
+        object.string("description", description)
+        object.integer("featured", featured)
+        object.member("fields") { $0.fields(fields) }
+        object.string("id", id)
+        object.string("image", image)
+        if let matches { object.array("matches", matches) }
+        object.member("price") { $0.decimal(price) }
+        object.integer("quantity", quantity)
+        object.string("section", section)
+        object.string("subtitle", subtitle)
+        object.string("title", title)
     }
 }
 
 extension MatchRange: JSONWritable {
     public func write(to output: inout JSONOutput) {
-        output.raw("{")
-        output.key("field")
-        output.string(field)
-        output.raw(",")
-        output.key("length")
-        output.integer(length)
-        output.raw(",")
-        output.key("start")
-        output.integer(start)
-        output.raw("}")
+        output.object { object in
+            object.string("field", field)
+            object.integer("length", length)
+            object.integer("start", start)
+        }
     }
 }
 
 extension SearchHit: JSONWritable {
     public func write(to output: inout JSONOutput) {
-        output.raw("{")
-        record.writeMembers(to: &output, matches: matches)
-        output.raw(",")
-        output.key("snippet")
-        if let snippet { snippet.write(to: &output) } else { output.raw("null") }
-        output.raw("}")
+        output.object { object in
+            record.writeMembers(to: &object, matches: matches)
+            object.value("snippet", snippet)
+        }
     }
 }
 
 extension ScopeCount: JSONWritable {
     public func write(to output: inout JSONOutput) {
-        output.raw("{")
-        output.key("capped")
-        output.boolean(capped)
-        output.raw(",")
-        output.key("count")
-        output.integer(count)
-        output.raw(",")
-        output.key("label")
-        output.string(label)
-        output.raw("}")
+        output.object { object in
+            object.boolean("capped", capped)
+            object.integer("count", count)
+            object.string("label", label)
+        }
     }
 }
 
@@ -106,133 +63,89 @@ extension SearchResponse: JSONWritable {
     }
 
     /// A search answer's object, `{"facets"?,"items","next","scope","scopes","total","totalCapped"}`,
-    /// (`facets` left out when nil), with `items` writing the array: one shape for the server's stored records and the model's.
+    /// (`facets` left out when nil), with `items` writing the array: one shape for the server's
+    /// stored records and the model's.
     public static func writeEnvelope(
         facets: [String: [FacetCount]]?, next: String?, scope: String?, scopes: [ScopeCount], total: Int,
         totalCapped: Bool, to output: inout JSONOutput, items: (inout JSONOutput) -> Void
     ) {
-        output.raw("{")
-        if let facets {
-            output.key("facets")
-            output.raw("{")
-            for (index, name) in facets.keys.sorted().enumerated() {
-                if index > 0 { output.raw(",") }
-                output.string(name)
-                output.raw(":")
-                output.array(facets[name]!)
+        output.object { object in
+            if let facets {
+                object.member("facets") { output in
+                    output.object { facetObject in
+                        for name in facets.keys.sorted() {
+                            facetObject.member(named: name) { $0.array(facets[name]!) }
+                        }
+                    }
+                }
             }
-            output.raw("},")
+            object.member("items", items)
+            object.string("next", next)
+            object.string("scope", scope)
+            object.array("scopes", scopes)
+            object.integer("total", total)
+            object.boolean("totalCapped", totalCapped)
         }
-        output.key("items")
-        items(&output)
-        output.raw(",")
-        output.key("next")
-        output.string(next)
-        output.raw(",")
-        output.key("scope")
-        output.string(scope)
-        output.raw(",")
-        output.key("scopes")
-        output.array(scopes)
-        output.raw(",")
-        output.key("total")
-        output.integer(total)
-        output.raw(",")
-        output.key("totalCapped")
-        output.boolean(totalCapped)
-        output.raw("}")
     }
 }
 
 extension ItemsPage: JSONWritable {
     public func write(to output: inout JSONOutput) {
-        output.raw("{")
-        output.key("items")
-        output.array(items)
-        output.raw(",")
-        output.key("next")
-        output.string(next)
-        output.raw(",")
-        output.key("previous")
-        output.string(previous)
-        output.raw("}")
+        output.object { object in
+            object.array("items", items)
+            object.string("next", next)
+            object.string("previous", previous)
+        }
     }
 }
 
 extension CatalogSummary: JSONWritable {
     public func write(to output: inout JSONOutput) {
-        output.raw("{")
-        output.key("count")
-        output.integer(count)
-        output.raw(",")
-        output.key("id")
-        output.string(id)
-        output.raw(",")
-        output.key("locale")
-        output.string(locale)
-        output.raw(",")
-        output.key("title")
-        output.string(title)
-        output.raw("}")
+        output.object { object in
+            object.integer("count", count)
+            object.string("id", id)
+            object.string("locale", locale)
+            object.string("title", title)
+        }
     }
 }
 
 extension SectionCount: JSONWritable {
     public func write(to output: inout JSONOutput) {
-        output.raw("{")
-        output.key("count")
-        output.integer(count)
-        output.raw(",")
-        output.key("label")
-        output.string(label)
-        output.raw("}")
+        output.object { object in
+            object.integer("count", count)
+            object.string("label", label)
+        }
     }
 }
 
 extension CategoryCount: JSONWritable {
     public func write(to output: inout JSONOutput) {
-        output.raw("{")
-        output.key("count")
-        output.integer(count)
-        output.raw(",")
-        output.key("id")
-        output.integer(id)
-        output.raw(",")
-        output.key("image")
-        output.string(image)
-        output.raw(",")
-        output.key("name")
-        output.string(name)
-        output.raw("}")
+        output.object { object in
+            object.integer("count", count)
+            object.integer("id", id)
+            object.string("image", image)
+            object.string("name", name)
+        }
     }
 }
 
 extension MatchSnippet: JSONWritable {
     public func write(to output: inout JSONOutput) {
-        output.raw("{")
-        output.key("field")
-        output.string(field)
-        output.raw(",")
-        output.key("matches")
-        output.array(matches)
-        output.raw(",")
-        output.key("text")
-        output.string(text)
-        output.raw("}")
+        output.object { object in
+            object.string("field", field)
+            object.array("matches", matches)
+            object.string("text", text)
+        }
     }
 }
 
 extension FacetCount: JSONWritable {
     public func write(to output: inout JSONOutput) {
-        output.raw("{")
-        output.key("capped")
-        output.boolean(capped)
-        output.raw(",")
-        output.key("count")
-        output.integer(count)
-        output.raw(",")
-        output.key("value")
-        output.string(value)
-        output.raw("}")
+        output.object { object in
+            object.boolean("capped", capped)
+            object.integer("count", count)
+            object.string("value", value)
+        }
     }
 }

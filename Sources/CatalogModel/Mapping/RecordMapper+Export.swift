@@ -176,14 +176,7 @@ extension JSONOutput {
             scalar(fields[0])
             return
         }
-        raw("[")
-        var first = true
-        for field in fields where field.kind != .emptyList {
-            if !first { raw(",") }
-            first = false
-            scalar(field)
-        }
-        raw("]")
+        array(fields.lazy.filter { $0.kind != .emptyList }) { output, field in output.scalar(field) }
     }
 
     private mutating func scalar(_ field: SourceField) {

@@ -142,53 +142,32 @@ struct OutlineAnswer: JSONWritable {
     let labels: [String]
 
     func write(to output: inout JSONOutput) {
-        output.raw("{")
-        output.key("count")
-        output.integer(outline.count)
-        output.raw(",")
-        output.key("labels")
-        output.strings(labels)
-        output.raw(",")
-        output.key("sections")
-        output.raw("[")
-        for (index, section) in outline.sections.enumerated() {
-            if index > 0 { output.raw(",") }
-            output.raw("{")
-            output.key("count")
-            output.integer(section.count)
-            output.raw(",")
-            output.key("label")
-            output.string(section.label)
-            output.raw(",")
-            output.key("start")
-            output.integer(section.start)
-            output.raw("}")
+        output.object { object in
+            object.integer("count", outline.count)
+            object.strings("labels", labels)
+            object.member("sections") { output in
+                output.array(outline.sections) { output, section in
+                    output.object { object in
+                        object.integer("count", section.count)
+                        object.string("label", section.label)
+                        object.integer("start", section.start)
+                    }
+                }
+            }
         }
-        output.raw("]}")
     }
 }
 
 extension PositionedPage: JSONWritable {
     /// `{"count","cursors":[…],"items":[…],"next","position","previous"}`.
     public func write(to output: inout JSONOutput) {
-        output.raw("{")
-        output.key("count")
-        output.integer(count)
-        output.raw(",")
-        output.key("cursors")
-        output.strings(cursors)
-        output.raw(",")
-        output.key("items")
-        output.array(items)
-        output.raw(",")
-        output.key("next")
-        output.string(next)
-        output.raw(",")
-        output.key("position")
-        output.integer(position)
-        output.raw(",")
-        output.key("previous")
-        output.string(previous)
-        output.raw("}")
+        output.object { object in
+            object.integer("count", count)
+            object.strings("cursors", cursors)
+            object.array("items", items)
+            object.string("next", next)
+            object.integer("position", position)
+            object.string("previous", previous)
+        }
     }
 }

@@ -277,7 +277,7 @@ struct WebRoutes {
     /// to the account; entries whose record does not exist are left out.
     static func mergeFavorites(_ field: String?, user: User, stores: any CatalogDatabase) throws {
         guard let field, !field.isEmpty, field.utf8.count <= 200_000,
-            let list = try? JSONSerialization.jsonObject(with: Data(field.utf8)) as? [[String]]
+            let list = try? CatalogJSONDecoder().decode([[String]].self, from: Array(field.utf8))
         else { return }
         let reader = try stores.reader()
         let users = try stores.users()

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A fast JSON writer for the shapes the API answers with most (records, pages, search
 /// results): bytes appended directly, no intermediate value tree. `JSONEncoder` produces the same
 /// documents (keys sorted) at several times the cost.
@@ -9,9 +7,12 @@ import Foundation
 /// record.write(to: &output)
 /// let body = output.bytes
 /// ```
+///
+/// Objects are written through ``object(_:)``, whose ``JSONObjectWriter`` places the commas and
+/// keys, and arrays through ``array(_:_:)``; ``raw(_:)`` is left for splicing JSON already written.
 public struct JSONOutput: Sendable {
     /// The document so far.
-    public private(set) var bytes: [UInt8]
+    public internal(set) var bytes: [UInt8]
 
     /// An empty output with room for `capacity` bytes.
     public init(capacity: Int = 1024) {
@@ -98,12 +99,6 @@ public struct JSONOutput: Sendable {
         if value { raw("true") } else { raw("false") }
     }
 
-    /// Appends an exact decimal number, or `null`.
-    public mutating func decimal(_ value: Decimal?) {
-        guard let value, !value.isNaN else { return raw("null") }
-        bytes.append(contentsOf: DecimalText.format(value).utf8)
-    }
-
     /// Appends a number literal as it is when it is a valid JSON number, else as a string (so
     /// the document stays valid whatever the literal).
     public mutating func number(literal: String) {
@@ -112,36 +107,6 @@ public struct JSONOutput: Sendable {
         } else {
             string(literal)
         }
-    }
-
-    /// Appends a field value with its type: a string, a number literal, `true`/`false`, `null`,
-    /// or an array of values.
-    public mutating func value(_ value: FieldValue) {
-        switch value {
-        case .text(let text): string(text)
-        case .number(let literal): number(literal: literal)
-        case .bool(let flag): boolean(flag)
-        case .null: raw("null")
-        case .list(let values):
-            bytes.append(0x5B)
-            for (index, element) in values.enumerated() {
-                if index > 0 { bytes.append(0x2C) }
-                self.value(element)
-            }
-            bytes.append(0x5D)
-        }
-    }
-
-    /// Appends an object of field values, keys sorted (what ``FieldValue/fields(json:)`` reads).
-    public mutating func fields(_ fields: [String: FieldValue]) {
-        bytes.append(0x7B)
-        for (index, name) in fields.keys.sorted().enumerated() {
-            if index > 0 { bytes.append(0x2C) }
-            string(name)
-            bytes.append(0x3A)
-            value(fields[name]!)
-        }
-        bytes.append(0x7D)
     }
 
     /// Appends an array of strings.
@@ -171,34 +136,25 @@ public struct JSONOutput: Sendable {
 public enum JSONNumber {
     /// Whether `text` is a JSON number: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
     public static func isValid(_ text: String) -> Bool {
-        var bytes = text.utf8.makeIterator()
-        var next = bytes.next()
-        func digits() -> Int {
-            var count = 0
-            while let byte = next, byte >= 0x30, byte <= 0x39 {
-                count += 1
-                next = bytes.next()
-            }
-            return count
+        var cursor = TextCursor(bytes: text.utf8.makeIterator())
+        return JSONLexis.scanNumber(&cursor) == nil && cursor.peekByte() == nil
+    }
+
+    /// The bytes of a string, one at a time.
+    private struct TextCursor: JSONByteCursor {
+        typealias Failure = Never
+
+        var bytes: String.UTF8View.Iterator
+        var next: UInt8?
+
+        init(bytes: String.UTF8View.Iterator) {
+            self.bytes = bytes
+            self.next = self.bytes.next()
         }
-        if next == 0x2D { next = bytes.next() }
-        if next == 0x30 {
-            next = bytes.next()
-        } else if let byte = next, byte >= 0x31, byte <= 0x39 {
-            _ = digits()
-        } else {
-            return false
-        }
-        if next == 0x2E {
-            next = bytes.next()
-            guard digits() > 0 else { return false }
-        }
-        if next == 0x65 || next == 0x45 {
-            next = bytes.next()
-            if next == 0x2B || next == 0x2D { next = bytes.next() }
-            guard digits() > 0 else { return false }
-        }
-        return next == nil
+
+        func peekByte() -> UInt8? { next }
+
+        mutating func advance() { next = bytes.next() }
     }
 }
 
