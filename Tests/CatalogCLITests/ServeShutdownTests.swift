@@ -63,9 +63,9 @@ import Testing
             }
         }
         threads.forEach { $0.start() }
-        while sent.lines.count < 30 { usleep(1_000) }
+        #expect(sent.wait(forCount: 30), "every short request was sent")
         #expect(kill(server.process.processIdentifier, SIGTERM) == 0)
-        while answers.lines.count < 30 { usleep(1_000) }
+        #expect(answers.wait(forCount: 30), "every short request got an answer or a close")
         #expect(answers.lines == [String](repeating: "complete", count: 30), "\(answers.lines)")
 
         // The feeds end (closed at a chunk boundary), and the server exits cleanly.

@@ -100,12 +100,15 @@ import Testing
         let answers = LockedLines()
         let threads = fetch(Array(stride(from: 100, to: 220, by: 10)), into: answers)
         threads.forEach { $0.start() }
-        while sent.lines.count < 12 || (live.server.requestsInFlight < 9 && answers.lines.isEmpty) { usleep(1_000) }
+        #expect(sent.wait(forCount: 12), "every thumbnail request was sent")
+        // The server's own counter says when it holds them (or the first answer came back).
+        let deadline = Date().addingTimeInterval(120)
+        while live.server.requestsInFlight < 9 && answers.lines.isEmpty && Date() < deadline { usleep(1_000) }
         let plain = try RawClient(port: live.port).request("GET", "/api/v1/catalogs")
         let answeredBefore = answers.lines.filter { $0.hasPrefix("200") }.count
         #expect(plain.status == 200)
         #expect(answeredBefore < 9, "the plain GET was answered while thumbnails were still being made")
-        while answers.lines.count < 12 { usleep(1_000) }
+        #expect(answers.wait(forCount: 12))
         let made = answers.lines.filter { $0 == "200 -" }.count
         #expect(made >= 1 && made <= 9, "\(answers.lines)")
         #expect(answers.lines.allSatisfy { $0 == "200 -" || $0 == "503 1" }, "\(answers.lines)")
@@ -117,7 +120,7 @@ import Testing
         let identical = LockedLines()
         let same = fetch([Int](repeating: 64, count: 6), into: identical)
         same.forEach { $0.start() }
-        while identical.lines.count < 6 { usleep(1_000) }
+        #expect(identical.wait(forCount: 6))
         #expect(identical.lines == [String](repeating: "200 -", count: 6), "\(identical.lines)")
         #expect(thumbnails.made.load(ordering: .relaxed) == before + 1)
     }
