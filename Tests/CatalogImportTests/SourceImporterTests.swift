@@ -485,7 +485,11 @@ import Testing
         }
     }
 
-    @Test func oneSilentFeedDoesNotHoldUpTheOthers() throws {
+    /// Two imported feeds for the refresher: "a-silent" answers once, then hangs (signalling
+    /// `hanging` when asked again); "b-fast" has changed since it was imported. "a-silent" comes
+    /// first in every listing of the catalogs: refreshed one at a time, it would hold up "b-fast"
+    /// until its deadline.
+    private func twoFeeds() throws -> (Fixture, DispatchSemaphore, LoopbackFeed, LoopbackHTTPServer) {
         let fixture = try Fixture()
         let hanging = DispatchSemaphore(value: 0)
         let fast = LoopbackFeed(Self.feed(["Klangwerk Studio"]))
@@ -493,12 +497,22 @@ import Testing
             "/silent.xml": Self.answersOnceThenHangs(Self.feed(["Taktmeister"]), arrived: hanging),
             "/fast.xml": .feed(fast),
         ])
-        defer { server.stop() }
-        // "a-silent" comes first in every listing of the catalogs: refreshed one at a time, it would
-        // hold up "b-fast" until its deadline.
-        try run(fixture.database, server.baseURL + "/silent.xml", "a-silent") { $0.mapping = [.title: "TitelText"] }
-        try run(fixture.database, server.baseURL + "/fast.xml", "b-fast") { $0.mapping = [.title: "TitelText"] }
+        do {
+            try run(fixture.database, server.baseURL + "/silent.xml", "a-silent") {
+                $0.mapping = [.title: "TitelText"]
+            }
+            try run(fixture.database, server.baseURL + "/fast.xml", "b-fast") { $0.mapping = [.title: "TitelText"] }
+        } catch {
+            server.stop()
+            throw error
+        }
         fast.update(Self.feed(["Klangwerk Studio", "Loopgarten"]))
+        return (fixture, hanging, fast, server)
+    }
+
+    @Test func oneSilentFeedDoesNotHoldUpTheOthers() throws {
+        let (fixture, hanging, fast, server) = try twoFeeds()
+        defer { server.stop() }
 
         let fastRefreshed = DispatchSemaphore(value: 0)
         let log = LockedLines()
@@ -531,17 +545,8 @@ import Testing
     }
 
     @Test func backgroundRefreshesGoOnWhileOneFeedHangs() throws {
-        let fixture = try Fixture()
-        let hanging = DispatchSemaphore(value: 0)
-        let fast = LoopbackFeed(Self.feed(["Klangwerk Studio"]))
-        let server = try LoopbackHTTPServer(routes: [
-            "/silent.xml": Self.answersOnceThenHangs(Self.feed(["Taktmeister"]), arrived: hanging),
-            "/fast.xml": .feed(fast),
-        ])
+        let (fixture, hanging, fast, server) = try twoFeeds()
         defer { server.stop() }
-        try run(fixture.database, server.baseURL + "/silent.xml", "a-silent") { $0.mapping = [.title: "TitelText"] }
-        try run(fixture.database, server.baseURL + "/fast.xml", "b-fast") { $0.mapping = [.title: "TitelText"] }
-        fast.update(Self.feed(["Klangwerk Studio", "Loopgarten"]))
         let twoRecords = DispatchSemaphore(value: 0)
         let threeRecords = DispatchSemaphore(value: 0)
         let log = LockedLines()
