@@ -23,6 +23,8 @@ public struct CatalogServerSettings: Sendable {
     public var listenHost: String = "127.0.0.1"
     /// How failed sign-ins are throttled.
     public var signInPolicy = SignInThrottle.Policy()
+    /// The time the sign-in throttle reads (the system clock; tests move one of their own).
+    public var signInClock: AuthClock = .system
     /// Threads that check passwords (each check: about 0.1 s of CPU and 64 MiB).
     public var passwordThreads: Int = 1
     /// How long an import through the API may run before it is stopped (`--import-timeout`).
@@ -130,7 +132,7 @@ public final class CatalogApplication: Sendable {
         var routes = RouterBuilder()
         let authenticator = Authenticator()
         let authentication = RequestAuthentication(stores: stores, authenticator: authenticator)
-        let throttle = SignInThrottle(policy: options.signInPolicy)
+        let throttle = SignInThrottle(policy: options.signInPolicy, clock: options.signInClock)
         WebRoutes(
             stores: stores, authenticator: authenticator,
             settings: WebSessionSettings(publicURL: options.publicURL), throttle: throttle, baseURL: baseURL
