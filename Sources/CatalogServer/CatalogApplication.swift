@@ -1,7 +1,9 @@
 import CatalogAuth
+import CatalogConsole
 import CatalogHTTP
 import CatalogModel
 import CatalogStorage
+import CatalogSupport
 import Foundation
 import Synchronization
 

@@ -3,6 +3,7 @@ import CatalogCore
 import CatalogImport
 import CatalogModel
 import CatalogStorage
+import CatalogSupport
 import CatalogTestSupport
 import Foundation
 import SQLiteSupport

@@ -1,5 +1,5 @@
 import CMicroHTTPD
-import CatalogModel
+import CatalogConsole
 import Foundation
 import Synchronization
 
