@@ -19,7 +19,9 @@ import Testing
         routes.get("/c/{id}/categories/{category}") { _, context in
             .text("\(try context.require("category", as: Int.self) + 1)")
         }
-        routes.get("/images/{path...}", options: RouteOptions(lane: RouteLane("thumbnails") { $0.query("size") != nil })) {
+        routes.get(
+            "/images/{path...}", options: RouteOptions(lane: RouteLane("thumbnails") { $0.query("size") != nil })
+        ) {
             _, _ in .text("image")
         }
         return routes.build()
@@ -77,7 +79,8 @@ import Testing
 
     @Test func typedParameters() throws {
         func answer(_ target: String) throws -> String {
-            let response = try Self.router().respond(to: Request(method: .get, target: target)!, context: RequestContext())
+            let response = try Self.router().respond(
+                to: Request(method: .get, target: target)!, context: RequestContext())
             return String(decoding: response.bytes ?? [], as: UTF8.self)
         }
         #expect(try answer("/c/x/categories/41") == "42")
@@ -127,7 +130,9 @@ import Testing
         let socket = try client.connect()
         defer { close(socket) }
         RawClient.sendAll(
-            Array("POST /hold/a/ HTTP/1.1\r\nHost: localhost\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n".utf8)
+            Array(
+                "POST /hold/a/ HTTP/1.1\r\nHost: localhost\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+                    .utf8)
                 + body, on: socket)
         #expect(started.wait(timeout: .now() + 60) == .success, "the first request runs")
         let second = try client.request("POST", "//hold/b", body: body)

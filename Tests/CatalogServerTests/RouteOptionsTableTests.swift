@@ -105,7 +105,8 @@ import Testing
                 .replacingOccurrences(of: "{id}", with: "cookbook").replacingOccurrences(of: "{item}", with: "r01")
             #expect(try fixture.request(method, target).status == 401, "\(method) \(pattern)")
             if need == .admin {
-                #expect(try fixture.request(method, target, token: fixture.userToken).status == 403, "\(method) \(pattern)")
+                #expect(
+                    try fixture.request(method, target, token: fixture.userToken).status == 403, "\(method) \(pattern)")
             }
         }
     }
@@ -130,7 +131,7 @@ import Testing
         configuration.port = 0
         configuration.threads = 2
         fixture.application.configure(&configuration)
-        configuration.maxBodyBytes = 4096
+        configuration.maxBodyBytes = 2048
         let imports = try #require(configuration.offloadLanes.firstIndex { $0.name == "imports" })
         configuration.offloadLanes[imports].queueLimit = 0
         let server = HTTPServer(configuration: configuration, responder: fixture.application.responder, log: { _ in })

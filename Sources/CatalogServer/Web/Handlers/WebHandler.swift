@@ -15,6 +15,7 @@ extension WebHandler {
     /// (`authentication: .optional`) ask for it.
     func session(_ request: Request, _ context: RequestContext) throws -> WebSession {
         assert(context.options.authentication == .optional, "\(context.route ?? "?") reads the session: declare it")
-        return try WebSession(request: request, stores: stores, authenticator: web.authenticator, settings: web.settings)
+        return try WebSession(
+            request: request, stores: stores, authenticator: web.authenticator, settings: web.settings)
     }
 }
