@@ -167,6 +167,5 @@ import Testing
             body: [UInt8](repeating: 65, count: Self.uploadLimit + 1))
         #expect(big.status == 413)
         #expect(big.text.contains("\(Self.uploadLimit) bytes"))
-        close(socket)
     }
 }
