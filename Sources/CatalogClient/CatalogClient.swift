@@ -1,4 +1,5 @@
 @_exported import CatalogModel
+import CatalogCore
 import CatalogSupport
 import Foundation
 import Synchronization
@@ -114,10 +115,10 @@ public final class CatalogClient: Sendable {
     ///   - section: only this section's records (a label from ``sections(of:)``).
     ///   - after: a page's `next` cursor: the page after it.
     ///   - before: a page's `previous` cursor: the page before it.
-    ///   - limit: records per page, 1 to 500.
+    ///   - limit: records per page, 1 to `CatalogLimits.maxPageSize` (500).
     /// - Throws: ``CatalogClientError`` `.notFound`, `.badRequest` for a bad cursor or limit.
     public func items(
-        of catalog: String, section: String? = nil, after: String? = nil, before: String? = nil, limit: Int = 50
+        of catalog: String, section: String? = nil, after: String? = nil, before: String? = nil, limit: Int = CatalogLimits.defaultPageSize
     ) async throws(CatalogClientError) -> ItemsPage {
         var query = [("limit", String(limit))]
         if let section { query.append(("section", section)) }
@@ -131,7 +132,7 @@ public final class CatalogClient: Sendable {
     /// cursor reaches the records before.
     ///
     /// - Throws: ``CatalogClientError`` `.notFound` for a label the locale does not have.
-    public func items(of catalog: String, startingAt label: String, limit: Int = 50) async throws(CatalogClientError)
+    public func items(of catalog: String, startingAt label: String, limit: Int = CatalogLimits.defaultPageSize) async throws(CatalogClientError)
         -> ItemsPage
     {
         try await get(
@@ -188,7 +189,7 @@ public final class CatalogClient: Sendable {
     ///
     /// - Throws: ``CatalogClientError`` `.notFound` for an unknown category.
     public func items(
-        of catalog: String, category: String, after: String? = nil, before: String? = nil, limit: Int = 50
+        of catalog: String, category: String, after: String? = nil, before: String? = nil, limit: Int = CatalogLimits.defaultPageSize
     ) async throws(CatalogClientError) -> ItemsPage {
         var query = [("limit", String(limit))]
         if let after { query.append(("after", after)) }
@@ -201,7 +202,7 @@ public final class CatalogClient: Sendable {
     /// The featured ("hot") records by rank.
     ///
     /// - Throws: ``CatalogClientError`` `.notFound`.
-    public func featured(of catalog: String, limit: Int = 50) async throws(CatalogClientError) -> [Record] {
+    public func featured(of catalog: String, limit: Int = CatalogLimits.defaultPageSize) async throws(CatalogClientError) -> [Record] {
         try await get(
             ["api", "v1", "catalogs", Self.segment(catalog), "featured"], query: [("limit", String(limit))],
             as: RecordList.self

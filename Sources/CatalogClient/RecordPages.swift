@@ -1,3 +1,5 @@
+import CatalogCore
+
 /// Every record of a catalog (or a category) in index order, as an `AsyncSequence` that fetches a
 /// page at a time while it is iterated: a million records never sit in memory at once.
 ///
@@ -11,14 +13,14 @@
 public struct RecordPages: AsyncSequence, Sendable {
     public typealias Element = Record
 
-    /// Records per page.
+    /// Records per page, 1 to the server's most (`CatalogLimits.maxPageSize`, 500).
     public let pageSize: Int
     let load: @Sendable (_ after: String?, _ limit: Int) async throws(CatalogClientError) -> ItemsPage
 
     init(
         pageSize: Int, load: @escaping @Sendable (String?, Int) async throws(CatalogClientError) -> ItemsPage
     ) {
-        self.pageSize = Swift.min(500, Swift.max(1, pageSize))
+        self.pageSize = Swift.min(CatalogLimits.maxPageSize, Swift.max(1, pageSize))
         self.load = load
     }
 

@@ -36,15 +36,9 @@ enum ProductsSamples {
             name = record.title
             manufacturer = record.subtitle ?? ""
             price = record.price.map { "\($0) \(record.currency ?? "")" } ?? ""
-            flag = record.country.map(Self.flag) ?? ""
+            // `DE` → 🇩🇪: regional indicator letters, for a valid code.
+            flag = record.country.flatMap { CountryCode($0) }?.flagEmoji ?? ""
             image = record.image
-        }
-
-        /// `DE` → 🇩🇪: regional indicator letters.
-        static func flag(_ code: String) -> String {
-            String(
-                String.UnicodeScalarView(
-                    code.uppercased().unicodeScalars.compactMap { Unicode.Scalar(0x1F1A5 + $0.value) }))
         }
     }
     // end

@@ -80,7 +80,7 @@ struct TestCatalog {
     }
 
     func search(_ text: String, scope: String? = nil, limit: Int = 50) throws -> SearchResult {
-        try searcher.search(SearchRequest(query: text, scope: scope, limit: limit))
+        try searcher.search(SearchRequest(query: text, scope: scope, limit: limit).checked())
     }
 
     func titles(_ text: String, limit: Int = 50) throws -> [String] {

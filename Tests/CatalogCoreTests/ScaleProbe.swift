@@ -36,7 +36,7 @@ import Testing
         var times: [Duration] = []
         for query in queries {
             let start = ContinuousClock.now
-            _ = try searcher.search(SearchRequest(query: query))
+            _ = try searcher.search(SearchRequest(query: query).checked())
             times.append(ContinuousClock.now - start)
         }
         times.sort()
@@ -47,7 +47,7 @@ import Testing
         print(worst.map { "\($0.0)=\($0.1)" })
         if let repeatQuery = ProcessInfo.processInfo.environment["CATALOG_CORE_REPEAT"] {
             let start = ContinuousClock.now
-            for _ in 0..<200 { _ = try searcher.search(SearchRequest(query: repeatQuery)) }
+            for _ in 0..<200 { _ = try searcher.search(SearchRequest(query: repeatQuery).checked()) }
             print("repeat", repeatQuery, (ContinuousClock.now - start) / 200)
         }
     }

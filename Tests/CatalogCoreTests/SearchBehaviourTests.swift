@@ -12,7 +12,7 @@ import Testing
         request.limit = 200
         var hits: [RankedHit] = []
         while true {
-            let result = try catalog.searcher.search(request)
+            let result = try catalog.searcher.search(request.checked())
             hits += result.hits
             guard let next = result.next else { return hits }
             request.after = next
@@ -49,11 +49,11 @@ import Testing
         let catalog = try TestCatalog(records, definition: generator.definition)
         for sort in SearchSort.allCases {
             for query in ["", "a", "lamp", "bla"] {
-                let one = try catalog.searcher.search(SearchRequest(query: query, sort: sort, limit: 200))
+                let one = try catalog.searcher.search(SearchRequest(query: query, sort: sort, limit: 200).checked())
                 var all: [String] = []
                 var request = SearchRequest(query: query, sort: sort, limit: 7)
                 while true {
-                    let page = try catalog.searcher.search(request)
+                    let page = try catalog.searcher.search(request.checked())
                     all += page.hits.map(\.stored.id)
                     guard let next = page.next else { break }
                     request.after = next
@@ -97,7 +97,7 @@ import Testing
         ]
         let catalog = try TestCatalog(records)
         func ids(_ request: SearchRequest) throws -> [String] {
-            try catalog.searcher.search(request).hits.map(\.stored.id)
+            try catalog.searcher.search(request.checked()).hits.map(\.stored.id)
         }
         #expect(Set(try ids(SearchRequest(query: "lamp", categories: ["Light", "Home"]))) == ["1"])
         #expect(Set(try ids(SearchRequest(query: "lamp", countries: ["DE", "AT"]))) == ["1", "3", "4"])
@@ -108,7 +108,7 @@ import Testing
         #expect(try ids(SearchRequest(query: "lamp", sort: .priceDescending)) == ["3", "1", "2", "4"])
         #expect(try ids(SearchRequest(query: "lamp", sort: .title)) == ["2", "3", "4", "1"])
         #expect(try ids(SearchRequest(query: "lamp", sort: .titleDescending)) == ["1", "4", "3", "2"])
-        let faceted = try catalog.searcher.search(SearchRequest(query: "lamp", facets: [.categories, .country]))
+        let faceted = try catalog.searcher.search(SearchRequest(query: "lamp", facets: [.categories, .country]).checked())
         #expect(
             faceted.facets[.categories] == [FacetCount(value: "Light", count: 3), FacetCount(value: "Home", count: 2)])
         #expect(
@@ -124,9 +124,9 @@ import Testing
         ] {
             _ = try catalog.search(query)
         }
-        #expect(throws: (any Error).self) { try catalog.searcher.search(SearchRequest(query: "a", after: "zz")) }
-        #expect(throws: (any Error).self) { try catalog.searcher.search(SearchRequest(query: "a", limit: 0)) }
+        #expect(throws: (any Error).self) { try catalog.searcher.search(SearchRequest(query: "a", after: "zz").checked()) }
+        #expect(throws: (any Error).self) { try catalog.searcher.search(SearchRequest(query: "a", limit: 0).checked()) }
         // A cursor of the other kind continues from its number rather than failing.
-        #expect(try catalog.searcher.search(SearchRequest(query: "", after: "r1.zz")).hits.isEmpty)
+        #expect(try catalog.searcher.search(SearchRequest(query: "", after: "r1.zz").checked()).hits.isEmpty)
     }
 }

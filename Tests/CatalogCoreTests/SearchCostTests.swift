@@ -38,7 +38,7 @@ import Testing
         unbounded.countBudget = .max
 
         // A facet counts the hundred most frequent of its 150 values.
-        let all = try unbounded.search(Self.request(nil))
+        let all = try unbounded.search(Self.request(nil).checked())
         let countries = try #require(all.facets[.country])
         #expect(countries.count == CatalogSearcher.maxFacetValues)
         #expect(countries.contains { $0.value == Self.countries[149] })
@@ -46,15 +46,15 @@ import Testing
 
         // The default budget counts a catalog of this size exactly.
         let narrow = Self.request(NumericRange(lower: 5, upper: 6))
-        #expect(try fixture.searcher.search(narrow).facets == unbounded.search(narrow).facets)
+        #expect(try fixture.searcher.search(narrow.checked()).facets == unbounded.search(narrow.checked()).facets)
 
         // A budget of 5 chunk visits cannot count 100 countries over two chunks: the counts it
         // gives are lower bounds, marked capped where they fall short; the page is the same.
         var bounded = fixture.searcher
         bounded.countBudget = 5
         for range in [NumericRange(lower: 0, upper: 1_000_000), NumericRange(lower: 5, upper: 6), nil] {
-            let exact = try unbounded.search(Self.request(range))
-            let cheap = try bounded.search(Self.request(range))
+            let exact = try unbounded.search(Self.request(range).checked())
+            let cheap = try bounded.search(Self.request(range).checked())
             #expect(cheap.hits.map(\.stored.id) == exact.hits.map(\.stored.id))
             #expect(cheap.total <= exact.total && (cheap.total == exact.total || cheap.totalCapped))
             var differed = false

@@ -148,7 +148,7 @@ struct PostgresDatabaseTests {
         let reader = try postgres.database.reader()
         let catalog = try reader.requireCatalog("awkward")
         #expect(
-            try reader.search(SearchRequest(query: "title 42"), in: catalog).hits.first?.stored.title.hasPrefix(
+            try reader.search(SearchRequest(query: "title 42").checked(), in: catalog).hits.first?.stored.title.hasPrefix(
                 "Title 42") == true)
     }
 

@@ -94,7 +94,7 @@ import Testing
         #expect(records.first?.section == "A")
         #expect(records.first?.price == Decimal(string: "2.5"))
         #expect(records.first?.fields["farbe"] == .text("rot"))
-        #expect(try reader.search(SearchRequest(query: "apf"), in: catalog).hits.count == 1)
+        #expect(try reader.search(SearchRequest(query: "apf").checked(), in: catalog).hits.count == 1)
         #expect(try database.users().user(named: "ada") != nil)
     }
 

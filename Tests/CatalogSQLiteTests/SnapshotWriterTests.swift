@@ -114,8 +114,8 @@ import Testing
         for query in ["", "a", "ker", "kék asz", "lampa", "xq"] {
             var request = SearchRequest(query: query, limit: 20)
             request.facets = [.categories, .country]
-            let a = try offline.search(request, in: here).response()
-            let b = try server.search(request, in: there).response()
+            let a = try offline.search(request.checked(), in: here).response()
+            let b = try server.search(request.checked(), in: there).response()
             #expect(a == b, "\(query)")
         }
         var cursor: String?

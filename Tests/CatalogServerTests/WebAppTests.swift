@@ -377,7 +377,7 @@ enum SVGFlagProbe {
         for first in UInt8(ascii: "A")...UInt8(ascii: "Z") {
             for second in UInt8(ascii: "A")...UInt8(ascii: "Z") {
                 let code = String(decoding: [first, second], as: UTF8.self)
-                if DemoImages.isCountryCode(code) { codes.append(code) }
+                if DemoImages.flag(code) != nil { codes.append(code) }
             }
         }
         return codes

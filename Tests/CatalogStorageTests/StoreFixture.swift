@@ -39,7 +39,7 @@ final class StoreFixture {
     }
 
     func search(_ query: String, in id: String, scope: String? = nil, limit: Int = 10) throws -> SearchResponse {
-        try reader.search(SearchRequest(query: query, scope: scope, limit: limit), in: catalog(id)).response()
+        try reader.search(SearchRequest(query: query, scope: scope, limit: limit).checked(), in: catalog(id)).response()
     }
 
     func item(_ id: String, _ itemID: String) throws -> Record? {

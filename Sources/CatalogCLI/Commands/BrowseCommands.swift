@@ -59,7 +59,7 @@ struct ListCommand: Command {
         var first = true
         var cursor: String?
         repeat {
-            let page = try reader.items(of: catalog, section: section, after: cursor, limit: 500)
+            let page = try reader.items(of: catalog, section: section, after: cursor, limit: CatalogLimits.maxPageSize)
             for record in try page.records() {
                 if context.json {
                     if !first { output.write(",") }
@@ -178,8 +178,8 @@ struct SearchCommand: Command {
         }
     }
     static let limit = Option<Int>(
-        "limit", value: "N", in: 1...SearchRequest.maxLimit, default: 20,
-        help: "at most N results, from 1 to \(SearchRequest.maxLimit)")
+        "limit", value: "N", in: 1...CatalogLimits.maxSearchLimit, default: 20,
+        help: "at most N results, from 1 to \(CatalogLimits.maxSearchLimit)")
     static let after = Option<String?>(
         "after", value: "CURSOR", help: "the next page: the cursor a previous search printed")
     static let json = CommonOptions.json.help(
@@ -210,14 +210,21 @@ struct SearchCommand: Command {
         request.scope = try arguments[Self.scope]
         request.after = try arguments[Self.after]
         request.categories = try arguments[Self.category]
-        request.countries = try arguments[Self.country].map { $0.uppercased() }
+        request.countries = try arguments[Self.country]
         if let range = try arguments[Self.price] { request.price = range }
         if let order = try arguments[Self.sort] { request.sort = order }
         if let facets = try arguments[Self.facets] { request.facets = facets }
+        // The same checks as the server's and offline catalogs' (``SearchRequest/Checked``).
+        let checked: SearchRequest.Checked
+        do {
+            checked = try request.checked()
+        } catch {
+            throw CLIError.usage(error.message)
+        }
         let database = try context.openExisting()
         defer { database.close() }
         let reader = try database.reader()
-        let result = try reader.search(request, in: try reader.requireCatalog(id))
+        let result = try reader.search(checked, in: try reader.requireCatalog(id))
         if context.json {
             // The API's answer, byte for byte: stored records keep their typed fields.
             context.output.write(bytes: result.jsonBytes)

@@ -19,9 +19,6 @@ public struct BrowsePage: Sendable {
 /// Browsing, the same on every engine: pages in index order with cursors that survive
 /// re-imports (``BrowseCursor``), sections, categories, jumps to a letter.
 extension CatalogReader {
-    /// The most records one page returns.
-    public static var maxPageSize: Int { 500 }
-
     /// The catalog with id `id`.
     ///
     /// - Throws: ``StorageError`` `.catalogNotFound`.
@@ -124,15 +121,17 @@ extension CatalogReader {
         return BrowsePage(items: stored.items, next: next, previous: previous)
     }
 
-    private static func checked(_ limit: Int) throws(StorageError) -> Int {
-        guard limit >= 1 && limit <= maxPageSize else {
-            throw StorageError(.invalidArgument, "limit must be between 1 and \(maxPageSize)")
+    /// `limit` when it is a page size, 1 to ``CatalogLimits/maxPageSize``.
+    static func checked(_ limit: Int) throws(StorageError) -> Int {
+        guard (1...CatalogLimits.maxPageSize).contains(limit) else {
+            throw StorageError(
+                .invalidArgument, "'limit' must be a whole number from 1 to \(CatalogLimits.maxPageSize)")
         }
         return limit
     }
 
-    /// Runs a search (``CatalogSearcher``).
-    public func search(_ request: SearchRequest, in catalog: StoredCatalog) throws -> SearchResult {
+    /// Runs a checked search (``CatalogSearcher``).
+    public func search(_ request: SearchRequest.Checked, in catalog: StoredCatalog) throws -> SearchResult {
         let indexReader = try searchIndex(of: catalog)
         let index = try SearchIndexCache.shared.index(of: catalog, reader: indexReader)
         let searcher = CatalogSearcher(

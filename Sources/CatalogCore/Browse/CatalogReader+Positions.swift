@@ -108,14 +108,12 @@ extension CatalogReader {
 
     /// Up to `limit` records of the catalog (or of a category) from `position` on.
     ///
-    /// - Throws: `.invalidArgument` for a negative position or a limit outside 1…500,
+    /// - Throws: `.invalidArgument` for a negative position or a limit outside 1…``CatalogLimits/maxPageSize``,
     ///   `.nameNotFound` for an unknown category number.
     public func items(of catalog: StoredCatalog, category: Int? = nil, position: Int, limit: Int) throws
         -> PositionedPage
     {
-        guard limit >= 1 && limit <= Self.maxPageSize else {
-            throw StorageError(.invalidArgument, "limit must be between 1 and \(Self.maxPageSize)")
-        }
+        let limit = try Self.checked(limit)
         guard position >= 0 else { throw StorageError(.invalidArgument, "position must not be negative") }
         let order = try BrowseOrder(reader: self, catalog: catalog, category: category)
         let start = min(position, order.count)

@@ -94,14 +94,11 @@ public struct CatalogSearcher {
         self.countBudget = countBudget
     }
 
-    /// Runs a search.
+    /// Runs a checked search (``SearchRequest/Checked``: its limit and filters are valid).
     ///
-    /// - Throws: ``StorageError`` `.invalidArgument` for a bad limit or cursor, `.nameNotFound`
-    ///   for an unknown scope.
-    public func search(_ request: SearchRequest) throws -> SearchResult {
-        guard (1...SearchRequest.maxLimit).contains(request.limit) else {
-            throw StorageError(.invalidArgument, "limit must be between 1 and \(SearchRequest.maxLimit)")
-        }
+    /// - Throws: ``StorageError`` `.invalidArgument` for a cursor that does not decode,
+    ///   `.nameNotFound` for an unknown scope.
+    public func search(_ request: SearchRequest.Checked) throws -> SearchResult {
         let cursor = try request.after.map { try SearchCursor(parsing: $0) }
         let query = SearchQuery(request.query)
         let scopes = catalog.scopes

@@ -33,7 +33,7 @@ final class Evaluation {
     private var matchCache: [Int: ChunkBitmap] = [:]
     private var unscopedCache: [Int: ChunkBitmap] = [:]
 
-    init(searcher: CatalogSearcher, query: SearchQuery, request: SearchRequest, scope: [String]) throws {
+    init(searcher: CatalogSearcher, query: SearchQuery, request: SearchRequest.Checked, scope: [String]) throws {
         index = searcher.index
         reader = searcher.reader
         catalog = searcher.catalog
@@ -65,7 +65,7 @@ final class Evaluation {
             countryFilter = nil
         } else {
             countryFilter = TermSet(
-                request.countries.compactMap { lexicon.index(of: IndexTerms.country($0)) }, of: lexicon)
+                request.countries.compactMap { lexicon.index(of: IndexTerms.country($0.text)) }, of: lexicon)
         }
         priceFilter = request.price
         countBudget = searcher.countBudget

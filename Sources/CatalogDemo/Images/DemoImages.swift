@@ -1,3 +1,5 @@
+import CatalogModel
+
 /// The demo catalogs' pictures: small SVG documents we draw ourselves, generated from the same
 /// data as the catalogs so every image path a record or category carries has a file here.
 ///
@@ -31,17 +33,11 @@ public enum DemoImages {
         return files
     }()
 
-    /// The flag of any ISO 3166-1 alpha-2 country: drawn for the countries of plain shapes, a
-    /// badge with the code for the others; nil when `code` is not an assigned code.
+    /// The flag of any assigned ISO 3166-1 alpha-2 country (``CountryCode/isAssigned``): drawn
+    /// for the countries of plain shapes, a badge with the code for the others; nil when `code`
+    /// (any case) is not an assigned code.
     public static func flag(_ code: String) -> String? {
-        let lower = code.lowercased()
-        guard SVGFlag.isAssigned(lower) else { return nil }
-        return SVGFlag.svg(for: lower)
-    }
-
-    /// Whether `code` (any case) is an assigned ISO 3166-1 alpha-2 code, which has a flag or a
-    /// badge under `/images/demo/flags/`.
-    public static func isCountryCode(_ code: String) -> Bool {
-        code.utf8.count == 2 && SVGFlag.isAssigned(code)
+        guard let country = CountryCode(code), country.isAssigned else { return nil }
+        return SVGFlag.svg(for: country.text.lowercased())
     }
 }

@@ -206,10 +206,10 @@ public struct RecordMapper: Sendable {
             record.quantity = quantity
         }
         if let (value, field) = trimmed(.country) {
-            guard value.count == 2, value.unicodeScalars.allSatisfy({ $0.isASCII && $0.properties.isAlphabetic }) else {
-                throw fail(field, "country \"\(value)\" is not a two-letter ISO 3166 code")
+            guard let code = CountryCode(value) else {
+                throw fail(field, "country \"\(value)\" is not \(CountryCode.requirement)")
             }
-            record.country = value.uppercased()
+            record.country = code.text
         }
         if let (value, _) = trimmed(.image) { record.image = value }
         if let (value, field) = trimmed(.featured) {

@@ -1,6 +1,8 @@
 import Foundation
 
-/// Everything a search asks for: the text, the scope, filters, facets, the order and the page.
+/// Everything a search asks for: the text, the scope, filters, facets, the order and the page,
+/// as given. CatalogCore's `SearchRequest.Checked` is the same request checked (limits, lengths,
+/// country codes), the only form a search runs.
 ///
 /// ```swift
 /// var request = SearchRequest(query: "lamp")
@@ -16,7 +18,8 @@ public struct SearchRequest: Sendable, Equatable, Hashable {
     public var scope: String?
     /// Category labels a record must all carry.
     public var categories: [String]
-    /// Country codes a record may have (any of them); empty means no country filter.
+    /// Country codes a record may have (any of them, any case; see ``CountryCode``); empty means
+    /// no country filter.
     public var countries: [String]
     /// The price range, either side open.
     public var price: NumericRange?
@@ -28,9 +31,6 @@ public struct SearchRequest: Sendable, Equatable, Hashable {
     public var after: String?
     /// Results per page.
     public var limit: Int
-
-    /// The most results one page returns.
-    public static let maxLimit = 200
 
     /// Creates a request.
     public init(

@@ -12,7 +12,6 @@ struct CatalogAPI {
 
     func register(in routes: inout RouterBuilder) {
         let stores = stores
-        let maxPage = 500
         routes.get("/api/v1/catalogs") { _, _ in
             JSONResponse.list("catalogs", try stores.reader().catalogs())
         }
@@ -40,7 +39,7 @@ struct CatalogAPI {
             return JSONResponse.write(OutlineAnswer(outline: outline, labels: catalog.sectionLabels))
         }
         routes.get("/api/v1/catalogs/{id}/items") { request, context in
-            let limit = try request.integer("limit", in: 1...maxPage, default: 50)
+            let limit = try request.pageLimit()
             let after = try request.cursor()
             let before = try request.cursor("before")
             let section = try request.text("section", maxLength: 64)
@@ -58,7 +57,7 @@ struct CatalogAPI {
                 try reader.items(of: catalog, section: section, after: after, before: before, limit: limit))
         }
         routes.get("/api/v1/catalogs/{id}/categories/{category}/items") { request, context in
-            let limit = try request.integer("limit", in: 1...maxPage, default: 50)
+            let limit = try request.pageLimit()
             let after = try request.cursor()
             let before = try request.cursor("before")
             let reader = try stores.reader()
@@ -95,7 +94,7 @@ struct CatalogAPI {
             return JSONResponse.list("categories", catalog.categories)
         }
         routes.get("/api/v1/catalogs/{id}/featured") { request, context in
-            let limit = try request.integer("limit", in: 1...maxPage, default: 50)
+            let limit = try request.featuredLimit()
             let reader = try stores.reader()
             let catalog = try reader.catalogOr404(context.require("id", as: String.self))
             let items = try reader.featured(of: catalog, limit: limit)

@@ -26,7 +26,8 @@ struct CompatRoutes {
         let baseURL = baseURL
         routes.get("/gethots") { request, _ in
             let reader = try stores.reader()
-            let records = try reader.featured(of: reader.catalogOr404(catalog), limit: 500).map { try $0.record() }
+            let hot = try reader.featured(of: reader.catalogOr404(catalog), limit: CatalogLimits.maxFeatured)
+            let records = try hot.map { try $0.record() }
             let base = baseURL.resolve(for: request)
             return try JSONResponse.make(records.map { CompatRecipe($0, base: base) })
         }

@@ -23,8 +23,8 @@ final class FeedStream: ResponseBodyStream {
         case done
     }
 
-    /// Records written per chunk.
-    static let pageSize = 500
+    /// Records written per chunk: one browse page of the most records a page holds.
+    static let pageSize = CatalogLimits.maxPageSize
 
     /// A feed that reads through `database` one page per chunk; the cursor names a place in
     /// index order, so a re-import while the feed is sent neither repeats nor skips records.

@@ -18,7 +18,7 @@ extension CatalogReader {
         var records: [Record] = []
         var cursor: String?
         repeat {
-            let page = try items(of: catalog, category: category, after: cursor, limit: Self.maxPageSize)
+            let page = try items(of: catalog, category: category, after: cursor, limit: CatalogLimits.maxPageSize)
             records += try page.records()
             cursor = page.next
         } while cursor != nil && records.count < limit

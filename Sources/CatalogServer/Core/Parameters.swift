@@ -1,3 +1,4 @@
+import CatalogCore
 import CatalogHTTP
 import CatalogModel
 
@@ -11,6 +12,18 @@ extension Request {
                 "'\(name)' must be a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return value
+    }
+
+    /// The `limit` of a browse page: 1 to ``CatalogLimits/maxPageSize``, by default
+    /// ``CatalogLimits/defaultPageSize``.
+    func pageLimit() throws -> Int {
+        try integer("limit", in: 1...CatalogLimits.maxPageSize, default: CatalogLimits.defaultPageSize)
+    }
+
+    /// The `limit` of a list of featured records: 1 to ``CatalogLimits/maxFeatured``, by default
+    /// ``CatalogLimits/defaultPageSize``.
+    func featuredLimit() throws -> Int {
+        try integer("limit", in: 1...CatalogLimits.maxFeatured, default: CatalogLimits.defaultPageSize)
     }
 
     /// A text parameter of at most `maxLength` characters, or nil when absent or empty.
@@ -58,45 +71,27 @@ extension Request {
     }
 }
 
-/// The search parameters of the API and the web app: `q`, `scope`, `category` (repeatable: all
-/// must hold), `country` (repeatable: any may hold), `price=MIN..MAX`, `facets=categories,country`,
-/// `sort=relevance|title|-title|price|-price`, `after`, `limit`.
+/// The search parameters of the API: `q`, `scope`, `category` (repeatable: all must hold),
+/// `country` (repeatable: any may hold), `price=MIN..MAX`, `facets=categories,country`,
+/// `sort=relevance|title|-title|price|-price`, `after`, `limit`. The values are parsed by their
+/// types and checked by ``SearchRequest/Checked``, as the CLI's and offline catalogs' are.
 enum SearchParameters {
-    static func request(from request: Request) throws -> SearchRequest {
-        var search = SearchRequest(query: try request.text("q", maxLength: 200) ?? "")
-        search.scope = try request.text("scope", maxLength: 200)
-        search.limit = try request.integer("limit", in: 1...SearchRequest.maxLimit, default: 50)
-        search.after = try request.cursor()
-        search.categories = try request.texts("category", maxLength: 200)
-        search.countries = try request.texts("country", maxLength: 2).map { code in
-            guard code.count == 2, code.unicodeScalars.allSatisfy({ $0.isASCII && $0.properties.isAlphabetic }) else {
-                throw HTTPError.badParameter("'country' must be a two-letter ISO 3166 code")
-            }
-            return code.uppercased()
-        }
-        if let price = request.query("price"), price != ".." {
-            guard price.count <= 60, let range = NumericRange(parsing: price) else {
-                throw HTTPError.badParameter("'price' must be MIN..MAX, either side may be empty")
-            }
-            search.price = range
-        }
-        if let facets = try request.present("facets", maxLength: 60) {
-            search.facets = try facets.split(separator: ",").map { name in
-                guard let facet = SearchFacet(rawValue: String(name)) else {
-                    throw HTTPError.badParameter("'facets' takes categories and/or country")
-                }
-                return facet
-            }
-        }
-        if let sort = try request.present("sort", maxLength: 20) {
-            guard let order = SearchSort(rawValue: sort) else {
-                throw HTTPError.badParameter("'sort' must be relevance, title, -title, price or -price")
-            }
-            search.sort = order
-        }
+    static func request(from request: Request) throws -> SearchRequest.Checked {
         do {
+            var search = SearchRequest(query: request.query("q") ?? "")
+            search.scope = request.query("scope")
+            search.limit = try request.integer(
+                "limit", in: 1...CatalogLimits.maxSearchLimit, default: CatalogLimits.defaultSearchLimit)
+            search.after = try request.cursor()
+            search.categories = try request.texts("category", maxLength: CatalogLimits.maxTextLength)
+            search.countries = try request.texts("country")
+            if let price = request.query("price") { search.price = try NumericRange.parse(parameter: price) }
+            if let facets = try request.present("facets", maxLength: 60) {
+                search.facets = try SearchFacet.list(parameter: facets)
+            }
+            if let sort = try request.present("sort", maxLength: 20) { search.sort = try SearchSort(parameter: sort) }
             return try search.checked()
-        } catch {
+        } catch let error as SearchRequestError {
             throw HTTPError.badParameter(error.message)
         }
     }

@@ -1,4 +1,5 @@
 import CatalogDemo
+import CatalogModel
 import Foundation
 
 /// Where images come from: the demo pictures (in memory) and a directory of stored images.
@@ -29,6 +30,12 @@ struct ImageStore: Sendable {
 
     /// When the process started: the demo pictures' modification time.
     static let demoModified = Date(timeIntervalSince1970: Double(Int(Date().timeIntervalSince1970)))
+
+    /// Where the flag of `country` is served (`/images/demo/flags/de.svg`), or nil for a code
+    /// ISO has not assigned, which has no flag.
+    static func flagPath(of country: CountryCode) -> String? {
+        country.isAssigned ? "/images/demo/flags/\(country.text.lowercased()).svg" : nil
+    }
 
     /// The image at `segments` (already percent-decoded, one per path segment), or nil.
     func image(at segments: [String]) -> Image? {

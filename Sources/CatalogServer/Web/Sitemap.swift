@@ -74,7 +74,8 @@ final class SitemapStream: ResponseBodyStream {
 
     private enum State { case start, records, done }
 
-    static let pageSize = 500
+    /// Records read per page: the most a browse page holds.
+    static let pageSize = CatalogLimits.maxPageSize
 
     init(database: any CatalogDatabase, catalog: String, part: Int, base: String) {
         self.database = database

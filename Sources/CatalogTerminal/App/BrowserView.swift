@@ -227,9 +227,7 @@ enum BrowserView {
 
     /// The flag emoji of an ISO 3166 code (`DE` → 🇩🇪).
     static func flag(_ code: String) -> String? {
-        let letters = code.uppercased().unicodeScalars
-        guard letters.count == 2, letters.allSatisfy({ ("A"..."Z").contains($0) }) else { return nil }
-        return String(String.UnicodeScalarView(letters.compactMap { Unicode.Scalar(0x1F1E6 + $0.value - 65) }))
+        CountryCode(code)?.flagEmoji
     }
 
     /// The index as a key: every label, the current section marked; a window around it when the

@@ -14,7 +14,7 @@ struct CollectionHandler: WebHandler {
         let catalog = try store.catalogOr404(context.require("id", as: String.self))
         let definition = catalog.definition
         let strings = WebStrings.forLocale(definition.locale)
-        let records = try store.featured(of: catalog, limit: 500).map { try $0.record() }
+        let records = try store.featured(of: catalog, limit: CatalogLimits.maxFeatured).map { try $0.record() }
         return CollectionPages.records(
             records, title: strings[.hot], definition: definition, session: try session(request, context), tab: "hot",
             here: WebPaths.catalog(definition.id) + "/hot", via: "hot", empty: strings[.noResults])

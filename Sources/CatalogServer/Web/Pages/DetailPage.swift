@@ -67,7 +67,8 @@ struct DetailPage {
             html.element("dt", text: label("country"))
             html.element("dd") {
                 RowView.flag(country, strings: strings, into: &$0)
-                $0.text(" " + (strings.locale.localizedString(forRegionCode: country.uppercased()) ?? country))
+                let region = CountryCode(country)?.text ?? country.uppercased()
+                $0.text(" " + (strings.locale.localizedString(forRegionCode: region) ?? country))
             }
         }
         for name in extraFieldNames(record, definition: definition) {

@@ -76,7 +76,8 @@ struct FilterPanel {
             label: { $0 }, into: &html)
         facet(
             "country", title: strings.fieldLabel("country", definition: definition),
-            values: merged(facets["country"] ?? [], selected: state.countries), selected: Set(state.countries),
+            values: merged(facets["country"] ?? [], selected: state.countries.map(\.text)),
+            selected: Set(state.countries.map(\.text)),
             label: { strings.locale.localizedString(forRegionCode: $0) ?? $0 }, into: &html)
     }
 

@@ -11,8 +11,8 @@ import CatalogStorage
 struct ListPage {
     /// Rows per page.
     static let pageSize = 100
-    /// Results per search page.
-    static let searchLimit = 50
+    /// Results per search page: the API's default.
+    static let searchLimit = CatalogLimits.defaultSearchLimit
 
     let store: any CatalogReader
     let catalog: StoredCatalog

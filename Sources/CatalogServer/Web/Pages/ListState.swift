@@ -1,3 +1,4 @@
+import CatalogCore
 import CatalogHTTP
 import CatalogModel
 
@@ -15,7 +16,7 @@ struct ListState {
     var scope: String?
     var searching = false
     var categories: [String] = []
-    var countries: [String] = []
+    var countries: [CountryCode] = []
     var price: NumericRange?
     var sort: SearchSort = .relevance
     /// The next page of results (while searching) or of rows (browsing).
@@ -28,30 +29,26 @@ struct ListState {
     /// The plain list: no search, from the start.
     init() {}
 
-    /// The state a request's query names; a malformed value is a 400.
+    /// The state a request's query names; a malformed value is a 400, in the words of the API
+    /// (the values are parsed by their types, the search checked by ``SearchRequest/Checked``).
     init(_ request: Request) throws {
-        query = try request.text("q", maxLength: 200) ?? ""
-        scope = try request.text("scope", maxLength: 200)
-        categories = try request.texts("category", maxLength: 200)
-        countries = try request.texts("country", maxLength: 2).map { code in
-            guard code.utf8.count == 2, code.utf8.allSatisfy({ (0x41...0x5A).contains($0 & 0xDF) }) else {
-                throw HTTPError.badParameter("'country' must be a two-letter ISO 3166 code")
+        let maxText = CatalogLimits.maxTextLength
+        query = try request.text("q", maxLength: maxText) ?? ""
+        scope = try request.text("scope", maxLength: maxText)
+        categories = try request.texts("category", maxLength: maxText)
+        do {
+            countries = try request.texts("country").map { (code: String) throws(SearchRequestError) in
+                try CountryCode(parsing: code)
             }
-            return code.uppercased()
-        }
-        let low = try request.text("pmin", maxLength: 30) ?? ""
-        let high = try request.text("pmax", maxLength: 30) ?? ""
-        let priceText =
-            try request.text("price", maxLength: 60) ?? (low.isEmpty && high.isEmpty ? "" : "\(low)..\(high)")
-        if !priceText.isEmpty, priceText != ".." {
-            guard let range = NumericRange(parsing: priceText) else {
-                throw HTTPError.badParameter("'price' must be MIN..MAX")
-            }
-            price = range
-        }
-        if let sort = try request.text("sort", maxLength: 20) {
-            guard let order = SearchSort(rawValue: sort) else { throw HTTPError.badParameter("'sort' is unknown") }
-            self.sort = order
+            let low = try request.text("pmin", maxLength: 30) ?? ""
+            let high = try request.text("pmax", maxLength: 30) ?? ""
+            let priceText =
+                try request.text("price", maxLength: NumericRange.maxParameterLength)
+                ?? (low.isEmpty && high.isEmpty ? "" : "\(low)..\(high)")
+            if !priceText.isEmpty { price = try NumericRange.parse(parameter: priceText) }
+            if let sort = try request.text("sort", maxLength: 20) { self.sort = try SearchSort(parameter: sort) }
+        } catch let error as SearchRequestError {
+            throw HTTPError.badParameter(error.message)
         }
         searching =
             !query.isEmpty || scope != nil || request.query("search") == "1" || !categories.isEmpty
@@ -70,7 +67,7 @@ struct ListState {
     var searchPairs: [(String, String?)] {
         var pairs: [(String, String?)] = [("q", query.isEmpty ? nil : query), ("scope", scope)]
         pairs += categories.map { ("category", $0) }
-        pairs += countries.map { ("country", $0) }
+        pairs += countries.map { ("country", $0.text) }
         pairs.append(("price", price?.description))
         pairs.append(("sort", sort == .relevance ? nil : sort.rawValue))
         pairs.append(("search", "1"))
@@ -84,10 +81,18 @@ struct ListState {
         return WebPaths.query([("at", at)])
     }
 
-    /// The search as the API's request.
-    func searchRequest(within category: String?, limit: Int) -> SearchRequest {
-        SearchRequest(
-            query: query, scope: scope, categories: categories + (category.map { [$0] } ?? []), countries: countries,
-            price: price, facets: [.categories, .country], sort: sort, after: after, limit: limit)
+    /// The search as the API's request, checked.
+    ///
+    /// - Throws: a 400 for a request ``SearchRequest/Checked`` refuses.
+    func searchRequest(within category: String?, limit: Int) throws -> SearchRequest.Checked {
+        let request = SearchRequest(
+            query: query, scope: scope, categories: categories + (category.map { [$0] } ?? []),
+            countries: countries.map(\.text), price: price, facets: [.categories, .country], sort: sort, after: after,
+            limit: limit)
+        do {
+            return try request.checked()
+        } catch {
+            throw HTTPError.badParameter(error.message)
+        }
     }
 }

@@ -1,4 +1,3 @@
-import CatalogDemo
 import CatalogModel
 import Foundation
 
@@ -68,19 +67,19 @@ enum RowView {
         html.close("li")
     }
 
-    /// The flag (or code badge) of an ISO 3166-1 country; a code that is not one shows as text.
+    /// The flag of a country (``CountryCode/isAssigned``: an assigned code has one); any other
+    /// value shows as its letters.
     static func flag(_ country: String, strings: WebStrings, into html: inout HTMLWriter) {
-        let code = country.uppercased()
-        guard DemoImages.isCountryCode(code) else {
-            if !country.isEmpty { html.element("span", ["class": "flag code"], text: code) }
+        guard let code = CountryCode(country), let path = ImageStore.flagPath(of: code) else {
+            if !country.isEmpty { html.element("span", ["class": "flag code"], text: country.uppercased()) }
             return
         }
-        let name = strings.locale.localizedString(forRegionCode: code) ?? code
+        let name = strings.locale.localizedString(forRegionCode: code.text) ?? code.text
         html.element(
             "img",
             [
-                "class": "flag", "src": "/images/demo/flags/\(code.lowercased()).svg", "alt": code, "title": name,
-                "width": "20", "height": "14", "loading": "lazy",
+                "class": "flag", "src": path, "alt": code.text, "title": name, "width": "20", "height": "14",
+                "loading": "lazy",
             ])
     }
 

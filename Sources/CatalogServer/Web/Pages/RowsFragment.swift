@@ -86,7 +86,7 @@ struct RowsFragment {
     /// A page of results; a first page also brings what the search changes around the rows.
     private func searchRows(_ state: ListState, thumbs: Bool?, into html: inout HTMLWriter) throws {
         let strings = strings
-        let request = state.searchRequest(within: category?.name, limit: ListPage.searchLimit)
+        let request = try state.searchRequest(within: category?.name, limit: ListPage.searchLimit)
         let response = try store.search(request, in: catalog).response()
         let thumbnails = thumbs ?? response.items.contains { $0.record.image != nil }
         let context = RowView.Context(

@@ -23,9 +23,8 @@ enum StructuredData {
                 object.append(("brand", [("@type", "Brand"), ("name", brand)] as [(String, Any)]))
             }
             if let sku = record.fields["sku"]?.scalarText { object.append(("sku", sku)) }
-            if let country = record.country, country.utf8.count == 2 {
-                object.append(
-                    ("countryOfOrigin", [("@type", "Country"), ("name", country.uppercased())] as [(String, Any)]))
+            if let country = record.country.flatMap({ CountryCode($0) }) {
+                object.append(("countryOfOrigin", [("@type", "Country"), ("name", country.text)] as [(String, Any)]))
             }
             if !record.categories.isEmpty { object.append(("category", record.categories.joined(separator: ", "))) }
             if let price = record.price {

@@ -1,0 +1,67 @@
+/// Why a ``SearchRequest`` cannot be run: the parameter and what is wrong with it. Each kind of
+/// mistake has one wording, written where the value is parsed (``CountryCode/init(parsing:)``,
+/// ``SearchSort/init(parameter:)``, ``NumericRange/parse(parameter:)``,
+/// ``SearchFacet/list(parameter:)``, and CatalogCore's `SearchRequest.Checked`).
+public struct SearchRequestError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A sentence naming the parameter (`'limit' must be …`).
+    public var message: String
+
+    /// Creates an error.
+    public init(_ message: String) { self.message = message }
+
+    public var description: String { message }
+}
+
+extension CountryCode {
+    /// The code a search parameter (`country=de`) spells.
+    ///
+    /// - Throws: ``SearchRequestError`` `'country' must be a two-letter ISO 3166 code`.
+    public init(parsing text: some StringProtocol) throws(SearchRequestError) {
+        guard let code = CountryCode(text) else {
+            throw SearchRequestError("'country' must be \(CountryCode.requirement)")
+        }
+        self = code
+    }
+}
+
+extension SearchSort {
+    /// The order a `sort` parameter names.
+    ///
+    /// - Throws: ``SearchRequestError`` for any other word.
+    public init(parameter text: String) throws(SearchRequestError) {
+        guard let order = SearchSort(rawValue: text) else {
+            throw SearchRequestError("'sort' must be relevance, title, -title, price or -price")
+        }
+        self = order
+    }
+}
+
+extension SearchFacet {
+    /// The facets a `facets` parameter lists, comma-separated.
+    ///
+    /// - Throws: ``SearchRequestError`` for a name that is not a facet.
+    public static func list(parameter text: String) throws(SearchRequestError) -> [SearchFacet] {
+        try text.split(separator: ",").map { (name: Substring) throws(SearchRequestError) -> SearchFacet in
+            guard let facet = SearchFacet(rawValue: String(name)) else {
+                throw SearchRequestError("'facets' takes categories and/or country")
+            }
+            return facet
+        }
+    }
+}
+
+extension NumericRange {
+    /// The longest `price` parameter read, in characters.
+    public static let maxParameterLength = 60
+
+    /// The range a `price` parameter spells (`MIN..MAX`, either side may be empty); nil for `..`.
+    ///
+    /// - Throws: ``SearchRequestError`` for a malformed or overlong range.
+    public static func parse(parameter text: String) throws(SearchRequestError) -> NumericRange? {
+        guard text != ".." else { return nil }
+        guard text.count <= maxParameterLength, let range = NumericRange(parsing: text) else {
+            throw SearchRequestError("'price' must be MIN..MAX, either side may be empty")
+        }
+        return range
+    }
+}
