@@ -118,7 +118,8 @@ public final class CatalogClient: Sendable {
     ///   - limit: records per page, 1 to `CatalogLimits.maxPageSize` (500).
     /// - Throws: ``CatalogClientError`` `.notFound`, `.badRequest` for a bad cursor or limit.
     public func items(
-        of catalog: String, section: String? = nil, after: String? = nil, before: String? = nil, limit: Int = CatalogLimits.defaultPageSize
+        of catalog: String, section: String? = nil, after: String? = nil, before: String? = nil,
+        limit: Int = CatalogLimits.defaultPageSize
     ) async throws(CatalogClientError) -> ItemsPage {
         var query = [("limit", String(limit))]
         if let section { query.append(("section", section)) }
@@ -132,7 +133,8 @@ public final class CatalogClient: Sendable {
     /// cursor reaches the records before.
     ///
     /// - Throws: ``CatalogClientError`` `.notFound` for a label the locale does not have.
-    public func items(of catalog: String, startingAt label: String, limit: Int = CatalogLimits.defaultPageSize) async throws(CatalogClientError)
+    public func items(of catalog: String, startingAt label: String, limit: Int = CatalogLimits.defaultPageSize)
+        async throws(CatalogClientError)
         -> ItemsPage
     {
         try await get(
@@ -189,7 +191,8 @@ public final class CatalogClient: Sendable {
     ///
     /// - Throws: ``CatalogClientError`` `.notFound` for an unknown category.
     public func items(
-        of catalog: String, category: String, after: String? = nil, before: String? = nil, limit: Int = CatalogLimits.defaultPageSize
+        of catalog: String, category: String, after: String? = nil, before: String? = nil,
+        limit: Int = CatalogLimits.defaultPageSize
     ) async throws(CatalogClientError) -> ItemsPage {
         var query = [("limit", String(limit))]
         if let after { query.append(("after", after)) }
@@ -202,7 +205,9 @@ public final class CatalogClient: Sendable {
     /// The featured ("hot") records by rank.
     ///
     /// - Throws: ``CatalogClientError`` `.notFound`.
-    public func featured(of catalog: String, limit: Int = CatalogLimits.defaultPageSize) async throws(CatalogClientError) -> [Record] {
+    public func featured(of catalog: String, limit: Int = CatalogLimits.defaultPageSize)
+        async throws(CatalogClientError) -> [Record]
+    {
         try await get(
             ["api", "v1", "catalogs", Self.segment(catalog), "featured"], query: [("limit", String(limit))],
             as: RecordList.self

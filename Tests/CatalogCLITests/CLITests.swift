@@ -52,6 +52,11 @@ import Testing
                 result.stdout == (try CLIRunner.golden(golden)),
                 "catalog \(arguments.joined(separator: " ")) differs from Golden/\(golden)")
         }
+        // A search is checked as the server checks it, in the same words.
+        let country = try cli.run(["search", "a", "--catalog", "products", "--country", "DEU"])
+        #expect(country.status == 64)
+        #expect(country.stderr.contains("'country' must be a two-letter ISO 3166 code"))
+        #expect(try cli.run(["search", "a", "--catalog", "products", "--country", "de"]).status == 0)
     }
 
     @Test func sequencersExportIsAnOriginalFeedAndRoundTrips() throws {

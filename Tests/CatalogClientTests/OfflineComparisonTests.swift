@@ -182,6 +182,7 @@ import Testing
             do { _ = try await client.search(request, in: "big") } catch { online = error }
             do { _ = try await offline.search(request, in: "big") } catch { local = error }
             #expect(online != nil && online?.code == local?.code, "\(name)")
+            #expect(online?.message == local?.message, "\(name)")
         }
         var online: CatalogClientError?
         var local: CatalogClientError?

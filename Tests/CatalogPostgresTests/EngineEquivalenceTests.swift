@@ -39,7 +39,9 @@ struct EngineEquivalenceTests {
         var differences: [String] = []
         for query in queries {
             let request = SearchRequest(query: query.text, scope: query.scope, limit: 50)
-            let answers = try zip(readers, catalogs).map { reader, catalog in try reader.search(request.checked(), in: catalog) }
+            let answers = try zip(readers, catalogs).map { reader, catalog in
+                try reader.search(request.checked(), in: catalog)
+            }
             let (sqlite, postgres) = (answers[0], answers[1])
             if sqlite.hits.map(\.stored) != postgres.hits.map(\.stored) || sqlite.total != postgres.total
                 || sqlite.totalCapped != postgres.totalCapped || sqlite.scopes != postgres.scopes
@@ -55,7 +57,9 @@ struct EngineEquivalenceTests {
                 SearchRequest(query: query.text, scope: query.scope, limit: 20).checked(), in: catalogs[0])
             guard let next = first.next else { continue }
             let request = SearchRequest(query: query.text, scope: query.scope, after: next, limit: 20)
-            let pages = try zip(readers, catalogs).map { try $0.search(request.checked(), in: $1).hits.map(\.stored.id) }
+            let pages = try zip(readers, catalogs).map {
+                try $0.search(request.checked(), in: $1).hits.map(\.stored.id)
+            }
             #expect(pages[0] == pages[1], "page after \(next) of \(query.text)")
         }
     }

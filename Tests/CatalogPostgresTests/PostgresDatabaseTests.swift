@@ -148,8 +148,9 @@ struct PostgresDatabaseTests {
         let reader = try postgres.database.reader()
         let catalog = try reader.requireCatalog("awkward")
         #expect(
-            try reader.search(SearchRequest(query: "title 42").checked(), in: catalog).hits.first?.stored.title.hasPrefix(
-                "Title 42") == true)
+            try reader.search(SearchRequest(query: "title 42").checked(), in: catalog).hits.first?.stored.title
+                .hasPrefix(
+                    "Title 42") == true)
     }
 
     @Test func aNULThatPostgreSQLCannotStoreFailsTheImportAndChangesNothing() throws {

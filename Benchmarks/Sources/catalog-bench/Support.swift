@@ -68,7 +68,8 @@ final class BenchStore {
     }
 
     func search(_ query: BenchQuery) throws -> SearchResult {
-        try database.reader().search(SearchRequest(query: query.text, scope: query.scope, limit: 50), in: catalog)
+        try database.reader().search(
+            SearchRequest(query: query.text, scope: query.scope, limit: 50).checked(), in: catalog)
     }
 
     func close() { database.close() }

@@ -226,7 +226,7 @@ let stored = try reader.reader().requireCatalog("bench")
 let detail = try await offline.catalog("bench")
 let set = queries(words: generator.titleWords, scopes: Array(detail.scopes.dropFirst()), count: options.queries)
 for request in queries(words: generator.titleWords.reversed(), scopes: [], count: 200) {
-    _ = try reader.reader().search(request, in: stored).jsonBytes
+    _ = try reader.reader().search(request.checked(), in: stored).jsonBytes
     _ = try await offline.search(request, in: "bench")
 }
 var serverTimes: [Double] = []
@@ -235,7 +235,7 @@ var onlineTimes: [Double] = []
 var differ = 0
 for request in set {
     start = DispatchTime.now().uptimeNanoseconds
-    let answer = try reader.reader().search(request, in: stored)
+    let answer = try reader.reader().search(request.checked(), in: stored)
     _ = answer.jsonBytes
     serverTimes.append(milliseconds(start))
     start = DispatchTime.now().uptimeNanoseconds

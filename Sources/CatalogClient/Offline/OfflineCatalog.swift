@@ -122,7 +122,8 @@ public final class OfflineCatalog: CatalogBrowsing, Sendable {
 
     /// A page in index order (cursors are the server's: a page fetched online continues offline).
     public func items(
-        of catalog: String, section: String? = nil, after: String? = nil, before: String? = nil, limit: Int = CatalogLimits.defaultPageSize
+        of catalog: String, section: String? = nil, after: String? = nil, before: String? = nil,
+        limit: Int = CatalogLimits.defaultPageSize
     ) async throws(CatalogClientError) -> ItemsPage {
         try await read(catalog) { reader, catalog in
             try Self.page(reader.items(of: catalog, section: section, after: after, before: before, limit: limit))
@@ -130,7 +131,8 @@ public final class OfflineCatalog: CatalogBrowsing, Sendable {
     }
 
     /// A page starting at a section's label.
-    public func items(of catalog: String, startingAt label: String, limit: Int = CatalogLimits.defaultPageSize) async throws(CatalogClientError)
+    public func items(of catalog: String, startingAt label: String, limit: Int = CatalogLimits.defaultPageSize)
+        async throws(CatalogClientError)
         -> ItemsPage
     {
         try await read(catalog) { reader, catalog in
@@ -176,7 +178,8 @@ public final class OfflineCatalog: CatalogBrowsing, Sendable {
 
     /// A page of one category's records.
     public func items(
-        of catalog: String, category: String, after: String? = nil, before: String? = nil, limit: Int = CatalogLimits.defaultPageSize
+        of catalog: String, category: String, after: String? = nil, before: String? = nil,
+        limit: Int = CatalogLimits.defaultPageSize
     ) async throws(CatalogClientError) -> ItemsPage {
         try await read(catalog) { reader, catalog in
             try Self.page(reader.items(of: catalog, category: category, after: after, before: before, limit: limit))
@@ -184,7 +187,9 @@ public final class OfflineCatalog: CatalogBrowsing, Sendable {
     }
 
     /// The featured records by rank.
-    public func featured(of catalog: String, limit: Int = CatalogLimits.defaultPageSize) async throws(CatalogClientError) -> [Record] {
+    public func featured(of catalog: String, limit: Int = CatalogLimits.defaultPageSize)
+        async throws(CatalogClientError) -> [Record]
+    {
         guard (1...CatalogLimits.maxFeatured).contains(limit) else {
             throw CatalogClientError(
                 .badRequest, "'limit' must be a whole number from 1 to \(CatalogLimits.maxFeatured)",

@@ -51,12 +51,16 @@ extension SearchRequest {
                 throw SearchRequestError("'limit' must be a whole number from 1 to \(CatalogLimits.maxSearchLimit)")
             }
             let categories = request.categories.filter { !$0.isEmpty }
-            guard categories.count <= maxFilters else { throw SearchRequestError("at most \(maxFilters) 'category' values") }
+            guard categories.count <= maxFilters else {
+                throw SearchRequestError("at most \(maxFilters) 'category' values")
+            }
             if categories.contains(where: { $0.count > maxText }) {
                 throw SearchRequestError("'category' is longer than \(maxText) characters")
             }
             let countries = request.countries.filter { !$0.isEmpty }
-            guard countries.count <= maxFilters else { throw SearchRequestError("at most \(maxFilters) 'country' values") }
+            guard countries.count <= maxFilters else {
+                throw SearchRequestError("at most \(maxFilters) 'country' values")
+            }
             self.countries = try countries.map { (code: String) throws(SearchRequestError) in
                 try CountryCode(parsing: code)
             }

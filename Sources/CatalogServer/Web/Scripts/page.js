@@ -120,7 +120,10 @@ export function startImagePlaceholders() {
     if (!(image instanceof HTMLImageElement) || image.dataset.failed) return;
     image.dataset.failed = "1";
     if (image.classList.contains("flag")) {
-      const badge = element("span", "flag code", (image.alt || "").toUpperCase());
+      // The script recognises no country code: the server drew this flag for a code it parsed
+      // (CountryCode) and wrote the code, upper-cased, as the alt text; the badge shows it as the
+      // server shows a code without a flag.
+      const badge = element("span", "flag code", image.alt || "");
       image.replaceWith(badge);
       return;
     }

@@ -1,0 +1,61 @@
+import CatalogCore
+import CatalogModel
+import Foundation
+import Testing
+
+/// A search request is checked once, in one wording per mistake, before any search runs it.
+@Suite struct CheckedSearchRequestTests {
+    static let long = String(repeating: "a", count: CatalogLimits.maxTextLength + 1)
+    static let many = (0...CatalogLimits.maxFilters).map { "c\($0)" }
+
+    @Test(arguments: [
+        (SearchRequest(query: CheckedSearchRequestTests.long), "'q' is longer than 200 characters"),
+        (SearchRequest(query: "", scope: CheckedSearchRequestTests.long), "'scope' is longer than 200 characters"),
+        (SearchRequest(query: "", limit: 0), "'limit' must be a whole number from 1 to 200"),
+        (SearchRequest(query: "", limit: 201), "'limit' must be a whole number from 1 to 200"),
+        (SearchRequest(query: "", categories: CheckedSearchRequestTests.many), "at most 20 'category' values"),
+        (
+            SearchRequest(query: "", categories: [CheckedSearchRequestTests.long]),
+            "'category' is longer than 200 characters"
+        ),
+        (SearchRequest(query: "", countries: CheckedSearchRequestTests.many), "at most 20 'country' values"),
+        (SearchRequest(query: "", countries: ["DEU"]), "'country' must be a two-letter ISO 3166 code"),
+        (SearchRequest(query: "", countries: ["D1"]), "'country' must be a two-letter ISO 3166 code"),
+        (SearchRequest(query: "", after: ""), "'after' is not a cursor"),
+        (SearchRequest(query: "", after: String(repeating: "A", count: 4097)), "'after' is not a cursor"),
+    ])
+    func eachMistakeHasItsWording(request: SearchRequest, message: String) {
+        #expect(throws: SearchRequestError(message)) { try SearchRequest.Checked(request) }
+    }
+
+    @Test func aCheckedRequestIsNormalized() throws {
+        let request = SearchRequest(
+            query: "lamp", scope: "", categories: ["", "Tools"], countries: ["de", "", "At"],
+            price: NumericRange(lower: 10, upper: nil), facets: [.country], sort: .priceDescending, after: "abc",
+            limit: CatalogLimits.maxSearchLimit)
+        let checked = try request.checked()
+        #expect(checked.query == "lamp" && checked.scope == nil && checked.categories == ["Tools"])
+        #expect(checked.countries.map(\.text) == ["DE", "AT"])
+        #expect(checked.price == NumericRange(lower: 10, upper: nil) && checked.facets == [.country])
+        #expect(checked.sort == .priceDescending && checked.after == "abc" && checked.limit == 200)
+        #expect(try SearchRequest(query: "x", limit: 1).checked().limit == 1)
+    }
+
+    @Test func parametersAreParsedInOneWording() throws {
+        #expect(try SearchSort(parameter: "-price") == .priceDescending)
+        #expect(throws: SearchRequestError("'sort' must be relevance, title, -title, price or -price")) {
+            try SearchSort(parameter: "cheap")
+        }
+        #expect(try SearchFacet.list(parameter: "categories,country") == [.categories, .country])
+        #expect(throws: SearchRequestError("'facets' takes categories and/or country")) {
+            try SearchFacet.list(parameter: "categories,colour")
+        }
+        #expect(try NumericRange.parse(parameter: "10..") == NumericRange(lower: 10, upper: nil))
+        #expect(try NumericRange.parse(parameter: "..") == nil)
+        for bad in ["abc", "", "1..2..3", "1.." + String(repeating: "0", count: 60)] {
+            #expect(throws: SearchRequestError("'price' must be MIN..MAX, either side may be empty"), "\(bad)") {
+                try NumericRange.parse(parameter: bad)
+            }
+        }
+    }
+}
