@@ -1,4 +1,6 @@
 @_exported import CatalogModel
+// The caps a request may ask for, which the client's parameters document, are the server's own.
+@_exported import enum CatalogCore.CatalogLimits
 import CatalogCore
 import CatalogSupport
 import Foundation

@@ -380,9 +380,10 @@ final class Browser {
         let post = post
         Task {
             let result = await attempt { () async throws -> ItemsPage in
-                var page = try await source.items(of: id, startingAt: last, limit: 500)
+                var page = try await source.items(of: id, startingAt: last, limit: CatalogLimits.maxPageSize)
                 while let next = page.next {
-                    let following = try await source.items(of: id, section: nil, after: next, before: nil, limit: 500)
+                    let following = try await source.items(
+                        of: id, section: nil, after: next, before: nil, limit: CatalogLimits.maxPageSize)
                     page = ItemsPage(items: following.items, next: following.next, previous: following.previous)
                 }
                 return page
@@ -433,7 +434,7 @@ final class Browser {
             let result = await attempt { () async throws -> ItemsPage in
                 switch target {
                 case .hot:
-                    return ItemsPage(items: try await source.featured(of: id, limit: 500), next: nil)
+                    return ItemsPage(items: try await source.featured(of: id, limit: CatalogLimits.maxFeatured), next: nil)
                 case .categoryItems:
                     return try await source.items(
                         of: id, category: category ?? "", after: pageAfter, before: pageBefore, limit: limit)
