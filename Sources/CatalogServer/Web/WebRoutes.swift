@@ -28,66 +28,71 @@ struct WebRoutes {
         }
 
         routes.get("/") { request, _ in
-            let store = try stores.reader()
-            return HomePage(
-                catalogs: try store.catalogs(), session: try session(request),
-                strings: WebStrings.negotiate(request.headers["Accept-Language"])
-            ).render()
+            return try stores.read { store in
+                return HomePage(
+                    catalogs: try store.catalogs(), session: try session(request),
+                    strings: WebStrings.negotiate(request.headers["Accept-Language"])
+                ).render()
+            }
         }
         routes.get("/c/{id}") { request, context in
-            let store = try stores.reader()
-            let catalog = try store.catalogOr404(context.parameter("id"))
-            let strings = WebStrings.forLocale(catalog.definition.locale)
-            let page = ListPage(
-                store: store, catalog: catalog, session: try session(request),
-                tabs: CollectionPages.tabs(for: catalog.definition, strings: strings, selected: "all"))
-            return try page.render(try ListState(request))
+            return try stores.read { store in
+                let catalog = try store.catalogOr404(context.parameter("id"))
+                let strings = WebStrings.forLocale(catalog.definition.locale)
+                let page = ListPage(
+                    store: store, catalog: catalog, session: try session(request),
+                    tabs: CollectionPages.tabs(for: catalog.definition, strings: strings, selected: "all"))
+                return try page.render(try ListState(request))
+            }
         }
         // The rows a list's script fetches, drawn by the same RowView as the pages' rows.
         routes.get("/c/{id}" + RowsFragment.suffix) { request, context in
-            let store = try stores.reader()
-            return try RowsFragment(store: store, catalog: try store.catalogOr404(context.parameter("id")))
-                .render(request)
+            return try stores.read { store in
+                return try RowsFragment(store: store, catalog: try store.catalogOr404(context.parameter("id")))
+                    .render(request)
+            }
         }
         routes.get("/c/{id}/categories/{category}" + RowsFragment.suffix) { request, context in
-            let store = try stores.reader()
-            let catalog = try store.catalogOr404(context.parameter("id"))
-            guard let number = Int(context.parameter("category")),
-                let category = catalog.categories.first(where: { $0.id == number })
-            else { throw HTTPError.notFound("no such category") }
-            return try RowsFragment(store: store, catalog: catalog, category: category).render(request)
+            return try stores.read { store in
+                let catalog = try store.catalogOr404(context.parameter("id"))
+                guard let number = Int(context.parameter("category")),
+                    let category = catalog.categories.first(where: { $0.id == number })
+                else { throw HTTPError.notFound("no such category") }
+                return try RowsFragment(store: store, catalog: catalog, category: category).render(request)
+            }
         }
         routes.get("/c/{id}/i/{item}") { request, context in
-            let store = try stores.reader()
-            let catalog = try store.catalogOr404(context.parameter("id"))
-            let definition = catalog.definition
-            guard let record = try store.item(of: catalog, id: context.parameter("item"))?.record() else {
-                throw HTTPError.notFound("no such record")
-            }
-            let session = try session(request)
-            let isFavorite =
-                try session.user.map { user in
-                    try stores.users().favorites(ofUser: user.id).contains {
-                        $0.catalog == definition.id && $0.item == record.id
-                    }
-                } ?? false
-            let origin = try DetailPage.Origin(request)
-            let strings = WebStrings.forLocale(definition.locale)
-            var back = (href: WebPaths.catalog(definition.id) + origin.list.backQuery, label: definition.title)
-            switch origin.via {
-            case "hot": back = (WebPaths.catalog(definition.id) + "/hot", strings[.hot])
-            case "favorites": back = (WebPaths.catalog(definition.id) + "/favorites", strings[.favorites])
-            case "categories": back = (WebPaths.catalog(definition.id) + "/categories", strings[.categories])
-            default:
-                if let number = origin.category, let category = catalog.categories.first(where: { $0.id == number }) {
-                    back = (WebPaths.category(definition.id, number) + origin.list.backQuery, category.name)
+            return try stores.read { store in
+                let catalog = try store.catalogOr404(context.parameter("id"))
+                let definition = catalog.definition
+                guard let record = try store.item(of: catalog, id: context.parameter("item"))?.record() else {
+                    throw HTTPError.notFound("no such record")
                 }
+                let session = try session(request)
+                let isFavorite =
+                    try session.user.map { user in
+                        try stores.users().favorites(ofUser: user.id).contains {
+                            $0.catalog == definition.id && $0.item == record.id
+                        }
+                    } ?? false
+                let origin = try DetailPage.Origin(request)
+                let strings = WebStrings.forLocale(definition.locale)
+                var back = (href: WebPaths.catalog(definition.id) + origin.list.backQuery, label: definition.title)
+                switch origin.via {
+                case "hot": back = (WebPaths.catalog(definition.id) + "/hot", strings[.hot])
+                case "favorites": back = (WebPaths.catalog(definition.id) + "/favorites", strings[.favorites])
+                case "categories": back = (WebPaths.catalog(definition.id) + "/categories", strings[.categories])
+                default:
+                    if let number = origin.category, let category = catalog.categories.first(where: { $0.id == number }) {
+                        back = (WebPaths.category(definition.id, number) + origin.list.backQuery, category.name)
+                    }
+                }
+                return DetailPage(
+                    definition: definition, record: record, session: session, isFavorite: isFavorite,
+                    tabs: CollectionPages.tabs(for: definition, strings: strings, selected: origin.tab), origin: origin,
+                    back: back, url: baseURL.resolve(for: request) + WebPaths.item(definition.id, record.id)
+                ).render()
             }
-            return DetailPage(
-                definition: definition, record: record, session: session, isFavorite: isFavorite,
-                tabs: CollectionPages.tabs(for: definition, strings: strings, selected: origin.tab), origin: origin,
-                back: back, url: baseURL.resolve(for: request) + WebPaths.item(definition.id, record.id)
-            ).render()
         }
         // The favorite button: a form (303 back to the page, for browsers without the script) or,
         // from the script, a fetch that is answered 204, so no history entry is added.
@@ -103,64 +108,68 @@ struct WebRoutes {
                 if fromScript { throw HTTPError(.unauthorized, code: "unauthorized", "sign in first") }
                 return Self.redirect("/signin?next=" + WebPaths.encode(here))
             }
-            let reader = try stores.reader()
-            guard try reader.item(of: reader.catalogOr404(id), id: item) != nil else {
-                throw HTTPError.notFound("no such record")
+            return try stores.read { reader in
+                guard try reader.item(of: reader.catalogOr404(id), id: item) != nil else {
+                    throw HTTPError.notFound("no such record")
+                }
+                let users = try stores.users()
+                _ =
+                    fields["favorite"] == "0"
+                    ? try users.removeFavorite(userID: user.id, catalog: id, item: item)
+                    : try users.addFavorite(userID: user.id, catalog: id, item: item)
+                return fromScript ? Response(status: .noContent) : Self.redirect(here)
             }
-            let users = try stores.users()
-            _ =
-                fields["favorite"] == "0"
-                ? try users.removeFavorite(userID: user.id, catalog: id, item: item)
-                : try users.addFavorite(userID: user.id, catalog: id, item: item)
-            return fromScript ? Response(status: .noContent) : Self.redirect(here)
         }
         routes.get("/c/{id}/hot") { request, context in
-            let store = try stores.reader()
-            let catalog = try store.catalogOr404(context.parameter("id"))
-            let definition = catalog.definition
-            let strings = WebStrings.forLocale(definition.locale)
-            let records = try store.featured(of: catalog, limit: 500).map { try $0.record() }
-            return CollectionPages.records(
-                records, title: strings[.hot], definition: definition, session: try session(request), tab: "hot",
-                here: WebPaths.catalog(definition.id) + "/hot", via: "hot", empty: strings[.noResults])
+            return try stores.read { store in
+                let catalog = try store.catalogOr404(context.parameter("id"))
+                let definition = catalog.definition
+                let strings = WebStrings.forLocale(definition.locale)
+                let records = try store.featured(of: catalog, limit: 500).map { try $0.record() }
+                return CollectionPages.records(
+                    records, title: strings[.hot], definition: definition, session: try session(request), tab: "hot",
+                    here: WebPaths.catalog(definition.id) + "/hot", via: "hot", empty: strings[.noResults])
+            }
         }
         routes.get("/c/{id}/categories") { request, context in
-            let catalog = try stores.reader().catalogOr404(context.parameter("id"))
+            let catalog = try stores.read { try $0.catalogOr404(context.parameter("id")) }
             return CollectionPages.categories(
                 catalog.categories, definition: catalog.definition, session: try session(request))
         }
         routes.get("/c/{id}/categories/{category}") { request, context in
-            let store = try stores.reader()
-            let catalog = try store.catalogOr404(context.parameter("id"))
-            let strings = WebStrings.forLocale(catalog.definition.locale)
-            guard let number = Int(context.parameter("category")),
-                let category = catalog.categories.first(where: { $0.id == number })
-            else { throw HTTPError.notFound("no such category") }
-            let page = ListPage(
-                store: store, catalog: catalog, session: try session(request),
-                tabs: CollectionPages.tabs(for: catalog.definition, strings: strings, selected: "categories"),
-                category: category)
-            return try page.render(try ListState(request))
+            return try stores.read { store in
+                let catalog = try store.catalogOr404(context.parameter("id"))
+                let strings = WebStrings.forLocale(catalog.definition.locale)
+                guard let number = Int(context.parameter("category")),
+                    let category = catalog.categories.first(where: { $0.id == number })
+                else { throw HTTPError.notFound("no such category") }
+                let page = ListPage(
+                    store: store, catalog: catalog, session: try session(request),
+                    tabs: CollectionPages.tabs(for: catalog.definition, strings: strings, selected: "categories"),
+                    category: category)
+                return try page.render(try ListState(request))
+            }
         }
         routes.get("/c/{id}/favorites") { request, context in
-            let store = try stores.reader()
-            let catalog = try store.catalogOr404(context.parameter("id"))
-            let definition = catalog.definition
-            let strings = WebStrings.forLocale(definition.locale)
-            let session = try session(request)
-            let here = WebPaths.catalog(definition.id) + "/favorites"
-            guard let user = session.user else {
-                // Signed out: the favorites kept in this browser, which the script shows.
+            return try stores.read { store in
+                let catalog = try store.catalogOr404(context.parameter("id"))
+                let definition = catalog.definition
+                let strings = WebStrings.forLocale(definition.locale)
+                let session = try session(request)
+                let here = WebPaths.catalog(definition.id) + "/favorites"
+                guard let user = session.user else {
+                    // Signed out: the favorites kept in this browser, which the script shows.
+                    return CollectionPages.records(
+                        [], title: strings[.favorites], definition: definition, session: session, tab: "favorites",
+                        here: here, via: "favorites", empty: strings[.noFavorites], note: strings[.favoritesOnDevice],
+                        local: true)
+                }
+                let records = try stores.users().favorites(ofUser: user.id).filter { $0.catalog == definition.id }
+                    .compactMap { try store.item(of: catalog, id: $0.item)?.record() }
                 return CollectionPages.records(
-                    [], title: strings[.favorites], definition: definition, session: session, tab: "favorites",
-                    here: here, via: "favorites", empty: strings[.noFavorites], note: strings[.favoritesOnDevice],
-                    local: true)
+                    records, title: strings[.favorites], definition: definition, session: session, tab: "favorites",
+                    here: here, via: "favorites", empty: strings[.noFavorites])
             }
-            let records = try stores.users().favorites(ofUser: user.id).filter { $0.catalog == definition.id }
-                .compactMap { try store.item(of: catalog, id: $0.item)?.record() }
-            return CollectionPages.records(
-                records, title: strings[.favorites], definition: definition, session: session, tab: "favorites",
-                here: here, via: "favorites", empty: strings[.noFavorites])
         }
         routes.get("/signin") { request, _ in
             let next = SignInPage.safeNext(request.query("next"))
@@ -242,7 +251,7 @@ struct WebRoutes {
             return OfflinePage.render(WebStrings.forLocale(language))
         }
         routes.get("/themes/{id}/{file}") { _, context in
-            let definition = try stores.reader().catalogOr404(context.parameter("id")).definition
+            let definition = try stores.read { try $0.catalogOr404(context.parameter("id")).definition }
             guard let tint = definition.rowTint,
                 WebPaths.theme(definition.id, tint: tint).hasSuffix("/" + context.parameter("file"))
             else { throw HTTPError.notFound("no such stylesheet") }
@@ -266,7 +275,7 @@ struct WebRoutes {
     ) {
         let segments = next.split(separator: "?", maxSplits: 1).first?.split(separator: "/") ?? []
         if segments.count >= 2, segments[0] == "c",
-            let catalog = try stores.reader().catalog(String(segments[1]).removingPercentEncoding ?? "")
+            let catalog = try stores.read({ try $0.catalog(String(segments[1]).removingPercentEncoding ?? "") })
         {
             return (WebStrings.forLocale(catalog.definition.locale), catalog.definition)
         }
@@ -279,13 +288,14 @@ struct WebRoutes {
         guard let field, !field.isEmpty, field.utf8.count <= 200_000,
             let list = try? CatalogJSONDecoder().decode([[String]].self, from: Array(field.utf8))
         else { return }
-        let reader = try stores.reader()
-        let users = try stores.users()
-        for entry in list.prefix(500) where entry.count == 2 {
-            guard let catalog = try reader.catalog(entry[0]), try reader.item(of: catalog, id: entry[1]) != nil else {
-                continue
+        try stores.read { reader in
+            let users = try stores.users()
+            for entry in list.prefix(500) where entry.count == 2 {
+                guard let catalog = try reader.catalog(entry[0]), try reader.item(of: catalog, id: entry[1]) != nil else {
+                    continue
+                }
+                _ = try users.addFavorite(userID: user.id, catalog: entry[0], item: entry[1])
             }
-            _ = try users.addFavorite(userID: user.id, catalog: entry[0], item: entry[1])
         }
     }
 
