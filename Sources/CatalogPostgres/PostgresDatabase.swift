@@ -100,7 +100,7 @@ public final class PostgresDatabase: CatalogDatabase {
         accounts = ConnectionSlot(location: location, connection: nil)
         let postings = PostingCache(budget: options.postingCacheBytes)
         self.postings = postings
-        workers = ReadWorkers(name: "catalog.postgres.read")
+        workers = ReadWorkers(name: "postgres.read")
         let interval = options.epochCheckInterval
         let indexes = indexes
         let settings = [("idle_in_transaction_session_timeout", options.idleSnapshotTimeout.millisecondsText)]

@@ -77,7 +77,7 @@ public final class SQLiteDatabase: CatalogDatabase {
             throw error
         }
         writer = WriterSlot(connection)
-        workers = ReadWorkers(name: "catalog.sqlite.read")
+        workers = ReadWorkers(name: "sqlite.read")
         let indexes = indexes
         readers = WorkerLocal {
             Reader(connection: try Self.openReader(path: path, options: options), path: path, indexCache: indexes)

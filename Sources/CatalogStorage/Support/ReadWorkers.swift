@@ -9,7 +9,7 @@ import Synchronization
 /// each keeps whatever the database makes per thread (its connection, in a ``WorkerLocal``).
 ///
 /// ```swift
-/// let workers = ReadWorkers(name: "catalog.read", threads: 4)
+/// let workers = ReadWorkers(name: "sqlite.read", threads: 4)
 /// let count = try await workers.run { try countRows() }
 /// workers.close()
 /// ```
@@ -23,7 +23,7 @@ public final class ReadWorkers: Sendable {
         var closed = false
     }
 
-    /// The threads' name, for debuggers.
+    /// The threads' name, for debuggers (the system keeps 15 bytes of it).
     public let name: String
     /// The most threads that run at once.
     public let limit: Int
@@ -71,8 +71,12 @@ public final class ReadWorkers: Sendable {
         }
         guard let start else { return false }
         if start {
-            let thread = Thread { [self] in work() }
-            thread.name = name
+            let thread = Thread { [self] in
+                // Named from the thread itself: a name set before the start does not reach the
+                // system on every platform (Linux threads otherwise keep their creator's).
+                Thread.current.name = name
+                work()
+            }
             thread.stackSize = 4 << 20
             thread.start()
         }
