@@ -161,8 +161,16 @@ public final class PostgresDatabase: CatalogDatabase {
             return try connection.execute(sql)
         }
 
-        /// Ends the snapshot, if one is open (ROLLBACK also ends one that failed).
+        /// Ends the snapshot, if one is open (ROLLBACK also ends one that failed), without
+        /// waiting for the server's answer: it ends the snapshot as soon as it reads it, and the
+        /// next statement on the connection reads the answer. A read costs one round trip.
         func end() {
+            catalogs.dataVersion = -1
+            if connection.inTransaction { connection.send("ROLLBACK") }
+        }
+
+        /// Ends the snapshot, if one is open, and waits for it (before closing the connection).
+        func endNow() {
             catalogs.dataVersion = -1
             if connection.inTransaction { _ = try? connection.execute("ROLLBACK") }
         }
@@ -292,7 +300,7 @@ public final class PostgresDatabase: CatalogDatabase {
     public func close() {
         workers.close()
         for reader in readers.drain() {
-            reader.end()
+            reader.endNow()
             reader.connection.close()
         }
         writer.close()
