@@ -50,7 +50,7 @@ public enum CatalogEngines {
             postgres.lockTimeout = options.lockTimeout
             postgres.waitingForLock = options.waitingForLock
             let database = try PostgresDatabase(url: location, options: postgres)
-            return try prepared(database, endSnapshot: database.endSnapshot) {}
+            return try prepared(database) {}
         }
         if options.mustExist { try checkExistingFile(location) }
         var sqlite = options.server ? SQLiteDatabase.Options.server : SQLiteDatabase.Options()
@@ -58,7 +58,7 @@ public enum CatalogEngines {
         sqlite.waitingForLock = options.waitingForLock
         sqlite.usersPath = options.usersLocation
         let database = try SQLiteDatabase(path: location, options: sqlite)
-        return try prepared(database, endSnapshot: database.endSnapshot) {
+        return try prepared(database) {
             try database.convertLegacyCatalogs { try ICUCollation.forImport(locale: $0) }
         }
     }
@@ -114,13 +114,11 @@ public enum CatalogEngines {
     /// Brings an opened database up to this program (`conversions`, then catalogs of another
     /// collator version rebuilt), or closes it and throws.
     private static func prepared(
-        _ database: any CatalogDatabase, endSnapshot: () -> Void, conversions: () throws -> Void
+        _ database: any CatalogDatabase, conversions: () throws -> Void
     ) throws -> any CatalogDatabase {
         do {
             try conversions()
             try CatalogMaintenance.reindexStaleCatalogs(in: database)
-            // The checks read in a snapshot; the caller's first read must not see an old one.
-            endSnapshot()
         } catch {
             database.close()
             throw error

@@ -8,26 +8,32 @@ public enum CatalogMaintenance {
     /// Rebuilds the catalogs whose sort keys were made by another ICU collator version (sort
     /// keys are only comparable within one version).
     public static func reindexStaleCatalogs(in database: any CatalogDatabase) throws {
-        let reader = try database.reader()
-        for summary in try reader.catalogs() {
-            guard let catalog = try reader.catalog(summary.id),
-                let collation = try? ICUCollation(locale: catalog.definition.locale),
-                collation.version != catalog.collationVersion
-            else { continue }
+        let stale = try database.read { reader in
+            try reader.catalogs().compactMap { summary -> (StoredCatalog, ICUCollation)? in
+                guard let catalog = try reader.catalog(summary.id),
+                    let collation = try? ICUCollation(locale: catalog.definition.locale),
+                    collation.version != catalog.collationVersion
+                else { return nil }
+                return (catalog, collation)
+            }
+        }
+        for (catalog, collation) in stale {
             try reindex(catalog, in: database, collation: collation)
         }
     }
 
-    /// Rebuilds one catalog from its own records.
+    /// Rebuilds one catalog from its own records, read in one snapshot (the importer's own
+    /// reads nest in it).
     public static func reindex(
         _ catalog: StoredCatalog, in database: any CatalogDatabase, collation: any CatalogCollating
     ) throws {
-        let reader = try database.reader()
-        _ = try CatalogImporter.run(
-            into: database, definition: catalog.definition, replace: true, collation: collation,
-            records: { add in
-                try reader.forEachItem(of: catalog) { try add(try $0.record()) }
-                return nil
-            })
+        _ = try database.read { reader in
+            try CatalogImporter.run(
+                into: database, definition: catalog.definition, replace: true, collation: collation,
+                records: { add in
+                    try reader.forEachItem(of: catalog) { try add(try $0.record()) }
+                    return nil
+                })
+        }
     }
 }

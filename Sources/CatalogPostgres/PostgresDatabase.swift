@@ -5,12 +5,13 @@ import Synchronization
 
 /// The PostgreSQL engine: every catalog in one database, which several servers can share.
 ///
-/// Each thread that reads gets its own connection, which reads in a snapshot (a `REPEATABLE
-/// READ READ ONLY` transaction) kept for up to ``Options/snapshotLifetime`` and renewed at once
-/// after a write through this database, so a client reads its own writes. Every write
-/// transaction bumps the data version in `catalog_state`; a renewed snapshot that sees another
-/// version starts a new read epoch, which empties the response caches of every server on the
-/// database. Catalog writes go through one connection and take a transaction-level advisory
+/// Each thread that reads keeps a connection of its own; a ``read(_:)`` is one `REPEATABLE READ
+/// READ ONLY` transaction on it, begun (with the data version it sees) in one round trip and
+/// ended when the closure returns, so the next read sees every committed write. The `async`
+/// twin runs on the database's ``ReadWorkers``. Every write transaction bumps the data version
+/// in `catalog_state`; a read or an epoch check (``Options/epochCheckInterval``) that sees
+/// another version starts a new read epoch, which empties the response caches of every server
+/// on the database. Catalog writes go through one connection and take a transaction-level advisory
 /// lock, so writers of every process queue (for up to ``Options/lockTimeout``); they hold no
 /// lock a reader waits for. Account, session and favorite writes use a connection of their own
 /// and only row locks, so a sign-in never waits for an import.
@@ -18,35 +19,37 @@ import Synchronization
 /// ```swift
 /// let database = try PostgresDatabase(url: "postgres://catalog@db.internal/catalog?sslmode=require")
 /// defer { database.close() }
-/// let catalogs = try database.reader().catalogs()
+/// let catalogs = try database.read { try $0.catalogs() }
 /// ```
 public final class PostgresDatabase: CatalogDatabase {
-    /// How the engine uses snapshots, locks and memory.
+    /// How the engine uses locks and memory, and how often it asks for the data version.
     public struct Options: Sendable {
         /// How long a writer waits for another writer (another import, another process) before
         /// it gives up with `.busy`.
         public var lockTimeout: Duration = .seconds(300)
-        /// How long a reader keeps one snapshot: zero renews it for every read (the command line,
-        /// tests); a server keeps it for up to 100 ms, so its requests share the round trip.
-        public var snapshotLifetime: Duration = .zero
+        /// How long a thread's ``PostgresDatabase/readEpoch()`` trusts the data version it saw
+        /// last (at its last read or check) before asking again: zero asks every time (the
+        /// command line, tests); a server trusts it for 100 ms, so most requests ask nothing
+        /// and another server's write reaches the response cache within that time.
+        public var epochCheckInterval: Duration = .zero
         /// Called once when a write has to wait for another writer ("waiting for another import").
         public var waitingForLock: (@Sendable () -> Void)?
         /// Bytes of posting chunks kept in memory for searches, shared by the readers.
         public var postingCacheBytes = 64 << 20
-        /// How long a reading thread's snapshot may stay open while the thread does nothing:
-        /// PostgreSQL then ends that session (`idle_in_transaction_session_timeout`), so the
-        /// locks an idle server's snapshots hold never keep a migration or an administrator's
-        /// `ALTER TABLE` (and the readers queued behind it) waiting longer; the thread's next read
-        /// connects again.
+        /// How long a read's snapshot may stay open while its closure sends nothing (a slow
+        /// consumer of a walk): PostgreSQL then ends that session
+        /// (`idle_in_transaction_session_timeout`), so the locks it holds never keep a migration
+        /// or an administrator's `ALTER TABLE` (and the readers queued behind it) waiting longer;
+        /// the read goes on on a new connection.
         public var idleSnapshotTimeout: Duration = .seconds(30)
 
         /// The defaults: imports and the command line.
         public init() {}
 
-        /// A server's: snapshots kept for 100 ms, a larger posting cache.
+        /// A server's: the data version trusted for 100 ms, a larger posting cache.
         public static var server: Options {
             var options = Options()
-            options.snapshotLifetime = .milliseconds(100)
+            options.epochCheckInterval = .milliseconds(100)
             options.postingCacheBytes = 256 << 20
             return options
         }
@@ -63,8 +66,11 @@ public final class PostgresDatabase: CatalogDatabase {
     private let accounts: ConnectionSlot
     /// Posting chunks read by any thread, shared by every reader.
     private let postings: PostingCache
-    /// Bumped after every write through this database: readers holding an older snapshot
-    /// renew it.
+    /// The database's loaded search indexes, handed out by its readers.
+    private let indexes = SearchIndexCache()
+    /// The threads of the `async` reads.
+    private let workers: ReadWorkers
+    /// Bumped after every write through this database: a new read epoch.
     private let generation = Atomic<Int>(0)
 
     /// The advisory lock key catalog writers hold ("CTLG").
@@ -94,53 +100,58 @@ public final class PostgresDatabase: CatalogDatabase {
         accounts = ConnectionSlot(location: location, connection: nil)
         let postings = PostingCache(budget: options.postingCacheBytes)
         self.postings = postings
-        let lifetime = options.snapshotLifetime
+        workers = ReadWorkers(name: "postgres.read")
+        let interval = options.epochCheckInterval
+        let indexes = indexes
         let settings = [("idle_in_transaction_session_timeout", options.idleSnapshotTimeout.millisecondsText)]
         readers = WorkerLocal {
             Reader(
                 connection: try PostgresConnection(location, settings: settings), databaseID: databaseID,
-                postings: postings, lifetime: lifetime)
+                postings: postings, indexCache: indexes, interval: interval)
         }
     }
 
     // MARK: - Reading
 
-    /// A thread's connection, its snapshot and its stores. Used by its own thread only.
+    /// A thread's connection, how deep in `read`s the thread is, its read epoch and its user
+    /// store. Used by its own thread only.
     final class Reader {
         let catalogs: PostgresCatalogReader
-        var snapshot: ReadSnapshot
+        var epoch: ReadEpoch
+        var depth = 0
         var users: PostgresUserStore?
         var connection: PostgresConnection { catalogs.connection }
-
         /// This process's write generation when the snapshot began.
         private var generation = 0
 
-        init(connection: PostgresConnection, databaseID: String, postings: PostingCache, lifetime: Duration) {
-            catalogs = PostgresCatalogReader(connection: connection, databaseID: databaseID, postings: postings)
-            snapshot = ReadSnapshot(lifetime: lifetime)
-            catalogs.restart = { [unowned self] in try begin(now: .now, generation: generation) }
+        init(
+            connection: PostgresConnection, databaseID: String, postings: PostingCache, indexCache: SearchIndexCache,
+            interval: Duration
+        ) {
+            catalogs = PostgresCatalogReader(
+                connection: connection, databaseID: databaseID, postings: postings, indexCache: indexCache)
+            epoch = ReadEpoch(interval: interval)
+            catalogs.restart = { [unowned self] in try begin(generation: generation) }
         }
 
-        /// Ends the open transaction, if any (ROLLBACK also ends one that failed), and begins a
-        /// snapshot; one round trip. A lost connection is connected again once.
-        func begin(now: ContinuousClock.Instant, generation: Int) throws {
-            snapshot.ended()
+        /// Begins a snapshot and reads the data version it sees, in one round trip (after a
+        /// ROLLBACK of a transaction left open, in the same one). A lost connection is connected
+        /// again once.
+        func begin(generation: Int) throws {
             catalogs.dataVersion = -1
-            let sql =
-                "ROLLBACK; BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SELECT data_version FROM catalog_state"
+            let begin = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SELECT data_version FROM catalog_state"
+            let sql = connection.inTransaction ? "ROLLBACK; " + begin : begin
             let result = try Self.executeReconnecting(sql, on: connection)
             let version = Int64(result.text(0, 0)) ?? 0
             self.generation = generation
-            snapshot.began(now: now, generation: generation, dataVersion: version)
+            epoch.observed(now: .now, generation: generation, dataVersion: version)
             catalogs.dataVersion = version
         }
 
         /// Runs `sql`, connecting again once when the connection was lost (``PostgresConnection/isLost(after:)``:
         /// the server restarted, or ended the session). Only reads and transaction control come
         /// here, so running it again is safe.
-        private static func executeReconnecting(_ sql: String, on connection: PostgresConnection) throws
-            -> PostgresResult
-        {
+        static func executeReconnecting(_ sql: String, on connection: PostgresConnection) throws -> PostgresResult {
             do {
                 return try connection.execute(sql)
             } catch {
@@ -150,44 +161,60 @@ public final class PostgresDatabase: CatalogDatabase {
             return try connection.execute(sql)
         }
 
-        /// Ends the snapshot, if one is open.
+        /// Ends the snapshot, if one is open (ROLLBACK also ends one that failed), without
+        /// waiting for the server's answer: it ends the snapshot as soon as it reads it, and the
+        /// next statement on the connection reads the answer. A read costs one round trip.
         func end() {
-            snapshot.ended()
+            catalogs.dataVersion = -1
+            if connection.inTransaction { connection.send("ROLLBACK") }
+        }
+
+        /// Ends the snapshot, if one is open, and waits for it (before closing the connection).
+        func endNow() {
             catalogs.dataVersion = -1
             if connection.inTransaction { _ = try? connection.execute("ROLLBACK") }
         }
     }
 
-    public func reader() throws -> any CatalogReader {
-        try freshReader().catalogs
+    public func read<T>(_ body: (any CatalogReader) throws -> T) throws -> T {
+        let reader = try readers.value()
+        if reader.depth > 0 {
+            reader.depth += 1
+            defer { reader.depth -= 1 }
+            return try body(reader.catalogs)
+        }
+        try reader.begin(generation: generation.load(ordering: .acquiring))
+        reader.depth = 1
+        defer {
+            reader.depth = 0
+            reader.end()
+        }
+        return try body(reader.catalogs)
     }
 
-    /// Ends the calling thread's snapshot, if it has one: its next read sees the newest data.
-    public func endSnapshot() {
-        (try? readers.value())?.end()
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any CatalogReader) throws -> T) async throws -> T {
+        try await workers.run { [self] in try read(body) }
     }
 
     public func readEpoch() throws -> Int {
-        try freshReader().snapshot.epoch
+        let reader = try readers.value()
+        let current = generation.load(ordering: .acquiring)
+        let now = ContinuousClock.now
+        // Inside a read the epoch is the read's (its BEGIN saw the data version).
+        guard reader.depth == 0, reader.epoch.needsCheck(now: now, generation: current) else {
+            return reader.epoch.epoch
+        }
+        let result = try Reader.executeReconnecting("SELECT data_version FROM catalog_state", on: reader.connection)
+        reader.epoch.observed(now: now, generation: current, dataVersion: Int64(result.text(0, 0)) ?? 0)
+        return reader.epoch.epoch
     }
 
-    /// The calling thread's reader, its snapshot renewed when it is too old, after a write
-    /// through this database, or (`renewing`) in any case.
-    private func freshReader(renewing: Bool = false) throws -> Reader {
-        let reader = try readers.value()
-        let now = ContinuousClock.now
-        let current = generation.load(ordering: .acquiring)
-        // A snapshot whose transaction is gone (the session was ended or lost) or failed (a
-        // statement in it failed, so every later one would) is replaced at once.
-        // So is one whose connection died since its last read (the server restarted): the read
-        // then begins on a new connection instead of failing on the old one.
-        let gone = reader.snapshot.isOpen && !reader.connection.inTransaction
-        if renewing || gone || !reader.connection.isAlive || reader.connection.isFailedTransaction
-            || reader.snapshot.next(now: now, generation: current) != .keep
-        {
-            try reader.begin(now: now, generation: current)
-        }
-        return reader
+    /// The calling thread's connection for reads outside a snapshot, connected again when it
+    /// was lost since its last statement.
+    private func readingConnection() throws -> PostgresConnection {
+        let connection = try readers.value().connection
+        if !connection.inTransaction && !connection.isAlive { try connection.reconnect() }
+        return connection
     }
 
     // MARK: - Writing
@@ -196,7 +223,9 @@ public final class PostgresDatabase: CatalogDatabase {
         defer { generation.add(1, ordering: .releasing) }
         return try writer.with { connection in
             try transaction(on: connection, writerLock: true) {
-                try body(PostgresCatalogWriter(connection: connection, databaseID: databaseID, postings: postings))
+                try body(
+                    PostgresCatalogWriter(
+                        connection: connection, databaseID: databaseID, postings: postings, indexCache: indexes))
             }
         }
     }
@@ -250,11 +279,10 @@ public final class PostgresDatabase: CatalogDatabase {
     }
 
     public func users() throws -> any UserStore {
-        let reader = try freshReader()
+        let reader = try readers.value()
         if let store = reader.users { return store }
         let store = PostgresUserStore(
-            reads: { [unowned self] in try freshReader().connection },
-            renewed: { [unowned self] in try freshReader(renewing: true).connection }
+            reads: { [unowned self] in try readingConnection() }
         ) { [unowned self] body in
             defer { generation.add(1, ordering: .releasing) }
             try accounts.with { connection in
@@ -270,8 +298,9 @@ public final class PostgresDatabase: CatalogDatabase {
     }
 
     public func close() {
+        workers.close()
         for reader in readers.drain() {
-            reader.end()
+            reader.endNow()
             reader.connection.close()
         }
         writer.close()

@@ -6,19 +6,19 @@ import SQLiteSupport
 
 /// The SQLite engine: every catalog in one file.
 ///
-/// Each thread that reads gets its own read-only connection, which reads in a snapshot kept for
-/// up to ``Options/snapshotLifetime`` and renewed at once after a write made through this
-/// database, so a client reads its own writes and sees other processes' writes within the
-/// lifetime (a snapshot saves each statement its own file locking). Writes go through one
-/// read-write connection, one at a time. In WAL mode readers never wait for the writer.
+/// Each thread that reads keeps a read-only connection of its own (made on its first read); a
+/// ``read(_:)`` is one deferred read transaction on it, so a read sees one snapshot and the
+/// next read sees every committed write, this process's and others'. The `async` twin runs on
+/// the database's ``ReadWorkers``. Writes go through one read-write connection, one at a time.
+/// In WAL mode readers never wait for the writer.
 ///
 /// ```swift
 /// let database = try SQLiteDatabase(path: "catalog.sqlite")
 /// defer { database.close() }
-/// let catalogs = try database.reader().catalogs()
+/// let catalogs = try database.read { try $0.catalogs() }
 /// ```
 public final class SQLiteDatabase: CatalogDatabase {
-    /// How the engine uses memory, locks and snapshots.
+    /// How the engine uses memory and locks.
     public struct Options: Sendable {
         /// Page cache per reading connection, in KiB.
         public var cacheKiB = 32_768
@@ -31,9 +31,6 @@ public final class SQLiteDatabase: CatalogDatabase {
         /// How long a writer waits for another writer (another import, another process) before
         /// it gives up with `.busy`.
         public var lockTimeout: Duration = .seconds(300)
-        /// How long a reader keeps one snapshot: zero renews it for every read (the command line,
-        /// tests); a server keeps it for up to 100 ms, so its requests share the file locking.
-        public var snapshotLifetime: Duration = .zero
         /// Called once when a write has to wait for another writer ("waiting for another import").
         public var waitingForLock: (@Sendable () -> Void)?
         /// The accounts file; nil: ``SQLiteUserStore/defaultPath(forCatalog:)`` of the catalog file.
@@ -46,7 +43,6 @@ public final class SQLiteDatabase: CatalogDatabase {
         public static var server: Options {
             var options = Options()
             options.cacheKiB = 8_192
-            options.snapshotLifetime = .milliseconds(100)
             return options
         }
     }
@@ -58,8 +54,11 @@ public final class SQLiteDatabase: CatalogDatabase {
     private let readers: WorkerLocal<Reader>
     private let writer: WriterSlot
     private let accounts: SQLiteAccounts
-    /// Bumped after every write through this database: readers holding an older snapshot
-    /// renew it, so a client reads its own writes at once.
+    /// The threads of the `async` reads.
+    private let workers: ReadWorkers
+    /// The database's loaded search indexes, handed out by its readers.
+    private let indexes = SearchIndexCache()
+    /// Bumped after every write through this database: a new read epoch.
     private let generation = Atomic<Int>(0)
 
     /// Opens the file, creating and migrating it when needed.
@@ -78,8 +77,10 @@ public final class SQLiteDatabase: CatalogDatabase {
             throw error
         }
         writer = WriterSlot(connection)
+        workers = ReadWorkers(name: "sqlite.read")
+        let indexes = indexes
         readers = WorkerLocal {
-            Reader(connection: try Self.openReader(path: path, options: options), path: path)
+            Reader(connection: try Self.openReader(path: path, options: options), path: path, indexCache: indexes)
         }
     }
 
@@ -133,57 +134,61 @@ public final class SQLiteDatabase: CatalogDatabase {
 
     // MARK: - Reading
 
-    /// A thread's read connection and the age of its snapshot. Used by its own thread only.
+    /// A thread's read connection, how deep in `read`s the thread is, and its read epoch. Used
+    /// by its own thread only.
     final class Reader {
         let catalogs: SQLiteCatalogReader
-        var started = ContinuousClock.now
+        var depth = 0
         var generation = -1
         var dataVersion = -1
         var epoch = 0
 
-        init(connection: Connection, path: String) {
-            catalogs = SQLiteCatalogReader(connection: connection, path: path)
+        init(connection: Connection, path: String, indexCache: SearchIndexCache) {
+            catalogs = SQLiteCatalogReader(connection: connection, path: path, indexCache: indexCache)
         }
     }
 
-    public func reader() throws -> any CatalogReader {
-        try freshReader().catalogs
+    public func read<T>(_ body: (any CatalogReader) throws -> T) throws -> T {
+        try readSQLite { try body($0) }
     }
 
-    /// The calling thread's SQLite reader (for the engine's own extensions, such as snapshots).
-    public func sqliteReader() throws -> SQLiteCatalogReader {
-        try freshReader().catalogs
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any CatalogReader) throws -> T) async throws -> T {
+        try await workers.run { [self] in try read(body) }
     }
 
-    /// Ends the calling thread's snapshot, if it has one: its next read sees the newest data.
-    public func endSnapshot() {
-        guard let reader = try? readers.value(), !reader.catalogs.connection.isAutocommit else { return }
-        try? reader.catalogs.connection.execute("COMMIT")
+    /// ``read(_:)`` with the engine's own reader (for its extensions, such as snapshots).
+    public func readSQLite<T>(_ body: (SQLiteCatalogReader) throws -> T) throws -> T {
+        let reader = try readers.value()
+        let connection = reader.catalogs.connection
+        if reader.depth > 0 {
+            reader.depth += 1
+            defer { reader.depth -= 1 }
+            return try body(reader.catalogs)
+        }
+        // Deferred: the snapshot is taken by the first statement, and a read that reads nothing
+        // locks nothing.
+        if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
+        try connection.execute("BEGIN DEFERRED")
+        reader.depth = 1
+        defer {
+            reader.depth = 0
+            if !connection.isAutocommit { try? connection.execute("COMMIT") }
+        }
+        return try body(reader.catalogs)
     }
 
     public func readEpoch() throws -> Int {
-        try freshReader().epoch
-    }
-
-    private func freshReader() throws -> Reader {
         let reader = try readers.value()
-        let connection = reader.catalogs.connection
-        let now = ContinuousClock.now
+        // Outside a read this looks at the newest commit (a shared-memory read in WAL mode);
+        // inside one, at the read's snapshot.
+        let version = try reader.catalogs.connection.cached("PRAGMA data_version").scalarInt() ?? 0
         let current = generation.load(ordering: .acquiring)
-        if !connection.isAutocommit,
-            now - reader.started >= options.snapshotLifetime || reader.generation != current
-        {
-            try? connection.execute("COMMIT")
-        }
-        if connection.isAutocommit {
-            try connection.execute("BEGIN DEFERRED")
-            reader.started = now
-            let version = try connection.cached("PRAGMA data_version").scalarInt() ?? 0
-            if version != reader.dataVersion || reader.generation != current { reader.epoch += 1 }
+        if version != reader.dataVersion || current != reader.generation {
+            reader.epoch += 1
             reader.dataVersion = version
             reader.generation = current
         }
-        return reader
+        return reader.epoch
     }
 
     // MARK: - Writing
@@ -193,7 +198,7 @@ public final class SQLiteDatabase: CatalogDatabase {
         return try withWriter { connection in
             try beginImmediate(connection)
             do {
-                let result = try body(SQLiteCatalogWriter(connection: connection, path: path))
+                let result = try body(SQLiteCatalogWriter(connection: connection, path: path, indexCache: indexes))
                 try connection.execute("COMMIT")
                 return result
             } catch {
@@ -239,6 +244,7 @@ public final class SQLiteDatabase: CatalogDatabase {
     }
 
     public func close() {
+        workers.close()
         for reader in readers.drain() {
             try? reader.catalogs.connection.execute("COMMIT")
             reader.catalogs.connection.close()

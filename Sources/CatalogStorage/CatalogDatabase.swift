@@ -4,24 +4,39 @@ import CatalogModel
 /// share. What the server, the command line and the benchmarks program against; engines are
 /// opened from a location string (`CatalogEngines.open`), never named.
 ///
-/// Reads go through ``reader()``, a reader that belongs to the calling thread and reads in a
-/// snapshot the engine renews often enough to see other processes' writes (and at once after
-/// this process's own); writes go through ``write(_:)``, one at a time, waiting for each other.
-/// Readers never wait for writers.
+/// Reads are scoped, as GRDB's `DatabasePool.read`: ``read(_:)`` runs its closure in one
+/// snapshot that begins when the closure starts and ends when it returns or throws, so every
+/// read in it sees the same data and the next `read` sees the newest (another process's
+/// writes, this process's own). Its `async` twin runs the closure on a worker thread of the
+/// database's own (reads block; they never run on Swift's cooperative threads). Writes go
+/// through ``write(_:)``, one at a time, waiting for each other. Readers never wait for writers.
+///
+/// ```swift
+/// let catalogs = try database.read { reader in try reader.catalogs() }
+/// let page = try await database.read { reader in try reader.items(of: catalog, after: nil, limit: 50) }
+/// ```
+///
+/// A reader belongs to its closure: do not keep it, or use it on another thread, after the
+/// closure returns.
 public protocol CatalogDatabase: AnyObject, Sendable {
     /// Where the database is, for messages (a path, or a URL without its password).
     var location: String { get }
 
-    /// The calling thread's reader.
-    func reader() throws -> any CatalogReader
+    /// Runs `body` in one snapshot, on the calling thread: it begins when `body` starts and
+    /// ends when `body` returns or throws.
+    ///
+    /// A `read` inside another `read` on the same thread reads in the outer snapshot (it does
+    /// not begin one of its own), so helpers that read can be called from inside a read.
+    func read<T>(_ body: (any CatalogReader) throws -> T) throws -> T
 
-    /// Ends the calling thread's snapshot, if it has one: its next read sees the newest data (a
-    /// record another server or thread has just written, say).
-    func endSnapshot()
+    /// Runs `body` as the synchronous `read` does, on one of the database's reading threads,
+    /// and returns what it returns (or throws what it throws).
+    func read<T: Sendable>(_ body: @escaping @Sendable (any CatalogReader) throws -> T) async throws -> T
 
-    /// A number that changes whenever the calling thread's reads may see different data: after
-    /// a write through this database, or when a renewed snapshot sees another process's change.
-    /// Responses made in one epoch can be reused within it.
+    /// A number that changes whenever the calling thread's next reads may see different data:
+    /// after a write through this database, or after another process's write (noticed within
+    /// the engine's check interval). Responses made in one epoch can be reused within it.
+    /// Cheap: no snapshot is kept for it, and most calls ask the database nothing.
     func readEpoch() throws -> Int
 
     /// Runs `body` in one write transaction: all of it or nothing. Writers queue; one that
@@ -60,6 +75,8 @@ public protocol CatalogReader: AnyObject {
     func itemHashes(of catalog: StoredCatalog) throws -> [String: UInt64]
     /// The catalog's search index.
     func searchIndex(of catalog: StoredCatalog) throws -> any SearchIndexReading
+    /// The loaded search indexes of the database this reader reads (each database has its own).
+    var indexCache: SearchIndexCache { get }
 }
 
 /// The write side, inside one transaction of ``CatalogDatabase/write(_:)``.

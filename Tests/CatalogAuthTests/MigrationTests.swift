@@ -88,22 +88,23 @@ import Testing
         #expect(try legacy.legacyTables() == [])
         let catalog = try CatalogEngines.open(legacy.catalogPath)
         defer { catalog.close() }
-        let catalogs = try catalog.reader()
-        #expect(try catalogs.item(of: catalogs.requireCatalog("shop"), id: "a1")?.record().title == "Anvil")
-        // Not even in the file's free pages or its WAL.
-        var bytes = try Data(contentsOf: URL(fileURLWithPath: legacy.catalogPath))
-        bytes += (try? Data(contentsOf: URL(fileURLWithPath: legacy.catalogPath + "-wal"))) ?? Data()
-        #expect(bytes.range(of: Data(legacy.passwordHash.utf8)) == nil, "the password hash is still in the file")
-        #expect(bytes.range(of: Data(legacy.token.hash)) == nil, "the token hash is still in the file")
-        #expect(bytes.range(of: Data(legacy.token.selector.utf8)) == nil)
+        try catalog.read { catalogs in
+            #expect(try catalogs.item(of: catalogs.requireCatalog("shop"), id: "a1")?.record().title == "Anvil")
+            // Not even in the file's free pages or its WAL.
+            var bytes = try Data(contentsOf: URL(fileURLWithPath: legacy.catalogPath))
+            bytes += (try? Data(contentsOf: URL(fileURLWithPath: legacy.catalogPath + "-wal"))) ?? Data()
+            #expect(bytes.range(of: Data(legacy.passwordHash.utf8)) == nil, "the password hash is still in the file")
+            #expect(bytes.range(of: Data(legacy.token.hash)) == nil, "the token hash is still in the file")
+            #expect(bytes.range(of: Data(legacy.token.selector.utf8)) == nil)
 
-        // Opening again changes nothing.
-        let again = try SQLiteUserStore(path: legacy.usersPath, migratingFrom: legacy.catalogPath)
-        defer { again.close() }
-        #expect(try again.users() == [ada])
-        let reader = try SQLiteUserStore(path: legacy.usersPath, readOnly: true)
-        defer { reader.close() }
-        #expect(try reader.favorites(ofUser: 7).count == 1)
+            // Opening again changes nothing.
+            let again = try SQLiteUserStore(path: legacy.usersPath, migratingFrom: legacy.catalogPath)
+            defer { again.close() }
+            #expect(try again.users() == [ada])
+            let reader = try SQLiteUserStore(path: legacy.usersPath, readOnly: true)
+            defer { reader.close() }
+            #expect(try reader.favorites(ofUser: 7).count == 1)
+        }
     }
 
     @Test func aMigrationInterruptedAfterTheCopyFinishesWithoutDuplicates() throws {

@@ -145,13 +145,15 @@ final class TwoServersTests {
             snapshot.close()
             source.close()
         }
-        let copied = try #require(try snapshot.reader().catalog("cookbook"))
-        let original = try #require(try source.reader().catalog("cookbook"))
+        let copied = try #require(try snapshot.read { try $0.catalog("cookbook") })
+        let original = try #require(try source.read { try $0.catalog("cookbook") })
         #expect(copied.summary == original.summary && copied.definition == original.definition)
         #expect(copied.sectionLabels == original.sectionLabels && copied.categories == original.categories)
         func records(_ database: any CatalogDatabase, _ catalog: StoredCatalog) throws -> [String] {
             var records: [String] = []
-            try database.reader().forEachItem(of: catalog) { records.append("\($0.id) \($0.categories) \($0.json)") }
+            try database.read { reader in
+                try reader.forEachItem(of: catalog) { records.append("\($0.id) \($0.categories) \($0.json)") }
+            }
             return records
         }
         #expect(try records(snapshot, copied) == records(source, original))

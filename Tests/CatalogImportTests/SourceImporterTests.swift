@@ -23,22 +23,24 @@ import Testing
         init() throws { temporary = try TemporaryDatabase() }
 
         func definition(of id: String) throws -> CatalogDefinition? {
-            try database.reader().catalog(id)?.definition
+            try database.read { try $0.catalog(id)?.definition }
         }
 
         func item(_ catalog: String, _ id: String) throws -> Record? {
-            let reader = try database.reader()
-            guard let stored = try reader.catalog(catalog) else { return nil }
-            return try reader.item(of: stored, id: id)?.record()
+            return try database.read { reader in
+                guard let stored = try reader.catalog(catalog) else { return nil }
+                return try reader.item(of: stored, id: id)?.record()
+            }
         }
     }
 
     private func records(_ database: any CatalogDatabase, _ id: String) throws -> [Record] {
-        let reader = try database.reader()
-        guard let catalog = try reader.catalog(id) else { return [] }
-        var result: [Record] = []
-        try reader.forEachItem(of: catalog) { result.append(try $0.record()) }
-        return result
+        return try database.read { reader in
+            guard let catalog = try reader.catalog(id) else { return [] }
+            var result: [Record] = []
+            try reader.forEachItem(of: catalog) { result.append(try $0.record()) }
+            return result
+        }
     }
 
     @discardableResult
@@ -60,21 +62,23 @@ import Testing
         -> String
     {
         let path = fixture.directory.appendingPathComponent("\(id)-\(UUID().uuidString).\(format.rawValue)").path
-        let reader = try fixture.database.reader()
-        let catalog = try #require(try reader.catalog(id))
-        let definition = catalog.definition
-        let records: CatalogExporter.Records = { body in
-            try reader.forEachItem(of: catalog) { try body(try $0.record()) }
+        return try fixture.database.read { reader in
+            let catalog = try #require(try reader.catalog(id))
+            let definition = catalog.definition
+            let records: CatalogExporter.Records = { body in
+                try reader.forEachItem(of: catalog) { try body(try $0.record()) }
+            }
+            if format == .sqlite {
+                try SQLiteTableWriter.export(
+                    definition: definition, embedDefinition: !plain, records: records, to: path)
+            } else {
+                var sink = DataSink()
+                try CatalogExporter.write(
+                    format, definition: definition, embedDefinition: !plain, records: records, to: &sink)
+                try sink.data.write(to: URL(fileURLWithPath: path))
+            }
+            return path
         }
-        if format == .sqlite {
-            try SQLiteTableWriter.export(definition: definition, embedDefinition: !plain, records: records, to: path)
-        } else {
-            var sink = DataSink()
-            try CatalogExporter.write(
-                format, definition: definition, embedDefinition: !plain, records: records, to: &sink)
-            try sink.data.write(to: URL(fileURLWithPath: path))
-        }
-        return path
     }
 
     // MARK: - Round trips
@@ -161,11 +165,11 @@ import Testing
         let first = try run(fixture.database, source.path, "items") { $0.mapping = [.title: "name"] }
         #expect(first.added == 2 && !first.unchanged)
         let stamped = try #require(try fixture.definition(of: "items")?.lastImport)
-        let version = try fixture.database.reader().requireCatalog("items").versionKey
+        let version = try fixture.database.read { try $0.requireCatalog("items").versionKey }
 
         let again = try run(fixture.database, source.path, "items") { $0.mapping = [.title: "name"] }
         #expect(again.unchanged && again.read == 0 && again.total == 2 && again.added == 0)
-        #expect(try fixture.database.reader().requireCatalog("items").versionKey == version)
+        #expect(try fixture.database.read { try $0.requireCatalog("items").versionKey } == version)
 
         // Another option: read again.
         let otherOption = try run(fixture.database, source.path, "items") {
@@ -173,7 +177,7 @@ import Testing
         }
         #expect(!otherOption.unchanged && otherOption.read == 2)
         #expect(try fixture.definition(of: "items")?.lastImport != stamped)
-        let priced = try fixture.database.reader().requireCatalog("items").versionKey
+        let priced = try fixture.database.read { try $0.requireCatalog("items").versionKey }
 
         // Other bytes, the same records: read, nothing but the stamp written.
         try Data((json + "\n").utf8).write(to: source)
@@ -181,7 +185,7 @@ import Testing
             $0.mapping = [.title: "name", .price: "price"]
         }
         #expect(!rewritten.unchanged && rewritten.read == 2 && rewritten.updated == 0)
-        #expect(try fixture.database.reader().requireCatalog("items").versionKey == priced)
+        #expect(try fixture.database.read { try $0.requireCatalog("items").versionKey } == priced)
         let afterRewrite = try run(fixture.database, source.path, "items") {
             $0.mapping = [.title: "name", .price: "price"]
         }

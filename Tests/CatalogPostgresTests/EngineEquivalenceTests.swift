@@ -29,38 +29,43 @@ struct EngineEquivalenceTests {
                     return nil
                 })
         }
-        let readers = try engines.map { try $0.database.reader() }
-        let catalogs = try readers.map { try $0.requireCatalog("generated") }
-        let scopes = readers[0].scopes(of: catalogs[0]).map(\.label)
-        #expect(scopes == readers[1].scopes(of: catalogs[1]).map(\.label))
-        let queries = AsYouTypeQueries.make(
-            words: generator.titleWords, scopes: Array(scopes.dropFirst()), count: 1_000)
-        #expect(queries.filter { $0.scope != nil }.count > 100)
-        var differences: [String] = []
-        for query in queries {
-            let request = SearchRequest(query: query.text, scope: query.scope, limit: 50)
-            let answers = try zip(readers, catalogs).map { reader, catalog in
-                try reader.search(request.checked(), in: catalog)
+        // Both engines read in one snapshot each for the whole comparison.
+        try engines[0].database.read { sqliteReader in
+            try engines[1].database.read { postgresReader in
+                let readers = [sqliteReader, postgresReader]
+                let catalogs = try readers.map { try $0.requireCatalog("generated") }
+                let scopes = readers[0].scopes(of: catalogs[0]).map(\.label)
+                #expect(scopes == readers[1].scopes(of: catalogs[1]).map(\.label))
+                let queries = AsYouTypeQueries.make(
+                    words: generator.titleWords, scopes: Array(scopes.dropFirst()), count: 1_000)
+                #expect(queries.filter { $0.scope != nil }.count > 100)
+                var differences: [String] = []
+                for query in queries {
+                    let request = SearchRequest(query: query.text, scope: query.scope, limit: 50)
+                    let answers = try zip(readers, catalogs).map { reader, catalog in
+                        try reader.search(request.checked(), in: catalog)
+                    }
+                    let (sqlite, postgres) = (answers[0], answers[1])
+                    if sqlite.hits.map(\.stored) != postgres.hits.map(\.stored) || sqlite.total != postgres.total
+                        || sqlite.totalCapped != postgres.totalCapped || sqlite.scopes != postgres.scopes
+                        || sqlite.next != postgres.next || sqlite.hits.map(\.matches) != postgres.hits.map(\.matches)
+                    {
+                        differences.append("\(query.text) [\(query.scope ?? "all")]")
+                    }
+                }
+                #expect(differences.isEmpty, "\(differences.count) queries differ: \(differences.prefix(10))")
+                // The next pages too, for the queries that have one.
+                for query in queries.prefix(200) {
+                    let first = try readers[0].search(
+                        SearchRequest(query: query.text, scope: query.scope, limit: 20).checked(), in: catalogs[0])
+                    guard let next = first.next else { continue }
+                    let request = SearchRequest(query: query.text, scope: query.scope, after: next, limit: 20)
+                    let pages = try zip(readers, catalogs).map {
+                        try $0.search(request.checked(), in: $1).hits.map(\.stored.id)
+                    }
+                    #expect(pages[0] == pages[1], "page after \(next) of \(query.text)")
+                }
             }
-            let (sqlite, postgres) = (answers[0], answers[1])
-            if sqlite.hits.map(\.stored) != postgres.hits.map(\.stored) || sqlite.total != postgres.total
-                || sqlite.totalCapped != postgres.totalCapped || sqlite.scopes != postgres.scopes
-                || sqlite.next != postgres.next || sqlite.hits.map(\.matches) != postgres.hits.map(\.matches)
-            {
-                differences.append("\(query.text) [\(query.scope ?? "all")]")
-            }
-        }
-        #expect(differences.isEmpty, "\(differences.count) queries differ: \(differences.prefix(10))")
-        // The next pages too, for the queries that have one.
-        for query in queries.prefix(200) {
-            let first = try readers[0].search(
-                SearchRequest(query: query.text, scope: query.scope, limit: 20).checked(), in: catalogs[0])
-            guard let next = first.next else { continue }
-            let request = SearchRequest(query: query.text, scope: query.scope, after: next, limit: 20)
-            let pages = try zip(readers, catalogs).map {
-                try $0.search(request.checked(), in: $1).hits.map(\.stored.id)
-            }
-            #expect(pages[0] == pages[1], "page after \(next) of \(query.text)")
         }
     }
 }

@@ -74,7 +74,7 @@ struct PostgresDatabaseTests {
                 && !error.message.contains("wrong-staple-77") && !error.message.contains("\n")
         }
         let database = try PostgresDatabase(url: url(password: "right-horse-battery"))
-        #expect(try database.reader().catalogs().isEmpty)
+        #expect(try database.read { try $0.catalogs().isEmpty })
         database.close()
     }
 
@@ -132,10 +132,11 @@ struct PostgresDatabaseTests {
         func stored(on engine: TemporaryDatabase.Engine) throws -> (TemporaryDatabase, [StoredHit]) {
             let temporary = try TemporaryDatabase(engine: engine)
             try load(records, as: definition, into: temporary.database)
-            let reader = try temporary.database.reader()
-            var hits: [StoredHit] = []
-            try reader.forEachItem(of: try reader.requireCatalog("awkward")) { hits.append($0) }
-            return (temporary, hits)
+            return try temporary.database.read { reader in
+                var hits: [StoredHit] = []
+                try reader.forEachItem(of: try reader.requireCatalog("awkward")) { hits.append($0) }
+                return (temporary, hits)
+            }
         }
         let (_, sqlite) = try stored(on: .sqlite)
         let (postgres, hits) = try stored(on: .postgres)
@@ -145,12 +146,13 @@ struct PostgresDatabaseTests {
         #expect(try PostgresTestServer.run("SELECT count(*) FROM items", on: server) == "9000")
         #expect(try PostgresTestServer.run("SELECT count(*) FROM item_categories", on: server) == "\(9000 / 4 * 3 * 2)")
         #expect(try Int(PostgresTestServer.run("SELECT count(*) FROM search_postings", on: server))! > 0)
-        let reader = try postgres.database.reader()
-        let catalog = try reader.requireCatalog("awkward")
-        #expect(
-            try reader.search(SearchRequest(query: "title 42").checked(), in: catalog).hits.first?.stored.title
-                .hasPrefix(
-                    "Title 42") == true)
+        try postgres.database.read { reader in
+            let catalog = try reader.requireCatalog("awkward")
+            #expect(
+                try reader.search(SearchRequest(query: "title 42").checked(), in: catalog).hits.first?.stored.title
+                    .hasPrefix(
+                        "Title 42") == true)
+        }
     }
 
     @Test func aNULThatPostgreSQLCannotStoreFailsTheImportAndChangesNothing() throws {
@@ -165,11 +167,12 @@ struct PostgresDatabaseTests {
             (error as? StorageError)?.message
                 == "record \"b\" has a NUL character in its title, which PostgreSQL cannot store"
         }
-        let reader = try temporary.database.reader()
-        let catalog = try reader.requireCatalog("n")
-        #expect(catalog.summary.count == 1)
-        #expect(try reader.item(of: catalog, id: "a\u{0}b") == nil)
-        #expect(try reader.item(of: catalog, id: "a")?.title == "Apple")
+        try temporary.database.read { reader in
+            let catalog = try reader.requireCatalog("n")
+            #expect(catalog.summary.count == 1)
+            #expect(try reader.item(of: catalog, id: "a\u{0}b") == nil)
+            #expect(try reader.item(of: catalog, id: "a")?.title == "Apple")
+        }
     }
 
     @Test func writersQueueOnTheLockWhileReadersGoOn() throws {
@@ -196,10 +199,10 @@ struct PostgresDatabaseTests {
             #expect(ContinuousClock.now - started >= .milliseconds(450))
             #expect(waited.load(ordering: .relaxed) == 1, "said once that it waits")
             // A reader does not wait for the writer, and sees the catalog as it was.
-            let seen = try second.reader().catalogs().map(\.id)
+            let seen = try second.read { try $0.catalogs().map(\.id) }
             #expect(seen == ["c"])
         }
-        #expect(try second.reader().catalogs().isEmpty)
+        #expect(try second.read { try $0.catalogs().isEmpty })
         try second.write { _ in }
     }
 
@@ -226,55 +229,54 @@ struct PostgresDatabaseTests {
         try load(
             (0..<2_500).map { Record(id: "w\($0)", title: "Walk \($0)") },
             as: CatalogDefinition(id: "walk", title: "Walk", locale: "en"), into: database)
-        let reader = try database.reader()
-        let catalog = try reader.requireCatalog("walk")
-        // A slow consumer: the session idles past the timeout between two batches.
-        var seen = 0
-        try reader.forEachItem(of: catalog) { _ in
-            seen += 1
-            if seen == PostgresCatalogReader.batchSize { usleep(1_000_000) }
+        try database.read { reader in
+            let catalog = try reader.requireCatalog("walk")
+            // A slow consumer: the session idles past the timeout between two batches.
+            var seen = 0
+            try reader.forEachItem(of: catalog) { _ in
+                seen += 1
+                if seen == PostgresCatalogReader.batchSize { usleep(1_000_000) }
+            }
+            #expect(seen == 2_500)
         }
-        #expect(seen == 2_500)
-        // An idle thread's snapshot holds no lock for long: a DDL statement goes through.
-        _ = try database.reader().catalogs()
-        usleep(1_000_000)
+        // A read's snapshot ends with it: no idle snapshot holds a lock, a DDL statement goes through.
+        _ = try database.read { try $0.catalogs() }
         #expect(try temporary.psql("SET lock_timeout = '2s'; ALTER TABLE sections ADD COLUMN probe integer").isEmpty)
-        #expect(try database.reader().catalogs().map(\.id) == ["walk"])
+        #expect(try database.read { try $0.catalogs().map(\.id) } == ["walk"])
     }
 
     @Test func aLostConnectionIsMadeAgain() throws {
         let temporary = try TemporaryPostgresDatabase()
         let database = try PostgresDatabase(url: temporary.url)
         defer { database.close() }
-        #expect(try database.reader().catalogs().isEmpty)
+        #expect(try database.read { try $0.catalogs().isEmpty })
         _ = try database.users().addUser(
             name: "ada", isAdmin: false, passwordHash: nil, tokenSelector: "t", tokenHash: [])
         try temporary.psql(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() "
                 + "AND pid <> pg_backend_pid()")
-        #expect(try database.reader().catalogs().isEmpty)
+        #expect(try database.read { try $0.catalogs().isEmpty })
         try database.write { _ in }
         #expect(try database.users().removeUser(named: "ada"))
     }
 
     @Test func aConnectionLostInTheMiddleOfASnapshotReadsOnInANewOne() throws {
         let temporary = try TemporaryPostgresDatabase()
-        var options = PostgresDatabase.Options()
-        options.snapshotLifetime = .seconds(600)
-        let database = try PostgresDatabase(url: temporary.url, options: options)
+        let database = try PostgresDatabase(url: temporary.url)
         defer { database.close() }
         try load(
             [Record(id: "a", title: "Almás pite")],
             as: CatalogDefinition(id: "cakes", title: "Cakes", locale: "hu"), into: database)
-        let reader = try database.reader()
-        let catalog = try #require(try reader.catalog("cakes"))
-        for round in 0..<3 {
-            // The session is ended while its snapshot is open (as a restart ends every session).
-            try temporary.psql(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() "
-                    + "AND pid <> pg_backend_pid()")
-            #expect(try reader.item(of: catalog, id: "a")?.id == "a", "round \(round)")
-            #expect(try database.reader().catalogs().map(\.id) == ["cakes"])
+        try database.read { reader in
+            let catalog = try #require(try reader.catalog("cakes"))
+            for round in 0..<3 {
+                // The session is ended while its snapshot is open (as a restart ends every session).
+                try temporary.psql(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() "
+                        + "AND pid <> pg_backend_pid()")
+                #expect(try reader.item(of: catalog, id: "a")?.id == "a", "round \(round)")
+                #expect(try database.read { try $0.catalogs().map(\.id) } == ["cakes"], "a nested read")
+            }
         }
     }
 }

@@ -87,15 +87,16 @@ import Testing
             """)
         let database = try CatalogEngines.open(old)
         defer { database.close() }
-        let reader = try database.reader()
-        let catalog = try reader.requireCatalog("shop")
-        let records = try reader.items(of: catalog, limit: 10).records()
-        #expect(records.map(\.title) == ["Äpfel", "Birnen"])
-        #expect(records.first?.section == "A")
-        #expect(records.first?.price == Decimal(string: "2.5"))
-        #expect(records.first?.fields["farbe"] == .text("rot"))
-        #expect(try reader.search(SearchRequest(query: "apf").checked(), in: catalog).hits.count == 1)
-        #expect(try database.users().user(named: "ada") != nil)
+        try database.read { reader in
+            let catalog = try reader.requireCatalog("shop")
+            let records = try reader.items(of: catalog, limit: 10).records()
+            #expect(records.map(\.title) == ["Äpfel", "Birnen"])
+            #expect(records.first?.section == "A")
+            #expect(records.first?.price == Decimal(string: "2.5"))
+            #expect(records.first?.fields["farbe"] == .text("rot"))
+            #expect(try reader.search(SearchRequest(query: "apf").checked(), in: catalog).hits.count == 1)
+            #expect(try database.users().user(named: "ada") != nil)
+        }
     }
 
     /// A file of schema 3 (index order and ids in indexes of `items`) gets its order and id
@@ -141,18 +142,19 @@ import Testing
     static func pages(_ path: String) throws -> [String] {
         let database = try CatalogEngines.open(path)
         defer { database.close() }
-        let reader = try database.reader()
-        var lines: [String] = []
-        for summary in try reader.catalogs() {
-            let catalog = try reader.requireCatalog(summary.id)
-            for record in try reader.items(of: catalog, limit: 500).records() {
-                let found = try reader.item(of: catalog, id: record.id)
-                lines.append("\(summary.id) \(record.id) \(record.title) \(found?.id == record.id)")
+        return try database.read { reader in
+            var lines: [String] = []
+            for summary in try reader.catalogs() {
+                let catalog = try reader.requireCatalog(summary.id)
+                for record in try reader.items(of: catalog, limit: 500).records() {
+                    let found = try reader.item(of: catalog, id: record.id)
+                    lines.append("\(summary.id) \(record.id) \(record.title) \(found?.id == record.id)")
+                }
+                for record in try reader.items(of: catalog, category: "Obst", limit: 500).records() {
+                    lines.append("Obst \(record.id)")
+                }
             }
-            for record in try reader.items(of: catalog, category: "Obst", limit: 500).records() {
-                lines.append("Obst \(record.id)")
-            }
+            return lines
         }
-        return lines
     }
 }

@@ -39,9 +39,11 @@ import Testing
 
     func write(_ method: SQLiteSnapshotWriter.Method, name: String) throws -> (String, StoredCatalog) {
         let path = temporary.directory.appendingPathComponent(name).path
-        let copied = try SQLiteSnapshotWriter.write(
-            catalog: "big", from: try temporary.database.reader(), to: path, method: method
-        ) { _ in ["etag": "\"e\""] }
+        let copied = try temporary.database.read { reader in
+            try SQLiteSnapshotWriter.write(catalog: "big", from: reader, to: path, method: method) { _ in
+                ["etag": "\"e\""]
+            }
+        }
         return (path, copied)
     }
 
@@ -81,14 +83,14 @@ import Testing
             Issue.record("fast \(first.0.prefix(300))\ngeneric \(first.1.prefix(300))")
         }
         #expect(fromFast.versionKey == fromGeneric.versionKey)
-        #expect(fromFast.versionKey == (try temporary.database.reader().requireCatalog("big").versionKey))
+        #expect(fromFast.versionKey == (try temporary.database.read { try $0.requireCatalog("big").versionKey }))
     }
 
     /// A snapshot is for anyone who may read the catalog: the feed's URL, its password, token and
     /// validators stay on the server, on either path.
     @Test(arguments: [SQLiteSnapshotWriter.Method.automatic, .generic])
     func aSnapshotCarriesNoFeedCredentials(method: SQLiteSnapshotWriter.Method) throws {
-        #expect(try temporary.database.reader().requireCatalog("big").definition.source != nil)
+        #expect(try temporary.database.read { try $0.requireCatalog("big").definition.source } != nil)
         let (path, _) = try write(method, name: "published-\(method).sqlite")
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         for secret in ["s3cret-feed", "t0ken", "etag-of-the-feed", "feeds.example"] {
@@ -106,31 +108,33 @@ import Testing
         defer { file.close() }
         #expect(file.metadata == ["etag": "\"e\""])
         let offline = file.reader
-        let server = try temporary.database.reader()
-        let here = try offline.requireCatalog("big")
-        let there = try server.requireCatalog("big")
-        #expect(try offline.catalogs().map(\.id) == ["big"])
-        #expect(try offline.sections(of: here) == server.sections(of: there))
-        for query in ["", "a", "ker", "kék asz", "lampa", "xq"] {
-            var request = SearchRequest(query: query, limit: 20)
-            request.facets = [.categories, .country]
-            let a = try offline.search(request.checked(), in: here).response()
-            let b = try server.search(request.checked(), in: there).response()
-            #expect(a == b, "\(query)")
+        try temporary.database.read { server in
+            let here = try offline.requireCatalog("big")
+            let there = try server.requireCatalog("big")
+            #expect(try offline.catalogs().map(\.id) == ["big"])
+            #expect(try offline.sections(of: here) == server.sections(of: there))
+            for query in ["", "a", "ker", "kék asz", "lampa", "xq"] {
+                var request = SearchRequest(query: query, limit: 20)
+                request.facets = [.categories, .country]
+                let a = try offline.search(request.checked(), in: here).response()
+                let b = try server.search(request.checked(), in: there).response()
+                #expect(a == b, "\(query)")
+            }
+            var cursor: String?
+            repeat {
+                let a = try offline.items(of: here, after: cursor, limit: 300)
+                let b = try server.items(of: there, after: cursor, limit: 300)
+                #expect(try a.records() == b.records() && a.next == b.next && a.previous == b.previous)
+                cursor = a.next
+            } while cursor != nil
         }
-        var cursor: String?
-        repeat {
-            let a = try offline.items(of: here, after: cursor, limit: 300)
-            let b = try server.items(of: there, after: cursor, limit: 300)
-            #expect(try a.records() == b.records() && a.next == b.next && a.previous == b.previous)
-            cursor = a.next
-        } while cursor != nil
     }
 
     @Test func aMissingCatalogLeavesNoFile() throws {
         let path = temporary.directory.appendingPathComponent("none.sqlite").path
         #expect(throws: StorageError.self) {
-            try SQLiteSnapshotWriter.write(catalog: "nope", from: try temporary.database.reader(), to: path) { _ in [:]
+            try temporary.database.read { reader in
+                try SQLiteSnapshotWriter.write(catalog: "nope", from: reader, to: path) { _ in [:] }
             }
         }
         #expect(!FileManager.default.fileExists(atPath: path))

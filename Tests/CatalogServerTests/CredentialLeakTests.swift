@@ -25,7 +25,7 @@ import Testing
                 try add(Record(id: "f1", title: "First item", description: "From a feed"))
                 return nil
             })
-        #expect(try fixture.application.stores.reader().catalog("feed")?.definition.source != nil)
+        #expect(try fixture.application.stores.read { try $0.catalog("feed")?.definition.source } != nil)
         for target in [
             "/api/v1/catalogs", "/api/v1/catalogs/feed", "/api/v1/catalogs/feed/items",
             "/api/v1/catalogs/feed/search?q=first", "/api/v1/catalogs/feed/items/f1", "/c/feed", "/c/feed/i/f1",

@@ -184,9 +184,11 @@ import Testing
         let searched = try fixture.request("/c/cookbook/categories/1?q=leves&search=1").text
         let rows = searched.matches(of: /<li class="row[^"]*" data-id="([^"]+)"/).map { String($0.1) }
         let soupIDs = try fixture.elsewhere { database in
-            let reader = try database.reader()
-            return try reader.items(of: reader.requireCatalog("cookbook"), category: "Levesek", limit: 100).items.map(
-                \.id)
+            return try database.read { reader in
+                return try reader.items(of: reader.requireCatalog("cookbook"), category: "Levesek", limit: 100).items
+                    .map(
+                        \.id)
+            }
         }
         #expect(!rows.isEmpty)
         #expect(Set(rows).isSubset(of: Set(soupIDs)))

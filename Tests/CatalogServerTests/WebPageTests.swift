@@ -77,8 +77,9 @@ import Testing
 
     func firstEmptyDescription() throws -> String {
         let records = try fixture.elsewhere { database in
-            let reader = try database.reader()
-            return try reader.items(of: reader.requireCatalog("sequencers"), limit: 100).records()
+            return try database.read { reader in
+                return try reader.items(of: reader.requireCatalog("sequencers"), limit: 100).records()
+            }
         }
         return try #require(records.first { ($0.description ?? "").isEmpty }?.id)
     }

@@ -14,7 +14,7 @@ import Testing
     func sectionsFollowTheLocale(engine: TemporaryDatabase.Engine) throws {
         let fixture = try StoreFixture(engine)
         try fixture.load(StoreFixture.cookbook, StoreFixture.recipes)
-        let sections = try fixture.reader.sections(of: fixture.catalog("cookbook"))
+        let sections = try fixture.read { try $0.sections(of: fixture.catalog("cookbook")) }
         #expect(sections.map(\.label) == ["A", "C", "CS", "G", "GY", "NY", "Ö", "SZ", "ZS", "#"])
         #expect(sections.map(\.count) == [1, 1, 2, 1, 1, 1, 1, 1, 1, 1])
         let page = try fixture.items("cookbook")
@@ -63,16 +63,19 @@ import Testing
     func railJumpsStartAtALetterAndReachEverythingBefore(engine: TemporaryDatabase.Engine) throws {
         let fixture = try StoreFixture(engine)
         try fixture.load(StoreFixture.cookbook, StoreFixture.recipes)
-        let reader = try fixture.reader
-        let catalog = try fixture.catalog("cookbook")
-        let jump = try reader.items(of: catalog, startingAt: "G", limit: 2)
-        #expect(try jump.records().map(\.title) == ["Gulyásleves", "Gyümölcsleves"])
-        let before = try reader.items(of: catalog, before: jump.previous, limit: 10)
-        #expect(try before.records().map(\.title) == ["Almás pite", "Cukros palacsinta", "Csirkepaprikás", "Csusza"])
-        // An empty letter starts at the next one that has records.
-        #expect(
-            try reader.items(of: catalog, startingAt: "B", limit: 1).records().map(\.title) == ["Cukros palacsinta"])
-        #expect(throws: StorageError.self) { try reader.items(of: catalog, startingAt: "Q!", limit: 1) }
+        try fixture.read { reader in
+            let catalog = try fixture.catalog("cookbook")
+            let jump = try reader.items(of: catalog, startingAt: "G", limit: 2)
+            #expect(try jump.records().map(\.title) == ["Gulyásleves", "Gyümölcsleves"])
+            let before = try reader.items(of: catalog, before: jump.previous, limit: 10)
+            #expect(
+                try before.records().map(\.title) == ["Almás pite", "Cukros palacsinta", "Csirkepaprikás", "Csusza"])
+            // An empty letter starts at the next one that has records.
+            #expect(
+                try reader.items(of: catalog, startingAt: "B", limit: 1).records().map(\.title) == ["Cukros palacsinta"]
+            )
+            #expect(throws: StorageError.self) { try reader.items(of: catalog, startingAt: "Q!", limit: 1) }
+        }
     }
 
     @Test(arguments: engines)
@@ -180,7 +183,7 @@ import Testing
         // A catalog without scopes of its own: "All" in its language plus its largest categories,
         // the same in the metadata as in search.
         try fixture.load(StoreFixture.cookbook, StoreFixture.recipes)
-        let scopes = try fixture.reader.scopes(of: fixture.catalog("cookbook")).map(\.label)
+        let scopes = try fixture.read { try $0.scopes(of: fixture.catalog("cookbook")).map(\.label) }
         #expect(scopes.first == "Összes")
         #expect(try fixture.search("", in: "cookbook").scopes.map(\.label) == scopes)
     }
@@ -206,7 +209,7 @@ import Testing
             try fixture.search(String(repeating: "é", count: 10_000), in: "cookbook")
         }
         #expect(try fixture.search("'; DROP TABLE items; --", in: "cookbook").total == 0)
-        #expect(try fixture.reader.catalogs().first?.count == StoreFixture.recipes.count)
+        #expect(try fixture.read { try $0.catalogs().first?.count } == StoreFixture.recipes.count)
     }
 
     @Test(arguments: engines)
@@ -230,7 +233,7 @@ import Testing
         let replaced = try fixture.load(StoreFixture.cookbook, [Record(id: "r1", title: "Csirkepaprikás")])
         #expect(replaced.total == 1)
         #expect(replaced.removed == StoreFixture.recipes.count)
-        #expect(try fixture.reader.sections(of: fixture.catalog("cookbook")).map(\.label) == ["CS"])
+        #expect(try fixture.read { try $0.sections(of: fixture.catalog("cookbook")).map(\.label) } == ["CS"])
     }
 
     @Test(arguments: engines)
@@ -276,14 +279,15 @@ import Testing
         #expect(categories.prefix(3).map(\.id) == [1, 2, 3])
         #expect(categories.first { $0.name == "Tésztaételek" }?.id == 4)
         #expect(categories.map(\.count) == [3, 3, 5, 1])
-        let reader = try fixture.reader
-        #expect(try reader.featured(of: catalog, limit: 10).map(\.id) == ["r1", "r3"])
-        let soups = try reader.items(of: catalog, category: "Levesek", limit: 2)
-        #expect(soups.items.map(\.id) == ["r3", "r4"])
-        let rest = try reader.items(of: catalog, category: "Levesek", after: soups.next, limit: 2)
-        #expect(rest.items.map(\.id) == ["r6"])
-        #expect(rest.next == nil)
-        #expect(throws: StorageError.self) { try reader.items(of: catalog, category: "Nope", limit: 2) }
+        try fixture.read { reader in
+            #expect(try reader.featured(of: catalog, limit: 10).map(\.id) == ["r1", "r3"])
+            let soups = try reader.items(of: catalog, category: "Levesek", limit: 2)
+            #expect(soups.items.map(\.id) == ["r3", "r4"])
+            let rest = try reader.items(of: catalog, category: "Levesek", after: soups.next, limit: 2)
+            #expect(rest.items.map(\.id) == ["r6"])
+            #expect(rest.next == nil)
+            #expect(throws: StorageError.self) { try reader.items(of: catalog, category: "Nope", limit: 2) }
+        }
     }
 
     @Test(arguments: engines)
@@ -298,7 +302,7 @@ import Testing
             try fixture.load(
                 CatalogDefinition(id: "x", title: "x", locale: "not a locale"), [Record(id: "1", title: "A")])
         }
-        #expect(try fixture.reader.catalogs().isEmpty)
+        #expect(try fixture.read { try $0.catalogs().isEmpty })
     }
 
     @Test(arguments: engines)
@@ -306,7 +310,7 @@ import Testing
         let fixture = try StoreFixture(engine)
         try fixture.load(StoreFixture.cookbook, StoreFixture.recipes)
         #expect(try fixture.database.write { try $0.deleteCatalog("cookbook") })
-        #expect(try fixture.reader.catalogs().isEmpty)
+        #expect(try fixture.read { try $0.catalogs().isEmpty })
         #expect(try !fixture.database.write { try $0.deleteCatalog("cookbook") })
     }
 
@@ -328,7 +332,7 @@ import Testing
         } throws: { error in
             (error as? StorageError)?.message == "two records have the id \"g7\""
         }
-        #expect(try fixture.reader.catalogs().first { $0.id == "big" }?.count == count)
+        #expect(try fixture.read { try $0.catalogs() }.first { $0.id == "big" }?.count == count)
     }
 
     @Test(arguments: engines)
@@ -337,13 +341,15 @@ import Testing
         try fixture.load(StoreFixture.cookbook, StoreFixture.recipes)
         let other = try TemporaryDatabase.reopen(fixture.temporary)
         defer { other.close() }
-        #expect(try other.reader().catalogs().map(\.count) == [StoreFixture.recipes.count])
+        #expect(try other.read { try $0.catalogs().map(\.count) } == [StoreFixture.recipes.count])
         try fixture.load(StoreFixture.cookbook, [Record(id: "n", title: "Nokedli")])
-        let reader = try other.reader()
-        let catalog = try reader.requireCatalog("cookbook")
-        #expect(
-            try reader.search(SearchRequest(query: "nokedli").checked(), in: catalog).hits.map(\.stored.id) == ["n"])
-        #expect(try reader.search(SearchRequest(query: "gulyas").checked(), in: catalog).hits.isEmpty)
+        try other.read { reader in
+            let catalog = try reader.requireCatalog("cookbook")
+            #expect(
+                try reader.search(SearchRequest(query: "nokedli").checked(), in: catalog).hits.map(\.stored.id) == ["n"]
+            )
+            #expect(try reader.search(SearchRequest(query: "gulyas").checked(), in: catalog).hits.isEmpty)
+        }
     }
 }
 

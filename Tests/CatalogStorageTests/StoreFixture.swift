@@ -27,23 +27,29 @@ final class StoreFixture {
             })
     }
 
-    var reader: any CatalogReader { get throws { try database.reader() } }
+    /// Runs `body` in one read of the database.
+    func read<T>(_ body: (any CatalogReader) throws -> T) throws -> T { try database.read(body) }
 
-    func catalog(_ id: String) throws -> StoredCatalog { try reader.requireCatalog(id) }
+    func catalog(_ id: String) throws -> StoredCatalog { try read { try $0.requireCatalog(id) } }
 
     func items(
         _ id: String, section: String? = nil, after: String? = nil, before: String? = nil, limit: Int = 100
     ) throws -> (records: [Record], next: String?, previous: String?) {
-        let page = try reader.items(of: catalog(id), section: section, after: after, before: before, limit: limit)
-        return (try page.records(), page.next, page.previous)
+        try read { reader in
+            let page = try reader.items(of: catalog(id), section: section, after: after, before: before, limit: limit)
+            return (try page.records(), page.next, page.previous)
+        }
     }
 
     func search(_ query: String, in id: String, scope: String? = nil, limit: Int = 10) throws -> SearchResponse {
-        try reader.search(SearchRequest(query: query, scope: scope, limit: limit).checked(), in: catalog(id)).response()
+        try read { reader in
+            try reader.search(SearchRequest(query: query, scope: scope, limit: limit).checked(), in: catalog(id))
+                .response()
+        }
     }
 
     func item(_ id: String, _ itemID: String) throws -> Record? {
-        try reader.item(of: catalog(id), id: itemID)?.record()
+        try read { reader in try reader.item(of: catalog(id), id: itemID)?.record() }
     }
 
     static let cookbook = CatalogDefinition(

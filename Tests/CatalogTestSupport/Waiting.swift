@@ -49,7 +49,8 @@ public func waitUntil(
     timeout: TimeInterval = 120, every interval: Duration = .milliseconds(1), _ condition: () throws -> Bool
 ) rethrows -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
-    let pause = useconds_t(interval.components.seconds * 1_000_000 + interval.components.attoseconds / 1_000_000_000_000)
+    let pause = useconds_t(
+        interval.components.seconds * 1_000_000 + interval.components.attoseconds / 1_000_000_000_000)
     while try !condition() {
         guard Date() < deadline else { return false }
         usleep(pause)

@@ -16,7 +16,7 @@ struct CatalogsCommand: Command {
     func run(_ context: CommandContext) throws {
         let database = try context.openExisting()
         defer { database.close() }
-        let catalogs = try database.reader().catalogs()
+        let catalogs = try database.read { try $0.catalogs() }
         if context.json {
             struct Body: Encodable { var catalogs: [CatalogSummary] }
             context.output.line(try JSON.string(Body(catalogs: catalogs)))
@@ -53,28 +53,30 @@ struct ListCommand: Command {
         let id = try context.arguments[CommonOptions.catalog]
         let section = try context.arguments[Self.section]
         let output = context.output
-        let reader = try database.reader()
-        let catalog = try reader.requireCatalog(id)
-        if context.json { output.write("{\"items\":[") }
-        var first = true
-        var cursor: String?
-        repeat {
-            let page = try reader.items(of: catalog, section: section, after: cursor, limit: CatalogLimits.maxPageSize)
-            for record in try page.records() {
-                if context.json {
-                    if !first { output.write(",") }
-                    output.write(bytes: record.jsonBytes)
-                } else {
-                    output.line(
-                        "\(TerminalText.field(record.section ?? "#"))\t\(TerminalText.field(record.id))\t"
-                            + TerminalText.field(record.title))
+        try database.read { reader in
+            let catalog = try reader.requireCatalog(id)
+            if context.json { output.write("{\"items\":[") }
+            var first = true
+            var cursor: String?
+            repeat {
+                let page = try reader.items(
+                    of: catalog, section: section, after: cursor, limit: CatalogLimits.maxPageSize)
+                for record in try page.records() {
+                    if context.json {
+                        if !first { output.write(",") }
+                        output.write(bytes: record.jsonBytes)
+                    } else {
+                        output.line(
+                            "\(TerminalText.field(record.section ?? "#"))\t\(TerminalText.field(record.id))\t"
+                                + TerminalText.field(record.title))
+                    }
+                    first = false
                 }
-                first = false
-            }
-            if output.isClosed { throw OutputClosed() }
-            cursor = page.next
-        } while cursor != nil
-        if context.json { output.line("]}") }
+                if output.isClosed { throw OutputClosed() }
+                cursor = page.next
+            } while cursor != nil
+            if context.json { output.line("]}") }
+        }
     }
 }
 
@@ -94,15 +96,17 @@ struct SectionsCommand: Command {
     func run(_ context: CommandContext) throws {
         let database = try context.openExisting()
         defer { database.close() }
-        let reader = try database.reader()
-        let sections = try reader.sections(of: try reader.requireCatalog(try context.arguments[CommonOptions.catalog]))
-        if context.json {
-            struct Body: Encodable { var sections: [SectionCount] }
-            context.output.line(try JSON.string(Body(sections: sections)))
-            return
-        }
-        for section in sections {
-            context.output.line("\(TerminalText.field(section.label))\t\(section.count)")
+        try database.read { reader in
+            let sections = try reader.sections(
+                of: try reader.requireCatalog(try context.arguments[CommonOptions.catalog]))
+            if context.json {
+                struct Body: Encodable { var sections: [SectionCount] }
+                context.output.line(try JSON.string(Body(sections: sections)))
+                return
+            }
+            for section in sections {
+                context.output.line("\(TerminalText.field(section.label))\t\(section.count)")
+            }
         }
     }
 }
@@ -123,20 +127,23 @@ struct ShowCommand: Command {
         }
         let database = try context.openExisting()
         defer { database.close() }
-        let reader = try database.reader()
-        guard let record = try reader.item(of: try reader.requireCatalog(id), id: itemID)?.record() else {
-            throw CLIError.failure("catalog \"\(id)\" has no item \"\(itemID)\"")
-        }
-        if context.json {
-            context.output.line(JSON.pretty(record.jsonBytes))
-            return
-        }
-        for (field, value) in record.displayFields {
-            // Field names and values come from the source: controls made visible, lines kept.
-            let name = TerminalText.field(field)
-            let lines = TerminalText.text(value).split(separator: "\n", omittingEmptySubsequences: false)
-            context.output.line("\(name): \(lines.first ?? "")")
-            for line in lines.dropFirst() { context.output.line(String(repeating: " ", count: name.count + 2) + line) }
+        try database.read { reader in
+            guard let record = try reader.item(of: try reader.requireCatalog(id), id: itemID)?.record() else {
+                throw CLIError.failure("catalog \"\(id)\" has no item \"\(itemID)\"")
+            }
+            if context.json {
+                context.output.line(JSON.pretty(record.jsonBytes))
+                return
+            }
+            for (field, value) in record.displayFields {
+                // Field names and values come from the source: controls made visible, lines kept.
+                let name = TerminalText.field(field)
+                let lines = TerminalText.text(value).split(separator: "\n", omittingEmptySubsequences: false)
+                context.output.line("\(name): \(lines.first ?? "")")
+                for line in lines.dropFirst() {
+                    context.output.line(String(repeating: " ", count: name.count + 2) + line)
+                }
+            }
         }
     }
 }
@@ -223,42 +230,44 @@ struct SearchCommand: Command {
         }
         let database = try context.openExisting()
         defer { database.close() }
-        let reader = try database.reader()
-        let result = try reader.search(checked, in: try reader.requireCatalog(id))
-        if context.json {
-            // The API's answer, byte for byte: stored records keep their typed fields.
-            context.output.write(bytes: result.jsonBytes)
-            context.output.line()
-            return
-        }
-        let response = try result.response()
-        let output = context.output
-        let highlight = output.isTerminal
-        // Every text from the catalog is made safe first (``TerminalText/field(_:)`` keeps UTF-16
-        // offsets, so the match ranges still fit), then highlighted with our own sequences.
-        output.line(
-            response.scopes.map { "\(TerminalText.field($0.label)) (\($0.count)\($0.capped ? "+" : ""))" }
-                .joined(separator: "  "))
-        for (name, counts) in (response.facets ?? [:]).sorted(by: { $0.key < $1.key }) {
-            output.line(
-                TerminalText.field(name) + ": "
-                    + counts.map { "\(TerminalText.field($0.value)) (\($0.count)\($0.capped ? "+" : ""))" }
-                    .joined(separator: "  "))
-        }
-        output.line("\(response.total)\(response.totalCapped ? "+" : "") found")
-        for hit in response.items {
-            let ranges = hit.matches.filter { $0.field == "title" }
-            let title = TerminalText.field(hit.record.title)
-            var line = "\(TerminalText.field(hit.record.id))\t" + (highlight ? title.highlighted(ranges) : title)
-            if let subtitle = hit.record.subtitle { line += "\t" + TerminalText.field(subtitle) }
-            if let snippet = hit.snippet {
-                let text = TerminalText.field(snippet.text)
-                line +=
-                    "\t\(TerminalText.field(snippet.field)): " + (highlight ? text.highlighted(snippet.matches) : text)
+        try database.read { reader in
+            let result = try reader.search(checked, in: try reader.requireCatalog(id))
+            if context.json {
+                // The API's answer, byte for byte: stored records keep their typed fields.
+                context.output.write(bytes: result.jsonBytes)
+                context.output.line()
+                return
             }
-            output.line(line)
+            let response = try result.response()
+            let output = context.output
+            let highlight = output.isTerminal
+            // Every text from the catalog is made safe first (``TerminalText/field(_:)`` keeps UTF-16
+            // offsets, so the match ranges still fit), then highlighted with our own sequences.
+            output.line(
+                response.scopes.map { "\(TerminalText.field($0.label)) (\($0.count)\($0.capped ? "+" : ""))" }
+                    .joined(separator: "  "))
+            for (name, counts) in (response.facets ?? [:]).sorted(by: { $0.key < $1.key }) {
+                output.line(
+                    TerminalText.field(name) + ": "
+                        + counts.map { "\(TerminalText.field($0.value)) (\($0.count)\($0.capped ? "+" : ""))" }
+                        .joined(separator: "  "))
+            }
+            output.line("\(response.total)\(response.totalCapped ? "+" : "") found")
+            for hit in response.items {
+                let ranges = hit.matches.filter { $0.field == "title" }
+                let title = TerminalText.field(hit.record.title)
+                var line = "\(TerminalText.field(hit.record.id))\t" + (highlight ? title.highlighted(ranges) : title)
+                if let subtitle = hit.record.subtitle { line += "\t" + TerminalText.field(subtitle) }
+                if let snippet = hit.snippet {
+                    let text = TerminalText.field(snippet.text)
+                    line +=
+                        "\t\(TerminalText.field(snippet.field)): "
+                        + (highlight ? text.highlighted(snippet.matches) : text)
+                }
+                output.line(line)
+            }
+            if let next = response.next { output.line("more: --after \(next)") }
         }
-        if let next = response.next { output.line("more: --after \(next)") }
     }
 }
 

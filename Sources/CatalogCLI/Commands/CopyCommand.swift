@@ -47,54 +47,55 @@ struct CopyCommand: Command {
         }
         let source = try context.openExisting()
         defer { source.close() }
-        let reader = try source.reader()
-        let available = try reader.catalogs().map(\.id)
-        var wanted = try arguments[Self.catalog]
-        if wanted.isEmpty {
-            wanted = available
-        } else if let missing = wanted.first(where: { !available.contains($0) }) {
-            throw CLIError.failure("no catalog named \"\(missing)\" in \(source.location)")
-        }
-        let destination = try context.open(target)
-        defer { destination.close() }
-        let quiet = arguments[CommonOptions.quiet]
-        for id in wanted {
-            let catalog = try source.reader().requireCatalog(id)
-            let started = Date()
-            // The bar's share is of records here: the record count stands in for the byte size.
-            let progress = ProgressBar(totalBytes: Int64(catalog.summary.count), enabled: !quiet && isatty(2) != 0)
-            let summary = try CatalogImporter.run(
-                into: destination, definition: catalog.definition, replace: true,
-                collation: try ICUCollation.forImport(locale: catalog.definition.locale),
-                records: { add in
-                    var read = 0
-                    try source.reader().forEachItem(of: catalog) { hit in
-                        try add(try hit.record())
-                        read += 1
-                        if read % 1_000 == 0 {
-                            progress.update(bytes: Int64(read))
-                            progress.update(records: read)
-                        }
-                    }
-                    progress.update(bytes: Int64(read))
-                    progress.phase("sorting and building the search index…")
-                    return nil
-                },
-                categoryNumbers: Dictionary(catalog.categories.map { ($0.name, $0.id) }) { first, _ in first })
-            progress.finish()
-            if !quiet {
-                printError(
-                    "\(id): copied \(summary.total) records to \(destination.location) "
-                        + String(format: "in %.2f s", Date().timeIntervalSince(started)))
+        try source.read { reader in
+            let available = try reader.catalogs().map(\.id)
+            var wanted = try arguments[Self.catalog]
+            if wanted.isEmpty {
+                wanted = available
+            } else if let missing = wanted.first(where: { !available.contains($0) }) {
+                throw CLIError.failure("no catalog named \"\(missing)\" in \(source.location)")
             }
-        }
-        if arguments[Self.users] {
-            let accounts = try source.users().accounts()
-            let users = try destination.users()
-            for account in accounts { try users.restore(account) }
-            if !quiet {
-                printError(
-                    "copied \(accounts.count) account\(accounts.count == 1 ? "" : "s") to \(destination.location)")
+            let destination = try context.open(target)
+            defer { destination.close() }
+            let quiet = arguments[CommonOptions.quiet]
+            for id in wanted {
+                let catalog = try reader.requireCatalog(id)
+                let started = Date()
+                // The bar's share is of records here: the record count stands in for the byte size.
+                let progress = ProgressBar(totalBytes: Int64(catalog.summary.count), enabled: !quiet && isatty(2) != 0)
+                let summary = try CatalogImporter.run(
+                    into: destination, definition: catalog.definition, replace: true,
+                    collation: try ICUCollation.forImport(locale: catalog.definition.locale),
+                    records: { add in
+                        var read = 0
+                        try reader.forEachItem(of: catalog) { hit in
+                            try add(try hit.record())
+                            read += 1
+                            if read % 1_000 == 0 {
+                                progress.update(bytes: Int64(read))
+                                progress.update(records: read)
+                            }
+                        }
+                        progress.update(bytes: Int64(read))
+                        progress.phase("sorting and building the search index…")
+                        return nil
+                    },
+                    categoryNumbers: Dictionary(catalog.categories.map { ($0.name, $0.id) }) { first, _ in first })
+                progress.finish()
+                if !quiet {
+                    printError(
+                        "\(id): copied \(summary.total) records to \(destination.location) "
+                            + String(format: "in %.2f s", Date().timeIntervalSince(started)))
+                }
+            }
+            if arguments[Self.users] {
+                let accounts = try source.users().accounts()
+                let users = try destination.users()
+                for account in accounts { try users.restore(account) }
+                if !quiet {
+                    printError(
+                        "copied \(accounts.count) account\(accounts.count == 1 ? "" : "s") to \(destination.location)")
+                }
             }
         }
     }

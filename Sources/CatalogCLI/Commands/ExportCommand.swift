@@ -46,54 +46,55 @@ struct ExportCommand: Command {
         if format == .sqlite, outputPath == nil { throw CLIError.usage("--format sqlite needs --output FILE") }
         let database = try context.openExisting()
         defer { database.close() }
-        let reader = try database.reader()
-        guard let catalog = try reader.catalog(id) else {
-            throw CLIError.failure("no catalog named \"\(id)\"")
-        }
-        let definition = catalog.definition
-        let embed = !context.arguments[Self.plain]
-        let records: CatalogExporter.Records = { body in
-            try reader.forEachItem(of: catalog) { try body(try $0.record()) }
-        }
-        context.output.flush()
+        try database.read { reader in
+            guard let catalog = try reader.catalog(id) else {
+                throw CLIError.failure("no catalog named \"\(id)\"")
+            }
+            let definition = catalog.definition
+            let embed = !context.arguments[Self.plain]
+            let records: CatalogExporter.Records = { body in
+                try reader.forEachItem(of: catalog) { try body(try $0.record()) }
+            }
+            context.output.flush()
 
-        let temporaryPath = outputPath.map { $0 + ".partial-\(getpid())" }
-        do {
-            if format == .sqlite, let temporaryPath {
-                try? FileManager.default.removeItem(atPath: temporaryPath)
-                try SQLiteTableWriter.export(
-                    definition: definition, embedDefinition: embed, records: records, to: temporaryPath)
-            } else {
-                if let temporaryPath {
-                    guard FileManager.default.createFile(atPath: temporaryPath, contents: nil) else {
-                        throw CLIError.failure("cannot create \(outputPath ?? temporaryPath)")
-                    }
-                    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: temporaryPath))
-                    defer { try? handle.close() }
-                    var sink = FileHandleSink(handle, name: outputPath ?? temporaryPath)
-                    try CatalogExporter.write(
-                        format, definition: definition, embedDefinition: embed, records: records, to: &sink)
+            let temporaryPath = outputPath.map { $0 + ".partial-\(getpid())" }
+            do {
+                if format == .sqlite, let temporaryPath {
+                    try? FileManager.default.removeItem(atPath: temporaryPath)
+                    try SQLiteTableWriter.export(
+                        definition: definition, embedDefinition: embed, records: records, to: temporaryPath)
                 } else {
-                    // The document's bytes as they are (data, not terminal text), through the
-                    // command's output, which never traps and notices a reader that went away.
-                    var sink = OutputSink(output: context.output)
-                    do {
+                    if let temporaryPath {
+                        guard FileManager.default.createFile(atPath: temporaryPath, contents: nil) else {
+                            throw CLIError.failure("cannot create \(outputPath ?? temporaryPath)")
+                        }
+                        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: temporaryPath))
+                        defer { try? handle.close() }
+                        var sink = FileHandleSink(handle, name: outputPath ?? temporaryPath)
                         try CatalogExporter.write(
                             format, definition: definition, embedDefinition: embed, records: records, to: &sink)
-                    } catch  where context.output.isClosed {
-                        throw OutputClosed()
+                    } else {
+                        // The document's bytes as they are (data, not terminal text), through the
+                        // command's output, which never traps and notices a reader that went away.
+                        var sink = OutputSink(output: context.output)
+                        do {
+                            try CatalogExporter.write(
+                                format, definition: definition, embedDefinition: embed, records: records, to: &sink)
+                        } catch  where context.output.isClosed {
+                            throw OutputClosed()
+                        }
                     }
                 }
-            }
-            if let temporaryPath, let outputPath {
-                // rename(2) replaces the old file atomically: readers see the old or the new one.
-                guard rename(temporaryPath, outputPath) == 0 else {
-                    throw CLIError.failure("cannot write \(outputPath): \(String(cString: strerror(errno)))")
+                if let temporaryPath, let outputPath {
+                    // rename(2) replaces the old file atomically: readers see the old or the new one.
+                    guard rename(temporaryPath, outputPath) == 0 else {
+                        throw CLIError.failure("cannot write \(outputPath): \(String(cString: strerror(errno)))")
+                    }
                 }
+            } catch {
+                if let temporaryPath { try? FileManager.default.removeItem(atPath: temporaryPath) }
+                throw error
             }
-        } catch {
-            if let temporaryPath { try? FileManager.default.removeItem(atPath: temporaryPath) }
-            throw error
         }
     }
 }

@@ -36,7 +36,7 @@ struct RefreshCommand: Command {
         TemporaryFiles.removeStale()
         let database = try context.openExisting()
         defer { database.close() }
-        guard let definition = try database.reader().catalog(id)?.definition else {
+        guard let definition = try database.read({ try $0.catalog(id)?.definition }) else {
             throw CLIError.failure("no catalog named \"\(id)\"")
         }
         guard var request = ImportRequest(refreshing: definition) else {

@@ -14,9 +14,10 @@ import Foundation
 /// let results = try await offline.search(SearchRequest(query: "paprik"), in: offline.id)
 /// ```
 ///
-/// Reads run on a queue of the catalog's own (SQLite blocks; it never runs on Swift's cooperative
-/// threads). The file is opened read-only and may be replaced by a new download while it is open:
-/// this value keeps reading the version it opened until ``close()``.
+/// Reads run on a reading thread of the catalog's own (``ReadWorkers``, as a database's `async`
+/// reads do: SQLite blocks, so it never runs on Swift's cooperative threads), one at a time. The
+/// file is opened read-only and may be replaced by a new download while it is open: this value
+/// keeps reading the version it opened until ``close()``.
 public final class OfflineCatalog: CatalogBrowsing, Sendable {
     /// The snapshot file.
     public let url: URL
@@ -25,7 +26,7 @@ public final class OfflineCatalog: CatalogBrowsing, Sendable {
     /// The ETag of the snapshot (what the server's catalog version was), nil for a catalog file
     /// that is not a snapshot.
     public let etag: String?
-    private let queue: DispatchQueue
+    private let workers: ReadWorkers
     private let file: FileSlot
 
     /// Opens a snapshot (or any catalog file holding one catalog) read-only.
@@ -63,12 +64,18 @@ public final class OfflineCatalog: CatalogBrowsing, Sendable {
         }
         etag = opened.metadata["etag"]
         file = FileSlot(opened)
-        queue = DispatchQueue(label: "catalog.offline.\(id)")
+        workers = ReadWorkers(name: "offline.read", threads: 1)
     }
 
-    /// Closes the file; later reads fail with `.storage`.
+    deinit {
+        workers.close()
+    }
+
+    /// Closes the file once the read in progress, if any, is done; later reads fail with
+    /// `.storage`.
     public func close() {
-        queue.sync { file.close() }
+        file.close()
+        workers.close()
     }
 
     /// Runs `body` on the catalog's queue with the catalog's reader and description.
@@ -81,26 +88,18 @@ public final class OfflineCatalog: CatalogBrowsing, Sendable {
         }
         let file = file
         let id = id
-        let result: Result<T, CatalogClientError> = await withCheckedContinuation { continuation in
-            queue.async {
-                continuation.resume(
-                    returning: Result { () throws(CatalogClientError) -> T in
-                        guard let opened = file.file else {
-                            throw CatalogClientError(.storage, "the offline catalog is closed")
-                        }
-                        do {
-                            return try opened.read { reader in try body(reader, try reader.requireCatalog(id)) }
-                        } catch let error as CatalogClientError {
-                            throw error
-                        } catch let error as StorageError {
-                            throw CatalogClientError.storage(error)
-                        } catch {
-                            throw CatalogClientError(.storage, "the offline catalog is damaged")
-                        }
-                    })
+        do {
+            return try await workers.run {
+                try file.read { opened in try opened.read { reader in try body(reader, try reader.requireCatalog(id)) }
+                }
             }
+        } catch let error as CatalogClientError {
+            throw error
+        } catch let error as StorageError {
+            throw CatalogClientError.storage(error)
+        } catch {
+            throw CatalogClientError(.storage, "the offline catalog is damaged")
         }
-        return try result.get()
     }
 
     // MARK: - CatalogBrowsing
@@ -205,17 +204,30 @@ public final class OfflineCatalog: CatalogBrowsing, Sendable {
     }
 }
 
-/// The open file, touched only on its catalog's queue.
+/// The open file, used by one read at a time and closed between reads.
 final class FileSlot: @unchecked Sendable {
-    // @unchecked: `file` (a connection, not Sendable) is only read and closed by blocks running on
-    // the owning OfflineCatalog's serial queue, so no two threads ever use it at once.
-    private(set) var file: SQLiteCatalogFile?
+    // @unchecked: `file` (a connection, not Sendable) is only used, and closed, while `lock` is
+    // held, so no two threads ever use it at once.
+    private let lock = NSLock()
+    private var file: SQLiteCatalogFile?
 
     init(_ file: SQLiteCatalogFile) { self.file = file }
 
+    /// Runs `body` with the file.
+    ///
+    /// - Throws: ``CatalogClientError`` `.storage` once the file is closed, or what `body` throws.
+    func read<T>(_ body: (SQLiteCatalogFile) throws -> T) throws -> T {
+        try lock.withLock {
+            guard let file else { throw CatalogClientError(.storage, "the offline catalog is closed") }
+            return try body(file)
+        }
+    }
+
     func close() {
-        file?.close()
-        file = nil
+        lock.withLock {
+            file?.close()
+            file = nil
+        }
     }
 
     deinit { file?.close() }

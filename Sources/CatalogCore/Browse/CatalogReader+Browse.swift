@@ -133,7 +133,7 @@ extension CatalogReader {
     /// Runs a checked search (``CatalogSearcher``).
     public func search(_ request: SearchRequest.Checked, in catalog: StoredCatalog) throws -> SearchResult {
         let indexReader = try searchIndex(of: catalog)
-        let index = try SearchIndexCache.shared.index(of: catalog, reader: indexReader)
+        let index = try loadedIndex(of: catalog, reader: indexReader)
         let searcher = CatalogSearcher(
             index: index, reader: indexReader,
             catalog: SearchCatalog(definition: catalog.definition, categories: catalog.categories))

@@ -1,6 +1,5 @@
 import CatalogModel
 import CatalogStorage
-import Synchronization
 
 /// A list in index order addressed by position: the whole catalog, or one category's records.
 /// A client that knows the outline lays the whole list out (a header per section, a row per
@@ -174,8 +173,8 @@ extension CatalogReader {
             throw StorageError(.nameNotFound, "catalog \"\(catalog.id)\" has no category \(category)")
         }
         let indexReader = try searchIndex(of: catalog)
-        let index = try SearchIndexCache.shared.index(of: catalog, reader: indexReader)
-        return try CategoryOrders.shared.positions(catalog: catalog, category: category) {
+        let index = try loadedIndex(of: catalog, reader: indexReader)
+        return try indexCache.categoryPositions(of: catalog, category: category) {
             let order = try index.browseOrder(indexReader)
             guard let term = index.lexicon.index(of: IndexTerms.category(category)) else { return [] }
             let set = TermSet([term], of: index.lexicon)
@@ -205,7 +204,7 @@ private struct BrowseOrder {
 
     init(reader: any CatalogReader, catalog: StoredCatalog, category: Int?) throws {
         indexReader = try reader.searchIndex(of: catalog)
-        let index = try SearchIndexCache.shared.index(of: catalog, reader: indexReader)
+        let index = try reader.loadedIndex(of: catalog, reader: indexReader)
         order = index.count == 0 ? [] : try index.browseOrder(indexReader)
         self.category = try category.map { try reader.categoryList(of: catalog, category: $0) }
     }
@@ -214,45 +213,5 @@ private struct BrowseOrder {
 
     func document(at position: Int) -> Int {
         Int(order[category.map { Int($0[position]) } ?? position])
-    }
-}
-
-/// Each category's positions, computed once per catalog version (a pass over the browse order
-/// and the category's postings: a few milliseconds at a million records) and kept for the most
-/// recently used categories.
-final class CategoryOrders: Sendable {
-    static let shared = CategoryOrders(capacity: 32)
-
-    private struct State {
-        var entries: [String: (positions: [UInt32], used: UInt64)] = [:]
-        var clock: UInt64 = 0
-    }
-
-    private let capacity: Int
-    private let state = Mutex(State())
-
-    init(capacity: Int) {
-        self.capacity = capacity
-    }
-
-    func positions(catalog: StoredCatalog, category: Int, compute: () throws -> [UInt32]) rethrows -> [UInt32] {
-        let key = catalog.versionKey + "/" + String(category)
-        let cached: [UInt32]? = state.withLock { state in
-            state.clock += 1
-            guard let entry = state.entries[key] else { return nil }
-            state.entries[key] = (entry.positions, state.clock)
-            return entry.positions
-        }
-        if let cached { return cached }
-        let positions = try compute()
-        state.withLock { state in
-            state.clock += 1
-            state.entries[key] = (positions, state.clock)
-            while state.entries.count > capacity, let oldest = state.entries.min(by: { $0.value.used < $1.value.used })
-            {
-                state.entries[oldest.key] = nil
-            }
-        }
-        return positions
     }
 }

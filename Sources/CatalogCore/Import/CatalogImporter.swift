@@ -38,16 +38,18 @@ public enum CatalogImporter {
         }
         // Reading, numbering and indexing happen without any lock, against a snapshot; what the
         // catalog holds is looked at again under the write lock, in case another writer changed it.
-        let snapshot = try database.reader()
-        let existing = try snapshot.catalog(definition.id)
+        let (existing, previousHashes) = try database.read { snapshot in
+            let existing = try snapshot.catalog(definition.id)
+            return (existing, try existing.map { try snapshot.itemHashes(of: $0) })
+        }
         let builder = try CatalogIndexBuilder(
             definition: definition, collation: collation,
             existingCategories: categoryNumbers
                 ?? Dictionary(
                     (existing?.categories ?? []).map { ($0.name, $0.id) }, uniquingKeysWith: { first, _ in first }),
             temporaryDirectory: temporaryDirectory)
-        if let existing {
-            builder.previousHashes = try snapshot.itemHashes(of: existing)
+        if let previousHashes {
+            builder.previousHashes = previousHashes
             builder.collectsTermsLater = true
         }
         var read = 0

@@ -142,9 +142,10 @@ public final class CatalogRefresher: Sendable {
     /// The definitions of the catalogs imported from a URL.
     private func sourceDefinitions() -> [CatalogDefinition] {
         do {
-            let reader = try database.reader()
-            return try reader.catalogs().compactMap { try reader.catalog($0.id)?.definition }
-                .filter { $0.source != nil }
+            return try database.read { reader in
+                return try reader.catalogs().compactMap { try reader.catalog($0.id)?.definition }
+                    .filter { $0.source != nil }
+            }
         } catch {
             log("refresh: cannot list the catalogs: \(error)")
             return []

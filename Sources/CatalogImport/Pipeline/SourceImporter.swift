@@ -105,7 +105,7 @@ public struct SourceImporter: Sendable {
     /// - Throws: ``ImportError`` (the source, its content, the options) or what the database
     ///   throws. Nothing changes when it throws.
     public func run(_ request: ImportRequest, database: any CatalogDatabase) throws -> ImportResult {
-        let stored = try database.reader().catalog(request.catalog)?.definition
+        let stored = try database.read { try $0.catalog(request.catalog)?.definition }
         guard let fetched = try fetch(request, stored: stored) else { return .notModified }
         defer { fetched.discard() }
         return .imported(try importFetched(fetched, request: request, database: database))
@@ -150,7 +150,7 @@ public struct SourceImporter: Sendable {
     public func importFetched(_ fetched: FetchedSource, request: ImportRequest, database: any CatalogDatabase)
         throws -> ImportSummary
     {
-        let stored = try database.reader().catalog(request.catalog)?.definition
+        let stored = try database.read { try $0.catalog(request.catalog)?.definition }
         try Self.check(request, against: stored)
         let format =
             try request.format ?? ImportFormat(fileExtension: fetched.fileURL.pathExtension)
@@ -171,7 +171,7 @@ public struct SourceImporter: Sendable {
         let collation = try collation(definition.locale)
         let source = try Self.sourceDigest(of: fetched, format: format, request: request, collation: collation)
         if let stored, let last = stored.lastImport, last.source == source, last.definition == stored.contentDigest,
-            let catalog = try database.reader().catalog(request.catalog)
+            let catalog = try database.read({ try $0.catalog(request.catalog) })
         {
             return ImportSummary(
                 read: 0, total: catalog.summary.count, added: 0, updated: 0, removed: 0, unchanged: true,

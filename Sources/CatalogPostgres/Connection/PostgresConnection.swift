@@ -22,6 +22,8 @@ final class PostgresConnection {
     private var statements: [String: String] = [:]
     /// The COPY in progress, if any.
     private(set) var copying = false
+    /// Whether a statement sent by ``send(_:)`` may still have results to read.
+    private var pending = false
 
     /// Session settings made after every connect (`set_config` names and values).
     private let settings: [(String, String)]
@@ -82,6 +84,7 @@ final class PostgresConnection {
     /// Closes the connection. Nothing may use it afterwards.
     func close() {
         statements.removeAll()
+        pending = false
         if let handle {
             PQfinish(handle)
             self.handle = nil
@@ -118,16 +121,19 @@ final class PostgresConnection {
 
     /// Whether no transaction is open.
     var isIdle: Bool {
-        handle.map { PQtransactionStatus($0) == PQTRANS_IDLE } ?? false
+        finishPending()
+        return handle.map { PQtransactionStatus($0) == PQTRANS_IDLE } ?? false
     }
 
     /// Whether the open transaction failed (every statement fails until it is rolled back).
     var isFailedTransaction: Bool {
-        handle.map { PQtransactionStatus($0) == PQTRANS_INERROR } ?? false
+        finishPending()
+        return handle.map { PQtransactionStatus($0) == PQTRANS_INERROR } ?? false
     }
 
     /// Whether a transaction is open, failed or not.
     var inTransaction: Bool {
+        finishPending()
         guard let handle else { return false }
         let status = PQtransactionStatus(handle)
         return status == PQTRANS_INTRANS || status == PQTRANS_INERROR
@@ -138,6 +144,7 @@ final class PostgresConnection {
         guard let handle else { throw StorageError(.engine, "the connection to \(location) is closed") }
         statements.removeAll()
         copying = false
+        pending = false
         PQreset(handle)
         guard PQstatus(handle) == CONNECTION_OK else {
             throw Self.connectError(
@@ -152,6 +159,23 @@ final class PostgresConnection {
 
     /// Runs statements without values (several may be given, separated by semicolons); returns
     /// the last one's rows, in text format.
+    /// Sends statements without values and does not wait for their results: the server runs
+    /// them while the caller goes on, and the next use of the connection reads (and drops) what
+    /// they answered. For statements whose failure changes nothing (ending a read snapshot);
+    /// one that cannot be sent is left for the next statement to find the connection broken.
+    func send(_ sql: String) {
+        guard let handle, !pending else { return }
+        pending = PQsendQuery(handle, sql) == 1
+    }
+
+    /// Reads and drops the results of a statement ``send(_:)`` sent, waiting for them if the
+    /// server has not answered yet.
+    private func finishPending() {
+        guard pending, let handle else { return }
+        pending = false
+        while let result = PQgetResult(handle) { PQclear(result) }
+    }
+
     @discardableResult
     func execute(_ sql: String) throws(StorageError) -> PostgresResult {
         let handle = try open()
@@ -268,6 +292,7 @@ final class PostgresConnection {
 
     private func open() throws(StorageError) -> OpaquePointer {
         guard let handle else { throw StorageError(.engine, "the connection to \(location) is closed") }
+        finishPending()
         return handle
     }
 

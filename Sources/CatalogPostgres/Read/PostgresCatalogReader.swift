@@ -2,7 +2,7 @@ import CatalogModel
 import CatalogStorage
 import Foundation
 
-/// Reads on one connection, in whatever snapshot its owner (``PostgresDatabase``) keeps open.
+/// Reads on one connection, in the snapshot its owner (``PostgresDatabase/read(_:)``) keeps open.
 /// Not Sendable: it belongs to one thread.
 public final class PostgresCatalogReader: CatalogReader {
     let connection: PostgresConnection
@@ -17,11 +17,13 @@ public final class PostgresCatalogReader: CatalogReader {
     var dataVersion: Int64 = -1
     /// Begins a new snapshot after the connection was lost (set by the owner).
     var restart: (() throws -> Void)?
+    public let indexCache: SearchIndexCache
 
-    init(connection: PostgresConnection, databaseID: String, postings: PostingCache) {
+    init(connection: PostgresConnection, databaseID: String, postings: PostingCache, indexCache: SearchIndexCache) {
         self.connection = connection
         self.databaseID = databaseID
         self.postings = postings
+        self.indexCache = indexCache
     }
 
     /// Runs a read statement. When the connection was lost in the middle of the snapshot (the

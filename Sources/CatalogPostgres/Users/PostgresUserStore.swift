@@ -5,19 +5,17 @@ import CatalogStorage
 /// tables (schema version 2), with the SQLite engine's behaviour: names unique ignoring ASCII
 /// case (`users.name_key`), favorites newest first.
 ///
-/// Reads use the calling thread's reader, in a fresh snapshot; a lookup that finds nothing there
-/// (an account, token or session) looks again in a new snapshot, so one made through another
-/// server a moment ago is found at once (what is removed elsewhere is gone within the snapshot
-/// lifetime, 100 ms on a server). Writes go through the database's account connection, one
-/// transaction each, which bumps the data version like every write.
+/// Reads use the calling thread's reading connection: outside a ``PostgresDatabase/read(_:)``
+/// every statement sees the newest data (what another server wrote a moment ago is found at
+/// once); inside one, the read's snapshot. Writes go through the database's account connection,
+/// one transaction each, which bumps the data version like every write.
 public final class PostgresUserStore: UserStore {
     private let reads: () throws -> PostgresConnection
-    private let renewed: () throws -> PostgresConnection
     private let writes: ((PostgresConnection) throws -> Void) throws -> Void
     private var writing: PostgresConnection?
 
-    /// The connection statements run on: the write connection inside ``write(_:_:)``, else a
-    /// reader in a fresh snapshot.
+    /// The connection statements run on: the write connection inside ``write(_:_:)``, else the
+    /// thread's reading connection.
     private var connection: PostgresConnection {
         get throws { try writing ?? reads() }
     }
@@ -30,23 +28,19 @@ public final class PostgresUserStore: UserStore {
     private static let nameKey =
         "translate($1, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')"
 
-    /// A store reading on the connection `reads` gives (in a fresh snapshot; `renewed` gives it
-    /// in a new one) and writing through `writes`, which runs its argument in a write
-    /// transaction.
+    /// A store reading on the connection `reads` gives and writing through `writes`, which runs
+    /// its argument in a write transaction.
     init(
-        reads: @escaping () throws -> PostgresConnection, renewed: @escaping () throws -> PostgresConnection,
+        reads: @escaping () throws -> PostgresConnection,
         writes: @escaping ((PostgresConnection) throws -> Void) throws -> Void
     ) {
         self.reads = reads
-        self.renewed = renewed
         self.writes = writes
     }
 
-    /// Runs a lookup; when it finds nothing, once more in a new snapshot.
+    /// Runs a lookup on the connection statements run on.
     private func lookup<T>(_ body: (PostgresConnection) throws -> T?) throws -> T? {
-        if let writing { return try body(writing) }
-        if let found = try body(reads()) { return found }
-        return try body(renewed())
+        try body(connection)
     }
 
     /// Decodes the first four columns, selected with ``userColumns``.

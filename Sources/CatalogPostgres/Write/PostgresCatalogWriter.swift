@@ -15,9 +15,10 @@ final class PostgresCatalogWriter: CatalogWriter {
     /// transaction wrote, and keeps no catalog rows between calls (no snapshot data version).
     let reader: any CatalogReader
 
-    init(connection: PostgresConnection, databaseID: String, postings: PostingCache) {
+    init(connection: PostgresConnection, databaseID: String, postings: PostingCache, indexCache: SearchIndexCache) {
         self.connection = connection
-        reader = PostgresCatalogReader(connection: connection, databaseID: databaseID, postings: postings)
+        reader = PostgresCatalogReader(
+            connection: connection, databaseID: databaseID, postings: postings, indexCache: indexCache)
     }
 
     func beginVersion(of id: String) throws -> any CatalogVersionWriter {

@@ -4,7 +4,7 @@ import CatalogStorage
 import Foundation
 import SQLiteSupport
 
-/// Reads on one read-only connection, in whatever transaction its owner keeps open. Not
+/// Reads on one read-only connection, in the transaction its owner keeps open (one `read`). Not
 /// Sendable: it belongs to one thread.
 public final class SQLiteCatalogReader: CatalogReader {
     let connection: Connection
@@ -16,10 +16,12 @@ public final class SQLiteCatalogReader: CatalogReader {
     private var cache: [String: (catalog: StoredCatalog, version: Int64)] = [:]
     private var cacheVersion = -1
     private var indexReaders: [Int64: SQLiteIndexReader] = [:]
+    public let indexCache: SearchIndexCache
 
-    init(connection: Connection, path: String, identity: String? = nil) {
+    init(connection: Connection, path: String, indexCache: SearchIndexCache, identity: String? = nil) {
         self.connection = connection
         self.path = path
+        self.indexCache = indexCache
         self.identity = identity ?? path
     }
 

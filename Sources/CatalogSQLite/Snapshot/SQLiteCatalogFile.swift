@@ -56,8 +56,10 @@ public final class SQLiteCatalogFile {
             throw error
         }
         // A snapshot is replaced in place by a newer download: each open is a catalog version of
-        // its own for the search index cache.
-        reader = SQLiteCatalogReader(connection: connection, path: path, identity: "\(path)@\(UUID().uuidString)")
+        // its own, with a search index cache of its own.
+        reader = SQLiteCatalogReader(
+            connection: connection, path: path, indexCache: SearchIndexCache(indexes: 1, categoryLists: 16),
+            identity: "\(path)@\(UUID().uuidString)")
     }
 
     /// Runs `body` in one read transaction: every statement sees the same data, and the file is

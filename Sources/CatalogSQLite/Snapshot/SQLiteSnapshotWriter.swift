@@ -174,7 +174,10 @@ public enum SQLiteSnapshotWriter {
             }
             return version
         }
-        guard var catalog = try SQLiteCatalogReader(connection: connection, path: path).catalog(id) else {
+        guard
+            var catalog = try SQLiteCatalogReader(connection: connection, path: path, indexCache: SearchIndexCache())
+                .catalog(id)
+        else {
             throw StorageError(.engine, "the snapshot of \"\(id)\" lost its catalog")
         }
         catalog.versionKey = SQLiteCatalogReader.versionKey(path: sourcePath, version: version)
@@ -191,7 +194,8 @@ public enum SQLiteSnapshotWriter {
         let hashes = try reader.itemHashes(of: catalog)
         let numbers = Dictionary(catalog.categories.map { ($0.name, $0.id) }, uniquingKeysWith: { first, _ in first })
         try connection.transaction {
-            let version = try SQLiteCatalogWriter(connection: connection, path: path).beginVersion(of: id)
+            let version = try SQLiteCatalogWriter(connection: connection, path: path, indexCache: SearchIndexCache())
+                .beginVersion(of: id)
             var position = 0
             // Index order comes as the records do; category membership and ids are written after,
             // each in its key's order, as the engine wants them.

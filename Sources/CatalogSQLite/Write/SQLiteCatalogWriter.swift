@@ -14,10 +14,10 @@ final class SQLiteCatalogWriter: CatalogWriter {
     let connection: Connection
     let path: String
 
-    init(connection: Connection, path: String) {
+    init(connection: Connection, path: String, indexCache: SearchIndexCache) {
         self.connection = connection
         self.path = path
-        reader = SQLiteCatalogReader(connection: connection, path: path)
+        reader = SQLiteCatalogReader(connection: connection, path: path, indexCache: indexCache)
     }
 
     /// A reader on the write connection, made for this transaction (its cache starts empty).

@@ -13,92 +13,101 @@ struct CatalogAPI {
     func register(in routes: inout RouterBuilder) {
         let stores = stores
         routes.get("/api/v1/catalogs") { _, _ in
-            JSONResponse.list("catalogs", try stores.reader().catalogs())
+            JSONResponse.list("catalogs", try stores.read { try $0.catalogs() })
         }
         routes.get("/api/v1/catalogs/{id}") { _, context in
-            let reader = try stores.reader()
-            let catalog = try reader.catalogOr404(context.require("id", as: String.self))
-            return try JSONResponse.make(reader.detail(of: catalog))
+            return try stores.read { reader in
+                let catalog = try reader.catalogOr404(context.require("id", as: String.self))
+                return try JSONResponse.make(reader.detail(of: catalog))
+            }
         }
         routes.get("/api/v1/catalogs/{id}/sections") { _, context in
-            let reader = try stores.reader()
-            let sections = try reader.sections(of: reader.catalogOr404(context.require("id", as: String.self)))
-            return JSONResponse.list("sections", sections)
+            return try stores.read { reader in
+                let sections = try reader.sections(of: reader.catalogOr404(context.require("id", as: String.self)))
+                return JSONResponse.list("sections", sections)
+            }
         }
         routes.get("/api/v1/catalogs/{id}/outline") { _, context in
-            let reader = try stores.reader()
-            let catalog = try reader.catalogOr404(context.require("id", as: String.self))
-            let outline = try reader.outline(of: catalog)
-            return JSONResponse.write(OutlineAnswer(outline: outline, labels: catalog.sectionLabels))
+            return try stores.read { reader in
+                let catalog = try reader.catalogOr404(context.require("id", as: String.self))
+                let outline = try reader.outline(of: catalog)
+                return JSONResponse.write(OutlineAnswer(outline: outline, labels: catalog.sectionLabels))
+            }
         }
         routes.get("/api/v1/catalogs/{id}/categories/{category}/outline") { _, context in
-            let reader = try stores.reader()
-            let catalog = try reader.catalogOr404(context.require("id", as: String.self))
-            let number = try catalog.categoryNumber(context.require("category", as: String.self))
-            let outline = try reader.outline(of: catalog, category: number)
-            return JSONResponse.write(OutlineAnswer(outline: outline, labels: catalog.sectionLabels))
+            return try stores.read { reader in
+                let catalog = try reader.catalogOr404(context.require("id", as: String.self))
+                let number = try catalog.categoryNumber(context.require("category", as: String.self))
+                let outline = try reader.outline(of: catalog, category: number)
+                return JSONResponse.write(OutlineAnswer(outline: outline, labels: catalog.sectionLabels))
+            }
         }
         routes.get("/api/v1/catalogs/{id}/items") { request, context in
             let limit = try request.pageLimit()
             let after = try request.cursor()
             let before = try request.cursor("before")
             let section = try request.text("section", maxLength: 64)
-            let reader = try stores.reader()
-            let catalog = try reader.catalogOr404(context.require("id", as: String.self))
-            if let page = try Self.positionedPage(
-                request, reader: reader, catalog: catalog, category: nil, limit: limit)
-            {
-                return JSONResponse.write(page)
+            return try stores.read { reader in
+                let catalog = try reader.catalogOr404(context.require("id", as: String.self))
+                if let page = try Self.positionedPage(
+                    request, reader: reader, catalog: catalog, category: nil, limit: limit)
+                {
+                    return JSONResponse.write(page)
+                }
+                if let start = try request.text("start", maxLength: 64) {
+                    return JSONResponse.write(try reader.items(of: catalog, startingAt: start, limit: limit))
+                }
+                return JSONResponse.write(
+                    try reader.items(of: catalog, section: section, after: after, before: before, limit: limit))
             }
-            if let start = try request.text("start", maxLength: 64) {
-                return JSONResponse.write(try reader.items(of: catalog, startingAt: start, limit: limit))
-            }
-            return JSONResponse.write(
-                try reader.items(of: catalog, section: section, after: after, before: before, limit: limit))
         }
         routes.get("/api/v1/catalogs/{id}/categories/{category}/items") { request, context in
             let limit = try request.pageLimit()
             let after = try request.cursor()
             let before = try request.cursor("before")
-            let reader = try stores.reader()
-            let catalog = try reader.catalogOr404(context.require("id", as: String.self))
-            let number = try catalog.categoryNumber(context.require("category", as: String.self))
-            if let page = try Self.positionedPage(
-                request, reader: reader, catalog: catalog, category: number, limit: limit)
-            {
+            return try stores.read { reader in
+                let catalog = try reader.catalogOr404(context.require("id", as: String.self))
+                let number = try catalog.categoryNumber(context.require("category", as: String.self))
+                if let page = try Self.positionedPage(
+                    request, reader: reader, catalog: catalog, category: number, limit: limit)
+                {
+                    return JSONResponse.write(page)
+                }
+                let page = try reader.items(
+                    of: catalog, category: try context.require("category", as: String.self), after: after,
+                    before: before, limit: limit)
                 return JSONResponse.write(page)
             }
-            let page = try reader.items(
-                of: catalog, category: try context.require("category", as: String.self), after: after, before: before,
-                limit: limit)
-            return JSONResponse.write(page)
         }
         routes.get("/api/v1/catalogs/{id}/items/{item}") { _, context in
             let id = try context.require("id", as: String.self)
             let itemID = try context.require("item", as: String.self)
-            let reader = try stores.reader()
-            let catalog = try reader.catalogOr404(id)
-            let record = try reader.item(of: catalog, id: itemID)
-            guard let record else { throw HTTPError.notFound("catalog \"\(id)\" has no item \"\(itemID)\"") }
-            return JSONResponse.write(record)
+            return try stores.read { reader in
+                let catalog = try reader.catalogOr404(id)
+                let record = try reader.item(of: catalog, id: itemID)
+                guard let record else { throw HTTPError.notFound("catalog \"\(id)\" has no item \"\(itemID)\"") }
+                return JSONResponse.write(record)
+            }
         }
         routes.get("/api/v1/catalogs/{id}/search") { request, context in
             let search = try SearchParameters.request(from: request)
-            let reader = try stores.reader()
-            let catalog = try reader.catalogOr404(context.require("id", as: String.self))
-            let result = try reader.search(search, in: catalog)
-            return JSONResponse.write(result)
+            return try stores.read { reader in
+                let catalog = try reader.catalogOr404(context.require("id", as: String.self))
+                let result = try reader.search(search, in: catalog)
+                return JSONResponse.write(result)
+            }
         }
         routes.get("/api/v1/catalogs/{id}/categories") { _, context in
-            let catalog = try stores.reader().catalogOr404(context.require("id", as: String.self))
+            let catalog = try stores.read { try $0.catalogOr404(context.require("id", as: String.self)) }
             return JSONResponse.list("categories", catalog.categories)
         }
         routes.get("/api/v1/catalogs/{id}/featured") { request, context in
             let limit = try request.featuredLimit()
-            let reader = try stores.reader()
-            let catalog = try reader.catalogOr404(context.require("id", as: String.self))
-            let items = try reader.featured(of: catalog, limit: limit)
-            return JSONResponse.list("items", items)
+            return try stores.read { reader in
+                let catalog = try reader.catalogOr404(context.require("id", as: String.self))
+                let items = try reader.featured(of: catalog, limit: limit)
+                return JSONResponse.list("items", items)
+            }
         }
     }
 }

@@ -50,7 +50,7 @@ struct ImportAPI {
                 // export carries, and the summary has the import's notes.
                 var upload = ImportRequest(source: "upload", catalog: id)
                 upload.title = try request.text("title", maxLength: 200)
-                if try stores.reader().catalog(id) == nil {
+                if try stores.read({ try $0.catalog(id) }) == nil {
                     upload.locale = try request.text("locale", maxLength: 35)
                 }
                 upload.format = format

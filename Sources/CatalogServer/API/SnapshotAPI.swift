@@ -21,33 +21,36 @@ struct SnapshotAPI {
         let cache = cache
         routes.get("/api/v1/catalogs/{id}/snapshot", options: Self.options) { request, context in
             let id = try context.require("id", as: String.self)
-            let catalog = try stores.reader().catalogOr404(id)
-            let etag = SnapshotCache.etag(of: catalog)
-            if let condition = request.headers["If-None-Match"], ConditionalGetMiddleware.matches(condition, etag: etag)
-            {
-                return Response(status: .notModified, headers: Self.headers(etag: etag))
-            }
-            let file = try cache.file(
-                catalog: id, etag: etag, reader: try stores.reader(), isCancelled: context.isCancelled)
-            var headers = Self.headers(etag: file.etag)
-            headers["Content-Type"] = "application/vnd.sqlite3"
-            headers["Content-Disposition"] = "attachment; filename=\"\(id).sqlite\""
-            // If-Range: a range of the version the client has, else the whole new version.
-            let rangeHeader =
-                request.headers["If-Range"].map { $0 == file.etag } ?? true ? request.headers["Range"] : nil
-            switch ByteRange.select(rangeHeader, size: file.size) {
-            case .whole:
-                return Response(
-                    status: .ok, headers: headers, file: FileBody(path: file.url.path, length: file.size))
-            case .part(let part):
-                headers["Content-Range"] = ByteRange.contentRange(part, size: file.size)
-                return Response(
-                    status: .partialContent, headers: headers,
-                    file: FileBody(
-                        path: file.url.path, offset: part.lowerBound, length: part.upperBound - part.lowerBound))
-            case .unsatisfiable:
-                headers["Content-Range"] = "bytes */\(file.size)"
-                return Response(status: .rangeNotSatisfiable, headers: headers)
+            return try stores.read { reader in
+                let catalog = try reader.catalogOr404(id)
+                let etag = SnapshotCache.etag(of: catalog)
+                if let condition = request.headers["If-None-Match"],
+                    ConditionalGetMiddleware.matches(condition, etag: etag)
+                {
+                    return Response(status: .notModified, headers: Self.headers(etag: etag))
+                }
+                let file = try cache.file(
+                    catalog: id, etag: etag, reader: reader, isCancelled: context.isCancelled)
+                var headers = Self.headers(etag: file.etag)
+                headers["Content-Type"] = "application/vnd.sqlite3"
+                headers["Content-Disposition"] = "attachment; filename=\"\(id).sqlite\""
+                // If-Range: a range of the version the client has, else the whole new version.
+                let rangeHeader =
+                    request.headers["If-Range"].map { $0 == file.etag } ?? true ? request.headers["Range"] : nil
+                switch ByteRange.select(rangeHeader, size: file.size) {
+                case .whole:
+                    return Response(
+                        status: .ok, headers: headers, file: FileBody(path: file.url.path, length: file.size))
+                case .part(let part):
+                    headers["Content-Range"] = ByteRange.contentRange(part, size: file.size)
+                    return Response(
+                        status: .partialContent, headers: headers,
+                        file: FileBody(
+                            path: file.url.path, offset: part.lowerBound, length: part.upperBound - part.lowerBound))
+                case .unsatisfiable:
+                    headers["Content-Range"] = "bytes */\(file.size)"
+                    return Response(status: .rangeNotSatisfiable, headers: headers)
+                }
             }
         }
     }

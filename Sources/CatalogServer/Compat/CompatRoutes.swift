@@ -25,14 +25,15 @@ struct CompatRoutes {
         let catalog = catalog
         let baseURL = baseURL
         routes.get("/gethots") { request, _ in
-            let reader = try stores.reader()
-            let hot = try reader.featured(of: reader.catalogOr404(catalog), limit: CatalogLimits.maxFeatured)
-            let records = try hot.map { try $0.record() }
-            let base = baseURL.resolve(for: request)
-            return try JSONResponse.make(records.map { CompatRecipe($0, base: base) })
+            return try stores.read { reader in
+                let hot = try reader.featured(of: reader.catalogOr404(catalog), limit: CatalogLimits.maxFeatured)
+                let records = try hot.map { try $0.record() }
+                let base = baseURL.resolve(for: request)
+                return try JSONResponse.make(records.map { CompatRecipe($0, base: base) })
+            }
         }
         routes.get("/getcategories") { request, _ in
-            let categories = try stores.reader().catalogOr404(catalog).categories
+            let categories = try stores.read { try $0.catalogOr404(catalog).categories }
             let base = baseURL.resolve(for: request)
             return try JSONResponse.make(
                 categories.map {
@@ -42,25 +43,27 @@ struct CompatRoutes {
         routes.get("/getrecipesbycategory") { request, _ in
             let text = try request.requiredText("catid", maxLength: 20)
             guard let catid = Int(text) else { throw HTTPError.badParameter("'catid' must be a whole number") }
-            let reader = try stores.reader()
-            let stored = try reader.catalogOr404(catalog)
-            guard let category = stored.categories.first(where: { $0.id == catid }) else {
-                throw HTTPError.notFound("no category with catid \(catid)")
+            return try stores.read { reader in
+                let stored = try reader.catalogOr404(catalog)
+                guard let category = stored.categories.first(where: { $0.id == catid }) else {
+                    throw HTTPError.notFound("no category with catid \(catid)")
+                }
+                let records = try reader.records(of: stored, category: category.name, limit: Self.categoryLimit)
+                let base = baseURL.resolve(for: request)
+                return try JSONResponse.make(records.map { CompatRecipe($0, base: base) })
             }
-            let records = try reader.records(of: stored, category: category.name, limit: Self.categoryLimit)
-            let base = baseURL.resolve(for: request)
-            return try JSONResponse.make(records.map { CompatRecipe($0, base: base) })
         }
         routes.get("/getrecipe") { request, _ in
             let recid = try request.requiredText("recid", maxLength: 200)
-            let reader = try stores.reader()
-            let record = try reader.item(of: reader.catalogOr404(catalog), id: recid)?.record()
-            guard let record else { throw HTTPError.notFound("no recipe with recid \"\(recid)\"") }
-            return try JSONResponse.make(CompatRecipe(record, base: baseURL.resolve(for: request)))
+            return try stores.read { reader in
+                let record = try reader.item(of: reader.catalogOr404(catalog), id: recid)?.record()
+                guard let record else { throw HTTPError.notFound("no recipe with recid \"\(recid)\"") }
+                return try JSONResponse.make(CompatRecipe(record, base: baseURL.resolve(for: request)))
+            }
         }
         routes.get("/catalogs/{id}/feed.xml") { _, context in
             let id = try context.require("id", as: String.self)
-            guard let definition = try stores.reader().catalog(id)?.definition else {
+            guard let definition = try stores.read({ try $0.catalog(id)?.definition }) else {
                 throw HTTPError.notFound("no catalog named \"\(id)\"")
             }
             return Response(

@@ -45,13 +45,14 @@ final class FeedStream: ResponseBodyStream {
             try writer.writeStart(to: &sink)
             state = .records
         case .records:
-            let reader = try database.reader()
-            let page = try reader.items(of: try reader.requireCatalog(id), after: cursor, limit: Self.pageSize)
-            for record in try page.records() {
-                try writer.write(mapper.sourceRecord(from: record), to: &sink)
+            try database.read { reader in
+                let page = try reader.items(of: try reader.requireCatalog(id), after: cursor, limit: Self.pageSize)
+                for record in try page.records() {
+                    try writer.write(mapper.sourceRecord(from: record), to: &sink)
+                }
+                cursor = page.next
+                if cursor == nil { state = .end }
             }
-            cursor = page.next
-            if cursor == nil { state = .end }
         case .end:
             try writer.writeEnd(to: &sink)
             state = .done

@@ -5,8 +5,8 @@ import Foundation
 /// Reuses the catalog API's answers while the data they were made from is unchanged.
 ///
 /// Each worker thread keeps its own cache (no locks), tied to its store's data epoch
-/// (``CatalogDatabase/readEpoch()``): a write through this server, or a change by another process
-/// noticed at a snapshot renewal, empties it. Only anonymous GETs under `/api/v1/catalogs` with
+/// (``CatalogDatabase/readEpoch()``, asked once per request, before its read): a write through
+/// this server, or a change by another process the engine notices, empties it. Only anonymous GETs under `/api/v1/catalogs` with
 /// a 200 and an in-memory body are kept. Eviction is by generations, a cheap approximation of
 /// least-recently-used: when the current generation fills half the budget it becomes the old
 /// one and the previous old one is dropped; a hit in the old generation moves back to the

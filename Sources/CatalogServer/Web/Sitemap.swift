@@ -24,7 +24,7 @@ struct Sitemap {
         let base = baseURL.resolve(for: request)
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml += "<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
-        for catalog in try stores.reader().catalogs() {
+        for catalog in try stores.read({ try $0.catalogs() }) {
             let parts = max(1, (catalog.count + Self.urlsPerPart - 1) / Self.urlsPerPart)
             for part in 0..<parts {
                 xml +=
@@ -43,8 +43,7 @@ struct Sitemap {
         guard file.hasSuffix(".xml"), let part = Int(file.dropLast(4)), part >= 0, part < 1000 else {
             throw HTTPError.notFound("no such sitemap")
         }
-        let reader = try stores.reader()
-        let catalog = try reader.catalogOr404(context.require("catalog", as: String.self))
+        let catalog = try stores.read { try $0.catalogOr404(context.require("catalog", as: String.self)) }
         guard part * Self.urlsPerPart < max(1, catalog.summary.count) else {
             throw HTTPError.notFound("no such sitemap")
         }
@@ -98,17 +97,18 @@ final class SitemapStream: ResponseBodyStream {
             }
             state = .records
         case .records:
-            let reader = try database.reader()
-            let stored = try reader.requireCatalog(catalog)
-            let page = try reader.items(
-                of: stored, position: position, limit: min(Self.pageSize, max(1, end - position)))
-            for item in page.items {
-                xml += "<url><loc>" + Sitemap.escape(base + WebPaths.item(catalog, item.id)) + "</loc></url>\n"
-            }
-            position += page.items.count
-            if page.items.isEmpty || position >= end || position >= page.count {
-                xml += "</urlset>\n"
-                state = .done
+            try database.read { reader in
+                let stored = try reader.requireCatalog(catalog)
+                let page = try reader.items(
+                    of: stored, position: position, limit: min(Self.pageSize, max(1, end - position)))
+                for item in page.items {
+                    xml += "<url><loc>" + Sitemap.escape(base + WebPaths.item(catalog, item.id)) + "</loc></url>\n"
+                }
+                position += page.items.count
+                if page.items.isEmpty || position >= end || position >= page.count {
+                    xml += "</urlset>\n"
+                    state = .done
+                }
             }
         case .done:
             return nil
@@ -117,6 +117,6 @@ final class SitemapStream: ResponseBodyStream {
     }
 
     private func hasTabs() -> Bool {
-        (try? database.reader().catalog(catalog)?.definition.categories.isEmpty == false) ?? false
+        (try? database.read { try $0.catalog(catalog)?.definition.categories.isEmpty } == false) ?? false
     }
 }

@@ -434,7 +434,8 @@ final class Browser {
             let result = await attempt { () async throws -> ItemsPage in
                 switch target {
                 case .hot:
-                    return ItemsPage(items: try await source.featured(of: id, limit: CatalogLimits.maxFeatured), next: nil)
+                    return ItemsPage(
+                        items: try await source.featured(of: id, limit: CatalogLimits.maxFeatured), next: nil)
                 case .categoryItems:
                     return try await source.items(
                         of: id, category: category ?? "", after: pageAfter, before: pageBefore, limit: limit)

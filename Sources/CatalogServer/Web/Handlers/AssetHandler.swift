@@ -44,7 +44,7 @@ struct AssetHandler: WebHandler {
 
     /// `GET /themes/{id}/{file}`: a catalog's row tint.
     func theme(_ request: Request, _ context: RequestContext) throws -> Response {
-        let definition = try stores.reader().catalogOr404(context.require("id", as: String.self)).definition
+        let definition = try stores.read { try $0.catalogOr404(context.require("id", as: String.self)).definition }
         guard let tint = definition.rowTint,
             WebPaths.theme(definition.id, tint: tint).hasSuffix("/" + (try context.require("file", as: String.self)))
         else { throw HTTPError.notFound("no such stylesheet") }

@@ -9,10 +9,11 @@ struct HomeHandler: WebHandler {
 
     /// `GET /`.
     func home(_ request: Request, _ context: RequestContext) throws -> Response {
-        let store = try stores.reader()
-        return HomePage(
-            catalogs: try store.catalogs(), session: try session(request, context),
-            strings: WebStrings.negotiate(request.headers["Accept-Language"])
-        ).render()
+        return try stores.read { store in
+            return HomePage(
+                catalogs: try store.catalogs(), session: try session(request, context),
+                strings: WebStrings.negotiate(request.headers["Accept-Language"])
+            ).render()
+        }
     }
 }

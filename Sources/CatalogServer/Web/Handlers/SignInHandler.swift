@@ -85,7 +85,7 @@ struct SignInHandler: WebHandler {
     ) {
         let segments = next.split(separator: "?", maxSplits: 1).first?.split(separator: "/") ?? []
         if segments.count >= 2, segments[0] == "c",
-            let catalog = try stores.reader().catalog(String(segments[1]).removingPercentEncoding ?? "")
+            let catalog = try stores.read({ try $0.catalog(String(segments[1]).removingPercentEncoding ?? "") })
         {
             return (WebStrings.forLocale(catalog.definition.locale), catalog.definition)
         }
@@ -98,13 +98,15 @@ struct SignInHandler: WebHandler {
         guard let field, !field.isEmpty, field.utf8.count <= 200_000,
             let list = try? CatalogJSONDecoder().decode([[String]].self, from: Array(field.utf8))
         else { return }
-        let reader = try stores.reader()
-        let users = try stores.users()
-        for entry in list.prefix(500) where entry.count == 2 {
-            guard let catalog = try reader.catalog(entry[0]), try reader.item(of: catalog, id: entry[1]) != nil else {
-                continue
+        return try stores.read { reader in
+            let users = try stores.users()
+            for entry in list.prefix(500) where entry.count == 2 {
+                guard let catalog = try reader.catalog(entry[0]), try reader.item(of: catalog, id: entry[1]) != nil
+                else {
+                    continue
+                }
+                _ = try users.addFavorite(userID: user.id, catalog: entry[0], item: entry[1])
             }
-            _ = try users.addFavorite(userID: user.id, catalog: entry[0], item: entry[1])
         }
     }
 }

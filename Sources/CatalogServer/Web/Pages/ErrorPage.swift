@@ -45,7 +45,7 @@ struct ErrorPage: Sendable {
     /// The catalog's language for a path under `/c/{id}`, else the browser's.
     static func strings(for request: Request, stores: any CatalogDatabase) -> WebStrings {
         let segments = request.segments
-        if segments.count >= 2, segments[0] == "c", let catalog = try? stores.reader().catalog(segments[1]) {
+        if segments.count >= 2, segments[0] == "c", let catalog = try? stores.read({ try $0.catalog(segments[1]) }) {
             return WebStrings.forLocale(catalog.definition.locale)
         }
         return WebStrings.negotiate(request.headers["Accept-Language"])

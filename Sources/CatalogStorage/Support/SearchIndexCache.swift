@@ -1,0 +1,80 @@
+import Synchronization
+
+/// What one database keeps in memory of its catalogs' search indexes: a catalog's lexicon is
+/// loaded once per version, not once per search, and a category's list of positions is worked
+/// out once. Each database owns one and its readers hand it out (``CatalogReader/indexCache``),
+/// so two databases never share entries.
+///
+/// Keyed by ``StoredCatalog/versionKey``, which changes with every import, so a stale entry is
+/// never used; the least recently used go first. The values are CatalogCore's (a loaded index);
+/// storage only keeps them.
+///
+/// ```swift
+/// let index = try reader.indexCache.index(of: catalog) { try CatalogSearchIndex(reader: indexReader) }
+/// ```
+public final class SearchIndexCache: Sendable {
+    private let indexes: Mutex<Shelf>
+    private let lists: Mutex<Shelf>
+
+    /// Creates a cache holding the indexes of up to `indexes` catalog versions and up to
+    /// `categoryLists` category lists.
+    public init(indexes: Int = 8, categoryLists: Int = 32) {
+        self.indexes = Mutex(Shelf(capacity: indexes))
+        self.lists = Mutex(Shelf(capacity: categoryLists))
+    }
+
+    /// How many loaded indexes the cache holds.
+    public var indexCount: Int { indexes.withLock { $0.entries.count } }
+
+    /// The loaded index of `catalog`, made by `load` when it is not cached (or was cached as
+    /// another type).
+    public func index<Index: Sendable>(of catalog: StoredCatalog, load: () throws -> Index) throws -> Index {
+        try Self.value(for: catalog.versionKey, on: indexes, make: load)
+    }
+
+    /// The positions of category `category`'s records in `catalog`'s index order, made by
+    /// `compute` when not cached.
+    public func categoryPositions(
+        of catalog: StoredCatalog, category: Int, compute: () throws -> [UInt32]
+    ) throws -> [UInt32] {
+        try Self.value(for: catalog.versionKey + "/" + String(category), on: lists, make: compute)
+    }
+
+    private static func value<Value: Sendable>(
+        for key: String, on shelf: borrowing Mutex<Shelf>, make: () throws -> Value
+    ) throws -> Value {
+        if let cached = shelf.withLock({ $0.take(key) }) as? Value { return cached }
+        let made = try make()
+        return shelf.withLock { $0.put(made, for: key) as? Value } ?? made
+    }
+
+    /// Entries with a use counter; the one used longest ago goes first when it is full.
+    private struct Shelf: Sendable {
+        let capacity: Int
+        var entries: [String: (value: any Sendable, used: UInt64)] = [:]
+        var clock: UInt64 = 0
+
+        init(capacity: Int) {
+            self.capacity = capacity
+        }
+
+        /// The value for `key`, marked as just used.
+        mutating func take(_ key: String) -> (any Sendable)? {
+            clock += 1
+            guard let entry = entries[key] else { return nil }
+            entries[key] = (entry.value, clock)
+            return entry.value
+        }
+
+        /// Keeps `value` unless another thread put one first; returns the one kept.
+        mutating func put(_ value: any Sendable, for key: String) -> any Sendable {
+            if let raced = entries[key] { return raced.value }
+            clock += 1
+            entries[key] = (value, clock)
+            while entries.count > capacity, let oldest = entries.min(by: { $0.value.used < $1.value.used }) {
+                entries[oldest.key] = nil
+            }
+            return value
+        }
+    }
+}
