@@ -25,6 +25,12 @@ enum ByteWords {
         (word &- ones &* UInt64(limit)) & ~word & highBits != 0
     }
 
+    /// Whether every byte of `word` is ASCII (below 0x80).
+    @inline(__always)
+    static func isASCII(_ word: UInt64) -> Bool {
+        word & highBits == 0
+    }
+
     /// How many bytes of `word` are UTF-8 continuation bytes (`10xxxxxx`).
     @inline(__always)
     static func continuationCount(_ word: UInt64) -> Int {

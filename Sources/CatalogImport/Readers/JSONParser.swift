@@ -408,18 +408,10 @@ struct JSONParser {
     @inline(__always)
     private mutating func skipWhitespace() throws(ImportError) -> UInt8? {
         while true {
-            while scanner.pos < scanner.end {
-                let b = scanner.bytes[scanner.pos]
-                switch b {
-                case Byte.space, Byte.tab, Byte.carriageReturn:
-                    scanner.pos += 1
-                case Byte.lineFeed:
-                    scanner.newline(at: scanner.pos)
-                    scanner.pos += 1
-                default:
-                    return b
-                }
-            }
+            let i = scanner.scan(
+                countsLines: true, isPlain: { _ in false },
+                isStop: { $0 != Byte.space && $0 != Byte.tab && $0 != Byte.carriageReturn && $0 != Byte.lineFeed })
+            if i < scanner.end { return scanner.bytes[i] }
             if try !scanner.fill() { return nil }
         }
     }
@@ -448,35 +440,15 @@ struct JSONParser {
         var escaped = false
         if keep { scratch.removeAll(keepingCapacity: true) }
         while true {
+            let i = scanner.scan(
+                isPlain: {
+                    !ByteWords.contains($0, Byte.quote) && !ByteWords.contains($0, Byte.backslash)
+                        && !ByteWords.containsByte($0, below: 0x20)
+                },
+                isStop: { $0 == Byte.quote || $0 == Byte.backslash || $0 < 0x20 })
             let bytes = scanner.bytes
             let end = scanner.end
-            var i = scanner.pos
-            var continuations = 0
-            var stop: UInt8 = 0
-            scan: while i < end {
-                if i + 8 <= end {
-                    let word = ByteWords.load(bytes + i)
-                    if !ByteWords.contains(word, Byte.quote), !ByteWords.contains(word, Byte.backslash),
-                        !ByteWords.containsByte(word, below: 0x20)
-                    {
-                        continuations += ByteWords.continuationCount(word)
-                        i += 8
-                        continue
-                    }
-                }
-                let limit = min(i + 8, end)
-                while i < limit {
-                    let b = bytes[i]
-                    if b == Byte.quote || b == Byte.backslash || b < 0x20 {
-                        stop = b
-                        break scan
-                    }
-                    if b & 0xC0 == 0x80 { continuations += 1 }
-                    i += 1
-                }
-            }
-            scanner.lineContinuations += continuations
-            scanner.pos = i
+            let stop: UInt8 = i < end ? bytes[i] : 0
             if i == end {
                 if try !scanner.fill() {
                     scanner.mark = -1
