@@ -410,7 +410,7 @@ struct JSONParser {
         while true {
             let i = scanner.scan(
                 countsLines: true, isPlain: { _ in false },
-                isStop: { $0 != Byte.space && $0 != Byte.tab && $0 != Byte.carriageReturn && $0 != Byte.lineFeed })
+                isStop: { !Byte.isWhitespace($0) })
             if i < scanner.end { return scanner.bytes[i] }
             if try !scanner.fill() { return nil }
         }
@@ -662,35 +662,4 @@ extension JSONParser: JSONByteCursor {
     mutating func peekByte() throws(ImportError) -> UInt8? { try peek() }
 
     mutating func advance() { scanner.pos += 1 }
-}
-
-/// ASCII bytes the tokenizers look for.
-enum Byte {
-    static let tab: UInt8 = 0x09
-    static let lineFeed: UInt8 = 0x0A
-    static let carriageReturn: UInt8 = 0x0D
-    static let space: UInt8 = 0x20
-    static let quote: UInt8 = 0x22
-    static let plus: UInt8 = 0x2B
-    static let comma: UInt8 = 0x2C
-    static let minus: UInt8 = 0x2D
-    static let dot: UInt8 = 0x2E
-    static let slash: UInt8 = 0x2F
-    static let zero: UInt8 = 0x30
-    static let nine: UInt8 = 0x39
-    static let colon: UInt8 = 0x3A
-    static let semicolon: UInt8 = 0x3B
-    static let upperE: UInt8 = 0x45
-    static let openBracket: UInt8 = 0x5B
-    static let backslash: UInt8 = 0x5C
-    static let closeBracket: UInt8 = 0x5D
-    static let b: UInt8 = 0x62
-    static let e: UInt8 = 0x65
-    static let f: UInt8 = 0x66
-    static let n: UInt8 = 0x6E
-    static let r: UInt8 = 0x72
-    static let t: UInt8 = 0x74
-    static let u: UInt8 = 0x75
-    static let openBrace: UInt8 = 0x7B
-    static let closeBrace: UInt8 = 0x7D
 }
