@@ -51,8 +51,14 @@ let package = Package(
         // JSON's lexical rules (one tokenizer core for every reader) and the writer with its object
         // builder. Below the model, so the HTTP layer writes JSON without depending on it.
         .target(name: "CatalogJSON", swiftSettings: swiftSettings),
+        // What every layer shares and that knows nothing of catalogs: the content hash, what a
+        // message may show of a URL, what may reach a terminal. No I/O.
+        .target(name: "CatalogSupport", swiftSettings: swiftSettings),
+        // Standard output and error, written so that a failed write never traps (the one place
+        // the CLI, the server and the engines print through).
+        .target(name: "CatalogConsole", swiftSettings: swiftSettings),
         // Records, catalog definitions, text folding, query parsing, field mapping. No I/O.
-        .target(name: "CatalogModel", dependencies: ["CatalogJSON"], swiftSettings: swiftSettings),
+        .target(name: "CatalogModel", dependencies: ["CatalogJSON", "CatalogSupport"], swiftSettings: swiftSettings),
         // Locale collation (sort keys) and alphabetic sections.
         .target(
             name: "CatalogCollation", dependencies: ["CICU", "CatalogModel", "CatalogStorage"],
@@ -62,10 +68,14 @@ let package = Package(
         // The rules every engine and the client library share: the search index's form, how
         // search matches, ranks, counts and pages, what a scope is. Engine-neutral, no I/O of
         // its own beyond temporary files while an index is built.
-        .target(name: "CatalogCore", dependencies: ["CatalogModel", "CatalogStorage"], swiftSettings: swiftSettings),
+        .target(
+            name: "CatalogCore", dependencies: ["CatalogModel", "CatalogStorage", "CatalogSupport", "CatalogConsole"],
+            swiftSettings: swiftSettings),
         // A thin Swift wrapper of SQLite's C API (connections, statements, blobs), shared by the
         // engine and the readers and writers of plain SQLite tables.
-        .target(name: "SQLiteSupport", dependencies: ["CSQLite", "CatalogStorage"], swiftSettings: swiftSettings),
+        .target(
+            name: "SQLiteSupport", dependencies: ["CSQLite", "CatalogStorage", "CatalogConsole"],
+            swiftSettings: swiftSettings),
         // The SQLite engine: schema, migrations, storing and reading what CatalogCore builds.
         .target(
             name: "CatalogSQLite",
@@ -75,7 +85,7 @@ let package = Package(
         // The PostgreSQL engine on libpq: schema, migrations, snapshots, the bulk COPY path, and
         // storing and reading what CatalogCore builds, for several servers on one database.
         .target(
-            name: "CatalogPostgres", dependencies: ["CLibPQ", "CatalogModel", "CatalogStorage"],
+            name: "CatalogPostgres", dependencies: ["CLibPQ", "CatalogModel", "CatalogStorage", "CatalogSupport"],
             swiftSettings: swiftSettings),
         // Opens a database from a location string: the one place that names the engines.
         .target(
@@ -91,6 +101,7 @@ let package = Package(
             name: "CatalogImport",
             dependencies: [
                 "CLibXML2", "CCurl", "CZlib", "CatalogModel", "CatalogStorage", "CatalogCore", "SQLiteSupport",
+                "CatalogSupport",
             ],
             swiftSettings: swiftSettings),
         // The three demo catalogs and the synthetic catalog generator.
@@ -99,7 +110,8 @@ let package = Package(
         .target(name: "CatalogAuth", dependencies: ["CSodium", "CatalogStorage"], swiftSettings: swiftSettings),
         // The HTTP layer: libmicrohttpd server, requests, responses, router, middleware. No catalogs.
         .target(
-            name: "CatalogHTTP", dependencies: ["CMicroHTTPD", "CZlib", "CatalogJSON", "CatalogModel"],
+            name: "CatalogHTTP",
+            dependencies: ["CMicroHTTPD", "CZlib", "CatalogJSON", "CatalogSupport", "CatalogConsole"],
             swiftSettings: swiftSettings),
         // Writes the Swift file that carries a target's data files (EmbedFiles plugin).
         .executableTarget(name: "FileEmbedder", swiftSettings: swiftSettings),
@@ -112,7 +124,7 @@ let package = Package(
             dependencies: [
                 "CGD", "CatalogHTTP", "CatalogAuth", "CatalogModel", "CatalogStorage", "CatalogCore",
                 "CatalogCollation", "CatalogEngines",
-                "CatalogImport", "CatalogDemo",
+                "CatalogImport", "CatalogDemo", "CatalogSupport", "CatalogConsole",
             ],
             exclude: ["embedded.txt", "API/openapi.json", "Web/Assets", "Web/Scripts", "Web/Strings"],
             swiftSettings: swiftSettings,
@@ -123,11 +135,11 @@ let package = Package(
         // read with the SQLite engine's read path (no ICU). Nothing else: a test checks the closure.
         .target(
             name: "CatalogClient",
-            dependencies: ["CatalogModel", "CatalogStorage", "CatalogCore", "CatalogSQLite"],
+            dependencies: ["CatalogModel", "CatalogStorage", "CatalogCore", "CatalogSQLite", "CatalogSupport"],
             swiftSettings: swiftSettings
         ),
         // `catalog browse`: the terminal app, built on the client library alone.
-        .target(name: "CatalogTerminal", dependencies: ["CatalogClient"], swiftSettings: swiftSettings),
+        .target(name: "CatalogTerminal", dependencies: ["CatalogClient", "CatalogSupport"], swiftSettings: swiftSettings),
         // The documentation's code samples, compiled (never run) so they stay true.
         .target(name: "CatalogClientSamples", dependencies: ["CatalogClient"], swiftSettings: swiftSettings),
         // The `catalog` commands.
@@ -135,6 +147,7 @@ let package = Package(
             name: "CatalogCLI",
             dependencies: [
                 "CatalogModel", "CatalogCollation", "CatalogStorage", "CatalogCore", "CatalogEngines", "CatalogImport",
+                "CatalogSupport", "CatalogConsole",
                 "CatalogDemo", "CatalogAuth", "CatalogServer", "CatalogTerminal",
             ],
             swiftSettings: swiftSettings
@@ -142,7 +155,9 @@ let package = Package(
         .executableTarget(name: "catalog", dependencies: ["CatalogCLI"], swiftSettings: swiftSettings),
 
         .testTarget(name: "CatalogJSONTests", dependencies: ["CatalogJSON"], swiftSettings: swiftSettings),
-        .testTarget(name: "CatalogModelTests", dependencies: ["CatalogModel"], swiftSettings: swiftSettings),
+        .testTarget(name: "CatalogSupportTests", dependencies: ["CatalogSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "CatalogModelTests", dependencies: ["CatalogModel", "CatalogSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "CatalogCollationTests", dependencies: ["CatalogCollation"], swiftSettings: swiftSettings),
         .testTarget(
             name: "CatalogCoreTests", dependencies: ["CatalogCore", "CatalogStorage", "CatalogDemo"],
@@ -176,7 +191,7 @@ let package = Package(
             name: "CatalogImportTests",
             dependencies: [
                 "CatalogImport", "CatalogEngines", "CatalogCollation", "CatalogStorage", "SQLiteSupport",
-                "CatalogTestSupport",
+                "CatalogSupport", "CatalogTestSupport",
             ],
             swiftSettings: swiftSettings),
         .testTarget(

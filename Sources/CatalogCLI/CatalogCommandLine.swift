@@ -1,6 +1,8 @@
+import CatalogConsole
 import CatalogEngines
 import CatalogModel
 import CatalogStorage
+import CatalogSupport
 import Foundation
 
 /// The `catalog` command: parses the command line and runs one command.

@@ -1,4 +1,5 @@
 @_exported import CatalogModel
+import CatalogSupport
 import Foundation
 import Synchronization
 

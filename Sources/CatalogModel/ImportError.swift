@@ -1,3 +1,5 @@
+import CatalogSupport
+
 /// Why an import failed, and where.
 ///
 /// `description` is one line a user can act on: `products.csv:12:7: unterminated quoted field`.

@@ -1,3 +1,5 @@
+import CatalogSupport
+
 /// A record as a reader found it, before mapping: named values in document order.
 ///
 /// Readers (XML, JSON, CSV, SQLite tables) produce these; ``RecordMapper`` turns them into

@@ -1,7 +1,9 @@
 import CatalogAuth
+import CatalogConsole
 import CatalogHTTP
 import CatalogModel
 import CatalogStorage
+import CatalogSupport
 import Foundation
 import Synchronization
 
@@ -14,7 +16,8 @@ public struct CatalogServerSettings: Sendable {
     public var imagesDirectory: String?
     /// The server's public URL (`https://example.org`) for absolute links, when behind a proxy.
     public var publicURL: String?
-    /// The largest upload accepted by `POST /api/v1/catalogs/{id}/import`.
+    /// The largest upload accepted by `POST /api/v1/catalogs/{id}/import` (that route's body
+    /// limit).
     public var maxUploadBytes: Int = 64 << 20
     /// Host names the server answers as (`--host-name`): absolute links use the request's `Host`
     /// only when it names one of these or the listening address. Empty: `localhost`.
@@ -23,6 +26,8 @@ public struct CatalogServerSettings: Sendable {
     public var listenHost: String = "127.0.0.1"
     /// How failed sign-ins are throttled.
     public var signInPolicy = SignInThrottle.Policy()
+    /// The time the sign-in throttle reads (the system clock; tests move one of their own).
+    public var signInClock: AuthClock = .system
     /// Threads that check passwords (each check: about 0.1 s of CPU and 64 MiB).
     public var passwordThreads: Int = 1
     /// How long an import through the API may run before it is stopped (`--import-timeout`).
@@ -130,7 +135,7 @@ public final class CatalogApplication: Sendable {
         var routes = RouterBuilder()
         let authenticator = Authenticator()
         let authentication = RequestAuthentication(stores: stores, authenticator: authenticator)
-        let throttle = SignInThrottle(policy: options.signInPolicy)
+        let throttle = SignInThrottle(policy: options.signInPolicy, clock: options.signInClock)
         WebRoutes(
             stores: stores, authenticator: authenticator,
             settings: WebSessionSettings(publicURL: options.publicURL), throttle: throttle, baseURL: baseURL
@@ -146,8 +151,10 @@ public final class CatalogApplication: Sendable {
                     configured: options.snapshotsDirectory, databaseLocation: stores.location),
                 maxFiles: options.maxSnapshots)
         ).register(in: &routes)
-        ImportAPI(stores: stores, authentication: authentication, timeout: options.importTimeout)
-            .register(in: &routes)
+        ImportAPI(
+            stores: stores, authentication: authentication, timeout: options.importTimeout,
+            maxUploadBytes: options.maxUploadBytes
+        ).register(in: &routes)
         OpenAPIRoute().register(in: &routes)
         CompatRoutes(stores: stores, catalog: options.compatCatalog, baseURL: baseURL).register(in: &routes)
         let thumbnails = ThumbnailCache()
@@ -195,46 +202,14 @@ public final class CatalogApplication: Sendable {
         listening.set(url)
     }
 
-    /// Sets what the HTTP server needs to know about this application: the upload limit, and
-    /// that password sign-ins run on threads of their own (unless throttled, when they are
-    /// answered at once) so they never hold up the workers that answer everyone else.
+    /// Sets what the HTTP server needs to know about this application: where it finds each
+    /// route's options at head time (the upload limit, the lane: password sign-ins, imports,
+    /// snapshots and thumbnails run on threads of their own), and the lanes themselves.
     public func configure(_ configuration: inout ServerConfiguration) {
-        configuration.bodyLimit = Self.bodyLimit(options: options)
+        let router = router
+        configuration.routeOptions = { router.options(method: $0, segments: $1) }
         configuration.recordsClientAddress = true
-        let throttle = signInThrottle
-        configuration.offloadLanes = [
-            OffloadLane(name: "passwords", threads: options.passwordThreads, queueLimit: 32) { request in
-                if SignInAPI.isPasswordCheck(request, throttle: throttle) { return true }
-                // By segments, as the router matches: `//signin` is the same route.
-                guard request.method == .post, request.segments == ["signin"] else { return false }
-                let name = (try? WebSession.formFields(request))?["name"] ?? ""
-                return throttle.check(account: name, address: request.clientAddress) == .allowed
-            },
-            // Imports run one at a time on a thread of their own: they take seconds, and they stop
-            // when the client goes away, the time limit passes or the server stops. They run ten
-            // nice steps down (with the reading and indexing threads they start), so readers get
-            // the cores first while a large import goes on.
-            OffloadLane(name: "imports", threads: 1, queueLimit: 4, niceness: 10) { request in
-                request.method == .post && request.segments.count == 5 && request.segments.starts(with: ["api", "v1"])
-                    && request.segments[4] == "import"
-            },
-            // Snapshots are built on first request (seconds for a large catalog) and then sent
-            // from their file.
-            OffloadLane(name: "snapshots", threads: 2, queueLimit: 16, niceness: 5, picks: SnapshotAPI.isSnapshot),
-            // Scaling a large image takes up to seconds of CPU: one thread, a few waiting, the
-            // rest 503 with Retry-After; a thumbnail already made is answered by the workers.
-            OffloadLane(name: "thumbnails", threads: 1, queueLimit: 8, niceness: 5) { [thumbnails] request in
-                ImageRoutes.isThumbnailToMake(request, cache: thumbnails)
-            },
-        ]
-    }
-
-    /// The request bodies allowed beyond the server's default limit: catalog uploads.
-    public static func bodyLimit(options: CatalogServerOptions) -> @Sendable (HTTPMethod, String) -> Int? {
-        let limit = options.maxUploadBytes
-        return { method, path in
-            method == .post && path.hasPrefix("/api/v1/catalogs/") && path.hasSuffix("/import") ? limit : nil
-        }
+        configuration.offloadLanes = ServerLanes.lanes(passwordThreads: options.passwordThreads)
     }
 }
 

@@ -1,4 +1,5 @@
 import CSQLite
+import CatalogConsole
 import CatalogModel
 import CatalogStorage
 import Foundation

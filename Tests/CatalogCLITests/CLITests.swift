@@ -1,3 +1,4 @@
+import CatalogTestSupport
 import Foundation
 import Testing
 
@@ -203,8 +204,7 @@ import Testing
             }
         }
         threads.forEach { $0.start() }
-        let deadline = Date().addingTimeInterval(240)
-        while results.count < 2 && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        waitUntil(timeout: 240) { results.count >= 2 }
         #expect(results.all == [0, 0])
         let listed = try cli.run(["catalogs"]).stdout
         #expect(listed.contains("batch0") && listed.contains("batch1"))

@@ -62,8 +62,7 @@ import Testing
         func leftovers() -> [String] {
             ((try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []).filter { $0.hasPrefix(prefix) }
         }
-        let deadline = Date().addingTimeInterval(20)
-        while leftovers().isEmpty, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        waitUntil(timeout: 20) { !leftovers().isEmpty }
         #expect(!leftovers().isEmpty, "the download never started")
         process.terminate()
         process.waitUntilExit()
@@ -190,12 +189,10 @@ import Testing
         feed.update(Self.feed(["Klangwerk Studio", "Loopgarten"]))
         let (process, port, err) = try ServeCommandTests.start(cli, ["--refresh-every", "1s", "--quiet"])
         let client = RawClient(port: port)
-        let deadline = Date().addingTimeInterval(20)
         var count = ""
-        while Date() < deadline {
-            count = try client.request("GET", "/api/v1/catalogs/feed").text
-            if count.contains("\"count\":2") { break }
-            Thread.sleep(forTimeInterval: 0.2)
+        waitUntil(timeout: 20, every: .milliseconds(50)) {
+            count = (try? client.request("GET", "/api/v1/catalogs/feed").text) ?? ""
+            return count.contains("\"count\":2")
         }
         #expect(count.contains("\"count\":2"))
         process.terminate()

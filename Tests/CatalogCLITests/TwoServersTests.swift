@@ -81,11 +81,8 @@ final class TwoServersTests {
     /// Waits until `condition` holds, up to `limit`; returns how long it took, nil if it never did.
     func wait(upTo limit: Duration = .seconds(1), _ condition: () throws -> Bool) rethrows -> Duration? {
         let start = ContinuousClock.now
-        while true {
-            if try condition() { return ContinuousClock.now - start }
-            if ContinuousClock.now - start > limit { return nil }
-            usleep(20_000)
-        }
+        let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) / 1e18
+        return try waitUntil(timeout: seconds, condition) ? ContinuousClock.now - start : nil
     }
 
     func importRecords(_ json: String, through server: Server, catalog: String = "cookbook") throws
@@ -233,7 +230,6 @@ final class TwoServersTests {
             "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND objid = \(0x4354_4C47)"
         let writing = try wait(upTo: .seconds(240)) { try database.psql(lockHeld) == "1" }
         #expect(writing != nil, "the import reached its write transaction")
-        usleep(50_000)
         kill(a.process.processIdentifier, SIGKILL)
         a.process.waitUntilExit()
         #expect(a.process.terminationReason == .uncaughtSignal)

@@ -154,7 +154,7 @@ import Testing
         defer { server.stop() }
         let client = client(server, timeout: 60)
         let task = Task { try await client.catalogs() }
-        while server.requestedPaths.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(await waitUntil { !server.requestedPaths.isEmpty })
         let started = ContinuousClock.now
         task.cancel()
         let error = await failure { try await task.value }
@@ -162,10 +162,7 @@ import Testing
         // One second asked for. The bound only proves the call does not wait for the server: while
         // the whole suite runs, the calling task may wait minutes for a thread to resume on.
         #expect(ContinuousClock.now - started < .seconds(300))
-        let deadline = ContinuousClock.now + .seconds(5)
-        while server.clientClosures == 0 && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        await waitUntil(timeout: 5) { server.clientClosures > 0 }
         #expect(server.clientClosures == 1)
         // A task cancelled before it starts never sends anything.
         let early = Task {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import CatalogTestSupport
 import Testing
 
@@ -17,7 +18,23 @@ import Testing
         }
     }
 
-    static func makeServer(_ configure: (inout ServerConfiguration) -> Void = { _ in }) throws -> HTTPServer {
+    /// The `/slow` route's gates: a request that reaches it opens `entered`, and is answered once
+    /// `release` is open (at once unless a test holds it).
+    struct SlowRoute: Sendable {
+        let entered = Gate()
+        let release = Gate()
+
+        /// Gates whose `release` is already open.
+        static var open: SlowRoute {
+            let route = SlowRoute()
+            route.release.open()
+            return route
+        }
+    }
+
+    static func makeServer(
+        slow: SlowRoute = .open, _ configure: (inout ServerConfiguration) -> Void = { _ in }
+    ) throws -> HTTPServer {
         var routes = RouterBuilder()
         routes.get("/hello") { _, _ in .text("hello") }
         routes.get("/big") { _, _ in
@@ -30,7 +47,8 @@ import Testing
             Response(status: .ok, headers: HTTPHeaders([("Content-Type", "text/plain")])) { Numbers(count: 20000) }
         }
         routes.get("/slow") { _, _ in
-            usleep(400_000)
+            slow.entered.open()
+            slow.release.wait()
             return .text("done")
         }
         routes.get("/boom") { _, _ in throw CocoaError(.fileNoSuchFile) }
@@ -191,17 +209,26 @@ import Testing
     }
 
     @Test func shutdownFinishesRequestsInFlight() throws {
-        let server = try Self.makeServer()
+        let slow = SlowRoute()
+        let server = try Self.makeServer(slow: slow)
         let port = server.port
         let result = LockedLines()
-        let thread = Thread {
+        Thread {
             let reply = try? RawClient(port: port).request("GET", "/slow")
             result.append(reply?.text ?? "failed")
-        }
-        thread.start()
-        usleep(100_000)
-        server.shutdown()
-        usleep(100_000)
+        }.start()
+        #expect(slow.entered.wait())
+        let stopped = Gate()
+        Thread {
+            server.shutdown()
+            stopped.open()
+        }.start()
+        // Shutdown has begun (no new connections), and waits for the request in flight.
+        #expect(waitUntil { server.core.stopping.load(ordering: .acquiring) })
+        #expect(!stopped.opened)
+        slow.release.open()
+        #expect(stopped.wait())
+        #expect(result.wait(forCount: 1))
         #expect(result.lines == ["done"])
         #expect(throws: (any Error).self) { try RawClient(port: port).request("GET", "/hello") }
     }
@@ -230,7 +257,7 @@ import Testing
         let client = RawClient(port: server.port)
         let held = [try client.connect(), try client.connect()]
         defer { held.forEach { close($0) } }
-        usleep(100_000)
+        #expect(waitUntil { server.core.connections.openCount == 2 })
         let extra = try client.connect()
         defer { close(extra) }
         _ = Array("GET /hello HTTP/1.1\r\nHost: x\r\n\r\n".utf8).withUnsafeBytes {

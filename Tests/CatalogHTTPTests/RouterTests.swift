@@ -7,10 +7,12 @@ import Testing
     static func router() -> Router {
         var routes = RouterBuilder()
         routes.get("/api/v1/catalogs") { _, _ in .text("list") }
-        routes.get("/api/v1/catalogs/{id}") { _, context in .text("catalog \(context.parameter("id"))") }
+        routes.get("/api/v1/catalogs/{id}") { _, context in
+            .text("catalog \(try context.require("id", as: String.self))")
+        }
         routes.get("/api/v1/catalogs/special") { _, _ in .text("special") }
         routes.get("/api/v1/catalogs/{id}/items/{item}") { _, context in
-            .text("\(context.parameter("id"))/\(context.parameter("item"))")
+            .text("\(try context.require("id", as: String.self))/\(try context.require("item", as: String.self))")
         }
         routes.on(.put, "/api/v1/favorites/{catalog}/{item}") { _, _ in Response(status: .noContent) }
         routes.on(.delete, "/api/v1/favorites/{catalog}/{item}") { _, _ in Response(status: .noContent) }

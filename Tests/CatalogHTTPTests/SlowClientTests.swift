@@ -80,7 +80,7 @@ import Testing
         let tricklers = Self.open(1100, from: sources, port: server.port, sending: "GET /hello HTTP/1.1\r\nX-")
         defer { tricklers.forEach { close($0) } }
         #expect(tricklers.count == 1100)
-        usleep(300_000)
+        #expect(waitUntil { server.core.connections.openedCount >= 1100 })
         var served = 0
         let started = ContinuousClock.now
         for round in 0..<10 {
@@ -89,7 +89,6 @@ import Testing
                 // The tricklers' next byte (every 5 s in the attack; once here, to stay quick).
                 for socket in tricklers { Self.send(socket, "a") }
             }
-            usleep(100_000)
         }
         #expect(served == 10, "served \(served) of 10 within 2 s each")
         #expect(ContinuousClock.now - started < .seconds(8))
@@ -106,7 +105,7 @@ import Testing
         let idle = Self.open(2000, from: sources, port: server.port, sending: nil)
         defer { idle.forEach { close($0) } }
         #expect(idle.count == 2000)
-        usleep(300_000)
+        #expect(waitUntil { server.core.connections.openedCount >= 2000 })
         var served = 0
         for _ in 0..<10 where Self.served(server.port) { served += 1 }
         #expect(served == 10, "served \(served) of 10 within 2 s each")
@@ -125,7 +124,7 @@ import Testing
             let socket = try client.connect()
             Self.send(socket, "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nhello")
             uploads.append(socket)
-            usleep(50_000)
+            #expect(waitUntil { server.core.connections.busyCount == uploads.count })
         }
         defer { uploads.forEach { close($0) } }
         #expect(!Self.served(server.port, timeout: 1), "no room: the cap holds")
@@ -144,7 +143,7 @@ import Testing
         defer { server.shutdown() }
         let idle = Self.open(6, from: ["127.0.0.1"], port: server.port, sending: nil)
         defer { idle.forEach { close($0) } }
-        usleep(200_000)
+        #expect(waitUntil { server.core.connections.openedCount >= 6 })
         #expect(Self.served(server.port))
         #expect(Self.served(server.port))
     }

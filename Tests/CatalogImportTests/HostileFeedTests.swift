@@ -1,5 +1,6 @@
 import CatalogImport
 import CatalogModel
+import CatalogSupport
 import CatalogTestSupport
 import Foundation
 import Testing

@@ -19,12 +19,7 @@ import Testing
     /// at the same time, so a new file only counts as left behind if it is still there after
     /// theirs have had time to finish.
     private static func noNewDownloads(since before: Set<String>) -> Bool {
-        let deadline = Date().addingTimeInterval(20)
-        while !leftoverDownloads().subtracting(before).isEmpty {
-            if Date() > deadline { return false }
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        return true
+        waitUntil(timeout: 20, every: .milliseconds(20)) { leftoverDownloads().subtracting(before).isEmpty }
     }
 
     @Test func downloadsAndCleansUp() async throws {

@@ -3,6 +3,7 @@ import CatalogCore
 import CatalogImport
 import CatalogModel
 import CatalogStorage
+import CatalogSupport
 import CatalogTestSupport
 import Foundation
 import SQLiteSupport
@@ -461,8 +462,7 @@ import Testing
         let refresher = CatalogRefresher(
             interval: 0.2, importer: importer, database: fixture.database, log: { log.append($0) })
         refresher.start()
-        let deadline = Date().addingTimeInterval(10)
-        while refresher.rounds < 2, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        waitUntil(timeout: 10) { refresher.rounds >= 2 }
         refresher.stop()
         #expect(refresher.rounds >= 2)
         #expect(log.lines.contains { $0.hasPrefix("refresh feed: read 2 records") })

@@ -1,4 +1,5 @@
 import CatalogModel
+import CatalogSupport
 import Testing
 
 /// Secrets in URLs never reach a message, a log line or a published definition.

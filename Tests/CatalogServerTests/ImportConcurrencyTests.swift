@@ -56,9 +56,7 @@ import Testing
                 "endless", token: fixture.adminToken, format: "sqlite",
                 body: try Self.endlessView(in: fixture.directory)),
             on: socket)
-        let deadline = Date().addingTimeInterval(120)
-        while server.requestsInFlight == 0 && Date() < deadline { usleep(10_000) }
-        #expect(server.requestsInFlight == 1, "the import is in flight")
+        #expect(waitUntil { server.requestsInFlight == 1 }, "the import is in flight")
         for _ in 0..<20 {
             let reply = try client.request("GET", "/api/v1/catalogs/cookbook/search?q=leves&limit=5")
             #expect(reply.status == 200)
@@ -84,7 +82,7 @@ import Testing
         let socket = try client.connect()
         RawClient.sendAll(
             Self.importRequest("endless", token: fixture.adminToken, format: "sqlite", body: body), on: socket)
-        Thread.sleep(forTimeInterval: 0.5)
+        #expect(waitUntil { server.requestsInFlight == 1 }, "the import is in flight")
         close(socket)
         // The import lane is free again: a small import goes through soon after.
         let small = Array("id,title\nx1,Árpa\n".utf8)
@@ -122,7 +120,7 @@ import Testing
         defer { close(socket) }
         RawClient.sendAll(
             Self.importRequest("endless", token: fixture.adminToken, format: "sqlite", body: body), on: socket)
-        Thread.sleep(forTimeInterval: 0.5)
+        #expect(waitUntil { server.requestsInFlight == 1 }, "the import is in flight")
         let started = Date()
         server.shutdown()
         #expect(Date().timeIntervalSince(started) < 12, "shutdown waited for an endless import")

@@ -12,13 +12,13 @@ import Testing
     let client: RawClient
 
     init() throws {
-        fixture = try ServerFixture()
+        fixture = try ServerFixture { $0.maxUploadBytes = 64 * 1024 }
         var configuration = ServerConfiguration()
         configuration.port = 0
         configuration.threads = 2
-        configuration.bodyLimit = { method, path in
-            method == .post && path.hasSuffix("/import") ? 64 * 1024 : nil
-        }
+        // The routes' body limits (the import's upload cap), without their lanes.
+        let router = fixture.application.router
+        configuration.routeOptions = { router.options(method: $0, segments: $1) }
         configuration.maxBodyBytes = 4096
         server = HTTPServer(configuration: configuration, responder: fixture.application.responder, log: { _ in })
         try server.start()

@@ -1,6 +1,7 @@
 import CatalogCore
 import CatalogModel
 import CatalogStorage
+import CatalogSupport
 import Foundation
 
 /// `catalog catalogs`: every catalog with its record count.

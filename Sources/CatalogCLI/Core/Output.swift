@@ -1,4 +1,6 @@
+import CatalogConsole
 import CatalogModel
+import CatalogSupport
 import Foundation
 
 #if canImport(Glibc)

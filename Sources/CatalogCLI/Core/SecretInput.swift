@@ -1,3 +1,4 @@
+import CatalogConsole
 import CatalogModel
 import Foundation
 

@@ -1,4 +1,5 @@
 import CatalogModel
+import CatalogSupport
 import Foundation
 import Synchronization
 

@@ -1,5 +1,6 @@
 import CatalogModel
 import CatalogStorage
+import CatalogSupport
 import Foundation
 import Synchronization
 

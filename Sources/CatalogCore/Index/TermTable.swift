@@ -1,3 +1,4 @@
+import CatalogSupport
 import Foundation
 
 /// Byte strings to dense numbers, for the index builder: every distinct term (and every distinct

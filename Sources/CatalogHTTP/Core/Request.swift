@@ -40,18 +40,10 @@ public struct Request: Sendable {
         var target = target
         let parsed = target.withUTF8 { bytes -> Bool in
             pathEnd = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.count
-            var start = 0
-            for index in 0...pathEnd where index == pathEnd || bytes[index] == UInt8(ascii: "/") {
-                if index > start {
-                    guard let segment = PercentDecoding.decode(bytes[start..<index], plusIsSpace: false) else {
-                        return false
-                    }
-                    segments.append(segment)
-                }
-                start = index + 1
-            }
+            guard let pathSegments = Self.segments(bytes, end: pathEnd) else { return false }
+            segments = pathSegments
             guard pathEnd < bytes.count else { return true }
-            start = pathEnd + 1
+            var start = pathEnd + 1
             for index in start...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: "&") {
                 if index > start {
                     let pair = bytes[start..<index]
@@ -75,6 +67,33 @@ public struct Request: Sendable {
         self.headers = headers
         self.body = body
         self.clientAddress = clientAddress
+    }
+
+    /// The decoded segments of a raw path (no query), as ``segments`` holds them: empty ones
+    /// dropped. Nil when the path is malformed (a bad escape, bytes that are not UTF-8).
+    ///
+    /// ```swift
+    /// Request.segments(ofPath: "//api/v1/catalogs/x/import/")  // ["api", "v1", "catalogs", "x", "import"]
+    /// ```
+    public static func segments(ofPath path: String) -> [String]? {
+        var path = path
+        return path.withUTF8 { segments($0, end: $0.count) }
+    }
+
+    /// The decoded, non-empty segments of `bytes[..<end]`; nil for a bad escape.
+    private static func segments(_ bytes: UnsafeBufferPointer<UInt8>, end: Int) -> [String]? {
+        var segments: [String] = []
+        var start = 0
+        for index in 0...end where index == end || bytes[index] == UInt8(ascii: "/") {
+            if index > start {
+                guard let segment = PercentDecoding.decode(bytes[start..<index], plusIsSpace: false) else {
+                    return nil
+                }
+                segments.append(segment)
+            }
+            start = index + 1
+        }
+        return segments
     }
 
     /// The first value of query parameter `name`.

@@ -1,4 +1,4 @@
-import CatalogModel
+import CatalogSupport
 
 /// ETag and Cache-Control on every successful GET, and `304 Not Modified` when the client's
 /// `If-None-Match` already names the current representation.

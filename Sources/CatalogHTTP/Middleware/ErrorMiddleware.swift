@@ -1,5 +1,5 @@
 import CatalogJSON
-import CatalogModel
+import CatalogSupport
 
 /// Turns thrown errors into responses, in one place: an ``HTTPError``, or any error conforming to
 /// ``HTTPResponseError`` that has an answer for clients, into its status and a JSON body

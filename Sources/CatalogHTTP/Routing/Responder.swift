@@ -18,6 +18,9 @@ public struct RequestContext: Sendable {
     public var remainder: [String] = []
     /// The matched route's pattern (`/api/v1/catalogs/{id}`), for logs and metrics.
     public var route: String?
+    /// The matched route's options (its authentication, lane, body limit and rate class);
+    /// ``RouteOptions/standard`` before the router ran.
+    public var options: RouteOptions = .standard
     /// For work offloaded from the event loop (``OffloadLane``): true once the client has gone
     /// or the server is stopping, so long work can give up.
     public var isCancelled: @Sendable () -> Bool = { false }
@@ -25,10 +28,6 @@ public struct RequestContext: Sendable {
     /// Creates an empty context.
     public init() {}
 
-    /// The value of route parameter `name`; routes only call it for their own parameters.
-    public func parameter(_ name: String) -> String {
-        parameters[name] ?? ""
-    }
 }
 
 /// A responder made from a closure.

@@ -4,6 +4,10 @@
 /// rest of the path. A literal beats a parameter at the same position. A path that exists with
 /// other methods answers 405 with `Allow`; HEAD runs the GET handler (the server drops the body).
 ///
+/// Each route carries its ``RouteOptions`` (lane, body limit, authentication, rate class): the
+/// server asks ``options(method:segments:)`` at head time, and the handler finds them in its
+/// context.
+///
 /// ```swift
 /// var routes = RouterBuilder()
 /// routes.get("/api/v1/catalogs/{id}") { request, context in … }
@@ -53,6 +57,7 @@ public struct Router: Responder {
 
     struct Route: Sendable {
         let pattern: String
+        let options: RouteOptions
         let responder: any Responder
     }
 
@@ -61,6 +66,9 @@ public struct Router: Responder {
     /// Every route as method and pattern, in the order they were added (for documentation
     /// checks and listings).
     public let routes: [(method: HTTPMethod, pattern: String)]
+
+    /// The options of each route, by method and pattern.
+    let declared: [String: RouteOptions]
 
     /// The outcome of matching a path.
     enum Match {
@@ -75,6 +83,7 @@ public struct Router: Responder {
         let effective = method == .head && handlers[.head] == nil ? HTTPMethod.get : method
         if let route = handlers[effective] {
             context.route = route.pattern
+            context.options = route.options
             return .found(route, context)
         }
         return .methodNotAllowed(allowed: Self.allowed(handlers))
@@ -132,6 +141,24 @@ public struct Router: Responder {
         }
     }
 
+    /// The options of the route a request with `method` and `segments` reaches (HEAD: the GET
+    /// route's, unless there is a HEAD route); ``RouteOptions/standard`` when no route does.
+    ///
+    /// `segments` are those of ``Request/segments``: empty segments dropped, so every spelling of
+    /// a path has its route's options.
+    public func options(method: HTTPMethod, segments: [String]) -> RouteOptions {
+        if case .found(let route, _) = match(method: method, segments: segments) { return route.options }
+        return .standard
+    }
+
+    /// The options declared with the route of `method` and `pattern` (as in ``routes``), nil
+    /// when there is no such route.
+    public func options(of method: HTTPMethod, _ pattern: String) -> RouteOptions? {
+        declared[Self.key(method, pattern)]
+    }
+
+    static func key(_ method: HTTPMethod, _ pattern: String) -> String { method.rawValue + " " + pattern }
+
     /// The methods `path` answers to, for CORS preflights; empty when nothing is there.
     public func allowedMethods(segments: [String]) -> [HTTPMethod] {
         var context = RequestContext()
@@ -144,36 +171,48 @@ public struct RouterBuilder {
     private var root = Router.Node()
     private var built = false
     private var added: [(method: HTTPMethod, pattern: String)] = []
+    private var declared: [String: RouteOptions] = [:]
 
     /// Creates an empty builder.
     public init() {}
 
-    /// Adds `responder` for `method` at `pattern`.
-    public mutating func add(_ method: HTTPMethod, _ pattern: String, _ responder: any Responder) {
+    /// Adds `responder` for `method` at `pattern`, with what the server must know about it.
+    ///
+    /// - Parameters:
+    ///   - method: the method.
+    ///   - pattern: literal segments, `{name}`, and a final `{name...}`.
+    ///   - options: lane, body limit, authentication and rate class; the defaults unless given.
+    ///   - responder: answers the route's requests.
+    public mutating func add(
+        _ method: HTTPMethod, _ pattern: String, options: RouteOptions = .standard, _ responder: any Responder
+    ) {
         precondition(!built, "routes cannot change after build()")
         added.append((method, pattern))
+        declared[Router.key(method, pattern)] = options
         let pieces = pattern.split(separator: "/").map(String.init)
-        root.insert(pieces[...], method: method, route: Router.Route(pattern: pattern, responder: responder))
+        root.insert(
+            pieces[...], method: method, route: Router.Route(pattern: pattern, options: options, responder: responder))
     }
 
-    /// Adds a closure for `method` at `pattern`.
+    /// Adds a closure for `method` at `pattern`, with its options.
     public mutating func on(
-        _ method: HTTPMethod, _ pattern: String,
+        _ method: HTTPMethod, _ pattern: String, options: RouteOptions = .standard,
         _ handler: @escaping @Sendable (Request, RequestContext) throws -> Response
     ) {
-        add(method, pattern, ClosureResponder(handler))
+        add(method, pattern, options: options, ClosureResponder(handler))
     }
 
-    /// Adds a GET route.
+    /// Adds a GET route (HEAD runs it too), with its options.
     public mutating func get(
-        _ pattern: String, _ handler: @escaping @Sendable (Request, RequestContext) throws -> Response
+        _ pattern: String, options: RouteOptions = .standard,
+        _ handler: @escaping @Sendable (Request, RequestContext) throws -> Response
     ) {
-        on(.get, pattern, handler)
+        on(.get, pattern, options: options, handler)
     }
 
     /// The finished router; the builder cannot be used afterwards.
     public mutating func build() -> Router {
         built = true
-        return Router(root: root, routes: added)
+        return Router(root: root, routes: added, declared: declared)
     }
 }

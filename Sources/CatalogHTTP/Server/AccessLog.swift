@@ -1,4 +1,4 @@
-import CatalogModel
+import CatalogConsole
 import Foundation
 import Synchronization
 

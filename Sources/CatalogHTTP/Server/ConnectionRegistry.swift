@@ -33,6 +33,13 @@ final class ConnectionRegistry: Sendable {
         }
     }
 
+    /// Connections open and not being closed (what a test waits for after it connected).
+    var openCount: Int { table.withLock { $0.openCount } }
+    /// Connections opened so far, closed ones included.
+    var openedCount: Int { table.withLock { $0.openedCount } }
+    /// Connections with a request being answered.
+    var busyCount: Int { table.withLock { $0.busyCount } }
+
     func requestStarted(_ id: Int) {
         table.withLock { $0.requestStarted(id) }
     }

@@ -45,6 +45,15 @@ struct ConnectionTable {
     /// Connections open and not being closed, on `worker`.
     func openCount(worker: Int) -> Int { open[worker, default: 0] }
 
+    /// Connections open and not being closed, on every worker.
+    var openCount: Int { open.values.reduce(0, +) }
+
+    /// Connections opened since the table was made, closed ones included.
+    var openedCount: Int { nextID - 1 }
+
+    /// Connections with a request being answered (its head is in).
+    var busyCount: Int { entries.values.count { !$0.closing && $0.waitingSince == nil } }
+
     /// A connection opened: it waits for its first request. Returns its id and the sockets of
     /// waiting connections to close (oldest first) when the worker is above its high-water mark.
     mutating func opened(socket: Int32, worker: Int, at now: ContinuousClock.Instant) -> (id: Int, close: [Int32]) {

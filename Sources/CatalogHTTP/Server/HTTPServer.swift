@@ -1,5 +1,5 @@
 import CMicroHTTPD
-import CatalogModel
+import CatalogConsole
 import Foundation
 import Synchronization
 
@@ -221,9 +221,20 @@ final class ServerCore: Sendable {
             ? nil : OffloadPool(threads: 1, queueLimit: configuration.slowLaneQueueLimit, name: "slowed", niceness: 10)
     }
 
-    /// The pool of the first lane that picks `request`.
-    func pool(for request: Request) -> OffloadPool? {
-        lanes.first { $0.lane.picks(request) }?.pool
+    /// The pool of the lane `options` names, when the route's test admits `request`; nil: the
+    /// request runs on its worker.
+    func pool(for request: Request, options: RouteOptions) -> OffloadPool? {
+        guard let lane = options.lane, lane.admits?(request) ?? true else { return nil }
+        return lanes.first { $0.lane.name == lane.name }?.pool
+    }
+
+    /// The options of the route a request with `method` and raw `path` reaches (standard when
+    /// the path is malformed or nothing is configured).
+    func routeOptions(method: HTTPMethod, path: String) -> RouteOptions {
+        guard let lookUp = configuration.routeOptions, let segments = Request.segments(ofPath: path) else {
+            return .standard
+        }
+        return lookUp(method, segments)
     }
 
     /// Stops every lane's pool: waiting work is cancelled, running work finishes.
@@ -249,6 +260,8 @@ final class PendingRequest {
     var connection = 0
     var headers = HTTPHeaders()
     var bodyLimit = 0
+    /// The options of the request's route, known once the head is in.
+    var options = RouteOptions.standard
     var body: [UInt8] = []
     var tooLarge = false
     /// Bytes received beyond the limit: read and dropped, so the client gets its 413.
@@ -385,8 +398,10 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         core: core, connection: connection, method: methodName, path: path, headers: pending.headers,
         body: pending.body)
     pending.body = []
-    if let request, let pool = core.pool(for: request) {
-        return ResponseWriter.offload(request, pending: pending, pool: pool, connection: connection, core: core)
+    if let request, let pool = core.pool(for: request, options: pending.options) {
+        return ResponseWriter.offload(
+            request, pending: pending, pool: pool, connection: connection, core: core,
+            charged: pending.options.rateClass.chargesLaneWork)
     }
     if let request, let ledger = core.ledger, let slowLane = core.slowLane, ledger.isOverBudget(request.clientAddress) {
         // A client that used more than its share waits on a thread of its own, behind nobody else.

@@ -56,9 +56,10 @@ enum RequestHead {
             return reject(error, on: connection, core: core, method: method)
         }
 
+        // The route's options, as the router will match it: its body limit now, its lane later.
         let path = url.map { String(cString: $0) } ?? ""
-        pending.bodyLimit =
-            core.configuration.bodyLimit?(HTTPMethod(rawValue: method), path) ?? core.configuration.maxBodyBytes
+        pending.options = core.routeOptions(method: HTTPMethod(rawValue: method), path: path)
+        pending.bodyLimit = pending.options.bodyLimit ?? core.configuration.maxBodyBytes
         if let length = pending.headers["Content-Length"], let announced = Int(length), announced > pending.bodyLimit {
             pending.tooLarge = true
             pending.answered = true

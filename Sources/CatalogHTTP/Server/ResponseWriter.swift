@@ -25,8 +25,9 @@ enum ResponseWriter {
     /// chain turns its own errors into responses.
     ///
     /// With `charged`, the CPU time the answer took is charged to the client (``ClientCostLedger``):
-    /// requests on the workers and on the slow lane are; the lanes of sign-ins, imports and
-    /// snapshots, which have limits of their own, are not.
+    /// requests on the workers and on the slow lane are; work on a route's lane only when its
+    /// rate class says so (``RateClass/chargesLaneWork``: sign-ins, imports, snapshots and
+    /// thumbnails have limits of their own).
     static func respond(
         to request: Request?, core: ServerCore, context: RequestContext = RequestContext(), charged: Bool = true
     ) -> Response {

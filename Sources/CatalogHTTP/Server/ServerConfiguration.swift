@@ -38,18 +38,21 @@ public struct ServerConfiguration: Sendable {
     /// room for an answer (libmicrohttpd 0.9.75 closes a connection without a word when it cannot
     /// fit the answer's headers). Pools above 32 KiB are mapped lazily, page by page.
     public var connectionMemoryLimit: Int = 40 * 1024
-    /// The largest request body accepted (413 beyond it), unless ``bodyLimit`` says otherwise.
+    /// The largest request body accepted (413 beyond it), unless the request's route says
+    /// otherwise (``RouteOptions/bodyLimit``).
     public var maxBodyBytes: Int = 1 << 20
-    /// A larger (or smaller) body limit for some requests, such as uploads: given the method and
-    /// the raw path, returns the limit in bytes, or nil for ``maxBodyBytes``.
-    public var bodyLimit: (@Sendable (HTTPMethod, String) -> Int?)?
+    /// The options of the route a request reaches, asked once its head is in, given the method
+    /// and the path's segments as the router matches them (``Router/options(method:segments:)``):
+    /// its body limit, its offload lane and its rate class. Nil: every request has
+    /// ``RouteOptions/standard``.
+    public var routeOptions: (@Sendable (HTTPMethod, [String]) -> RouteOptions)?
     /// Whether requests carry the client's address (for access logs and sign-in throttling);
     /// formatting it costs a little on every request.
     public var recordsClientAddress: Bool = true
     /// Requests too costly for the event-loop workers (password sign-ins, catalog imports) run
     /// on threads of their own, one pool per lane, while their connection is suspended, so
-    /// other clients are answered meanwhile. A request goes to the first lane that picks it;
-    /// none: it runs on its worker.
+    /// other clients are answered meanwhile. A request goes to the lane its route names
+    /// (``RouteOptions/lane``) when the route's test admits it; otherwise it runs on its worker.
     public var offloadLanes: [OffloadLane] = []
     /// The CPU time one client (one address) may use before its requests are slowed: they leave
     /// the event-loop workers for one low-priority thread of their own (``ClientCostLedger``), so
@@ -65,29 +68,24 @@ public struct ServerConfiguration: Sendable {
     public init() {}
 }
 
-/// A kind of request that runs off the event-loop workers, on threads of its own.
+/// Threads of their own for a kind of request that runs off the event-loop workers; routes name
+/// the lane they run on (``RouteLane``).
 public struct OffloadLane: Sendable {
-    /// For logs.
+    /// What routes call the lane by, and the name of its threads.
     public var name: String
     /// Threads of the lane.
     public var threads: Int
     /// Requests that may wait for a thread; beyond that they get 503 at once.
     public var queueLimit: Int
-    /// Whether a request belongs to the lane.
-    public var picks: @Sendable (Request) -> Bool
     /// How far below the workers' priority the lane's threads run (nice steps, 0 to 19): a lane
     /// of long jobs that would otherwise take the cores from every reader.
     public var niceness: Int32
 
     /// Creates a lane.
-    public init(
-        name: String, threads: Int, queueLimit: Int, niceness: Int32 = 0,
-        picks: @escaping @Sendable (Request) -> Bool
-    ) {
+    public init(name: String, threads: Int, queueLimit: Int, niceness: Int32 = 0) {
         self.name = name
         self.threads = threads
         self.queueLimit = queueLimit
         self.niceness = niceness
-        self.picks = picks
     }
 }

@@ -1,5 +1,6 @@
 import CCurl
 import CatalogModel
+import CatalogSupport
 
 /// A URL as libcurl parses it (`CURLU`), so the URL whose origin and address are checked is the
 /// very one libcurl connects to. Owns its handle and frees it in `deinit`.

@@ -1,4 +1,5 @@
 import CatalogModel
+import CatalogSupport
 import Foundation
 
 /// One download of an http(s) URL into a file, redirects included, on the calling thread

@@ -6,6 +6,7 @@
     import Darwin
 #endif
 import CatalogModel
+import CatalogSupport
 import Foundation
 
 /// Turns what a user typed — a file path or an `http(s)` URL — into a local file to read.

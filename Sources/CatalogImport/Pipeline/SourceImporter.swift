@@ -1,6 +1,7 @@
 import CatalogCore
 import CatalogModel
 import CatalogStorage
+import CatalogSupport
 import Foundation
 
 /// What to import: a source, the catalog, and how to read and map it — `catalog import`'s

@@ -1,3 +1,4 @@
+import CatalogSupport
 import Foundation
 
 /// What a catalog's last import read, so that importing the same thing again the same way is

@@ -1,4 +1,5 @@
 import CatalogModel
+import CatalogSupport
 import Foundation
 
 /// A PostgreSQL database named by a `postgres://` or `postgresql://` URL: the URL as given, which

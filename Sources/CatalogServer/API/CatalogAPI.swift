@@ -18,24 +18,24 @@ struct CatalogAPI {
         }
         routes.get("/api/v1/catalogs/{id}") { _, context in
             let reader = try stores.reader()
-            let catalog = try reader.catalogOr404(context.parameter("id"))
+            let catalog = try reader.catalogOr404(context.require("id", as: String.self))
             return try JSONResponse.make(reader.detail(of: catalog))
         }
         routes.get("/api/v1/catalogs/{id}/sections") { _, context in
             let reader = try stores.reader()
-            let sections = try reader.sections(of: reader.catalogOr404(context.parameter("id")))
+            let sections = try reader.sections(of: reader.catalogOr404(context.require("id", as: String.self)))
             return JSONResponse.list("sections", sections)
         }
         routes.get("/api/v1/catalogs/{id}/outline") { _, context in
             let reader = try stores.reader()
-            let catalog = try reader.catalogOr404(context.parameter("id"))
+            let catalog = try reader.catalogOr404(context.require("id", as: String.self))
             let outline = try reader.outline(of: catalog)
             return JSONResponse.write(OutlineAnswer(outline: outline, labels: catalog.sectionLabels))
         }
         routes.get("/api/v1/catalogs/{id}/categories/{category}/outline") { _, context in
             let reader = try stores.reader()
-            let catalog = try reader.catalogOr404(context.parameter("id"))
-            let number = try catalog.categoryNumber(context.parameter("category"))
+            let catalog = try reader.catalogOr404(context.require("id", as: String.self))
+            let number = try catalog.categoryNumber(context.require("category", as: String.self))
             let outline = try reader.outline(of: catalog, category: number)
             return JSONResponse.write(OutlineAnswer(outline: outline, labels: catalog.sectionLabels))
         }
@@ -45,7 +45,7 @@ struct CatalogAPI {
             let before = try request.cursor("before")
             let section = try request.text("section", maxLength: 64)
             let reader = try stores.reader()
-            let catalog = try reader.catalogOr404(context.parameter("id"))
+            let catalog = try reader.catalogOr404(context.require("id", as: String.self))
             if let page = try Self.positionedPage(
                 request, reader: reader, catalog: catalog, category: nil, limit: limit)
             {
@@ -62,20 +62,21 @@ struct CatalogAPI {
             let after = try request.cursor()
             let before = try request.cursor("before")
             let reader = try stores.reader()
-            let catalog = try reader.catalogOr404(context.parameter("id"))
-            let number = try catalog.categoryNumber(context.parameter("category"))
+            let catalog = try reader.catalogOr404(context.require("id", as: String.self))
+            let number = try catalog.categoryNumber(context.require("category", as: String.self))
             if let page = try Self.positionedPage(
                 request, reader: reader, catalog: catalog, category: number, limit: limit)
             {
                 return JSONResponse.write(page)
             }
             let page = try reader.items(
-                of: catalog, category: context.parameter("category"), after: after, before: before, limit: limit)
+                of: catalog, category: try context.require("category", as: String.self), after: after, before: before,
+                limit: limit)
             return JSONResponse.write(page)
         }
         routes.get("/api/v1/catalogs/{id}/items/{item}") { _, context in
-            let id = context.parameter("id")
-            let itemID = context.parameter("item")
+            let id = try context.require("id", as: String.self)
+            let itemID = try context.require("item", as: String.self)
             let reader = try stores.reader()
             let catalog = try reader.catalogOr404(id)
             let record = try reader.item(of: catalog, id: itemID)
@@ -85,18 +86,18 @@ struct CatalogAPI {
         routes.get("/api/v1/catalogs/{id}/search") { request, context in
             let search = try SearchParameters.request(from: request)
             let reader = try stores.reader()
-            let catalog = try reader.catalogOr404(context.parameter("id"))
+            let catalog = try reader.catalogOr404(context.require("id", as: String.self))
             let result = try reader.search(search, in: catalog)
             return JSONResponse.write(result)
         }
         routes.get("/api/v1/catalogs/{id}/categories") { _, context in
-            let catalog = try stores.reader().catalogOr404(context.parameter("id"))
+            let catalog = try stores.reader().catalogOr404(context.require("id", as: String.self))
             return JSONResponse.list("categories", catalog.categories)
         }
         routes.get("/api/v1/catalogs/{id}/featured") { request, context in
             let limit = try request.integer("limit", in: 1...maxPage, default: 50)
             let reader = try stores.reader()
-            let catalog = try reader.catalogOr404(context.parameter("id"))
+            let catalog = try reader.catalogOr404(context.require("id", as: String.self))
             let items = try reader.featured(of: catalog, limit: limit)
             return JSONResponse.list("items", items)
         }

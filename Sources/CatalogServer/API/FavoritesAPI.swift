@@ -13,8 +13,9 @@ struct FavoritesAPI {
     func register(in routes: inout RouterBuilder) {
         let stores = stores
         let authentication = authentication
-        routes.get("/api/v1/favorites") { request, _ in
-            let user = try authentication.requireUser(request)
+        let signedIn = RouteOptions(authentication: .signedIn)
+        routes.get("/api/v1/favorites", options: signedIn) { request, context in
+            let user = try authentication.signedIn(request, context)
             let reader = try stores.reader()
             let favorites = try stores.users().favorites(ofUser: user.id).map { favorite in
                 FavoriteEntry(
@@ -30,10 +31,10 @@ struct FavoritesAPI {
             response.headers["Vary"] = "Authorization"
             return response
         }
-        routes.on(.put, "/api/v1/favorites/{catalog}/{item}") { request, context in
-            let user = try authentication.requireUser(request)
-            let catalog = context.parameter("catalog")
-            let item = context.parameter("item")
+        routes.on(.put, "/api/v1/favorites/{catalog}/{item}", options: signedIn) { request, context in
+            let user = try authentication.signedIn(request, context)
+            let catalog = try context.require("catalog", as: String.self)
+            let item = try context.require("item", as: String.self)
             func find() throws -> StoredHit? {
                 let reader = try stores.reader()
                 return try reader.item(of: reader.catalogOr404(catalog), id: item)
@@ -49,13 +50,14 @@ struct FavoritesAPI {
             _ = try stores.users().addFavorite(userID: user.id, catalog: catalog, item: item)
             return Response(status: .noContent)
         }
-        routes.on(.delete, "/api/v1/favorites/{catalog}/{item}") { request, context in
-            let user = try authentication.requireUser(request)
-            guard CatalogDefinition.isValidID(context.parameter("catalog")) else {
-                throw HTTPError.notFound("no catalog named \"\(context.parameter("catalog"))\"")
+        routes.on(.delete, "/api/v1/favorites/{catalog}/{item}", options: signedIn) { request, context in
+            let user = try authentication.signedIn(request, context)
+            let catalog = try context.require("catalog", as: String.self)
+            guard CatalogDefinition.isValidID(catalog) else {
+                throw HTTPError.notFound("no catalog named \"\(catalog)\"")
             }
             _ = try stores.users().removeFavorite(
-                userID: user.id, catalog: context.parameter("catalog"), item: context.parameter("item"))
+                userID: user.id, catalog: catalog, item: try context.require("item", as: String.self))
             return Response(status: .noContent)
         }
     }

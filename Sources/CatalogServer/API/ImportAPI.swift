@@ -18,14 +18,23 @@ struct ImportAPI {
     let stores: any CatalogDatabase
     let authentication: RequestAuthentication
     let timeout: Duration
+    /// The largest upload accepted (`--max-upload-mb`): the route's body limit.
+    let maxUploadBytes: Int
+
+    /// Imports run on the import lane, take uploads up to the limit, and are for administrators.
+    var options: RouteOptions {
+        RouteOptions(
+            lane: RouteLane(ServerLanes.imports), bodyLimit: maxUploadBytes, authentication: .admin,
+            rateClass: .expensive)
+    }
 
     func register(in routes: inout RouterBuilder) {
         let stores = stores
         let authentication = authentication
         let timeout = timeout
-        routes.on(.post, "/api/v1/catalogs/{id}/import") { request, context in
-            _ = try authentication.requireAdmin(request)
-            let id = context.parameter("id")
+        routes.on(.post, "/api/v1/catalogs/{id}/import", options: options) { request, context in
+            _ = try authentication.authorized(request, context)
+            let id = try context.require("id", as: String.self)
             guard CatalogDefinition.isValidID(id) else {
                 throw HTTPError.badParameter("invalid catalog id: use 1 to 64 letters, digits, '-' or '_'")
             }

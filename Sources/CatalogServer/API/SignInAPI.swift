@@ -26,7 +26,10 @@ struct SignInAPI {
         let authenticator = authenticator
         let authentication = authentication
         let throttle = throttle
-        routes.on(.post, "/api/v1/signin") { request, _ in
+        // Password checks run on the password lane, unless the throttle refuses the attempt.
+        let signIn = RouteOptions(
+            lane: RouteLane(ServerLanes.passwords) { Self.isPasswordCheck($0, throttle: throttle) }, rateClass: .signIn)
+        routes.on(.post, "/api/v1/signin", options: signIn) { request, _ in
             let body = try JSONResponse.decode(SignInRequest.self, from: request)
             guard !body.name.isEmpty, body.name.utf8.count <= 64, !body.password.isEmpty,
                 body.password.utf8.count <= 1024
@@ -53,8 +56,8 @@ struct SignInAPI {
             response.headers["Cache-Control"] = "no-store"
             return response
         }
-        routes.on(.post, "/api/v1/signout") { request, _ in
-            _ = try authentication.requireUser(request)
+        routes.on(.post, "/api/v1/signout", options: RouteOptions(authentication: .signedIn)) { request, context in
+            _ = try authentication.authorized(request, context)
             if let token = RequestAuthentication.bearerToken(request),
                 token.hasPrefix(Authenticator.sessionCookiePrefix)
             {
@@ -67,10 +70,9 @@ struct SignInAPI {
     /// The same answer for an unknown name and a wrong password.
     static let failed = HTTPError(.unauthorized, code: "sign_in_failed", "the name or the password is wrong")
 
-    /// Whether a request is an API sign-in that may check a password now (it runs on the password
-    /// lane); a throttled one is answered at once on its worker.
+    /// Whether an API sign-in may check a password now (it runs on the password lane); a
+    /// throttled one is answered at once on its worker.
     static func isPasswordCheck(_ request: Request, throttle: SignInThrottle) -> Bool {
-        guard request.method == .post, request.segments == ["api", "v1", "signin"] else { return false }
         let name = (try? JSONDecoder().decode(SignInRequest.self, from: Data(request.body)))?.name ?? ""
         return throttle.check(account: name, address: request.clientAddress) == .allowed
     }

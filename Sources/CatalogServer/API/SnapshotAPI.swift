@@ -19,8 +19,8 @@ struct SnapshotAPI {
     func register(in routes: inout RouterBuilder) {
         let stores = stores
         let cache = cache
-        routes.get("/api/v1/catalogs/{id}/snapshot") { request, context in
-            let id = context.parameter("id")
+        routes.get("/api/v1/catalogs/{id}/snapshot", options: Self.options) { request, context in
+            let id = try context.require("id", as: String.self)
             let catalog = try stores.reader().catalogOr404(id)
             let etag = SnapshotCache.etag(of: catalog)
             if let condition = request.headers["If-None-Match"], ConditionalGetMiddleware.matches(condition, etag: etag)
@@ -56,12 +56,9 @@ struct SnapshotAPI {
         HTTPHeaders([("ETag", etag), ("Cache-Control", "no-cache"), ("Accept-Ranges", "bytes")])
     }
 
-    /// Whether a request is for a snapshot (it runs on the snapshot lane).
-    static func isSnapshot(_ request: Request) -> Bool {
-        (request.method == .get || request.method == .head) && request.segments.count == 5
-            && request.segments[0] == "api" && request.segments[1] == "v1" && request.segments[2] == "catalogs"
-            && request.segments[4] == "snapshot"
-    }
+    /// Snapshots are built on the snapshot lane (seconds for a large catalog, the first time a
+    /// version is asked for).
+    static let options = RouteOptions(lane: RouteLane(ServerLanes.snapshots), rateClass: .expensive)
 
     /// Where snapshots are kept: `--snapshots DIR`, else beside an SQLite file (`catalog.sqlite` →
     /// `catalog-snapshots/`), else in the temporary directory.

@@ -58,7 +58,7 @@ struct CompatRoutes {
             return try JSONResponse.make(CompatRecipe(record, base: baseURL.resolve(for: request)))
         }
         routes.get("/catalogs/{id}/feed.xml") { _, context in
-            let id = context.parameter("id")
+            let id = try context.require("id", as: String.self)
             guard let definition = try stores.reader().catalog(id)?.definition else {
                 throw HTTPError.notFound("no catalog named \"\(id)\"")
             }

@@ -32,6 +32,29 @@ struct RequestAuthentication: Sendable {
         return String(parts[1])
     }
 
+    /// The user the route's declared authentication (``RouteOptions/authentication``, in
+    /// `context`) asks for: nil for `.none` (credentials are not read), the user or nil for
+    /// `.optional`, a user for `.signedIn` and an administrator for `.admin`.
+    ///
+    /// - Throws: 401 or 403 when the request does not meet the declaration.
+    func authorized(_ request: Request, _ context: RequestContext) throws -> User? {
+        switch context.options.authentication {
+        case .none: return nil
+        case .optional: return try user(for: request)
+        case .signedIn: return try requireUser(request)
+        case .admin: return try requireAdmin(request)
+        }
+    }
+
+    /// The signed-in user of a route that declares `.signedIn` (or `.admin`); a user is required
+    /// whatever the route declared.
+    ///
+    /// - Throws: 401 without valid credentials, 403 when the route is for administrators.
+    func signedIn(_ request: Request, _ context: RequestContext) throws -> User {
+        if let user = try authorized(request, context) { return user }
+        return try requireUser(request)
+    }
+
     /// The user; 401 without valid credentials.
     func requireUser(_ request: Request) throws -> User {
         guard let user = try user(for: request) else { throw Self.unauthorized("sign in with a bearer token") }

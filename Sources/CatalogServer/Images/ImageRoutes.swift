@@ -10,11 +10,11 @@ struct ImageRoutes {
     /// A week: images change rarely, and a changed file gets a new ETag for revalidation.
     static let cacheControl = "public, max-age=604800"
 
-    /// Whether `request` asks for a thumbnail that is not made yet: those run on the
-    /// `thumbnails` lane (one thread, a short queue, 503 with `Retry-After` beyond it), never on
-    /// the workers that answer everyone else, since scaling a large image takes seconds.
+    /// Whether a request of the image route asks for a thumbnail that is not made yet: those run
+    /// on the `thumbnails` lane (one thread, a short queue, 503 with `Retry-After` beyond it),
+    /// never on the workers that answer everyone else, since scaling a large image takes seconds.
     static func isThumbnailToMake(_ request: Request, cache: ThumbnailCache) -> Bool {
-        guard request.method == .get || request.method == .head, request.segments.first == "images",
+        guard request.segments.first == "images",
             let size = request.query("size").flatMap({ Int($0) }), (16...1024).contains(size)
         else { return false }
         let path = Array(request.segments.dropFirst())
@@ -24,7 +24,10 @@ struct ImageRoutes {
     func register(in routes: inout RouterBuilder) {
         let store = store
         let thumbnails = thumbnails
-        routes.get("/images/{path...}") { request, context in
+        let options = RouteOptions(
+            lane: RouteLane(ServerLanes.thumbnails) { Self.isThumbnailToMake($0, cache: thumbnails) },
+            rateClass: .expensive)
+        routes.get("/images/{path...}", options: options) { request, context in
             guard var image = store.image(at: context.remainder) else {
                 throw HTTPError.notFound("no such image")
             }

@@ -5,7 +5,8 @@ import CatalogStorage
 
 /// `/sitemap.xml`: a sitemap index of every record page, each part at most 50,000 URLs
 /// (`/sitemaps/{catalog}/{part}.xml`; part 0 also lists the catalog's list pages). The parts are
-/// streamed a page of records at a time, so a million records never sit in memory.
+/// streamed a page of records at a time, so a million records never sit in memory. And
+/// `/robots.txt`, which names the index.
 struct Sitemap {
     let stores: any CatalogDatabase
     let baseURL: BaseURL
@@ -13,41 +14,45 @@ struct Sitemap {
     /// URLs per part: the protocol's limit.
     static let urlsPerPart = 50_000
 
-    func register(in routes: inout RouterBuilder) {
-        let stores = stores
-        let baseURL = baseURL
-        routes.get("/sitemap.xml") { request, _ in
-            let base = baseURL.resolve(for: request)
-            var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-            xml += "<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
-            for catalog in try stores.reader().catalogs() {
-                let parts = max(1, (catalog.count + Self.urlsPerPart - 1) / Self.urlsPerPart)
-                for part in 0..<parts {
-                    xml +=
-                        "<sitemap><loc>"
-                        + Self.escape(base + "/sitemaps/" + WebPaths.encode(catalog.id) + "/\(part).xml")
-                        + "</loc></sitemap>\n"
-                }
+    /// `GET /robots.txt`.
+    func robots(_ request: Request, _ context: RequestContext) throws -> Response {
+        Response.text("User-agent: *\nAllow: /\nSitemap: \(baseURL.resolve(for: request))/sitemap.xml\n")
+    }
+
+    /// `GET /sitemap.xml`.
+    func index(_ request: Request, _ context: RequestContext) throws -> Response {
+        let base = baseURL.resolve(for: request)
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        xml += "<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
+        for catalog in try stores.reader().catalogs() {
+            let parts = max(1, (catalog.count + Self.urlsPerPart - 1) / Self.urlsPerPart)
+            for part in 0..<parts {
+                xml +=
+                    "<sitemap><loc>"
+                    + Self.escape(base + "/sitemaps/" + WebPaths.encode(catalog.id) + "/\(part).xml")
+                    + "</loc></sitemap>\n"
             }
-            xml += "</sitemapindex>\n"
-            return Response.text(xml, contentType: "application/xml; charset=utf-8")
         }
-        routes.get("/sitemaps/{catalog}/{part}") { request, context in
-            let file = context.parameter("part")
-            guard file.hasSuffix(".xml"), let part = Int(file.dropLast(4)), part >= 0, part < 1000 else {
-                throw HTTPError.notFound("no such sitemap")
-            }
-            let reader = try stores.reader()
-            let catalog = try reader.catalogOr404(context.parameter("catalog"))
-            guard part * Self.urlsPerPart < max(1, catalog.summary.count) else {
-                throw HTTPError.notFound("no such sitemap")
-            }
-            let base = baseURL.resolve(for: request)
-            let id = catalog.id
-            return Response(
-                status: .ok, headers: HTTPHeaders([("Content-Type", "application/xml; charset=utf-8")]),
-                stream: { SitemapStream(database: stores, catalog: id, part: part, base: base) })
+        xml += "</sitemapindex>\n"
+        return Response.text(xml, contentType: "application/xml; charset=utf-8")
+    }
+
+    /// `GET /sitemaps/{catalog}/{part}`: `{part}` is `N.xml`.
+    func part(_ request: Request, _ context: RequestContext) throws -> Response {
+        let file = try context.require("part", as: String.self)
+        guard file.hasSuffix(".xml"), let part = Int(file.dropLast(4)), part >= 0, part < 1000 else {
+            throw HTTPError.notFound("no such sitemap")
         }
+        let reader = try stores.reader()
+        let catalog = try reader.catalogOr404(context.require("catalog", as: String.self))
+        guard part * Self.urlsPerPart < max(1, catalog.summary.count) else {
+            throw HTTPError.notFound("no such sitemap")
+        }
+        let base = baseURL.resolve(for: request)
+        let id = catalog.id
+        return Response(
+            status: .ok, headers: HTTPHeaders([("Content-Type", "application/xml; charset=utf-8")]),
+            stream: { SitemapStream(database: stores, catalog: id, part: part, base: base) })
     }
 
     /// Text escaped for XML (the entities HTML and XML share).

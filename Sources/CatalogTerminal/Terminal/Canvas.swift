@@ -1,4 +1,5 @@
 import CatalogModel
+import CatalogSupport
 
 /// How a piece of text looks. Colours are only used on a colour terminal (not with `NO_COLOR`,
 /// not with `TERM=dumb`); bold, underline and reverse video always.

@@ -19,32 +19,37 @@ struct WebStrings: Sendable {
     let locale: Locale
     private let table: [String: Entry]
 
-    /// A message: a text, or a text per CLDR plural category.
-    enum Entry: Sendable, Equatable {
+    /// A message: a text, or a text per CLDR plural category (`{"one": "…", "other": "…"}`).
+    enum Entry: Sendable, Equatable, Decodable {
         case text(String)
         case plural([String: String])
+
+        init(from decoder: any Decoder) throws {
+            let value = try decoder.singleValueContainer()
+            if let text = try? value.decode(String.self) {
+                self = .text(text)
+            } else {
+                self = .plural(try value.decode([String: String].self))
+            }
+        }
     }
 
     /// The languages with a message table: English, German and Hungarian (the original apps'),
     /// and the other languages the catalog generator writes.
     static let supported = ["en", "de", "hu", "sv", "fr", "es"]
 
-    /// Every table, read once.
+    /// Every table, read once. A table is part of the build (checked by the tests), so one that
+    /// does not decode is a broken build, not a runtime condition.
     static let tables: [String: [String: Entry]] = {
         var tables: [String: [String: Entry]] = [:]
         for language in supported {
-            guard let bytes = EmbeddedFiles.bytes(of: "Web/Strings/\(language).json"),
-                let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
-            else { fatalError("Web/Strings/\(language).json is missing or not a JSON object") }
-            var table: [String: Entry] = [:]
-            for (key, value) in object {
-                if let text = value as? String {
-                    table[key] = .text(text)
-                } else if let forms = value as? [String: String] {
-                    table[key] = .plural(forms)
-                }
+            let name = "Web/Strings/\(language).json"
+            guard let bytes = EmbeddedFiles.bytes(of: name) else { fatalError("\(name) is missing") }
+            do {
+                tables[language] = try JSONDecoder().decode([String: Entry].self, from: Data(bytes))
+            } catch {
+                fatalError("\(name) is not a table of texts and plural forms: \(error)")
             }
-            tables[language] = table
         }
         return tables
     }()

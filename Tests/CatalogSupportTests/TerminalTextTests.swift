@@ -1,4 +1,4 @@
-import CatalogModel
+import CatalogSupport
 import Testing
 
 @Suite struct TerminalTextTests {

@@ -1,0 +1,53 @@
+import CatalogCore
+import CatalogHTTP
+import CatalogModel
+import CatalogStorage
+
+/// A catalog's list pages, where searching happens too (`?q=`, filters): the whole catalog and one
+/// category, and the rows their script fetches (drawn by the same RowView as the pages' rows).
+struct CatalogPageHandler: WebHandler {
+    let web: WebRoutes
+
+    /// `GET /c/{id}`.
+    func catalog(_ request: Request, _ context: RequestContext) throws -> Response {
+        let store = try stores.reader()
+        let catalog = try store.catalogOr404(context.require("id", as: String.self))
+        let strings = WebStrings.forLocale(catalog.definition.locale)
+        let page = ListPage(
+            store: store, catalog: catalog, session: try session(request, context),
+            tabs: CollectionPages.tabs(for: catalog.definition, strings: strings, selected: "all"))
+        return try page.render(try ListState(request))
+    }
+
+    /// `GET /c/{id}/rows`.
+    func catalogRows(_ request: Request, _ context: RequestContext) throws -> Response {
+        let store = try stores.reader()
+        return try RowsFragment(store: store, catalog: try store.catalogOr404(context.require("id", as: String.self)))
+            .render(request)
+    }
+
+    /// `GET /c/{id}/categories/{category}`.
+    func category(_ request: Request, _ context: RequestContext) throws -> Response {
+        let store = try stores.reader()
+        let catalog = try store.catalogOr404(context.require("id", as: String.self))
+        let strings = WebStrings.forLocale(catalog.definition.locale)
+        guard let number = context.parameter("category", as: Int.self),
+            let category = catalog.categories.first(where: { $0.id == number })
+        else { throw HTTPError.notFound("no such category") }
+        let page = ListPage(
+            store: store, catalog: catalog, session: try session(request, context),
+            tabs: CollectionPages.tabs(for: catalog.definition, strings: strings, selected: "categories"),
+            category: category)
+        return try page.render(try ListState(request))
+    }
+
+    /// `GET /c/{id}/categories/{category}/rows`.
+    func categoryRows(_ request: Request, _ context: RequestContext) throws -> Response {
+        let store = try stores.reader()
+        let catalog = try store.catalogOr404(context.require("id", as: String.self))
+        guard let number = context.parameter("category", as: Int.self),
+            let category = catalog.categories.first(where: { $0.id == number })
+        else { throw HTTPError.notFound("no such category") }
+        return try RowsFragment(store: store, catalog: catalog, category: category).render(request)
+    }
+}
