@@ -59,7 +59,7 @@ public enum ImportFormat: String, Sendable, CaseIterable, Equatable {
         if bytes.count >= sqliteMagic.count, Array(bytes.prefix(sqliteMagic.count)) == sqliteMagic { return .sqlite }
         var index = 0
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
-        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        while index < bytes.count, Byte.isWhitespace(bytes[index]) { index += 1 }
         guard index < bytes.count else { return .csv }
         switch bytes[index] {
         case 0x3C: return .xml

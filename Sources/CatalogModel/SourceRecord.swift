@@ -102,24 +102,3 @@ public struct SourceLocation: Sendable, Equatable, Hashable, CustomStringConvert
         return text
     }
 }
-
-/// Anything that yields source records one at a time, streaming, in document order.
-///
-/// Readers never hold the whole input in memory; a failure throws an ``ImportError`` that says
-/// where the problem is.
-public protocol RecordSource {
-    /// Calls `body` with each record, in document order. Stops at the first error.
-    func forEachRecord(_ body: (SourceRecord) throws -> Void) throws
-
-    /// Calls `fieldNames` with the names the source declares before its records, if it declares
-    /// any (a CSV header, a table's columns), then `body` with each record.
-    ///
-    /// The default calls ``forEachRecord(_:)`` and never calls `fieldNames`.
-    func forEachRecord(fieldNames: ([String]) -> Void, _ body: (SourceRecord) throws -> Void) throws
-}
-
-extension RecordSource {
-    public func forEachRecord(fieldNames: ([String]) -> Void, _ body: (SourceRecord) throws -> Void) throws {
-        try forEachRecord(body)
-    }
-}

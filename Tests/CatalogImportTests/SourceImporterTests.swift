@@ -146,7 +146,7 @@ import Testing
         let path = try export(fixture, "products", as: .json)
         let summary = try importer.importFile(
             at: URL(fileURLWithPath: path), displayName: "upload",
-            request: ImportRequest(source: "upload", catalog: "up"),
+            plan: try ImportPlan.make(ImportRequest(source: "upload", catalog: "up"), database: fixture.database),
             database: fixture.database)
         #expect(summary.total == 2)
         #expect(try records(fixture.database, "up") == records(fixture.database, "products"))

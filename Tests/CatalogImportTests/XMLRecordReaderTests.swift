@@ -132,13 +132,14 @@ let sequencerFeed = """
     }
 
     @Test func documentShapeIsReported() throws {
-        var shape: XMLDocumentShape?
-        var reader = XMLRecordReader(
+        let reader = XMLRecordReader(
             data: Data(
                 #"<feed xmlns="urn:x" xmlns:dc="urn:dc" v="2"><e a="1"><dc:t>x</dc:t></e><e b="2"/></feed>"#.utf8),
             sourceName: "feed.xml")
-        reader.shape = { shape = $0 }
-        let records = try readAll(reader)
+        var records: [SourceRecord] = []
+        let summary = try reader.read(cancellation: .never, fieldNames: { _ in }) { records.append($0) }
+        let shape = summary.shape
+        #expect(summary.records == 2)
         #expect(records.map(pairs) == [["a=1", "dc:t=x"], ["b=2"]])
         #expect(shape?.rootElement == "feed")
         #expect(shape?.recordElement == "e")

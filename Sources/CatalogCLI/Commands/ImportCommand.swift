@@ -127,7 +127,8 @@ struct ImportCommand: Command {
             progress.phase("sorting and building the search index…")
         }
         let started = Date()
-        let result = try importer.run(request, database: database)
+        let plan = try ImportPlan.make(request, database: database)
+        let result = try importer.run(plan, database: database)
         progress.finish()
         guard case .imported(let summary) = result else { return }
         Self.report(summary, catalog: id, seconds: Date().timeIntervalSince(started), context: context)

@@ -6,18 +6,32 @@ import Foundation
 /// Bounded: the sender waits while `capacity` batches are pending, so memory stays flat however
 /// large the input. Either side can stop the other: a sender's error is rethrown to the
 /// receiver, and a receiver that stops makes the sender's next ``send(_:)`` throw
-/// ``Cancelled``.
-public final class BatchPipe<Element: Sendable>: @unchecked Sendable {
+/// ``Cancelled``. A sender that succeeds ends the stream with its result (an `Ending`, what the
+/// sending stage learned), which the receiver gets after the last batch.
+///
+/// ```swift
+/// let pipe = BatchPipe<Record, Int>()
+/// // sender: try pipe.send(batch) … pipe.finish(.success(count))
+/// while case .batch(let records) = try pipe.receive() { … }
+/// ```
+public final class BatchPipe<Element: Sendable, Ending: Sendable>: @unchecked Sendable {
     // @unchecked: every stored property is read and written only while `condition` is locked.
     private let condition = NSCondition()
     private var batches: [[Element]] = []
-    private var finished = false
-    private var failure: (any Error)?
+    private var ending: Result<Ending, any Error>?
     private var cancelled = false
     private let capacity: Int
 
     /// What ``send(_:)`` throws once the receiver has stopped.
     public struct Cancelled: Error {}
+
+    /// What ``receive()`` hands over: a batch, or the end of the stream with the sender's result.
+    public enum Delivery {
+        /// The next batch.
+        case batch([Element])
+        /// No more batches; what the sender returned.
+        case end(Ending)
+    }
 
     /// Creates a pipe holding at most `capacity` batches.
     public init(capacity: Int = 8) {
@@ -34,27 +48,26 @@ public final class BatchPipe<Element: Sendable>: @unchecked Sendable {
         condition.broadcast()
     }
 
-    /// Sender: no more batches; `error` is what stopped the sender, if anything.
-    public func finish(error: (any Error)?) {
+    /// Sender: no more batches; `result` is what the sender returned, or what stopped it.
+    public func finish(_ result: Result<Ending, any Error>) {
         condition.lock()
-        finished = true
-        if let error, !(error is Cancelled) { failure = error }
+        ending = result
         condition.broadcast()
         condition.unlock()
     }
 
-    /// Receiver: the next batch, nil at the end; rethrows the sender's error.
-    public func receive() throws -> [Element]? {
+    /// Receiver: the next batch, or the end with the sender's result; rethrows the sender's
+    /// error (a sender stopped by ``cancel()`` ends the stream with ``Cancelled``).
+    public func receive() throws -> Delivery {
         condition.lock()
         defer { condition.unlock() }
-        while batches.isEmpty && !finished { condition.wait() }
+        while batches.isEmpty && ending == nil { condition.wait() }
         if !batches.isEmpty {
             let batch = batches.removeFirst()
             condition.broadcast()
-            return batch
+            return .batch(batch)
         }
-        if let failure { throw failure }
-        return nil
+        return .end(try ending!.get())
     }
 
     /// Receiver: stop the sender (after a failure on this side).
@@ -68,6 +81,13 @@ public final class BatchPipe<Element: Sendable>: @unchecked Sendable {
     /// Receiver: stops the sender and waits until it has finished, dropping what it sent.
     public func cancelAndDrain() {
         cancel()
-        while (try? receive()) != nil {}
+        while case .batch? = try? receive() {}
+    }
+}
+
+extension BatchPipe where Ending == Void {
+    /// Sender: no more batches; `error` is what stopped the sender, if anything.
+    public func finish(error: (any Error)?) {
+        finish(error.map { .failure($0) } ?? .success(()))
     }
 }

@@ -23,10 +23,13 @@ public enum CatalogImporter {
     ///     ``StorageError/Code/cancelled`` and nothing changes.
     ///   - source: the digest of the source and the options it is read with, stored as the
     ///     definition's ``CatalogDefinition/lastImport`` so the same import later has nothing to do.
+    ///   - previous: what the catalog held when the import was planned, if the caller read it
+    ///     already (``Previous/planned(_:)``); by default it is read here.
     /// - Returns: what the import did.
     public static func run(
         into database: any CatalogDatabase, definition: CatalogDefinition, replace: Bool,
         collation: any CatalogCollating, temporaryDirectory: String? = nil, source: String? = nil,
+        previous: Previous = .current,
         records: (_ add: (Record) throws -> Void) throws -> CatalogDefinition?,
         categoryNumbers: [String: Int]? = nil, progress: ((Int) -> Void)? = nil,
         isCancelled: @escaping () -> Bool = { false }
@@ -39,7 +42,11 @@ public enum CatalogImporter {
         // Reading, numbering and indexing happen without any lock, against a snapshot; what the
         // catalog holds is looked at again under the write lock, in case another writer changed it.
         let (existing, previousHashes) = try database.read { snapshot in
-            let existing = try snapshot.catalog(definition.id)
+            let existing: StoredCatalog?
+            switch previous {
+            case .current: existing = try snapshot.catalog(definition.id)
+            case .planned(let planned): existing = planned
+            }
             return (existing, try existing.map { try snapshot.itemHashes(of: $0) })
         }
         let builder = try CatalogIndexBuilder(
@@ -112,5 +119,14 @@ public enum CatalogImporter {
             try ImportProfile.step("commit") { try version.commit(built) }
             return summary
         }
+    }
+
+    /// The version of the catalog an import starts from: its records are compared with it, and
+    /// the write checks that it is still the current one (else it counts again).
+    public enum Previous: Sendable {
+        /// Read the catalog's current version when the import starts.
+        case current
+        /// The version read when the import was planned (nil: the catalog did not exist).
+        case planned(StoredCatalog?)
     }
 }

@@ -6,7 +6,7 @@ import Foundation
 /// sink on the thread that owns the engine's connection.
 final class SinkHandoff: CatalogIndexSink, @unchecked Sendable {
     // @unchecked: `batch` belongs to the sending thread; the pipe synchronizes the rest.
-    private let pipe = BatchPipe<Write>(capacity: 8)
+    private let pipe = BatchPipe<Write, Void>(capacity: 8)
     private var batch: [Write] = []
     let wantsOrderEntries: Bool
 
@@ -64,7 +64,7 @@ final class SinkHandoff: CatalogIndexSink, @unchecked Sendable {
     /// - Throws: what `sink` or the sender threw, or ``StorageError/Code/cancelled`` when
     ///   `isCancelled` (checked between batches) returns true.
     func apply(to sink: any CatalogIndexSink, isCancelled: () -> Bool) throws {
-        while let writes = try pipe.receive() {
+        while case .batch(let writes) = try pipe.receive() {
             if isCancelled() { throw StorageError(.cancelled, "the import was cancelled") }
             for write in writes {
                 switch write {

@@ -165,7 +165,8 @@ public final class CatalogRefresher: Sendable {
         }
     }
 
-    /// Refreshes one catalog.
+    /// Refreshes one catalog: plans the import the way its definition says it was read (with
+    /// what the catalog holds now), fetches conditionally, and imports a changed feed.
     public func refresh(_ definition: CatalogDefinition) -> Outcome {
         guard var request = ImportRequest(refreshing: definition) else {
             return .failed(catalog: definition.id, message: "the catalog was not imported from a URL")
@@ -175,13 +176,14 @@ public final class CatalogRefresher: Sendable {
         let previous = importer.isCancelled
         importer.isCancelled = { [weak self] in previous() || (self?.isStopping ?? true) }
         do {
-            guard let fetched = try importer.fetch(request, stored: definition) else {
+            let plan = try ImportPlan.make(request, database: database)
+            guard let fetched = try importer.fetch(plan) else {
                 return .notModified(catalog: definition.id)
             }
             defer { fetched.discard() }
             importing.lock()
             defer { importing.unlock() }
-            let summary = try importer.importFetched(fetched, request: request, database: database)
+            let summary = try importer.importFetched(fetched, plan: plan, database: database)
             return .refreshed(catalog: definition.id, summary: summary)
         } catch {
             return .failed(catalog: definition.id, message: String(describing: error))

@@ -2,55 +2,15 @@ import CatalogCore
 import CatalogModel
 import CatalogStorage
 import Foundation
-import Synchronization
 
-/// Reading a source into a catalog: picks the reader for a format, then maps records on a
-/// reading thread while the store imports them on the calling thread. The CLI's `import`, the
-/// demo catalogs and the server's import endpoint all go through here.
+/// Reading a source into a catalog: records are read and mapped on a reading thread while the
+/// store imports them on the calling thread. ``SourceImporter`` (the CLI's `import`, the API's
+/// upload, the refresher), the demo catalogs and the test fixtures all go through here.
 public enum ImportPipeline {
-    /// Picks the reader for a format.
-    ///
-    /// - Parameters:
-    ///   - format: the source's format.
-    ///   - fileURL: the source file.
-    ///   - displayName: the name errors use (the URL or path the user gave).
-    ///   - definition: the catalog's definition; XML's record element and CSV's category
-    ///     separator are set here when the caller gave them.
-    ///   - record: XML: the record element; JSON: the key holding the records.
-    ///   - table: SQLite: the table to read.
-    ///   - comment: CSV: lines starting with this character are skipped.
-    ///   - progress: called with the bytes read so far.
-    ///   - outcome: receives what reading learns (XML root and record elements).
-    /// - Returns: the reader.
-    public static func reader(
-        format: ImportFormat, fileURL: URL, displayName: String, definition: inout CatalogDefinition,
-        record: String?, table: String?, comment: Character? = nil,
-        progress: @escaping (Int64) -> Void, outcome: ReadingOutcome? = nil
-    ) throws -> any RecordSource {
-        switch format {
-        case .xml:
-            if let record { definition.recordElement = record }
-            var reader = XMLRecordReader(
-                fileURL: fileURL, recordElement: definition.recordElement, sourceName: displayName,
-                progress: progress)
-            reader.shape = { shape in outcome?.set(shape: shape) }
-            return reader
-        case .json:
-            return JSONRecordReader(
-                fileURL: fileURL, recordPath: record, sourceName: displayName, progress: progress)
-        case .csv:
-            // A CSV cell holds one value: several categories share it, separated by ';'.
-            if definition.categorySeparator == nil { definition.categorySeparator = ";" }
-            var reader = CSVRecordReader(fileURL: fileURL, sourceName: displayName, progress: progress)
-            reader.comment = comment
-            return reader
-        case .sqlite:
-            return SQLiteTableSource(path: fileURL.path, table: table)
-        }
-    }
-
     /// Maps and imports every record of `reader`: reading and mapping run on their own thread,
-    /// feeding the import on this one.
+    /// feeding the import on this one. What reading learned (field order, how records were
+    /// identified, languages, an XML document's shape, the mapper's notes) comes back with the
+    /// end of the records and goes into the stored definition.
     ///
     /// - Parameters:
     ///   - requiredSources: the mappings the user gave for this import (`--field`): each must
@@ -59,74 +19,90 @@ public enum ImportPipeline {
     ///     would be identified differently than at the catalog's last import
     ///     (``CatalogDefinition/idSource``) is refused.
     ///   - source: the source's ``ImportStamp/source`` digest, remembered with the catalog.
+    ///   - previous: the catalog's version the import was planned against (``ImportPlan``), or
+    ///     ``CatalogImporter/Previous/current`` to read it when the import starts.
+    ///   - isCancelled: asked by the reader between records and by the import between steps.
     /// - Returns: what the import did, with the mapper's notes. Nothing changes when it throws.
     public static func run(
         _ reader: any RecordSource, into database: any CatalogDatabase, definition: CatalogDefinition, replace: Bool,
-        collation: any CatalogCollating, requiredSources: [Role: String] = [:], outcome: ReadingOutcome? = nil,
-        source: String? = nil, readingDone: ((Int) -> Void)? = nil, progress: @escaping (Int) -> Void,
-        isCancelled: @escaping @Sendable () -> Bool = { false }
+        collation: any CatalogCollating, requiredSources: [Role: String] = [:], source: String? = nil,
+        previous: CatalogImporter.Previous = .current, readingDone: ((Int) -> Void)? = nil,
+        progress: @escaping (Int) -> Void, isCancelled: @escaping @Sendable () -> Bool = { false }
     ) throws -> ImportSummary {
-        let pipe = BatchPipe<Record>()
-        let learned = outcome ?? ReadingOutcome()
-        var reader = reader
-        if var table = reader as? SQLiteTableSource {
-            table.isCancelled = { isCancelled() }
-            reader = table
-        }
-        let box = ReaderBox(reader)
+        let pipe = BatchPipe<Record, Reading>()
+        let job = UncheckedReader(reader)
+        let cancellation = ReadCancellation(isCancelled)
         let thread = Thread {
-            var mapper = RecordMapper(definition: definition)
-            mapper.requiredSources = requiredSources
-            var batch: [Record] = []
-            batch.reserveCapacity(Self.batchSize)
-            do {
-                var sawRecord = false
-                var declared: [String] = []
-                try box.reader.forEachRecord(fieldNames: { declared = $0 }) { source in
-                    if !declared.isEmpty {
-                        mapper.declare(fieldNames: declared)
-                        declared = []
-                    }
-                    sawRecord = true
-                    batch.append(try mapper.record(from: source))
-                    if batch.count == Self.batchSize {
-                        try pipe.send(batch)
-                        batch.removeAll(keepingCapacity: true)
-                    }
-                }
-                if !declared.isEmpty { mapper.declare(fieldNames: declared) }
-                try mapper.finish()
-                if !sawRecord { throw ImportError(.empty, "no records found") }
-                try Self.checkKeys(
-                    catalog: definition.id, before: definition.idSource, now: mapper.idSource, replace: replace)
-                if !batch.isEmpty { try pipe.send(batch) }
-                learned.set(mapper: mapper)
-                pipe.finish(error: nil)
-            } catch {
-                pipe.finish(error: error)
-            }
+            pipe.finish(
+                Result {
+                    try read(
+                        job.reader, definition: definition, requiredSources: requiredSources, replace: replace,
+                        cancellation: cancellation, into: pipe)
+                })
         }
         thread.stackSize = 8 << 20
         thread.start()
         do {
+            var notes: [String] = []
             var summary = try CatalogImporter.run(
                 into: database, definition: definition, replace: replace, collation: collation, source: source,
+                previous: previous,
                 records: { add in
                     var count = 0
-                    while let batch = try pipe.receive() {
-                        for record in batch { try add(record) }
-                        count += batch.count
+                    while true {
+                        switch try pipe.receive() {
+                        case .batch(let batch):
+                            for record in batch { try add(record) }
+                            count += batch.count
+                        case .end(let reading):
+                            readingDone?(count)
+                            notes = reading.notes
+                            return reading.applied(to: definition)
+                        }
                     }
-                    readingDone?(count)
-                    return learned.applied(to: definition)
                 }, progress: progress, isCancelled: isCancelled)
-            summary.notes = learned.notes
+            summary.notes = notes
             return summary
+        } catch is ReadCancellation.Cancelled {
+            pipe.cancelAndDrain()
+            throw StorageError(.cancelled, "the import was cancelled")
         } catch {
             // Drain so the reader thread can finish before its reader goes away.
             pipe.cancelAndDrain()
             throw error
         }
+    }
+
+    /// The reading thread's work: reads and maps every record of `reader` into `pipe`, in
+    /// batches, and returns what reading learned.
+    private static func read(
+        _ reader: any RecordSource, definition: CatalogDefinition, requiredSources: [Role: String], replace: Bool,
+        cancellation: ReadCancellation, into pipe: BatchPipe<Record, Reading>
+    ) throws -> Reading {
+        var mapper = RecordMapper(definition: definition)
+        mapper.requiredSources = requiredSources
+        var batch: [Record] = []
+        batch.reserveCapacity(Self.batchSize)
+        // The names a source declares reach the mapper before its first record, so messages
+        // list them even when every record leaves them empty.
+        var declared: [String] = []
+        let read = try reader.read(cancellation: cancellation, fieldNames: { declared = $0 }) { source in
+            if !declared.isEmpty {
+                mapper.declare(fieldNames: declared)
+                declared = []
+            }
+            batch.append(try mapper.record(from: source))
+            if batch.count == Self.batchSize {
+                try pipe.send(batch)
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        if !declared.isEmpty { mapper.declare(fieldNames: read.fieldNames) }
+        try mapper.finish()
+        if read.records == 0 { throw ImportError(.empty, "no records found") }
+        try Self.checkKeys(catalog: definition.id, before: definition.idSource, now: mapper.idSource, replace: replace)
+        if !batch.isEmpty { try pipe.send(batch) }
+        return Reading(mapper: mapper, summary: read)
     }
 
     /// Refuses an import that would re-key the catalog's records, unless it replaces them.
@@ -147,63 +123,55 @@ public enum ImportPipeline {
     static let batchSize = 512
 }
 
-/// What reading taught about the source, handed from the reading thread to the importing one:
-/// the order of its fields, how it identified records, which fields carried languages, the
-/// notes for the user and, for XML, the document's shape (kept for exports).
-public final class ReadingOutcome: Sendable {
-    private struct Learned {
-        var fieldOrder: [String]?
-        var translatedFields: [String] = []
-        var idSource: IDSource?
-        var notes: [String] = []
-        var shape: XMLDocumentShape?
-    }
-
-    private let learned = Mutex(Learned())
-
-    /// Creates an empty outcome.
-    public init() {}
-
-    /// Keeps what the mapper learned after the last record.
-    public func set(mapper: RecordMapper) {
-        learned.withLock {
-            $0.fieldOrder = mapper.fieldOrder
-            $0.translatedFields = mapper.translatedFields
-            $0.idSource = mapper.idSource
-            $0.notes = mapper.notes
-        }
-    }
-
-    /// Keeps an XML document's shape.
-    public func set(shape: XMLDocumentShape) {
-        learned.withLock { $0.shape = shape }
-    }
-
+/// What reading taught about the source, returned by the reading thread with the end of its
+/// records: the order of its fields, how it identified records, which fields carried languages,
+/// the notes for the user and the reader's own ``ReadSummary`` (for XML, the document's shape,
+/// kept for exports).
+struct Reading: Sendable, Equatable {
+    /// Source field names in the order they were first seen.
+    var fieldOrder: [String]
+    /// Source fields that carried a language and are not roles.
+    var translatedFields: [String]
+    /// How the records were identified, if they were.
+    var idSource: IDSource?
     /// The mapper's notes for the import summary.
-    public var notes: [String] {
-        learned.withLock { $0.notes }
+    var notes: [String]
+    /// What the reader returned.
+    var summary: ReadSummary
+
+    /// What `mapper` learned after the last record, and what the reader returned.
+    init(mapper: RecordMapper, summary: ReadSummary) {
+        self.init(
+            fieldOrder: mapper.fieldOrder, translatedFields: mapper.translatedFields, idSource: mapper.idSource,
+            notes: mapper.notes, summary: summary)
+    }
+
+    /// Creates a reading.
+    init(
+        fieldOrder: [String], translatedFields: [String], idSource: IDSource?, notes: [String], summary: ReadSummary
+    ) {
+        self.fieldOrder = fieldOrder
+        self.translatedFields = translatedFields
+        self.idSource = idSource
+        self.notes = notes
+        self.summary = summary
     }
 
     /// `definition` with what reading learned; XML elements already set are kept.
-    public func applied(to definition: CatalogDefinition) -> CatalogDefinition {
-        let learned = learned.withLock { $0 }
+    func applied(to definition: CatalogDefinition) -> CatalogDefinition {
         var result = definition
-        if let fieldOrder = learned.fieldOrder { result.fieldOrder = fieldOrder }
-        result.translatedFields = learned.translatedFields
-        if let idSource = learned.idSource { result.idSource = idSource }
-        if let shape = learned.shape {
-            if result.rootElement == nil { result.rootElement = shape.rootElement }
-            if result.recordElement == nil { result.recordElement = shape.recordElement }
-            if result.rootElement == shape.rootElement { result.rootAttributes = shape.rootAttributes }
-            if result.recordElement == shape.recordElement { result.recordAttributes = shape.recordAttributes }
-        }
+        result.fieldOrder = fieldOrder
+        result.translatedFields = translatedFields
+        if let idSource { result.idSource = idSource }
+        if let shape = summary.shape { result = shape.applied(to: result) }
         return result
     }
 }
 
 /// Moves a reader to the reading thread.
-final class ReaderBox: @unchecked Sendable {
-    // @unchecked: the reader is used by the reading thread only, after it is handed over.
+private struct UncheckedReader: @unchecked Sendable {
+    // @unchecked: the reader is used by the reading thread only, after it is handed over; the
+    // calling thread waits for that thread (the pipe's end) before the reader goes away.
     let reader: any RecordSource
 
     init(_ reader: any RecordSource) { self.reader = reader }

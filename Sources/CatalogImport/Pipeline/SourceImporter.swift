@@ -66,13 +66,14 @@ public enum ImportResult: Sendable, Equatable {
     case notModified
 }
 
-/// Runs one import of a source end to end — fetch, find the format, build the definition, read,
-/// map, and import through CatalogCore's ``CatalogImporter`` — the way `catalog import`,
-/// `catalog refresh` and the background refresher of `catalog serve` do.
+/// Runs one import of a source end to end — plan, fetch, find the format, build the definition,
+/// read, map, and import through CatalogCore's ``CatalogImporter`` — the way `catalog import`,
+/// `catalog refresh`, the API's upload and the background refresher of `catalog serve` do.
 ///
 /// ```swift
 /// let importer = SourceImporter(collation: { try ICUCollation.forImport(locale: $0) })
-/// let result = try importer.run(ImportRequest(source: "feed.xml", catalog: "feed"), database: database)
+/// let plan = try ImportPlan.make(ImportRequest(source: "feed.xml", catalog: "feed"), database: database)
+/// let result = try importer.run(plan, database: database)
 /// ```
 ///
 /// - A new catalog adopts the definition an export carries (``EmbeddedDefinition``), so an
@@ -80,11 +81,12 @@ public enum ImportResult: Sendable, Equatable {
 /// - A catalog imported from a URL remembers it (``CatalogDefinition/source``) with the response's
 ///   `ETag` and `Last-Modified`; one imported from a file forgets any URL.
 /// - An import that would re-key the catalog is refused without ``ImportRequest/replace``, before
-///   anything is read when the mapping says so, else before anything is committed.
+///   anything is read when the mapping says so (``ImportPlan``), else before anything is committed.
 public struct SourceImporter: Sendable {
     /// The sort keys and sections of a locale.
     public var collation: @Sendable (_ locale: String) throws -> any CatalogCollating
-    /// Checked between records: true stops the import, and nothing changes.
+    /// Asked while downloading, between records and between the import's steps: true stops the
+    /// import, and nothing changes.
     public var isCancelled: @Sendable () -> Bool = { false }
     /// Called with the bytes read so far.
     public var bytesRead: @Sendable (Int64) -> Void = { _ in }
@@ -100,32 +102,31 @@ public struct SourceImporter: Sendable {
         self.collation = collation
     }
 
-    /// Fetches and imports `request` into `database`.
+    /// Fetches and imports what `plan` says into `database`.
     ///
     /// - Throws: ``ImportError`` (the source, its content, the options) or what the database
     ///   throws. Nothing changes when it throws.
-    public func run(_ request: ImportRequest, database: any CatalogDatabase) throws -> ImportResult {
-        let stored = try database.read { try $0.catalog(request.catalog)?.definition }
-        guard let fetched = try fetch(request, stored: stored) else { return .notModified }
+    public func run(_ plan: ImportPlan, database: any CatalogDatabase) throws -> ImportResult {
+        guard let fetched = try fetch(plan) else { return .notModified }
         defer { fetched.discard() }
-        return .imported(try importFetched(fetched, request: request, database: database))
+        return .imported(try importFetched(fetched, plan: plan, database: database))
     }
 
-    /// Checks `request` against the catalog's `stored` definition and fetches its source
-    /// (conditionally when ``ImportRequest/conditional``).
+    /// Plans `request` against what `database` holds, then fetches and imports it.
+    ///
+    /// - Throws: as ``run(_:database:)``, and what planning throws.
+    public func run(_ request: ImportRequest, database: any CatalogDatabase) throws -> ImportResult {
+        try run(try ImportPlan.make(request, database: database), database: database)
+    }
+
+    /// Fetches the plan's source (conditionally when ``ImportRequest/conditional``).
     ///
     /// - Returns: the file to import (a download is deleted with the object), or nil when the
     ///   server said the source has not changed.
-    public func fetch(_ request: ImportRequest, stored: CatalogDefinition?) throws -> FetchedSource? {
-        try Self.check(request, against: stored)
-        var options = request.fetch
-        if request.conditional, let feed = stored?.source, feed.url == request.source {
-            options.etag = feed.etag
-            options.lastModified = feed.lastModified
-        }
+    public func fetch(_ plan: ImportPlan) throws -> FetchedSource? {
         guard
             case .file(let fetched) = try SourceFetcher().fetchBlocking(
-                request.source, options: options, isCancelled: isCancelled)
+                plan.request.source, options: plan.fetchOptions, isCancelled: isCancelled)
         else {
             return nil
         }
@@ -133,62 +134,39 @@ public struct SourceImporter: Sendable {
     }
 
     /// Imports a local file, an upload for instance, named `displayName` in error messages
-    /// (`upload:12:7: …`). ``ImportRequest/source`` only says whether the catalog keeps a URL.
+    /// (`upload:12:7: …`). The plan's ``ImportRequest/source`` only says whether the catalog keeps
+    /// a URL.
     ///
     /// - Returns: what the import did.
     public func importFile(
-        at fileURL: URL, displayName: String, request: ImportRequest, database: any CatalogDatabase
+        at fileURL: URL, displayName: String, plan: ImportPlan, database: any CatalogDatabase
     ) throws -> ImportSummary {
         let size = (try? FileManager.default.attributesOfItem(atPath: fileURL.path)[.size] as? NSNumber)?.int64Value
         let file = FetchedSource(fileURL: fileURL, displayName: displayName, isTemporary: false, byteCount: size)
-        return try importFetched(file, request: request, database: database)
+        return try importFetched(file, plan: plan, database: database)
     }
 
-    /// Imports a file ``fetch(_:stored:)`` returned.
+    /// Imports a file ``fetch(_:)`` returned, the way `plan` says.
     ///
     /// - Returns: what the import did.
-    public func importFetched(_ fetched: FetchedSource, request: ImportRequest, database: any CatalogDatabase)
+    public func importFetched(_ fetched: FetchedSource, plan: ImportPlan, database: any CatalogDatabase)
         throws -> ImportSummary
     {
-        let stored = try database.read { try $0.catalog(request.catalog)?.definition }
-        try Self.check(request, against: stored)
-        let format =
-            try request.format ?? ImportFormat(fileExtension: fetched.fileURL.pathExtension)
-            ?? ImportFormat.detect(fileURL: fetched.fileURL)
-        let embedded =
-            format == .sqlite
-            ? SQLiteTableSource.embeddedDefinition(path: fetched.fileURL.path)
-            : EmbeddedDefinition.read(fileURL: fetched.fileURL, format: format)
-        var definition = Self.definition(for: request, stored: stored, embedded: embedded)
-        if SourceFetcher.isRemote(request.source) {
-            definition.source = FeedSource(
-                url: request.source, format: request.format?.rawValue, record: request.record, table: request.table,
-                replace: request.replace, etag: fetched.etag, lastModified: fetched.lastModified)
-        } else {
-            definition.source = nil
-        }
+        let format = try plan.format(of: fetched)
+        let definition = plan.definition(for: fetched, format: format)
         sizeKnown(fetched.byteCount)
         let collation = try collation(definition.locale)
-        let source = try Self.sourceDigest(of: fetched, format: format, request: request, collation: collation)
-        if let stored, let last = stored.lastImport, last.source == source, last.definition == stored.contentDigest,
-            let catalog = try database.read({ try $0.catalog(request.catalog) })
-        {
-            return ImportSummary(
-                read: 0, total: catalog.summary.count, added: 0, updated: 0, removed: 0, unchanged: true,
-                notes: ["the source is the one imported last, byte for byte, read the same way: nothing to do"])
-        }
-        let outcome = ReadingOutcome()
+        let digest = try Self.sourceDigest(of: fetched, format: format, request: plan.request, collation: collation)
+        if let unchanged = plan.unchangedSummary(digest: digest) { return unchanged }
         let progress = bytesRead
-        let reader = try ImportPipeline.reader(
-            format: format, fileURL: fetched.fileURL, displayName: fetched.displayName, definition: &definition,
-            record: request.record, table: request.table, comment: request.comment,
-            progress: { progress($0) }, outcome: outcome)
+        let reader = plan.reader(for: fetched, format: format, definition: definition) { progress($0) }
         let done = readingDone
         let records = recordsRead
         return try ImportPipeline.run(
-            reader, into: database, definition: definition, replace: request.replace,
-            collation: collation, requiredSources: request.mapping, outcome: outcome, source: source,
-            readingDone: { done($0) }, progress: { records($0) }, isCancelled: isCancelled)
+            reader, into: database, definition: definition, replace: plan.request.replace,
+            collation: collation, requiredSources: plan.request.mapping, source: digest,
+            previous: .planned(plan.stored), readingDone: { done($0) }, progress: { records($0) },
+            isCancelled: isCancelled)
     }
 
     /// The ``ImportStamp/source`` digest of an import: the file's bytes and everything else that
@@ -227,54 +205,5 @@ public struct SourceImporter: Sendable {
         }
         digest.update(field: collation.version)
         return digest.finalized()
-    }
-
-    /// The definition to import with: the stored one (or a new one, from the embedded definition
-    /// when the file carries one) with the request's options applied.
-    static func definition(
-        for request: ImportRequest, stored: CatalogDefinition?, embedded: CatalogDefinition?
-    ) -> CatalogDefinition {
-        var definition: CatalogDefinition
-        if let stored {
-            definition = stored
-            if let embedded {
-                definition.fieldTypes.merge(embedded.fieldTypes) { own, _ in own }
-            }
-        } else {
-            let fresh = CatalogDefinition(
-                id: request.catalog, title: request.title ?? embedded?.title ?? request.catalog,
-                locale: request.locale ?? embedded?.locale ?? "en")
-            definition = embedded.map { EmbeddedDefinition.apply($0, to: fresh) } ?? fresh
-            if embedded?.language == nil, request.language == nil, let locale = request.locale {
-                definition.language = locale
-            }
-        }
-        if let title = request.title { definition.title = title }
-        definition.mapping.merge(request.mapping) { _, new in new }
-        definition.fieldTypes.merge(request.fieldTypes) { _, new in new }
-        if let language = request.language { definition.language = language }
-        if let separator = request.categorySeparator { definition.categorySeparator = separator }
-        return definition
-    }
-
-    /// Refuses what cannot work before anything is fetched: a locale change, and a mapping that
-    /// changes how the catalog's records are identified (unless replacing).
-    static func check(_ request: ImportRequest, against stored: CatalogDefinition?) throws(ImportError) {
-        guard let stored else { return }
-        if let locale = request.locale, locale != stored.locale {
-            throw ImportError(
-                .invalidArgument,
-                "catalog \"\(stored.id)\" already has locale \"\(stored.locale)\"; it cannot change on import")
-        }
-        guard !request.replace, let before = stored.idSource ?? stored.mapping[.id].map(IDSource.field) else {
-            return
-        }
-        var now: IDSource?
-        if let id = request.mapping[.id] {
-            now = .field(id)
-        } else if case .title = before, let title = request.mapping[.title] {
-            now = .title(title)
-        }
-        try ImportPipeline.checkKeys(catalog: stored.id, before: before, now: now, replace: false)
     }
 }

@@ -31,12 +31,15 @@ struct ByteScanner {
     var mark = -1
     /// The input offset of `bytes[0]`.
     private(set) var base: Int64 = 0
+    /// The current line, where it starts, and the continuation bytes passed on it.
+    private(set) var position = LinePosition()
     /// The current 1-based line.
-    var line = 1
-    /// The input offset of the current line's first byte.
-    var lineStart: Int64 = 0
+    var line: Int { position.line }
     /// UTF-8 continuation bytes passed on the current line (so columns count scalars).
-    var lineContinuations = 0
+    var lineContinuations: Int {
+        get { position.continuations }
+        set { position.continuations = newValue }
+    }
     /// Name of the input for error locations.
     let sourceName: String
 
@@ -59,7 +62,7 @@ struct ByteScanner {
     /// this line has been counted.
     @inline(__always)
     func column(at index: Int) -> Int {
-        Int(base + Int64(index) - lineStart) - lineContinuations + 1
+        position.column(atOffset: base + Int64(index))
     }
 
     /// The location of `bytes[index]`.
@@ -70,9 +73,48 @@ struct ByteScanner {
     /// Records the line feed at `bytes[index]`.
     @inline(__always)
     mutating func newline(at index: Int) {
-        line += 1
-        lineStart = base + Int64(index) + 1
-        lineContinuations = 0
+        position.newline(atOffset: base + Int64(index))
+    }
+
+    /// The byte-scan loop every tokenizer runs: moves `pos` forward to the first byte `isStop`
+    /// accepts, or to `end`, skipping eight bytes at a time while `isPlain` says a word holds no
+    /// byte of interest, and counting the UTF-8 continuation bytes passed (and, with
+    /// `countsLines`, the line feeds, which then must not be stop bytes).
+    ///
+    /// - Returns: the new `pos`: a stop byte's index, or `end`.
+    @inline(__always)
+    mutating func scan(
+        countsLines: Bool = false, isPlain: (UInt64) -> Bool, isStop: (UInt8) -> Bool
+    ) -> Int {
+        let bytes = self.bytes
+        let end = self.end
+        var i = pos
+        var continuations = 0
+        scan: while i < end {
+            if i + 8 <= end {
+                let word = ByteWords.load(bytes + i)
+                if isPlain(word) {
+                    continuations += ByteWords.continuationCount(word)
+                    i += 8
+                    continue
+                }
+            }
+            let limit = min(i + 8, end)
+            while i < limit {
+                let b = bytes[i]
+                if isStop(b) { break scan }
+                if countsLines && b == 0x0A {
+                    newline(at: i)
+                    continuations = 0
+                } else if b & 0xC0 == 0x80 {
+                    continuations += 1
+                }
+                i += 1
+            }
+        }
+        position.continuations += continuations
+        pos = i
+        return i
     }
 
     /// The bytes `bytes[from..<to]` as a string (already validated).
@@ -140,15 +182,10 @@ struct ByteScanner {
     /// Looks at the first bytes: rejects UTF-16/32 byte order marks, skips the UTF-8 one.
     private mutating func start() throws(ImportError) {
         started = true
-        if let encoding = UTF8Validation.foreignByteOrderMark(bytes, count: filled) {
-            let message = "the input is \(encoding) (byte order mark); only UTF-8 is supported"
-            throw ImportError(.encoding, message, at: SourceLocation(source: sourceName, line: 1, column: 1))
-        }
-        if UTF8Validation.hasUTF8ByteOrderMark(bytes, count: filled) {
-            pos = 3
-            end = 3
-            lineStart = 3
-        }
+        let skip = try UTF8Validation.checkStart(bytes, count: filled, source: sourceName)
+        pos = skip
+        end = skip
+        position.lineStart = Int64(skip)
         validate()
     }
 
@@ -203,22 +240,10 @@ struct ByteScanner {
     /// The `.encoding` error for the invalid (or truncated) sequence at `bytes[index]`.
     private func encodingError(at index: Int) -> ImportError {
         // Walk from `pos` to the bad byte to find its line and column.
-        var line = self.line
-        var lineStart = self.lineStart
-        var continuations = self.lineContinuations
-        var i = pos
-        while i < index {
-            let b = bytes[i]
-            if b == 0x0A {
-                line += 1
-                lineStart = base + Int64(i) + 1
-                continuations = 0
-            } else if b & 0xC0 == 0x80 {
-                continuations += 1
-            }
-            i += 1
-        }
-        let column = Int(base + Int64(index) - lineStart) - continuations + 1
+        var position = self.position
+        position.pass(bytes, from: pos, to: index, base: base)
+        let line = position.line
+        let column = position.column(atOffset: base + Int64(index))
         let message =
             index < filled
             ? UTF8Validation.describeInvalid(bytes + index, available: filled - index)

@@ -229,34 +229,15 @@ struct CSVParser {
         scanner.mark = scanner.pos
         defer { scanner.mark = -1 }
         while true {
+            // Stops at a separator, quote, LF or CR (words with other control characters go byte by byte).
+            let i = scanner.scan(
+                isPlain: {
+                    !ByteWords.contains($0, separator) && !ByteWords.contains($0, Byte.quote)
+                        && !ByteWords.containsByte($0, below: 0x0E)
+                },
+                isStop: { $0 == separator || $0 == Byte.lineFeed || $0 == Byte.carriageReturn || $0 == Byte.quote })
             let bytes = scanner.bytes
             let end = scanner.end
-            var i = scanner.pos
-            var continuations = 0
-            scan: while i < end {
-                if i + 8 <= end {
-                    let word = ByteWords.load(bytes + i)
-                    if !ByteWords.contains(word, separator), !ByteWords.contains(word, Byte.quote),
-                        !ByteWords.containsByte(word, below: 0x0E)
-                    {
-                        // No separator, quote, LF or CR (nor other control characters) in these 8.
-                        continuations += ByteWords.continuationCount(word)
-                        i += 8
-                        continue
-                    }
-                }
-                let limit = min(i + 8, end)
-                while i < limit {
-                    let b = bytes[i]
-                    if b == separator || b == Byte.lineFeed || b == Byte.carriageReturn || b == Byte.quote {
-                        break scan
-                    }
-                    if b & 0xC0 == 0x80 { continuations += 1 }
-                    i += 1
-                }
-            }
-            scanner.lineContinuations += continuations
-            scanner.pos = i
             if i == end {
                 if try !scanner.fill() {
                     return (cellValue(from: scanner.mark, to: scanner.pos), .endOfInput)
@@ -288,34 +269,11 @@ struct CSVParser {
         defer { scanner.mark = -1 }
         var usesScratch = false
         while true {
-            let bytes = scanner.bytes
+            let i = scanner.scan(
+                countsLines: true,
+                isPlain: { !ByteWords.contains($0, Byte.quote) && !ByteWords.contains($0, Byte.lineFeed) },
+                isStop: { $0 == Byte.quote })
             let end = scanner.end
-            var i = scanner.pos
-            var continuations = 0
-            scan: while i < end {
-                if i + 8 <= end {
-                    let word = ByteWords.load(bytes + i)
-                    if !ByteWords.contains(word, Byte.quote), !ByteWords.contains(word, Byte.lineFeed) {
-                        continuations += ByteWords.continuationCount(word)
-                        i += 8
-                        continue
-                    }
-                }
-                let limit = min(i + 8, end)
-                while i < limit {
-                    let b = bytes[i]
-                    if b == Byte.quote { break scan }
-                    if b == Byte.lineFeed {
-                        scanner.newline(at: i)
-                        continuations = 0
-                    } else if b & 0xC0 == 0x80 {
-                        continuations += 1
-                    }
-                    i += 1
-                }
-            }
-            scanner.lineContinuations += continuations
-            scanner.pos = i
             if i == end {
                 if try !scanner.fill() {
                     throw ImportError(

@@ -36,7 +36,7 @@ public struct CSVRecordReader: RecordSource {
     /// Creates a reader for a CSV file.
     ///
     /// - Parameters:
-    ///   - fileURL: the file to read (it is opened by ``forEachRecord(_:)``).
+    ///   - fileURL: the file to read (it is opened by ``read(cancellation:fieldNames:_:)``).
     ///   - separator: an ASCII separator other than `"`, CR and LF; nil detects it.
     ///   - sourceName: the name used in error locations; the file's path when nil.
     ///   - progress: called every so often with the number of bytes consumed.
@@ -61,20 +61,26 @@ public struct CSVRecordReader: RecordSource {
         self.progress = progress
     }
 
-    /// Calls `body` with each record (row) in order.
+    /// Reads the header, calling `fieldNames` with its names, then calls `body` with each record
+    /// (row) in order.
     ///
+    /// - Returns: the rows read and the header's names.
     /// - Throws: an ``ImportError`` (`.malformed`, `.encoding`, `.empty`, `.invalidArgument` for a
-    ///   bad separator, `.tooLarge`, `.io`) with the line and column of the problem, or whatever
-    ///   `body` throws. Records before the problem have already been delivered.
-    public func forEachRecord(_ body: (SourceRecord) throws -> Void) throws {
-        try forEachRecord(fieldNames: { _ in }, body)
+    ///   bad separator, `.tooLarge`, `.io`) with the line and column of the problem,
+    ///   ``ReadCancellation/Cancelled``, or whatever `body` throws. Records before the problem have
+    ///   already been delivered.
+    public func read(
+        cancellation: ReadCancellation, fieldNames: ([String]) -> Void, _ body: (SourceRecord) throws -> Void
+    ) throws -> ReadSummary {
+        try ReadingPass.read(
+            input, progress: progress, cancellation: cancellation, fieldNames: fieldNames, body, parse: parse)
     }
 
-    /// Calls `fieldNames` with the header's names, then `body` with each record (row) in order.
-    ///
-    /// - Throws: as ``forEachRecord(_:)``.
-    public func forEachRecord(fieldNames: ([String]) -> Void, _ body: (SourceRecord) throws -> Void) throws {
-        let separatorByte = try Self.separatorByte(separator, source: input.name)
+    /// The CSV part of a read.
+    private func parse(_ pass: ReadingPass, fieldNames: ([String]) -> Void, _ body: (SourceRecord) throws -> Void)
+        throws
+    {
+        let separatorByte = try Self.separatorByte(separator, source: pass.name)
         let commentByte = try comment.map { character throws(ImportError) -> UInt8 in
             guard let ascii = character.asciiValue, ascii != Byte.lineFeed, ascii != Byte.carriageReturn,
                 ascii != Byte.quote, ascii != separatorByte
@@ -82,12 +88,11 @@ public struct CSVRecordReader: RecordSource {
                 throw ImportError(
                     .invalidArgument,
                     "the comment character must be one ASCII character other than a quote, "
-                        + "a line break or the separator", at: SourceLocation(source: input.name))
+                        + "a line break or the separator", at: pass.location())
             }
             return ascii
         }
-        let scanner = ByteScanner(source: try input.open(), progress: progress)
-        var parser = CSVParser(scanner: scanner, separator: separatorByte, comment: commentByte)
+        var parser = CSVParser(scanner: try pass.scanner(), separator: separatorByte, comment: commentByte)
         try parser.run(fieldNames: fieldNames, body)
     }
 

@@ -408,18 +408,10 @@ struct JSONParser {
     @inline(__always)
     private mutating func skipWhitespace() throws(ImportError) -> UInt8? {
         while true {
-            while scanner.pos < scanner.end {
-                let b = scanner.bytes[scanner.pos]
-                switch b {
-                case Byte.space, Byte.tab, Byte.carriageReturn:
-                    scanner.pos += 1
-                case Byte.lineFeed:
-                    scanner.newline(at: scanner.pos)
-                    scanner.pos += 1
-                default:
-                    return b
-                }
-            }
+            let i = scanner.scan(
+                countsLines: true, isPlain: { _ in false },
+                isStop: { !Byte.isWhitespace($0) })
+            if i < scanner.end { return scanner.bytes[i] }
             if try !scanner.fill() { return nil }
         }
     }
@@ -448,35 +440,15 @@ struct JSONParser {
         var escaped = false
         if keep { scratch.removeAll(keepingCapacity: true) }
         while true {
+            let i = scanner.scan(
+                isPlain: {
+                    !ByteWords.contains($0, Byte.quote) && !ByteWords.contains($0, Byte.backslash)
+                        && !ByteWords.containsByte($0, below: 0x20)
+                },
+                isStop: { $0 == Byte.quote || $0 == Byte.backslash || $0 < 0x20 })
             let bytes = scanner.bytes
             let end = scanner.end
-            var i = scanner.pos
-            var continuations = 0
-            var stop: UInt8 = 0
-            scan: while i < end {
-                if i + 8 <= end {
-                    let word = ByteWords.load(bytes + i)
-                    if !ByteWords.contains(word, Byte.quote), !ByteWords.contains(word, Byte.backslash),
-                        !ByteWords.containsByte(word, below: 0x20)
-                    {
-                        continuations += ByteWords.continuationCount(word)
-                        i += 8
-                        continue
-                    }
-                }
-                let limit = min(i + 8, end)
-                while i < limit {
-                    let b = bytes[i]
-                    if b == Byte.quote || b == Byte.backslash || b < 0x20 {
-                        stop = b
-                        break scan
-                    }
-                    if b & 0xC0 == 0x80 { continuations += 1 }
-                    i += 1
-                }
-            }
-            scanner.lineContinuations += continuations
-            scanner.pos = i
+            let stop: UInt8 = i < end ? bytes[i] : 0
             if i == end {
                 if try !scanner.fill() {
                     scanner.mark = -1
@@ -690,35 +662,4 @@ extension JSONParser: JSONByteCursor {
     mutating func peekByte() throws(ImportError) -> UInt8? { try peek() }
 
     mutating func advance() { scanner.pos += 1 }
-}
-
-/// ASCII bytes the tokenizers look for.
-enum Byte {
-    static let tab: UInt8 = 0x09
-    static let lineFeed: UInt8 = 0x0A
-    static let carriageReturn: UInt8 = 0x0D
-    static let space: UInt8 = 0x20
-    static let quote: UInt8 = 0x22
-    static let plus: UInt8 = 0x2B
-    static let comma: UInt8 = 0x2C
-    static let minus: UInt8 = 0x2D
-    static let dot: UInt8 = 0x2E
-    static let slash: UInt8 = 0x2F
-    static let zero: UInt8 = 0x30
-    static let nine: UInt8 = 0x39
-    static let colon: UInt8 = 0x3A
-    static let semicolon: UInt8 = 0x3B
-    static let upperE: UInt8 = 0x45
-    static let openBracket: UInt8 = 0x5B
-    static let backslash: UInt8 = 0x5C
-    static let closeBracket: UInt8 = 0x5D
-    static let b: UInt8 = 0x62
-    static let e: UInt8 = 0x65
-    static let f: UInt8 = 0x66
-    static let n: UInt8 = 0x6E
-    static let r: UInt8 = 0x72
-    static let t: UInt8 = 0x74
-    static let u: UInt8 = 0x75
-    static let openBrace: UInt8 = 0x7B
-    static let closeBrace: UInt8 = 0x7D
 }

@@ -41,7 +41,7 @@ public struct JSONRecordReader: RecordSource {
     /// Creates a reader for a JSON file.
     ///
     /// - Parameters:
-    ///   - fileURL: the file to read (it is opened by ``forEachRecord(_:)``).
+    ///   - fileURL: the file to read (it is opened by ``read(cancellation:fieldNames:_:)``).
     ///   - recordPath: the key holding the array of records when the top-level value is an object;
     ///     nil finds it. It must be nil when the top-level value is an array.
     ///   - sourceName: the name used in error locations; the file's path when nil (give the URL
@@ -70,15 +70,20 @@ public struct JSONRecordReader: RecordSource {
 
     /// Calls `body` with each record in document order.
     ///
+    /// - Returns: the records read and the bytes of the first (validating) pass.
     /// - Throws: an ``ImportError`` (`.malformed`, `.encoding`, `.empty`, `.notFound`, `.tooLarge`,
-    ///   `.io`) with the line and column of the problem, or whatever `body` throws. Records before
-    ///   the problem have already been delivered.
-    public func forEachRecord(_ body: (SourceRecord) throws -> Void) throws {
-        let scanner = ByteScanner(source: try input.open(), progress: progress)
-        var parser = JSONParser(scanner: scanner, recordPath: recordPath)
-        guard try parser.run(body) == .keyedRecords else { return }
-        var keyed = JSONParser(
-            scanner: ByteScanner(source: try input.open(), progress: nil), recordPath: nil, keyed: true)
-        try keyed.run(body)
+    ///   `.io`) with the line and column of the problem, ``ReadCancellation/Cancelled``, or whatever
+    ///   `body` throws. Records before the problem have already been delivered.
+    public func read(
+        cancellation: ReadCancellation, fieldNames: ([String]) -> Void, _ body: (SourceRecord) throws -> Void
+    ) throws -> ReadSummary {
+        try ReadingPass.read(
+            input, progress: progress, cancellation: cancellation, fieldNames: fieldNames, body
+        ) { pass, _, body in
+            var parser = JSONParser(scanner: try pass.scanner(), recordPath: recordPath)
+            guard try parser.run(body) == .keyedRecords else { return }
+            var keyed = JSONParser(scanner: try pass.scanner(reportsProgress: false), recordPath: nil, keyed: true)
+            try keyed.run(body)
+        }
     }
 }

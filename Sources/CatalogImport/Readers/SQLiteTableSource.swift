@@ -21,27 +21,29 @@ public struct SQLiteTableSource: RecordSource {
     /// The table read; nil picks the only table, or fails listing them. A name matches ignoring
     /// ASCII case (SQLite keeps table names unique that way, so the match is never ambiguous).
     public let table: String?
-    /// Asked now and then while rows are read; true stops the read with an error.
-    public var isCancelled: (@Sendable () -> Bool)?
-
     /// The table ``SQLiteTableWriter`` keeps the catalog's definition in; not a table of records.
     public static let definitionTable = "catalog_definition"
 
-    /// Creates a source; nothing is read until ``forEachRecord(_:)``.
+    /// Creates a source; nothing is read until ``read(cancellation:fieldNames:_:)``.
     public init(path: String, table: String?) {
         self.path = path
         self.table = table
     }
 
-    public func forEachRecord(_ body: (SourceRecord) throws -> Void) throws {
-        try forEachRecord(fieldNames: { _ in }, body)
-    }
-
-    public func forEachRecord(fieldNames: ([String]) -> Void, _ body: (SourceRecord) throws -> Void) throws {
+    /// Calls `fieldNames` with the table's columns, then `body` with each row.
+    ///
+    /// SQLite asks `cancellation` every 10,000 steps of its virtual machine, so even a view that
+    /// never ends (a recursive one) stops when asked to.
+    ///
+    /// - Returns: the rows read and the columns.
+    /// - Throws: an ``ImportError`` (`.io`, `.malformed`, `.empty`, `.notFound`, `.invalidArgument`),
+    ///   ``ReadCancellation/Cancelled`` between rows, or what `body` throws.
+    public func read(
+        cancellation: ReadCancellation, fieldNames: ([String]) -> Void, _ body: (SourceRecord) throws -> Void
+    ) throws -> ReadSummary {
         let connection = try open()
         defer { connection.close() }
-        // A table can be a view that never ends (a recursive one): it stops when asked to.
-        if let isCancelled { connection.setProgressHandler(every: 10_000, isCancelled) }
+        connection.setProgressHandler(every: 10_000, cancellation.isCancelled)
         do {
             let name = try resolveTable(connection)
             let statement = try connection.prepare(
@@ -52,8 +54,8 @@ public struct SQLiteTableSource: RecordSource {
             }
             fieldNames(names)
             var row = 0
-            var sawRecord = false
             while try statement.step() {
+                if row % ReadingPass.cancellationInterval == 0 { try cancellation.check() }
                 row += 1
                 let location = SourceLocation(source: "\(path):table \(name)", line: row)
                 var record = SourceRecord(location: location)
@@ -63,12 +65,12 @@ public struct SQLiteTableSource: RecordSource {
                             name: column, value: statement.value(Int32(index)), declaredJSON: json[index],
                             location: location))
                 }
-                sawRecord = true
                 try body(record)
             }
-            if !sawRecord {
+            if row == 0 {
                 throw ImportError(.empty, "table \"\(name)\" has no rows", at: SourceLocation(source: path))
             }
+            return ReadSummary(records: row, fieldNames: names)
         } catch let error as StorageError {
             throw ImportError(.malformed, "cannot read SQLite file: \(error.message)", at: SourceLocation(source: path))
         }

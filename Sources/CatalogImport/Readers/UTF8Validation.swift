@@ -1,3 +1,5 @@
+import CatalogModel
+
 /// Strict UTF-8 validation over raw bytes, for input that arrives in chunks.
 ///
 /// Rejects what RFC 3629 rejects (overlong forms, surrogates, code points above U+10FFFF, stray
@@ -20,8 +22,8 @@ enum UTF8Validation {
         while i < count {
             // Fast path: eight ASCII bytes at a time (and no NUL among them).
             if i + 8 <= count {
-                let word = UnsafeRawPointer(bytes + i).loadUnaligned(as: UInt64.self)
-                if word & 0x8080_8080_8080_8080 == 0, !containsZeroByte(word) {
+                let word = ByteWords.load(bytes + i)
+                if ByteWords.isASCII(word), !ByteWords.contains(word, 0) {
                     i += 8
                     continue
                 }
@@ -60,12 +62,6 @@ enum UTF8Validation {
         return .valid
     }
 
-    /// Whether any of the eight bytes of `word` is zero.
-    @inline(__always)
-    private static func containsZeroByte(_ word: UInt64) -> Bool {
-        (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080 != 0
-    }
-
     /// Explains the invalid sequence at `bytes` (at most `available` bytes readable) for an error.
     static func describeInvalid(_ bytes: UnsafePointer<UInt8>, available: Int) -> String {
         if bytes[0] == 0 {
@@ -89,6 +85,20 @@ enum UTF8Validation {
         if count >= 2, bytes[0] == 0xFF, bytes[1] == 0xFE { return "UTF-16" }
         if count >= 2, bytes[0] == 0xFE, bytes[1] == 0xFF { return "UTF-16" }
         return nil
+    }
+
+    /// The check every reader makes of the input's first bytes: a UTF-16 or UTF-32 byte order
+    /// mark is refused, a UTF-8 one is skipped.
+    ///
+    /// - Returns: how many bytes to skip (3 after a UTF-8 byte order mark, else 0).
+    /// - Throws: `.encoding` at line 1, column 1 for a foreign byte order mark.
+    static func checkStart(_ bytes: UnsafePointer<UInt8>, count: Int, source: String) throws(ImportError) -> Int {
+        if let encoding = foreignByteOrderMark(bytes, count: count) {
+            throw ImportError(
+                .encoding, "the input is \(encoding) (byte order mark); only UTF-8 is supported",
+                at: SourceLocation(source: source, line: 1, column: 1))
+        }
+        return hasUTF8ByteOrderMark(bytes, count: count) ? 3 : 0
     }
 
     /// Whether `bytes` starts with the UTF-8 byte order mark.

@@ -26,9 +26,7 @@ final class XMLInputStream {
     private var carry: [UInt8] = []
     private var started = false
     private var atEnd = false
-    private var line = 1
-    private var lineStart: Int64 = 0
-    private var lineContinuations = 0
+    private var position = LinePosition()
     /// Input offset of the next byte to hand on.
     private var offset: Int64 = 0
     private var bytesRead: Int64 = 0
@@ -112,13 +110,13 @@ final class XMLInputStream {
         }
         let checked = track(buffer, count: deliver)
         if checked == deliver, let invalidAt {
-            let column = Int(offset + Int64(invalidAt) - lineStart) - lineContinuations + 1
+            let column = position.column(atOffset: offset + Int64(invalidAt))
             let message =
                 truncated
                 ? "truncated UTF-8 sequence at the end of the input"
                 : UTF8Validation.describeInvalid(buffer + invalidAt, available: count - invalidAt)
             pendingFailure = ImportError(
-                .encoding, message, at: SourceLocation(source: sourceName, line: line, column: column))
+                .encoding, message, at: SourceLocation(source: sourceName, line: position.line, column: column))
         }
         offset += Int64(checked)
         return checked
@@ -127,14 +125,7 @@ final class XMLInputStream {
     /// Checks the byte order mark.
     private func start(_ buffer: UnsafeMutablePointer<UInt8>, count: Int) throws(ImportError) {
         started = true
-        if let encoding = UTF8Validation.foreignByteOrderMark(buffer, count: count) {
-            throw ImportError(
-                .encoding, "the input is \(encoding) (byte order mark); only UTF-8 is supported",
-                at: SourceLocation(source: sourceName, line: 1, column: 1))
-        }
-        if UTF8Validation.hasUTF8ByteOrderMark(buffer, count: count) {
-            lineStart = 3
-        }
+        position.lineStart = Int64(try UTF8Validation.checkStart(buffer, count: count, source: sourceName))
     }
 
     /// Runs the prolog scanner and the line count over `buffer[0..<count]` (the BOM excluded).
@@ -143,47 +134,19 @@ final class XMLInputStream {
     ///   something; ``pendingFailure`` then says what).
     private func track(_ buffer: UnsafeMutablePointer<UInt8>, count: Int) -> Int {
         // At offset 0, `lineStart` is 3 after a UTF-8 byte order mark: skip it.
-        var i = offset == 0 ? Int(lineStart) : 0
-        var line = self.line
-        var lineStart = self.lineStart
-        var continuations = self.lineContinuations
-        defer {
-            self.line = line
-            self.lineStart = lineStart
-            self.lineContinuations = continuations
-        }
+        var i = offset == 0 ? Int(position.lineStart) : 0
         while i < count, !prolog.isDone {
             let byte = buffer[i]
-            let column = Int(offset + Int64(i) - lineStart) - continuations + 1
-            if let finding = prolog.feed(byte, line: line, column: column) {
+            let at = offset + Int64(i)
+            if let finding = prolog.feed(byte, line: position.line, column: position.column(atOffset: at)) {
                 pendingFailure = failure(for: finding)
                 return i
             }
-            if byte == 0x0A {
-                line += 1
-                lineStart = offset + Int64(i) + 1
-                continuations = 0
-            } else if byte & 0xC0 == 0x80 {
-                continuations += 1
-            }
+            position.pass(byte, atOffset: at)
             i += 1
         }
-        // After the prolog only lines matter: count line feeds with memchr, and continuation
-        // bytes only after the last one.
-        var lastLineFeed = -1
-        while i < count, let found = memchr(buffer + i, 0x0A, count - i) {
-            lastLineFeed = UnsafeMutableRawPointer(found).assumingMemoryBound(to: UInt8.self) - buffer
-            line += 1
-            i = lastLineFeed + 1
-        }
-        if lastLineFeed >= 0 {
-            lineStart = offset + Int64(lastLineFeed) + 1
-            continuations = 0
-        }
-        while i < count {
-            if buffer[i] & 0xC0 == 0x80 { continuations += 1 }
-            i += 1
-        }
+        // After the prolog only lines matter.
+        position.pass(buffer, from: i, to: count, base: offset)
         return count
     }
 

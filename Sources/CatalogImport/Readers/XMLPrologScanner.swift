@@ -58,14 +58,14 @@ struct XMLPrologScanner {
             beforePrevious = previous
             previous = byte
         }
-        if !isWhitespace(byte) { sawContent = true }
+        if !Byte.isWhitespace(byte) { sawContent = true }
         switch state {
         case .prolog:
             if byte == 0x3C {  // <
                 state = .lessThan
                 markupLine = line
                 markupColumn = column
-            } else if !isWhitespace(byte) {
+            } else if !Byte.isWhitespace(byte) {
                 isDone = true  // text before the root: libxml2 reports it
             }
         case .lessThan:
@@ -141,7 +141,7 @@ struct XMLPrologScanner {
                 isDone = true
                 return .entityDeclaration(line: markupLine, column: markupColumn)
             }
-            if isWhitespace(byte) || keyword.count >= 8 {
+            if Byte.isWhitespace(byte) || keyword.count >= 8 {
                 state = .subsetDeclaration
             }
         case .subsetDeclaration:
@@ -177,10 +177,5 @@ struct XMLPrologScanner {
 
     private static func isUTF8(_ encoding: String) -> Bool {
         ["utf-8", "utf8", "us-ascii", "ascii"].contains(encoding.lowercased())
-    }
-
-    @inline(__always)
-    private func isWhitespace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 }

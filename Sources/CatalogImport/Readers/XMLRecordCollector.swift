@@ -540,8 +540,7 @@ final class XMLRecordCollector {
     @inline(__always)
     private static func isWhitespace(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
         for index in 0..<count {
-            let byte = bytes[index]
-            if byte != 0x20 && byte != 0x0A && byte != 0x09 && byte != 0x0D { return false }
+            if !Byte.isWhitespace(bytes[index]) { return false }
         }
         return true
     }

@@ -65,9 +65,6 @@ public struct XMLRecordReader: RecordSource {
     /// Called with the number of input bytes consumed so far after every read (256 KiB, the
     /// parser's chunk size), and once at the end.
     public var progress: ((Int64) -> Void)?
-    /// Called after a successful read with the document's shape (root element and its
-    /// attributes, record element, record attributes), so an export can write the same shape.
-    public var shape: ((XMLDocumentShape) -> Void)?
 
     /// The deepest nesting accepted, the root element counting as 1.
     public static let maxDepth = XMLRecordCollector.maxDepth
@@ -75,7 +72,7 @@ public struct XMLRecordReader: RecordSource {
     /// Creates a reader for an XML file.
     ///
     /// - Parameters:
-    ///   - fileURL: the file to read (it is opened by ``forEachRecord(_:)``).
+    ///   - fileURL: the file to read (it is opened by ``read(cancellation:fieldNames:_:)``).
     ///   - recordElement: the record element's name; nil detects it.
     ///   - sourceName: the name used in error locations; the file's path when nil (give the URL
     ///     for a downloaded file).
@@ -104,27 +101,38 @@ public struct XMLRecordReader: RecordSource {
 
     /// Calls `body` with each record in document order.
     ///
+    /// - Returns: the records read and the document's shape (root element and its attributes,
+    ///   record element, record attributes), so an export can write the same shape.
     /// - Throws: an ``ImportError`` (`.malformed`, `.encoding`, `.forbidden`, `.empty`, `.tooLarge`,
-    ///   `.io`) with the line and column of the problem, or whatever `body` throws. Records before
-    ///   the problem have already been delivered.
-    public func forEachRecord(_ body: (SourceRecord) throws -> Void) throws {
+    ///   `.io`) with the line and column of the problem, ``ReadCancellation/Cancelled``, or whatever
+    ///   `body` throws. Records before the problem have already been delivered.
+    public func read(
+        cancellation: ReadCancellation, fieldNames: ([String]) -> Void, _ body: (SourceRecord) throws -> Void
+    ) throws -> ReadSummary {
+        try ReadingPass.read(
+            input, progress: progress, cancellation: cancellation, fieldNames: fieldNames, body, parse: readRecords)
+    }
+
+    /// The XML part of a read.
+    private func readRecords(_ pass: ReadingPass, fieldNames: ([String]) -> Void, _ body: (SourceRecord) throws -> Void)
+        throws
+    {
         let mode: XMLRecordCollector.Mode
         let element: String
         if let recordElement {
             element = recordElement
             mode = .collect(element: recordElement, depth: nil)
         } else {
-            element = try detectRecordElement()
+            element = try detectRecordElement(pass)
             mode = .collect(element: element, depth: 2)
         }
         try withoutActuallyEscaping(body) { body in
-            let collector = XMLRecordCollector(mode: mode, sourceName: input.name, body: body)
-            let stream = try parse(with: collector, progress: progress)
+            let collector = XMLRecordCollector(mode: mode, sourceName: pass.name, body: body)
+            let stream = try parse(pass, with: collector, reportsProgress: true)
             if let root = collector.rootName {
-                shape?(
-                    XMLDocumentShape(
-                        rootElement: root, rootAttributes: collector.rootAttributes, recordElement: element,
-                        recordAttributes: collector.recordAttributeNames))
+                pass.shape = XMLDocumentShape(
+                    rootElement: root, rootAttributes: collector.rootAttributes, recordElement: element,
+                    recordAttributes: collector.recordAttributeNames)
             }
             guard collector.recordCount == 0 else { return }
             guard case .collect(let element, _) = mode else { return }
@@ -133,9 +141,9 @@ public struct XMLRecordReader: RecordSource {
     }
 
     /// The first pass for a nil ``recordElement``.
-    private func detectRecordElement() throws -> String {
-        let collector = XMLRecordCollector(mode: .detect, sourceName: input.name, body: nil)
-        let stream = try parse(with: collector, progress: nil)
+    private func detectRecordElement(_ pass: ReadingPass) throws -> String {
+        let collector = XMLRecordCollector(mode: .detect, sourceName: pass.name, body: nil)
+        let stream = try parse(pass, with: collector, reportsProgress: false)
         if let element = collector.detectedElement ?? collector.firstChild { return element }
         throw noRecords(looking: nil, collector: collector, stream: stream)
     }
@@ -143,8 +151,10 @@ public struct XMLRecordReader: RecordSource {
     /// Runs one parse with `collector` receiving the events.
     ///
     /// - Throws: what `body` threw, else the first problem found.
-    private func parse(with collector: XMLRecordCollector, progress: ((Int64) -> Void)?) throws -> XMLInputStream {
-        let stream = XMLInputStream(source: try input.open(), progress: progress)
+    private func parse(_ pass: ReadingPass, with collector: XMLRecordCollector, reportsProgress: Bool) throws
+        -> XMLInputStream
+    {
+        let stream = XMLInputStream(source: try pass.open(), progress: reportsProgress ? pass.bytesReporter : nil)
         let parser = try LibXML2PushParser(collector: collector, sourceName: input.name)
         collector.parser = parser
         defer { collector.parser = nil }
@@ -198,28 +208,5 @@ public struct XMLRecordReader: RecordSource {
         }
         let seen = collector.seenNames.map { "<\($0)>" }.joined(separator: ", ")
         return ImportError(.empty, "no records found: no <\(element)> elements (elements seen: \(seen))", at: location)
-    }
-}
-
-/// What an XML document looked like around its records, for writing the same shape again.
-public struct XMLDocumentShape: Sendable, Equatable {
-    /// The root element's name.
-    public var rootElement: String
-    /// The root element's namespace declarations (`xmlns:dc`) and attributes, in document order.
-    public var rootAttributes: [XMLAttribute]
-    /// The record element's name.
-    public var recordElement: String
-    /// The names of the record element's attributes, in order of first appearance.
-    public var recordAttributes: [String]
-
-    /// Creates a shape.
-    public init(
-        rootElement: String, rootAttributes: [(name: String, value: String)] = [], recordElement: String,
-        recordAttributes: [String] = []
-    ) {
-        self.rootElement = rootElement
-        self.rootAttributes = rootAttributes.map { XMLAttribute(name: $0.name, value: $0.value) }
-        self.recordElement = recordElement
-        self.recordAttributes = recordAttributes
     }
 }

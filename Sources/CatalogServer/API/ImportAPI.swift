@@ -50,7 +50,8 @@ struct ImportAPI {
                 // export carries, and the summary has the import's notes.
                 var upload = ImportRequest(source: "upload", catalog: id)
                 upload.title = try request.text("title", maxLength: 200)
-                if try stores.read({ try $0.catalog(id) }) == nil {
+                let stored = try ImportPlan.storedCatalog(id, in: stores)
+                if stored == nil {
                     upload.locale = try request.text("locale", maxLength: 35)
                 }
                 upload.format = format
@@ -59,7 +60,8 @@ struct ImportAPI {
                 upload.replace = replace
                 var importer = SourceImporter(collation: { try ICUCollation.forImport(locale: $0) })
                 importer.isCancelled = cancelled
-                return try importer.importFile(at: file.url, displayName: "upload", request: upload, database: stores)
+                let plan = try ImportPlan(upload, stored: stored)
+                return try importer.importFile(at: file.url, displayName: "upload", plan: plan, database: stores)
             }
             return try JSONResponse.make(summary)
         }
