@@ -14,7 +14,7 @@ import Foundation
 /// let results = try await offline.search(SearchRequest(query: "paprik"), in: offline.id)
 /// ```
 ///
-/// Reads run on a reading thread of the catalog's own (``ReadWorkers``, as a database's `async`
+/// Reads run on a reading thread of the catalog's own (`ReadWorkers`, as a database's `async`
 /// reads do: SQLite blocks, so it never runs on Swift's cooperative threads), one at a time. The
 /// file is opened read-only and may be replaced by a new download while it is open: this value
 /// keeps reading the version it opened until ``close()``.
