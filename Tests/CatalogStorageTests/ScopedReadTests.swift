@@ -76,11 +76,12 @@ import Testing
     func theAsyncReadRunsOnTheDatabasesThreads(engine: TemporaryDatabase.Engine) async throws {
         let fixture = try StoreFixture(engine)
         try Self.stock([Record(id: "a", title: "Apples"), Record(id: "b", title: "Beans")], into: fixture.database)
-        let (count, thread) = try await fixture.database.read { reader in
-            (try reader.requireCatalog("pantry").summary.count, Thread.current.name ?? "")
+        // (Which threads: ReadWorkersTests. Thread names are for debuggers only, since Foundation on
+        // Linux does not always report the name a thread gave itself.)
+        let count = try await fixture.database.read { reader in
+            try reader.requireCatalog("pantry").summary.count
         }
         #expect(count == 2)
-        #expect(thread == (engine == .sqlite ? "sqlite.read" : "postgres.read"), "ran on \(thread)")
         // Errors come back as thrown.
         await #expect(throws: StorageError.self) {
             try await fixture.database.read { try $0.requireCatalog("nope") }

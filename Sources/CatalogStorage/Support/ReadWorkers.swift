@@ -77,6 +77,7 @@ public final class ReadWorkers: Sendable {
                 Thread.current.name = name
                 work()
             }
+            thread.name = name
             thread.stackSize = 4 << 20
             thread.start()
         }
