@@ -64,12 +64,14 @@ final class BenchStore {
     init(path: String, catalog id: String = "bench", options: CatalogEngines.Options = CatalogEngines.Options()) throws
     {
         database = try CatalogEngines.open(path, options: options)
-        catalog = try database.reader().requireCatalog(id)
+        catalog = try database.read { try $0.requireCatalog(id) }
     }
 
     func search(_ query: BenchQuery) throws -> SearchResult {
-        try database.reader().search(
-            SearchRequest(query: query.text, scope: query.scope, limit: 50).checked(), in: catalog)
+        // One scoped read per search, as a request makes it.
+        try database.read { reader in
+            try reader.search(SearchRequest(query: query.text, scope: query.scope, limit: 50).checked(), in: catalog)
+        }
     }
 
     func close() { database.close() }

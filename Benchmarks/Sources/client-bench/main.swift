@@ -184,15 +184,19 @@ let curl =
     ? median(5) {
         timed("/usr/bin/curl", ["-s", "-o", "/dev/null", baseURL.absoluteString + "/api/v1/catalogs/bench/snapshot"])
     } : (0, false)
-let reader = try CatalogEngines.open(databasePath)
+let database = try CatalogEngines.open(databasePath)
+
+/// Reads in one scoped read, from synchronous code (the sync `read`, not its async twin).
+func inRead<T>(_ body: (any CatalogReader) throws -> T) throws -> T { try database.read(body) }
+
 let generic = options.directory + "/client-generic.sqlite"
 start = DispatchTime.now().uptimeNanoseconds
-_ = try SQLiteSnapshotWriter.write(catalog: "bench", from: try reader.reader(), to: generic, method: .generic) { _ in
-    [:]
+_ = try inRead { reader in
+    try SQLiteSnapshotWriter.write(catalog: "bench", from: reader, to: generic, method: .generic) { _ in [:] }
 }
 let genericBuild = milliseconds(start)
 start = DispatchTime.now().uptimeNanoseconds
-_ = try SQLiteSnapshotWriter.write(catalog: "bench", from: try reader.reader(), to: generic) { _ in [:] }
+_ = try inRead { reader in try SQLiteSnapshotWriter.write(catalog: "bench", from: reader, to: generic) { _ in [:] } }
 let fastBuild = milliseconds(start)
 try? FileManager.default.removeItem(atPath: generic)
 
@@ -222,11 +226,11 @@ print("")
 // MARK: - 2. Offline search beside the server's in-process search
 
 let offline = try OfflineCatalog(at: URL(fileURLWithPath: snapshotPath))
-let stored = try reader.reader().requireCatalog("bench")
+let stored = try inRead { try $0.requireCatalog("bench") }
 let detail = try await offline.catalog("bench")
 let set = queries(words: generator.titleWords, scopes: Array(detail.scopes.dropFirst()), count: options.queries)
 for request in queries(words: generator.titleWords.reversed(), scopes: [], count: 200) {
-    _ = try reader.reader().search(request.checked(), in: stored).jsonBytes
+    _ = try inRead { try $0.search(request.checked(), in: stored).jsonBytes }
     _ = try await offline.search(request, in: "bench")
 }
 var serverTimes: [Double] = []
@@ -235,7 +239,7 @@ var onlineTimes: [Double] = []
 var differ = 0
 for request in set {
     start = DispatchTime.now().uptimeNanoseconds
-    let answer = try reader.reader().search(request.checked(), in: stored)
+    let answer = try inRead { try $0.search(request.checked(), in: stored) }
     _ = answer.jsonBytes
     serverTimes.append(milliseconds(start))
     start = DispatchTime.now().uptimeNanoseconds
@@ -305,6 +309,6 @@ if FileManager.default.isExecutableFile(atPath: binary), FileManager.default.isE
 }
 
 offline.close()
-reader.close()
+database.close()
 server.shutdown()
 application.close()
