@@ -114,24 +114,30 @@ export function startBanner() {
 }
 
 // A failed picture: a neutral placeholder of the same size instead of the browser's broken image.
+// Pictures that failed before this module ran (the server draws the rows, and a module runs after
+// the page is parsed, so on a busy machine a 404 can come first) are replaced at once.
 export function startImagePlaceholders() {
-  doc.addEventListener("error", (event) => {
-    const image = event.target;
-    if (!(image instanceof HTMLImageElement) || image.dataset.failed) return;
-    image.dataset.failed = "1";
-    if (image.classList.contains("flag")) {
-      // The script recognises no country code: the server drew this flag for a code it parsed
-      // (CountryCode) and wrote the code, upper-cased, as the alt text; the badge shows it as the
-      // server shows a code without a flag.
-      const badge = element("span", "flag code", image.alt || "");
-      image.replaceWith(badge);
-      return;
-    }
-    const placeholder = element("span", (image.className || "") + " image-failed");
-    placeholder.setAttribute("role", "img");
-    placeholder.setAttribute("aria-label", image.alt || text("imageUnavailable"));
-    image.replaceWith(placeholder);
-  }, true);
+  doc.addEventListener("error", (event) => showFailedImage(event.target), true);
+  for (const image of doc.images) {
+    if (image.complete && image.naturalWidth === 0 && image.getAttribute("src")) showFailedImage(image);
+  }
+}
+
+function showFailedImage(image) {
+  if (!(image instanceof HTMLImageElement) || image.dataset.failed) return;
+  image.dataset.failed = "1";
+  if (image.classList.contains("flag")) {
+    // The script recognises no country code: the server drew this flag for a code it parsed
+    // (CountryCode) and wrote the code, upper-cased, as the alt text; the badge shows it as the
+    // server shows a code without a flag.
+    const badge = element("span", "flag code", image.alt || "");
+    image.replaceWith(badge);
+    return;
+  }
+  const placeholder = element("span", (image.className || "") + " image-failed");
+  placeholder.setAttribute("role", "img");
+  placeholder.setAttribute("aria-label", image.alt || text("imageUnavailable"));
+  image.replaceWith(placeholder);
 }
 
 // ---- Frames, for the measurements -------------------------------------------------------------
