@@ -231,7 +231,9 @@ struct PostgresDatabaseTests {
             as: CatalogDefinition(id: "walk", title: "Walk", locale: "en"), into: database)
         try database.read { reader in
             let catalog = try reader.requireCatalog("walk")
-            // A slow consumer: the session idles past the timeout between two batches.
+            // A slow consumer: the session idles past the timeout between two batches. The pause is
+            // what this test is about (PostgreSQL's idle-in-transaction timeout, 500 ms here, fires
+            // only on a session that waits), so it is time, not an event to wait for.
             var seen = 0
             try reader.forEachItem(of: catalog) { _ in
                 seen += 1

@@ -58,16 +58,14 @@ struct ItemPageHandler: WebHandler {
             if fromScript { throw HTTPError(.unauthorized, code: "unauthorized", "sign in first") }
             return WebRoutes.redirect("/signin?next=" + WebPaths.encode(here))
         }
-        return try stores.read { reader in
-            guard try reader.item(of: reader.catalogOr404(id), id: item) != nil else {
-                throw HTTPError.notFound("no such record")
-            }
-            let users = try stores.users()
-            _ =
-                fields["favorite"] == "0"
-                ? try users.removeFavorite(userID: user.id, catalog: id, item: item)
-                : try users.addFavorite(userID: user.id, catalog: id, item: item)
-            return fromScript ? Response(status: .noContent) : WebRoutes.redirect(here)
-        }
+        // The catalog read ends before the account is written: no snapshot is held over a write.
+        let exists = try stores.read { reader in try reader.item(of: reader.catalogOr404(id), id: item) != nil }
+        guard exists else { throw HTTPError.notFound("no such record") }
+        let users = try stores.users()
+        _ =
+            fields["favorite"] == "0"
+            ? try users.removeFavorite(userID: user.id, catalog: id, item: item)
+            : try users.addFavorite(userID: user.id, catalog: id, item: item)
+        return fromScript ? Response(status: .noContent) : WebRoutes.redirect(here)
     }
 }

@@ -98,15 +98,14 @@ struct SignInHandler: WebHandler {
         guard let field, !field.isEmpty, field.utf8.count <= 200_000,
             let list = try? CatalogJSONDecoder().decode([[String]].self, from: Array(field.utf8))
         else { return }
-        return try stores.read { reader in
-            let users = try stores.users()
-            for entry in list.prefix(500) where entry.count == 2 {
-                guard let catalog = try reader.catalog(entry[0]), try reader.item(of: catalog, id: entry[1]) != nil
-                else {
-                    continue
-                }
-                _ = try users.addFavorite(userID: user.id, catalog: entry[0], item: entry[1])
+        // The records that exist, in one read that ends before the account is written.
+        let kept = try stores.read { reader in
+            try list.prefix(500).filter { entry in
+                guard entry.count == 2, let catalog = try reader.catalog(entry[0]) else { return false }
+                return try reader.item(of: catalog, id: entry[1]) != nil
             }
         }
+        let users = try stores.users()
+        for entry in kept { _ = try users.addFavorite(userID: user.id, catalog: entry[0], item: entry[1]) }
     }
 }
