@@ -73,8 +73,20 @@ public protocol CatalogReader: AnyObject {
     func forEachItem(of catalog: StoredCatalog, _ body: (StoredHit) throws -> Void) throws
     /// Every record's id and content hash (what a re-import compares against).
     func itemHashes(of catalog: StoredCatalog) throws -> [String: UInt64]
-    /// The catalog's search index.
-    func searchIndex(of catalog: StoredCatalog) throws -> any SearchIndexReading
+    /// The catalog's search index: its segments, the base first (``SearchSegment``).
+    func searchSegments(of catalog: StoredCatalog) throws -> [SearchSegment]
+    /// Up to `limit` records of the selection in index order from the `position`-th on (for
+    /// lists addressed by position when the search index cannot answer alone).
+    func page(of catalog: StoredCatalog, selection: BrowseSelection, position: Int, limit: Int) throws -> StoredPage
+    /// How many records of each section the selection holds, by label index (non-empty ones).
+    func sectionCounts(of catalog: StoredCatalog, selection: BrowseSelection) throws -> [(position: Int, count: Int)]
+    /// The change log after change `since`, oldest first, at most `limit` entries.
+    func changes(of catalog: StoredCatalog, since: Int, limit: Int) throws -> [StoredChange]
+    /// The changes of one record, newest first, at most `limit` entries.
+    func history(of catalog: StoredCatalog, item: String, limit: Int) throws -> [StoredChange]
+    /// The oldest change number the log still holds for the catalog (older ones were pruned or
+    /// came before a reload), or nil when it holds none.
+    func oldestChange(of catalog: StoredCatalog) throws -> Int?
     /// The loaded search indexes of the database this reader reads (each database has its own).
     var indexCache: SearchIndexCache { get }
 }
@@ -92,6 +104,12 @@ public protocol CatalogWriter: AnyObject {
     func deleteCatalog(_ id: String) throws -> Bool
     /// Stores a catalog's definition without touching its records (title, source, scopes).
     func updateDefinition(_ definition: CatalogDefinition) throws
+    /// Starts changing the records of catalog `id` in place (``CatalogChangeWriter``), locking it
+    /// against other writers until the transaction ends. Throws `.catalogNotFound` without one.
+    func beginChange(of id: String) throws -> any CatalogChangeWriter
+    /// Removes change log entries older than `time` (ISO 8601, UTC), of every catalog; returns
+    /// how many went.
+    func pruneChanges(before time: String) throws -> Int
 }
 
 /// A catalog version being written.
@@ -113,14 +131,17 @@ public struct StoredCatalog: Sendable {
     /// The collator version its sort keys were made with.
     public var collationVersion: String
     /// Identifies this version of the catalog's data in this database: it changes with every
-    /// import, so caches of search indexes key on it.
+    /// import and every change, so caches of what was read from it key on it.
     public var versionKey: String
+    /// The catalog's change number: it grows by one with every change (``StoredChange``).
+    public var change: Int
 
     /// Creates the description.
     public init(
         definition: CatalogDefinition, summary: CatalogSummary, sectionLabels: [String], categories: [CategoryCount],
-        collationVersion: String, versionKey: String
+        collationVersion: String, versionKey: String, change: Int = 0
     ) {
+        self.change = change
         self.definition = definition
         self.summary = summary
         self.sectionLabels = sectionLabels

@@ -132,10 +132,8 @@ extension CatalogReader {
 
     /// Runs a checked search (``CatalogSearcher``).
     public func search(_ request: SearchRequest.Checked, in catalog: StoredCatalog) throws -> SearchResult {
-        let indexReader = try searchIndex(of: catalog)
-        let index = try loadedIndex(of: catalog, reader: indexReader)
         let searcher = CatalogSearcher(
-            index: index, reader: indexReader,
+            segments: try loadedSegments(of: catalog),
             catalog: SearchCatalog(definition: catalog.definition, categories: catalog.categories))
         return try searcher.search(request)
     }

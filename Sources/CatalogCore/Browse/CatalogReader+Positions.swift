@@ -86,7 +86,17 @@ extension CatalogReader {
             }
             return ListOutline(count: start, sections: sections)
         }
-        let list = try categoryList(of: catalog, category: category)
+        guard let list = try categoryList(of: catalog, category: category) else {
+            // An index of several segments: the engine counts the category's records by section.
+            var start = 0
+            var sections: [OutlineSection] = []
+            for (position, count) in try sectionCounts(of: catalog, selection: .category(category)) {
+                let label = labels.indices.contains(position) ? labels[position] : "#"
+                sections.append(OutlineSection(label: label, labelIndex: position, start: start, count: count))
+                start += count
+            }
+            return ListOutline(count: start, sections: sections)
+        }
         let whole = try outline(of: catalog)
         // A category's positions are positions of the whole list: the sections of the whole list
         // split them.
@@ -114,7 +124,15 @@ extension CatalogReader {
     {
         let limit = try Self.checked(limit)
         guard position >= 0 else { throw StorageError(.invalidArgument, "position must not be negative") }
-        let order = try BrowseOrder(reader: self, catalog: catalog, category: category)
+        guard let order = try BrowseOrder(reader: self, catalog: catalog, category: category) else {
+            let selection = try selection(of: catalog, category: category)
+            let count = try listCount(of: catalog, selection: selection)
+            let start = min(position, count)
+            let items = try keyed(
+                page(of: catalog, selection: selection, position: start, limit: limit).items, of: catalog)
+            return PositionedPage(
+                items: items, position: start, count: count, cursors: items.map { $0.key.map(BrowseCursor.encode) ?? "" })
+        }
         let start = min(position, order.count)
         let end = min(order.count, start + limit)
         let documents = (start..<end).map { order.document(at: $0) }
@@ -132,7 +150,12 @@ extension CatalogReader {
         position: Int, exact: Bool
     ) {
         let key = try BrowseCursor.decode(cursor)
-        let order = try BrowseOrder(reader: self, catalog: catalog, category: category)
+        guard let order = try BrowseOrder(reader: self, catalog: catalog, category: category) else {
+            let selection = try selection(of: catalog, category: category)
+            let position = try count(of: catalog, selection: selection, before: key)
+            let at = try page(of: catalog, selection: selection, from: .from(key), limit: 1).items.first?.key
+            return (position, at == key)
+        }
         // Binary search by key: about 20 single-record reads for a million records.
         var low = 0
         var high = order.count
@@ -167,13 +190,36 @@ extension CatalogReader {
         }
     }
 
-    /// The positions (in the whole catalog's index order) of a category's records.
-    fileprivate func categoryList(of catalog: StoredCatalog, category: Int) throws -> [UInt32] {
+    /// The selection of a list: the whole catalog or a category's records.
+    fileprivate func selection(of catalog: StoredCatalog, category: Int?) throws -> BrowseSelection {
+        guard let category else { return .all }
         guard catalog.categories.contains(where: { $0.id == category }) else {
             throw StorageError(.nameNotFound, "catalog \"\(catalog.id)\" has no category \(category)")
         }
-        let indexReader = try searchIndex(of: catalog)
-        let index = try loadedIndex(of: catalog, reader: indexReader)
+        return .category(category)
+    }
+
+    /// How many records a list holds.
+    fileprivate func listCount(of catalog: StoredCatalog, selection: BrowseSelection) throws -> Int {
+        if case .all = selection { return catalog.summary.count }
+        return try sectionCounts(of: catalog, selection: selection).reduce(0) { $0 + $1.count }
+    }
+
+    /// The catalog's index when it is one segment without deletions (its orders answer lists by
+    /// position in memory), nil otherwise.
+    fileprivate func singleSegment(of catalog: StoredCatalog) throws -> LoadedSegment? {
+        let segments = try loadedSegments(of: catalog)
+        guard segments.count == 1, segments[0].deleted.count == 0 else { return nil }
+        return segments[0]
+    }
+
+    /// The positions (in the whole catalog's index order) of a category's records; nil when the
+    /// index has several segments (the engine's tables answer then).
+    fileprivate func categoryList(of catalog: StoredCatalog, category: Int) throws -> [UInt32]? {
+        _ = try selection(of: catalog, category: category)
+        guard let segment = try singleSegment(of: catalog) else { return nil }
+        let indexReader = segment.reader
+        let index = segment.index
         return try indexCache.categoryPositions(of: catalog, category: category) {
             let order = try index.browseOrder(indexReader)
             guard let term = index.lexicon.index(of: IndexTerms.category(category)) else { return [] }
@@ -202,11 +248,21 @@ private struct BrowseOrder {
     let order: [UInt32]
     let category: [UInt32]?
 
-    init(reader: any CatalogReader, catalog: StoredCatalog, category: Int?) throws {
-        indexReader = try reader.searchIndex(of: catalog)
-        let index = try reader.loadedIndex(of: catalog, reader: indexReader)
+    /// The order of a list, nil when the catalog's index has several segments.
+    init?(reader: any CatalogReader, catalog: StoredCatalog, category: Int?) throws {
+        guard let segment = try reader.singleSegment(of: catalog) else {
+            if let category { _ = try reader.selection(of: catalog, category: category) }
+            return nil
+        }
+        indexReader = segment.reader
+        let index = segment.index
         order = index.count == 0 ? [] : try index.browseOrder(indexReader)
-        self.category = try category.map { try reader.categoryList(of: catalog, category: $0) }
+        if let category {
+            guard let list = try reader.categoryList(of: catalog, category: category) else { return nil }
+            self.category = list
+        } else {
+            self.category = nil
+        }
     }
 
     var count: Int { category?.count ?? order.count }

@@ -148,13 +148,9 @@ public final class CatalogIndexBuilder {
         sortKeyStarts.append(UInt32(sortKeys.count))
         prices.append(record.price.map { NSDecimalNumber(decimal: $0).doubleValue } ?? .nan)
 
-        var stored = record
-        let labels = collation.sectionLabels
-        stored.section = labels.indices.contains(section) ? labels[section] : "#"
-        var output = JSONOutput(capacity: 512)
-        stored.write(to: &output)
+        let (stored, json) = Self.stored(record, section: section, collation: collation)
         scratch.removeAll(keepingCapacity: true)
-        let hash = RecordBlob.write(record: stored, categoryNumbers: numbers, json: output.bytes, to: &scratch)
+        let hash = RecordBlob.write(record: stored, categoryNumbers: numbers, json: json, to: &scratch)
         recordOffsets.append(try records.append(scratch))
         hashes.append(hash)
         self.counted.append(counted)
@@ -165,6 +161,23 @@ public final class CatalogIndexBuilder {
         default: changedCount += 1
         }
     }
+
+    /// A record as it is stored (its section label filled in) and its JSON as the API serves it.
+    public static func stored(_ record: Record, collation: any CatalogCollating) -> (Record, [UInt8]) {
+        stored(record, section: collation.section(for: record.title), collation: collation)
+    }
+
+    private static func stored(_ record: Record, section: Int, collation: any CatalogCollating) -> (Record, [UInt8]) {
+        var stored = record
+        let labels = collation.sectionLabels
+        stored.section = labels.indices.contains(section) ? labels[section] : "#"
+        var output = JSONOutput(capacity: 512)
+        stored.write(to: &output)
+        return (stored, output.bytes)
+    }
+
+    /// The numbers of the categories in use, by label (after ``add(_:)``, new ones included).
+    public var categoryNumbersInUse: [String: Int] { categoryNumbers }
 
     /// Numbers the records, writes them and the search index to `sink`.
     ///

@@ -94,6 +94,17 @@ public struct DocumentAttributes: Sendable {
         return count
     }
 
+    /// The rank length of a document (the title length it was numbered by).
+    public func length(of document: Int) -> Int {
+        var low = 0
+        var high = lengthStarts.count
+        while low < high {
+            let middle = (low + high) / 2
+            if lengthStarts[middle].first <= document { low = middle + 1 } else { high = middle }
+        }
+        return low > 0 ? lengthStarts[low - 1].length : 0
+    }
+
     /// The first document whose title is at least `length` characters long.
     public func firstDocument(atLeast length: Int) -> Int {
         for (start, first) in lengthStarts where start >= length { return first }

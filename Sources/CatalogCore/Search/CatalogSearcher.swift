@@ -60,10 +60,8 @@ public struct RankedHit: Sendable {
 /// counts at most ``maxFacetValues`` values: past either bound counts are lower bounds, marked
 /// `capped`, so no request costs more than a bounded amount whatever it asks for.
 public struct CatalogSearcher {
-    /// The catalog's loaded index.
-    public let index: CatalogSearchIndex
-    /// The engine's answers for this catalog.
-    public let reader: any SearchIndexReading
+    /// The segments of the catalog's index, each with its deletions.
+    let segments: [LoadedSegment]
     /// The catalog's definition and categories.
     public let catalog: SearchCatalog
 
@@ -83,16 +81,26 @@ public struct CatalogSearcher {
     /// The chunk visits this searcher's counts may make per search (``defaultCountBudget``).
     public var countBudget: Int
 
-    /// Creates a searcher.
+    /// Creates a searcher of an index of one segment without deletions.
     public init(
         index: CatalogSearchIndex, reader: any SearchIndexReading, catalog: SearchCatalog,
         countBudget: Int = CatalogSearcher.defaultCountBudget
     ) {
-        self.index = index
-        self.reader = reader
+        self.init(
+            segments: [LoadedSegment(index: index, reader: reader, deleted: .none, key: "")], catalog: catalog,
+            countBudget: countBudget)
+    }
+
+    /// Creates a searcher of the segments of a catalog's index.
+    init(segments: [LoadedSegment], catalog: SearchCatalog, countBudget: Int = CatalogSearcher.defaultCountBudget) {
+        self.segments = segments
         self.catalog = catalog
         self.countBudget = countBudget
     }
+
+    /// Whether the index is one segment without deletions: pages are walked in document order
+    /// and cursors name document numbers (``SearchCursor/ranked(tier:document:)``).
+    var isSingle: Bool { segments.count == 1 && segments[0].deleted.count == 0 }
 
     /// Runs a checked search (``SearchRequest/Checked``: its limit and filters are valid).
     ///
@@ -110,49 +118,97 @@ public struct CatalogSearcher {
             }
             selected = match.categories.isEmpty ? nil : match
         }
-        let evaluation = try Evaluation(
-            searcher: self, query: query, request: request, scope: selected?.categories ?? [])
+        let budget = CountBudget(countBudget)
+        let live = isSingle ? segments : segments.filter { $0.liveCount > 0 }
+        let evaluations = try live.map { segment in
+            try Evaluation(
+                segment: segment, catalog: catalog, query: query, request: request,
+                scope: selected?.categories ?? [], budget: budget)
+        }
+        func count(_ each: (Evaluation) throws -> (Int, Bool)) rethrows -> (Int, Bool) {
+            var total = 0
+            var capped = false
+            for evaluation in evaluations {
+                let (count, partial) = try each(evaluation)
+                total += count
+                capped = capped || partial
+            }
+            return total > SearchResponse.countCap ? (SearchResponse.countCap, true) : (total, capped)
+        }
 
-        let (total, totalCapped) = try evaluation.count { try evaluation.matches($0).count }
+        let (total, totalCapped) = try count { evaluation in try evaluation.count { try evaluation.matches($0).count } }
         var scopeCounts: [ScopeCount] = []
         for scope in scopes {
             if scope.categories == (selected?.categories ?? []) {
                 scopeCounts.append(ScopeCount(label: scope.label, count: total, capped: totalCapped))
                 continue
             }
-            let filter = evaluation.scopeSet(scope.categories)
-            let (count, capped) = try evaluation.count { chunk in
-                let bitmap = try evaluation.unscopedMatches(chunk)
-                guard let filter, !bitmap.isEmpty else { return bitmap.count }
-                return bitmap.intersectionCount(try filter.bitmap(chunk, index, reader))
+            let (scopeCount, capped) = try count { evaluation in
+                let filter = evaluation.scopeSet(scope.categories)
+                return try evaluation.count { chunk in
+                    let bitmap = try evaluation.unscopedMatches(chunk)
+                    guard let filter, !bitmap.isEmpty else { return bitmap.count }
+                    return bitmap.intersectionCount(try filter.bitmap(chunk, evaluation.segmentIndex, evaluation.segmentReader))
+                }
             }
-            scopeCounts.append(ScopeCount(label: scope.label, count: count, capped: capped))
+            scopeCounts.append(ScopeCount(label: scope.label, count: scopeCount, capped: capped))
         }
 
-        let page: [Evaluation.PageEntry]
+        let ranked = !query.isEmpty && request.sort == .relevance
+        let page: [(hit: StoredHit, entry: Evaluation.PageEntry)]
         let next: SearchCursor?
-        if query.isEmpty || request.sort != .relevance {
-            (page, next) = try evaluation.orderedPage(sort: request.sort, after: cursor, limit: request.limit)
+        if isSingle, let evaluation = evaluations.first {
+            let entries: [Evaluation.PageEntry]
+            (entries, next) =
+                ranked
+                ? try evaluation.rankedPage(after: cursor, limit: request.limit)
+                : try evaluation.orderedPage(sort: request.sort, after: cursor, limit: request.limit)
+            let stored = try segments[0].reader.hits(documents: entries.map(\.document))
+            let byDocument = Dictionary(entries.map { ($0.document, $0) }, uniquingKeysWith: { first, _ in first })
+            page = stored.map { ($0, byDocument[$0.document] ?? Evaluation.PageEntry(document: $0.document, tier: nil, isExact: true)) }
         } else {
-            (page, next) = try evaluation.rankedPage(after: cursor, limit: request.limit)
+            var merge = SegmentMerge(segments: live, evaluations: evaluations, limit: request.limit)
+            (page, next) =
+                ranked
+                ? try merge.rankedPage(after: cursor) : try merge.orderedPage(sort: request.sort, after: cursor)
         }
-        let stored = try reader.hits(documents: page.map(\.document))
-        let entries = Dictionary(page.map { ($0.document, $0) }, uniquingKeysWith: { first, _ in first })
         let highlighter = MatchHighlighter(query: query)
-        let hits = stored.map { hit in
+        let hits = page.map { hit, entry in
             let (matches, snippet) = highlighter.highlight(hit)
-            let entry = entries[hit.document]
-            return RankedHit(
-                stored: hit, matches: matches, snippet: snippet, tier: entry?.tier, isExact: entry?.isExact ?? true)
+            return RankedHit(stored: hit, matches: matches, snippet: snippet, tier: entry.tier, isExact: entry.isExact)
         }
 
         var facets: [SearchFacet: [FacetCount]] = [:]
         for facet in request.facets where facets[facet] == nil {
-            facets[facet] = try evaluation.facetCounts(facet)
+            facets[facet] = try mergedFacetCounts(facet, evaluations)
         }
         return SearchResult(
             hits: hits, total: total, totalCapped: totalCapped, scope: selected?.label, scopes: scopeCounts,
             next: next?.text, facets: facets)
+    }
+
+    /// A facet's counts over every segment: each value's counts added up, largest first, at most
+    /// ``maxFacetValues`` values.
+    private func mergedFacetCounts(_ facet: SearchFacet, _ evaluations: [Evaluation]) throws -> [FacetCount] {
+        if evaluations.count == 1 { return try evaluations[0].facetCounts(facet) }
+        var merged: [String: FacetCount] = [:]
+        for evaluation in evaluations {
+            for count in try evaluation.facetCounts(facet) {
+                var sum = merged[count.value] ?? FacetCount(value: count.value, count: 0, capped: false)
+                sum.count += count.count
+                sum.capped = sum.capped || count.capped
+                if sum.count > SearchResponse.countCap { (sum.count, sum.capped) = (SearchResponse.countCap, true) }
+                merged[count.value] = sum
+            }
+        }
+        let order = Dictionary(
+            catalog.categories.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { a, _ in a })
+        let sorted = merged.values.sorted { a, b in
+            if a.count != b.count { return a.count > b.count }
+            if facet == .categories, let x = order[a.value], let y = order[b.value] { return x < y }
+            return Array(a.value.utf8).lexicographicallyPrecedes(Array(b.value.utf8))
+        }
+        return Array(sorted.prefix(Self.maxFacetValues))
     }
 }
 

@@ -23,8 +23,11 @@ final class Evaluation {
     private var exactTitles: Set<Int> = []
     private var titleStarts: Set<Int> = []
 
-    /// Chunk visits the counts of this search may still make (``CatalogSearcher/countBudget``).
-    private var countBudget: Int
+    /// Chunk visits the counts of this search may still make (``CatalogSearcher/countBudget``),
+    /// shared by the evaluations of every segment of the search.
+    private let countBudget: CountBudget
+    /// The segment's deleted documents: no set, count or page includes them.
+    private let deleted: DeletedDocuments
 
     private var bases: [Int: ChunkBitmap] = [:]
     private var scopedBases: [Int: ChunkBitmap] = [:]
@@ -33,13 +36,17 @@ final class Evaluation {
     private var matchCache: [Int: ChunkBitmap] = [:]
     private var unscopedCache: [Int: ChunkBitmap] = [:]
 
-    init(searcher: CatalogSearcher, query: SearchQuery, request: SearchRequest.Checked, scope: [String]) throws {
-        index = searcher.index
-        reader = searcher.reader
-        catalog = searcher.catalog
+    init(
+        segment: LoadedSegment, catalog: SearchCatalog, query: SearchQuery, request: SearchRequest.Checked,
+        scope: [String], budget: CountBudget
+    ) throws {
+        index = segment.index
+        reader = segment.reader
+        deleted = segment.deleted
+        self.catalog = catalog
         self.query = query
-        let lexicon = searcher.index.lexicon
-        let infix = searcher.index.infix
+        let lexicon = segment.index.lexicon
+        let infix = segment.index.infix
         if query.words.isEmpty {
             words = query.symbols.map { WordMatches(symbol: $0, lexicon: lexicon) }
             sequence = []
@@ -50,9 +57,9 @@ final class Evaluation {
             }
             sequence = query.sequence.compactMap { word in query.words.firstIndex(of: word) }
         }
-        chunkCount = (searcher.index.count + PostingChunk.size - 1) / PostingChunk.size
+        chunkCount = (segment.index.count + PostingChunk.size - 1) / PostingChunk.size
         let categoryNumbers = Dictionary(
-            searcher.catalog.categories.map { ($0.name, $0.id) }, uniquingKeysWith: { a, _ in a })
+            catalog.categories.map { ($0.name, $0.id) }, uniquingKeysWith: { a, _ in a })
         self.categoryNumbers = categoryNumbers
         func categorySet(_ label: String) -> TermSet {
             guard let number = categoryNumbers[label],
@@ -68,7 +75,7 @@ final class Evaluation {
                 request.countries.compactMap { lexicon.index(of: IndexTerms.country($0.text)) }, of: lexicon)
         }
         priceFilter = request.price
-        countBudget = searcher.countBudget
+        countBudget = budget
         self.scope = scope.isEmpty ? nil : Self.intersection(scope.map(categorySet))
         if sequence.count >= 2 { try verifyTitles() }
     }
@@ -78,6 +85,10 @@ final class Evaluation {
     private static func intersection(_ sets: [TermSet]) -> TermSet {
         sets.count == 1 ? sets[0] : IntersectionSet(sets)
     }
+
+    /// The segment's loaded index and the engine's answers for it.
+    var segmentIndex: CatalogSearchIndex { index }
+    var segmentReader: any SearchIndexReading { reader }
 
     /// The set of the records carrying every one of `categories` (nil: every record).
     func scopeSet(_ categories: [String]) -> TermSet? {
@@ -101,6 +112,7 @@ final class Evaluation {
     private func base(_ chunk: Int) throws -> ChunkBitmap {
         if let cached = bases[chunk] { return cached }
         var bitmap = ChunkBitmap(allBelow: chunkSize(chunk))
+        if let gone = deleted.chunks[chunk] { bitmap.subtract(gone) }
         for filter in categoryFilters { bitmap.formIntersection(try filter.bitmap(chunk, index, reader)) }
         if let countryFilter { bitmap.formIntersection(try countryFilter.bitmap(chunk, index, reader)) }
         if let priceFilter {
@@ -134,6 +146,7 @@ final class Evaluation {
     private func allWords(_ chunk: Int) throws -> ChunkBitmap {
         if let cached = wordsAll[chunk] { return cached }
         var bitmap = ChunkBitmap(allBelow: chunkSize(chunk))
+        if let gone = deleted.chunks[chunk] { bitmap.subtract(gone) }
         for word in words {
             var any = try word.inside.bitmap(chunk, index, reader)
             for set in [word.typoTitle, word.field, word.typoField] where !set.isEmpty {
@@ -243,7 +256,7 @@ final class Evaluation {
             }
             let base = chunk << PostingChunk.shift
             bitmap.forEach { offset in
-                candidates.append(base + offset)
+                if !deleted.contains(base + offset) { candidates.append(base + offset) }
                 return candidates.count <= CatalogSearcher.verificationLimit
             }
             guard candidates.count <= CatalogSearcher.verificationLimit else { return }
@@ -294,8 +307,8 @@ final class Evaluation {
         let cap = SearchResponse.countCap
         var total = 0
         for chunk in 0..<chunkCount where covers(chunk) {
-            guard countBudget > 0 else { return (min(total, cap), true) }
-            countBudget -= 1
+            guard countBudget.remaining > 0 else { return (min(total, cap), true) }
+            countBudget.remaining -= 1
             total += try count(chunk)
             if total > cap { return (cap, true) }
         }
@@ -368,9 +381,19 @@ final class Evaluation {
         case .ordered(let position):
             // A cursor of a sorted search: continue from that position in the first tier.
             startDocument = position + 1
-        case nil:
+        case .rankedKey, .orderedKey, nil:
             break
         }
+        let (page, more) = try rankedPage(fromTier: startTier, document: startDocument, limit: limit)
+        guard more, let last = page.last else { return (page, nil) }
+        return (page, .ranked(tier: last.tier!.rawValue, document: last.document))
+    }
+
+    /// Up to `limit` results in rank order from document `startDocument` of tier `startTier`
+    /// on, and whether there are more.
+    func rankedPage(fromTier startTier: Int, document startDocument: Int, limit: Int) throws -> (
+        [PageEntry], Bool
+    ) {
         var page: [PageEntry] = []
         for tier in SearchTier.allCases where tier.rawValue >= startTier {
             let from = tier.rawValue == startTier ? startDocument : 0
@@ -391,14 +414,11 @@ final class Evaluation {
                     page.append(PageEntry(document: base + offset, tier: tier, isExact: exact.contains(offset)))
                     return page.count <= limit
                 }
-                if page.count > limit {
-                    let last = page[limit - 1]
-                    return (Array(page.prefix(limit)), .ranked(tier: last.tier!.rawValue, document: last.document))
-                }
+                if page.count > limit { return (Array(page.prefix(limit)), true) }
                 chunk += 1
             }
         }
-        return (page, nil)
+        return (page, false)
     }
 
     /// A page in a fixed order: index order (title), its reverse, or by price.
@@ -408,25 +428,37 @@ final class Evaluation {
         case .ordered(let last): position = last + 1
         // A cursor of a ranked search: its document number stands in for the position.
         case .ranked(_, let document): position = document + 1
-        case nil: break
+        case .rankedKey, .orderedKey, nil: break
         }
+        let (page, last, more) = try orderedPage(sort: sort, from: position, limit: limit)
+        return (page, more ? .ordered(position: last) : nil)
+    }
+
+    /// The segment's documents in a fixed order: the document at each position.
+    func order(_ sort: SearchSort) throws -> (count: Int, document: (Int) -> Int) {
         let count = index.count
-        let document: (Int) -> Int
         switch sort {
         case .relevance, .title:
             let order = try index.browseOrder(reader)
-            document = { Int(order[$0]) }
+            return (count, { Int(order[$0]) })
         case .titleDescending:
             let order = try index.browseOrder(reader)
-            document = { Int(order[count - 1 - $0]) }
+            return (count, { Int(order[count - 1 - $0]) })
         case .price:
             let order = try index.priceOrder(reader)
-            document = { Int(order[$0]) }
+            return (count, { Int(order[$0]) })
         case .priceDescending:
             let order = try index.priceOrder(reader)
             let priced = try index.prices(reader).reduce(0) { $0 + ($1.isNaN ? 0 : 1) }
-            document = { $0 < priced ? Int(order[priced - 1 - $0]) : Int(order[$0]) }
+            return (count, { $0 < priced ? Int(order[priced - 1 - $0]) : Int(order[$0]) })
         }
+    }
+
+    /// Up to `limit` matches in a fixed order from position `start` of that order on, the
+    /// position of the last, and whether there are more.
+    func orderedPage(sort: SearchSort, from start: Int, limit: Int) throws -> ([PageEntry], Int, Bool) {
+        let (count, document) = try order(sort)
+        var position = start
         var page: [PageEntry] = []
         var bitmaps: [Int: ChunkBitmap] = [:]
         var lastPosition = 0
@@ -441,13 +473,22 @@ final class Evaluation {
                 bitmaps[chunk] = bitmap
             }
             if bitmap.contains(candidate & (PostingChunk.size - 1)) {
-                if page.count == limit { return (page, .ordered(position: lastPosition)) }
+                if page.count == limit { return (page, lastPosition, true) }
                 page.append(PageEntry(document: candidate, tier: nil, isExact: try isExact(candidate)))
                 lastPosition = position
             }
             position += 1
         }
-        return (page, nil)
+        return (page, lastPosition, false)
+    }
+}
+
+/// Chunk visits the counts of one search may still make, shared by its segments' evaluations.
+final class CountBudget {
+    var remaining: Int
+
+    init(_ remaining: Int) {
+        self.remaining = remaining
     }
 }
 

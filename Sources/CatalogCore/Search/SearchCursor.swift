@@ -1,5 +1,6 @@
 import CatalogModel
 import CatalogStorage
+import Foundation
 
 /// Where the next page of a search starts: opaque to clients, checked strictly.
 ///
@@ -9,16 +10,73 @@ import CatalogStorage
 ///   order (`o2a1`).
 ///
 /// Both are base-36 numbers, so a cursor never needs escaping in a URL.
+///
+/// A catalog whose index has several segments (records changed since its import) names the
+/// last result by its place in the order instead, which every segment can find:
+///
+/// - ranked: `k` and URL-safe base64 of the tier, the rank length, the collation key and the id;
+/// - sorted: `p` and URL-safe base64 of the price (if the order is by price) and the browse key.
+///
+/// Such a cursor keeps working across changes and merges: the next page starts right after
+/// the same place, so no record that did not itself change is repeated or skipped.
 public enum SearchCursor: Sendable, Equatable {
     case ranked(tier: Int, document: Int)
     case ordered(position: Int)
+    case rankedKey(tier: Int, length: Int, sortKey: [UInt8], id: String)
+    case orderedKey(price: Double?, key: BrowseKey)
 
     /// The text form.
     public var text: String {
         switch self {
         case .ranked(let tier, let document): "r\(tier).\(String(document, radix: 36))"
         case .ordered(let position): "o\(String(position, radix: 36))"
+        case .rankedKey(let tier, let length, let sortKey, let id):
+            "k" + Self.base64([UInt8(tier)] + Self.u16(length) + Self.u16(sortKey.count) + sortKey + Array(id.utf8))
+        case .orderedKey(let price, let key):
+            "p"
+                + Self.base64(
+                    (price.map { [1] + Self.u64($0.bitPattern) } ?? [0]) + Self.u16(key.section)
+                        + Self.u16(key.sortKey.count) + key.sortKey + Array(key.id.utf8))
         }
+    }
+
+    private static func u16(_ value: Int) -> [UInt8] {
+        [UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8)]
+    }
+
+    private static func u64(_ value: UInt64) -> [UInt8] {
+        (0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+    }
+
+    private static func base64(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    /// The bytes of a keyed cursor's text after its letter, nil when it is not URL-safe base64.
+    private static func bytes(_ text: Substring) -> [UInt8]? {
+        guard !text.isEmpty, text.utf8.count <= BrowseCursor.maxTextLength,
+            text.utf8.allSatisfy({ byte in
+                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                    || byte == 0x2D || byte == 0x5F
+            })
+        else { return nil }
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.utf8.count % 4 != 0 { base64 += "=" }
+        return Data(base64Encoded: base64).map { [UInt8]($0) }
+    }
+
+    /// A key (collation key, then id) from `bytes` at `offset`: u16 key length, key, id.
+    private static func key(_ bytes: [UInt8], at offset: Int) -> (sortKey: [UInt8], id: String)? {
+        guard bytes.count >= offset + 2 else { return nil }
+        let length = Int(bytes[offset]) | Int(bytes[offset + 1]) << 8
+        let start = offset + 2
+        guard length <= BrowseCursor.maxKeyBytes, bytes.count >= start + length,
+            bytes.count - start - length <= BrowseCursor.maxIDBytes,
+            let id = String(validating: bytes[(start + length)...], as: UTF8.self)
+        else { return nil }
+        return (Array(bytes[start..<(start + length)]), id)
     }
 
     /// Parses a cursor of a previous page.
@@ -40,6 +98,22 @@ public enum SearchCursor: Sendable, Equatable {
             self = .ranked(tier: tier, document: document)
         } else if text.hasPrefix("o"), let position = number(text.dropFirst()) {
             self = .ordered(position: position)
+        } else if text.hasPrefix("k"), let bytes = Self.bytes(text.dropFirst()), bytes.count >= 3,
+            Int(bytes[0]) < SearchTier.allCases.count, let (sortKey, id) = Self.key(bytes, at: 3)
+        {
+            self = .rankedKey(tier: Int(bytes[0]), length: Int(bytes[1]) | Int(bytes[2]) << 8, sortKey: sortKey, id: id)
+        } else if text.hasPrefix("p"), let bytes = Self.bytes(text.dropFirst()), let flag = bytes.first, flag <= 1,
+            bytes.count >= (flag == 1 ? 9 : 1) + 2
+        {
+            var offset = 1
+            var price: Double?
+            if flag == 1 {
+                price = Double(bitPattern: (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[1 + $1]) << (8 * $1) })
+                offset = 9
+            }
+            let section = Int(bytes[offset]) | Int(bytes[offset + 1]) << 8
+            guard let (sortKey, id) = Self.key(bytes, at: offset + 2) else { throw invalid }
+            self = .orderedKey(price: price, key: BrowseKey(section: section, sortKey: sortKey, id: id))
         } else {
             throw invalid
         }

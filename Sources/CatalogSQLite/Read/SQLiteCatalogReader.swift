@@ -49,18 +49,20 @@ public final class SQLiteCatalogReader: CatalogReader {
         if let cached = cache[id] { return cached }
         let statement = try connection.cached(
             """
-            SELECT id, title, locale, item_count, definition, section_labels, categories, collation_version, version
-                FROM catalogs WHERE id = ?
+            SELECT id, title, locale, item_count, definition, section_labels, categories, collation_version, version,
+                change FROM catalogs WHERE id = ?
             """)
         try statement.bind(id)
         defer { statement.finish() }
         guard try statement.step() else { return nil }
         let version = statement.int64(8)
+        let change = statement.int(9)
         let catalog = try StoredColumns.catalog(
             summary: CatalogSummary(
                 id: statement.text(0), title: statement.text(1), locale: statement.text(2), count: statement.int(3)),
             definition: statement.blob(4), sectionLabels: statement.blob(5), categories: statement.blob(6),
-            collationVersion: statement.text(7), versionKey: Self.versionKey(path: identity, version: version))
+            collationVersion: statement.text(7),
+            versionKey: Self.versionKey(path: identity, version: version) + "." + String(change), change: change)
         cache[id] = (catalog, version)
         return (catalog, version)
     }
@@ -89,11 +91,13 @@ public final class SQLiteCatalogReader: CatalogReader {
     static let hitColumns = "key, id, record, title, subtitle, categories, section, sort_key"
     /// ``hitColumns`` of `items AS i`, for joins.
     static let joinedHitColumns = hitColumns.split(separator: ", ").map { "i.\($0)" }.joined(separator: ", ")
+    /// The join of a live table (`o`: item_order, item_categories, item_ids) with its records.
+    static let liveJoin = "JOIN items AS i ON i.key = (coalesce(o.segment, o.version) << 32) | o.document"
 
     /// Decodes a row selected with ``hitColumns`` (from `items`).
     func hit(from row: Statement, version: Int64) -> StoredHit {
         StoredHit(
-            document: Int(row.int64(0) - version << 32), id: row.text(1), json: row.blob(2), title: row.text(3),
+            document: Int(row.int64(0) & 0xFFFF_FFFF), id: row.text(1), json: row.blob(2), title: row.text(3),
             subtitle: row.optionalText(4), categories: StoredColumns.labels(json: row.blob(5)),
             key: BrowseKey(section: row.int(6), sortKey: row.blob(7), id: row.text(1)))
     }
@@ -118,7 +122,7 @@ public final class SQLiteCatalogReader: CatalogReader {
             conditions.append("o.category = ?")
             values.append(number)
         }
-        table += " JOIN items AS i ON i.key = (o.version << 32) | o.document"
+        table += " " + Self.liveJoin
         var descending = false
         if let bound {
             let key: BrowseKey
@@ -187,10 +191,9 @@ public final class SQLiteCatalogReader: CatalogReader {
         let version = try version(of: catalog)
         let statement = try connection.cached(
             """
-            SELECT \(Self.hitColumns) FROM items
-                WHERE key = (? << 32) | (SELECT document FROM item_ids WHERE version = ? AND id = ?)
+            SELECT \(Self.joinedHitColumns) FROM item_ids AS o \(Self.liveJoin) WHERE o.version = ? AND o.id = ?
             """)
-        try statement.bind(version, version, id)
+        try statement.bind(version, id)
         defer { statement.finish() }
         return try statement.step() ? hit(from: statement, version: version) : nil
     }
@@ -199,8 +202,11 @@ public final class SQLiteCatalogReader: CatalogReader {
         let version = try version(of: catalog)
         let statement = try connection.cached(
             """
-            SELECT \(Self.hitColumns) FROM items WHERE version = ? AND featured IS NOT NULL
-                ORDER BY featured, section, sort_key, id LIMIT ?
+            SELECT \(Self.joinedHitColumns) FROM segments AS s JOIN items AS i ON i.version = s.segment
+                WHERE s.version = ? AND i.featured IS NOT NULL
+                    AND EXISTS (SELECT 1 FROM item_ids AS o WHERE o.version = s.version AND o.id = i.id
+                        AND coalesce(o.segment, o.version) = s.segment AND o.document = i.key & 4294967295)
+                ORDER BY i.featured, i.section, i.sort_key, i.id LIMIT ?
             """)
         try statement.bind(version, limit)
         var hits: [StoredHit] = []
@@ -212,7 +218,7 @@ public final class SQLiteCatalogReader: CatalogReader {
         let version = try version(of: catalog)
         let statement = try connection.prepare(
             """
-            SELECT \(Self.joinedHitColumns) FROM item_order AS o JOIN items AS i ON i.key = (o.version << 32) | o.document
+            SELECT \(Self.joinedHitColumns) FROM item_order AS o \(Self.liveJoin)
                 WHERE o.version = ? ORDER BY o.section, o.sort_key, o.id
             """)
         try statement.bind(version)
@@ -229,12 +235,134 @@ public final class SQLiteCatalogReader: CatalogReader {
         return hashes
     }
 
-    public func searchIndex(of catalog: StoredCatalog) throws -> any SearchIndexReading {
+    public func searchSegments(of catalog: StoredCatalog) throws -> [SearchSegment] {
         let version = try version(of: catalog)
-        if let reader = indexReaders[version] { return reader }
-        let reader = SQLiteIndexReader(connection: connection, version: version)
-        indexReaders[version] = reader
-        return reader
+        let statement = try connection.cached(
+            "SELECT segment, documents, deleted FROM segments WHERE version = ? ORDER BY segment")
+        try statement.bind(version)
+        var segments: [SearchSegment] = []
+        try statement.forEachRow { row in
+            let segment = row.int64(0)
+            let reader = indexReaders[segment] ?? SQLiteIndexReader(connection: connection, version: segment)
+            indexReaders[segment] = reader
+            segments.append(
+                SearchSegment(
+                    key: Self.versionKey(path: identity, version: segment), reader: reader, documents: row.int(1),
+                    deleted: row.int(2)))
+        }
+        return segments
+    }
+
+    public func page(of catalog: StoredCatalog, selection: BrowseSelection, position: Int, limit: Int) throws
+        -> StoredPage
+    {
+        let version = try version(of: catalog)
+        // A position in the whole list is first found in its section by the section counts, so
+        // the engine steps over the rows of one section at most.
+        var section: Int?
+        var offset = position
+        var table = "item_order AS o"
+        var conditions = ["o.version = ?"]
+        var values: [any SQLValue] = [version]
+        switch selection {
+        case .all:
+            for (index, count) in try sectionCounts(of: catalog, selection: .all) {
+                if offset < count {
+                    section = index
+                    break
+                }
+                offset -= count
+            }
+            guard section != nil else { return StoredPage(items: [], hasMore: false) }
+        case .section(let index):
+            conditions.append("o.section = ?")
+            values.append(index)
+        case .category(let number):
+            table = "item_categories AS o"
+            conditions.append("o.category = ?")
+            values.append(number)
+        }
+        if let section {
+            conditions.append("o.section >= ?")
+            values.append(section)
+        }
+        let statement = try connection.cached(
+            """
+            SELECT \(Self.joinedHitColumns) FROM \(table) \(Self.liveJoin) WHERE \(conditions.joined(separator: " AND "))
+                ORDER BY o.section, o.sort_key, o.id LIMIT ? OFFSET ?
+            """)
+        try statement.bind(values + [limit + 1, offset])
+        defer { statement.finish() }
+        var items: [StoredHit] = []
+        var more = false
+        while try statement.step() {
+            if items.count == limit {
+                more = true
+                break
+            }
+            items.append(hit(from: statement, version: version))
+        }
+        return StoredPage(items: items, hasMore: more)
+    }
+
+    public func sectionCounts(of catalog: StoredCatalog, selection: BrowseSelection) throws -> [(
+        position: Int, count: Int
+    )] {
+        let version = try version(of: catalog)
+        let statement: Statement
+        switch selection {
+        case .all, .section:
+            statement = try connection.cached(
+                "SELECT position, item_count FROM sections WHERE version = ? AND item_count > 0 ORDER BY position")
+            try statement.bind(version)
+        case .category(let number):
+            statement = try connection.cached(
+                """
+                SELECT section, count(*) FROM item_categories WHERE version = ? AND category = ?
+                    GROUP BY section ORDER BY section
+                """)
+            try statement.bind(version, number)
+        }
+        var counts: [(position: Int, count: Int)] = []
+        try statement.forEachRow { counts.append(($0.int(0), $0.int(1))) }
+        if case .section(let index) = selection { counts = counts.filter { $0.position == index } }
+        return counts
+    }
+
+    public func changes(of catalog: StoredCatalog, since: Int, limit: Int) throws -> [StoredChange] {
+        let statement = try connection.cached(
+            """
+            SELECT \(Self.changeColumns) FROM changes WHERE catalog = ? AND number > ? ORDER BY number LIMIT ?
+            """)
+        try statement.bind(catalog.id, since, limit)
+        var changes: [StoredChange] = []
+        try statement.forEachRow { changes.append(Self.change(from: $0)) }
+        return changes
+    }
+
+    public func history(of catalog: StoredCatalog, item: String, limit: Int) throws -> [StoredChange] {
+        let statement = try connection.cached(
+            """
+            SELECT \(Self.changeColumns) FROM changes WHERE catalog = ? AND item = ? ORDER BY number DESC LIMIT ?
+            """)
+        try statement.bind(catalog.id, item, limit)
+        var changes: [StoredChange] = []
+        try statement.forEachRow { changes.append(Self.change(from: $0)) }
+        return changes
+    }
+
+    public func oldestChange(of catalog: StoredCatalog) throws -> Int? {
+        try connection.cached("SELECT min(number) FROM changes WHERE catalog = ?").bind(catalog.id).scalarInt()
+    }
+
+    static let changeColumns = "number, kind, item, record, previous, actor, at"
+
+    /// Decodes a row selected with ``changeColumns``.
+    static func change(from row: Statement) -> StoredChange {
+        StoredChange(
+            number: row.int(0), kind: StoredChangeKind(rawValue: row.text(1)) ?? .reload, item: row.optionalText(2),
+            record: row.optionalText(3).map { Array($0.utf8) }, previous: row.optionalText(4).map { Array($0.utf8) },
+            actor: row.optionalText(5), time: row.text(6))
     }
 }
 
@@ -284,6 +412,15 @@ final class SQLiteIndexReader: SearchIndexReading {
         }
         statement.finish()
         return hits
+    }
+
+    func deletedDocuments(since change: Int) throws -> [UInt32] {
+        let statement = try connection.cached(
+            "SELECT document FROM deleted_documents WHERE segment = ? AND change > ?")
+        try statement.bind(version, change)
+        var documents: [UInt32] = []
+        try statement.forEachRow { documents.append(UInt32(truncatingIfNeeded: $0.int64(0))) }
+        return documents
     }
 
     func titles(documents: [Int]) throws -> [String] {

@@ -124,10 +124,16 @@ enum Schema {
             DROP INDEX items_order;
             DROP INDEX items_id;
             """,
+        // 5: live catalogs. A catalog's index is kept in segments (the base an import writes,
+        // then one per change), its records change in place, and every change has a number
+        // and an entry in the change log.
+        liveTables + """
+            INSERT INTO segments (segment, version, documents) SELECT version, version, item_count FROM catalogs;
+            """,
     ]
 
-    /// The catalog tables of the current layout (version 4).
-    static let catalogTables = catalogsAndItems + otherCatalogTables + itemOrderTables
+    /// The catalog tables of the current layout (version 5).
+    static let catalogTables = catalogsAndItems + otherCatalogTables + itemOrderTables + liveTables
 
     /// The catalog tables of version 3, as its migration created them.
     static let catalogTablesVersion3 =
@@ -215,6 +221,42 @@ enum Schema {
             hash INTEGER NOT NULL,              -- items.hash: a re-import compares without reading records
             PRIMARY KEY (version, id)
         ) WITHOUT ROWID;
+        """
+
+    /// Segments, deletions and the change log (since version 5). The live tables of a catalog
+    /// (`item_order`, `item_categories`, `item_ids`) are keyed by its data version and name each
+    /// record's segment (NULL: the base, whose number is the version).
+    private static let liveTables = """
+        ALTER TABLE catalogs ADD COLUMN change INTEGER NOT NULL DEFAULT 0; -- the catalog's change number
+        ALTER TABLE item_order ADD COLUMN segment INTEGER;
+        ALTER TABLE item_categories ADD COLUMN segment INTEGER;
+        ALTER TABLE item_ids ADD COLUMN segment INTEGER;
+        CREATE TABLE segments (
+            segment INTEGER PRIMARY KEY,        -- items.key >> 32, search_blobs.version, search_postings.key >> 40
+            version INTEGER NOT NULL,           -- the catalog data version it belongs to (catalogs.version)
+            documents INTEGER NOT NULL,         -- documents written in it
+            deleted INTEGER NOT NULL DEFAULT 0  -- documents deleted since
+        );
+        CREATE INDEX segments_version ON segments (version);
+        CREATE TABLE deleted_documents (
+            segment INTEGER NOT NULL,
+            change INTEGER NOT NULL,            -- the change that deleted it
+            document INTEGER NOT NULL,
+            PRIMARY KEY (segment, change, document)
+        ) WITHOUT ROWID;
+        CREATE TABLE changes (
+            catalog TEXT NOT NULL,              -- catalogs.id
+            number INTEGER NOT NULL,            -- the change number
+            kind TEXT NOT NULL,                 -- upsert, delete, definition, reload
+            item TEXT,                          -- the record's id
+            record TEXT,                        -- the record after the change, JSON
+            previous TEXT,                      -- the record before it, JSON
+            actor TEXT,                         -- who made it
+            at TEXT NOT NULL,                   -- when, ISO 8601 UTC
+            UNIQUE (catalog, number)
+        );
+        CREATE INDEX changes_item ON changes (catalog, item, number) WHERE item IS NOT NULL;
+        CREATE INDEX changes_at ON changes (at);
         """
 
     /// The version this build writes.

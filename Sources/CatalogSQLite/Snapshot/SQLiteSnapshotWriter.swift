@@ -61,13 +61,16 @@ public enum SQLiteSnapshotWriter {
                 "CREATE TABLE \(metadataTable) (name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID")
             connection.setProgressHandler(every: 20_000, isCancelled)
             let source: StoredCatalog
-            if method == .automatic, let sqlite = reader as? SQLiteCatalogReader {
+            if method == .automatic, let sqlite = reader as? SQLiteCatalogReader, try isSingleSegment(id, sqlite) {
                 source = try copyBySQL(id, from: sqlite.path, into: connection, path: path)
             } else {
                 source = try copy(id, from: reader, into: connection, path: path, isCancelled: isCancelled)
             }
             connection.setProgressHandler(every: 0, nil)
             try connection.transaction {
+                // The snapshot is the catalog as of the source's change number; it keeps no log.
+                try connection.cached("UPDATE catalogs SET change = ? WHERE id = ?").bind(source.change, id).run()
+                try connection.execute("DELETE FROM changes")
                 let insert = try connection.cached("INSERT INTO \(metadataTable) (name, value) VALUES (?, ?)")
                 for (name, value) in metadata(source).sorted(by: { $0.key < $1.key }) {
                     insert.reset()
@@ -163,10 +166,16 @@ public enum SQLiteSnapshotWriter {
                 (
                     """
                     INSERT INTO main.catalogs (id, title, locale, definition, item_count, section_labels, categories,
-                            collation_version, version, updated_at)
+                            collation_version, version, change, updated_at)
                         SELECT id, title, locale, ?, item_count, section_labels, categories,
-                            collation_version, 1, updated_at FROM source.catalogs WHERE id = ?
+                            collation_version, 1, change, updated_at FROM source.catalogs WHERE id = ?
                     """, [published, id]
+                ),
+                (
+                    """
+                    INSERT INTO main.segments (segment, version, documents)
+                        SELECT 1, 1, item_count FROM source.catalogs WHERE id = ?
+                    """, [id]
                 ),
             ]
             for (sql, values) in statements {
@@ -184,13 +193,62 @@ public enum SQLiteSnapshotWriter {
         return catalog
     }
 
+    /// Whether the catalog's index is one segment without deletions (what the SQL path copies).
+    private static func isSingleSegment(_ id: String, _ reader: any CatalogReader) throws -> Bool {
+        let catalog = try reader.requireCatalog(id)
+        let segments = try reader.searchSegments(of: catalog)
+        return segments.count == 1 && segments[0].deleted == 0
+    }
+
+    /// A catalog whose records changed since its import (several segments): its records are
+    /// indexed again into one segment, with the sort keys and sections the source stored.
+    private static func rebuild(
+        _ catalog: StoredCatalog, from reader: any CatalogReader, into connection: Connection, path: String,
+        isCancelled: @escaping @Sendable () -> Bool
+    ) throws -> StoredCatalog {
+        var keys: [String: (sortKey: [UInt8], section: Int)] = [:]
+        var records: [Record] = []
+        try reader.forEachItem(of: catalog) { hit in
+            guard let key = hit.key else { throw StorageError(.engine, "the source gave a record without its place") }
+            keys[hit.title] = (key.sortKey, key.section)
+            records.append(try hit.record())
+        }
+        let collation = StoredKeys(
+            version: catalog.collationVersion, sectionLabels: catalog.sectionLabels, keys: keys)
+        let builder = try CatalogIndexBuilder(
+            definition: catalog.definition.published, collation: collation,
+            existingCategories: Dictionary(
+                catalog.categories.map { ($0.name, $0.id) }, uniquingKeysWith: { first, _ in first }))
+        for record in records { try builder.add(record) }
+        try connection.transaction {
+            let version = try SQLiteCatalogWriter(connection: connection, path: path, indexCache: SearchIndexCache())
+                .beginVersion(of: catalog.id)
+            try version.commit(try builder.finish(into: version, isCancelled: isCancelled))
+        }
+        return catalog
+    }
+
+    /// The sort keys and sections a catalog stored, as a collation (titles with the same text
+    /// have the same key).
+    private struct StoredKeys: CatalogCollating {
+        let version: String
+        let sectionLabels: [String]
+        let keys: [String: (sortKey: [UInt8], section: Int)]
+
+        func sortKey(_ title: String) -> [UInt8] { keys[title]?.sortKey ?? [] }
+        func section(for title: String) -> Int { keys[title]?.section ?? max(0, sectionLabels.count - 1) }
+    }
+
     /// The engine-neutral path: every record and every part of the index read through the
     /// source's protocols and written through this engine's writer.
     private static func copy(
         _ id: String, from reader: any CatalogReader, into connection: Connection, path: String,
-        isCancelled: @Sendable () -> Bool
+        isCancelled: @escaping @Sendable () -> Bool
     ) throws -> StoredCatalog {
         let catalog = try reader.requireCatalog(id)
+        guard try isSingleSegment(id, reader) else {
+            return try rebuild(catalog, from: reader, into: connection, path: path, isCancelled: isCancelled)
+        }
         let hashes = try reader.itemHashes(of: catalog)
         let numbers = Dictionary(catalog.categories.map { ($0.name, $0.id) }, uniquingKeysWith: { first, _ in first })
         try connection.transaction {
@@ -229,7 +287,7 @@ public enum SQLiteSnapshotWriter {
             for (itemID, document) in ids {
                 try version.write(idEntry: itemID, document: document, hash: hashes[itemID] ?? 0)
             }
-            let index = try reader.searchIndex(of: catalog)
+            let index = try reader.searchSegments(of: catalog)[0].reader
             if let bytes = try index.blob(named: SearchBlobs.lexicon) {
                 let lexicon = try Lexicon(serialized: bytes)
                 var copied = Set<UInt32>()

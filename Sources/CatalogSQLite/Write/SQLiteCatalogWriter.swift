@@ -35,14 +35,34 @@ final class SQLiteCatalogWriter: CatalogWriter {
         guard CatalogDefinition.isValidID(id) else {
             throw StorageError(.invalidArgument, "invalid catalog id \"\(id.prefix(80))\"")
         }
+        return try SQLiteVersionWriter(connection: connection, id: id, version: try nextNumber())
+    }
+
+    /// A version or segment number never used in the file.
+    func nextNumber() throws -> Int64 {
         let next =
             try connection.cached(
-                "SELECT max(coalesce((SELECT max(version) FROM catalogs), 0), coalesce((SELECT max(key) >> 32 FROM items), 0)) + 1"
+                """
+                SELECT max(coalesce((SELECT max(version) FROM catalogs), 0), coalesce((SELECT max(key) >> 32 FROM items), 0),
+                    coalesce((SELECT max(segment) FROM segments), 0)) + 1
+                """
             ).scalarInt() ?? 1
         guard Int64(next) <= Self.maxVersion else {
             throw StorageError(.engine, "\(path) has used up its version numbers; copy it to a new file")
         }
-        return try SQLiteVersionWriter(connection: connection, id: id, version: Int64(next))
+        return Int64(next)
+    }
+
+    func beginChange(of id: String) throws -> any CatalogChangeWriter {
+        guard let (catalog, version) = try (reader as! SQLiteCatalogReader).stored(id) else {
+            throw StorageError(.catalogNotFound, "no catalog named \"\(id.prefix(80))\"")
+        }
+        return SQLiteChangeWriter(writer: self, catalog: catalog, version: version)
+    }
+
+    func pruneChanges(before time: String) throws -> Int {
+        try connection.cached("DELETE FROM changes WHERE at < ?").bind(time).run()
+        return connection.changes
     }
 
     func deleteCatalog(_ id: String) throws -> Bool {
@@ -51,37 +71,57 @@ final class SQLiteCatalogWriter: CatalogWriter {
         guard let version = try statement.scalarInt() else { return false }
         try Self.deleteVersion(Int64(version), connection: connection)
         try connection.cached("DELETE FROM catalogs WHERE id = ?").bind(id).run()
+        try connection.cached("DELETE FROM changes WHERE catalog = ?").bind(id).run()
         return true
     }
 
     func updateDefinition(_ definition: CatalogDefinition) throws {
         let json = try StoredColumns.definition(definition)
-        try connection.cached("UPDATE catalogs SET definition = ?, title = ? WHERE id = ?")
+        try connection.cached("UPDATE catalogs SET definition = ?, title = ?, change = change + 1 WHERE id = ?")
             .bind(json, definition.title, definition.id).run()
         guard connection.changes > 0 else {
             throw StorageError(.catalogNotFound, "no catalog named \"\(definition.id)\"")
         }
+        try SQLiteChangeWriter.log(catalog: definition.id, kind: .definition, connection: connection)
     }
 
-    /// Deletes every row of a data version.
+    /// Deletes every row of a data version, its segments included.
     static func deleteVersion(_ version: Int64, connection: Connection) throws {
-        try connection.cached("DELETE FROM items WHERE key >= ? AND key < ?")
-            .bind(version << 32, (version + 1) << 32).run()
+        let segments = try connection.cached("SELECT segment FROM segments WHERE version = ?").bind(version)
+        var numbers: [Int64] = [version]
+        try segments.forEachRow { if $0.int64(0) != version { numbers.append($0.int64(0)) } }
+        for segment in numbers { try deleteSegment(segment, connection: connection) }
         try connection.cached("DELETE FROM item_categories WHERE version = ?").bind(version).run()
         try connection.cached("DELETE FROM item_order WHERE version = ?").bind(version).run()
         try connection.cached("DELETE FROM item_ids WHERE version = ?").bind(version).run()
         try connection.cached("DELETE FROM sections WHERE version = ?").bind(version).run()
-        try connection.cached("DELETE FROM search_blobs WHERE version = ?").bind(version).run()
+    }
+
+    /// Deletes a segment's records, index and deletions.
+    static func deleteSegment(_ segment: Int64, connection: Connection) throws {
+        try connection.cached("DELETE FROM items WHERE key >= ? AND key < ?")
+            .bind(segment << 32, (segment + 1) << 32).run()
+        try connection.cached("DELETE FROM search_blobs WHERE version = ?").bind(segment).run()
         try connection.cached("DELETE FROM search_postings WHERE key >= ? AND key < ?")
-            .bind(version << 40, (version + 1) << 40).run()
+            .bind(segment << 40, (segment + 1) << 40).run()
+        try connection.cached("DELETE FROM deleted_documents WHERE segment = ?").bind(segment).run()
+        try connection.cached("DELETE FROM segments WHERE segment = ?").bind(segment).run()
     }
 }
 
-/// One new catalog version being written.
-final class SQLiteVersionWriter: CatalogVersionWriter {
+/// One new catalog version being written, or one new segment of a catalog's current version
+/// (``CatalogSegmentWriter``): its records, postings and blobs go under the segment's number,
+/// its places in index order, categories and ids into the version's live tables.
+final class SQLiteVersionWriter: CatalogVersionWriter, CatalogSegmentWriter {
     private let connection: Connection
     private let id: String
+    /// The catalog data version the live rows belong to.
     private let version: Int64
+    /// The number records, postings and blobs are written under (the version itself for a new
+    /// version).
+    let number: Int64
+    /// The segment column of the live rows (nil for a version's base).
+    private let segment: Int64?
     private let insertItem: Statement
     private let insertCategory: Statement
     private let insertPosting: Statement
@@ -89,29 +129,34 @@ final class SQLiteVersionWriter: CatalogVersionWriter {
     private let insertOrder: Statement
     private let insertID: Statement
 
-    init(connection: Connection, id: String, version: Int64) throws {
+    init(connection: Connection, id: String, version: Int64, segment: Int64? = nil) throws {
         self.connection = connection
         self.id = id
         self.version = version
+        self.segment = segment
+        number = segment ?? version
         insertItem = try connection.cached(
             """
             INSERT INTO items (key, version, id, section, sort_key, title, subtitle, categories, featured, price, hash,
                 record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         insertCategory = try connection.cached(
-            "INSERT INTO item_categories (version, category, section, sort_key, id, document) VALUES (?, ?, ?, ?, ?, ?)"
-        )
+            """
+            INSERT INTO item_categories (version, category, section, sort_key, id, document, segment)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+            """)
         insertPosting = try connection.cached("INSERT INTO search_postings (key, data) VALUES (?, ?)")
         insertBlob = try connection.cached("INSERT INTO search_blobs (version, name, data) VALUES (?, ?, ?)")
         insertOrder = try connection.cached(
-            "INSERT INTO item_order (version, section, sort_key, id, document) VALUES (?, ?, ?, ?, ?)")
-        insertID = try connection.cached("INSERT INTO item_ids (version, id, document, hash) VALUES (?, ?, ?, ?)")
+            "INSERT INTO item_order (version, section, sort_key, id, document, segment) VALUES (?, ?, ?, ?, ?, ?)")
+        insertID = try connection.cached(
+            "INSERT INTO item_ids (version, id, document, hash, segment) VALUES (?, ?, ?, ?, ?)")
     }
 
     func write(item: IndexedItem) throws {
         insertItem.reset()
-        try insertItem.bind(version << 32 | Int64(item.document), at: 1)
-        try insertItem.bind(version, at: 2)
+        try insertItem.bind(number << 32 | Int64(item.document), at: 1)
+        try insertItem.bind(number, at: 2)
         try insertItem.bind(item.id, at: 3)
         try insertItem.bind(item.section, at: 4)
         try insertItem.bind(item.sortKey, at: 5)
@@ -129,31 +174,37 @@ final class SQLiteVersionWriter: CatalogVersionWriter {
 
     func write(orderEntry entry: OrderEntry) throws {
         insertOrder.reset()
-        try insertOrder.bind(version, entry.key.section, entry.key.sortKey, entry.key.id, entry.document).run()
+        try insertOrder.bind(version, entry.key.section, entry.key.sortKey, entry.key.id, entry.document, segment).run()
     }
 
     func write(categoryEntry entry: OrderEntry, category: Int) throws {
         insertCategory.reset()
-        try insertCategory.bind(version, category, entry.key.section, entry.key.sortKey, entry.key.id, entry.document)
-            .run()
+        try insertCategory.bind(
+            version, category, entry.key.section, entry.key.sortKey, entry.key.id, entry.document, segment
+        ).run()
     }
 
     func write(idEntry id: String, document: Int, hash: UInt64) throws {
         insertID.reset()
-        try insertID.bind(version, id, document, Int64(bitPattern: hash)).run()
+        try insertID.bind(version, id, document, Int64(bitPattern: hash), segment).run()
     }
 
     func write(postingChunk: [UInt8], term: UInt32, chunk: Int) throws {
         insertPosting.reset()
-        try insertPosting.bind(SQLiteCatalogWriter.postingKey(version: version, chunk: chunk, term: term), at: 1)
+        try insertPosting.bind(SQLiteCatalogWriter.postingKey(version: number, chunk: chunk, term: term), at: 1)
         try insertPosting.bind(postingChunk, at: 2)
         try insertPosting.run()
     }
 
     func write(blob: [UInt8], named name: String) throws {
         insertBlob.reset()
-        try insertBlob.bind(version, name, blob)
+        try insertBlob.bind(number, name, blob)
         try insertBlob.run()
+    }
+
+    func commit(documents: Int) throws {
+        try connection.cached("INSERT INTO segments (segment, version, documents) VALUES (?, ?, ?)")
+            .bind(number, version, documents).run()
     }
 
     func commit(_ catalog: IndexedCatalog) throws {
@@ -169,17 +220,20 @@ final class SQLiteVersionWriter: CatalogVersionWriter {
         try connection.cached(
             """
             INSERT INTO catalogs (id, title, locale, definition, item_count, section_labels, categories,
-                    collation_version, version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    collation_version, version, change) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1)
                 ON CONFLICT (id) DO UPDATE SET title = excluded.title, locale = excluded.locale,
                     definition = excluded.definition, item_count = excluded.item_count,
                     section_labels = excluded.section_labels, categories = excluded.categories,
                     collation_version = excluded.collation_version, version = excluded.version,
-                    updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')
+                    change = change + 1, updated_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now')
             """
         ).bind(
             id, catalog.definition.title, catalog.definition.locale, definition, catalog.count, labels, categories,
             catalog.collationVersion, version
         ).run()
+        try connection.cached("INSERT INTO segments (segment, version, documents) VALUES (?, ?, ?)")
+            .bind(version, version, catalog.count).run()
         if let previous { try SQLiteCatalogWriter.deleteVersion(Int64(previous), connection: connection) }
+        try SQLiteChangeWriter.log(catalog: id, kind: .reload, connection: connection)
     }
 }

@@ -16,9 +16,9 @@ public final class SearchIndexCache: Sendable {
     private let indexes: Mutex<Shelf>
     private let lists: Mutex<Shelf>
 
-    /// Creates a cache holding the indexes of up to `indexes` catalog versions and up to
+    /// Creates a cache holding up to `indexes` loaded segment indexes and deletion sets and up to
     /// `categoryLists` category lists.
-    public init(indexes: Int = 8, categoryLists: Int = 32) {
+    public init(indexes: Int = 64, categoryLists: Int = 32) {
         self.indexes = Mutex(Shelf(capacity: indexes))
         self.lists = Mutex(Shelf(capacity: categoryLists))
     }
@@ -30,6 +30,12 @@ public final class SearchIndexCache: Sendable {
     /// another type).
     public func index<Index: Sendable>(of catalog: StoredCatalog, load: () throws -> Index) throws -> Index {
         try Self.value(for: catalog.versionKey, on: indexes, make: load)
+    }
+
+    /// The value cached under `key` (a segment's loaded index, its deletions), made by `load`
+    /// when it is not cached (or was cached as another type).
+    public func value<Value: Sendable>(for key: String, load: () throws -> Value) throws -> Value {
+        try Self.value(for: key, on: indexes, make: load)
     }
 
     /// The positions of category `category`'s records in `catalog`'s index order, made by

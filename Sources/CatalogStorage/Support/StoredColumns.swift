@@ -43,7 +43,7 @@ public enum StoredColumns {
     /// - Throws: ``StorageError`` `.engine` when a JSON column is damaged.
     public static func catalog(
         summary: CatalogSummary, definition: [UInt8], sectionLabels: [UInt8], categories: [UInt8],
-        collationVersion: String, versionKey: String
+        collationVersion: String, versionKey: String, change: Int = 0
     ) throws -> StoredCatalog {
         let decoder = JSONDecoder()
         do {
@@ -51,7 +51,7 @@ public enum StoredColumns {
                 definition: try decoder.decode(CatalogDefinition.self, from: Data(definition)), summary: summary,
                 sectionLabels: try decoder.decode([String].self, from: Data(sectionLabels)),
                 categories: try decoder.decode([CategoryCount].self, from: Data(categories)),
-                collationVersion: collationVersion, versionKey: versionKey)
+                collationVersion: collationVersion, versionKey: versionKey, change: change)
         } catch {
             throw StorageError(.engine, "the stored description of catalog \"\(summary.id)\" is damaged")
         }

@@ -1,0 +1,268 @@
+import CatalogModel
+import CatalogStorage
+import CatalogSupport
+import Foundation
+
+/// What a record change expects of the record it changes (`If-Match`, `If-None-Match: *`).
+public enum EditPrecondition: Sendable, Equatable {
+    /// Whatever the record is.
+    case any
+    /// The record must exist with this ETag (``CatalogEditor/etag(of:)``).
+    case matches(String)
+    /// The record must not exist.
+    case absent
+}
+
+/// One change asked of a catalog, with what it expects.
+public struct RecordEdit: Sendable, Equatable {
+    /// The change.
+    public var change: RecordChange
+    /// What the record must be before it.
+    public var precondition: EditPrecondition
+
+    /// Creates an edit.
+    public init(_ change: RecordChange, precondition: EditPrecondition = .any) {
+        self.change = change
+        self.precondition = precondition
+    }
+
+    /// The id of the record it changes.
+    public var id: String {
+        switch change {
+        case .upsert(let record): record.id
+        case .delete(let id): id
+        }
+    }
+}
+
+/// What a batch of edits did.
+public struct EditOutcome: Sendable, Equatable {
+    /// What happened to one record.
+    public enum Result: String, Sendable, Equatable {
+        case created, replaced, deleted, unchanged
+    }
+
+    /// Each edit's result, in the order given, with the record's ETag after it (nil when deleted).
+    public var results: [(id: String, result: Result, etag: String?)]
+    /// The catalog's change number after the batch.
+    public var change: Int
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.change == rhs.change && lhs.results.map(\.id) == rhs.results.map(\.id)
+            && lhs.results.map(\.result) == rhs.results.map(\.result) && lhs.results.map(\.etag) == rhs.results.map(\.etag)
+    }
+}
+
+/// An edit that could not be applied: which one (its position in the batch) and why. Nothing of
+/// the batch was applied.
+public struct EditFailure: Error, Sendable, CustomStringConvertible {
+    /// Why.
+    public enum Reason: Sendable, Equatable {
+        /// The record changed meanwhile (or does not exist) for `If-Match`; its current ETag, if any.
+        case preconditionFailed(current: String?)
+        /// `If-None-Match: *`, and the record exists; its current ETag.
+        case exists(current: String)
+        /// A delete of a record the catalog does not have.
+        case notFound
+    }
+
+    /// The edit's position in the batch.
+    public var position: Int
+    /// The record's id.
+    public var id: String
+    /// Why.
+    public var reason: Reason
+
+    public var description: String {
+        switch reason {
+        case .preconditionFailed: "record \"\(id.prefix(200))\" changed meanwhile"
+        case .exists: "record \"\(id.prefix(200))\" already exists"
+        case .notFound: "no record \"\(id.prefix(200))\""
+        }
+    }
+}
+
+/// Changes a catalog's records in place, the same on every engine: a batch is applied in one
+/// write transaction, all or nothing. The records it writes become a new segment of the
+/// catalog's index (``SearchSegment``), the ones it replaces or deletes are marked deleted
+/// where they were, and every count (sections, categories, the total) is adjusted, so a change
+/// costs in proportion to its size, not the catalog's. Each changed record gets the next change
+/// number and an entry in the change log, with the record before and after.
+///
+/// Small segments are merged as they accumulate (``MergePolicy``), so a search never visits more
+/// than a few segments per size class.
+public enum CatalogEditor {
+    /// The ETag of a record: a strong validator of its JSON as served.
+    public static func etag(of json: [UInt8]) -> String {
+        var digest = ContentDigest()
+        digest.update(json)
+        return "\"" + String(digest.finalized().prefix(32)) + "\""
+    }
+
+    /// Applies `edits` to catalog `id`.
+    ///
+    /// - Parameters:
+    ///   - collation: sort keys and sections of the catalog's locale (of the version its
+    ///     records were sorted with).
+    ///   - actor: who makes the change, for the change log.
+    ///   - now: the time the change log records.
+    /// - Throws: ``EditFailure`` for an edit whose precondition fails (nothing is applied),
+    ///   ``StorageError`` `.catalogNotFound` without the catalog, `.constraint` for one id twice.
+    public static func apply(
+        _ edits: [RecordEdit], to id: String, in database: any CatalogDatabase, collation: any CatalogCollating,
+        actor: String? = nil, now: Date = Date(), temporaryDirectory: String? = nil
+    ) throws -> EditOutcome {
+        var seen = Set<String>()
+        for edit in edits {
+            guard seen.insert(edit.id).inserted else {
+                throw StorageError(.constraint, "the batch changes record \"\(edit.id.prefix(200))\" twice")
+            }
+        }
+        let time = ISO8601DateFormatter.changeLog.string(from: now)
+        return try database.write { writer in
+            let change = try writer.beginChange(of: id)
+            let catalog = change.catalog
+            guard catalog.collationVersion == collation.version || catalog.summary.count == 0 else {
+                throw StorageError(
+                    .invalidArgument,
+                    "catalog \"\(id)\" was sorted with collation \(catalog.collationVersion), this program has \(collation.version); import it again first"
+                )
+            }
+            var state = try EditState(catalog: catalog, reader: writer.reader)
+            var number = catalog.change
+            var log: [StoredChange] = []
+            var results: [(id: String, result: EditOutcome.Result, etag: String?)] = []
+            let builder = try CatalogIndexBuilder(
+                definition: catalog.definition, collation: collation, existingCategories: state.categoryNumbers,
+                temporaryDirectory: temporaryDirectory)
+            for (position, edit) in edits.enumerated() {
+                let current = try change.live(id: edit.id)
+                let currentTag = current.map { etag(of: $0.hit.json) }
+                switch edit.precondition {
+                case .any: break
+                case .matches(let tag):
+                    guard currentTag == tag else {
+                        throw EditFailure(
+                            position: position, id: edit.id, reason: .preconditionFailed(current: currentTag))
+                    }
+                case .absent:
+                    if let currentTag {
+                        throw EditFailure(position: position, id: edit.id, reason: .exists(current: currentTag))
+                    }
+                }
+                switch edit.change {
+                case .upsert(let record):
+                    let (_, json) = CatalogIndexBuilder.stored(record, collation: collation)
+                    if let current, current.hit.json == json {
+                        results.append((record.id, .unchanged, currentTag))
+                        continue
+                    }
+                    number += 1
+                    if let current {
+                        _ = try change.remove(id: record.id, change: number)
+                        state.remove(current)
+                    }
+                    try builder.add(record)
+                    log.append(
+                        StoredChange(
+                            number: number, kind: .upsert, item: record.id, record: json,
+                            previous: current?.hit.json, actor: actor, time: time))
+                    results.append((record.id, current == nil ? .created : .replaced, etag(of: json)))
+                case .delete(let itemID):
+                    guard let current else { throw EditFailure(position: position, id: itemID, reason: .notFound) }
+                    number += 1
+                    _ = try change.remove(id: itemID, change: number)
+                    state.remove(current)
+                    log.append(
+                        StoredChange(
+                            number: number, kind: .delete, item: itemID, record: nil, previous: current.hit.json,
+                            actor: actor, time: time))
+                    results.append((itemID, .deleted, nil))
+                }
+            }
+            guard number != catalog.change else { return EditOutcome(results: results, change: number) }
+            if builder.count > 0 {
+                let segment = try change.beginSegment()
+                let built = try builder.finish(into: segment)
+                try segment.commit(documents: built.count)
+                state.add(built)
+            }
+            try MergePolicy.merge(change, state: &state, collation: collation, number: number, temporaryDirectory: temporaryDirectory)
+            try change.finish(
+                definition: state.definition, count: state.count, sectionCounts: state.sections,
+                categories: state.categoryRows(), change: number, log: log)
+            return EditOutcome(results: results, change: number)
+        }
+    }
+}
+
+/// The counts of a catalog as a batch changes them.
+struct EditState {
+    var definition: CatalogDefinition
+    var count: Int
+    /// Records by section label index.
+    var sections: [Int: Int]
+    /// Categories by name: number, image and count.
+    var categories: [String: CategoryCount]
+    private let labels: [String]
+
+    init(catalog: StoredCatalog, reader: any CatalogReader) throws {
+        definition = catalog.definition
+        count = catalog.summary.count
+        labels = catalog.sectionLabels
+        var sections: [Int: Int] = [:]
+        for section in try reader.sections(of: catalog) {
+            sections[catalog.sectionLabels.firstIndex(of: section.label) ?? max(0, catalog.sectionLabels.count - 1)] =
+                section.count
+        }
+        self.sections = sections
+        categories = Dictionary(catalog.categories.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    var categoryNumbers: [String: Int] { categories.mapValues(\.id) }
+
+    /// A record left.
+    mutating func remove(_ record: RemovedRecord) {
+        count -= 1
+        if let key = record.hit.key {
+            sections[key.section, default: 0] -= 1
+            if sections[key.section] == 0 { sections[key.section] = nil }
+        }
+        for name in record.hit.categories {
+            categories[name]?.count -= 1
+        }
+    }
+
+    /// A segment of new records came.
+    mutating func add(_ built: IndexedCatalog) {
+        count += built.count
+        for (position, count) in built.sections { sections[position, default: 0] += count }
+        for category in built.categories where category.count > 0 {
+            if categories[category.name] == nil {
+                categories[category.name] = CategoryCount(id: category.id, name: category.name, image: category.image, count: 0)
+            }
+            categories[category.name]?.count += category.count
+        }
+    }
+
+    /// The categories in use or defined, in display order (the definition's first, then by number).
+    func categoryRows() -> [CategoryCount] {
+        let defined = Dictionary(
+            definition.categories.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { a, _ in a })
+        return categories.values.filter { $0.count > 0 || defined[$0.name] != nil }
+            .sorted { a, b in
+                let x = defined[a.name] ?? (definition.categories.count + a.id)
+                let y = defined[b.name] ?? (definition.categories.count + b.id)
+                return x != y ? x < y : a.name < b.name
+            }
+    }
+}
+
+extension ISO8601DateFormatter {
+    /// The change log's time stamps: UTC with milliseconds.
+    static var changeLog: ISO8601DateFormatter {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
+    }
+}

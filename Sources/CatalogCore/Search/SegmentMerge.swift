@@ -1,0 +1,202 @@
+import CatalogModel
+import CatalogStorage
+
+/// The page of a search over several segments: each segment gives its first results after the
+/// cursor's place, and they are merged in the one order every segment keeps (``SearchTier``:
+/// tier, rank length, collation key, id; or the requested sort), so the answer is the one a
+/// catalog of a single segment would give.
+///
+/// Cursors name the last result's place in that order (``SearchCursor/rankedKey(tier:length:sortKey:id:)``,
+/// ``SearchCursor/orderedKey(price:key:)``); in each segment the next page starts after it,
+/// found by a binary search of the segment's order. A cursor of a document number (a catalog
+/// that had one segment when the page was made) is read in the first segment.
+struct SegmentMerge {
+    let segments: [LoadedSegment]
+    let evaluations: [Evaluation]
+    let limit: Int
+
+    typealias Result = (page: [(hit: StoredHit, entry: Evaluation.PageEntry)], next: SearchCursor?)
+
+    // MARK: - Rank order
+
+    /// One candidate of a ranked page with its place in rank order.
+    private struct Ranked {
+        var hit: StoredHit
+        var entry: Evaluation.PageEntry
+        var length: Int
+        var sortKey: [UInt8]
+
+        func precedes(_ other: Ranked) -> Bool {
+            let (a, b) = (entry.tier!.rawValue, other.entry.tier!.rawValue)
+            if a != b { return a < b }
+            return SegmentMerge.rankPrecedes(
+                (length, sortKey, hit.id), (other.length, other.sortKey, other.hit.id))
+        }
+    }
+
+    static func rankPrecedes(_ a: (Int, [UInt8], String), _ b: (Int, [UInt8], String)) -> Bool {
+        if a.0 != b.0 { return a.0 < b.0 }
+        if a.1 != b.1 { return a.1.lexicographicallyPrecedes(b.1) }
+        return Array(a.2.utf8).lexicographicallyPrecedes(Array(b.2.utf8))
+    }
+
+    mutating func rankedPage(after cursor: SearchCursor?) throws -> Result {
+        let place = try rankedPlace(of: cursor)
+        var candidates: [Ranked] = []
+        var more = false
+        for (segment, evaluation) in zip(segments, evaluations) {
+            var startTier = 0
+            var startDocument = 0
+            if let place {
+                startTier = place.tier
+                startDocument = try firstDocument(after: (place.length, place.sortKey, place.id), in: segment)
+            }
+            let (entries, segmentMore) = try evaluation.rankedPage(
+                fromTier: startTier, document: startDocument, limit: limit)
+            more = more || segmentMore
+            for (hit, entry) in try Self.hits(entries, segment) {
+                guard let key = hit.key else { throw StorageError(.engine, "a search hit came without its key") }
+                candidates.append(
+                    Ranked(
+                        hit: hit, entry: entry, length: segment.index.attributes.length(of: entry.document),
+                        sortKey: key.sortKey))
+            }
+        }
+        candidates.sort { $0.precedes($1) }
+        more = more || candidates.count > limit
+        let page = candidates.prefix(limit)
+        let next = more ? page.last.map { SearchCursor.rankedKey(tier: $0.entry.tier!.rawValue, length: $0.length, sortKey: $0.sortKey, id: $0.hit.id) } : nil
+        return (page.map { ($0.hit, $0.entry) }, next)
+    }
+
+    /// The place a ranked page continues after: the cursor's, or the one a document-number
+    /// cursor names in the first segment.
+    private func rankedPlace(of cursor: SearchCursor?) throws -> (
+        tier: Int, length: Int, sortKey: [UInt8], id: String
+    )? {
+        switch cursor {
+        case nil: return nil
+        case .rankedKey(let tier, let length, let sortKey, let id): return (tier, length, sortKey, id)
+        case .ranked(let tier, let document):
+            let first = segments[0]
+            guard document < first.index.count, let key = try first.reader.hits(documents: [document]).first?.key
+            else { return (tier, Int.max, [], "") }
+            return (tier, first.index.attributes.length(of: document), key.sortKey, key.id)
+        case .ordered, .orderedKey:
+            // A cursor of a sorted search: start again from the top.
+            return nil
+        }
+    }
+
+    /// The first document of `segment` whose place in rank order (rank length, collation key,
+    /// id) comes after `place`.
+    private func firstDocument(after place: (Int, [UInt8], String), in segment: LoadedSegment) throws -> Int {
+        let attributes = segment.index.attributes
+        var low = attributes.firstDocument(atLeast: place.0)
+        var high = attributes.firstDocument(longerThan: place.0)
+        guard low < high, attributes.length(of: low) == place.0 else { return low }
+        while low < high {
+            let middle = (low + high) / 2
+            guard let key = try segment.reader.hits(documents: [middle]).first?.key else {
+                throw StorageError(.engine, "the search index names a missing record")
+            }
+            if Self.rankPrecedes(place, (place.0, key.sortKey, key.id)) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+
+    // MARK: - Fixed orders
+
+    /// A place in a fixed order: the price (NaN for none) and the browse key.
+    private struct Place {
+        var price: Double
+        var key: BrowseKey
+    }
+
+    /// Whether `a` comes before `b` in `sort`'s order.
+    private static func precedes(_ a: Place, _ b: Place, _ sort: SearchSort) -> Bool {
+        switch sort {
+        case .relevance, .title: return a.key < b.key
+        case .titleDescending: return b.key < a.key
+        case .price, .priceDescending:
+            // Records without a price come last, in index order.
+            switch (a.price.isNaN, b.price.isNaN) {
+            case (true, true): return a.key < b.key
+            case (true, false): return false
+            case (false, true): return true
+            case (false, false):
+                if a.price != b.price { return sort == .price ? a.price < b.price : a.price > b.price }
+                return sort == .price ? a.key < b.key : b.key < a.key
+            }
+        }
+    }
+
+    mutating func orderedPage(sort: SearchSort, after cursor: SearchCursor?) throws -> Result {
+        let place = try orderedPlace(of: cursor, sort: sort)
+        var candidates: [(place: Place, hit: StoredHit, entry: Evaluation.PageEntry)] = []
+        var more = false
+        for (segment, evaluation) in zip(segments, evaluations) {
+            let start = try place.map { try firstPosition(after: $0, sort: sort, in: segment, evaluation) } ?? 0
+            let (entries, _, segmentMore) = try evaluation.orderedPage(sort: sort, from: start, limit: limit)
+            more = more || segmentMore
+            let prices = sort == .price || sort == .priceDescending ? try segment.index.prices(segment.reader) : []
+            for (hit, entry) in try Self.hits(entries, segment) {
+                guard let key = hit.key else { throw StorageError(.engine, "a search hit came without its key") }
+                let price = prices.isEmpty ? Double.nan : prices[entry.document]
+                candidates.append((Place(price: price, key: key), hit, entry))
+            }
+        }
+        candidates.sort { Self.precedes($0.place, $1.place, sort) }
+        more = more || candidates.count > limit
+        let page = candidates.prefix(limit)
+        let next = more ? page.last.map { SearchCursor.orderedKey(price: $0.place.price.isNaN ? nil : $0.place.price, key: $0.place.key) } : nil
+        return (page.map { ($0.hit, $0.entry) }, next)
+    }
+
+    /// The place a sorted page continues after.
+    private func orderedPlace(of cursor: SearchCursor?, sort: SearchSort) throws -> Place? {
+        switch cursor {
+        case nil, .ranked, .rankedKey: return nil
+        case .orderedKey(let price, let key): return Place(price: price ?? .nan, key: key)
+        case .ordered(let position):
+            let first = segments[0]
+            let (count, document) = try evaluations[0].order(sort)
+            guard position < count else { return nil }
+            let at = document(position)
+            guard let key = try first.reader.hits(documents: [at]).first?.key else { return nil }
+            let prices = try first.index.prices(first.reader)
+            return Place(price: prices[at], key: key)
+        }
+    }
+
+    /// The first position of `segment`'s order whose record comes after `place`.
+    private func firstPosition(after place: Place, sort: SearchSort, in segment: LoadedSegment, _ evaluation: Evaluation)
+        throws -> Int
+    {
+        let (count, document) = try evaluation.order(sort)
+        let prices = sort == .price || sort == .priceDescending ? try segment.index.prices(segment.reader) : []
+        var low = 0
+        var high = count
+        while low < high {
+            let middle = (low + high) / 2
+            let at = document(middle)
+            guard let key = try segment.reader.hits(documents: [at]).first?.key else {
+                throw StorageError(.engine, "the search index names a missing record")
+            }
+            let here = Place(price: prices.isEmpty ? .nan : prices[at], key: key)
+            if Self.precedes(place, here, sort) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+
+    /// The stored records of a segment's page entries, in their order.
+    private static func hits(_ entries: [Evaluation.PageEntry], _ segment: LoadedSegment) throws -> [(
+        StoredHit, Evaluation.PageEntry
+    )] {
+        guard !entries.isEmpty else { return [] }
+        let byDocument = Dictionary(entries.map { ($0.document, $0) }, uniquingKeysWith: { first, _ in first })
+        return try segment.reader.hits(documents: entries.map(\.document)).compactMap { hit in
+            byDocument[hit.document].map { (hit, $0) }
+        }
+    }
+}
