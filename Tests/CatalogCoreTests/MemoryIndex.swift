@@ -39,6 +39,7 @@ final class MemoryIndex: CatalogIndexSink, SearchIndexReading {
     }
 
     func titles(documents: [Int]) throws -> [String] { documents.map { items[$0].title } }
+    func deletedDocuments(since change: Int) throws -> [UInt32] { [] }
 }
 
 /// Sections by first letter (A–Z, else "#") and sort keys from folded titles: enough collation

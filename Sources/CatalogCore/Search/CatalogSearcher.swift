@@ -98,6 +98,9 @@ public struct CatalogSearcher {
         self.countBudget = countBudget
     }
 
+    /// The first segment's loaded index (the whole index of a catalog of one segment).
+    public var index: CatalogSearchIndex { segments[0].index }
+
     /// Whether the index is one segment without deletions: pages are walked in document order
     /// and cursors name document numbers (``SearchCursor/ranked(tier:document:)``).
     var isSingle: Bool { segments.count == 1 && segments[0].deleted.count == 0 }

@@ -97,8 +97,9 @@ public enum SQLiteSnapshotWriter {
     {
         try connection.prepare("ATTACH DATABASE ? AS source").bind(sourcePath).run()
         defer { try? connection.execute("DETACH DATABASE source") }
-        let version: Int64 = try connection.transaction(immediate: false) {
-            let found = try connection.prepare("SELECT version, definition FROM source.catalogs WHERE id = ?").bind(id)
+        let (version, change): (Int64, Int) = try connection.transaction(immediate: false) {
+            let found = try connection.prepare("SELECT version, definition, change FROM source.catalogs WHERE id = ?")
+                .bind(id)
             guard try found.step() else {
                 throw StorageError(.catalogNotFound, "no catalog named \"\(id.prefix(80))\"")
             }
@@ -109,6 +110,7 @@ public enum SQLiteSnapshotWriter {
                 throw StorageError(.engine, "the stored description of catalog \"\(id.prefix(80))\" is damaged")
             }
             let published = try StoredColumns.definition(stored.published)
+            let change = found.int(2)
             found.finish()
             let itemLow = version << 32
             let itemHigh = (version + 1) << 32
@@ -181,7 +183,7 @@ public enum SQLiteSnapshotWriter {
             for (sql, values) in statements {
                 try connection.prepare(sql).bind(values).run()
             }
-            return version
+            return (version, change)
         }
         guard
             var catalog = try SQLiteCatalogReader(connection: connection, path: path, indexCache: SearchIndexCache())
@@ -189,7 +191,7 @@ public enum SQLiteSnapshotWriter {
         else {
             throw StorageError(.engine, "the snapshot of \"\(id)\" lost its catalog")
         }
-        catalog.versionKey = SQLiteCatalogReader.versionKey(path: sourcePath, version: version)
+        catalog.versionKey = SQLiteCatalogReader.versionKey(path: sourcePath, version: version) + "." + String(change)
         return catalog
     }
 
