@@ -141,6 +141,7 @@ public final class CatalogApplication: Sendable {
             settings: WebSessionSettings(publicURL: options.publicURL), throttle: throttle, baseURL: baseURL
         ).register(in: &routes)
         CatalogAPI(stores: stores).register(in: &routes)
+        RecordsAPI(stores: stores, authentication: authentication).register(in: &routes)
         FavoritesAPI(stores: stores, authentication: authentication).register(in: &routes)
         SignInAPI(stores: stores, authenticator: authenticator, authentication: authentication, throttle: throttle)
             .register(in: &routes)

@@ -11,6 +11,23 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     public var message: String
     /// Extra headers for the response (`Allow` on 405, `WWW-Authenticate` on 401).
     public var headers: HTTPHeaders
+    /// Every bad value of a request body, each named by a JSON pointer (RFC 6901) into it:
+    /// written as the error's `problems` (a 422 lists them all, not only the first).
+    public var problems: [Problem] = []
+
+    /// One bad value of a request body.
+    public struct Problem: Sendable, Equatable {
+        /// Where, as a JSON pointer into the body (`/3/upsert/price`; empty for the whole body).
+        public var pointer: String
+        /// What is wrong.
+        public var message: String
+
+        /// Creates a problem.
+        public init(pointer: String, message: String) {
+            self.pointer = pointer
+            self.message = message
+        }
+    }
 
     /// Creates an error.
     public init(_ status: HTTPStatus, code: String, _ message: String, headers: HTTPHeaders = HTTPHeaders()) {

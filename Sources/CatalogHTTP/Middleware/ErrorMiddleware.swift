@@ -37,7 +37,8 @@ public struct ErrorMiddleware: Middleware {
         return Response.text("Internal Server Error\n", status: .internalServerError)
     }
 
-    /// `{"error":{"code":…,"message":…}}` with the error's status and headers.
+    /// `{"error":{"code":…,"message":…,"problems"?:[{"pointer","message"}]}}` with the error's
+    /// status and headers.
     @Sendable public static func json(_ error: HTTPError, _ request: Request) -> Response {
         var output = JSONOutput(capacity: error.message.utf8.count + 48)
         output.object { body in
@@ -45,6 +46,16 @@ public struct ErrorMiddleware: Middleware {
                 output.object { object in
                     object.string("code", error.code)
                     object.string("message", Credentials.scrubbed(error.message))
+                    if !error.problems.isEmpty {
+                        object.member("problems") { output in
+                            output.array(error.problems) { output, problem in
+                                output.object { object in
+                                    object.string("message", Credentials.scrubbed(problem.message))
+                                    object.string("pointer", problem.pointer)
+                                }
+                            }
+                        }
+                    }
                 }
             }
         }

@@ -86,7 +86,11 @@ struct CatalogAPI {
                 let catalog = try reader.catalogOr404(id)
                 let record = try reader.item(of: catalog, id: itemID)
                 guard let record else { throw HTTPError.notFound("catalog \"\(id)\" has no item \"\(itemID)\"") }
-                return JSONResponse.write(record)
+                var response = JSONResponse.write(record)
+                // The record's own strong validator, the one `If-Match` of a change compares.
+                response.headers["ETag"] = CatalogEditor.etag(of: record.json)
+                response.headers[RecordsAPI.changeHeader] = String(catalog.change)
+                return response
             }
         }
         routes.get("/api/v1/catalogs/{id}/search") { request, context in

@@ -12,6 +12,9 @@ enum ServerLanes {
     static let snapshots = "snapshots"
     /// Thumbnails not made yet (`GET /images/…?size=N`).
     static let thumbnails = "thumbnails"
+    /// Changes of records (`PUT`, `PATCH`, `DELETE` of an item, batches): each is one write
+    /// transaction; writers of one database wait for each other anyway.
+    static let edits = "edits"
 
     /// Every lane, with `passwordThreads` threads checking passwords.
     static func lanes(passwordThreads: Int) -> [OffloadLane] {
@@ -30,6 +33,9 @@ enum ServerLanes {
             // Scaling a large image takes up to seconds of CPU: one thread, a few waiting, the
             // rest 503 with Retry-After; a thumbnail already made is answered by the workers.
             OffloadLane(name: thumbnails, threads: 1, queueLimit: 8, niceness: 5),
+            // Record changes take a millisecond or two each (a batch of thousands, about a
+            // second): two threads, so one large batch does not hold up single edits for long.
+            OffloadLane(name: edits, threads: 2, queueLimit: 64),
         ]
     }
 }
