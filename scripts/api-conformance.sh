@@ -49,10 +49,16 @@ cat >schemathesis.toml <<'TOML'
 [checks.negative_data_rejection]
 expected-statuses = ["400", "401", "403", "404", "405", "406", "409", "414", "415", "422", "428", "429", "431", "5xx"]
 TOML
+# Bodies of record changes are checked beyond what a schema can say (an assigned currency code,
+# the URL's id, sizes in bytes), so a body that fits the schema may still be refused (422): those
+# operations run without the check that schema-valid bodies are accepted, as uploads do.
+writes=(--include-operation-id importCatalog --include-operation-id putItem --include-operation-id patchItem
+  --include-operation-id changeItems --include-operation-id restoreItem)
 schemathesis run "$url/api/v1/openapi.json" --checks all --max-examples "$examples" "${seed_args[@]}" \
-  --header "Authorization: Bearer $token" --exclude-operation-id importCatalog --no-color
+  --header "Authorization: Bearer $token" --exclude-operation-id importCatalog --exclude-operation-id putItem \
+  --exclude-operation-id patchItem --exclude-operation-id changeItems --exclude-operation-id restoreItem --no-color
 schemathesis run "$url/api/v1/openapi.json" --checks all --exclude-checks positive_data_acceptance \
-  --max-examples "$examples" "${seed_args[@]}" --header "Authorization: Bearer $token" --include-operation-id importCatalog --no-color
+  --max-examples "$examples" "${seed_args[@]}" --header "Authorization: Bearer $token" "${writes[@]}" --no-color
 
 if grep -q "error:" "$work/serve.err"; then
   echo "The server logged unexpected errors:" >&2

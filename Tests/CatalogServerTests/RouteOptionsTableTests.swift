@@ -38,12 +38,20 @@ import Testing
 
     static let uploadLimit = 64 * 1024
     static let page = Expected(authentication: .optional)
+    static let edit = Expected(lane: "edits", bodyLimit: 256 * 1024, authentication: .signedIn)
 
     /// Every route whose options are not the standard ones.
     static let table: [String: Expected] = [
         "POST /api/v1/catalogs/{id}/import": Expected(
             lane: "imports", bodyLimit: uploadLimit, authentication: .admin, rateClass: .expensive),
         "GET /api/v1/catalogs/{id}/snapshot": Expected(lane: "snapshots", rateClass: .expensive),
+        "PUT /api/v1/catalogs/{id}/items/{item}": edit,
+        "PATCH /api/v1/catalogs/{id}/items/{item}": edit,
+        "DELETE /api/v1/catalogs/{id}/items/{item}": edit,
+        "POST /api/v1/catalogs/{id}/items/{item}/restore": edit,
+        "POST /api/v1/catalogs/{id}/items": Expected(
+            lane: "edits", bodyLimit: 64 * 1024 * 1024, authentication: .signedIn, rateClass: .expensive),
+        "GET /api/v1/catalogs/{id}/items/{item}/history": Expected(authentication: .signedIn),
         "GET /images/{path...}": Expected(lane: "thumbnails", rateClass: .expensive),
         "POST /api/v1/signin": Expected(lane: "passwords", rateClass: .signIn),
         "POST /signin": Expected(lane: "passwords", authentication: .optional, rateClass: .signIn),

@@ -93,6 +93,7 @@ final class ServerFixture {
         var json: Any? { try? JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed]) }
         var object: [String: Any] { json as? [String: Any] ?? [:] }
         var errorCode: String? { (object["error"] as? [String: Any])?["code"] as? String }
+        var headers: HTTPHeaders { response.headers }
     }
 
     /// Sends a GET request through the whole middleware chain, in process.
