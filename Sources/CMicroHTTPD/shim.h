@@ -98,12 +98,15 @@ static inline size_t cmhd_request_header_size(struct MHD_Connection *connection)
 
 /// MHD's own diagnostics (refused connections, malformed requests) to standard error, but for
 /// a connection its client (or the server, closing an idle or late one) ended: that is routine,
-/// and slow clients would otherwise fill the log with it.
+/// and slow clients would otherwise fill the log with it. Nor when a content reader ended a body
+/// on purpose (an event stream whose client left or fell behind; a streamed body that failed,
+/// which the server logs itself with the reason).
 static void cmhd_log_to_stderr(void *context, const char *format, va_list arguments) {
     (void) context;
     char line[1024];
     vsnprintf(line, sizeof line, format, arguments);
     if (strstr(line, "detected connection closure") != NULL) return;
+    if (strstr(line, "application error generating response") != NULL) return;
     fputs("http: ", stderr);
     fputs(line, stderr);
 }

@@ -13,6 +13,10 @@ public struct Response: Sendable {
         case stream(@Sendable () throws -> any ResponseBodyStream)
         /// A part of a file, sent from the file itself (`sendfile`), with its `Content-Length`.
         case file(FileBody)
+        /// A Server-Sent Events stream, open until it finishes, its client leaves or the server
+        /// stops; no worker thread waits while it is quiet. Middleware passes it through as it is
+        /// (never compressed, cached or given an ETag). Made by ``Response/eventStream(_:)``.
+        case eventStream(EventStream)
     }
 
     /// The status.
@@ -44,6 +48,29 @@ public struct Response: Sendable {
         self.status = status
         self.headers = headers
         self.body = .file(file)
+    }
+
+    /// An event stream's response: 200, `Content-Type: text/event-stream; charset=utf-8`,
+    /// `Cache-Control: no-store` and `X-Accel-Buffering: no` (so nginx passes events on at once).
+    ///
+    /// ```swift
+    /// let stream = EventStream()
+    /// stream.send(id: "1", data: "hello")
+    /// return .eventStream(stream)
+    /// ```
+    ///
+    /// - Parameter stream: the stream; the server admits it when the handler returns (or answers
+    ///   503 or 429 and closes it, see ``EventStream``).
+    /// - Returns: the response.
+    public static func eventStream(_ stream: EventStream) -> Response {
+        var response = Response(
+            status: .ok,
+            headers: HTTPHeaders([
+                ("Content-Type", "text/event-stream; charset=utf-8"), ("Cache-Control", "no-store"),
+                ("X-Accel-Buffering", "no"),
+            ]))
+        response.body = .eventStream(stream)
+        return response
     }
 
     /// The in-memory body, or nil for a streamed one.

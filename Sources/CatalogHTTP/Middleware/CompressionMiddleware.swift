@@ -1,6 +1,7 @@
 import Foundation
 
-/// Compresses response bodies with gzip when the client accepts it and the type is text.
+/// Compresses response bodies with gzip when the client accepts it and the type is text; event
+/// streams never (``Response/Body/eventStream(_:)``).
 ///
 /// A compressed response's strong ETag gets a `-gzip` suffix, so the two representations never
 /// share a validator (``ConditionalGetMiddleware`` accepts either in `If-None-Match`).
@@ -15,6 +16,8 @@ public struct CompressionMiddleware: Middleware {
 
     public func respond(to request: Request, context: RequestContext, next: any Responder) throws -> Response {
         var response = try next.respond(to: request, context: context)
+        // Events go out one by one as they happen; a compressor would hold them back.
+        if case .eventStream = response.body { return response }
         guard response.status == .ok, response.headers["Content-Encoding"] == nil,
             let type = response.headers["Content-Type"], Self.isCompressible(type)
         else { return response }
@@ -29,6 +32,8 @@ public struct CompressionMiddleware: Middleware {
         case .file:
             // Sent as stored, so byte ranges of it stay meaningful.
             return response
+        case .eventStream:
+            return response  // never reached: returned above
         }
         response.headers["Content-Encoding"] = "gzip"
         if let etag = response.headers["ETag"], etag.hasSuffix("\"") {

@@ -1,7 +1,8 @@
 import CatalogSupport
 
 /// ETag and Cache-Control on every successful GET, and `304 Not Modified` when the client's
-/// `If-None-Match` already names the current representation.
+/// `If-None-Match` already names the current representation. Event streams pass through
+/// untouched.
 ///
 /// Handlers may set their own `ETag` (a streamed feed uses the catalog's version) and
 /// `Cache-Control` (images are cached long); otherwise the ETag is a hash of the body and
@@ -20,6 +21,8 @@ public struct ConditionalGetMiddleware: Middleware {
 
     public func respond(to request: Request, context: RequestContext, next: any Responder) throws -> Response {
         var response = try next.respond(to: request, context: context)
+        // A stream has no representation to validate: never an ETag, never a 304.
+        if case .eventStream = response.body { return response }
         guard request.method == .get || request.method == .head, response.status == .ok else { return response }
         if response.headers["Cache-Control"] == nil { response.headers["Cache-Control"] = defaultCacheControl }
         if response.headers["ETag"] == nil, let bytes = response.bytes {

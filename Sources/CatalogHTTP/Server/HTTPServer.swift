@@ -17,6 +17,11 @@ import Synchronization
 /// libmicrohttpd's handler for a request only records it: answering on that first call makes
 /// libmicrohttpd answer `Connection: close` (measured on libmicrohttpd 0.9.75: 15–25k requests/s
 /// instead of keep-alive), so the answer comes on the next.
+///
+/// A handler may answer with an event stream (``Response/eventStream(_:)``): it stays open
+/// without holding a worker, its connection suspended while it is quiet, within
+/// ``ServerConfiguration/maxEventStreams`` and ``ServerConfiguration/maxEventStreamsPerClient``
+/// (``openEventStreams`` counts them).
 public final class HTTPServer: Sendable {
     let core: ServerCore
     private let state = Mutex<(lifecycle: ServerLifecycle, daemon: Daemon?, port: Int)>(
@@ -40,6 +45,9 @@ public final class HTTPServer: Sendable {
 
     /// Requests received and not yet completed.
     public var requestsInFlight: Int { core.inFlight.load(ordering: .relaxed) }
+
+    /// Event streams open now (``EventStream``): admitted and not yet done with their connection.
+    public var openEventStreams: Int { core.eventStreams.openCount }
 
     /// Binds the address and starts the workers.
     ///
@@ -66,7 +74,8 @@ public final class HTTPServer: Sendable {
     private func startDaemon() throws(HTTPServerError) -> (OpaquePointer, Int) {
         let configuration = core.configuration
         var address = try SocketAddress(host: configuration.host, port: configuration.port)
-        // MHD_USE_SUSPEND_RESUME: offloaded requests suspend their connection while they run.
+        // MHD_USE_SUSPEND_RESUME: offloaded requests suspend their connection while they run, and
+        // quiet event streams until they have something to send (ResponseWriter+EventStream).
         var flags =
             MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_USE_ITC.rawValue | MHD_USE_ERROR_LOG.rawValue
             | MHD_USE_SUSPEND_RESUME.rawValue
@@ -117,12 +126,19 @@ public final class HTTPServer: Sendable {
     /// the kernel had already accepted are taken over first, so none is reset), lets requests
     /// in flight finish and answers requests still unread on open connections, each answer
     /// closing its connection; streamed answers end at their next chunk, the connection closed
-    /// without the last chunk so that clients see them cut short. After that, or at the latest
-    /// after the configured grace period, it closes every connection and joins the workers.
-    /// Safe to call more than once and from any thread.
+    /// without the last chunk so that clients see them cut short. Event streams end cleanly
+    /// at once (the event being sent completes, nothing more is sent, then the last chunk), and
+    /// their close handlers run (``EventStream/CloseReason/serverStopping``); new ones get 503.
+    /// After that, or at the latest after the configured grace period, it closes every
+    /// connection and joins the workers. Safe to call more than once and from any thread.
+    /// `catalog serve` calls it on SIGINT and SIGTERM.
     public func shutdown() {
         let (action, daemon) = state.withLock { ($0.lifecycle.stop(), $0.daemon) }
-        if action == .markStopped { core.stopOffloading() }
+        if action == .markStopped {
+            core.stopOffloading()
+            core.eventStreams.stop()
+            core.eventStreams.join()
+        }
         guard action == .stopAccepting, let daemon = daemon?.pointer else { return }
         // Offloaded work (an import) sees the server stopping and gives up within the grace
         // period; streams end at their next chunk; answers say `Connection: close`.
@@ -132,6 +148,8 @@ public final class HTTPServer: Sendable {
             Self.adoptWaitingConnections(from: listening, into: daemon)
             close(listening)
         }
+        // Every open stream resumes and ends; its request completes once its last chunk is out.
+        core.eventStreams.stop()
         let deadline = ContinuousClock.now + core.configuration.shutdownGrace
         var drain = ServerLifecycle.Drain()
         while drain.looked(
@@ -145,6 +163,8 @@ public final class HTTPServer: Sendable {
         core.stopOffloading()
         core.connections.stopSweeping()
         MHD_stop_daemon(daemon)
+        // The close handlers of streams the daemon closed run before this returns.
+        core.eventStreams.join()
         state.withLock {
             $0.lifecycle.drained()
             $0.daemon = nil
@@ -203,6 +223,8 @@ final class ServerCore: Sendable {
     let ledger: ClientCostLedger?
     /// Where the requests of clients over their budget run: one thread below the workers' priority.
     let slowLane: OffloadPool?
+    /// The open event streams, their caps and their heartbeat thread.
+    let eventStreams: EventStreamRegistry
 
     init(configuration: ServerConfiguration, responder: any Responder, log: @escaping @Sendable (String) -> Void) {
         self.configuration = configuration
@@ -216,6 +238,9 @@ final class ServerCore: Sendable {
             ($0, OffloadPool(threads: $0.threads, queueLimit: $0.queueLimit, name: $0.name, niceness: $0.niceness))
         }
         ledger = configuration.clientBudget.map { ClientCostLedger(budget: $0) }
+        eventStreams = EventStreamRegistry(
+            maxTotal: configuration.maxEventStreams, maxPerClient: configuration.maxEventStreamsPerClient,
+            connectionLimit: connectionLimit, heartbeatInterval: configuration.heartbeatInterval)
         slowLane =
             ledger == nil
             ? nil : OffloadPool(threads: 1, queueLimit: configuration.slowLaneQueueLimit, name: "slowed", niceness: 10)

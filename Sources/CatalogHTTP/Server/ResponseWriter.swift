@@ -124,7 +124,8 @@ enum ResponseWriter {
 
     /// Queues `response` on the connection. A HEAD request never opens a streamed body: chunked
     /// encoding would still send its terminating chunk, which the client would read as the start
-    /// of the next response.
+    /// of the next response (an event stream is refused, so its producer lets go). An event stream
+    /// is admitted against the caps first (``admit(_:on:core:)``).
     static func queue(_ response: Response, on connection: OpaquePointer, core: ServerCore, method: String)
         -> MHD_Result
     {
@@ -132,6 +133,14 @@ enum ResponseWriter {
         switch response.body {
         case .stream where method == "HEAD":
             handle = MHD_create_response_from_buffer(0, nil, mustCopy)
+        case .eventStream(let stream) where method == "HEAD":
+            stream.refuse()
+            handle = MHD_create_response_from_buffer(0, nil, mustCopy)
+        case .eventStream(let stream):
+            if let refusal = admit(stream, on: connection, core: core) {
+                return queue(refusal, on: connection, core: core, method: method)
+            }
+            handle = eventStreamResponse(stream)
         case .bytes(let bytes):
             handle = bytes.withUnsafeBytes { buffer in
                 MHD_create_response_from_buffer(

@@ -63,6 +63,17 @@ public struct ServerConfiguration: Sendable {
     public var slowLaneQueueLimit: Int = 16
     /// How long a shutdown waits for requests in flight before closing their connections.
     public var shutdownGrace: Duration = .seconds(10)
+    /// Event streams (``EventStream``) open at once, in total. When a handler returns a stream
+    /// beyond it, the request is answered 503 with `Retry-After` and the stream is closed
+    /// (``EventStream/CloseReason/refused``). Streams get at most three quarters of the connection
+    /// limit in effect, whatever is configured here, so ordinary requests always find a connection.
+    public var maxEventStreams: Int = 1000
+    /// Event streams open at once from one client address: beyond it, 429 with `Retry-After`.
+    public var maxEventStreamsPerClient: Int = 8
+    /// How long an event stream may stay quiet before the server sends it a comment line
+    /// (`: keep-alive`), so proxies and clients keep it open; a client that left a quiet stream is
+    /// noticed at the latest then. One thread serves every stream's heartbeat.
+    public var heartbeatInterval: Duration = .seconds(15)
 
     /// The defaults: loopback, port 8080, one worker per core.
     public init() {}
