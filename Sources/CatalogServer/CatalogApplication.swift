@@ -114,6 +114,8 @@ public final class CatalogApplication: Sendable {
     public let signInThrottle: SignInThrottle
     /// Thumbnails made and kept.
     let thumbnails: ThumbnailCache
+    /// The streams that follow catalogs' changes.
+    let changeFeed: ChangeFeed
     private let listening: Listening
     private let options: CatalogServerOptions
 
@@ -141,7 +143,8 @@ public final class CatalogApplication: Sendable {
             settings: WebSessionSettings(publicURL: options.publicURL), throttle: throttle, baseURL: baseURL
         ).register(in: &routes)
         CatalogAPI(stores: stores).register(in: &routes)
-        RecordsAPI(stores: stores, authentication: authentication).register(in: &routes)
+        let feed = ChangeFeed(stores: stores)
+        RecordsAPI(stores: stores, authentication: authentication, feed: feed).register(in: &routes)
         FavoritesAPI(stores: stores, authentication: authentication).register(in: &routes)
         SignInAPI(stores: stores, authenticator: authenticator, authentication: authentication, throttle: throttle)
             .register(in: &routes)
@@ -165,6 +168,7 @@ public final class CatalogApplication: Sendable {
         let middleware = Self.middleware(stores: stores, router: router, accessLog: accessLog, errorLog: errorLog)
         self.stores = stores
         self.thumbnails = thumbnails
+        changeFeed = feed
         self.options = options
         signInThrottle = throttle
         self.router = router
@@ -195,6 +199,7 @@ public final class CatalogApplication: Sendable {
 
     /// Closes every database connection. Call after the server stopped.
     public func close() {
+        changeFeed.stop()
         stores.close()
     }
 

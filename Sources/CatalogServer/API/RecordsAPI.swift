@@ -24,6 +24,8 @@ import Synchronization
 struct RecordsAPI {
     let stores: any CatalogDatabase
     let authentication: RequestAuthentication
+    /// The streams that follow catalogs' changes: told after every change made here.
+    let feed: ChangeFeed
     let collations = CollationCache()
 
     /// The header that carries a catalog's change number.
@@ -162,9 +164,23 @@ struct RecordsAPI {
     // MARK: - The change log
 
     private func changes(_ request: Request, _ context: RequestContext) throws -> Response {
-        let since = try request.integer("since", in: 0...Int(Int32.max), default: 0)
+        var since = try request.integer("since", in: 0...Int(Int32.max), default: 0)
         let limit = try request.pageLimit()
         let id = try context.require("id", as: String.self)
+        if request.acceptsEventStream {
+            // A reconnecting client says where it was with Last-Event-ID (the number of the last
+            // change it got); it wins over `since`.
+            if let last = request.lastEventID {
+                guard let number = Int(last), (0...Int(Int32.max)).contains(number) else {
+                    throw HTTPError.badParameter("'Last-Event-ID' must be a change number")
+                }
+                since = number
+            }
+            _ = try stores.read { try $0.catalogOr404(id) }
+            let stream = EventStream()
+            feed.follow(id, since: since, on: stream)
+            return .eventStream(stream)
+        }
         let page = try stores.read { reader in
             let catalog = try reader.catalogOr404(id)
             return try ChangePage.read(catalog, since: since, limit: limit, reader: reader)
@@ -208,9 +224,11 @@ struct RecordsAPI {
 
     private func apply(_ edits: [RecordEdit], _ catalog: StoredCatalog, _ actor: String) throws -> EditOutcome {
         do {
-            return try collations.with(catalog.definition.locale) { collation in
+            let outcome = try collations.with(catalog.definition.locale) { collation in
                 try CatalogEditor.apply(edits, to: catalog.id, in: stores, collation: collation, actor: actor)
             }
+            feed.notify()
+            return outcome
         } catch let failure as EditFailure {
             switch failure.reason {
             case .preconditionFailed(let current): throw Self.preconditionFailed(current: current)

@@ -41,7 +41,7 @@ struct ResponseCache: Middleware {
 
     func respond(to request: Request, context: RequestContext, next: any Responder) throws -> Response {
         guard request.method == .get || request.method == .head, request.rawPath.hasPrefix("/api/v1/catalogs"),
-            request.headers["Authorization"] == nil
+            request.headers["Authorization"] == nil, !request.acceptsEventStream
         else { return try next.respond(to: request, context: context) }
         let slot = try slots.value()
         let epoch = try stores.readEpoch()
