@@ -368,6 +368,18 @@ final class SQLiteAccounts: UserStore, @unchecked Sendable {
         try write { try $0.removeFavorite(userID: userID, catalog: catalog, item: item) }
     }
 
+    func grant(user name: String, catalog: String, role: CatalogRole) throws -> CatalogRole? {
+        try write { try $0.grant(user: name, catalog: catalog, role: role) }
+    }
+
+    func revoke(user name: String, catalog: String) throws -> Bool {
+        try write { try $0.revoke(user: name, catalog: catalog) }
+    }
+
+    func roles(ofUser id: Int64) throws -> [String: CatalogRole] { try read { try $0.roles(ofUser: id) } }
+    func members(ofCatalog id: String) throws -> [CatalogMember] { try read { try $0.members(ofCatalog: id) } }
+    func removeCatalog(_ id: String) throws { try write { try $0.removeCatalog(id) } }
+
     func accounts() throws -> [StoredAccount] { try read { try $0.accounts() } }
     func restore(_ account: StoredAccount) throws -> User { try write { try $0.restore(account) } }
 }

@@ -146,6 +146,7 @@ public final class CatalogApplication: Sendable {
         let feed = ChangeFeed(stores: stores)
         RecordsAPI(stores: stores, authentication: authentication, feed: feed).register(in: &routes)
         FavoritesAPI(stores: stores, authentication: authentication).register(in: &routes)
+        MembersAPI(stores: stores, authentication: authentication).register(in: &routes)
         SignInAPI(stores: stores, authenticator: authenticator, authentication: authentication, throttle: throttle)
             .register(in: &routes)
         SnapshotAPI(

@@ -1,6 +1,6 @@
 /// Everything a database keeps about one account, as `catalog copy --users` moves it from one
-/// database to another: the account, its credentials as stored (hashes only), its web sessions
-/// and its favorites.
+/// database to another: the account, its credentials as stored (hashes only), its web sessions,
+/// its favorites and its roles in catalogs.
 public struct StoredAccount: Sendable, Equatable {
     /// The account (its ``User/id`` is the source database's).
     public var user: User
@@ -12,22 +12,26 @@ public struct StoredAccount: Sendable, Equatable {
     public var sessions: [StoredSession]
     /// The favorites, newest first.
     public var favorites: [Favorite]
+    /// The roles in catalogs, by catalog id.
+    public var roles: [String: CatalogRole]
 
     /// Creates the description.
     public init(
         user: User, passwordHash: String?, token: (selector: String, hash: [UInt8])?, sessions: [StoredSession],
-        favorites: [Favorite]
+        favorites: [Favorite], roles: [String: CatalogRole] = [:]
     ) {
         self.user = user
         self.passwordHash = passwordHash
         self.token = token
         self.sessions = sessions
         self.favorites = favorites
+        self.roles = roles
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.user == rhs.user && lhs.passwordHash == rhs.passwordHash && lhs.token?.selector == rhs.token?.selector
             && lhs.token?.hash == rhs.token?.hash && lhs.sessions == rhs.sessions && lhs.favorites == rhs.favorites
+            && lhs.roles == rhs.roles
     }
 }
 

@@ -7,7 +7,9 @@ public struct User: Codable, Sendable, Equatable {
     public var id: Int64
     /// The sign-in name: 1 to 64 ASCII letters, digits, `.`, `-`, `_` or `@`, unique ignoring case.
     public var name: String
-    /// Whether the user may change catalogs and accounts.
+    /// Whether the user is an administrator: an owner of every catalog, who also creates and
+    /// deletes catalogs and manages the accounts. Other users change only the catalogs they have
+    /// a ``CatalogRole`` in.
     public var isAdmin: Bool
     /// When the account was created, ISO 8601 in UTC (`2024-05-01T12:00:00Z`).
     public var createdAt: String

@@ -1,5 +1,5 @@
-/// Accounts, their credentials, web sessions and favorites: what every engine stores for the
-/// server's sign-in and the `catalog user` commands.
+/// Accounts, their credentials, web sessions, favorites and roles in catalogs: what every engine
+/// stores for the server's sign-in and the `catalog user` commands.
 ///
 /// Engines store secrets only in a form that cannot be used to sign in: a password as its
 /// argon2id string, an API token or session as its public selector plus a hash of its secret
@@ -15,7 +15,7 @@ public protocol UserStore: AnyObject {
     ///
     /// - Parameters:
     ///   - name: the sign-in name (``User/isValidName(_:)``); unique ignoring ASCII case.
-    ///   - isAdmin: whether the user may change catalogs and accounts.
+    ///   - isAdmin: whether the user is an administrator (``User/isAdmin``).
     ///   - passwordHash: the encoded password hash for web sign-in, or nil for token-only accounts.
     ///   - tokenSelector: the public half of the API token, used to look it up.
     ///   - tokenHash: the hash of the token's secret half.
@@ -32,7 +32,7 @@ public protocol UserStore: AnyObject {
     /// Every user, ordered by name.
     func users() throws -> [User]
 
-    /// Removes the user named `name` with their sessions and favorites.
+    /// Removes the user named `name` with their sessions, favorites and roles.
     ///
     /// - Returns: false when there was no such user.
     func removeUser(named name: String) throws -> Bool
@@ -102,19 +102,55 @@ public protocol UserStore: AnyObject {
     /// - Returns: true when it was a favorite.
     func removeFavorite(userID: Int64, catalog: String, item: String) throws -> Bool
 
+    // MARK: Roles in catalogs
+
+    /// Gives the user a role in a catalog, replacing the one they had there.
+    ///
+    /// The catalog is named by its public id; the store does not check that it exists, so a
+    /// role can be given before the catalog's first import and outlives re-imports (as favorites
+    /// do). ``removeCatalog(_:)`` drops it with the catalog.
+    ///
+    /// - Parameters:
+    ///   - name: the user's name (ignoring ASCII case).
+    ///   - catalog: the catalog's id (``CatalogDefinition/isValidID(_:)``).
+    ///   - role: the role.
+    /// - Returns: the role the user had there before, or nil.
+    /// - Throws: ``StorageError`` `.userNotFound` when there is no such user, `.invalidArgument`
+    ///   for an invalid catalog id.
+    @discardableResult
+    func grant(user name: String, catalog: String, role: CatalogRole) throws -> CatalogRole?
+
+    /// Takes the user's role in a catalog away.
+    ///
+    /// - Returns: true when they had one; false when they had none or there is no such user.
+    func revoke(user name: String, catalog: String) throws -> Bool
+
+    /// The user's roles, by catalog id (empty for an unknown id).
+    func roles(ofUser id: Int64) throws -> [String: CatalogRole]
+
+    /// The members of a catalog with their roles, ordered by name (empty for an unknown id).
+    func members(ofCatalog id: String) throws -> [CatalogMember]
+
+    /// Forgets a catalog in every account: every user's role in it and every favorite of its
+    /// records. Called when the catalog is deleted, so a catalog made later with the same id
+    /// starts with no members and no favorites. Nothing happens for an unknown id.
+    func removeCatalog(_ id: String) throws
+
     // MARK: Copying
 
-    /// Every account with its credentials, sessions and favorites, ordered by name (what
+    /// Every account with its credentials, sessions, favorites and roles, ordered by name (what
     /// `catalog copy --users` reads).
     func accounts() throws -> [StoredAccount]
 
-    /// Stores an account as another database had it, in one transaction: its name, role,
-    /// creation time, password hash, token, sessions and favorites (in their order, with their
-    /// times). An account of the same name (ignoring ASCII case) is replaced.
+    /// Stores an account as another database had it, in one transaction: its name, admin flag,
+    /// creation time, password hash, token, sessions, favorites (in their order, with their
+    /// times) and roles in catalogs. An account of the same name (ignoring ASCII case) is
+    /// replaced.
     ///
     /// - Returns: the account as stored here (with this database's id).
-    /// - Throws: ``StorageError`` `.invalidArgument` for an invalid name, `.constraint` when
-    ///   another account here has the same token or a session's selector.
+    /// - Throws: ``StorageError`` `.invalidArgument` for an invalid name or a role's invalid
+    ///   catalog id, `.constraint` when another account here has the same token or a session's
+    ///   selector.
     @discardableResult
     func restore(_ account: StoredAccount) throws -> User
 }

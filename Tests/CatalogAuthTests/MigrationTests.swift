@@ -156,6 +156,73 @@ import Testing
             .scalarInt() == 0)
     }
 
+    /// An accounts file of version 1 (before roles in catalogs), as that version made it.
+    static let accountsVersion1 = """
+        PRAGMA application_id = 1129598037;
+        CREATE TABLE users (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+            is_admin INTEGER NOT NULL DEFAULT 0 CHECK (is_admin IN (0, 1)),
+            password_hash TEXT,
+            token_selector TEXT UNIQUE,
+            token_hash BLOB,
+            created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+        );
+        CREATE TABLE sessions (
+            selector TEXT PRIMARY KEY,
+            user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            hash BLOB NOT NULL,
+            expires TEXT NOT NULL
+        ) WITHOUT ROWID;
+        CREATE INDEX sessions_user ON sessions (user_id);
+        CREATE INDEX sessions_expires ON sessions (expires);
+        CREATE TABLE favorites (
+            user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            catalog_id TEXT NOT NULL,
+            item_id TEXT NOT NULL,
+            added_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+            seq INTEGER NOT NULL,
+            PRIMARY KEY (user_id, catalog_id, item_id)
+        ) WITHOUT ROWID;
+        PRAGMA user_version = 1;
+        INSERT INTO users (id, name, is_admin, token_selector, token_hash, created_at)
+            VALUES (3, 'mari', 0, 'sel3', x'0102', '2024-05-01T12:00:00Z');
+        INSERT INTO favorites VALUES (3, 'shop', 'a1', '2024-05-02T12:00:00Z', 1);
+        """
+
+    @Test func anAccountsFileOfVersion1GainsRolesAndKeepsItsAccounts() throws {
+        let database = try TemporaryDatabase(prefix: "catalog-migration")
+        let path = database.directory.appendingPathComponent("old-users.sqlite").path
+        try Connection(path: path, mode: .readWriteCreate).withClose { try $0.execute(Self.accountsVersion1) }
+        // A reader of this version refuses it until it is brought up to date.
+        #expect {
+            try SQLiteUserStore(path: path, readOnly: true)
+        } throws: { error in
+            (error as? StorageError)?.message.contains("has schema version 1, this program needs 2") == true
+        }
+
+        let users = try SQLiteUserStore(path: path)
+        defer { users.close() }
+        let mari = try #require(try users.user(named: "MARI"))
+        #expect(mari.id == 3 && mari.createdAt == "2024-05-01T12:00:00Z")
+        #expect(try users.tokenCredential(selector: "sel3")?.hash == [1, 2])
+        #expect(try users.favorites(ofUser: 3).map(\.item) == ["a1"])
+        #expect(try users.roles(ofUser: 3).isEmpty)
+        #expect(try users.grant(user: "mari", catalog: "shop", role: .editor) == nil)
+        #expect(try users.members(ofCatalog: "shop") == [CatalogMember(user: "mari", role: .editor)])
+        let connection = try Connection(path: path, mode: .readOnly)
+        let version = try connection.prepare("PRAGMA user_version").scalarInt()
+        connection.close()
+        #expect(version == 2)
+        // Up to date now: a reader opens it, and opening it again changes nothing.
+        let reader = try SQLiteUserStore(path: path, readOnly: true)
+        defer { reader.close() }
+        #expect(try reader.roles(ofUser: 3) == ["shop": .editor])
+        let again = try SQLiteUserStore(path: path)
+        defer { again.close() }
+        #expect(try again.members(ofCatalog: "shop").map(\.user) == ["mari"])
+    }
+
     @Test func theAccountsFileSitsBesideTheCatalogFile() {
         #expect(SQLiteUserStore.defaultPath(forCatalog: "catalog.sqlite") == "catalog-users.sqlite")
         #expect(SQLiteUserStore.defaultPath(forCatalog: "/srv/data/shop.db") == "/srv/data/shop-users.sqlite")

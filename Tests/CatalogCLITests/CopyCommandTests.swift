@@ -33,7 +33,7 @@ import Testing
         }
     }
 
-    /// A database with the demo catalogs, an account with a favorite and a session.
+    /// A database with the demo catalogs, an account with favorites, a session and roles.
     func source(_ cli: CLIRunner) throws -> String {
         #expect(try cli.run(["demo"]).status == 0)
         let token = try cli.run(["user", "add", "ada", "--admin"]).stdout.trimmingCharacters(in: .newlines)
@@ -44,6 +44,8 @@ import Testing
         #expect(try users.addFavorite(userID: ada.id, catalog: "cookbook", item: "r19"))
         #expect(try users.addFavorite(userID: ada.id, catalog: "products", item: "p001"))
         try users.createSession(userID: ada.id, selector: "sel", hash: [9, 9], expires: "2999-01-01T00:00:00Z")
+        try users.grant(user: "ada", catalog: "cookbook", role: .editor)
+        try users.grant(user: "ada", catalog: "not-yet", role: .owner)
         return token
     }
 
@@ -58,6 +60,7 @@ import Testing
         #expect(copied.stderr.contains("copied 1 account to"))
         #expect(try snapshot(cli, copy) == snapshot(cli, cli.database))
         #expect(try accounts(copy) == accounts(cli.database))
+        #expect(try accounts(copy).first?.roles == ["cookbook": .editor, "not-yet": .owner])
         let database = try CatalogEngines.open(copy)
         defer { database.close() }
         #expect(try Authenticator().user(bearerToken: token, in: database.users())?.name == "ada")

@@ -68,6 +68,11 @@ import Testing
         for arguments in [["bob"], ["ada", "--admin"], ["carol.x@example.org"]] {
             #expect(try cli.run(["user", "add"] + arguments).status == 0)
         }
+        for (name, catalog, role) in [
+            ("bob", "products", "owner"), ("bob", "cookbook", "editor"), ("ada", "x", "viewer"),
+        ] {
+            #expect(try cli.run(["user", "grant", name, "--catalog", catalog, "--role", role]).status == 0)
+        }
         let text = try cli.run(["user", "list"])
         #expect(text.status == 0)
         #expect(normalized(text.stdout) == (try CLIRunner.golden("users-list.txt")))
@@ -122,6 +127,29 @@ import Testing
             (["user", "list", "--admin"], 64, "'--admin' does not apply to 'user list'"),
             (["user", "remove", "ada", "--json"], 64, "'--json' does not apply to 'user remove'"),
             (["user", "list"], 1, "no database at"),
+            (["user", "list", "--catalog", "cookbook"], 64, "'--catalog' does not apply to 'user list'"),
+            (["user", "add", "ada", "--role", "owner"], 64, "'--role' does not apply to 'user add'"),
+            (
+                ["user", "revoke", "ada", "--catalog", "cookbook", "--role", "owner"], 64,
+                "'--role' does not apply to 'user revoke'"
+            ),
+            (["user", "grant", "ada", "--role", "owner"], 64, "missing required option '--catalog'"),
+            (
+                ["user", "grant", "ada", "--catalog", "cookbook"], 64,
+                "missing required option '--role' (roles: viewer, editor, owner)"
+            ),
+            (["user", "grant", "--catalog", "cookbook", "--role", "owner"], 64, "name exactly one user"),
+            (["user", "revoke", "ada"], 64, "missing required option '--catalog'"),
+            (
+                ["user", "grant", "ada", "--catalog", "cookbook", "--role", "boss"], 64,
+                "unknown role 'boss'; roles: viewer, editor, owner"
+            ),
+            (["user", "grant", "ada", "--catalog", "cookbook", "--role", "Owner"], 64, "unknown role 'Owner'"),
+            (
+                ["user", "grant", "ada", "--catalog", "cook book", "--role", "owner"], 64,
+                "invalid catalog id 'cook book': use 1 to 64 letters, digits, '-' or '_'"
+            ),
+            (["user", "revoke", "ada", "--catalog", ""], 64, "missing required option '--catalog'"),
         ]
         for (arguments, status, message) in cases {
             let result = try cli.run(arguments)
@@ -129,13 +157,63 @@ import Testing
             #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
         }
         #expect(try cli.run(["user", "add", "ada"]).status == 0)
-        for action in ["remove", "token", "password"] {
-            let result = try cli.run(["user", action, "nobody"], input: "pw\n")
+        for action in ["remove", "token", "password", "grant", "revoke"] {
+            let result = try cli.run(
+                ["user", action, "nobody"] + (action == "grant" ? ["--catalog", "c", "--role", "owner"] : [])
+                    + (action == "revoke" ? ["--catalog", "c"] : []), input: "pw\n")
             #expect(result.status == 1, "\(action)")
             #expect(result.stderr == "catalog user: error: no user named \"nobody\"\n", "\(action)")
         }
         let removed = try cli.run(["user", "remove", "ada"])
         #expect(removed.status == 0)
         #expect(try cli.run(["user", "list"]).stdout.isEmpty)
+    }
+
+    @Test func rolesAreGivenChangedAndTakenAway() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        #expect(try cli.run(["demo", "--quiet"]).status == 0)
+        #expect(try cli.run(["user", "add", "mari"]).status == 0)
+        #expect(try cli.run(["user", "add", "ada", "--admin"]).status == 0)
+
+        let given = try cli.run(["user", "grant", "MARI", "--catalog", "cookbook", "--role", "editor"])
+        #expect(given.status == 0)
+        #expect(given.stdout.isEmpty)
+        #expect(given.stderr == "gave \"mari\" the role editor in catalog \"cookbook\"\n")
+        let changed = try cli.run(["user", "grant", "mari", "--catalog=cookbook", "--role=owner"])
+        #expect(changed.stderr == "gave \"mari\" the role owner in catalog \"cookbook\" (was editor)\n")
+        let same = try cli.run(["user", "grant", "mari", "--catalog", "cookbook", "--role", "owner"])
+        #expect(same.status == 0)
+        #expect(same.stderr == "\"mari\" already had the role owner in catalog \"cookbook\"\n")
+        // A catalog not imported yet: allowed, with a note.
+        let ahead = try cli.run(["user", "grant", "mari", "--catalog", "pantry", "--role", "viewer"])
+        #expect(ahead.status == 0)
+        #expect(
+            ahead.stderr.hasSuffix(
+                "note: there is no catalog \"pantry\" yet; the role counts once one of that id is imported\n"))
+        let admin = try cli.run(["user", "grant", "ada", "--catalog", "products", "--role", "editor"])
+        #expect(admin.status == 0)
+        #expect(admin.stderr.contains("note: \"ada\" is an administrator, who changes every catalog whatever the role"))
+        #expect(
+            normalized(try cli.run(["user", "list"]).stdout).contains(
+                "mari  user   YYYY-MM-DDTHH:MM:SSZ  cookbook:owner,pantry:viewer\n"))
+
+        let store = try SQLiteUserStore(path: cli.usersDatabase, readOnly: true)
+        defer { store.close() }
+        let mari = try #require(try store.user(named: "mari"))
+        #expect(try store.roles(ofUser: mari.id) == ["cookbook": .owner, "pantry": .viewer])
+
+        let revoked = try cli.run(["user", "revoke", "mari", "--catalog", "pantry"])
+        #expect(revoked.status == 0)
+        #expect(revoked.stderr == "took the role viewer in catalog \"pantry\" from \"mari\"\n")
+        let again = try cli.run(["user", "revoke", "mari", "--catalog", "pantry"])
+        #expect(again.status == 1)
+        #expect(again.stderr == "catalog user: error: \"mari\" has no role in catalog \"pantry\"\n")
+        #expect(try store.roles(ofUser: mari.id) == ["cookbook": .owner])
+
+        // Removing the user takes their roles.
+        let removed = try cli.run(["user", "remove", "mari"])
+        #expect(removed.stderr == "removed user \"mari\" with their web sessions, favorites and roles\n")
+        #expect(try store.members(ofCatalog: "cookbook").isEmpty)
     }
 }

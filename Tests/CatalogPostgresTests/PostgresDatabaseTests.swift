@@ -88,7 +88,7 @@ struct PostgresDatabaseTests {
 
         let database = try PostgresDatabase(url: temporary.url)
         #expect(
-            try temporary.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM catalog_schema") == "1,2")
+            try temporary.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM catalog_schema") == "1,2,3")
         let user = try database.users().addUser(
             name: "ada", isAdmin: true, passwordHash: nil, tokenSelector: "s", tokenHash: [1])
         #expect(try database.users().user(named: "ADA") == user)
@@ -101,6 +101,37 @@ struct PostgresDatabaseTests {
             (error as? StorageError)?.code == .cannotOpen
                 && (error as? StorageError)?.message.contains("schema version 99, newer than this program's") == true
         }
+    }
+
+    /// A database of schema version 2 (accounts, no roles in catalogs) keeps its accounts and
+    /// favorites and gains roles.
+    @Test func aDatabaseOfVersion2GainsRolesAndKeepsItsAccounts() throws {
+        let temporary = try TemporaryPostgresDatabase()
+        let connection = try PostgresConnection(PostgresLocation(temporary.url))
+        try PostgresSchema.migrate(connection, to: 2, lockTimeout: .seconds(10))
+        connection.close()
+        try temporary.psql(
+            """
+            INSERT INTO users (id, name, token_selector, token_hash, created_at)
+                VALUES (3, 'Mari', 'sel3', '\\x0102', '2024-05-01T12:00:00Z');
+            INSERT INTO favorites VALUES (3, 'shop', 'a1', '2024-05-02T12:00:00Z', 1);
+            """)
+        #expect(try temporary.psql("SELECT to_regclass('grants') IS NULL") == "t")
+
+        let database = try PostgresDatabase(url: temporary.url)
+        defer { database.close() }
+        #expect(try temporary.psql("SELECT max(version) FROM catalog_schema") == "3")
+        let users = try database.users()
+        let mari = try #require(try users.user(named: "mari"))
+        #expect(mari.id == 3 && mari.name == "Mari" && mari.createdAt == "2024-05-01T12:00:00Z")
+        #expect(try users.tokenCredential(selector: "sel3")?.hash == [1, 2])
+        #expect(try users.favorites(ofUser: 3).map(\.item) == ["a1"])
+        #expect(try users.roles(ofUser: 3).isEmpty)
+        #expect(try users.grant(user: "mari", catalog: "shop", role: .owner) == nil)
+        #expect(try users.members(ofCatalog: "shop") == [CatalogMember(user: "Mari", role: .owner)])
+        // The role goes with the account.
+        #expect(try users.removeUser(named: "MARI"))
+        #expect(try temporary.psql("SELECT count(*) FROM grants") == "0")
     }
 
     @Test func aDatabaseOfSomethingElseIsLeftAlone() throws {

@@ -59,6 +59,10 @@ import Testing
         "GET /api/v1/favorites": Expected(authentication: .signedIn),
         "PUT /api/v1/favorites/{catalog}/{item}": Expected(authentication: .signedIn),
         "DELETE /api/v1/favorites/{catalog}/{item}": Expected(authentication: .signedIn),
+        "GET /api/v1/catalogs/{id}/members": Expected(authentication: .signedIn),
+        "GET /api/v1/catalogs/{id}/members/{user}": Expected(authentication: .signedIn),
+        "PUT /api/v1/catalogs/{id}/members/{user}": Expected(authentication: .signedIn),
+        "DELETE /api/v1/catalogs/{id}/members/{user}": Expected(authentication: .signedIn),
         "GET /": page,
         "GET /c/{id}": page,
         "GET /c/{id}/categories/{category}": page,
@@ -111,6 +115,7 @@ import Testing
             guard need == .signedIn || need == .admin else { continue }
             let target = pattern.replacingOccurrences(of: "{catalog}", with: "cookbook")
                 .replacingOccurrences(of: "{id}", with: "cookbook").replacingOccurrences(of: "{item}", with: "r01")
+                .replacingOccurrences(of: "{user}", with: "mari")
             #expect(try fixture.request(method, target).status == 401, "\(method) \(pattern)")
             if need == .admin {
                 #expect(

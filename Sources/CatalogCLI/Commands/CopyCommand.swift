@@ -34,8 +34,8 @@ struct CopyCommand: Command {
         missing) or a postgres:// URL, in either direction. Each catalog is written in one
         transaction that replaces the catalog of the same id there (an interrupted copy leaves
         it as it was); other catalogs there are kept. With --users, every account follows with
-        its password, API token, web sessions and favorites, replacing an account of the same
-        name. A progress bar shows on a terminal.
+        its password, API token, web sessions, favorites and roles in catalogs, replacing an
+        account of the same name. A progress bar shows on a terminal.
         """
 
     func run(_ context: CommandContext) throws {

@@ -6,7 +6,8 @@ import CatalogStorage
 ///
 /// Tables are plain and named like the SQLite engine's, so `psql` reads them: `catalogs`,
 /// `items` (every record, with its JSON), `item_categories`, `sections`, the search index
-/// CatalogCore builds (`search_blobs`, `search_postings`), and `users`, `sessions`, `favorites`.
+/// CatalogCore builds (`search_blobs`, `search_postings`), and `users`, `sessions`, `favorites`,
+/// `grants` (roles in catalogs).
 /// Sort keys are `bytea` and ids and names `COLLATE "C"`, so every order is byte for byte
 /// SQLite's. `catalog_state` holds the data version every write bumps, which readers of other
 /// processes compare to see that something changed.
@@ -119,6 +120,18 @@ enum PostgresSchema {
             PRIMARY KEY (user_id, catalog_id, item_id)
         );
         """,
+        // 3: roles in catalogs. Keyed by the catalog's public id, as favorites are, so they
+        // survive re-imports; a deleted catalog's roles and favorites go by that id too.
+        """
+        CREATE TABLE grants (
+            user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+            catalog_id text COLLATE "C" NOT NULL, -- catalogs.id
+            role text COLLATE "C" NOT NULL CHECK (role IN ('viewer', 'editor', 'owner')),
+            PRIMARY KEY (user_id, catalog_id)
+        );
+        CREATE INDEX grants_catalog ON grants (catalog_id);
+        CREATE INDEX favorites_catalog ON favorites (catalog_id);
+        """,
     ]
 
     /// The version this build writes.
@@ -128,7 +141,7 @@ enum PostgresSchema {
     /// a catalog database.
     static let tables = [
         "catalog_state", "catalogs", "items", "item_categories", "sections", "search_blobs", "search_postings", "users",
-        "sessions", "favorites",
+        "sessions", "favorites", "grants",
     ]
 
     /// The advisory lock key migrations hold ("CTLM").

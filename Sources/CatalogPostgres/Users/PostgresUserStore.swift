@@ -1,9 +1,10 @@
 import CatalogModel
 import CatalogStorage
 
-/// Accounts, API tokens, web sessions and favorites in the `users`, `sessions` and `favorites`
-/// tables (schema version 2), with the SQLite engine's behaviour: names unique ignoring ASCII
-/// case (`users.name_key`), favorites newest first.
+/// Accounts, API tokens, web sessions, favorites and roles in catalogs in the `users`,
+/// `sessions`, `favorites` (schema version 2) and `grants` (version 3) tables, with the SQLite
+/// engine's behaviour: names unique ignoring ASCII case (`users.name_key`), favorites newest
+/// first, members ordered by name.
 ///
 /// Reads use the calling thread's reading connection: outside a ``PostgresDatabase/read(_:)``
 /// every statement sees the newest data (what another server wrote a moment ago is found at
@@ -106,7 +107,7 @@ public final class PostgresUserStore: UserStore {
     public func removeUser(named name: String) throws -> Bool {
         guard User.isValidName(name) else { return false }
         return try write {
-            // Sessions and favorites go with the user (ON DELETE CASCADE).
+            // Sessions, favorites and roles go with the user (ON DELETE CASCADE).
             try connection.query("DELETE FROM users WHERE name_key = \(Self.nameKey)", [.text(name)]).affectedRows > 0
         }
     }
@@ -234,6 +235,64 @@ public final class PostgresUserStore: UserStore {
         }
     }
 
+    // MARK: - Roles in catalogs
+
+    public func grant(user name: String, catalog: String, role: CatalogRole) throws -> CatalogRole? {
+        guard CatalogDefinition.isValidID(catalog) else {
+            throw StorageError(.invalidArgument, "invalid catalog id: use 1 to 64 letters, digits, '-' or '_'")
+        }
+        return try write {
+            guard let user = try user(named: name) else {
+                throw StorageError(.userNotFound, "no user named \"\(name.prefix(80))\"")
+            }
+            let previous = try connection.query(
+                "SELECT role FROM grants WHERE user_id = $1 AND catalog_id = $2", [.int8(user.id), .text(catalog)])
+            try connection.query(
+                "INSERT INTO grants (user_id, catalog_id, role) VALUES ($1, $2, $3) "
+                    + "ON CONFLICT (user_id, catalog_id) DO UPDATE SET role = excluded.role",
+                [.int8(user.id), .text(catalog), .text(role.rawValue)])
+            return previous.count == 1 ? CatalogRole(rawValue: previous.text(0, 0)) : nil
+        }
+    }
+
+    public func revoke(user name: String, catalog: String) throws -> Bool {
+        guard User.isValidName(name), CatalogDefinition.isValidID(catalog) else { return false }
+        return try write {
+            try connection.query(
+                "DELETE FROM grants WHERE catalog_id = $2 "
+                    + "AND user_id = (SELECT id FROM users WHERE name_key = \(Self.nameKey))",
+                [.text(name), .text(catalog)]
+            ).affectedRows > 0
+        }
+    }
+
+    public func roles(ofUser id: Int64) throws -> [String: CatalogRole] {
+        let rows = try connection.query("SELECT catalog_id, role FROM grants WHERE user_id = $1", [.int8(id)])
+        var roles: [String: CatalogRole] = [:]
+        for row in 0..<rows.count {
+            if let role = CatalogRole(rawValue: rows.text(row, 1)) { roles[rows.text(row, 0)] = role }
+        }
+        return roles
+    }
+
+    public func members(ofCatalog id: String) throws -> [CatalogMember] {
+        guard CatalogDefinition.isValidID(id) else { return [] }
+        let rows = try connection.query(
+            "SELECT users.name, grants.role FROM grants JOIN users ON users.id = grants.user_id "
+                + "WHERE grants.catalog_id = $1 ORDER BY users.name_key, users.id", [.text(id)])
+        return (0..<rows.count).compactMap { row in
+            CatalogRole(rawValue: rows.text(row, 1)).map { CatalogMember(user: rows.text(row, 0), role: $0) }
+        }
+    }
+
+    public func removeCatalog(_ id: String) throws {
+        guard CatalogDefinition.isValidID(id) else { return }
+        try write {
+            try connection.query("DELETE FROM grants WHERE catalog_id = $1", [.text(id)])
+            try connection.query("DELETE FROM favorites WHERE catalog_id = $1", [.text(id)])
+        }
+    }
+
     // MARK: - Copying
 
     public func accounts() throws -> [StoredAccount] {
@@ -253,6 +312,7 @@ public final class PostgresUserStore: UserStore {
                     selector: sessions.text($0, 0), hash: sessions.bytes($0, 1), expires: sessions.text($0, 2))
             }
             accounts[index].favorites = try favorites(ofUser: accounts[index].user.id)
+            accounts[index].roles = try roles(ofUser: accounts[index].user.id)
         }
         return accounts
     }
@@ -263,7 +323,7 @@ public final class PostgresUserStore: UserStore {
             throw StorageError(.invalidArgument, "invalid user name \"\(name.prefix(80))\"")
         }
         return try write {
-            // Sessions and favorites of an account of the same name go with it (ON DELETE CASCADE).
+            // Sessions, favorites and roles of an account of the same name go with it (ON DELETE CASCADE).
             try connection.query("DELETE FROM users WHERE name_key = \(Self.nameKey)", [.text(name)])
             let rows = try connection.query(
                 "INSERT INTO users (name, is_admin, password_hash, token_selector, token_hash, created_at) "
@@ -286,6 +346,15 @@ public final class PostgresUserStore: UserStore {
                         .int8(user.id), .text(favorite.catalog), .text(favorite.item), .text(favorite.added),
                         .int8(Int64(account.favorites.count - offset)),
                     ])
+            }
+            for (catalog, role) in account.roles.sorted(by: { $0.key < $1.key }) {
+                guard CatalogDefinition.isValidID(catalog) else {
+                    throw StorageError(
+                        .invalidArgument, "invalid catalog id \"\(catalog.prefix(80))\" in a role of \"\(name)\"")
+                }
+                try connection.query(
+                    "INSERT INTO grants (user_id, catalog_id, role) VALUES ($1, $2, $3)",
+                    [.int8(user.id), .text(catalog), .text(role.rawValue)])
             }
             return user
         }

@@ -3,7 +3,7 @@ import CatalogStorage
 import Foundation
 import SQLiteSupport
 
-/// Accounts, API tokens, web sessions and favorites in a SQLite file of their own
+/// Accounts, API tokens, web sessions, favorites and roles in catalogs in a SQLite file of their own
 /// (`catalog-users.sqlite` beside `catalog.sqlite`), so that whoever copies or serves the catalog
 /// file (with Datasette, say) never publishes password or token hashes, and so that sign-ins and
 /// favorites never wait for a catalog import holding the catalog file's write lock.
@@ -163,7 +163,7 @@ public final class SQLiteUserStore: UserStore {
 
     public func removeUser(named name: String) throws -> Bool {
         try write("remove a user") {
-            // Sessions and favorites go with the user (ON DELETE CASCADE).
+            // Sessions, favorites and roles go with the user (ON DELETE CASCADE).
             try connection.cached("DELETE FROM users WHERE name = ?").bind(name).run()
             return connection.changes > 0
         }
@@ -282,6 +282,73 @@ public final class SQLiteUserStore: UserStore {
         }
     }
 
+    // MARK: - Roles in catalogs
+
+    public func grant(user name: String, catalog: String, role: CatalogRole) throws -> CatalogRole? {
+        guard CatalogDefinition.isValidID(catalog) else {
+            throw StorageError(.invalidArgument, "invalid catalog id: use 1 to 64 letters, digits, '-' or '_'")
+        }
+        return try write("give a role") {
+            guard let user = try user(named: name) else {
+                throw StorageError(.userNotFound, "no user named \"\(name.prefix(80))\"")
+            }
+            let previous = try currentRole(ofUser: user.id, in: catalog)
+            try connection.cached(
+                "INSERT INTO grants (user_id, catalog_id, role) VALUES (?, ?, ?) "
+                    + "ON CONFLICT (user_id, catalog_id) DO UPDATE SET role = excluded.role"
+            ).bind(user.id, catalog, role.rawValue).run()
+            return previous
+        }
+    }
+
+    public func revoke(user name: String, catalog: String) throws -> Bool {
+        try write("take a role away") {
+            try connection.cached(
+                "DELETE FROM grants WHERE catalog_id = ? AND user_id = (SELECT id FROM users WHERE name = ?)"
+            ).bind(catalog, name).run()
+            return connection.changes > 0
+        }
+    }
+
+    public func roles(ofUser id: Int64) throws -> [String: CatalogRole] {
+        let statement = try connection.cached("SELECT catalog_id, role FROM grants WHERE user_id = ?")
+        try statement.bind(id)
+        var roles: [String: CatalogRole] = [:]
+        try statement.forEachRow { row in
+            if let role = CatalogRole(rawValue: row.text(1)) { roles[row.text(0)] = role }
+        }
+        return roles
+    }
+
+    public func members(ofCatalog id: String) throws -> [CatalogMember] {
+        let statement = try connection.cached(
+            "SELECT users.name, grants.role FROM grants JOIN users ON users.id = grants.user_id "
+                + "WHERE grants.catalog_id = ? ORDER BY users.name, users.id")
+        try statement.bind(id)
+        var members: [CatalogMember] = []
+        try statement.forEachRow { row in
+            if let role = CatalogRole(rawValue: row.text(1)) {
+                members.append(CatalogMember(user: row.text(0), role: role))
+            }
+        }
+        return members
+    }
+
+    public func removeCatalog(_ id: String) throws {
+        try write("forget a catalog") {
+            try connection.cached("DELETE FROM grants WHERE catalog_id = ?").bind(id).run()
+            try connection.cached("DELETE FROM favorites WHERE catalog_id = ?").bind(id).run()
+        }
+    }
+
+    /// The user's role in `catalog`, or nil.
+    private func currentRole(ofUser id: Int64, in catalog: String) throws -> CatalogRole? {
+        let statement = try connection.cached("SELECT role FROM grants WHERE user_id = ? AND catalog_id = ?")
+        try statement.bind(id, catalog)
+        defer { statement.finish() }
+        return try statement.step() ? CatalogRole(rawValue: statement.text(0)) : nil
+    }
+
     // MARK: - Copying
 
     public func accounts() throws -> [StoredAccount] {
@@ -303,6 +370,7 @@ public final class SQLiteUserStore: UserStore {
                     StoredSession(selector: row.text(0), hash: row.blob(1), expires: row.text(2)))
             }
             accounts[index].favorites = try favorites(ofUser: accounts[index].user.id)
+            accounts[index].roles = try roles(ofUser: accounts[index].user.id)
         }
         return accounts
     }
@@ -313,7 +381,7 @@ public final class SQLiteUserStore: UserStore {
             throw StorageError(.invalidArgument, "invalid user name \"\(name.prefix(80))\"")
         }
         return try write("restore a user") {
-            // Sessions and favorites of an account of the same name go with it (ON DELETE CASCADE).
+            // Sessions, favorites and roles of an account of the same name go with it (ON DELETE CASCADE).
             try connection.cached("DELETE FROM users WHERE name = ?").bind(name).run()
             let statement = try connection.cached(
                 "INSERT INTO users (name, is_admin, password_hash, token_selector, token_hash, created_at) "
@@ -334,6 +402,14 @@ public final class SQLiteUserStore: UserStore {
                 try connection.cached(
                     "INSERT INTO favorites (user_id, catalog_id, item_id, added_at, seq) VALUES (?, ?, ?, ?, ?)"
                 ).bind(user.id, favorite.catalog, favorite.item, favorite.added, account.favorites.count - offset).run()
+            }
+            for (catalog, role) in account.roles.sorted(by: { $0.key < $1.key }) {
+                guard CatalogDefinition.isValidID(catalog) else {
+                    throw StorageError(
+                        .invalidArgument, "invalid catalog id \"\(catalog.prefix(80))\" in a role of \"\(name)\"")
+                }
+                try connection.cached("INSERT INTO grants (user_id, catalog_id, role) VALUES (?, ?, ?)")
+                    .bind(user.id, catalog, role.rawValue).run()
             }
             return user
         }

@@ -2,8 +2,9 @@
 /// catalog file's ``Schema``. `PRAGMA user_version` records the last one applied and
 /// `PRAGMA application_id` is "CTLU".
 ///
-/// The tables are those the catalog file held from its version 2 until accounts moved out of it,
-/// with the same columns, so rows are copied across unchanged.
+/// Version 1's tables are those the catalog file held from its version 2 until accounts moved
+/// out of it, with the same columns, so rows are copied across unchanged; version 2 adds the
+/// roles in catalogs (`grants`). Older files are brought up to date when opened for writing.
 enum UserSchema {
     /// `PRAGMA application_id` of accounts files ("CTLU").
     static let applicationID = 0x4354_4C55
@@ -36,7 +37,19 @@ enum UserSchema {
             seq INTEGER NOT NULL,                -- order of adding per user (newest first, even within a second)
             PRIMARY KEY (user_id, catalog_id, item_id)
         ) WITHOUT ROWID;
+        """,
+        // 2: roles in catalogs. Keyed by the catalog's public id, as favorites are, so they
+        // survive re-imports; a deleted catalog's roles and favorites go by that id too.
         """
+        CREATE TABLE grants (
+            user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            catalog_id TEXT NOT NULL,            -- a catalog's public id
+            role TEXT NOT NULL CHECK (role IN ('viewer', 'editor', 'owner')),
+            PRIMARY KEY (user_id, catalog_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX grants_catalog ON grants (catalog_id);
+        CREATE INDEX favorites_catalog ON favorites (catalog_id);
+        """,
     ]
 
     /// The version this build writes.

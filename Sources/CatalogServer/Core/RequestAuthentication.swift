@@ -55,6 +55,43 @@ struct RequestAuthentication: Sendable {
         return try requireUser(request)
     }
 
+    /// The signed-in user, allowed to do `action` to `catalog` by ``AccessPolicy``: what a
+    /// handler that changes something calls first.
+    ///
+    /// ```swift
+    /// let user = try authentication.require(.editRecords, catalog: id, request, context)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - action: what the request wants to do.
+    ///   - catalog: the catalog's id, nil for an action on no one catalog.
+    /// - Returns: the user.
+    /// - Throws: 401 without valid credentials (whatever the route declared), 403 when the
+    ///   policy refuses (`you may not change catalog "cookbook"`).
+    func require(_ action: CatalogAction, catalog: String?, _ request: Request, _ context: RequestContext) throws
+        -> User
+    {
+        let user = try signedIn(request, context)
+        guard try policy(for: user).allows(action, catalog: catalog) else {
+            throw HTTPError(.forbidden, code: "forbidden", AccessPolicy.refusal(action, catalog: catalog))
+        }
+        return user
+    }
+
+    /// The policy of the request's user (or of an anonymous request, on a route that reads
+    /// credentials), with their roles loaded once, for a handler that asks it several things.
+    ///
+    /// - Throws: what ``authorized(_:_:)`` throws.
+    func policy(_ request: Request, _ context: RequestContext) throws -> AccessPolicy {
+        try policy(for: authorized(request, context))
+    }
+
+    /// The policy of `user`: administrators need no roles, so theirs are not read.
+    func policy(for user: User?) throws -> AccessPolicy {
+        guard let user, !user.isAdmin else { return AccessPolicy(user: user, roles: [:]) }
+        return AccessPolicy(user: user, roles: try stores.users().roles(ofUser: user.id))
+    }
+
     /// The user; 401 without valid credentials.
     func requireUser(_ request: Request) throws -> User {
         guard let user = try user(for: request) else { throw Self.unauthorized("sign in with a bearer token") }

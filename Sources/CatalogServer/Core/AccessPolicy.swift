@@ -1,0 +1,125 @@
+import CatalogStorage
+
+/// Something a request may want to do, which ``AccessPolicy`` allows or refuses.
+enum CatalogAction: String, Sendable, CaseIterable {
+    /// See a catalog and its records.
+    case read
+    /// Change a catalog's records and images.
+    case editRecords
+    /// Change a catalog's definition, its members and (issue 21) who sees it.
+    case manageCatalog
+    /// Make a new catalog.
+    case createCatalog
+    /// Delete a catalog with its records.
+    case deleteCatalog
+    /// Add, change and remove accounts.
+    case manageAccounts
+
+    /// Who may do it: anyone, a member with at least a role in the catalog, or administrators.
+    enum Requirement: Equatable, Sendable {
+        /// Anyone, signed in or not.
+        case anyone
+        /// A signed-in user with this role or a higher one in the catalog.
+        case role(CatalogRole)
+        /// Administrators only.
+        case administrator
+    }
+
+    /// The one table of who may do what; administrators may do everything.
+    ///
+    /// Deleting a catalog is for administrators only, as making one is: it cannot be undone, it
+    /// takes every member's role with it (the owner's own included), and an owner could not make
+    /// the catalog again.
+    var requirement: Requirement {
+        switch self {
+        // Issue 21: a members-only catalog will ask for `.role(.viewer)` here (the catalog's
+        // visibility, loaded with the request, decides); today every catalog is public.
+        case .read: .anyone
+        case .editRecords: .role(.editor)
+        case .manageCatalog: .role(.owner)
+        case .createCatalog, .deleteCatalog, .manageAccounts: .administrator
+        }
+    }
+}
+
+/// Who may do what, written once: what a user (or an anonymous request) may do to a catalog,
+/// by their roles there. Made once per request, with the user's roles loaded once
+/// (``RequestAuthentication/policy(_:_:)``), then asked for every action the request takes.
+///
+/// | | read | editRecords | manageCatalog | createCatalog, deleteCatalog, manageAccounts |
+/// | --- | --- | --- | --- | --- |
+/// | anonymous, signed in | yes | — | — | — |
+/// | viewer of the catalog | yes | — | — | — |
+/// | editor of the catalog | yes | yes | — | — |
+/// | owner of the catalog | yes | yes | yes | — |
+/// | administrator | yes | yes | yes | yes |
+///
+/// A role counts in its own catalog only.
+///
+/// ```swift
+/// let policy = AccessPolicy(user: mari, roles: ["cookbook": .editor])
+/// policy.allows(.editRecords, catalog: "cookbook")   // true
+/// policy.allows(.editRecords, catalog: "products")   // false
+/// policy.allows(.manageCatalog, catalog: "cookbook") // false: owners only
+/// ```
+struct AccessPolicy: Sendable {
+    /// The signed-in user, nil for an anonymous request.
+    let user: User?
+    /// The user's roles by catalog id (none for administrators, who need none).
+    let roles: [String: CatalogRole]
+
+    /// A policy for `user`, with their roles as the store has them.
+    init(user: User?, roles: [String: CatalogRole]) {
+        self.user = user
+        self.roles = roles
+    }
+
+    /// Whether the user may do `action` to `catalog` (nil for actions on no one catalog).
+    func allows(_ action: CatalogAction, catalog: String?) -> Bool {
+        Self.allows(user, roles: roles, action, catalog: catalog)
+    }
+
+    /// Whether `user`, with `roles`, may do `action` to `catalog`: the table above.
+    ///
+    /// - Parameters:
+    ///   - user: the signed-in user, nil for an anonymous request.
+    ///   - roles: the user's roles by catalog id.
+    ///   - action: what the request wants to do.
+    ///   - catalog: the catalog's id; nil for an action on no one catalog, which only
+    ///     administrators may take unless anyone may.
+    static func allows(_ user: User?, roles: [String: CatalogRole], _ action: CatalogAction, catalog: String?)
+        -> Bool
+    {
+        if user?.isAdmin == true { return true }
+        switch action.requirement {
+        case .anyone:
+            return true
+        case .role(let least):
+            guard user != nil, let catalog, let role = roles[catalog] else { return false }
+            return role >= least
+        case .administrator:
+            return false
+        }
+    }
+
+    /// The user's role in `catalog`: ``CatalogRole/owner`` for administrators, nil for someone
+    /// with none (and anonymous requests).
+    func role(in catalog: String) -> CatalogRole? {
+        guard let user else { return nil }
+        return user.isAdmin ? .owner : roles[catalog]
+    }
+
+    /// What a 403 says when `action` on `catalog` is refused.
+    static func refusal(_ action: CatalogAction, catalog: String?) -> String {
+        switch (action, catalog) {
+        case (.read, let catalog?): "you may not see catalog \"\(catalog)\""
+        case (.editRecords, let catalog?): "you may not change catalog \"\(catalog)\""
+        case (.manageCatalog, let catalog?):
+            "you may not manage catalog \"\(catalog)\": only its owners and administrators may"
+        case (.createCatalog, _): "only administrators may create catalogs"
+        case (.deleteCatalog, _): "only administrators may delete catalogs"
+        case (.manageAccounts, _): "only administrators may manage accounts"
+        case (_, nil): "only administrators may do this"
+        }
+    }
+}
