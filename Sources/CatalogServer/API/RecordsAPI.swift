@@ -213,12 +213,9 @@ struct RecordsAPI {
     /// The catalog a request changes and who changes it: 401 without credentials, 403 for a user
     /// who may not change it, 404 without the catalog.
     private func editable(_ request: Request, _ context: RequestContext) throws -> (StoredCatalog, String) {
-        let user = try authentication.signedIn(request, context)
         let id = try context.require("id", as: String.self)
+        let user = try authentication.require(.editRecords, catalog: id, request, context)
         let catalog = try stores.read { try $0.catalogOr404(id) }
-        guard try authentication.mayEditRecords(user, catalog: id) else {
-            throw HTTPError(.forbidden, code: "forbidden", "you may not change catalog \"\(id)\"")
-        }
         return (catalog, user.name)
     }
 

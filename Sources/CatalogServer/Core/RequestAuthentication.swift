@@ -98,11 +98,6 @@ struct RequestAuthentication: Sendable {
         return user
     }
 
-    /// Whether `user` may change the records of catalog `catalog`.
-    func mayEditRecords(_ user: User, catalog: String) throws -> Bool {
-        user.isAdmin
-    }
-
     /// An administrator; 401 without credentials, 403 for other users.
     func requireAdmin(_ request: Request) throws -> User {
         let user = try requireUser(request)

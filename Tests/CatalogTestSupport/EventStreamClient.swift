@@ -1,4 +1,3 @@
-import CatalogTestSupport
 import Foundation
 
 /// A Server-Sent Events client over a raw socket (FoundationNetworking on Linux has no bytes API
@@ -6,9 +5,9 @@ import Foundation
 /// the events in it as a browser's `EventSource` does (fields, comments, multi-line data).
 ///
 /// Reads block until something arrives; `timeout` only bounds how long a failing test waits.
-final class EventStreamClient {
+public final class EventStreamClient {
     /// What the stream delivered next.
-    enum Item: Equatable, CustomStringConvertible {
+    public enum Item: Equatable, CustomStringConvertible {
         case event(id: String?, event: String?, data: String)
         case comment(String)
         /// The last chunk: the body ended cleanly.
@@ -18,7 +17,7 @@ final class EventStreamClient {
         /// Nothing arrived within the timeout.
         case timedOut
 
-        var description: String {
+        public var description: String {
             switch self {
             case .event(let id, let event, let data): "event(id: \(id ?? "nil"), event: \(event ?? "nil"), \(data))"
             case .comment(let text): "comment(\(text))"
@@ -29,9 +28,9 @@ final class EventStreamClient {
         }
     }
 
-    let socket: Int32
-    private(set) var status = 0
-    private(set) var headers: [String: String] = [:]
+    public let socket: Int32
+    public private(set) var status = 0
+    public private(set) var headers: [String: String] = [:]
     /// Bytes received and not yet taken apart.
     private var raw: [UInt8] = []
     /// Body bytes (chunk framing removed) not yet split into lines.
@@ -49,7 +48,7 @@ final class EventStreamClient {
     ///
     /// - Parameter receiveBuffer: a small receive buffer makes a client that does not read fall
     ///   behind quickly.
-    init(
+    public init(
         port: Int, path: String = "/events", headers: [(String, String)] = [], from source: String? = nil,
         method: String = "GET", receiveBuffer: Int32? = nil, timeout: Double = 60
     ) throws {
@@ -89,7 +88,7 @@ final class EventStreamClient {
     }
 
     /// Closes the connection (again: nothing).
-    func close() {
+    public func close() {
         guard !closed else { return }
         closed = true
         Foundation.close(socket)
@@ -97,7 +96,7 @@ final class EventStreamClient {
 
     /// Reads the status line and headers; false when the connection closed first.
     @discardableResult
-    func readHead() -> Bool {
+    public func readHead() -> Bool {
         while true {
             if let end = raw.firstRange(of: [13, 10, 13, 10]) {
                 let text = String(decoding: raw[..<end.lowerBound], as: UTF8.self)
@@ -118,7 +117,7 @@ final class EventStreamClient {
     }
 
     /// The body of a response with a `Content-Length`, after ``readHead()``.
-    func readFixedBody() -> [UInt8] {
+    public func readFixedBody() -> [UInt8] {
         let length = Int(headers["content-length"] ?? "0") ?? 0
         while raw.count < length, receive() {}
         defer { raw.removeSubrange(..<min(length, raw.count)) }
@@ -126,12 +125,12 @@ final class EventStreamClient {
     }
 
     /// Sends more bytes on the connection (a next request).
-    func send(_ text: String) {
+    public func send(_ text: String) {
         RawClient.sendAll(Array(text.utf8), on: socket)
     }
 
     /// The next event, comment or end.
-    func next() -> Item {
+    public func next() -> Item {
         while true {
             if let item = parseLine() { return item }
             if ended { return .end }
@@ -141,7 +140,7 @@ final class EventStreamClient {
     }
 
     /// The next event, skipping comments (heartbeats).
-    func nextEvent() -> Item {
+    public func nextEvent() -> Item {
         while true {
             let item = next()
             if case .comment = item { continue }
@@ -150,7 +149,7 @@ final class EventStreamClient {
     }
 
     /// Reads until the server closes the connection; true when it did (false: timed out).
-    func waitUntilClosed() -> Bool {
+    public func waitUntilClosed() -> Bool {
         while receive() {}
         return lastFailure == .closed
     }
