@@ -178,6 +178,26 @@ import Testing
         }
     }
 
+    /// A re-import that changes little is applied as changes: the log lists each record, and the
+    /// catalog answers as the file says.
+    @Test(arguments: engines)
+    func aSmallReimportIsAChange(engine: TemporaryDatabase.Engine) throws {
+        let fixture = try StoreFixture(engine)
+        try fixture.load(StoreFixture.cookbook, StoreFixture.recipes)
+        var records = StoreFixture.recipes.filter { $0.id != "r4" }
+        records[0].title = "Csirkepörkölt"
+        records.append(Record(id: "r20", title: "Meggyleves", categories: ["Levesek"]))
+        let summary = try fixture.load(StoreFixture.cookbook, records)
+        #expect((summary.added, summary.updated, summary.removed) == (1, 1, 1))
+        let catalog = try fixture.catalog("cookbook")
+        let log = try fixture.read { try $0.changes(of: catalog, since: 1, limit: 10) }
+        #expect(log.map(\.kind) == [.upsert, .upsert, .delete])
+        #expect(Set(log.compactMap(\.item)) == ["r1", "r20", "r4"])
+        #expect(try fixture.search("porkolt", in: "cookbook").items.map(\.id).contains("r1"))
+        #expect(try fixture.item("cookbook", "r4") == nil)
+        #expect(catalog.summary.count == records.count)
+    }
+
     /// Every page of a search, by its cursors, four results at a time.
     func pages(_ fixture: StoreFixture, _ id: String, _ query: String, _ sort: SearchSort) throws -> (
         ids: [String], total: Int

@@ -51,9 +51,9 @@ struct PutCommand: Command {
     static let options: [any OptionDeclaration] = [EditCommandOptions.catalog, CommonOptions.json]
     static let usage = [Usage("ID", "[FILE|-]", .option(CommonOptions.json), .option(CommonOptions.db))]
     static let discussion = """
-        Reads records (a JSON array, an object with "items" as an export writes it, one record, or \
-        NDJSON: one record per line) from FILE, or standard input without FILE or with -, and \
-        creates or replaces each by its id in one change: all of them or, when one is not valid, \
+        Reads records (a JSON array, an object with "items" as an export writes it, one record, or
+        NDJSON: one record per line) from FILE, or standard input without FILE or with -, and
+        creates or replaces each by its id in one change: all of them or, when one is not valid,
         none. Records not named are kept. Every bad value is reported with where it is.
         """
 
@@ -114,10 +114,10 @@ struct SetCommand: Command {
     static let options: [any OptionDeclaration] = [EditCommandOptions.catalog, typed]
     static let usage = [Usage("ID", "ITEM", "FIELD=VALUE…", .option(typed), .option(CommonOptions.db))]
     static let discussion = """
-        FIELD is a role (title, subtitle, description, categories, price, currency, quantity, \
-        country, image, featured), another field of the record, or NAME@LANG for a translation. \
-        Values are text unless --json is given; FIELD= removes the field. The record must exist \
-        (create records with 'catalog put'). If someone changes it meanwhile, the change is made \
+        FIELD is a role (title, subtitle, description, categories, price, currency, quantity,
+        country, image, featured), another field of the record, or NAME@LANG for a translation.
+        Values are text unless --json is given; FIELD= removes the field. The record must exist
+        (create records with 'catalog put'). If someone changes it meanwhile, the change is made
         again on the newer record.
         """
 
@@ -194,10 +194,10 @@ struct HistoryCommand: Command {
         Usage("ID", "[ITEM]", .option(since), .option(limit), .option(CommonOptions.json), .option(CommonOptions.db))
     ]
     static let discussion = """
-        Without ITEM, prints the catalog's changes after --since (the newest 50 without it), \
-        oldest first. With ITEM, prints that record's changes, newest first: the change number, \
-        when, who, what, and the title after the change. Put a record back with \
-        'catalog restore ID ITEM --at N'.
+        Without ITEM, prints the catalog's changes after --since (the newest 50 without it), oldest
+        first. With ITEM, prints that record's changes, newest first: the change number, when, who,
+        what, and the title after the change. Put a record back with 'catalog restore ID ITEM --at
+        N'.
         """
 
     func run(_ context: CommandContext) throws {
@@ -263,8 +263,8 @@ struct RestoreCommand: Command {
     static let options: [any OptionDeclaration] = [EditCommandOptions.catalog, at]
     static let usage = [Usage("ID", "ITEM", .option(at), .option(CommonOptions.db))]
     static let discussion = """
-        Makes a new change that puts ITEM back as it was right after change N: its content then, \
-        or deleted if it did not exist then. The history keeps both.
+        Makes a new change that puts ITEM back as it was right after change N: its content then, or
+        deleted if it did not exist then. The history keeps both.
         """
 
     func run(_ context: CommandContext) throws {

@@ -112,6 +112,19 @@ public enum CatalogEditor {
         _ edits: [RecordEdit], to id: String, in database: any CatalogDatabase, collation: any CatalogCollating,
         actor: String? = nil, now: Date = Date(), temporaryDirectory: String? = nil
     ) throws -> EditOutcome {
+        try database.write { writer in
+            try apply(
+                edits, to: id, writer: writer, collation: collation, actor: actor, now: now,
+                temporaryDirectory: temporaryDirectory)
+        }
+    }
+
+    /// Applies `edits` to catalog `id` inside a write transaction already begun (a re-import that
+    /// changes little applies its changes this way).
+    public static func apply(
+        _ edits: [RecordEdit], to id: String, writer: any CatalogWriter, collation: any CatalogCollating,
+        actor: String? = nil, now: Date = Date(), temporaryDirectory: String? = nil
+    ) throws -> EditOutcome {
         var seen = Set<String>()
         for edit in edits {
             guard seen.insert(edit.id).inserted else {
@@ -119,7 +132,7 @@ public enum CatalogEditor {
             }
         }
         let time = ISO8601DateFormatter.changeLog.string(from: now)
-        return try database.write { writer in
+        do {
             let change = try writer.beginChange(of: id)
             let catalog = change.catalog
             guard catalog.collationVersion == collation.version || catalog.summary.count == 0 else {
@@ -194,6 +207,10 @@ public enum CatalogEditor {
             return EditOutcome(results: results, change: number)
         }
     }
+
+    /// The most records a re-import applies as changes (beyond, or beyond a tenth of the
+    /// catalog, it writes the catalog anew, which also merges away every segment).
+    public static func reimportLimit(total: Int) -> Int { max(1_000, total / 10) }
 }
 
 /// The counts of a catalog as a batch changes them.

@@ -114,6 +114,25 @@ public enum CatalogImporter {
                 }
                 return summary
             }
+            if let current, summary.added + summary.updated + summary.removed
+                <= CatalogEditor.reimportLimit(total: current.summary.count),
+                current.definition.isEquivalent(to: builder.storedDefinition),
+                current.collationVersion == collation.version
+            {
+                // A re-import that changes little is a change like any other: the changed records
+                // become a segment and the change log lists each of them.
+                var edits = try builder.changedRecords().map { RecordEdit(.upsert($0)) }
+                if replace { edits += builder.missingIDs().map { RecordEdit(.delete(id: $0)) } }
+                _ = try ImportProfile.step("apply \(edits.count) changes") {
+                    try CatalogEditor.apply(
+                        edits, to: definition.id, writer: writer, collation: collation,
+                        temporaryDirectory: temporaryDirectory)
+                }
+                if current.definition != builder.storedDefinition {
+                    try writer.updateDefinition(builder.storedDefinition)
+                }
+                return summary
+            }
             let version = try writer.beginVersion(of: definition.id)
             let built = try builder.finish(into: version, isCancelled: isCancelled)
             try ImportProfile.step("commit") { try version.commit(built) }

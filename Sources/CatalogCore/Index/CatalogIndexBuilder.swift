@@ -97,6 +97,27 @@ public final class CatalogIndexBuilder {
     /// Whether each record added counts (false: kept from the catalog's current version).
     private var counted: [Bool] = []
 
+    /// The records added that are new or changed against ``previousHashes`` (what a re-import
+    /// changes), read back from the temporary file, in the order they came.
+    public func changedRecords() throws -> [Record] {
+        try records.flush()
+        var result: [Record] = []
+        var blob: [UInt8] = []
+        for arrival in 0..<hashes.count where counted[arrival] {
+            let id = String(decoding: ids.key(arrival), as: UTF8.self)
+            guard previousHashes[id] != hashes[arrival] else { continue }
+            blob.removeAll(keepingCapacity: true)
+            try records.read(at: recordOffsets[arrival], count: recordLength(arrival), appendingTo: &blob)
+            result.append(try StoredRecord.decode(RecordBlob.json(in: blob)))
+        }
+        return result
+    }
+
+    /// The ids of ``previousHashes`` that no record added has (what a replacing re-import removes).
+    public func missingIDs() -> [String] {
+        previousHashes.keys.filter { !contains(id: $0) }.sorted()
+    }
+
     /// Whether a record with this id was added.
     public func contains(id: String) -> Bool {
         Array(id.utf8).withUnsafeBufferPointer { ids.lookup($0) } != nil

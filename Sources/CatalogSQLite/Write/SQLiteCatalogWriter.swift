@@ -76,13 +76,15 @@ final class SQLiteCatalogWriter: CatalogWriter {
     }
 
     func updateDefinition(_ definition: CatalogDefinition) throws {
-        let json = try StoredColumns.definition(definition)
-        try connection.cached("UPDATE catalogs SET definition = ?, title = ?, change = change + 1 WHERE id = ?")
-            .bind(json, definition.title, definition.id).run()
-        guard connection.changes > 0 else {
+        guard let current = try (reader as! SQLiteCatalogReader).stored(definition.id)?.catalog else {
             throw StorageError(.catalogNotFound, "no catalog named \"\(definition.id)\"")
         }
-        try SQLiteChangeWriter.log(catalog: definition.id, kind: .definition, connection: connection)
+        let json = try StoredColumns.definition(definition)
+        // What only remembers an import (its stamp) is no change clients follow.
+        let changes = !current.definition.isEquivalent(to: definition)
+        try connection.cached("UPDATE catalogs SET definition = ?, title = ?, change = change + ? WHERE id = ?")
+            .bind(json, definition.title, changes ? 1 : 0, definition.id).run()
+        if changes { try SQLiteChangeWriter.log(catalog: definition.id, kind: .definition, connection: connection) }
     }
 
     /// Deletes every row of a data version, its segments included.
