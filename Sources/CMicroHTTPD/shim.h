@@ -116,4 +116,10 @@ static inline struct MHD_OptionItem cmhd_option_logger(void) {
     return item;
 }
 
+/// Ends both directions of a socket (`shutdown(2)` with `SHUT_RDWR`, which Swift's Glibc module
+/// does not always carry over).
+static inline int cmhd_shutdown(int socket) {
+    return shutdown(socket, SHUT_RDWR);
+}
+
 #endif

@@ -337,6 +337,11 @@ if let tantivy, tantivy.p99 > 0 {
 }
 print("")
 
+// MARK: - Records changed in place
+try EditFigures.run(
+    options: options, generator: generator, databasePath: databasePath, queries: queries, warmQueries: warmQueries,
+    freshSearch: ours, reimportSeconds: importFigures.changedReimportSeconds)
+
 // MARK: - 3. Sections for every record
 let sectionTiming = try SectionBench.measure(generator: generator, locale: "en")
 print("Sections and collation keys for \(options.items) titles")

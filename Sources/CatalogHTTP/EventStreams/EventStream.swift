@@ -233,7 +233,7 @@ public final class EventStream: Sendable {
             return EventStreamState.Ended(closed: false, resume: false)
         case .overflowed(let resume):
             if let link, state.attached, !state.released {
-                _ = Foundation.shutdown(link.socket, Int32(SHUT_RDWR))
+                _ = cmhd_shutdown(link.socket)
             }
             return EventStreamState.Ended(closed: true, resume: resume)
         }

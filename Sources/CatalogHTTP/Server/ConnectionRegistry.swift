@@ -1,3 +1,4 @@
+import CMicroHTTPD
 import Foundation
 import Synchronization
 
@@ -27,7 +28,7 @@ final class ConnectionRegistry: Sendable {
     func opened(socket: Int32, worker: Int) -> Int {
         table.withLock { table in
             let (id, close) = table.opened(socket: socket, worker: worker, at: .now)
-            for socket in close { _ = Foundation.shutdown(socket, Int32(SHUT_RDWR)) }
+            for socket in close { _ = cmhd_shutdown(socket) }
             closedForRoom.add(close.count, ordering: .relaxed)
             return id
         }
@@ -83,7 +84,7 @@ final class ConnectionRegistry: Sendable {
     func sweep() {
         table.withLock { table in
             let late = table.expired(at: .now)
-            for socket in late { _ = Foundation.shutdown(socket, Int32(SHUT_RDWR)) }
+            for socket in late { _ = cmhd_shutdown(socket) }
             closedLate.add(late.count, ordering: .relaxed)
         }
     }

@@ -1,0 +1,136 @@
+import CatalogCollation
+import CatalogCore
+import CatalogDemo
+import CatalogEngines
+import CatalogModel
+import CatalogStorage
+import Foundation
+import SQLiteSupport
+
+/// Records changed in place on the benchmark's catalog (a copy of its database): one record's
+/// PUT as the server makes it (``CatalogEditor``), beside the same change made to the peer's
+/// FTS5 table row by row and beside what a change cost before (a whole re-import); a batch of
+/// 10,000 changed records; and search after 10,000 single edits beside the fresh import's.
+enum EditFigures {
+    static func run(
+        options: BenchOptions, generator: CatalogGenerator, databasePath: String, queries: [BenchQuery],
+        warmQueries: [BenchQuery], freshSearch: [Double], reimportSeconds: Double?
+    ) throws {
+        let path = options.directory + "/edits.sqlite"
+        try? FileManager.default.removeItem(atPath: path)
+        try FileManager.default.copyItem(atPath: databasePath, toPath: path)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let database = try CatalogEngines.open(path)
+        defer { database.close() }
+        let collation = try ICUCollation(locale: "en")
+        // Records to change, spread over the catalog.
+        var records: [Record] = []
+        var index = 0
+        let stride = max(1, options.items / 20_000)
+        generator.forEachRecord { record in
+            if index % stride == 0 && records.count < 20_000 { records.append(record) }
+            index += 1
+        }
+        let words = generator.titleWords
+        func changed(_ record: Record, _ round: Int) -> Record {
+            var copy = record
+            copy.title = record.title + " " + words[(round * 7919) % words.count]
+            copy.price = Decimal(round % 500)
+            return copy
+        }
+
+        // One record per change, 1,000 times.
+        var single: [Double] = []
+        for round in 0..<1_000 {
+            let record = changed(records[round % records.count], round)
+            let started = DispatchTime.now().uptimeNanoseconds
+            _ = try CatalogEditor.apply([RecordEdit(.upsert(record))], to: "bench", in: database, collation: collation)
+            single.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
+        }
+        single.sort()
+        let peer = try peerRowUpdates(path, records: Array(records.prefix(1_000)).enumerated().map { changed($1, $0) })
+        print("Records changed in place, \(options.items) records (\(Load.now))")
+        print(
+            Report.line(
+                "one record's PUT (CatalogEditor)",
+                String(
+                    format: "p50 %.2f ms  p99 %.2f ms  max %.2f ms (goal: p99 ≤ 20 ms) %@",
+                    Report.percentile(single, 50), Report.percentile(single, 99), single.last ?? 0,
+                    verdict(Report.percentile(single, 99) <= 20))))
+        print(
+            Report.line(
+                "peer: FTS5 row UPDATE + commit",
+                String(format: "p50 %.2f ms  p99 %.2f ms", Report.percentile(peer, 50), Report.percentile(peer, 99))))
+        if let reimportSeconds {
+            print(Report.line("before: importing the whole file", String(format: "%.1f s", reimportSeconds)))
+        }
+
+        // 10,000 changed records in one batch.
+        let batch = records.prefix(10_000).enumerated().map { RecordEdit(.upsert(changed($1, $0 + 5_000))) }
+        var started = DispatchTime.now().uptimeNanoseconds
+        _ = try CatalogEditor.apply(batch, to: "bench", in: database, collation: collation)
+        let batchSeconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        print(
+            Report.line(
+                "10,000 changed records, one batch",
+                String(format: "%.2f s (goal ≤ 2 s) %@", batchSeconds, verdict(batchSeconds <= 2))))
+
+        // 10,000 single edits (9,000 more), then the benchmark's searches.
+        started = DispatchTime.now().uptimeNanoseconds
+        for round in 1_000..<10_000 {
+            let record = changed(records[(round * 3) % records.count], round + 20_000)
+            _ = try CatalogEditor.apply([RecordEdit(.upsert(record))], to: "bench", in: database, collation: collation)
+        }
+        let editsSeconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        let segments = try database.read { try $0.searchSegments(of: $0.requireCatalog("bench")).count }
+        let store = try BenchStore(path: path)
+        defer { store.close() }
+        for query in warmQueries { _ = try store.search(query) }
+        var after: [Double] = []
+        for query in queries {
+            let started = DispatchTime.now().uptimeNanoseconds
+            _ = try store.search(query)
+            after.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
+        }
+        after.sort()
+        let fresh = freshSearch.sorted()
+        let ratio = Report.percentile(after, 99) / max(0.001, Report.percentile(fresh, 99))
+        print(
+            Report.line(
+                "search after 10,000 single edits",
+                String(
+                    format: "p50 %.2f ms  p99 %.2f ms, %d segments (9,000 edits took %.1f s)",
+                    Report.percentile(after, 50), Report.percentile(after, 99), segments, editsSeconds)))
+        print(
+            Report.line(
+                "fresh import's search",
+                String(
+                    format: "p50 %.2f ms  p99 %.2f ms: p99 %.2f× (goal ≤ 1.10×) %@", Report.percentile(fresh, 50),
+                    Report.percentile(fresh, 99), ratio, verdict(ratio <= 1.10))))
+        print("")
+    }
+
+    /// The peer's cost of the same change: the FTS5 table's row replaced, one transaction each.
+    static func peerRowUpdates(_ path: String, records: [Record]) throws -> [Double] {
+        let connection = try Connection(path: path, mode: .readWrite)
+        defer { connection.close() }
+        guard try connection.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'peer_fts'").scalarInt() == 1
+        else { return [] }
+        let find = try connection.prepare("SELECT rowid FROM peer_fts WHERE rowid = (SELECT key FROM items WHERE id = ? LIMIT 1)")
+        let update = try connection.prepare("UPDATE peer_fts SET title = ?, subtitle = ?, description = ? WHERE rowid = ?")
+        var times: [Double] = []
+        for record in records {
+            let started = DispatchTime.now().uptimeNanoseconds
+            try connection.execute("BEGIN")
+            find.reset()
+            try find.bind(record.id)
+            let rowid = try find.step() ? find.int64(0) : 0
+            find.reset()
+            update.reset()
+            try update.bind(record.title, record.subtitle ?? "", record.description ?? "", rowid).run()
+            try connection.execute("COMMIT")
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
+        }
+        return times.sorted()
+    }
+}
