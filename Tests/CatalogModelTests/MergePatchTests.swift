@@ -67,6 +67,28 @@ import Testing
         }
     }
 
+    @Test func unknownMembersPatchExtraFields() throws {
+        let patched = try apply(#"{"weight":2,"note":null,"color":"red"}"#)
+        #expect(patched.fields == ["weight": .number("2"), "title@de": .text("Gulaschsuppe"), "color": .text("red")])
+        // After the rest of the patch: all fields go, then one comes.
+        #expect(try apply(#"{"color":"red","fields":null}"#).fields == ["color": .text("red")])
+        // Applying a patch twice is applying it once.
+        #expect(try apply(#"{"weight":2,"note":null,"color":"red"}"#, to: patched) == patched)
+        #expect(
+            problems(#"{"weight":{"kg":2}}"#) == [
+                RecordProblem(
+                    pointer: "/weight",
+                    message:
+                        #"field "weight" must not hold an object (a field value is a string, number, boolean, null or list)"#
+                )
+            ])
+        #expect(
+            problems(#"{"weight":2,"fields":{"weight":3}}"#)
+                == [RecordProblem(pointer: "/weight", message: #"field "weight" is given twice"#)])
+        #expect(
+            problems(#"{"weight":2,"fields":"x"}"#).map(\.pointer) == ["/fields"])
+    }
+
     @Test func aPatchThatIsNoObjectReplacesTheRecord() {
         #expect(
             problems(#"["a","b"]"#) == [

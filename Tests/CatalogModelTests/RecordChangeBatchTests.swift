@@ -27,6 +27,11 @@ import Testing
         #expect(try RecordChangeReader.batch([0xEF, 0xBB, 0xBF] + F.bytes(array), definition: F.shop) == expected)
     }
 
+    @Test func aChangeNamesItsRecord() {
+        #expect(RecordChange.upsert(Self.a).id == "a")
+        #expect(RecordChange.delete(id: "gone").id == "gone")
+    }
+
     @Test(arguments: ["", "  \n", "[]", " [ ] \n"])
     func emptyBatchIsNoChange(_ body: String) throws {
         #expect(try RecordChangeReader.batch(F.bytes(body), definition: F.shop) == [])

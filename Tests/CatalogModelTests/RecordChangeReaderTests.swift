@@ -115,6 +115,27 @@ import Testing
             try RecordChangeReader.records(two, definition: F.sequencers).map(\.id) == ["otzi-drums", "otzi-drums-2"])
     }
 
+    @Test func exportPricesTheAPICannotCarryAreProblems() {
+        let body = F.bytes(#"{"id":"a","title":"T","price":"1234567890123456789012345678901234567890,5"}"#)
+        #expect(
+            F.problems { () throws(RecordProblems) in try RecordChangeReader.record(body, id: "a", definition: F.shop) }
+                == [RecordProblem(pointer: "/price", message: "price must have at most 38 significant digits")])
+    }
+
+    @Test func theAPIsJSONOfARecordHasTheLimitToo() {
+        // `<` is written `\u003c`: 50,000 of them are 300,000 bytes of JSON.
+        let body = F.bytes(
+            #"{"title":"T","fields":{"#
+                + (0..<5).map { #""f\#($0)":"\#(String(repeating: "<", count: 10_000))""# }.joined(separator: ",")
+                + "}}")
+        #expect(body.count < RecordChangeLimits.maxRecordBytes)
+        let problems = F.problems { () throws(RecordProblems) in
+            try RecordChangeReader.record(body, id: "a", definition: F.shop)
+        }
+        #expect(problems.map(\.pointer) == [""])
+        #expect(problems.first?.message.hasPrefix("a record is at most 256 KiB of JSON (this one has 300") == true)
+    }
+
     @Test func exportTranslationsPickTheCatalogsLanguage() throws {
         var definition = F.sequencers
         definition.language = "de"

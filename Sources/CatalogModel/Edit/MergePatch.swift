@@ -6,15 +6,18 @@
 /// `{"fields": {"weight": null}}` removes one extra field and keeps the others.
 ///
 /// ```swift
-/// let patch = try MergePatch.patch(assignments: ["price=12.50", "fields=", "title@de=Apfel"], typed: false)
+/// let patch = try MergePatch.patch(assignments: ["price=12.50", "weight=", "title@de=Apfel"], typed: false)
 /// let changed = try MergePatch.apply(patch, to: record, definition: definition)
 /// ```
 public enum MergePatch {
     /// Applies `patch` to `record`. The result is read and checked as a `PUT` body in the API's
     /// shape is (``RecordChangeReader/record(_:id:definition:)``), so a problem's pointer is the
     /// member's in the patched record, which is the patch's own pointer for what the patch set
-    /// (`/price`, `/fields/weight`). The id cannot change: a patch whose `id` is another value (or
-    /// `null`) is a problem at `/id`. `section` is the server's: the result has none.
+    /// (`/price`, `/fields/weight`). A member that is neither a role nor `fields` patches the
+    /// extra field of its name, as it would be one in a `PUT` body (`{"weight": null}` removes
+    /// `fields.weight`), after the rest of the patch; naming it in `fields` too is a problem. The id
+    /// cannot change: a patch whose `id` is another value (or `null`) is a problem at `/id`.
+    /// `section` is the server's: the result has none.
     ///
     /// - Parameters:
     ///   - patch: the patch document, at most ``RecordChangeLimits/maxRecordBytes``; any JSON
@@ -60,22 +63,57 @@ public enum MergePatch {
             try problems.check()
             return record
         }
-        var merged = merge(patchNode, into: target)
+        // Unknown members are extra fields, as in a PUT body: `{"weight": 2}` patches
+        // `fields.weight`, after the rest of the patch (so after a `"fields": null`).
+        let (patchOfRoles, patchOfFields, moved) = split(patchNode, problems: &problems)
+        var merged = merge(patchOfRoles, into: target)
+        if let patchOfFields { merged = merge(patchOfFields, into: merged) }
         if case .object(var members) = merged, patchNode.member("id") != nil {
             // The id's problem is reported above, once.
             members.removeAll { $0.key == "id" }
             merged = .object(members)
         }
         var reader = RecordBodyReader(definition: definition)
-        let result = reader.read(merged, at: "", shape: .api, id: .path(record.id), problems: &problems)?.record
-        if let result, result.jsonBytes.count > RecordChangeLimits.maxRecordBytes {
-            problems.add(
-                "",
-                "the patched record is larger than \(RecordChangeLimits.maxRecordBytes / 1024) KiB "
-                    + "(\(result.jsonBytes.count) bytes)")
+        var found = ProblemList()
+        let result = reader.read(merged, at: "", shape: .api, id: .path(record.id), problems: &found)?.record
+        // Problems of a moved member are at its pointer in the patch.
+        problems.append(found) { pointer in
+            for key in moved {
+                let inFields = JSONPointer.appending("/fields", key)
+                if pointer == inFields || pointer.hasPrefix(inFields + "/") {
+                    return JSONPointer.appending("", key) + pointer.dropFirst(inFields.count)
+                }
+            }
+            return pointer
         }
         try problems.check()
         return result ?? record
+    }
+
+    /// The patch without its unknown members, and those members as a patch of `fields` (nil when
+    /// there are none), with their names. A name also in the patch's own `fields` is a problem.
+    private static func split(_ patch: BodyNode, problems: inout ProblemList) -> (BodyNode, BodyNode?, [String]) {
+        guard case .object(let members) = patch else { return (patch, nil, []) }
+        var kept: [BodyMember] = []
+        var moved: [BodyMember] = []
+        for member in members {
+            if Role(rawValue: member.key) != nil || RecordBodyReader.apiMembers.contains(member.key) {
+                kept.append(member)
+            } else {
+                moved.append(member)
+            }
+        }
+        guard !moved.isEmpty else { return (patch, nil, []) }
+        let fields = patch.member("fields")
+        if let fields, fields != .null, fields.members == nil {
+            problems.add("/fields", "fields must be an object of field values, not \(fields.kind)")
+        }
+        let named = Set(fields?.members?.map(\.key) ?? [])
+        for member in moved where named.contains(member.key) {
+            problems.add(
+                JSONPointer.appending("", member.key), "field \(RecordRules.quoted(member.key)) is given twice")
+        }
+        return (.object(kept), .object([BodyMember(key: "fields", value: .object(moved))]), moved.map(\.key))
     }
 
     /// RFC 7396's MergePatch(Target, Patch): an object patch merges member by member into the

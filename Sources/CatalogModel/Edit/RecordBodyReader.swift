@@ -45,6 +45,11 @@ struct RecordBodyReader {
         var idPointer: String
     }
 
+    /// Members of the API's shape that the server computes: a body's are ignored.
+    static let ignoredMembers: Set<String> = ["section", "matches", "snippet"]
+    /// Members of the API's shape that are not roles.
+    static let apiMembers: Set<String> = ignoredMembers.union(["fields"])
+
     init(definition: CatalogDefinition) {
         self.definition = definition
         self.mapper = RecordMapper(definition: definition)
@@ -84,6 +89,15 @@ struct RecordBodyReader {
         }
         RecordRules.check(&record, at: locator, definition: definition, problems: &problems)
         guard problems.count == before else { return nil }
+        // Escapes can make the API's JSON of a record longer than the body it came in.
+        let size = record.jsonBytes.count
+        guard size <= RecordChangeLimits.maxRecordBytes else {
+            problems.add(
+                pointer,
+                "a record is at most \(RecordChangeLimits.maxRecordBytes / 1024) KiB of JSON "
+                    + "(this one has \(size) bytes as the API writes it)")
+            return nil
+        }
         return Result(record: record, idPointer: locator.pointer(.id))
     }
 
@@ -122,7 +136,7 @@ struct RecordBodyReader {
                 continue
             }
             switch member.key {
-            case "section", "matches", "snippet":
+            case _ where Self.ignoredMembers.contains(member.key):
                 continue
             case "fields":
                 switch member.value {

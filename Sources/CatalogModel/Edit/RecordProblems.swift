@@ -40,6 +40,12 @@ struct ProblemList {
 
     var isEmpty: Bool { count == 0 }
 
+    /// Adds the problems of `other`, each pointer as `pointer` gives it.
+    mutating func append(_ other: ProblemList, pointer: (String) -> String) {
+        for problem in other.kept { add(pointer(problem.pointer), problem.message) }
+        count += other.count - other.kept.count
+    }
+
     /// Throws the problems found, if any.
     func check() throws(RecordProblems) {
         guard count > 0 else { return }

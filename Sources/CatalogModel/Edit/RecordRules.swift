@@ -21,8 +21,13 @@ enum RecordRules {
             checkText(value, named: role.rawValue, at: locator.pointer(role), problems: &problems)
         }
         if wanted(.categories) { checkCategories(record.categories, at: locator, problems: &problems) }
-        if let price = record.price, price < 0 || price.isNaN {
-            problems.add(locator.pointer(.price), "price must be a number ≥ 0")
+        if let price = record.price, wanted(.price) {
+            if price < 0 || price.isNaN {
+                problems.add(locator.pointer(.price), "price must be a number ≥ 0")
+            } else if case .failure(let problem) = RecordBodyReader.price(DecimalText.format(price)) {
+                // An export's text price the API's JSON could not carry exactly.
+                problems.add(locator.pointer(.price), problem.message)
+            }
         }
         if let currency = record.currency, wanted(.currency) {
             if let code = CurrencyCode(currency), code.isActive {
