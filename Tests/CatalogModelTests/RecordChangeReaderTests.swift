@@ -213,6 +213,10 @@ import Testing
         ),
         (#""quantity":"3""#, "/quantity", "quantity must be a whole number or null"),
         (#""featured":0"#, "/featured", "featured must be a whole number ≥ 1 or null"),
+        (
+            #""featured":18446744073709551616"#, "/featured",
+            "featured must be a whole number from 1 to 9223372036854775807"
+        ),
         (#""featured":true"#, "/featured", "featured must be a whole number ≥ 1 or null"),
         (#""image":5"#, "/image", "image must be a string or null"),
         (#""subtitle":[]"#, "/subtitle", "subtitle must be a string or null"),

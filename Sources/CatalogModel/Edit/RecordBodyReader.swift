@@ -241,7 +241,8 @@ struct RecordBodyReader {
                     if literal.utf8.contains(where: { $0 == 0x2E || $0 == 0x65 || $0 == 0x45 }) {
                         return fail("\(role.rawValue) must be \(wanted) (without a point or an exponent)")
                     }
-                    return fail("\(role.rawValue) must be \(wanted) from \(Int.min) to \(Int.max)")
+                    let range = role == .quantity ? "from \(Int.min) to \(Int.max)" : "from 1 to \(Int.max)"
+                    return fail("\(role.rawValue) must be a whole number \(range)")
                 }
                 value = number
             default: return fail("\(role.rawValue) must be \(wanted) or null")
