@@ -21,7 +21,7 @@ while (($#)); do
   esac
 done
 
-targets=(FuzzXML FuzzJSON FuzzCSV FuzzSQLiteValue FuzzSearchQuery FuzzRecordJSON FuzzContentDecoder)
+targets=(FuzzXML FuzzJSON FuzzCSV FuzzSQLiteValue FuzzSearchQuery FuzzRecordJSON FuzzContentDecoder FuzzRecordChanges)
 if [[ -n "$only" ]]; then IFS=, read -r -a targets <<<"$only"; fi
 
 # --sanitize=fuzzer links libFuzzer and compiles the targets as libraries; the coverage that guides
@@ -44,7 +44,7 @@ for target in "${targets[@]}"; do
   dictionary=()
   case "$name" in
     XML) dictionary=(-dict=Dictionaries/XML.dict) ;;
-    JSON | RecordJSON | SQLiteValue | CSV) dictionary=(-dict=Dictionaries/JSON.dict) ;;
+    JSON | RecordJSON | RecordChanges | SQLiteValue | CSV) dictionary=(-dict=Dictionaries/JSON.dict) ;;
   esac
   if ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 "$bin/$target" "$scratch" "$seeds" \
       -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
