@@ -23,7 +23,8 @@ struct RecordBodyReader {
 
     /// Which shape a record has.
     enum Shape {
-        /// The API's when it has a `fields` object, else the export's.
+        /// The API's when it has a `fields` object (or names the title `title` where the source
+        /// does not), else the export's.
         case detect
         /// The API's.
         case api
@@ -50,6 +51,15 @@ struct RecordBodyReader {
     /// Members of the API's shape that are not roles.
     static let apiMembers: Set<String> = ignoredMembers.union(["fields"])
 
+    /// Whether a record's members are the API's shape: it has a `fields` object, or its title is
+    /// under `title` where the catalog's source calls it something else (`TitelText`), which only
+    /// the API's shape does.
+    static func looksLikeAPI(_ keys: [String], fieldsObject: Bool, definition: CatalogDefinition) -> Bool {
+        if fieldsObject { return true }
+        let titleSource = definition.sourceName(for: .title)
+        return titleSource != "title" && keys.contains("title") && !keys.contains(titleSource)
+    }
+
     init(definition: CatalogDefinition) {
         self.definition = definition
         self.mapper = RecordMapper(definition: definition)
@@ -67,7 +77,11 @@ struct RecordBodyReader {
         let isAPI: Bool =
             switch shape {
             case .api: true
-            case .detect: members.contains { $0.key == "fields" && $0.value.members != nil }
+            case .detect:
+                Self.looksLikeAPI(
+                    members.map(\.key),
+                    fieldsObject: members.contains { $0.key == "fields" && $0.value.members != nil },
+                    definition: definition)
             }
         let derivable: Bool
         if case .derivable = rule { derivable = !isAPI } else { derivable = false }
