@@ -103,13 +103,6 @@ final class PostgresCatalogWriter: CatalogWriter {
             DELETE FROM segments WHERE segment = ANY ($1)
             """, [.int8Array(segments)])
     }
-
-    /// Logs a catalog-level change under the catalog's current change number (already raised).
-    static func log(catalog id: String, kind: StoredChangeKind, connection: PostgresConnection) throws {
-        try connection.query(
-            "INSERT INTO changes (catalog, number, kind, at) SELECT id, change, $2, \(now) FROM catalogs WHERE id = $1",
-            [.text(id), .text(kind.rawValue)])
-    }
 }
 
 /// One new catalog version being written, or one new segment of a catalog's current version
