@@ -232,7 +232,7 @@ let package = Package(
             name: "CatalogCLITests",
             dependencies: [
                 "CatalogCLI", "catalog", "CatalogEngines", "CatalogStorage", "CatalogSQLite", "SQLiteSupport",
-                "CatalogAuth",
+                "CatalogAuth", "CatalogCore", "CatalogCollation", "CatalogModel",
                 "CatalogTestSupport",
             ],
             resources: [.copy("Golden")],

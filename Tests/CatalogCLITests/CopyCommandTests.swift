@@ -1,5 +1,8 @@
 import CatalogAuth
+import CatalogCollation
+import CatalogCore
 import CatalogEngines
+import CatalogModel
 import CatalogStorage
 import CatalogTestSupport
 import Foundation
@@ -67,6 +70,48 @@ import Testing
         // Again, one catalog only: it is replaced, the others stay.
         #expect(try cli.run(["copy", "--to", copy, "--catalog", "cookbook", "--quiet"]).stderr.isEmpty)
         #expect(try snapshot(cli, copy) == snapshot(cli, cli.database))
+    }
+
+    /// Changes the demo cookbook's records in place, one batch per record, so its index is in
+    /// several segments with deletions.
+    func edit(_ location: String, rename prefix: String) throws {
+        let database = try CatalogEngines.open(location)
+        defer { database.close() }
+        let (ids, locale) = try database.read { reader in
+            let catalog = try reader.requireCatalog("cookbook")
+            return (try reader.items(of: catalog, limit: 500).items.map(\.id), catalog.definition.locale)
+        }
+        let collation = try ICUCollation.forImport(locale: locale)
+        for (index, id) in ids.prefix(9).enumerated() {
+            let edit =
+                index % 3 == 0
+                ? RecordEdit(.delete(id: id))
+                : RecordEdit(.upsert(Record(id: id, title: "\(prefix) \(index)", categories: ["Levesek"])))
+            _ = try CatalogEditor.apply([edit], to: "cookbook", in: database, collation: collation)
+        }
+        _ = try CatalogEditor.apply(
+            [RecordEdit(.upsert(Record(id: "new-\(prefix)", title: "\(prefix) leves", categories: ["Új"])))],
+            to: "cookbook", in: database, collation: collation)
+    }
+
+    @Test(.enabled(if: PostgresTestServer.url != nil, "needs CATALOG_TEST_POSTGRES"))
+    func aCatalogChangedInPlaceCopiesAsItReadsBothWays() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        _ = try source(cli)
+        try edit(cli.database, rename: "Átírt")
+        let postgres = try TemporaryPostgresDatabase()
+        let there = try cli.run(["copy", "--to", postgres.url, "--users"])
+        #expect(there.status == 0, "\(there.stderr)")
+        #expect(try snapshot(cli, postgres.url) == snapshot(cli, cli.database))
+        // Changed again on PostgreSQL, and back.
+        try edit(postgres.url, rename: "Megint")
+        let back = cli.directory.appendingPathComponent("back.sqlite").path
+        let result = try cli.run(["copy", "--to", back, "--users", "--db", postgres.url], useDatabase: false)
+        #expect(result.status == 0, "\(result.stderr)")
+        let copied = try snapshot(cli, back)
+        #expect(copied == (try snapshot(cli, postgres.url)))
+        #expect(copied[2].contains("Megint leves"), "the search finds the changed records")
     }
 
     @Test func mistakesAreUsageErrors() throws {

@@ -34,11 +34,13 @@ final class MemoryIndex: CatalogIndexSink, SearchIndexReading {
             let item = items[document]
             return StoredHit(
                 document: document, id: item.id, json: item.json, title: item.title, subtitle: item.subtitle,
-                categories: item.categories)
+                categories: item.categories, key: BrowseKey(section: item.section, sortKey: item.sortKey, id: item.id))
         }
     }
 
     func titles(documents: [Int]) throws -> [String] { documents.map { items[$0].title } }
+
+    /// Nothing is deleted in a built catalog.
     func deletedDocuments(since change: Int) throws -> [UInt32] { [] }
 }
 
@@ -60,6 +62,7 @@ struct LetterCollation: CatalogCollating {
 struct TestCatalog {
     let memory = MemoryIndex()
     let built: IndexedCatalog
+    let index: CatalogSearchIndex
     let searcher: CatalogSearcher
 
     init(_ records: [Record], definition: CatalogDefinition = CatalogDefinition(id: "t", title: "T", locale: "en"))
@@ -68,7 +71,7 @@ struct TestCatalog {
         let builder = try CatalogIndexBuilder(definition: definition, collation: LetterCollation())
         for record in records { try builder.add(record) }
         built = try builder.finish(into: memory)
-        let index = try CatalogSearchIndex(reader: memory)
+        index = try CatalogSearchIndex(reader: memory)
         searcher = CatalogSearcher(
             index: index, reader: memory,
             catalog: SearchCatalog(definition: built.definition, categories: built.categories))

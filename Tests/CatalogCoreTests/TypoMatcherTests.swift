@@ -36,7 +36,7 @@ import Testing
         }
         let records = words.sorted().enumerated().map { Record(id: "r\($0.offset)", title: $0.element) }
         let catalog = try TestCatalog(records)
-        let lexicon = catalog.searcher.index.lexicon
+        let lexicon = catalog.index.lexicon
         let range = lexicon.range(prefix: [IndexTermKind.titleWord.rawValue])
         let terms = range.map {
             Array(String(decoding: lexicon.term(at: $0).dropFirst(), as: UTF8.self).unicodeScalars)

@@ -124,10 +124,12 @@ import Testing
             database.close()
         }
         let before = try Self.pages(path)
-        // Back to schema 3's layout.
+        // Back to schema 3's layout (without schema 5's live tables and columns, and 4's tables).
         try Self.sqlite3(
             path,
             """
+            DROP TABLE segments; DROP TABLE deleted_documents; DROP TABLE changes; DELETE FROM sqlite_sequence;
+            ALTER TABLE catalogs DROP COLUMN change; ALTER TABLE item_categories DROP COLUMN segment;
             DROP TABLE item_order; DROP TABLE item_ids;
             CREATE UNIQUE INDEX items_id ON items (version, id);
             CREATE INDEX items_order ON items (version, section, sort_key, id);

@@ -131,7 +131,8 @@ extension CatalogReader {
             let items = try keyed(
                 page(of: catalog, selection: selection, position: start, limit: limit).items, of: catalog)
             return PositionedPage(
-                items: items, position: start, count: count, cursors: items.map { $0.key.map(BrowseCursor.encode) ?? "" })
+                items: items, position: start, count: count,
+                cursors: items.map { $0.key.map(BrowseCursor.encode) ?? "" })
         }
         let start = min(position, order.count)
         let end = min(order.count, start + limit)

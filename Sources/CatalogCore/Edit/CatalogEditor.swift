@@ -49,7 +49,8 @@ public struct EditOutcome: Sendable, Equatable {
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.change == rhs.change && lhs.results.map(\.id) == rhs.results.map(\.id)
-            && lhs.results.map(\.result) == rhs.results.map(\.result) && lhs.results.map(\.etag) == rhs.results.map(\.etag)
+            && lhs.results.map(\.result) == rhs.results.map(\.result)
+            && lhs.results.map(\.etag) == rhs.results.map(\.etag)
     }
 }
 
@@ -200,7 +201,8 @@ public enum CatalogEditor {
                 try segment.commit(documents: built.count)
                 state.add(built)
             }
-            try MergePolicy.merge(change, state: &state, collation: collation, number: number, temporaryDirectory: temporaryDirectory)
+            try MergePolicy.merge(
+                change, state: &state, collation: collation, number: number, temporaryDirectory: temporaryDirectory)
             try change.finish(
                 definition: state.definition, count: state.count, sectionCounts: state.sections,
                 categories: state.categoryRows(), change: number, log: log)
@@ -256,7 +258,8 @@ struct EditState {
         for (position, count) in built.sections { sections[position, default: 0] += count }
         for category in built.categories where category.count > 0 {
             if categories[category.name] == nil {
-                categories[category.name] = CategoryCount(id: category.id, name: category.name, image: category.image, count: 0)
+                categories[category.name] = CategoryCount(
+                    id: category.id, name: category.name, image: category.image, count: 0)
             }
             categories[category.name]?.count += category.count
         }

@@ -151,7 +151,8 @@ public struct CatalogSearcher {
                 return try evaluation.count { chunk in
                     let bitmap = try evaluation.unscopedMatches(chunk)
                     guard let filter, !bitmap.isEmpty else { return bitmap.count }
-                    return bitmap.intersectionCount(try filter.bitmap(chunk, evaluation.segmentIndex, evaluation.segmentReader))
+                    return bitmap.intersectionCount(
+                        try filter.bitmap(chunk, evaluation.segmentIndex, evaluation.segmentReader))
                 }
             }
             scopeCounts.append(ScopeCount(label: scope.label, count: scopeCount, capped: capped))
@@ -168,7 +169,9 @@ public struct CatalogSearcher {
                 : try evaluation.orderedPage(sort: request.sort, after: cursor, limit: request.limit)
             let stored = try segments[0].reader.hits(documents: entries.map(\.document))
             let byDocument = Dictionary(entries.map { ($0.document, $0) }, uniquingKeysWith: { first, _ in first })
-            page = stored.map { ($0, byDocument[$0.document] ?? Evaluation.PageEntry(document: $0.document, tier: nil, isExact: true)) }
+            page = stored.map {
+                ($0, byDocument[$0.document] ?? Evaluation.PageEntry(document: $0.document, tier: nil, isExact: true))
+            }
         } else {
             var merge = SegmentMerge(segments: live, evaluations: evaluations, limit: request.limit)
             (page, next) =

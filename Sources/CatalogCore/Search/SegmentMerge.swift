@@ -65,7 +65,12 @@ struct SegmentMerge {
         candidates.sort { $0.precedes($1) }
         more = more || candidates.count > limit
         let page = candidates.prefix(limit)
-        let next = more ? page.last.map { SearchCursor.rankedKey(tier: $0.entry.tier!.rawValue, length: $0.length, sortKey: $0.sortKey, id: $0.hit.id) } : nil
+        let next =
+            more
+            ? page.last.map {
+                SearchCursor.rankedKey(
+                    tier: $0.entry.tier!.rawValue, length: $0.length, sortKey: $0.sortKey, id: $0.hit.id)
+            } : nil
         return (page.map { ($0.hit, $0.entry) }, next)
     }
 
@@ -149,7 +154,11 @@ struct SegmentMerge {
         candidates.sort { Self.precedes($0.place, $1.place, sort) }
         more = more || candidates.count > limit
         let page = candidates.prefix(limit)
-        let next = more ? page.last.map { SearchCursor.orderedKey(price: $0.place.price.isNaN ? nil : $0.place.price, key: $0.place.key) } : nil
+        let next =
+            more
+            ? page.last.map {
+                SearchCursor.orderedKey(price: $0.place.price.isNaN ? nil : $0.place.price, key: $0.place.key)
+            } : nil
         return (page.map { ($0.hit, $0.entry) }, next)
     }
 
@@ -170,7 +179,9 @@ struct SegmentMerge {
     }
 
     /// The first position of `segment`'s order whose record comes after `place`.
-    private func firstPosition(after place: Place, sort: SearchSort, in segment: LoadedSegment, _ evaluation: Evaluation)
+    private func firstPosition(
+        after place: Place, sort: SearchSort, in segment: LoadedSegment, _ evaluation: Evaluation
+    )
         throws -> Int
     {
         let (count, document) = try evaluation.order(sort)

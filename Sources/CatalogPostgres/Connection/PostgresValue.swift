@@ -7,6 +7,8 @@ enum PostgresType: UInt32, Sendable {
     case text = 25
     case float8 = 701
     case int4Array = 1007
+    case textArray = 1009
+    case int8Array = 1016
 }
 
 /// A statement parameter, sent in PostgreSQL's binary format: values are never spliced into SQL.
@@ -18,6 +20,9 @@ enum PostgresValue: Sendable, Equatable {
     case text(String)
     case bytea([UInt8])
     case int4Array([Int32])
+    case int8Array([Int64])
+    /// A `text[]`, its elements NULL where nil.
+    case textArray([String?])
     /// SQL NULL of a type.
     case null(PostgresType)
 
@@ -31,6 +36,8 @@ enum PostgresValue: Sendable, Equatable {
         case .text: .text
         case .bytea: .bytea
         case .int4Array: .int4Array
+        case .int8Array: .int8Array
+        case .textArray: .textArray
         case .null(let type): type
         }
     }
@@ -61,6 +68,30 @@ enum PostgresValue: Sendable, Equatable {
             for value in values {
                 buffer.appendBigEndian(Int32(4))
                 buffer.appendBigEndian(value)
+            }
+        case .int8Array(let values):
+            buffer.appendBigEndian(Int32(1))
+            buffer.appendBigEndian(Int32(0))
+            buffer.appendBigEndian(PostgresType.int8.rawValue)
+            buffer.appendBigEndian(Int32(values.count))
+            buffer.appendBigEndian(Int32(1))
+            for value in values {
+                buffer.appendBigEndian(Int32(8))
+                buffer.appendBigEndian(value)
+            }
+        case .textArray(let values):
+            buffer.appendBigEndian(Int32(1))
+            buffer.appendBigEndian(Int32(values.contains(nil) ? 1 : 0))
+            buffer.appendBigEndian(PostgresType.text.rawValue)
+            buffer.appendBigEndian(Int32(values.count))
+            buffer.appendBigEndian(Int32(1))
+            for value in values {
+                guard let value else {
+                    buffer.appendBigEndian(Int32(-1))
+                    continue
+                }
+                buffer.appendBigEndian(Int32(value.utf8.count))
+                buffer.append(contentsOf: value.utf8)
             }
         case .null: return false
         }

@@ -1,6 +1,7 @@
 import CatalogStorage
 
-/// The search index questions, answered from one catalog version's rows.
+/// The search index questions, answered from one segment's rows (``SearchSegment``: the base an
+/// import wrote, or the records of a change).
 ///
 /// A round trip costs more than reading a chunk, so posting chunks are read ahead: a miss at
 /// chunk `c` reads every chunk from `c` on of the terms asked for, in one query (a search walks
@@ -8,14 +9,15 @@ import CatalogStorage
 /// be absent, goes to the database's ``PostingCache``, where the next searches find it.
 final class PostgresIndexReader: SearchIndexReading {
     private let connection: PostgresConnection
-    private let version: Int64
-    /// How many chunks the catalog's documents fill.
+    /// The segment's number (`version` of its rows).
+    private let segment: Int64
+    /// How many chunks the segment's documents fill.
     private let chunkCount: Int
     private let postings: PostingCache
 
-    init(connection: PostgresConnection, version: Int64, documents: Int, postings: PostingCache) {
+    init(connection: PostgresConnection, segment: Int64, documents: Int, postings: PostingCache) {
         self.connection = connection
-        self.version = version
+        self.segment = segment
         chunkCount = max(1, (documents + (1 << 16) - 1) >> 16)
         self.postings = postings
     }
@@ -38,11 +40,11 @@ final class PostgresIndexReader: SearchIndexReading {
         let last = max(chunk, chunkCount - 1)
         let rows = try connection.query(
             "SELECT term, chunk, data FROM search_postings WHERE version = $1 AND term = ANY ($2) AND chunk >= $3",
-            [.int8(version), .int4Array(missing.map { Int32(bitPattern: $0) }), .int(chunk)])
+            [.int8(segment), .int4Array(missing.map { Int32(bitPattern: $0) }), .int(chunk)])
         var found: [PostingCache.Key: [UInt8]] = [:]
         for row in 0..<rows.count {
             let term = UInt32(bitPattern: Int32(truncatingIfNeeded: rows.int64(row, 0)))
-            found[PostingCache.Key(version: version, term: term, chunk: Int32(rows.int(row, 1)))] = rows.bytes(row, 2)
+            found[PostingCache.Key(segment: segment, term: term, chunk: Int32(rows.int(row, 1)))] = rows.bytes(row, 2)
         }
         var read: [(PostingCache.Key, [UInt8]?)] = []
         read.reserveCapacity(missing.count * (last - chunk + 1))
@@ -58,21 +60,23 @@ final class PostgresIndexReader: SearchIndexReading {
     }
 
     private func key(_ term: UInt32, _ chunk: Int) -> PostingCache.Key {
-        PostingCache.Key(version: version, term: term, chunk: Int32(chunk))
+        PostingCache.Key(segment: segment, term: term, chunk: Int32(chunk))
     }
 
     func blob(named name: String) throws -> [UInt8]? {
         let rows = try connection.query(
-            "SELECT data FROM search_blobs WHERE version = $1 AND name = $2", [.int8(version), .text(name)])
+            "SELECT data FROM search_blobs WHERE version = $1 AND name = $2", [.int8(segment), .text(name)])
         return rows.count == 1 ? rows.bytes(0, 0) : nil
     }
 
+    /// The records of these documents with their browse keys (a segmented search orders by
+    /// them), deleted documents included: a segment's items stay until it is dropped.
     func hits(documents: [Int]) throws -> [StoredHit] {
         guard !documents.isEmpty else { return [] }
         let rows = try connection.query(
             "SELECT \(PostgresCatalogReader.hitColumns.joined(separator: ", ")) FROM items "
                 + "WHERE version = $1 AND document = ANY ($2)",
-            [.int8(version), .int4Array(documents.map { Int32(clamping: $0) })])
+            [.int8(segment), .int4Array(documents.map { Int32(clamping: $0) })])
         var byDocument: [Int: StoredHit] = [:]
         for row in 0..<rows.count {
             let hit = PostgresCatalogReader.hit(rows, row)
@@ -85,9 +89,15 @@ final class PostgresIndexReader: SearchIndexReading {
         guard !documents.isEmpty else { return [] }
         let rows = try connection.query(
             "SELECT document, title FROM items WHERE version = $1 AND document = ANY ($2)",
-            [.int8(version), .int4Array(documents.map { Int32(clamping: $0) })])
+            [.int8(segment), .int4Array(documents.map { Int32(clamping: $0) })])
         var byDocument: [Int: String] = [:]
         for row in 0..<rows.count { byDocument[rows.int(row, 0)] = rows.text(row, 1) }
         return documents.map { byDocument[$0] ?? "" }
+    }
+
+    func deletedDocuments(since change: Int) throws -> [UInt32] {
+        let rows = try connection.query(
+            "SELECT document FROM deleted_documents WHERE segment = $1 AND change > $2", [.int8(segment), .int(change)])
+        return (0..<rows.count).map { UInt32(truncatingIfNeeded: rows.int64($0, 0)) }
     }
 }

@@ -2,7 +2,8 @@ import Synchronization
 
 /// Posting chunks already read, shared by every reader of one database in this process.
 ///
-/// A chunk is keyed by its catalog data version, and versions are never reused, so a cached
+/// A chunk is keyed by its segment (``CatalogStorage/SearchSegment``), whose number is never
+/// reused and whose chunks never change (a change of records writes a new segment), so a cached
 /// chunk is never stale; a search of a catalog that was just searched reads no postings at
 /// all. Chunks known to be absent are kept too. Eviction is by generations, a cheap
 /// approximation of least-recently-used: when the current generation holds half the budget it
@@ -10,7 +11,7 @@ import Synchronization
 /// back to the current one.
 final class PostingCache: Sendable {
     struct Key: Hashable, Sendable {
-        var version: Int64
+        var segment: Int64
         var term: UInt32
         var chunk: Int32
     }

@@ -6,7 +6,8 @@ import CatalogStorage
 ///
 /// Tables are plain and named like the SQLite engine's, so `psql` reads them: `catalogs`,
 /// `items` (every record, with its JSON), `item_categories`, `sections`, the search index
-/// CatalogCore builds (`search_blobs`, `search_postings`), and `users`, `sessions`, `favorites`,
+/// CatalogCore builds (`search_blobs`, `search_postings`) in `segments` with their
+/// `deleted_documents`, the change log `changes`, and `users`, `sessions`, `favorites`,
 /// `grants` (roles in catalogs).
 /// Sort keys are `bytea` and ids and names `COLLATE "C"`, so every order is byte for byte
 /// SQLite's. `catalog_state` holds the data version every write bumps, which readers of other
@@ -22,7 +23,7 @@ enum PostgresSchema {
             data_version bigint NOT NULL DEFAULT 0 -- bumped by every write transaction
         );
         INSERT INTO catalog_state DEFAULT VALUES;
-        CREATE SEQUENCE catalog_versions; -- numbers of catalog data versions, never reused
+        CREATE SEQUENCE catalog_versions; -- numbers of catalog data versions (and segments since 3), never reused
         CREATE TABLE catalogs (
             id text COLLATE "C" PRIMARY KEY,  -- public identifier
             title text NOT NULL,
@@ -132,6 +133,54 @@ enum PostgresSchema {
         CREATE INDEX grants_catalog ON grants (catalog_id);
         CREATE INDEX favorites_catalog ON favorites (catalog_id);
         """,
+        // 4: live catalogs. A catalog's index is kept in segments (the base an import writes,
+        // then one per change): `items`, `search_blobs` and `search_postings` are keyed by the
+        // segment's number (`version`; the base's is the catalog's data version), records change
+        // in place, and every change has a number and an entry in the change log. A segment's
+        // items stay until the segment is dropped (searches read the hits of its deleted
+        // documents while they walk its orders); `items.live` names the ones that are live.
+        // Every existing catalog becomes one base segment with all its records live.
+        """
+        ALTER TABLE catalogs ADD COLUMN change integer NOT NULL DEFAULT 0; -- the catalog's change number
+        DROP INDEX items_id;
+        DROP INDEX items_order;
+        DROP INDEX items_featured;
+        -- the catalog data version (catalogs.version) while the record is live, NULL once replaced or deleted
+        ALTER TABLE items ADD COLUMN live bigint;
+        UPDATE items SET live = version;
+        CREATE UNIQUE INDEX items_live_id ON items (live, id) WHERE live IS NOT NULL;
+        CREATE INDEX items_live_order ON items (live, section, sort_key, id) WHERE live IS NOT NULL;
+        CREATE INDEX items_live_featured ON items (live, featured) WHERE live IS NOT NULL AND featured IS NOT NULL;
+        -- item_categories holds live records only, keyed by the catalog data version
+        ALTER TABLE item_categories ADD COLUMN segment bigint; -- the record's segment; NULL: the base
+        CREATE TABLE segments (
+            segment bigint PRIMARY KEY,        -- items.version, search_blobs.version, search_postings.version
+            version bigint NOT NULL,           -- the catalog data version it belongs to (catalogs.version)
+            documents integer NOT NULL,        -- documents written in it
+            deleted integer NOT NULL DEFAULT 0 -- documents deleted since
+        );
+        CREATE INDEX segments_version ON segments (version);
+        INSERT INTO segments (segment, version, documents) SELECT version, version, item_count FROM catalogs;
+        CREATE TABLE deleted_documents (
+            segment bigint NOT NULL,
+            change integer NOT NULL,           -- the change that deleted it
+            document integer NOT NULL,
+            PRIMARY KEY (segment, change, document)
+        );
+        CREATE TABLE changes (
+            catalog text COLLATE "C" NOT NULL, -- catalogs.id
+            number integer NOT NULL,           -- the change number: per catalog, gap-free, in commit order
+            kind text NOT NULL,                -- upsert, delete, definition, reload
+            item text COLLATE "C",             -- the record's id
+            record text,                       -- the record after the change, JSON
+            previous text,                     -- the record before it, JSON
+            actor text,                        -- who made it
+            at text COLLATE "C" NOT NULL,      -- when, ISO 8601 UTC with milliseconds
+            PRIMARY KEY (catalog, number)
+        );
+        CREATE INDEX changes_item ON changes (catalog, item, number) WHERE item IS NOT NULL;
+        CREATE INDEX changes_at ON changes (at);
+        """,
     ]
 
     /// The version this build writes.
@@ -141,7 +190,7 @@ enum PostgresSchema {
     /// a catalog database.
     static let tables = [
         "catalog_state", "catalogs", "items", "item_categories", "sections", "search_blobs", "search_postings", "users",
-        "sessions", "favorites", "grants",
+        "sessions", "favorites", "grants", "segments", "deleted_documents", "changes",
     ]
 
     /// The advisory lock key migrations hold ("CTLM").

@@ -8,65 +8,126 @@ import Foundation
 /// A catalog's data is kept in versions, as in the SQLite engine: an import writes its records
 /// and index under a new version number (from the `catalog_versions` sequence, never reused)
 /// beside the current one, then points the catalog at it and deletes the old one, all in the
-/// same transaction. Readers keep seeing the old version until the transaction commits.
+/// same transaction. Readers keep seeing the old version until the transaction commits. A
+/// change of records in place (``beginChange(of:)``) writes a new segment of the current version
+/// instead, numbered from the same sequence.
 final class PostgresCatalogWriter: CatalogWriter {
     let connection: PostgresConnection
     /// A reader on the write connection, made for this transaction: it sees what the
     /// transaction wrote, and keeps no catalog rows between calls (no snapshot data version).
     let reader: any CatalogReader
+    private let catalogReader: PostgresCatalogReader
 
     init(connection: PostgresConnection, databaseID: String, postings: PostingCache, indexCache: SearchIndexCache) {
         self.connection = connection
-        reader = PostgresCatalogReader(
+        catalogReader = PostgresCatalogReader(
             connection: connection, databaseID: databaseID, postings: postings, indexCache: indexCache)
+        reader = catalogReader
     }
+
+    /// The time the change log records for what SQL writes (the statement's, not the
+    /// transaction's start, which came before the writers' lock): ISO 8601 UTC with milliseconds.
+    static let now = #"to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')"#
 
     func beginVersion(of id: String) throws -> any CatalogVersionWriter {
         guard CatalogDefinition.isValidID(id) else {
             throw StorageError(.invalidArgument, "invalid catalog id \"\(id.prefix(80))\"")
         }
-        let version = try connection.query("SELECT nextval('catalog_versions')").int64(0, 0)
-        return PostgresVersionWriter(connection: connection, id: id, version: version)
+        return PostgresVersionWriter(connection: connection, id: id, version: try nextNumber())
+    }
+
+    /// A version or segment number never used in the database (a sequence: safe for writers of
+    /// several processes, and never handed out twice even when a transaction rolls back).
+    func nextNumber() throws -> Int64 {
+        try connection.query("SELECT nextval('catalog_versions')").int64(0, 0)
+    }
+
+    /// Locks the catalog's row (`SELECT … FOR UPDATE`) before reading it: another writer of the
+    /// catalog waits until this transaction ends, so change numbers, taken from the row, are
+    /// taken one after the other, gap-free and in commit order.
+    func beginChange(of id: String) throws -> any CatalogChangeWriter {
+        guard let (catalog, version) = try catalogReader.stored(id, forUpdate: true) else {
+            throw StorageError(.catalogNotFound, "no catalog named \"\(id.prefix(80))\"")
+        }
+        return PostgresChangeWriter(writer: self, catalog: catalog, version: version)
+    }
+
+    func pruneChanges(before time: String) throws -> Int {
+        try connection.query("DELETE FROM changes WHERE at < $1", [.text(time)]).affectedRows
     }
 
     func deleteCatalog(_ id: String) throws -> Bool {
         guard !id.utf8.contains(0) else { return false }
-        let rows = try connection.query("SELECT version FROM catalogs WHERE id = $1", [.text(id)])
+        let rows = try connection.query("SELECT version FROM catalogs WHERE id = $1 FOR UPDATE", [.text(id)])
         guard rows.count == 1 else { return false }
         try Self.deleteVersion(rows.int64(0, 0), connection: connection)
         try connection.query("DELETE FROM catalogs WHERE id = $1", [.text(id)])
+        try connection.query("DELETE FROM changes WHERE catalog = $1", [.text(id)])
         return true
     }
 
     func updateDefinition(_ definition: CatalogDefinition) throws {
         let json = try StoredColumns.definition(definition)
-        let updated = try connection.query(
-            "UPDATE catalogs SET definition = $1, title = $2 WHERE id = $3",
-            [.text(json), .text(definition.title), .text(definition.id)])
-        guard updated.affectedRows > 0 else {
+        let logged = try connection.query(
+            """
+            WITH updated AS (
+                UPDATE catalogs SET definition = $1, title = $2, change = change + 1 WHERE id = $3 RETURNING id, change)
+            INSERT INTO changes (catalog, number, kind, at) SELECT id, change, $4, \(Self.now) FROM updated
+            """,
+            [.text(json), .text(definition.title), .text(definition.id), .text(StoredChangeKind.definition.rawValue)])
+        guard logged.affectedRows > 0 else {
             throw StorageError(.catalogNotFound, "no catalog named \"\(definition.id)\"")
         }
     }
 
-    /// Deletes every row of a data version.
+    /// Deletes every row of a data version, its segments included.
     static func deleteVersion(_ version: Int64, connection: PostgresConnection) throws {
-        for table in ["items", "item_categories", "sections", "search_blobs", "search_postings"] {
+        let rows = try connection.query("SELECT segment FROM segments WHERE version = $1", [.int8(version)])
+        var segments: [Int64] = [version]
+        for row in 0..<rows.count where rows.int64(row, 0) != version { segments.append(rows.int64(row, 0)) }
+        try deleteSegments(segments, connection: connection)
+        for table in ["item_categories", "sections"] {
             try connection.query("DELETE FROM \(table) WHERE version = $1", [.int8(version)])
         }
     }
+
+    /// Deletes segments' records, index and deletions, in one round trip.
+    static func deleteSegments(_ segments: [Int64], connection: PostgresConnection) throws {
+        guard !segments.isEmpty else { return }
+        try connection.query(
+            """
+            WITH records AS (DELETE FROM items WHERE version = ANY ($1)),
+                blobs AS (DELETE FROM search_blobs WHERE version = ANY ($1)),
+                postings AS (DELETE FROM search_postings WHERE version = ANY ($1)),
+                deletions AS (DELETE FROM deleted_documents WHERE segment = ANY ($1))
+            DELETE FROM segments WHERE segment = ANY ($1)
+            """, [.int8Array(segments)])
+    }
 }
 
-/// One new catalog version being written: records, their categories and posting chunks go
-/// through `COPY … FROM STDIN (FORMAT binary)`.
+/// One new catalog version being written, or one new segment of a catalog's current version
+/// (``CatalogSegmentWriter``): records, their categories and posting chunks go through
+/// `COPY … FROM STDIN (FORMAT binary)`. Records, postings and blobs are written under the
+/// segment's number (the version's own for an import), marked live in the version; category
+/// rows go to the version's live rows, naming the segment.
 ///
 /// A connection runs one COPY at a time, and the index builder interleaves records with the
 /// posting chunks of each 65,536 of them, so the writer keeps the COPY of the kind it is
 /// writing open (the server stores rows while the next ones are encoded) and switches when the
 /// kind changes; category rows wait in memory until the records' COPY ends.
-final class PostgresVersionWriter: CatalogVersionWriter {
+final class PostgresVersionWriter: CatalogVersionWriter, CatalogSegmentWriter {
     private let connection: PostgresConnection
     private let id: String
+    /// The catalog data version the records are live in.
     private let version: Int64
+    /// The number records, postings and blobs are written under (the version itself for a new
+    /// version).
+    let number: Int64
+    /// The segment the category rows name (nil for a version's base).
+    private let segment: Int64?
+    /// Told each record's category labels and numbers as it is written (a change writer learns
+    /// the numbers of categories that are new in its batch).
+    var categoriesWritten: ((_ labels: [String], _ numbers: [Int]) -> Void)?
 
     private enum Stream {
         case none, items, postings
@@ -81,16 +142,18 @@ final class PostgresVersionWriter: CatalogVersionWriter {
     static let sendSize = 1 << 20
 
     static let itemsCopy =
-        "COPY items (version, document, id, section, sort_key, title, subtitle, categories, featured, price, hash, "
-        + "record) FROM STDIN (FORMAT binary)"
+        "COPY items (version, document, live, id, section, sort_key, title, subtitle, categories, featured, price, "
+        + "hash, record) FROM STDIN (FORMAT binary)"
     static let categoriesCopy =
-        "COPY item_categories (version, category, section, sort_key, id, document) FROM STDIN (FORMAT binary)"
+        "COPY item_categories (version, category, section, sort_key, id, document, segment) FROM STDIN (FORMAT binary)"
     static let postingsCopy = "COPY search_postings (version, term, chunk, data) FROM STDIN (FORMAT binary)"
 
-    init(connection: PostgresConnection, id: String, version: Int64) {
+    init(connection: PostgresConnection, id: String, version: Int64, segment: Int64? = nil) {
         self.connection = connection
         self.id = id
         self.version = version
+        self.segment = segment
+        number = segment ?? version
     }
 
     func write(item: IndexedItem) throws {
@@ -101,9 +164,10 @@ final class PostgresVersionWriter: CatalogVersionWriter {
                 "record \"\(item.id.prefix(80))\" has a NUL character in its \(field), which PostgreSQL cannot store")
         }
         try open(.items)
-        rows.beginRow(fields: 12)
-        rows.int8(version)
+        rows.beginRow(fields: 13)
+        rows.int8(number)
         rows.int4(Int32(item.document))
+        rows.int8(version)
         rows.text(item.id)
         rows.int4(Int32(item.section))
         rows.bytea(item.sortKey)
@@ -114,22 +178,24 @@ final class PostgresVersionWriter: CatalogVersionWriter {
         if let price = item.price { rows.float8(NSDecimalNumber(decimal: price).doubleValue) } else { rows.null() }
         rows.int8(Int64(bitPattern: item.hash))
         rows.text(utf8: item.json)
-        for number in item.categoryNumbers {
-            categories.beginRow(fields: 6)
+        for category in item.categoryNumbers {
+            categories.beginRow(fields: 7)
             categories.int8(version)
-            categories.int4(Int32(number))
+            categories.int4(Int32(category))
             categories.int4(Int32(item.section))
             categories.bytea(item.sortKey)
             categories.text(item.id)
             categories.int4(Int32(item.document))
+            if let segment { categories.int8(segment) } else { categories.null() }
         }
+        categoriesWritten?(item.categories, item.categoryNumbers)
         try sendIfFull()
     }
 
     func write(postingChunk: [UInt8], term: UInt32, chunk: Int) throws {
         try open(.postings)
         rows.beginRow(fields: 4)
-        rows.int8(version)
+        rows.int8(number)
         rows.int4(Int32(bitPattern: term))
         rows.int4(Int32(chunk))
         rows.bytea(postingChunk)
@@ -142,7 +208,7 @@ final class PostgresVersionWriter: CatalogVersionWriter {
         try open(.none)
         var head = CopyEncoder()
         head.beginRow(fields: 3)
-        head.int8(version)
+        head.int8(number)
         head.text(name)
         try connection.beginCopy("COPY search_blobs (version, name, data) FROM STDIN (FORMAT binary)")
         var prefix = CopyEncoder.header + head.bytes
@@ -151,6 +217,13 @@ final class PostgresVersionWriter: CatalogVersionWriter {
         try connection.copyData(blob)
         try connection.copyData(CopyEncoder.trailer)
         try connection.endCopy()
+    }
+
+    func commit(documents: Int) throws {
+        try open(.none)
+        try connection.query(
+            "INSERT INTO segments (segment, version, documents) VALUES ($1, $2, $3)",
+            [.int8(number), .int8(version), .int(documents)])
     }
 
     func commit(_ catalog: IndexedCatalog) throws {
@@ -167,20 +240,27 @@ final class PostgresVersionWriter: CatalogVersionWriter {
         try copy("COPY sections (version, position, label, item_count) FROM STDIN (FORMAT binary)", sections)
         let (definition, labels, categories) = try StoredColumns.encode(catalog)
         let previous = try connection.query("SELECT version FROM catalogs WHERE id = $1", [.text(id)])
+        // The catalog's change number goes up by one (a new catalog's is 1), logged as a reload.
         try connection.query(
             """
-            INSERT INTO catalogs (id, title, locale, definition, item_count, section_labels, categories,
-                    collation_version, version) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-                ON CONFLICT (id) DO UPDATE SET title = excluded.title, locale = excluded.locale,
-                    definition = excluded.definition, item_count = excluded.item_count,
-                    section_labels = excluded.section_labels, categories = excluded.categories,
-                    collation_version = excluded.collation_version, version = excluded.version,
-                    updated_at = to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+            WITH stored AS (
+                INSERT INTO catalogs (id, title, locale, definition, item_count, section_labels, categories,
+                        collation_version, version, change) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1)
+                    ON CONFLICT (id) DO UPDATE SET title = excluded.title, locale = excluded.locale,
+                        definition = excluded.definition, item_count = excluded.item_count,
+                        section_labels = excluded.section_labels, categories = excluded.categories,
+                        collation_version = excluded.collation_version, version = excluded.version,
+                        change = catalogs.change + 1,
+                        updated_at = to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+                    RETURNING id, change),
+                segment AS (INSERT INTO segments (segment, version, documents) VALUES ($9, $9, $5))
+            INSERT INTO changes (catalog, number, kind, at)
+                SELECT id, change, $10, \(PostgresCatalogWriter.now) FROM stored
             """,
             [
                 .text(id), .text(catalog.definition.title), .text(catalog.definition.locale), .text(definition),
                 .int(catalog.count), .text(labels), .text(categories), .text(catalog.collationVersion),
-                .int8(version),
+                .int8(version), .text(StoredChangeKind.reload.rawValue),
             ])
         if previous.count == 1 {
             try PostgresCatalogWriter.deleteVersion(previous.int64(0, 0), connection: connection)

@@ -62,7 +62,7 @@ public final class SQLiteCatalogReader: CatalogReader {
                 id: statement.text(0), title: statement.text(1), locale: statement.text(2), count: statement.int(3)),
             definition: statement.blob(4), sectionLabels: statement.blob(5), categories: statement.blob(6),
             collationVersion: statement.text(7),
-            versionKey: Self.versionKey(path: identity, version: version) + "." + String(change), change: change)
+            versionKey: Self.versionKey(path: identity, version: version, change: change), change: change)
         cache[id] = (catalog, version)
         return (catalog, version)
     }
@@ -70,6 +70,12 @@ public final class SQLiteCatalogReader: CatalogReader {
     /// The ``StoredCatalog/versionKey`` of a catalog version in the file at `path`.
     static func versionKey(path: String, version: Int64) -> String {
         "\(path)#\(version)"
+    }
+
+    /// A catalog's ``StoredCatalog/versionKey``: its data version and its change number, so it
+    /// changes with every import and every change of its records or definition.
+    static func versionKey(path: String, version: Int64, change: Int) -> String {
+        versionKey(path: path, version: version) + "." + String(change)
     }
 
     private func version(of catalog: StoredCatalog) throws -> Int64 {

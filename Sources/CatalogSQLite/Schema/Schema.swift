@@ -232,7 +232,9 @@ enum Schema {
         ALTER TABLE item_categories ADD COLUMN segment INTEGER;
         ALTER TABLE item_ids ADD COLUMN segment INTEGER;
         CREATE TABLE segments (
-            segment INTEGER PRIMARY KEY,        -- items.key >> 32, search_blobs.version, search_postings.key >> 40
+            -- items.key >> 32, search_blobs.version, search_postings.key >> 40; AUTOINCREMENT: the
+            -- largest number ever used is kept (sqlite_sequence), so none is used twice
+            segment INTEGER PRIMARY KEY AUTOINCREMENT,
             version INTEGER NOT NULL,           -- the catalog data version it belongs to (catalogs.version)
             documents INTEGER NOT NULL,         -- documents written in it
             deleted INTEGER NOT NULL DEFAULT 0  -- documents deleted since

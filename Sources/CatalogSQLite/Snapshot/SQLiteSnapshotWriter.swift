@@ -191,7 +191,8 @@ public enum SQLiteSnapshotWriter {
         else {
             throw StorageError(.engine, "the snapshot of \"\(id)\" lost its catalog")
         }
-        catalog.versionKey = SQLiteCatalogReader.versionKey(path: sourcePath, version: version) + "." + String(change)
+        // The source's key: its version and change number (copied with the catalog's row).
+        catalog.versionKey = SQLiteCatalogReader.versionKey(path: sourcePath, version: version, change: catalog.change)
         return catalog
     }
 

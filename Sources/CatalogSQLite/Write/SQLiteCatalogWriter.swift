@@ -38,13 +38,16 @@ final class SQLiteCatalogWriter: CatalogWriter {
         return try SQLiteVersionWriter(connection: connection, id: id, version: try nextNumber())
     }
 
-    /// A version or segment number never used in the file.
+    /// A version or segment number never used in the file: caches of this process key on it
+    /// (``SearchSegment/key``), so a number dropped with its segment is not handed out again
+    /// (`sqlite_sequence` keeps the largest one `segments` ever held).
     func nextNumber() throws -> Int64 {
         let next =
             try connection.cached(
                 """
                 SELECT max(coalesce((SELECT max(version) FROM catalogs), 0), coalesce((SELECT max(key) >> 32 FROM items), 0),
-                    coalesce((SELECT max(segment) FROM segments), 0)) + 1
+                    coalesce((SELECT max(segment) FROM segments), 0),
+                    coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'segments'), 0)) + 1
                 """
             ).scalarInt() ?? 1
         guard Int64(next) <= Self.maxVersion else {
@@ -130,6 +133,9 @@ final class SQLiteVersionWriter: CatalogVersionWriter, CatalogSegmentWriter {
     private let insertBlob: Statement
     private let insertOrder: Statement
     private let insertID: Statement
+    /// Told each record's category labels and numbers as it is written (a change writer learns
+    /// the numbers of categories that are new in its batch).
+    var categoriesWritten: ((_ labels: [String], _ numbers: [Int]) -> Void)?
 
     init(connection: Connection, id: String, version: Int64, segment: Int64? = nil) throws {
         self.connection = connection
@@ -170,6 +176,7 @@ final class SQLiteVersionWriter: CatalogVersionWriter, CatalogSegmentWriter {
         try insertItem.bind(Int64(bitPattern: item.hash), at: 11)
         try insertItem.bind(utf8: item.json, at: 12)
         try insertItem.run()
+        categoriesWritten?(item.categories, item.categoryNumbers)
     }
 
     var wantsOrderEntries: Bool { true }

@@ -12,7 +12,9 @@ final class SQLiteChangeWriter: CatalogChangeWriter {
     let catalog: StoredCatalog
     /// The catalog's data version (its live rows' key).
     private let version: Int64
-    private let categoryNumbers: [String: Int]
+    /// Category numbers by label: the catalog's, and those new in segments this batch wrote (a
+    /// merge in the same batch removes their records again).
+    private var categoryNumbers: [String: Int]
 
     init(writer: SQLiteCatalogWriter, catalog: StoredCatalog, version: Int64) {
         self.writer = writer
@@ -45,7 +47,7 @@ final class SQLiteChangeWriter: CatalogChangeWriter {
         defer { statement.finish() }
         guard try statement.step() else { return nil }
         let hit = StoredHit(
-            document: statement.int(11), id: statement.text(1), json: statement.blob(2), title: statement.text(3),
+            document: statement.int(10), id: statement.text(1), json: statement.blob(2), title: statement.text(3),
             subtitle: statement.optionalText(4), categories: StoredColumns.labels(json: statement.blob(5)),
             key: BrowseKey(section: statement.int(6), sortKey: statement.blob(7), id: statement.text(1)))
         return RemovedRecord(
@@ -59,7 +61,8 @@ final class SQLiteChangeWriter: CatalogChangeWriter {
         try connection.cached("DELETE FROM item_order WHERE version = ? AND section = ? AND sort_key = ? AND id = ?")
             .bind(version, key.section, key.sortKey, key.id).run()
         let category = try connection.cached(
-            "DELETE FROM item_categories WHERE version = ? AND category = ? AND section = ? AND sort_key = ? AND id = ?")
+            "DELETE FROM item_categories WHERE version = ? AND category = ? AND section = ? AND sort_key = ? AND id = ?"
+        )
         for number in Set(record.categoryNumbers) {
             category.reset()
             try category.bind(version, number, key.section, key.sortKey, key.id).run()
@@ -73,7 +76,14 @@ final class SQLiteChangeWriter: CatalogChangeWriter {
     }
 
     func beginSegment() throws -> any CatalogSegmentWriter {
-        try SQLiteVersionWriter(connection: connection, id: catalog.id, version: version, segment: writer.nextNumber())
+        let segment = try SQLiteVersionWriter(
+            connection: connection, id: catalog.id, version: version, segment: writer.nextNumber())
+        segment.categoriesWritten = { [unowned self] labels, numbers in
+            for (label, number) in zip(labels, numbers) where categoryNumbers[label] == nil {
+                categoryNumbers[label] = number
+            }
+        }
+        return segment
     }
 
     func forEachLive(inSegments segments: [Int64], _ body: (StoredHit, UInt64) throws -> Void) throws {
