@@ -47,7 +47,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 NOT_RUN = "<!-- not run -->"
 USAGE_MARK = re.compile(r"<!-- usage: ([a-z ]+) -->")
-COMMANDS = ["import", "demo", "catalogs", "list", "sections", "show", "search", "export", "refresh",
+COMMANDS = ["import", "demo", "catalogs", "list", "sections", "show", "search", "put", "set", "rm", "history",
+            "restore", "export", "refresh",
             "copy", "generate", "serve", "user", "browse"]
 FAILURES = []
 # Pages whose inline options are other tools' too (the benchmark scripts', swift build's).

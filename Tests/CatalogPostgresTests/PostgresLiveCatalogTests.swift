@@ -41,12 +41,12 @@ struct PostgresLiveCatalogTests {
         }
     }
 
-    @Test func aDatabaseOfSchema2BecomesOneSegmentPerCatalogAndTakesChanges() throws {
+    @Test func aDatabaseOfSchema3BecomesOneSegmentPerCatalogAndTakesChanges() throws {
         let temporary = try TemporaryPostgresDatabase()
         let database = try PostgresDatabase(url: temporary.url)
         try load(Self.records, as: Self.definition, into: database)
         database.close()
-        // The layout of schema 2, with the catalog in it (what a database of the previous
+        // The layout of schema 3, with the catalog in it (what a database of the previous
         // program holds).
         try temporary.psql(
             """
@@ -58,7 +58,7 @@ struct PostgresLiveCatalogTests {
             CREATE UNIQUE INDEX items_id ON items (version, id);
             CREATE INDEX items_order ON items (version, section, sort_key, id);
             CREATE INDEX items_featured ON items (version, featured) WHERE featured IS NOT NULL;
-            DELETE FROM catalog_schema WHERE version = 3;
+            DELETE FROM catalog_schema WHERE version = 4;
             """)
         let version = try temporary.psql("SELECT version FROM catalogs")
 
@@ -66,7 +66,7 @@ struct PostgresLiveCatalogTests {
         defer { migrated.close() }
         #expect(
             try temporary.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM catalog_schema")
-                == "1,2,3")
+                == "1,2,3,4")
         #expect(
             try temporary.psql("SELECT segment, version, documents, deleted FROM segments")
                 == "\(version)|\(version)|4|0")

@@ -68,6 +68,16 @@ final class PostgresCatalogWriter: CatalogWriter {
 
     func updateDefinition(_ definition: CatalogDefinition) throws {
         let json = try StoredColumns.definition(definition)
+        guard let current = try reader.catalog(definition.id) else {
+            throw StorageError(.catalogNotFound, "no catalog named \"\(definition.id)\"")
+        }
+        if current.definition.isEquivalent(to: definition) {
+            // What only remembers an import (its stamp) is no change clients follow.
+            try connection.query(
+                "UPDATE catalogs SET definition = $1, title = $2 WHERE id = $3",
+                [.text(json), .text(definition.title), .text(definition.id)])
+            return
+        }
         let logged = try connection.query(
             """
             WITH updated AS (
