@@ -35,7 +35,8 @@ import Testing
     }
 
     func current() throws -> Int {
-        try #require(try fixture.request("/api/v1/catalogs/cookbook/changes").headers["Catalog-Change"].flatMap(Int.init))
+        try #require(
+            try fixture.request("/api/v1/catalogs/cookbook/changes").headers["Catalog-Change"].flatMap(Int.init))
     }
 
     /// The next change event's number and record id.
@@ -61,7 +62,8 @@ import Testing
         // Another process writes the same file: the stream gets it too.
         try fixture.elsewhere { database in
             _ = try CatalogEditor.apply(
-                [RecordEdit(.delete(id: "s1"))], to: "cookbook", in: database, collation: try ICUCollation(locale: "hu"))
+                [RecordEdit(.delete(id: "s1"))], to: "cookbook", in: database, collation: try ICUCollation(locale: "hu")
+            )
         }
         #expect(nextChange(client)! == (start + 3, "s1"))
         client.close()
@@ -84,7 +86,9 @@ import Testing
         }
         #expect(event == "reload")
         ahead.close()
-        #expect(try fixture.request("/api/v1/catalogs/nope/changes", headers: [("Accept", "text/event-stream")]).status == 404)
+        #expect(
+            try fixture.request("/api/v1/catalogs/nope/changes", headers: [("Accept", "text/event-stream")]).status
+                == 404)
     }
 
     @Test func stoppingTheServerEndsStreams() throws {

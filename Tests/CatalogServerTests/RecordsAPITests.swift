@@ -62,7 +62,8 @@ import Testing
     }
 
     @Test func everyBadValueIsNamed() throws {
-        let reply = try send(.put, item, #"{"title":"","price":-1,"currency":"EURO","country":"XYZ","categories":{"a":1}}"#)
+        let reply = try send(
+            .put, item, #"{"title":"","price":-1,"currency":"EURO","country":"XYZ","categories":{"a":1}}"#)
         #expect(reply.status == 422)
         let error = try #require(reply.object["error"] as? [String: Any])
         #expect(error["code"] as? String == "invalid_record")

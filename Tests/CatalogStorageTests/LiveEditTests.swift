@@ -23,7 +23,8 @@ import Testing
         let outcome = try edit(
             fixture,
             [
-                RecordEdit(.upsert(Record(id: "r2", title: "Túrós palacsinta", categories: ["Desszertek", "Levesek"]))),
+                RecordEdit(
+                    .upsert(Record(id: "r2", title: "Túrós palacsinta", categories: ["Desszertek", "Levesek"]))),
                 RecordEdit(.upsert(Record(id: "r12", title: "Babgulyás", categories: ["Levesek"], featured: 3))),
                 RecordEdit(.delete(id: "r10")),
             ])
@@ -84,7 +85,8 @@ import Testing
         #expect(throws: EditFailure.self) { try edit(fixture, [RecordEdit(.delete(id: "nothing"))]) }
         #expect(try fixture.item("cookbook", "r1")?.title == "Csirkepaprikás")
         #expect(try fixture.catalog("cookbook").change == 1)
-        let done = try edit(fixture, [RecordEdit(.upsert(Record(id: "r1", title: "Csirke")), precondition: .matches(tag))])
+        let done = try edit(
+            fixture, [RecordEdit(.upsert(Record(id: "r1", title: "Csirke")), precondition: .matches(tag))])
         #expect(done.results.first?.result == .replaced)
         #expect(try fixture.search("csirke", in: "cookbook").items.first?.id == "r1")
     }
@@ -170,7 +172,9 @@ import Testing
             }
             for category in expected.categories {
                 guard let number = live.categories.first(where: { $0.name == category.name })?.id else { continue }
-                #expect(try reader.outline(of: live, category: number) == reader.outline(of: expected, category: category.id))
+                #expect(
+                    try reader.outline(of: live, category: number)
+                        == reader.outline(of: expected, category: category.id))
                 #expect(
                     try reader.items(of: live, category: number, position: 2, limit: 5).items.map(\.id)
                         == reader.items(of: expected, category: category.id, position: 2, limit: 5).items.map(\.id))
@@ -208,7 +212,8 @@ import Testing
         repeat {
             let result = try fixture.read { reader in
                 try reader.search(
-                    SearchRequest(query: query, sort: sort, after: after, limit: 4).checked(), in: reader.requireCatalog(id))
+                    SearchRequest(query: query, sort: sort, after: after, limit: 4).checked(),
+                    in: reader.requireCatalog(id))
             }
             ids += result.hits.map(\.stored.id)
             total = result.total

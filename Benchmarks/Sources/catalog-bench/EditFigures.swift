@@ -116,8 +116,10 @@ enum EditFigures {
         defer { connection.close() }
         guard try connection.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'peer_fts'").scalarInt() == 1
         else { return [] }
-        let find = try connection.prepare("SELECT rowid FROM peer_fts WHERE rowid = (SELECT key FROM items WHERE id = ? LIMIT 1)")
-        let update = try connection.prepare("UPDATE peer_fts SET title = ?, subtitle = ?, description = ? WHERE rowid = ?")
+        let find = try connection.prepare(
+            "SELECT rowid FROM peer_fts WHERE rowid = (SELECT key FROM items WHERE id = ? LIMIT 1)")
+        let update = try connection.prepare(
+            "UPDATE peer_fts SET title = ?, subtitle = ?, description = ? WHERE rowid = ?")
         var times: [Double] = []
         for record in records {
             let started = DispatchTime.now().uptimeNanoseconds

@@ -31,7 +31,9 @@ private func apply(_ edits: [RecordEdit], to id: String, in database: any Catalo
 
 /// Problems of a body as one message: every bad value with where it is.
 private func describe(_ problems: RecordProblems, source: String) -> CLIError {
-    let lines = problems.problems.prefix(20).map { "\(source)\($0.pointer.isEmpty ? "" : " at \($0.pointer)"): \($0.message)" }
+    let lines = problems.problems.prefix(20).map {
+        "\(source)\($0.pointer.isEmpty ? "" : " at \($0.pointer)"): \($0.message)"
+    }
     return CLIError.failure(lines.joined(separator: "\n") + (problems.problems.count > 20 ? "\n…" : ""))
 }
 
@@ -185,7 +187,8 @@ struct HistoryCommand: Command {
     static let name = "history"
     static let summary = "Show what changed: a catalog's change log, or one record's changes."
     static let since = Option<Int?>(
-        "since", value: "N", in: 0...Int(Int32.max), showing: "the newest --limit", help: "the catalog's changes after change N")
+        "since", value: "N", in: 0...Int(Int32.max), showing: "the newest --limit",
+        help: "the catalog's changes after change N")
     static let limit = Option<Int>(
         "limit", value: "N", in: 1...CatalogLimits.maxPageSize, default: CatalogLimits.defaultPageSize,
         help: "at most N changes, from 1 to \(CatalogLimits.maxPageSize)")
@@ -241,7 +244,11 @@ private struct HistoryJSON: JSONWritable {
                         object.string("kind", entry.kind.rawValue)
                         object.integer("number", entry.number)
                         object.member("previous") { output in
-                            if let previous = entry.previous { output.append(json: previous) } else { output.raw("null") }
+                            if let previous = entry.previous {
+                                output.append(json: previous)
+                            } else {
+                                output.raw("null")
+                            }
                         }
                         object.member("record") { output in
                             if let record = entry.record { output.append(json: record) } else { output.raw("null") }
@@ -270,7 +277,9 @@ struct RestoreCommand: Command {
     func run(_ context: CommandContext) throws {
         let (id, rest) = try catalogAndItems(context)
         guard let itemID = rest.first, rest.count == 1 else { throw CLIError.usage("name exactly one item") }
-        guard let at = try context.arguments[Self.at], at > 0 else { throw CLIError.usage("give --at N, a change number") }
+        guard let at = try context.arguments[Self.at], at > 0 else {
+            throw CLIError.usage("give --at N, a change number")
+        }
         let database = try context.openExisting()
         defer { database.close() }
         let state = try database.read { reader in

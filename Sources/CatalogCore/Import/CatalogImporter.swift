@@ -114,8 +114,9 @@ public enum CatalogImporter {
                 }
                 return summary
             }
-            if let current, summary.added + summary.updated + summary.removed
-                <= CatalogEditor.reimportLimit(total: current.summary.count),
+            if let current,
+                summary.added + summary.updated + summary.removed
+                    <= CatalogEditor.reimportLimit(total: current.summary.count),
                 current.definition.isEquivalent(to: builder.storedDefinition),
                 current.collationVersion == collation.version
             {

@@ -23,7 +23,10 @@ public struct CORSMiddleware: Middleware {
                 headers: HTTPHeaders([
                     ("Access-Control-Allow-Origin", "*"),
                     ("Access-Control-Allow-Methods", list),
-                    ("Access-Control-Allow-Headers", "Authorization, Content-Type, If-Match, If-None-Match, Last-Event-ID"),
+                    (
+                        "Access-Control-Allow-Headers",
+                        "Authorization, Content-Type, If-Match, If-None-Match, Last-Event-ID"
+                    ),
                     ("Access-Control-Max-Age", "600"),
                     ("Allow", list),
                 ]))

@@ -24,7 +24,9 @@ struct ChangePage: JSONWritable {
 
     /// The page after `since`.
     static func read(_ catalog: StoredCatalog, since: Int, limit: Int, reader: any CatalogReader) throws -> ChangePage {
-        guard since <= catalog.change else { return ChangePage(current: catalog.change, changes: [], next: nil, reload: true) }
+        guard since <= catalog.change else {
+            return ChangePage(current: catalog.change, changes: [], next: nil, reload: true)
+        }
         if since < catalog.change, let oldest = try reader.oldestChange(of: catalog), since < oldest - 1 {
             return ChangePage(current: catalog.change, changes: [], next: nil, reload: true)
         }

@@ -72,8 +72,11 @@ struct RecordsAPI {
         let (catalog, actor) = try editable(request, context)
         let itemID = try context.require("item", as: String.self)
         try Self.requireJSON(request)
-        let record = try Self.checked { try RecordChangeReader.record(request.body, id: itemID, definition: catalog.definition) }
-        let outcome = try apply([RecordEdit(.upsert(record), precondition: try Self.precondition(request))], catalog, actor)
+        let record = try Self.checked {
+            try RecordChangeReader.record(request.body, id: itemID, definition: catalog.definition)
+        }
+        let outcome = try apply(
+            [RecordEdit(.upsert(record), precondition: try Self.precondition(request))], catalog, actor)
         return try recordAnswer(catalog, itemID, outcome, created: outcome.results.first?.result == .created)
     }
 
@@ -88,7 +91,9 @@ struct RecordsAPI {
             let current = try stores.read { reader -> StoredHit? in
                 try reader.item(of: reader.catalogOr404(catalog.id), id: itemID)
             }
-            guard let current else { throw HTTPError.notFound("catalog \"\(catalog.id)\" has no item \"\(itemID.prefix(200))\"") }
+            guard let current else {
+                throw HTTPError.notFound("catalog \"\(catalog.id)\" has no item \"\(itemID.prefix(200))\"")
+            }
             let tag = CatalogEditor.etag(of: current.json)
             if case .matches(let wanted) = given, wanted != tag {
                 throw Self.preconditionFailed(current: tag)
@@ -109,8 +114,10 @@ struct RecordsAPI {
     private func delete(_ request: Request, _ context: RequestContext) throws -> Response {
         let (catalog, actor) = try editable(request, context)
         let itemID = try context.require("item", as: String.self)
-        let outcome = try apply([RecordEdit(.delete(id: itemID), precondition: try Self.precondition(request))], catalog, actor)
-        return Response(status: .noContent, headers: HTTPHeaders([(Self.changeHeader, String(outcome.change))]), body: [])
+        let outcome = try apply(
+            [RecordEdit(.delete(id: itemID), precondition: try Self.precondition(request))], catalog, actor)
+        return Response(
+            status: .noContent, headers: HTTPHeaders([(Self.changeHeader, String(outcome.change))]), body: [])
     }
 
     private func restore(_ request: Request, _ context: RequestContext) throws -> Response {
@@ -130,7 +137,8 @@ struct RecordsAPI {
         }
         let outcome = try apply([edit], catalog, actor)
         if case .absent = state {
-            return Response(status: .noContent, headers: HTTPHeaders([(Self.changeHeader, String(outcome.change))]), body: [])
+            return Response(
+                status: .noContent, headers: HTTPHeaders([(Self.changeHeader, String(outcome.change))]), body: [])
         }
         return try recordAnswer(catalog, itemID, outcome, created: outcome.results.first?.result == .created)
     }
@@ -232,7 +240,8 @@ struct RecordsAPI {
             case .exists(let current): throw Self.preconditionFailed(current: current, message: failure.description)
             case .notFound:
                 if edits.count == 1 { throw HTTPError.notFound("catalog \"\(catalog.id)\" has \(failure.description)") }
-                throw Self.invalid([RecordProblem(pointer: "/\(failure.position)/delete", message: failure.description)])
+                throw Self.invalid([RecordProblem(pointer: "/\(failure.position)/delete", message: failure.description)]
+                )
             }
         }
     }
@@ -241,7 +250,9 @@ struct RecordsAPI {
         -> Response
     {
         let stored = try stores.read { reader in try reader.item(of: reader.catalogOr404(catalog.id), id: itemID) }
-        guard let stored else { throw HTTPError.notFound("catalog \"\(catalog.id)\" has no item \"\(itemID.prefix(200))\"") }
+        guard let stored else {
+            throw HTTPError.notFound("catalog \"\(catalog.id)\" has no item \"\(itemID.prefix(200))\"")
+        }
         var headers = HTTPHeaders([
             ("Content-Type", "application/json; charset=utf-8"), ("ETag", CatalogEditor.etag(of: stored.json)),
             (Self.changeHeader, String(outcome.change)),
@@ -253,7 +264,8 @@ struct RecordsAPI {
     }
 
     static func escaped(_ segment: String) -> String {
-        segment.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#")))
+        segment.addingPercentEncoding(
+            withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#")))
             ?? segment
     }
 
@@ -279,7 +291,9 @@ struct RecordsAPI {
         if let current { headers.add("ETag", current) }
         return HTTPError(
             .preconditionFailed, code: "precondition_failed",
-            message ?? (current == nil ? "the record does not exist" : "the record changed meanwhile; its ETag is \(current!)"),
+            message
+                ?? (current == nil
+                    ? "the record does not exist" : "the record changed meanwhile; its ETag is \(current!)"),
             headers: headers)
     }
 
@@ -333,7 +347,8 @@ final class CollationCache: Sendable {
 
     /// Runs `body` with a collation of `locale` that no other thread uses meanwhile.
     func with<T>(_ locale: String, _ body: (ICUCollation) throws -> T) throws -> T {
-        let lent = try idle.withLock { $0[locale]?.popLast() } ?? Lent(collation: ICUCollation.forImport(locale: locale))
+        let lent =
+            try idle.withLock { $0[locale]?.popLast() } ?? Lent(collation: ICUCollation.forImport(locale: locale))
         defer { idle.withLock { idle in if (idle[locale]?.count ?? 0) < 4 { idle[locale, default: []].append(lent) } } }
         return try body(lent.collation)
     }

@@ -133,7 +133,10 @@ final class ChangeFeed: Sendable {
                 guard stored.change > oldest || positions.values.contains(where: { $0 > stored.change }) else {
                     return (stored.change, nil)
                 }
-                return (stored.change, try ChangePage.read(stored, since: min(oldest, stored.change), limit: Self.pageSize, reader: reader))
+                return (
+                    stored.change,
+                    try ChangePage.read(stored, since: min(oldest, stored.change), limit: Self.pageSize, reader: reader)
+                )
             }
         } catch {
             return
