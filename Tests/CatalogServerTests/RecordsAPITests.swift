@@ -146,4 +146,15 @@ import Testing
         #expect(try send(.post, "/api/v1/catalogs/cookbook/items/new1/restore?at=\(start)").status == 204)
         #expect(try fixture.request(item).status == 404)
     }
+
+    @Test func theHistoryKeepsItsTimeAndThenSaysReload() throws {
+        #expect(try send(.put, item, #"{"title":"Zserbó"}"#).status == 201)
+        let pruner = HistoryPruner(database: fixture.application.stores, retention: 86_400, log: { _ in })
+        #expect(try pruner.prune() == 0, "nothing is older than a day")
+        #expect(try pruner.prune(now: Date().addingTimeInterval(2 * 86_400)) > 0)
+        let log = try fixture.request("/api/v1/catalogs/cookbook/changes?since=1")
+        #expect(log.object["reload"] as? Bool == true)
+        let history = try fixture.request("/api/v1/catalogs/cookbook/items/new1/history", token: fixture.adminToken)
+        #expect((history.object["items"] as? [Any])?.isEmpty == true)
+    }
 }

@@ -101,11 +101,14 @@ struct ServeCommand: Command {
         guard !directory.isEmpty else { throw CLIError.usage("--snapshots takes a directory") }
         return directory
     }
+    static let keepHistory = Option<Int>(
+        "keep-history", value: "DAYS", in: 1...36_500, default: 90,
+        help: "how long the change log keeps a change (a record's history, the change feed)")
     static let quiet = CommonOptions.quiet.help("no access log")
     static let options: [any OptionDeclaration] = [
         host, port, threads, compatCatalog, images, publicURL, hostName, usersDB, maxUploadMB, importTimeout,
         maxConnections, maxConnectionsPerIP, timeout, headerTimeout, clientCPUBudget, refreshEvery, refreshTimeout,
-        maxDownloadMB, allowPrivateFetch, snapshots, quiet,
+        maxDownloadMB, allowPrivateFetch, snapshots, keepHistory, quiet,
     ]
     static let usage = [
         Usage(
@@ -220,10 +223,16 @@ struct ServeCommand: Command {
             return refresher
         }
 
+        let pruner = HistoryPruner(
+            database: application.stores, retention: TimeInterval(try arguments[Self.keepHistory]) * 86_400,
+            log: { printError("catalog serve: \($0)") })
+        pruner.start()
+
         var received: Int32 = 0
         sigwait(&signals, &received)
         printError("catalog serve: \(received == SIGINT ? "SIGINT" : "SIGTERM"): stopping")
         refresher?.stop()
+        pruner.stop()
         server.shutdown()
         application.close()
         TemporaryFiles.removeRegistered()

@@ -27,7 +27,8 @@ struct ChangePage: JSONWritable {
         guard since <= catalog.change else {
             return ChangePage(current: catalog.change, changes: [], next: nil, reload: true)
         }
-        if since < catalog.change, let oldest = try reader.oldestChange(of: catalog), since < oldest - 1 {
+        // The log must hold every change after `since`: the one right after it at least.
+        if since < catalog.change, (try reader.oldestChange(of: catalog)).map({ since < $0 - 1 }) ?? true {
             return ChangePage(current: catalog.change, changes: [], next: nil, reload: true)
         }
         let changes = try reader.changes(of: catalog, since: since, limit: limit)
