@@ -39,7 +39,7 @@ echo "test-postgres: Swift tests on PostgreSQL ($server)" >&2
 # Every test of this run must run: one skipped here (a suite whose condition no longer holds, a
 # renamed suite the filter misses) would pass silently, so a skip fails the run, as does a suite
 # of the filter that ran no test at all.
-suites=(PostgresCoverageTests CatalogBehaviourTests UserBehaviourTests PostgresDatabaseTests
+suites=(PostgresCoverageTests CatalogBehaviourTests CatalogManagementTests UserBehaviourTests PostgresDatabaseTests
   EngineEquivalenceTests CopyCommandTests TwoServersTests)
 log="$(mktemp)"
 filter="$(IFS='|'; echo "${suites[*]}")"

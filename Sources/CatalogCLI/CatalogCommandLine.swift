@@ -13,7 +13,8 @@ import Foundation
 public enum CatalogCommandLine {
     /// Every command, in the order `catalog --help` lists them.
     static let commands: [any Command.Type] = [
-        ImportCommand.self, DemoCommand.self, CatalogsCommand.self, ListCommand.self, SectionsCommand.self,
+        ImportCommand.self, CreateCommand.self, SetCatalogCommand.self, DeleteCommand.self, DemoCommand.self,
+        CatalogsCommand.self, ListCommand.self, SectionsCommand.self,
         ShowCommand.self, SearchCommand.self, ExportCommand.self, RefreshCommand.self, CopyCommand.self,
         GenerateCommand.self, ServeCommand.self, UserCommand.self, TerminalCommand.self,
     ]

@@ -20,6 +20,7 @@ public struct HTTPStatus: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let notFound = HTTPStatus(rawValue: 404)
     public static let methodNotAllowed = HTTPStatus(rawValue: 405)
     public static let conflict = HTTPStatus(rawValue: 409)
+    public static let preconditionFailed = HTTPStatus(rawValue: 412)
     public static let payloadTooLarge = HTTPStatus(rawValue: 413)
     public static let unsupportedMediaType = HTTPStatus(rawValue: 415)
     public static let rangeNotSatisfiable = HTTPStatus(rawValue: 416)

@@ -3,7 +3,8 @@ import CatalogSupport
 
 /// Turns thrown errors into responses, in one place: an ``HTTPError``, or any error conforming to
 /// ``HTTPResponseError`` that has an answer for clients, into its status and a JSON body
-/// `{"error":{"code","message"}}` (or what `render` makes of it); anything else into a bare 500
+/// `{"error":{"code","message"}}`, with `"problems":[{"pointer","message"}]` when it has any (or
+/// what `render` makes of it); anything else into a bare 500
 /// whose details go to the log only.
 public struct ErrorMiddleware: Middleware {
     /// Receives the details of unexpected errors.
@@ -37,7 +38,8 @@ public struct ErrorMiddleware: Middleware {
         return Response.text("Internal Server Error\n", status: .internalServerError)
     }
 
-    /// `{"error":{"code":…,"message":…}}` with the error's status and headers.
+    /// `{"error":{"code":…,"message":…}}` with the error's status and headers, and
+    /// `"problems":[{"pointer":…,"message":…}]` when the error has problems.
     @Sendable public static func json(_ error: HTTPError, _ request: Request) -> Response {
         var output = JSONOutput(capacity: error.message.utf8.count + 48)
         output.object { body in
@@ -45,6 +47,16 @@ public struct ErrorMiddleware: Middleware {
                 output.object { object in
                     object.string("code", error.code)
                     object.string("message", Credentials.scrubbed(error.message))
+                }
+            }
+            if !error.problems.isEmpty {
+                body.member("problems") { output in
+                    output.array(error.problems) { output, problem in
+                        output.object { object in
+                            object.string("pointer", problem.pointer)
+                            object.string("message", Credentials.scrubbed(problem.message))
+                        }
+                    }
                 }
             }
         }
