@@ -185,6 +185,20 @@ import Testing
         #expect(try send("GET", "/api/v1/catalogs/mine").status == 404)
     }
 
+    /// A browser app may send the changes: preflights allow the methods and `If-Match`, and
+    /// answers expose `ETag` and `Location`.
+    @Test func crossOriginClientsMayManageCatalogs() throws {
+        let preflight = try fixture.request(
+            .options, "/api/v1/catalogs/cookbook",
+            headers: [("Origin", "https://admin.example"), ("Access-Control-Request-Method", "PATCH")])
+        #expect(preflight.status == 204)
+        let methods = preflight.response.headers["Access-Control-Allow-Methods"] ?? ""
+        #expect(methods.contains("PATCH") && methods.contains("DELETE") && methods.contains("GET"))
+        #expect(preflight.response.headers["Access-Control-Allow-Headers"]?.contains("If-Match") == true)
+        let created = try send("POST", "/api/v1/catalogs", json: #"{"id":"cors"}"#)
+        #expect(created.reply.headers["access-control-expose-headers"]?.contains("Location") == true)
+    }
+
     /// What GET shows can be posted as a new catalog: its roles, types and labels come along.
     @Test func aCatalogReadWithGETCanBePostedAsANewOne() throws {
         let original = try send("GET", "/api/v1/catalogs/cookbook")

@@ -23,7 +23,7 @@ public struct CORSMiddleware: Middleware {
                 headers: HTTPHeaders([
                     ("Access-Control-Allow-Origin", "*"),
                     ("Access-Control-Allow-Methods", list),
-                    ("Access-Control-Allow-Headers", "Authorization, Content-Type, If-None-Match"),
+                    ("Access-Control-Allow-Headers", "Authorization, Content-Type, If-None-Match, If-Match"),
                     ("Access-Control-Max-Age", "600"),
                     ("Allow", list),
                 ]))
@@ -38,7 +38,7 @@ public struct CORSMiddleware: Middleware {
             throw answer
         }
         response.headers.add("Access-Control-Allow-Origin", "*")
-        response.headers.add("Access-Control-Expose-Headers", "ETag, Content-Length")
+        response.headers.add("Access-Control-Expose-Headers", "ETag, Content-Length, Location")
         return response
     }
 }

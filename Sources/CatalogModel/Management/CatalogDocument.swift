@@ -79,13 +79,18 @@ public enum CatalogDocument {
     public static func merging(
         _ patch: [UInt8], into current: CatalogDetail, localeProblem: (String) -> String? = { _ in nil }
     ) throws(CatalogChangeError) -> CatalogSettings {
-        let patchTree = try parse(patch)
+        try merging(MergePatch(patch), into: current, localeProblem: localeProblem)
+    }
+
+    /// The settings a merge patch read already makes of `current` (see
+    /// ``merging(_:into:localeProblem:)-([UInt8],_,_)``).
+    public static func merging(
+        _ patch: MergePatch, into current: CatalogDetail, localeProblem: (String) -> String? = { _ in nil }
+    ) throws(CatalogChangeError) -> CatalogSettings {
         let currentTree = tree(of: current)
-        guard case .object(let changes) = patchTree, case .object(let before) = currentTree,
-            case .object(var members) = merge(patchTree, into: currentTree)
-        else {
-            throw .invalid(at: "", "a merge patch of a catalog is a JSON object, not \(patchTree.kind)")
-        }
+        guard case .object(let before) = currentTree, case .object(var members) = merge(patch.tree, into: currentTree)
+        else { throw .invalid(at: "", "the catalog is not a JSON object") }
+        let changes = patch.members
         var reader = TreeReader()
         // What the catalog's id and records decide may only be repeated as it is (null removes).
         if let id = changes["id"], id != before["id"] {
@@ -105,6 +110,25 @@ public enum CatalogDocument {
         // A catalog keeps the locale it has, whatever an import once accepted.
         return try checked(
             settings, reader: reader, localeProblem: { $0 == current.locale ? nil : localeProblem($0) })
+    }
+
+    /// A merge patch of a catalog, read: a JSON object. Read it before the catalog it changes, so
+    /// a body that cannot be a patch is refused without reading the catalog.
+    public struct MergePatch: Sendable {
+        let members: [String: JSONTree]
+        var tree: JSONTree { .object(members) }
+
+        /// Reads the bytes of a JSON object.
+        ///
+        /// - Throws: ``CatalogChangeError`` `.malformed` when the bytes are not JSON, `.invalid`
+        ///   (at the pointer `""`) when they are not an object.
+        public init(_ json: [UInt8]) throws(CatalogChangeError) {
+            let tree = try CatalogDocument.parse(json)
+            guard case .object(let members) = tree else {
+                throw .invalid(at: "", "a merge patch of a catalog is a JSON object, not \(tree.kind)")
+            }
+            self.members = members
+        }
     }
 
     /// `settings`, or every problem the reader found and those

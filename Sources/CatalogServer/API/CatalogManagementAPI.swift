@@ -45,10 +45,12 @@ struct CatalogManagementAPI {
             _ = try authentication.authorized(request, context)
             let id = try context.require("id", as: String.self)
             try Self.requireJSON(request, accepting: ["application/merge-patch+json", "application/json"])
+            // The body is read first: one that cannot be a patch is a 400 (or 422) whatever the catalog.
+            let patch = try CatalogDocument.MergePatch(request.body)
             let updated = try management.update(
                 id, in: stores, ifRevision: Self.revisions(request), isCancelled: { context.isCancelled() }
             ) { current in
-                try CatalogDocument.merging(request.body, into: current, localeProblem: management.localeProblem)
+                try CatalogDocument.merging(patch, into: current, localeProblem: management.localeProblem)
             }
             return try Self.answer(updated, status: .ok)
         }
