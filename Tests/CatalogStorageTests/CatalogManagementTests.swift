@@ -204,6 +204,55 @@ import Testing
         #expect(empty.detail.roles == ["id": "sku"])
     }
 
+    /// An import read while the catalog is changed does not write the definition it was planned
+    /// with over the change.
+    @Test(arguments: engines)
+    func anImportReadWhileTheCatalogChangesIsRefused(engine: TemporaryDatabase.Engine) throws {
+        let fixture = try StoreFixture(engine)
+        try fixture.load(Self.kitchen, Self.dishes)
+        /// Imports Zeller into `id` as planned now, running `meanwhile` while the source is read.
+        func importRead(_ id: String, _ definition: CatalogDefinition, meanwhile: () throws -> Void) throws {
+            let planned = try fixture.read { try $0.catalog(id) }
+            _ = try CatalogImporter.run(
+                into: fixture.database, definition: definition, replace: false,
+                collation: try ICUCollation.forImport(locale: definition.locale), previous: .planned(planned),
+                records: { add in
+                    try meanwhile()
+                    try add(Record(id: "k4", title: "Zeller"))
+                    return nil
+                })
+        }
+        for change in [{ $0.title = "Konyha" }, { $0.locale = "hu" }] as [(inout CatalogSettings) -> Void] {
+            let definition = try fixture.catalog("kitchen").definition
+            let error = try #require(throws: StorageError.self) {
+                try importRead("kitchen", definition) {
+                    _ = try management.update("kitchen", in: fixture.database) {
+                        var settings = $0.settings
+                        change(&settings)
+                        return settings
+                    }
+                }
+            }
+            #expect(error.code == .constraint)
+            #expect(error.message.contains("was changed while the import was read"))
+            #expect(try fixture.item("kitchen", "k4") == nil)
+        }
+        let stored = try fixture.catalog("kitchen")
+        #expect(stored.summary.title == "Konyha" && stored.definition.locale == "hu")
+        // Planned as a new catalog, and created meanwhile: refused too.
+        let created = try #require(throws: StorageError.self) {
+            try importRead("fresh", CatalogDefinition(id: "fresh", title: "Other", locale: "en")) {
+                _ = try management.create(
+                    "fresh", settings: CatalogSettings(title: "F", locale: "de"), in: fixture.database)
+            }
+        }
+        #expect(created.message.contains("was created while the import was read"))
+        #expect(try fixture.catalog("fresh").summary.title == "F")
+        // Nothing meanwhile: it goes through.
+        try importRead("kitchen", stored.definition) {}
+        #expect(try fixture.item("kitchen", "k4")?.section == "Z")
+    }
+
     @Test(arguments: engines)
     func aStaleRevisionChangesNothing(engine: TemporaryDatabase.Engine) throws {
         let fixture = try StoreFixture(engine)

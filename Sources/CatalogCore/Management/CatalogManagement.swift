@@ -47,10 +47,12 @@ public struct CatalogManagement: Sendable {
     public var temporaryDirectory: String?
     /// Removes a deleted catalog from every account's favorites, after the deletion committed.
     ///
-    /// Hook: until `UserStore.removeCatalog(_:)` exists this does nothing; it is to become
-    /// `{ catalog, users in try users.removeCatalog(catalog) }`, the one place both the API and
-    /// the command line reach.
-    public var removeFavorites: @Sendable (_ catalog: String, _ users: any UserStore) throws -> Void = { _, _ in }
+    /// Hook: until `UserStore.removeCatalog(_:)` exists this does nothing (and opens no accounts
+    /// file); it is to become `{ catalog, database in try database.users().removeCatalog(catalog) }`,
+    /// the one place both the API and the command line reach.
+    public var removeFavorites: @Sendable (_ catalog: String, _ database: any CatalogDatabase) throws -> Void = {
+        _, _ in
+    }
 
     /// Management that opens collations with `collation` and accepts the locales
     /// `localeProblem` finds nothing wrong with.
@@ -255,7 +257,7 @@ public struct CatalogManagement: Sendable {
             }
             return DeletedCatalog(id: id, count: current.summary.count, images: images.sorted())
         }
-        try removeFavorites(id, try database.users())
+        try removeFavorites(id, database)
         return deleted
     }
 
