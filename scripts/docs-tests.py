@@ -46,10 +46,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 NOT_RUN = "<!-- not run -->"
-USAGE_MARK = re.compile(r"<!-- usage: ([a-z ]+) -->")
-COMMANDS = ["import", "demo", "catalogs", "list", "sections", "show", "search", "put", "set", "rm", "history",
-            "restore", "export", "refresh",
-            "copy", "generate", "serve", "user", "browse"]
+USAGE_MARK = re.compile(r"<!-- usage: ([a-z -]+) -->")
+COMMANDS = ["import", "create", "set-catalog", "delete", "demo", "catalogs", "list", "sections", "show",
+            "search", "put", "set", "rm", "history", "restore", "export", "refresh", "copy", "generate",
+            "serve", "user", "browse"]
 FAILURES = []
 # Pages whose inline options are other tools' too (the benchmark scripts', swift build's).
 OTHER_TOOLS_PAGES = {"benchmarks.md", "development.md"}
@@ -293,7 +293,7 @@ def check_api_shapes(scratch, api_page, record_keys, openapi):
     scratch.get("/api/v1/favorites/cookbook/r01", token=token, method="PUT", body=b"")
     documented = set()
     for number, line in enumerate(api_page.read_text(encoding="utf-8").split("\n"), 1):
-        row = re.match(r"^\| `((?:GET|POST|PUT|DELETE)[^`]*)`.*?\| (.*) \|$", line)
+        row = re.match(r"^\| `((?:GET|POST|PUT|PATCH|DELETE)[^`]*)`.*?\| (.*) \|$", line)
         if not row:
             continue
         where = f"{api_page.relative_to(ROOT)}:{number}"
@@ -388,7 +388,7 @@ def check_links(page):
 
 def command_uses(text):
     """(command, options) for every `catalog COMMAND …` in a line of shell or an inline span."""
-    for match in re.finditer(r"(?<![\w/-])catalog ((?:user )?[a-z]+)((?:[^|;&)#\n]|\\\n)*)", text):
+    for match in re.finditer(r"(?<![\w/-])catalog ((?:user )?[a-z][a-z-]*)((?:[^|;&)#\n]|\\\n)*)", text):
         command = match.group(1)
         if command.split()[0] not in COMMANDS:
             continue

@@ -39,8 +39,8 @@ echo "test-postgres: Swift tests on PostgreSQL ($server)" >&2
 # Every test of this run must run: one skipped here (a suite whose condition no longer holds, a
 # renamed suite the filter misses) would pass silently, so a skip fails the run, as does a suite
 # of the filter that ran no test at all.
-suites=(PostgresCoverageTests CatalogBehaviourTests LiveCatalogTests LiveEditTests UserBehaviourTests PostgresDatabaseTests
-  PostgresLiveCatalogTests EngineEquivalenceTests CopyCommandTests TwoServersTests)
+suites=(PostgresCoverageTests CatalogBehaviourTests LiveCatalogTests LiveEditTests CatalogManagementTests
+  UserBehaviourTests PostgresDatabaseTests PostgresLiveCatalogTests EngineEquivalenceTests CopyCommandTests TwoServersTests)
 log="$(mktemp)"
 filter="$(IFS='|'; echo "${suites[*]}")"
 swift test --skip-build --filter "$filter" 2>&1 | tee "$log"

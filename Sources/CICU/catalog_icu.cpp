@@ -162,6 +162,25 @@ extern "C" int catalog_icu_locale_is_well_formed(const char *tag, int32_t length
     return U_SUCCESS(status) ? 1 : 0;
 }
 
+extern "C" int catalog_icu_locale_is_available(const char *tag, int32_t length) {
+    UErrorCode status = U_ZERO_ERROR;
+    icu::Locale locale = localeFromTag(tag, length, status);
+    const char *language = locale.getLanguage();
+    if (U_FAILURE(status) || language == nullptr || language[0] == '\0') {
+        return 0;
+    }
+    int32_t count = uloc_countAvailable();
+    for (int32_t i = 0; i < count; i++) {
+        char available[ULOC_LANG_CAPACITY];
+        UErrorCode languageStatus = U_ZERO_ERROR;
+        uloc_getLanguage(uloc_getAvailable(i), available, sizeof available, &languageStatus);
+        if (U_SUCCESS(languageStatus) && std::strcmp(available, language) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 // MARK: - Collator
 
 extern "C" catalog_icu_collator *catalog_icu_collator_open(const char *tag, int32_t length, int32_t *status) {

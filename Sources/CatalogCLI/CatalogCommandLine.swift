@@ -13,9 +13,10 @@ import Foundation
 public enum CatalogCommandLine {
     /// Every command, in the order `catalog --help` lists them.
     static let commands: [any Command.Type] = [
-        ImportCommand.self, DemoCommand.self, CatalogsCommand.self, ListCommand.self, SectionsCommand.self,
-        ShowCommand.self, SearchCommand.self, PutCommand.self, SetCommand.self, RemoveCommand.self,
-        HistoryCommand.self, RestoreCommand.self, ExportCommand.self, RefreshCommand.self, CopyCommand.self,
+        ImportCommand.self, CreateCommand.self, SetCatalogCommand.self, DeleteCommand.self, DemoCommand.self,
+        CatalogsCommand.self, ListCommand.self, SectionsCommand.self, ShowCommand.self, SearchCommand.self,
+        PutCommand.self, SetCommand.self, RemoveCommand.self, HistoryCommand.self, RestoreCommand.self,
+        ExportCommand.self, RefreshCommand.self, CopyCommand.self,
         GenerateCommand.self, ServeCommand.self, UserCommand.self, TerminalCommand.self,
     ]
 

@@ -1,5 +1,7 @@
 import CatalogAuth
 import CatalogConsole
+import CatalogCore
+import CatalogEngines
 import CatalogHTTP
 import CatalogModel
 import CatalogStorage
@@ -38,6 +40,9 @@ public struct CatalogServerSettings: Sendable {
     public var snapshotsDirectory: String?
     /// The most snapshot files kept on disk (one per catalog version asked for).
     public var maxSnapshots: Int = 16
+    /// How catalogs are created, changed and deleted (`POST`, `PATCH`, `DELETE
+    /// /api/v1/catalogs…`): ICU's collations, and its known locales for new and changed ones.
+    public var management: CatalogManagement = .withICU
 
     /// The defaults.
     public init() {}
@@ -149,20 +154,21 @@ public final class CatalogApplication: Sendable {
         MembersAPI(stores: stores, authentication: authentication).register(in: &routes)
         SignInAPI(stores: stores, authenticator: authenticator, authentication: authentication, throttle: throttle)
             .register(in: &routes)
-        SnapshotAPI(
-            stores: stores,
-            cache: SnapshotCache(
-                directory: SnapshotAPI.directory(
-                    configured: options.snapshotsDirectory, databaseLocation: stores.location),
-                maxFiles: options.maxSnapshots)
-        ).register(in: &routes)
+        let snapshots = SnapshotCache(
+            directory: SnapshotAPI.directory(configured: options.snapshotsDirectory, databaseLocation: stores.location),
+            maxFiles: options.maxSnapshots)
+        SnapshotAPI(stores: stores, cache: snapshots).register(in: &routes)
         ImportAPI(
             stores: stores, authentication: authentication, timeout: options.importTimeout,
             maxUploadBytes: options.maxUploadBytes
         ).register(in: &routes)
+        let thumbnails = ThumbnailCache()
+        CatalogManagementAPI(
+            stores: stores, authentication: authentication, management: options.management, snapshots: snapshots,
+            thumbnails: thumbnails
+        ).register(in: &routes)
         OpenAPIRoute().register(in: &routes)
         CompatRoutes(stores: stores, catalog: options.compatCatalog, baseURL: baseURL).register(in: &routes)
-        let thumbnails = ThumbnailCache()
         ImageRoutes(store: ImageStore(directory: options.imagesDirectory), thumbnails: thumbnails)
             .register(in: &routes)
         let router = routes.build()

@@ -34,7 +34,12 @@ import Testing
         #expect(sequencers.scopes == ["Alle", "Windows", "Apple", "Apple&Win"])
         #expect(sequencers.locale == "de")
         let detail = try JSONSerialization.jsonObject(with: Data(serverBytes("/api/v1/catalogs/sequencers")))
-        #expect((detail as? [String: Any])?.count == 7)
+        // The seven keys a client draws its screens with, and the six of the definition an
+        // administrator may change (roles, types, labels, scopeDefinitions, flatList, rowTint).
+        #expect((detail as? [String: Any])?.count == 13)
+        #expect(
+            try CatalogJSONDecoder().decode(CatalogDetail.self, from: serverBytes("/api/v1/catalogs/sequencers"))
+                == sequencers)
         let cookbook = try await client.catalog("cookbook")
         #expect(cookbook.sections.contains("CS"))
     }

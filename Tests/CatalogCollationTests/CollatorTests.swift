@@ -146,3 +146,28 @@ struct OrderCase: Sendable, CustomTestStringConvertible {
         }
     }
 }
+
+/// The locales a catalog may be created with or changed to: well formed, and a language ICU has
+/// data for.
+@Suite struct KnownLocaleTests {
+    @Test(arguments: ["de", "hu", "sv-SE", "en", "en-XX", "zh-Hant-TW", "de_AT", "pt-BR"])
+    func knownLocalesAreAccepted(_ locale: String) {
+        #expect(ICUCollation.problem(knownLocale: locale) == nil)
+        #expect(ICUCollation.isKnown(locale: locale))
+    }
+
+    @Test(arguments: ["xx", "tlh", "qq-QQ", "und"])
+    func wellFormedLanguagesICUHasNoDataForAreUnknown(_ locale: String) throws {
+        let problem = try #require(ICUCollation.problem(knownLocale: locale))
+        #expect(problem.hasPrefix("Unknown locale \"\(locale)\""))
+        // An import still accepts them (ICU's root order).
+        #expect((try? ICUCollation(locale: locale)) != nil)
+    }
+
+    @Test(arguments: ["", "en US", "de@collation=phonebook", "ü"])
+    func malformedLocalesSaySo(_ locale: String) throws {
+        let problem = try #require(ICUCollation.problem(knownLocale: locale))
+        #expect(problem.hasPrefix("Invalid locale"))
+        #expect(!problem.hasSuffix("."))
+    }
+}

@@ -42,7 +42,10 @@ import Testing
         otherLocale.locale = "de"
         let error = #expect(throws: ImportError.self) { try ImportPlan(otherLocale, stored: stored) }
         #expect(error?.code == .invalidArgument)
-        #expect(error?.message == "catalog \"items\" already has locale \"en\"; it cannot change on import")
+        #expect(
+            error?.message
+                == "catalog \"items\" already has locale \"en\"; it cannot change on import (change it with "
+                + "'catalog set-catalog items --locale de' or PATCH /api/v1/catalogs/items, then import)")
 
         var rekeyed = ImportRequest(source: file.path, catalog: "items")
         rekeyed.mapping = [.id: "title"]

@@ -39,11 +39,16 @@ import Testing
     static let uploadLimit = 64 * 1024
     static let page = Expected(authentication: .optional)
     static let edit = Expected(lane: "edits", bodyLimit: 256 * 1024, authentication: .signedIn)
+    /// Creating, changing and deleting catalogs: administrators, one at a time beside imports.
+    static let management = Expected(lane: "imports", authentication: .admin, rateClass: .expensive)
 
     /// Every route whose options are not the standard ones.
     static let table: [String: Expected] = [
         "POST /api/v1/catalogs/{id}/import": Expected(
             lane: "imports", bodyLimit: uploadLimit, authentication: .admin, rateClass: .expensive),
+        "POST /api/v1/catalogs": management,
+        "PATCH /api/v1/catalogs/{id}": Expected(lane: "imports", authentication: .signedIn, rateClass: .expensive),
+        "DELETE /api/v1/catalogs/{id}": management,
         "GET /api/v1/catalogs/{id}/snapshot": Expected(lane: "snapshots", rateClass: .expensive),
         "PUT /api/v1/catalogs/{id}/items/{item}": edit,
         "PATCH /api/v1/catalogs/{id}/items/{item}": edit,

@@ -34,6 +34,11 @@ const char *catalog_icu_status_name(int32_t status);
 /// The tag need not name a locale ICU has data for: ICU falls back to a parent or to root.
 int catalog_icu_locale_is_well_formed(const char *tag, int32_t length);
 
+/// Returns nonzero when `tag` is well formed and ICU has locale data for its language (the
+/// language of one of ICU's available locales: "de", "hu" and "sv-SE" qualify, "xx" and "tlh" do
+/// not). The region and script need not be known: collation and indexes fall back to the language.
+int catalog_icu_locale_is_available(const char *tag, int32_t length);
+
 /* MARK: - Collator */
 
 /// An ICU collator for one locale, at ICU's default (tertiary) strength.

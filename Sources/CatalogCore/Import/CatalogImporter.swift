@@ -82,6 +82,14 @@ public enum CatalogImporter {
         if isCancelled() { throw StorageError(.cancelled, "the import was cancelled") }
         return try database.write { writer in
             let current = try writer.reader.catalog(definition.id)
+            // The import's definition was made from the planned one: a catalog created, renamed,
+            // re-localized or re-mapped meanwhile (``CatalogManagement``) is not overwritten with it.
+            if let current, existing.map({ !current.definition.isEquivalent(to: $0.definition) }) ?? true {
+                throw StorageError(
+                    .constraint,
+                    "catalog \"\(definition.id)\" was \(existing == nil ? "created" : "changed") while the import was "
+                        + "read; nothing was imported: run it again")
+            }
             if current?.versionKey != existing?.versionKey {
                 // Another writer changed the catalog meanwhile: count against what it holds now.
                 let hashes = try current.map { try writer.reader.itemHashes(of: $0) } ?? [:]

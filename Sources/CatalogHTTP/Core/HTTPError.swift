@@ -1,5 +1,6 @@
 /// A failure with a status the client should see: thrown by handlers, rendered by
-/// ``ErrorMiddleware`` as `{"error":{"code","message"}}`.
+/// ``ErrorMiddleware`` as `{"error":{"code","message"}}`, with `"problems":[{"pointer","message"}]`
+/// in it when a request document had problems at JSON pointers.
 ///
 /// `message` is shown to clients: never put secrets, SQL or stack traces in it.
 public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -11,15 +12,15 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     public var message: String
     /// Extra headers for the response (`Allow` on 405, `WWW-Authenticate` on 401).
     public var headers: HTTPHeaders
-    /// Every bad value of a request body, each named by a JSON pointer (RFC 6901) into it:
-    /// written as the error's `problems` (a 422 lists them all, not only the first).
-    public var problems: [Problem] = []
+    /// What is wrong where in the request's document (a 422's members); empty for most errors.
+    public var problems: [Problem]
 
-    /// One bad value of a request body.
+    /// One problem of a request document: an RFC 6901 JSON pointer (`/locale`; empty for the
+    /// whole document) and a sentence for people.
     public struct Problem: Sendable, Equatable {
-        /// Where, as a JSON pointer into the body (`/3/upsert/price`; empty for the whole body).
+        /// Where.
         public var pointer: String
-        /// What is wrong.
+        /// What is wrong there.
         public var message: String
 
         /// Creates a problem.
@@ -30,11 +31,15 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Creates an error.
-    public init(_ status: HTTPStatus, code: String, _ message: String, headers: HTTPHeaders = HTTPHeaders()) {
+    public init(
+        _ status: HTTPStatus, code: String, _ message: String, headers: HTTPHeaders = HTTPHeaders(),
+        problems: [Problem] = []
+    ) {
         self.status = status
         self.code = code
         self.message = message
         self.headers = headers
+        self.problems = problems
     }
 
     public var description: String { "\(status.rawValue) \(code): \(message)" }

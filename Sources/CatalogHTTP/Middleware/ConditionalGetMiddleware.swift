@@ -9,7 +9,7 @@ import CatalogSupport
 /// Cache-Control is `no-cache`: clients keep the copy and revalidate it.
 public struct ConditionalGetMiddleware: Middleware {
     /// What ``CompressionMiddleware`` appends to the ETag of a gzip representation.
-    static let gzipSuffix = "-gzip"
+    public static let gzipSuffix = "-gzip"
 
     /// The Cache-Control of responses that do not set their own.
     public var defaultCacheControl: String

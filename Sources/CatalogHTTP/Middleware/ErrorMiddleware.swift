@@ -3,7 +3,8 @@ import CatalogSupport
 
 /// Turns thrown errors into responses, in one place: an ``HTTPError``, or any error conforming to
 /// ``HTTPResponseError`` that has an answer for clients, into its status and a JSON body
-/// `{"error":{"code","message"}}` (or what `render` makes of it); anything else into a bare 500
+/// `{"error":{"code","message"}}`, with `"problems":[{"pointer","message"}]` when it has any (or
+/// what `render` makes of it); anything else into a bare 500
 /// whose details go to the log only.
 public struct ErrorMiddleware: Middleware {
     /// Receives the details of unexpected errors.
@@ -37,8 +38,8 @@ public struct ErrorMiddleware: Middleware {
         return Response.text("Internal Server Error\n", status: .internalServerError)
     }
 
-    /// `{"error":{"code":…,"message":…,"problems"?:[{"pointer","message"}]}}` with the error's
-    /// status and headers.
+    /// `{"error":{"code":…,"message":…}}` with the error's status and headers, and
+    /// `"problems":[{"pointer":…,"message":…}]` in `error` when the error has problems.
     @Sendable public static func json(_ error: HTTPError, _ request: Request) -> Response {
         var output = JSONOutput(capacity: error.message.utf8.count + 48)
         output.object { body in

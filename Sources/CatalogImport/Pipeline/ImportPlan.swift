@@ -157,7 +157,9 @@ public struct ImportPlan: Sendable {
         if let locale = request.locale, locale != stored.locale {
             throw ImportError(
                 .invalidArgument,
-                "catalog \"\(stored.id)\" already has locale \"\(stored.locale)\"; it cannot change on import")
+                "catalog \"\(stored.id)\" already has locale \"\(stored.locale)\"; it cannot change on import "
+                    + "(change it with 'catalog set-catalog \(stored.id) --locale \(locale.prefix(35))' or PATCH "
+                    + "/api/v1/catalogs/\(stored.id), then import)")
         }
         guard !request.replace, let before = stored.idSource ?? stored.mapping[.id].map(IDSource.field) else {
             return

@@ -1,16 +1,36 @@
 import Foundation
 
-/// RFC 6901 JSON pointers, as ``RecordProblem/pointer`` spells them: `""` is the whole document,
-/// `/3/upsert/price` a member of an element; `~` is written `~0` and `/` is written `~1`.
-enum JSONPointer {
+/// RFC 6901 JSON pointers, as problems of a request body spell them (``RecordProblem/pointer``,
+/// a catalog's ``CatalogChangeError``): `""` is the whole document, `/3/upsert/price` a member of
+/// an element; `~` is written `~0` and `/` is written `~1`.
+///
+/// ```swift
+/// JSONPointer.make("labels", "a/b")   // "/labels/a~1b"
+/// ```
+public enum JSONPointer {
     /// `pointer` followed by the member `key`.
-    static func appending(_ pointer: String, _ key: String) -> String {
+    public static func appending(_ pointer: String, _ key: String) -> String {
         guard key.utf8.contains(where: { $0 == 0x7E || $0 == 0x2F }) else { return pointer + "/" + key }
-        return pointer + "/" + key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+        return pointer + "/" + escape(key)
     }
 
     /// `pointer` followed by the array element `index`.
-    static func appending(_ pointer: String, _ index: Int) -> String {
+    public static func appending(_ pointer: String, _ index: Int) -> String {
         pointer + "/" + String(index)
+    }
+
+    /// `/` followed by each token, escaped.
+    public static func make(_ tokens: String...) -> String {
+        make(tokens)
+    }
+
+    /// `/` followed by each token, escaped.
+    public static func make(_ tokens: [String]) -> String {
+        tokens.map { "/" + escape($0) }.joined()
+    }
+
+    /// One token escaped.
+    public static func escape(_ token: String) -> String {
+        token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
 }

@@ -17,11 +17,17 @@ final class SQLiteCatalogWriter: CatalogWriter {
     init(connection: Connection, path: String, indexCache: SearchIndexCache) {
         self.connection = connection
         self.path = path
-        reader = SQLiteCatalogReader(connection: connection, path: path, indexCache: indexCache)
+        self.indexCache = indexCache
     }
 
-    /// A reader on the write connection, made for this transaction (its cache starts empty).
-    let reader: any CatalogReader
+    private let indexCache: SearchIndexCache
+
+    /// A reader on the write connection, made afresh each time it is asked for: its catalog cache
+    /// follows `PRAGMA data_version`, which this connection's own writes do not change, so a
+    /// reader kept across them would not see them.
+    var reader: any CatalogReader {
+        SQLiteCatalogReader(connection: connection, path: path, indexCache: indexCache)
+    }
 
     /// The most versions the key layout has room for (`search_postings.key` keeps 23 bits).
     static let maxVersion: Int64 = (1 << 23) - 1

@@ -18,7 +18,10 @@ struct CatalogAPI {
         routes.get("/api/v1/catalogs/{id}") { _, context in
             return try stores.read { reader in
                 let catalog = try reader.catalogOr404(context.require("id", as: String.self))
-                return try JSONResponse.make(reader.detail(of: catalog))
+                // A strong ETag of the revision, which `If-Match` of a change names.
+                var response = try JSONResponse.make(reader.detail(of: catalog))
+                response.headers["ETag"] = CatalogManagementAPI.etag(catalog.revision)
+                return response
             }
         }
         routes.get("/api/v1/catalogs/{id}/sections") { _, context in

@@ -114,6 +114,19 @@ final class SnapshotCache: Sendable {
         return File(url: final, etag: built, size: size)
     }
 
+    /// Removes every snapshot of catalog `id` (it was deleted), waiting for a build of one to end.
+    func remove(catalog id: String) {
+        let lock = locks.withLock { $0[id] }
+        lock?.lock()
+        defer { lock?.unlock() }
+        let manager = FileManager.default
+        for name in (try? manager.contentsOfDirectory(atPath: directory.path)) ?? []
+        where name.hasPrefix(id + ".") && name.hasSuffix(".sqlite") {
+            // Catalog ids have no dots, so `id.` names this catalog's files only.
+            try? manager.removeItem(at: directory.appendingPathComponent(name))
+        }
+    }
+
     private func url(catalog id: String, etag: String) -> URL {
         // An ETag is `"hex-hex"`: safe in a file name without its quotes.
         let tag = etag.filter { $0.isHexDigit || $0 == "-" }

@@ -33,6 +33,24 @@ final class ThumbnailCache: Sendable {
         "\(size)|" + path.joined(separator: "/")
     }
 
+    /// Forgets the thumbnails, at every size, of the images at `paths` (each one's segments
+    /// joined by `/`, as ``ImageRoutes`` reads them: `demo/recipes/r01.svg`).
+    func remove(paths: Set<String>) {
+        guard !paths.isEmpty else { return }
+        entries.withLock { entries in
+            for key in entries.images.keys {
+                guard let bar = key.firstIndex(of: "|"), paths.contains(String(key[key.index(after: bar)...])) else {
+                    continue
+                }
+                entries.bytes -= entries.images.removeValue(forKey: key)?.image.bytes.count ?? 0
+                entries.order.removeAll { $0 == key }
+            }
+        }
+    }
+
+    /// The thumbnails kept, for tests.
+    var count: Int { entries.withLock { $0.images.count } }
+
     /// Whether a thumbnail of the image at `path` at `size` is kept (it may still be stale: the
     /// lane that makes thumbnails is skipped only for what is probably a quick answer).
     func contains(path: [String], size: Int) -> Bool {
