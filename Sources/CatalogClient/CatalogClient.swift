@@ -431,10 +431,11 @@ public final class CatalogClient: Sendable {
     /// Sends a request that changes something (or is not cached).
     func send(
         _ method: String, _ path: [String], query: [(String, String)] = [], body: Data? = nil,
-        contentType: String? = nil, authenticated: Bool = true
+        contentType: String? = nil, headers: [(String, String)] = [], authenticated: Bool = true
     ) async throws(CatalogClientError) -> HTTPAnswer {
         let url = url(path, query: query)
         var request = request(method, url, authenticated: authenticated)
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if let body {
             request.httpBody = body
             if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
@@ -457,13 +458,19 @@ public final class CatalogClient: Sendable {
     /// them.
     func failure(_ answer: HTTPAnswer, url: URL) -> CatalogClientError {
         let body = try? CatalogJSONDecoder().decode(APIErrorBody.self, from: answer.body)
-        let code = CatalogClientError.code(forStatus: answer.status)
+        var code = CatalogClientError.code(forStatus: answer.status)
         let message =
             body?.error.message
             ?? "the server answered \(answer.status) \(HTTPURLResponse.localizedString(forStatusCode: answer.status))"
+        var problems: [RecordProblem] = []
+        if answer.status == 422, body?.error.code == "invalid_record" {
+            code = .invalidRecord
+            problems = (try? CatalogJSONDecoder().decode(ProblemsBody.self, from: answer.body))?.problems ?? []
+        }
         return CatalogClientError(
             code, message, status: answer.status, apiCode: body?.error.code,
-            retryAfter: answer[header: "Retry-After"].flatMap { Int($0) }, url: CatalogClientError.display(url))
+            retryAfter: answer[header: "Retry-After"].flatMap { Int($0) }, url: CatalogClientError.display(url),
+            currentETag: answer.status == 412 ? answer[header: "ETag"] : nil, problems: problems)
     }
 
     /// `max-age` of a Cache-Control value (0 without one, or with `no-cache`).

@@ -17,6 +17,19 @@ import Foundation
 /// }
 /// ```
 ///
+/// A change of a record that lost a race is ``Code/preconditionFailed`` with the record's
+/// ``currentETag``; one the server refused is ``Code/invalidRecord`` with every ``problems``:
+///
+/// ```swift
+/// do {
+///     _ = try await client.put(record, in: "cookbook", ifMatch: etag)
+/// } catch let error as CatalogClientError where error.code == .preconditionFailed {
+///     // someone else changed it: read it again (its ETag is error.currentETag)
+/// } catch let error as CatalogClientError where error.code == .invalidRecord {
+///     for problem in error.problems { print(problem.pointer, problem.message) }
+/// }
+/// ```
+///
 /// `description` is a sentence for users; `debugDescription` adds the URL (never the token), the
 /// API's error code and the coding path of a malformed answer.
 public struct CatalogClientError: Error, Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
@@ -38,12 +51,19 @@ public struct CatalogClientError: Error, Sendable, Equatable, CustomStringConver
         case forbidden
         /// 404: no such catalog, item, section, category or scope.
         case notFound
-        /// 409: the request conflicts with the data.
+        /// 409: the request conflicts with the data (a record kept changing while it was patched).
         case conflict
+        /// 412: a change's condition failed: the record changed since the ETag given to `ifMatch`
+        /// (or no longer exists), or it exists and `createOnly` was asked. ``currentETag`` is the
+        /// record's ETag now, nil when there is no such record.
+        case preconditionFailed
         /// 413: the upload is too large.
         case payloadTooLarge
         /// 415 or 422: the upload is not a catalog file the server can read.
         case unprocessable
+        /// 422 `invalid_record`: a record, patch or batch has bad values; ``problems`` lists each
+        /// one at its JSON pointer into what was sent. Nothing was changed.
+        case invalidRecord
         /// 429: too many attempts (sign-in); ``retryAfter`` says when to try again.
         case tooManyRequests
         /// 503: the server is busy or stopping; try again.
@@ -76,11 +96,16 @@ public struct CatalogClientError: Error, Sendable, Equatable, CustomStringConver
     public var retryAfter: Int?
     /// The request's URL without its query, for logs.
     public var url: String?
+    /// For ``Code/preconditionFailed``: the record's ETag now (nil when it does not exist).
+    public var currentETag: String?
+    /// For ``Code/invalidRecord``: every bad value, at its JSON pointer into what was sent
+    /// (`/price`, `/fields/weight`, `/3/upsert/title` in a batch).
+    public var problems: [RecordProblem]
 
     /// Creates an error.
     public init(
         _ code: Code, _ message: String, status: Int? = nil, apiCode: String? = nil, codingPath: String? = nil,
-        retryAfter: Int? = nil, url: String? = nil
+        retryAfter: Int? = nil, url: String? = nil, currentETag: String? = nil, problems: [RecordProblem] = []
     ) {
         self.code = code
         self.message = message
@@ -89,6 +114,8 @@ public struct CatalogClientError: Error, Sendable, Equatable, CustomStringConver
         self.codingPath = codingPath
         self.retryAfter = retryAfter
         self.url = url
+        self.currentETag = currentETag
+        self.problems = problems
     }
 
     /// True when the network, not the server, is the problem: ``Code/offline``, ``Code/timedOut``,
@@ -106,6 +133,8 @@ public struct CatalogClientError: Error, Sendable, Equatable, CustomStringConver
         var text = "\(code.rawValue): \(message)"
         if let status { text += " [HTTP \(status)\(apiCode.map { " \($0)" } ?? "")]" }
         if let codingPath { text += " at \(codingPath)" }
+        if let currentETag { text += " current ETag \(currentETag)" }
+        for problem in problems { text += "\n  \(problem)" }
         if let url { text += " (\(url))" }
         return text
     }
@@ -118,6 +147,7 @@ public struct CatalogClientError: Error, Sendable, Equatable, CustomStringConver
         case 403: .forbidden
         case 404: .notFound
         case 409: .conflict
+        case 412: .preconditionFailed
         case 413: .payloadTooLarge
         case 415, 422: .unprocessable
         case 429: .tooManyRequests

@@ -16,6 +16,16 @@ enum OfflineSamples {
         _ = offline
     }
 
+    static func sync(client: CatalogClient, offline: OfflineCatalog) async throws {
+        // sample: offline-sync
+        switch try await offline.sync(with: client) {
+        case .current: print("nothing new")
+        case .applied(let count, let change): print("\(count) changes, now at change \(change)")
+        case .downloaded(let change): print("downloaded again at change \(change)")
+        }
+        // end
+    }
+
     static func browse(offline: OfflineCatalog) async throws {
         // sample: offline-browse
         let sections = try await offline.sections(of: offline.id)

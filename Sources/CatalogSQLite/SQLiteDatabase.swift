@@ -35,6 +35,13 @@ public final class SQLiteDatabase: CatalogDatabase {
         public var waitingForLock: (@Sendable () -> Void)?
         /// The accounts file; nil: ``SQLiteUserStore/defaultPath(forCatalog:)`` of the catalog file.
         public var usersPath: String?
+        /// Whether the file keeps a write-ahead log (readers never wait for the writer), or the
+        /// rollback journal it has (an offline snapshot: read-only opens of it need nothing beside
+        /// the file, and it may be moved over another file once closed).
+        public var writeAheadLog = true
+        /// Whether accounts are kept (in their own file beside the catalog file); without them
+        /// ``SQLiteDatabase/users()`` fails and no accounts file is made.
+        public var keepsAccounts = true
 
         /// The defaults: imports and the command line.
         public init() {}
@@ -45,6 +52,17 @@ public final class SQLiteDatabase: CatalogDatabase {
             options.cacheKiB = 8_192
             return options
         }
+
+        /// An offline snapshot's (``SQLiteSnapshotWriter``), changed in place by the client
+        /// library: its rollback journal kept, no accounts.
+        public static var snapshot: Options {
+            var options = Options()
+            options.writeAheadLog = false
+            options.keepsAccounts = false
+            options.cacheKiB = 4_096
+            options.mmapBytes = 0
+            return options
+        }
     }
 
     /// The file.
@@ -53,7 +71,7 @@ public final class SQLiteDatabase: CatalogDatabase {
     let options: Options
     private let readers: WorkerLocal<Reader>
     private let writer: WriterSlot
-    private let accounts: SQLiteAccounts
+    private let accounts: SQLiteAccounts?
     /// The threads of the `async` reads.
     private let workers: ReadWorkers
     /// The database's loaded search indexes, handed out by its readers.
@@ -70,8 +88,11 @@ public final class SQLiteDatabase: CatalogDatabase {
         self.options = options
         let connection = try Self.openWriter(path: path, options: options)
         do {
-            accounts = try SQLiteAccounts(
-                path: options.usersPath ?? SQLiteUserStore.defaultPath(forCatalog: path), catalogPath: path)
+            accounts =
+                options.keepsAccounts
+                ? try SQLiteAccounts(
+                    path: options.usersPath ?? SQLiteUserStore.defaultPath(forCatalog: path), catalogPath: path)
+                : nil
         } catch {
             connection.close()
             throw error
@@ -93,7 +114,9 @@ public final class SQLiteDatabase: CatalogDatabase {
             try connection.execute(
                 "PRAGMA foreign_keys = ON; PRAGMA temp_store = FILE; PRAGMA cache_size = -\(options.writerCacheKiB)")
             try checkApplicationID(connection)
-            try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
+            if options.writeAheadLog {
+                try connection.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
+            }
             if try connection.cached("PRAGMA application_id").scalarInt() == 0 {
                 try connection.execute("PRAGMA application_id = \(applicationID)")
             }
@@ -236,7 +259,8 @@ public final class SQLiteDatabase: CatalogDatabase {
     }
 
     public func users() throws -> any UserStore {
-        accounts
+        guard let accounts else { throw StorageError(.invalidArgument, "\(path) keeps no accounts") }
+        return accounts
     }
 
     deinit {
@@ -250,7 +274,7 @@ public final class SQLiteDatabase: CatalogDatabase {
             reader.catalogs.connection.close()
         }
         writer.close()
-        accounts.close()
+        accounts?.close()
     }
 }
 

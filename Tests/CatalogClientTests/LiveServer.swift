@@ -9,16 +9,18 @@ import CatalogImport
 import CatalogServer
 import CatalogStorage
 import Foundation
+import Synchronization
 
 /// A real `catalog serve` in process, on a loopback port: the demo catalogs (and optionally a
 /// generated one), an administrator with a token and a user with a password.
 final class LiveServer: @unchecked Sendable {
-    // @unchecked: every stored property is a constant; the server and application are Sendable,
-    // and the rest are values or URLs.
+    // @unchecked: every stored property is a constant but the running server, which is behind a
+    // Mutex; the server and application are Sendable, and the rest are values or URLs.
     let directory: URL
     let path: String
     let application: CatalogApplication
-    let server: HTTPServer
+    private let configuration: ServerConfiguration
+    private let running: Mutex<HTTPServer>
     let url: URL
     let adminToken: String
     let userToken: String
@@ -51,10 +53,26 @@ final class LiveServer: @unchecked Sendable {
         configuration.port = 0
         configuration.threads = 2
         application.configure(&configuration)
-        server = HTTPServer(configuration: configuration, responder: application.responder, log: { _ in })
+        let server = HTTPServer(configuration: configuration, responder: application.responder, log: { _ in })
         let port = try server.start()
+        configuration.port = port
+        self.configuration = configuration
+        running = Mutex(server)
         application.listening(on: "http://127.0.0.1:\(port)")
         url = URL(string: "http://127.0.0.1:\(port)")!
+    }
+
+    /// The HTTP server now listening (a new one after ``restart(between:)``).
+    var server: HTTPServer { running.withLock { $0 } }
+
+    /// Stops the HTTP server (every connection closes), runs `body` while nothing listens, and
+    /// starts a new server on the same port with the same application and database.
+    func restart(between body: () async throws -> Void) async throws {
+        server.shutdown()
+        try await body()
+        let next = HTTPServer(configuration: configuration, responder: application.responder, log: { _ in })
+        try next.start()
+        running.withLock { $0 = next }
     }
 
     /// A client of this server with a cache of its own.
@@ -75,6 +93,22 @@ final class LiveServer: @unchecked Sendable {
                 for record in records { try add(record) }
                 return nil
             })
+    }
+
+    /// Changes records through a second handle of the database, as `catalog put` would (the
+    /// HTTP server need not be running).
+    @discardableResult
+    func edit(_ edits: [RecordEdit], in id: String, locale: String = "en") throws -> EditOutcome {
+        let database = try CatalogEngines.open(path)
+        defer { database.close() }
+        return try CatalogEditor.apply(edits, to: id, in: database, collation: try ICUCollation(locale: locale))
+    }
+
+    /// Removes every entry of the change log, as `catalog changes prune` would.
+    func pruneChangeLog() throws {
+        let database = try CatalogEngines.open(path)
+        defer { database.close() }
+        _ = try database.write { try $0.pruneChanges(before: "9999") }
     }
 
     deinit {

@@ -21,150 +21,15 @@ import Testing
         offline = try OfflineCatalog(at: file)
     }
 
-    /// A reproducible stream of numbers.
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(1, n))) }
-        mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-        mutating func pick<T>(_ values: [T]) -> T { values[below(values.count)] }
-    }
-
-    /// `word` with one typo: a letter replaced, dropped, doubled or two swapped.
-    static func typo(_ word: String, _ random: inout Random) -> String {
-        var letters = Array(word)
-        let at = random.below(letters.count - 1)
-        switch random.below(4) {
-        case 0: letters[at] = random.pick(Array("aeioukmrstz"))
-        case 1: letters.remove(at: at)
-        case 2: letters.insert(letters[at], at: at)
-        default: letters.swapAt(at, at + 1)
-        }
-        return String(letters)
-    }
-
-    static func requests(words: [String], scopes: [String], categories: [String], countries: [String])
-        -> [SearchRequest]
-    {
-        var random = Random(state: 20_261_201)
-        let long = words.filter { $0.count >= 5 }
-        var requests: [SearchRequest] = []
-        while requests.count < 1_000 {
-            let word = random.pick(words)
-            var request = SearchRequest(query: "", limit: random.pick([5, 10, 20]))
-            switch random.below(10) {
-            case 0...3:
-                request.query = String(word.prefix(1 + random.below(word.count)))
-            case 4:
-                request.query = word + " " + String(random.pick(words).prefix(1 + random.below(4)))
-            case 5, 6:
-                request.query = typo(random.pick(long), &random)
-            case 7:
-                request.query = random.chance(50) ? "" : String(word.prefix(2))
-                request.categories = [random.pick(categories)]
-                if random.chance(30) {
-                    request.countries = [random.pick(countries), random.pick(countries).lowercased()]
-                }
-                if random.chance(30) {
-                    request.price = NumericRange(
-                        lower: Decimal(random.below(50)), upper: Decimal(50 + random.below(500)))
-                }
-            case 8:
-                request.query = random.chance(40) ? "" : String(word.prefix(1 + random.below(3)))
-                request.sort = random.pick([.title, .titleDescending, .price, .priceDescending])
-            default:
-                request.query = random.chance(20) ? "" : String(word.prefix(3))
-                request.facets = random.chance(50) ? [.categories, .country] : [.country]
-            }
-            if random.chance(30) { request.scope = random.pick(scopes) }
-            requests.append(request)
-        }
-        return requests
-    }
-
     /// One server and snapshot for all three comparisons (importing and downloading the catalog is
     /// most of the time).
     @Test func offlineAnswersAsTheServer() async throws {
-        try await thousandSearchesGiveTheSameAnswers()
-        try await browseScreensAreTheSame()
+        let comparison = OfflineComparison(
+            client: client, offline: offline, catalog: "big",
+            words: CatalogGenerator(items: Self.records, locale: "en", seed: 11).titleWords)
+        try await comparison.thousandSearchesGiveTheSameAnswers()
+        try await comparison.browseScreensAreTheSame(count: Self.records)
         try await errorsAreTheSame()
-    }
-
-    func thousandSearchesGiveTheSameAnswers() async throws {
-        let generator = CatalogGenerator(items: Self.records, locale: "en", seed: 11)
-        let detail = try await client.catalog("big")
-        let categories = try await client.categories(of: "big").map(\.name)
-        var countryRequest = SearchRequest(query: "")
-        countryRequest.facets = [.country]
-        let countries = try await client.search(countryRequest, in: "big").facets?["country"]?.map(\.value) ?? []
-        #expect(countries.count > 3)
-        let requests = Self.requests(
-            words: generator.titleWords, scopes: detail.scopes, categories: categories, countries: countries)
-        var compared = 0
-        var pages = 0
-        var nonEmpty = 0
-        var mismatches: [String] = []
-        for (index, request) in requests.enumerated() {
-            let online = try await client.search(request, in: "big")
-            let local = try await offline.search(request, in: "big")
-            compared += 1
-            if !online.items.isEmpty { nonEmpty += 1 }
-            if online != local { mismatches.append("\(index): \(request)") }
-            if index % 5 == 0, let next = online.next {
-                var following = request
-                following.after = next
-                let onlineNext = try await client.search(following, in: "big")
-                let localNext = try await offline.search(following, in: "big")
-                if onlineNext != localNext { mismatches.append("\(index) page 2: \(request)") }
-                pages += 1
-            }
-        }
-        #expect(compared == 1_000)
-        #expect(pages > 50)
-        #expect(nonEmpty > 500, "most queries should find something")
-        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
-    }
-
-    func browseScreensAreTheSame() async throws {
-        #expect(try await offline.catalog("big") == client.catalog("big"))
-        let sections = try await client.sections(of: "big")
-        #expect(try await offline.sections(of: "big") == sections)
-        for section in sections {
-            #expect(
-                try await offline.items(of: "big", section: section.label, after: nil, before: nil, limit: 25)
-                    == client.items(of: "big", section: section.label, limit: 25))
-            let jump = try await client.items(of: "big", startingAt: section.label, limit: 10)
-            #expect(try await offline.items(of: "big", startingAt: section.label, limit: 10) == jump)
-            if let previous = jump.previous {
-                #expect(
-                    try await offline.items(of: "big", section: nil, after: nil, before: previous, limit: 10)
-                        == client.items(of: "big", before: previous, limit: 10))
-            }
-        }
-        for category in try await client.categories(of: "big") {
-            let page = try await client.items(of: "big", category: category.name, limit: 40)
-            #expect(
-                try await offline.items(of: "big", category: category.name, after: nil, before: nil, limit: 40) == page)
-            if let next = page.next {
-                #expect(
-                    try await offline.items(of: "big", category: category.name, after: next, before: nil, limit: 40)
-                        == client.items(of: "big", category: category.name, after: next, limit: 40))
-            }
-        }
-        #expect(try await offline.categories(of: "big") == client.categories(of: "big"))
-        #expect(try await offline.featured(of: "big", limit: 50) == client.featured(of: "big", limit: 50))
-        var online: [Record] = []
-        for try await record in client.allItems(of: "big", pageSize: 500) { online.append(record) }
-        var local: [Record] = []
-        for try await record in offline.allItems(of: "big", pageSize: 500) { local.append(record) }
-        #expect(online.count == Self.records && local == online)
-        #expect(try await offline.item(online[1234].id, of: "big") == online[1234])
     }
 
     /// Errors are coded alike online and offline.

@@ -248,4 +248,36 @@ import Testing
         #expect(Set(ids).count == ids.count, "nothing repeated")
         #expect(Set(all).subtracting(["x2"]).subtracting(ids).isEmpty, "nothing skipped that did not change")
     }
+
+    /// A category that a change brings, on a record that a merge in the same change files again:
+    /// the merge moves the record with its new category (the engine learns the category's number
+    /// within the change, not only from the catalog as the change began).
+    @Test(arguments: engines)
+    func aNewCategoryInTheChangeThatMergesSegments(engine: TemporaryDatabase.Engine) throws {
+        let fixture = try StoreFixture(engine)
+        try fixture.load(StoreFixture.cookbook, StoreFixture.recipes)
+        for number in 1...3 {
+            _ = try edit(fixture, [RecordEdit(.upsert(Record(id: "m\(number)", title: "Meggyleves \(number)")))])
+        }
+        // The fourth small segment: the four merge, the new record among them.
+        let newcomer = Record(id: "m4", title: "Mákos guba", categories: ["Újdonságok", "Levesek"])
+        let outcome = try edit(fixture, [RecordEdit(.upsert(newcomer))])
+        #expect(outcome.results.map(\.result) == [.created])
+        let segments = try fixture.read { try $0.searchSegments(of: $0.requireCatalog("cookbook")) }
+        #expect(segments.count == 2, "the base and one merged segment")
+        let catalog = try fixture.catalog("cookbook")
+        let fresh = try #require(catalog.categories.first { $0.name == "Újdonságok" })
+        #expect(fresh.count == 1)
+        let members = try fixture.read { reader in
+            try reader.items(of: catalog, category: fresh.id, position: 0, limit: 5).items.map(\.id)
+        }
+        #expect(members == ["m4"])
+        // And the record moves on with it: changed, then removed.
+        let moved = Record(id: "m4", title: "Mákos tészta", categories: ["Újdonságok"])
+        _ = try edit(fixture, [RecordEdit(.upsert(moved))])
+        _ = try edit(fixture, [RecordEdit(.delete(id: "m4"))])
+        let after = try fixture.catalog("cookbook")
+        #expect(after.categories.first { $0.name == "Újdonságok" } == nil)
+        #expect(after.summary.count == StoreFixture.recipes.count + 3)
+    }
 }

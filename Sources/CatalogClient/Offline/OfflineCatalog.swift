@@ -17,17 +17,24 @@ import Foundation
 /// Reads run on a reading thread of the catalog's own (`ReadWorkers`, as a database's `async`
 /// reads do: SQLite blocks, so it never runs on Swift's cooperative threads), one at a time. The
 /// file is opened read-only and may be replaced by a new download while it is open: this value
-/// keeps reading the version it opened until ``close()``.
+/// keeps reading the version it opened until ``close()``, or until its own ``sync(with:)``
+/// replaces the file, after which every read sees the new one (a read that began before sees
+/// the old one to its end).
 public final class OfflineCatalog: CatalogBrowsing, Sendable {
     /// The snapshot file.
     public let url: URL
     /// The catalog's id (a snapshot holds one catalog).
     public let id: String
-    /// The ETag of the snapshot (what the server's catalog version was), nil for a catalog file
-    /// that is not a snapshot.
-    public let etag: String?
+    /// The ETag of the snapshot as it was downloaded (what the server's catalog version was), nil
+    /// for a catalog file that is not a snapshot. Changes applied by ``sync(with:)`` keep it: the
+    /// file is then newer than its ETag says (a download asked with it gets the current file).
+    public var etag: String? { file.metadata["etag"] }
     private let workers: ReadWorkers
-    private let file: FileSlot
+    let file: FileSlot
+    /// The thread a sync changes its copy of the file on (blocking, as reads are).
+    let syncWorkers = ReadWorkers(name: "offline.sync", threads: 1)
+    /// One sync at a time.
+    let syncTurns = Turns()
 
     /// Opens a snapshot (or any catalog file holding one catalog) read-only.
     ///
@@ -62,13 +69,13 @@ public final class OfflineCatalog: CatalogBrowsing, Sendable {
             opened.close()
             throw CatalogClientError(.storage, "\(url.path) is damaged")
         }
-        etag = opened.metadata["etag"]
         file = FileSlot(opened)
         workers = ReadWorkers(name: "offline.read", threads: 1)
     }
 
     deinit {
         workers.close()
+        syncWorkers.close()
     }
 
     /// Closes the file once the read in progress, if any, is done; later reads fail with
@@ -76,6 +83,7 @@ public final class OfflineCatalog: CatalogBrowsing, Sendable {
     public func close() {
         file.close()
         workers.close()
+        syncWorkers.close()
     }
 
     /// Runs `body` on the catalog's queue with the catalog's reader and description.
@@ -206,12 +214,36 @@ public final class OfflineCatalog: CatalogBrowsing, Sendable {
 
 /// The open file, used by one read at a time and closed between reads.
 final class FileSlot: @unchecked Sendable {
-    // @unchecked: `file` (a connection, not Sendable) is only used, and closed, while `lock` is
-    // held, so no two threads ever use it at once.
+    // @unchecked: `file` (a connection, not Sendable) is only used, closed and replaced while
+    // `lock` is held, so no two threads ever use it at once; `currentMetadata` is only touched
+    // under the lock too.
     private let lock = NSLock()
     private var file: SQLiteCatalogFile?
+    private var currentMetadata: [String: String]
 
-    init(_ file: SQLiteCatalogFile) { self.file = file }
+    init(_ file: SQLiteCatalogFile) {
+        self.file = file
+        currentMetadata = file.metadata
+    }
+
+    /// The open file's snapshot metadata.
+    var metadata: [String: String] { lock.withLock { currentMetadata } }
+
+    /// Reads go to `newer` from now on (a read in progress ends first); the old file is closed.
+    /// False, and `newer` closed, once the slot is closed.
+    @discardableResult
+    func replace(with newer: SQLiteCatalogFile) -> Bool {
+        lock.withLock {
+            guard let old = file else {
+                newer.close()
+                return false
+            }
+            old.close()
+            file = newer
+            currentMetadata = newer.metadata
+            return true
+        }
+    }
 
     /// Runs `body` with the file.
     ///

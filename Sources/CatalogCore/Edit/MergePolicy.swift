@@ -49,14 +49,14 @@ enum MergePolicy {
         _ segments: [Int64], _ change: any CatalogChangeWriter, state: inout EditState,
         collation: any CatalogCollating, number: Int, temporaryDirectory: String?
     ) throws {
-        var records: [StoredHit] = []
-        try change.forEachLive(inSegments: segments) { hit, _ in records.append(hit) }
+        var records: [(hit: StoredHit, record: Record)] = []
+        try change.forEachLive(inSegments: segments) { hit, _ in records.append((hit, try hit.record())) }
         let builder = try CatalogIndexBuilder(
-            definition: state.definition, collation: collation, existingCategories: state.categoryNumbers,
-            temporaryDirectory: temporaryDirectory)
-        for hit in records {
+            definition: state.definition, collation: StoredKeys(records, collation: collation),
+            existingCategories: state.categoryNumbers, temporaryDirectory: temporaryDirectory)
+        for (hit, record) in records {
             if let removed = try change.remove(id: hit.id, change: number) { state.remove(removed) }
-            try builder.add(try hit.record())
+            try builder.add(record)
         }
         if builder.count > 0 {
             let segment = try change.beginSegment()
@@ -66,4 +66,28 @@ enum MergePolicy {
         }
         try change.dropSegments(segments)
     }
+}
+
+/// The collation of a merge: the records it rewrites keep the sort keys and sections they were
+/// stored with. The editor only runs with the collation version the catalog was sorted with, so
+/// these are the keys the collator would make again; reusing them costs a merge no collator call,
+/// and lets a copy of a catalog that has no collator of the locale (an offline snapshot brought up
+/// to date by the client library) merge its segments too.
+struct StoredKeys: CatalogCollating {
+    private let collation: any CatalogCollating
+    private let keys: [String: (sortKey: [UInt8], section: Int)]
+
+    init(_ records: [(hit: StoredHit, record: Record)], collation: any CatalogCollating) {
+        self.collation = collation
+        var keys: [String: (sortKey: [UInt8], section: Int)] = [:]
+        for (hit, record) in records {
+            if let key = hit.key { keys[record.title] = (key.sortKey, key.section) }
+        }
+        self.keys = keys
+    }
+
+    var version: String { collation.version }
+    var sectionLabels: [String] { collation.sectionLabels }
+    func sortKey(_ title: String) -> [UInt8] { keys[title]?.sortKey ?? collation.sortKey(title) }
+    func section(for title: String) -> Int { keys[title]?.section ?? collation.section(for: title) }
 }

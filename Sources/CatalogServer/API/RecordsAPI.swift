@@ -189,10 +189,11 @@ struct RecordsAPI {
             feed.follow(id, since: since, on: stream)
             return .eventStream(stream)
         }
-        let page = try stores.read { reader in
+        let (read, catalog) = try stores.read { reader in
             let catalog = try reader.catalogOr404(id)
-            return try ChangePage.read(catalog, since: since, limit: limit, reader: reader)
+            return (try ChangePage.read(catalog, since: since, limit: limit, reader: reader), catalog)
         }
+        let page = read.placed(using: collations, for: catalog)
         return Response(
             status: .ok,
             headers: HTTPHeaders([

@@ -16,7 +16,8 @@ import Synchronization
 /// CatalogHTTP's ``EventStream``s, suspended while quiet.
 ///
 /// Events:
-/// - `event: change`, `data:` a change as the JSON feed writes it (``ChangePage``);
+/// - `event: change`, `data:` a change as the JSON feed writes it (``ChangePage``), an upsert with
+///   its record's `cursor`;
 /// - `event: reload`, `data: {"change":N}` when the log cannot bring the client up to date (it
 ///   reads the catalog again, then follows from N);
 /// - `event: deleted` when the catalog went away; the stream ends.
@@ -27,6 +28,8 @@ final class ChangeFeed: Sendable {
     static let pageSize = 500
 
     private let stores: any CatalogDatabase
+    /// Collators for the upserts' cursors.
+    private let collations = CollationCache()
     private let state = Mutex<State>(State())
     private let wake = NSCondition()
 
@@ -126,17 +129,16 @@ final class ChangeFeed: Sendable {
     /// Sends each stream of `catalog` what it has not had yet.
     private func deliver(_ catalog: String, _ positions: [ObjectIdentifier: Int]) {
         guard let oldest = positions.values.min() else { return }
-        let read: (current: Int?, page: ChangePage?)
+        let read: (current: Int?, page: ChangePage?, catalog: StoredCatalog?)
         do {
             read = try stores.read { reader in
-                guard let stored = try reader.catalog(catalog) else { return (nil, nil) }
+                guard let stored = try reader.catalog(catalog) else { return (nil, nil, nil) }
                 guard stored.change > oldest || positions.values.contains(where: { $0 > stored.change }) else {
-                    return (stored.change, nil)
+                    return (stored.change, nil, stored)
                 }
-                return (
-                    stored.change,
-                    try ChangePage.read(stored, since: min(oldest, stored.change), limit: Self.pageSize, reader: reader)
-                )
+                let page = try ChangePage.read(
+                    stored, since: min(oldest, stored.change), limit: Self.pageSize, reader: reader)
+                return (stored.change, page, stored)
             }
         } catch {
             return
@@ -149,7 +151,7 @@ final class ChangeFeed: Sendable {
             }
             return
         }
-        guard let page = read.page else { return }
+        guard let stored = read.catalog, let page = read.page?.placed(using: collations, for: stored) else { return }
         var moved: [ObjectIdentifier: Int] = [:]
         for (key, follower) in followers {
             var position = follower.position
@@ -159,7 +161,7 @@ final class ChangeFeed: Sendable {
             } else {
                 for change in page.changes where change.number > position {
                     var output = JSONOutput()
-                    ChangePage.write(change, withPrevious: false, to: &output)
+                    ChangePage.write(change, withPrevious: false, cursor: page.cursors[change.number], to: &output)
                     follower.stream.send(
                         id: String(change.number), event: change.kind == .reload ? "reload" : "change",
                         data: String(decoding: output.bytes, as: UTF8.self))
