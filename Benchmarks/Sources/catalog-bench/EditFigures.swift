@@ -112,6 +112,8 @@ enum EditFigures {
 
     /// The peer's cost of the same change: the FTS5 table's row replaced, one transaction each.
     static func peerRowUpdates(_ path: String, records: [Record]) throws -> [Double] {
+        // The peer's table, built as the search figures build it when it is not there yet.
+        _ = try PeerFTS.measure(databasePath: path, queries: [], budgetSeconds: 0)
         let connection = try Connection(path: path, mode: .readWrite)
         defer { connection.close() }
         guard try connection.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'peer_fts'").scalarInt() == 1

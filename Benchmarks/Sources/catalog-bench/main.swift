@@ -203,6 +203,32 @@ if CommandLine.arguments.count >= 5 && CommandLine.arguments[1] == "item" {
     exit(0)
 }
 
+if CommandLine.arguments.count >= 3 && CommandLine.arguments[1] == "edits" {
+    // catalog-bench edits DB [ITEMS]: the figures of records changed in place alone, on a
+    // database holding the generated catalog "bench" (`catalog generate --catalog bench --seed 1`).
+    let items = CommandLine.arguments.count > 3 ? Int(CommandLine.arguments[3]) ?? 1_000_000 : 1_000_000
+    let generator = CatalogGenerator(items: items, locale: "en", seed: 1)
+    let queries = QuerySet.asYouType(
+        words: generator.titleWords, scopes: generator.definition.categories.map(\.name), count: 1_000)
+    let warm = QuerySet.asYouType(words: generator.titleWords.reversed(), scopes: [], count: 200)
+    let store = try BenchStore(path: CommandLine.arguments[2])
+    for query in warm { _ = try store.search(query) }
+    var fresh: [Double] = []
+    for query in queries {
+        let started = DispatchTime.now().uptimeNanoseconds
+        _ = try store.search(query)
+        fresh.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
+    }
+    store.close()
+    var options = BenchOptions([])
+    options.items = items
+    options.directory = (CommandLine.arguments[2] as NSString).deletingLastPathComponent
+    try EditFigures.run(
+        options: options, generator: generator, databasePath: CommandLine.arguments[2], queries: queries,
+        warmQueries: warm, freshSearch: fresh, reimportSeconds: nil)
+    exit(0)
+}
+
 let options = BenchOptions(CommandLine.arguments.dropFirst())
 try FileManager.default.createDirectory(atPath: options.directory, withIntermediateDirectories: true)
 let generator = CatalogGenerator(items: options.items, locale: "en", seed: 1)
