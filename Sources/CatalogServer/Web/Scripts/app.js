@@ -8,6 +8,8 @@
 // - search.js: search as you type, scopes, filters, results paged by cursor;
 // - rail.js, keyboard.js: the index rail and the keyboard;
 // - pane.js: the record beside the list on wide screens;
+// - live.js (change-stream.js, list-refresh.js): the list and the record follow the catalog's
+//   changes as they happen;
 // - favorites.js: favorites with and without an account;
 // - offline.js: the service worker, and forgetting a signed-out user's traces.
 //
@@ -20,6 +22,7 @@ import { startRail } from "./rail.js";
 import { startKeyboard } from "./keyboard.js";
 import { startPane, startSplitter } from "./pane.js";
 import { startFavorites } from "./favorites.js";
+import { startLive } from "./live.js";
 import { startServiceWorker, startSignOutForgetting } from "./offline.js";
 
 doc.documentElement.classList.add("js");
@@ -33,5 +36,6 @@ startKeyboard();
 startPane();
 startSplitter();
 startFavorites();
+startLive();
 startSignOutForgetting();
 startServiceWorker();

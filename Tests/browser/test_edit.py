@@ -1,0 +1,1 @@
+"""Editing records in the web app (see below)."""
