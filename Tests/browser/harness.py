@@ -167,8 +167,12 @@ def api(path):
 
 def api_change(method, path, body=None, headers=None):
     """A change through the JSON API as an administrator (`CATALOG_ADMIN_TOKEN`): the status, the
-    headers and the body of the answer, whatever the status."""
-    data = None if body is None else json.dumps(body).encode("utf-8")
+    headers and the body of the answer, whatever the status. `body` is sent as JSON, or as it is
+    when it is already text or bytes (a number's literal kept exactly)."""
+    if body is None or isinstance(body, bytes):
+        data = body
+    else:
+        data = (body if isinstance(body, str) else json.dumps(body)).encode("utf-8")
     request = urllib.request.Request(BASE_URL + path, data=data, method=method)
     request.add_header("Authorization", "Bearer " + ADMIN_TOKEN)
     if data is not None:

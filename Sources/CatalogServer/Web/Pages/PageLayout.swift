@@ -128,7 +128,7 @@ enum ClientMessages {
     static let keys: [WebStrings.Key] = [
         .noResults, .unreachable, .pickRecord, .close, .offlineBanner, .imageUnavailable, .recordDeleted,
         .catalogDeleted, .deletedToast, .restored, .undo, .dismiss, .saved, .saving, .notSaved, .conflict,
-        .recordExists, .problemsTitle, .problemRecord, .removeCategory,
+        .recordExists, .problemsTitle, .problemRecord, .problemID, .removeCategory,
     ]
 
     static func json(_ strings: WebStrings) -> String {

@@ -10,6 +10,7 @@
 // - pane.js: the record beside the list on wide screens;
 // - live.js (change-stream.js, list-refresh.js): the list and the record follow the catalog's
 //   changes as they happen;
+// - editor.js, toast.js: the record editor, and its toasts (Saved, Undo);
 // - favorites.js: favorites with and without an account;
 // - offline.js: the service worker, and forgetting a signed-out user's traces.
 //
@@ -23,6 +24,8 @@ import { startKeyboard } from "./keyboard.js";
 import { startPane, startSplitter } from "./pane.js";
 import { startFavorites } from "./favorites.js";
 import { startLive } from "./live.js";
+import { startEditor } from "./editor.js";
+import { startToasts } from "./toast.js";
 import { startServiceWorker, startSignOutForgetting } from "./offline.js";
 
 doc.documentElement.classList.add("js");
@@ -37,5 +40,7 @@ startPane();
 startSplitter();
 startFavorites();
 startLive();
+startEditor();
+startToasts();
 startSignOutForgetting();
 startServiceWorker();
