@@ -7,6 +7,11 @@
 // minute; a refused one waits as long as its Retry-After says.
 
 const MAX_DELAY = 60000;
+// A page opens its stream once it has been shown this long: pages passed through on the way to
+// another hold none (the server notices a stream that was left only at its next heartbeat, and
+// counts it against the client's streams until then). Nothing is missed meanwhile: the stream
+// starts from the change the page was drawn at.
+const SETTLE = 2500;
 
 // The delay a Retry-After header asks for (seconds or an HTTP date), in milliseconds, or null.
 export function retryAfter(value) {
@@ -43,7 +48,7 @@ export class ChangeStream {
     // A page kept in the back-forward cache holds no connection; it resumes when shown again.
     addEventListener("pagehide", this.onHide);
     addEventListener("pageshow", this.onConditions);
-    this.resume();
+    this.later(SETTLE);
   }
 
   // Whether the stream should be open now.
