@@ -3,7 +3,8 @@
 # driven by Selenium from PyPI) at a phone size and a desktop size, against a live
 # `catalog serve` on a loopback port with a throwaway database: the demo catalogs, a user with a
 # password, a record whose title is a <script>, a 2,000-record and a 25,000-record catalog, a German
-# catalog with categories and a catalog of pictures that load and fail.
+# catalog with categories, a catalog of pictures that load and fail, and one the tests change
+# (an administrator's token and an editor's role for them).
 # Screenshots go to .build/screenshots/{phone,desktop}/.
 #
 # Then, unless CATALOG_BROWSER_1M=0, the time from a keystroke to the results drawn on a
@@ -81,6 +82,9 @@ db="$work/catalog.sqlite"
 password="browser-$RANDOM-$RANDOM"
 "$binary" demo --db "$db" >/dev/null 2>&1
 "$binary" user add ada --password-stdin --db "$db" >/dev/null 2>&1 <<<"$password"
+# An administrator's API token, for the changes the live-update tests make through the API.
+admin_token="$("$binary" user add root --admin --json --db "$db" 2>/dev/null |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')"
 printf 'id,title,subtitle,description\n%s\n' \
   'x1,<script>window.__pwned=1</script>,"<img src=x onerror=""window.__pwned=2"">","</p><script>window.__pwned=3</script>"' \
   >"$work/hostile.csv"
@@ -93,10 +97,17 @@ printf 'id,title,subtitle,description\n%s\n' \
 printf 'id,title,image\np1,Alpha,/images/demo/products/p001.svg\np2,Beta,/images/missing-picture.png\np3,Gamma,\n' \
   >"$work/pictures.csv"
 "$binary" import "$work/pictures.csv" --catalog pictures --db "$db" >/dev/null 2>&1
+# What the live-update and editing tests change (no other test reads it); ada edits it, and the
+# German catalog too (the language walk sees the editor's pages).
+"$binary" generate --catalog live --items 300 --seed 11 --title "Live" --db "$db" --quiet
+for catalog in live tief; do
+  "$binary" user grant ada --catalog "$catalog" --role editor --db "$db" >/dev/null 2>&1
+done
 
 serve "$db" demo
 url="$served"
 export CATALOG_URL="$url" CATALOG_USER=ada CATALOG_PASSWORD="$password" CATALOG_SCREENSHOTS="$screenshots"
+export CATALOG_ADMIN_TOKEN="$admin_token"
 export SE_OFFLINE=true PYTHONDONTWRITEBYTECODE=1
 
 # MARK: - The 1M-record catalog
@@ -127,7 +138,7 @@ echo "Browser tests against $url ($(chromium --version 2>/dev/null | head -n 1))
 filter=()
 for pattern in ${CATALOG_BROWSER_FILTER:-}; do filter+=(-k "$pattern"); done
 status=0
-(cd "$root/Tests/browser" && exec python3 -m unittest "${filter[@]}" -v test_web test_app test_speed) &
+(cd "$root/Tests/browser" && exec python3 -m unittest "${filter[@]}" -v test_web test_app test_live test_edit test_speed) &
 runner=$!
 wait "$runner" || status=$?
 runner=""

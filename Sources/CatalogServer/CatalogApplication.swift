@@ -143,13 +143,15 @@ public final class CatalogApplication: Sendable {
         let authenticator = Authenticator()
         let authentication = RequestAuthentication(stores: stores, authenticator: authenticator)
         let throttle = SignInThrottle(policy: options.signInPolicy, clock: options.signInClock)
+        let feed = ChangeFeed(stores: stores)
+        let records = RecordsAPI(stores: stores, authentication: authentication, feed: feed)
         WebRoutes(
             stores: stores, authenticator: authenticator,
-            settings: WebSessionSettings(publicURL: options.publicURL), throttle: throttle, baseURL: baseURL
+            settings: WebSessionSettings(publicURL: options.publicURL), throttle: throttle, baseURL: baseURL,
+            records: records
         ).register(in: &routes)
         CatalogAPI(stores: stores).register(in: &routes)
-        let feed = ChangeFeed(stores: stores)
-        RecordsAPI(stores: stores, authentication: authentication, feed: feed).register(in: &routes)
+        records.register(in: &routes)
         FavoritesAPI(stores: stores, authentication: authentication).register(in: &routes)
         MembersAPI(stores: stores, authentication: authentication).register(in: &routes)
         SignInAPI(stores: stores, authenticator: authenticator, authentication: authentication, throttle: throttle)

@@ -73,6 +73,11 @@ import Testing
         "GET /c/{id}/categories/{category}": page,
         "GET /c/{id}/i/{item}": page,
         "POST /c/{id}/i/{item}/favorite": page,
+        "GET /c/{id}/i/{item}/edit": page,
+        "GET /c/{id}/new": page,
+        // The editor's changes read the web session (and its CSRF token), on the API's lane and limit.
+        "PUT /c/{id}/i/{item}": Expected(lane: "edits", bodyLimit: 256 * 1024, authentication: .optional),
+        "DELETE /c/{id}/i/{item}": Expected(lane: "edits", bodyLimit: 256 * 1024, authentication: .optional),
         "GET /c/{id}/hot": page,
         "GET /c/{id}/categories": page,
         "GET /c/{id}/favorites": page,

@@ -70,6 +70,12 @@ struct RecordsAPI {
 
     private func put(_ request: Request, _ context: RequestContext) throws -> Response {
         let (catalog, actor) = try editable(request, context)
+        return try put(request, context, catalog: catalog, actor: actor)
+    }
+
+    /// `PUT` of one record into `catalog` by `actor`, whose right to change it is checked: the
+    /// API's route after its authentication, and the web editor's (``EditHandler``).
+    func put(_ request: Request, _ context: RequestContext, catalog: StoredCatalog, actor: String) throws -> Response {
         let itemID = try context.require("item", as: String.self)
         try Self.requireJSON(request)
         let record = try Self.checked {
@@ -113,6 +119,12 @@ struct RecordsAPI {
 
     private func delete(_ request: Request, _ context: RequestContext) throws -> Response {
         let (catalog, actor) = try editable(request, context)
+        return try delete(request, context, catalog: catalog, actor: actor)
+    }
+
+    /// `DELETE` of one record of `catalog` by `actor`, whose right to change it is checked.
+    func delete(_ request: Request, _ context: RequestContext, catalog: StoredCatalog, actor: String) throws -> Response
+    {
         let itemID = try context.require("item", as: String.self)
         let outcome = try apply(
             [RecordEdit(.delete(id: itemID), precondition: try Self.precondition(request))], catalog, actor)

@@ -2,8 +2,8 @@ import CatalogAuth
 import CatalogHTTP
 import CatalogStorage
 
-/// The web app's pages: home, catalog and category lists with search, detail, the cookbook's
-/// tabs, sign-in and favorites, and what makes it an installable app that works offline (the
+/// The web app's pages: home, catalog and category lists with search, detail, the record
+/// editor, the cookbook's tabs, sign-in and favorites, and what makes it an installable app that works offline (the
 /// manifest, the service worker, the offline pages), the catalogs' own stylesheets, and the
 /// sitemap. Pages are rendered by the handlers in `Handlers/` from the same store the API reads;
 /// the script (`Assets/`) only enhances them.
@@ -13,6 +13,8 @@ struct WebRoutes: Sendable {
     let settings: WebSessionSettings
     let throttle: SignInThrottle
     let baseURL: BaseURL
+    /// The API's record changes, which the editor's changes are (``EditHandler``).
+    let records: RecordsAPI
 
     /// Pages read the visitor's session: a signed-in visitor sees their name and favorites.
     static let page = RouteOptions(authentication: .optional)
@@ -32,6 +34,12 @@ struct WebRoutes: Sendable {
         let items = ItemPageHandler(web: self)
         routes.get("/c/{id}/i/{item}", options: page, items.item)
         routes.on(.post, "/c/{id}/i/{item}/favorite", options: page, items.favorite)
+
+        let editor = EditHandler(web: self)
+        routes.get("/c/{id}/i/{item}/edit", options: page, editor.edit)
+        routes.get("/c/{id}/new", options: page, editor.new)
+        routes.on(.put, "/c/{id}/i/{item}", options: EditHandler.change, editor.save)
+        routes.on(.delete, "/c/{id}/i/{item}", options: EditHandler.change, editor.delete)
 
         let collections = CollectionHandler(web: self)
         routes.get("/c/{id}/hot", options: page, collections.hot)

@@ -166,6 +166,8 @@ self.addEventListener("fetch", (event) => {
     return;
   }
   if (request.method !== "GET") return;
+  // A change stream (live updates) goes to the network as it is: it never ends, so it is never kept.
+  if ((request.headers.get("Accept") || "").includes("text/event-stream")) return;
   if (ROWS.test(url.pathname) && request.mode !== "navigate") {
     // Rows the script fetches (HTML, but no page): kept like the API's answers.
     event.respondWith(data(request));

@@ -13,9 +13,11 @@ struct CatalogPageHandler: WebHandler {
         return try stores.read { store in
             let catalog = try store.catalogOr404(context.require("id", as: String.self))
             let strings = WebStrings.forLocale(catalog.definition.locale)
+            let session = try session(request, context)
             let page = ListPage(
-                store: store, catalog: catalog, session: try session(request, context),
-                tabs: CollectionPages.tabs(for: catalog.definition, strings: strings, selected: "all"))
+                store: store, catalog: catalog, session: session,
+                tabs: CollectionPages.tabs(for: catalog.definition, strings: strings, selected: "all"),
+                canEdit: try session.policy(stores: stores).allows(.editRecords, catalog: catalog.id))
             return try page.render(try ListState(request))
         }
     }
@@ -38,10 +40,12 @@ struct CatalogPageHandler: WebHandler {
             guard let number = context.parameter("category", as: Int.self),
                 let category = catalog.categories.first(where: { $0.id == number })
             else { throw HTTPError.notFound("no such category") }
+            let session = try session(request, context)
             let page = ListPage(
-                store: store, catalog: catalog, session: try session(request, context),
+                store: store, catalog: catalog, session: session,
                 tabs: CollectionPages.tabs(for: catalog.definition, strings: strings, selected: "categories"),
-                category: category)
+                category: category,
+                canEdit: try session.policy(stores: stores).allows(.editRecords, catalog: catalog.id))
             return try page.render(try ListState(request))
         }
     }

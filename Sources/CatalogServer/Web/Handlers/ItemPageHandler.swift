@@ -38,7 +38,9 @@ struct ItemPageHandler: WebHandler {
             return DetailPage(
                 definition: definition, record: record, session: session, isFavorite: isFavorite,
                 tabs: CollectionPages.tabs(for: definition, strings: strings, selected: origin.tab), origin: origin,
-                back: back, url: web.baseURL.resolve(for: request) + WebPaths.item(definition.id, record.id)
+                back: back, url: web.baseURL.resolve(for: request) + WebPaths.item(definition.id, record.id),
+                change: catalog.change,
+                canEdit: try session.policy(stores: stores).allows(.editRecords, catalog: definition.id)
             ).render()
         }
     }

@@ -17,6 +17,11 @@ struct DetailPage {
     let back: (href: String, label: String)
     /// The page's absolute URL (for the JSON-LD and the canonical link).
     let url: String
+    /// The catalog's change number the page shows (the script follows changes from there).
+    var change: Int?
+    /// Whether the visitor may change the record (``AccessPolicy``, `.editRecords`): the page
+    /// links to the editor.
+    var canEdit = false
 
     func render() -> Response {
         let strings = WebStrings.forLocale(definition.locale)
@@ -26,17 +31,18 @@ struct DetailPage {
         layout.here = WebPaths.item(id, record.id) + origin.query
         layout.structuredData = StructuredData.json(for: record, definition: definition, url: url)
         layout.canonical = url
+        layout.change = change
         return layout.render { html in
             Self.article(
                 record, definition: definition, strings: strings, session: session, isFavorite: isFavorite,
-                origin: origin, into: &html)
+                origin: origin, canEdit: canEdit, into: &html)
         }
     }
 
     /// The record as an article: the detail page's content, and the pane beside a list.
     static func article(
         _ record: Record, definition: CatalogDefinition, strings: WebStrings, session: WebSession, isFavorite: Bool?,
-        origin: Origin, into html: inout HTMLWriter
+        origin: Origin, canEdit: Bool = false, into html: inout HTMLWriter
     ) {
         html.open("article", ["class": "detail", "data-id": record.id, "data-catalog": definition.id])
         if let image = record.image, !image.isEmpty {
@@ -54,6 +60,14 @@ struct DetailPage {
         favoriteControl(
             record, definition: definition, strings: strings, session: session, isFavorite: isFavorite, origin: origin,
             into: &html)
+        if canEdit {
+            html.element(
+                "a",
+                [
+                    "class": "edit-link", "id": "edit-link",
+                    "href": WebPaths.item(definition.id, record.id) + "/edit" + origin.query,
+                ], text: strings[.edit])
+        }
         html.open("dl", ["class": "facts"])
         func fact(_ name: String, _ value: String) {
             html.element("dt", text: name)

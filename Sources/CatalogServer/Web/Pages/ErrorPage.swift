@@ -13,6 +13,7 @@ struct ErrorPage: Sendable {
         let path = request.rawPath
         if path.hasPrefix("/api/") || path.hasPrefix("/get") || path.hasPrefix("/catalogs/")
             || path.hasPrefix("/images/") || path.hasPrefix("/assets/") || path.hasPrefix("/sitemap")
+            || Self.isScriptChange(request)
         {
             return ErrorMiddleware.json(error, request)
         }
@@ -40,6 +41,14 @@ struct ErrorPage: Sendable {
         }
         for (name, value) in error.headers { response.headers.add(name, value) }
         return response
+    }
+
+    /// A change the page's script sent (the editor's `PUT` and `DELETE`, a favorite's `POST`
+    /// asking for JSON): its error is JSON too, for the script to read (a 412's ETag, a 422's
+    /// problems).
+    static func isScriptChange(_ request: Request) -> Bool {
+        request.method != .get && request.method != .head
+            && request.headers["Accept"]?.contains("application/json") == true
     }
 
     /// The catalog's language for a path under `/c/{id}`, else the browser's.

@@ -20,6 +20,9 @@ struct ListPage {
     let tabs: [PageLayout.Tab]
     /// The category whose records the page lists, or nil for the whole catalog.
     var category: CategoryCount?
+    /// Whether the visitor may change the catalog's records (``AccessPolicy``): the page links
+    /// to a new record's editor, and the pane to the record's.
+    var canEdit = false
 
     var definition: CatalogDefinition { catalog.definition }
     var strings: WebStrings { WebStrings.forLocale(definition.locale) }
@@ -48,6 +51,7 @@ struct ListPage {
             catalog: definition, session: session, tabs: tabs)
         layout.here = base + state.backQuery
         layout.mainClass = opened == nil ? "split" : "split has-open"
+        layout.change = catalog.change
         let content: Content
         if state.searching {
             let response = try store.search(
@@ -155,6 +159,18 @@ struct ListPage {
             ],
             text: Self.filterLabel(state, strings: strings))
         html.element("a", ["class": "search-cancel", "href": base, "id": "search-cancel"], text: strings[.cancel])
+        if canEdit {
+            html.element(
+                "a",
+                [
+                    "class": "new-record", "id": "new-record", "href": WebPaths.catalog(definition.id) + "/new",
+                    "title": strings[.newRecord],
+                ]
+            ) {
+                $0.raw("<span class=\"plus\" aria-hidden=\"true\"></span>")
+                $0.element("span", ["class": "visually-hidden"], text: strings[.newRecord])
+            }
+        }
         html.close("div")
         html.element("input", ["type": "hidden", "name": "search", "value": "1"])
         if Self.scopeButtons(
@@ -334,7 +350,7 @@ struct ListPage {
                 text: strings[.close])
             DetailPage.article(
                 record, definition: definition, strings: strings, session: session, isFavorite: nil,
-                origin: DetailPage.Origin(list: state, via: via), into: &html)
+                origin: DetailPage.Origin(list: state, via: via), canEdit: canEdit, into: &html)
         } else {
             html.element("p", ["class": "pane-empty"], text: strings[.pickRecord])
         }

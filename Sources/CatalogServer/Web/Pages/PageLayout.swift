@@ -23,6 +23,10 @@ struct PageLayout {
     var structuredData: String?
     /// The canonical URL of the page, when it has one (detail pages).
     var canonical: String?
+    /// The catalog's change number the page shows (``StoredCatalog/change``), read in the same
+    /// snapshot as its records: the script follows the catalog's changes from there, so nothing
+    /// written between the page and the stream is missed.
+    var change: Int?
 
     struct Tab {
         var label: String
@@ -62,6 +66,7 @@ struct PageLayout {
                 "data-catalog": catalog?.id, "data-tabs": tabs.isEmpty ? nil : "",
                 "data-signed-in": session?.user == nil ? nil : "", "data-csrf": session?.csrf,
                 "data-lang": strings.language, "data-messages": ClientMessages.json(strings),
+                "data-change": change.map(String.init),
             ])
         html.element("a", ["class": "skip", "href": "#main"], text: strings[.skipToContent])
         html.open("header", ["class": "bar"])
@@ -121,7 +126,9 @@ struct PageLayout {
 /// Only words: every count, price and plural the script shows is written by the server.
 enum ClientMessages {
     static let keys: [WebStrings.Key] = [
-        .noResults, .unreachable, .pickRecord, .close, .offlineBanner, .imageUnavailable,
+        .noResults, .unreachable, .pickRecord, .close, .offlineBanner, .imageUnavailable, .recordDeleted,
+        .catalogDeleted, .deletedToast, .restored, .undo, .dismiss, .saved, .saving, .notSaved, .conflict,
+        .recordExists, .problemsTitle, .problemRecord, .problemID, .removeCategory,
     ]
 
     static func json(_ strings: WebStrings) -> String {

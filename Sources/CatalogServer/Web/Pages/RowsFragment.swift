@@ -8,7 +8,9 @@ import CatalogStorage
 /// a row and the script only places, fetches and reacts. One of three kinds, by the query:
 ///
 /// - `position=N&limit=L`: the rows at positions N… of the list in index order (the windowed
-///   list scrolling);
+///   list scrolling); or `at=CURSOR&back=B&limit=L`: from B rows before the place of a row's
+///   cursor (the list after a change keeps that row where it was on screen); `outline=1` adds
+///   the list's outline (`data-outline`, as the API's `/outline` writes it);
 /// - a search (``ListState``'s parameters, `after=` for a later page): the results, with the
 ///   total, the scope and facet counts and the filter button's words for a first page;
 /// - `item=ID` (repeatable): those records' rows in that order, missing ones left out (the
@@ -55,9 +57,25 @@ struct RowsFragment {
         } else if state.searching {
             try searchRows(state, thumbs: thumbs, into: &html)
         } else {
-            let position = try request.integer("position", in: 0...Int(Int32.max), default: 0)
+            var position = try request.integer("position", in: 0...Int(Int32.max), default: 0)
             let limit = try request.integer("limit", in: 1...ListPage.pageSize, default: ListPage.pageSize)
-            try positionRows(position: position, limit: limit, thumbs: thumbs, into: &html)
+            var anchor: Int?
+            if let at = state.at {
+                // The list after a change: the rows around the one that was first on screen,
+                // wherever the change moved it.
+                let back = try request.integer("back", in: 0...ListPage.pageSize, default: 0)
+                let place = try store.place(of: catalog, category: category?.id, cursor: at).position
+                anchor = place
+                position = max(0, place - back)
+            }
+            let outline: Bool
+            switch request.query("outline") {
+            case nil, "0": outline = false
+            case "1": outline = true
+            default: throw HTTPError.badParameter("'outline' must be 0 or 1")
+            }
+            try positionRows(
+                position: position, limit: limit, anchor: anchor, outline: outline, thumbs: thumbs, into: &html)
         }
         var response = Response.text(html.output, contentType: "text/html; charset=utf-8")
         // The same rows for everyone: nothing personal is drawn into them.
@@ -65,14 +83,30 @@ struct RowsFragment {
         return response
     }
 
-    /// Rows by position, each with its cursor (the place the URL keeps).
-    private func positionRows(position: Int, limit: Int, thumbs: Bool?, into html: inout HTMLWriter) throws {
+    /// Rows by position, each with its cursor (the place the URL keeps); with `outline`, the
+    /// list's outline read in the same snapshot (the list laid out again after a change), and
+    /// the position of the `at=` cursor's row as `data-anchor`.
+    private func positionRows(
+        position: Int, limit: Int, anchor: Int?, outline: Bool, thumbs: Bool?, into html: inout HTMLWriter
+    ) throws {
         let page = try store.items(of: catalog, category: category?.id, position: position, limit: limit)
         let records = try page.records()
         let context = RowView.Context(
             definition: definition, strings: strings, thumbnails: thumbs ?? records.contains { $0.image != nil },
             backQuery: WebPaths.query([("at", page.cursors.first), ("via", ListPage.via(category))]))
-        html.open("div", ["class": "rows-fragment", "data-kind": "positions", "data-position": String(page.position)])
+        let outlineJSON =
+            try outline
+            ? String(
+                decoding: OutlineAnswer(
+                    outline: store.outline(of: catalog, category: category?.id), labels: catalog.sectionLabels
+                ).jsonBytes, as: UTF8.self) : nil
+        html.open(
+            "div",
+            [
+                "class": "rows-fragment", "data-kind": "positions", "data-position": String(page.position),
+                "data-count": String(page.count), "data-anchor": anchor.map(String.init), "data-outline": outlineJSON,
+                "data-change": String(catalog.change),
+            ])
         html.open("ol", ["data-part": "rows"])
         for (offset, record) in records.enumerated() {
             RowView.write(
@@ -97,6 +131,7 @@ struct RowsFragment {
             [
                 "class": "rows-fragment", "data-kind": "search", "data-total": String(response.total),
                 "data-next": response.next, "data-thumbs": thumbnails ? "1" : "0",
+                "data-change": String(catalog.change),
             ])
         html.element("p", ["data-part": "total"], text: ListPage.total(response, strings: strings))
         html.open("ol", ["data-part": "rows"])

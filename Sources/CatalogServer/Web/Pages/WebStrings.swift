@@ -170,6 +170,11 @@ struct WebStrings: Sendable {
         case priceFrom, priceTo, apply, resetFilters, imageUnavailable, offlineTitle, offlineText, offlineBanner
         case errorTitle, error400, error401, error403, error404, error405, error413, error415, error429
         case error500, error503
+        case recordDeleted, catalogDeleted, edit, newRecord, editRecord, save, deleteRecord, conflict, conflictHelp
+        case reload, overwrite, recordExists, deletedToast, undo, restored, dismiss, problemsTitle, problemID
+        case problemTitle, problemPrice, problemCurrency, problemQuantity, problemCountry, problemCategory
+        case problemText, problemRecord, addCategory, newCategory, removeCategory, noCountry, noCurrency
+        case translations, otherFields, editNeedsScript, saved, saving, notSaved
     }
 }
 

@@ -8,6 +8,9 @@
 // - search.js: search as you type, scopes, filters, results paged by cursor;
 // - rail.js, keyboard.js: the index rail and the keyboard;
 // - pane.js: the record beside the list on wide screens;
+// - live.js (change-stream.js, list-refresh.js): the list and the record follow the catalog's
+//   changes as they happen;
+// - editor.js, toast.js: the record editor, and its toasts (Saved, Undo);
 // - favorites.js: favorites with and without an account;
 // - offline.js: the service worker, and forgetting a signed-out user's traces.
 //
@@ -20,6 +23,9 @@ import { startRail } from "./rail.js";
 import { startKeyboard } from "./keyboard.js";
 import { startPane, startSplitter } from "./pane.js";
 import { startFavorites } from "./favorites.js";
+import { startLive } from "./live.js";
+import { startEditor } from "./editor.js";
+import { startToasts } from "./toast.js";
 import { startServiceWorker, startSignOutForgetting } from "./offline.js";
 
 doc.documentElement.classList.add("js");
@@ -33,5 +39,8 @@ startKeyboard();
 startPane();
 startSplitter();
 startFavorites();
+startLive();
+startEditor();
+startToasts();
 startSignOutForgetting();
 startServiceWorker();

@@ -24,6 +24,10 @@ export function bottomInset() {
   return tabs ? tabs.getBoundingClientRect().height : 0;
 }
 
+// Each server row's markup as it arrived, before the list placed it: a row drawn again after a
+// change keeps its element when the server draws it the same (list-refresh.js).
+export const drawnAs = new WeakMap();
+
 // A row whose record has not arrived yet: the same height, a neutral shape.
 export function placeholderRow() {
   const item = element("li", "row placeholder");

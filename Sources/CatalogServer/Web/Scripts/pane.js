@@ -45,6 +45,7 @@ async function openPane(href, push) {
     url.searchParams.delete("open");
     close.href = url.pathname + url.search;
     pane.replaceChildren(close, doc.adoptNode(article));
+    pane.dataset.href = href;
     pane.scrollTop = 0;
     main?.classList.add("has-open");
     const title = article.querySelector(".detail-title")?.textContent || listTitle;

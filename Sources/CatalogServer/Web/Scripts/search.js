@@ -87,6 +87,17 @@ function drawFacets(fresh, toggleWords) {
   }
 }
 
+// What a search's first page brings around its rows: the total, "no results" (when `shown`,
+// the rows drawn, is 0), the scope and facet counts and the filter button's words.
+export function drawSearchParts(answer, shown) {
+  const total = answer.part("total")?.textContent || "";
+  doc.getElementById("total").textContent = total;
+  if (doc.getElementById("results")?.hasAttribute("aria-label")) doc.getElementById("results").setAttribute("aria-label", total);
+  doc.getElementById("empty").hidden = shown > 0;
+  drawScopes(answer.root);
+  drawFacets(answer.part("facets"), answer.part("filter-toggle"));
+}
+
 // Rows drawn before the frame: a screenful; the rest of the results follow right after it.
 async function search() {
   clearTimeout(activity.debounce);
@@ -115,10 +126,7 @@ async function search() {
     state.list = windowed;
     window.scrollTo({ top: 0, behavior: "instant" });
     windowed.update();
-    doc.getElementById("total").textContent = answer.part("total")?.textContent || "";
-    doc.getElementById("empty").hidden = answer.rows.length > 0;
-    drawScopes(answer.root);
-    drawFacets(answer.part("facets"), answer.part("filter-toggle"));
+    drawSearchParts(answer, answer.rows.length);
     state.renders += 1;
     finishing = true;
     const drawnAt = performance.now();

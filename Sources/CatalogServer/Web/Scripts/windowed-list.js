@@ -4,7 +4,7 @@
 // position, as the server draws them).
 
 import { doc, element, failed, requestRows } from "./page.js";
-import { BUFFER, HEADER, MAX_HEIGHT, ROW, placeholderRow, shrinkIfCut, stickyBottom, bottomInset } from "./list-layout.js";
+import { BUFFER, HEADER, MAX_HEIGHT, ROW, drawnAs, placeholderRow, shrinkIfCut, stickyBottom, bottomInset } from "./list-layout.js";
 
 /**
  * One list of rows, windowed: only the rows near the screen are in the page. Every row is the
@@ -275,6 +275,7 @@ export class WindowedList {
   draw(position) {
     // Rows are kept and put back as they are when they come into view again.
     const node = this.nodeAt(position) || placeholderRow();
+    if (!drawnAs.has(node)) drawnAs.set(node, node.innerHTML);
     node.classList.toggle("alt", position % 2 === 1);
     node.dataset.position = String(position);
     node.setAttribute("aria-posinset", String(position + 1));
@@ -393,6 +394,4 @@ export class WindowedList {
     const cursor = (node && node.dataset.cursor) || null;
     return { position, cursor, offset: Math.round(top - this.rowTop(position)) };
   }
-
-  rowCount() { return this.host.querySelectorAll(".row").length; }
 }

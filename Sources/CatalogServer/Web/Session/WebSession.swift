@@ -62,13 +62,7 @@ struct WebSession {
     /// Checks a state-changing form: it comes from our own pages, and its token is this
     /// session's (signed in), or the one this server signed and set as the CSRF cookie (not yet).
     func checkForm(_ request: Request, fields: [String: String]) throws {
-        if let origin = request.headers["Origin"]?.lowercased() {
-            let host = request.headers["Host"]?.lowercased() ?? ""
-            guard origin == "http://\(host)" || origin == "https://\(host)" || settings.trustedOrigins.contains(origin)
-            else {
-                throw HTTPError(.forbidden, code: "forbidden", "the form came from another site")
-            }
-        }
+        try checkOrigin(request)
         let expired = HTTPError(.forbidden, code: "forbidden", "the form has expired; reload the page and try again")
         guard let field = fields["csrf"] else { throw expired }
         if let cookie {
@@ -77,6 +71,41 @@ struct WebSession {
             guard let token = Self.cookies(request)[Self.csrfCookie], settings.tokens.isIssued(token),
                 ConstantTime.equal(Array(field.utf8), Array(token.utf8))
             else { throw expired }
+        }
+    }
+
+    /// What the signed-in visitor may do, by ``AccessPolicy`` (the API's rules): an anonymous
+    /// visitor's policy when no one is signed in.
+    func policy(stores: any CatalogDatabase) throws -> AccessPolicy {
+        guard let user, !user.isAdmin else { return AccessPolicy(user: user, roles: [:]) }
+        return AccessPolicy(user: user, roles: try stores.users().roles(ofUser: user.id))
+    }
+
+    /// Checks a change the page's script sends (a JSON body, not a form): it comes from our own
+    /// pages (`Origin`, when the browser sends one, names this site), carries this session's CSRF
+    /// token in the ``csrfHeader`` header, and a user is signed in.
+    ///
+    /// - Returns: the signed-in user.
+    /// - Throws: 403 for another site or a missing or wrong token, 401 without a session.
+    func checkScript(_ request: Request) throws -> User {
+        try checkOrigin(request)
+        guard let cookie, let user else { throw HTTPError(.unauthorized, code: "unauthorized", "sign in first") }
+        guard let token = request.headers[Self.csrfHeader], settings.tokens.matches(token, session: cookie) else {
+            throw HTTPError(.forbidden, code: "forbidden", "the page has expired; reload it and try again")
+        }
+        return user
+    }
+
+    /// The header that carries the CSRF token of a change the script sends.
+    static let csrfHeader = "X-CSRF-Token"
+
+    /// 403 when the request's `Origin` names another site than this one (or a trusted origin).
+    private func checkOrigin(_ request: Request) throws {
+        guard let origin = request.headers["Origin"]?.lowercased() else { return }
+        let host = request.headers["Host"]?.lowercased() ?? ""
+        guard origin == "http://\(host)" || origin == "https://\(host)" || settings.trustedOrigins.contains(origin)
+        else {
+            throw HTTPError(.forbidden, code: "forbidden", "the form came from another site")
         }
     }
 
