@@ -32,7 +32,9 @@ import Testing
         var errorCode: String? { (object["error"] as? [String: Any])?["code"] as? String }
         /// The pointers of a 422's problems, in order.
         var pointers: [String] {
-            ((object["error"] as? [String: Any])?["problems"] as? [[String: Any]] ?? []).compactMap { $0["pointer"] as? String }
+            ((object["error"] as? [String: Any])?["problems"] as? [[String: Any]] ?? []).compactMap {
+                $0["pointer"] as? String
+            }
         }
     }
 

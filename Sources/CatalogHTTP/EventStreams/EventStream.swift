@@ -197,6 +197,18 @@ public final class EventStream: Sendable {
     /// The heartbeat tick (on the server's event-stream thread): a client that closed its side is
     /// noticed (libmicrohttpd does not watch a suspended connection), and a stream that sent
     /// nothing since the last tick gets a comment line.
+    /// Ends the stream when its client went away (checked every second, so a client that left
+    /// stops counting against the caps soon, not only at the next heartbeat).
+    func checkPeer() {
+        transition { state, link in
+            guard let link, state.attached, !state.released, state.closeReason == nil else {
+                return EventStreamState.Ended(closed: false, resume: false)
+            }
+            if ResponseWriter.peerClosed(link.socket) { return state.end(.clientGone) }
+            return EventStreamState.Ended(closed: false, resume: false)
+        }
+    }
+
     func tick(heartbeat: [UInt8]) {
         transition { state, link in
             guard let link, state.attached, !state.released, state.closeReason == nil else {

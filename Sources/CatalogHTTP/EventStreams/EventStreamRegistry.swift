@@ -4,7 +4,7 @@ import Synchronization
 /// The server's open event streams: admits each against the caps (``EventStreamTable``), and runs
 /// the one thread all streams share (`catalog-http-events`). That thread sends the heartbeats
 /// (every ``ServerConfiguration/heartbeatInterval``, to streams that sent nothing meanwhile),
-/// notices clients that closed a suspended connection, and runs the streams' close handlers, so
+/// notices (every second) clients that closed a suspended connection, and runs the streams' close handlers, so
 /// those never run on a libmicrohttpd worker or inside a producer's `send`.
 ///
 /// The thread starts with the first stream and sleeps while there is none; it ends in ``join()``
@@ -149,8 +149,12 @@ final class EventStreamRegistry: Sendable {
         thread.start()
     }
 
+    /// How often the thread looks whether streams' clients went away.
+    static let peerCheckInterval = Duration.seconds(1)
+
     private func run() {
         var nextTick = ContinuousClock.now + heartbeatInterval
+        var nextCheck = ContinuousClock.now + Self.peerCheckInterval
         while true {
             let (jobs, exit) = state.withLock { state -> ([@Sendable () -> Void], Bool) in
                 let jobs = state.jobs
@@ -169,13 +173,19 @@ final class EventStreamRegistry: Sendable {
                 for stream in streams { stream.tick(heartbeat: EventStream.heartbeatFrame) }
                 ticks.add(1, ordering: .relaxed)
                 nextTick = ContinuousClock.now + heartbeatInterval
+                nextCheck = ContinuousClock.now + Self.peerCheckInterval
+            } else if ContinuousClock.now >= nextCheck {
+                let streams = state.withLock { $0.stopped ? [] : $0.streams.values.map(\.stream) }
+                for stream in streams { stream.checkPeer() }
+                nextCheck = ContinuousClock.now + Self.peerCheckInterval
             }
             let idle = state.withLock { $0.streams.isEmpty && $0.jobs.isEmpty && $0.thread == .running }
             if idle {
                 wakeUp.wait()
                 nextTick = ContinuousClock.now + heartbeatInterval
+                nextCheck = ContinuousClock.now + Self.peerCheckInterval
             } else {
-                let remaining = max(.zero, nextTick - ContinuousClock.now)
+                let remaining = max(.zero, min(nextTick, nextCheck) - ContinuousClock.now)
                 let nanoseconds =
                     remaining.components.seconds * 1_000_000_000
                     + remaining.components.attoseconds / 1_000_000_000
