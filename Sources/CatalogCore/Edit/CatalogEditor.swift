@@ -11,6 +11,8 @@ public enum EditPrecondition: Sendable, Equatable {
     case matches(String)
     /// The record must not exist.
     case absent
+    /// The record must exist (`If-Match: *`).
+    case exists
 }
 
 /// One change asked of a catalog, with what it expects.
@@ -158,6 +160,10 @@ public enum CatalogEditor {
                     guard currentTag == tag else {
                         throw EditFailure(
                             position: position, id: edit.id, reason: .preconditionFailed(current: currentTag))
+                    }
+                case .exists:
+                    guard currentTag != nil else {
+                        throw EditFailure(position: position, id: edit.id, reason: .preconditionFailed(current: nil))
                     }
                 case .absent:
                     if let currentTag {

@@ -97,7 +97,7 @@ public enum SQLiteSnapshotWriter {
     {
         try connection.prepare("ATTACH DATABASE ? AS source").bind(sourcePath).run()
         defer { try? connection.execute("DETACH DATABASE source") }
-        let (version, change): (Int64, Int) = try connection.transaction(immediate: false) {
+        let (version, _): (Int64, Int) = try connection.transaction(immediate: false) {
             let found = try connection.prepare("SELECT version, definition, change FROM source.catalogs WHERE id = ?")
                 .bind(id)
             guard try found.step() else {

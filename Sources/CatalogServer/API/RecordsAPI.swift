@@ -159,6 +159,9 @@ struct RecordsAPI {
 
     private func batch(_ request: Request, _ context: RequestContext) throws -> Response {
         let (catalog, actor) = try editable(request, context)
+        guard !request.body.isEmpty else {
+            throw HTTPError.badParameter("the request body (the batch of changes) is empty")
+        }
         let changes = try Self.checked { try RecordChangeReader.batch(request.body, definition: catalog.definition) }
         let outcome = try apply(changes.map { RecordEdit($0) }, catalog, actor)
         var output = JSONOutput()
@@ -285,12 +288,10 @@ struct RecordsAPI {
     /// The precondition of `If-Match` / `If-None-Match: *`.
     static func precondition(_ request: Request) throws -> EditPrecondition {
         if let match = request.headers["If-Match"]?.trimmingCharacters(in: .whitespaces) {
-            if match == "*" { return .any }
-            let tags = match.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            guard tags.count == 1, let tag = tags.first, tag.hasPrefix("\""), tag.hasSuffix("\""), tag.count >= 2 else {
-                throw HTTPError.badParameter("'If-Match' must be one strong ETag (\"…\") or *")
-            }
-            return .matches(tag)
+            if match == "*" { return .exists }
+            // Anything but one strong ETag (a weak one, a list, a malformed value) names no version
+            // the record can have: the condition is false (412), as RFC 9110 evaluates it.
+            return .matches(match)
         }
         if let none = request.headers["If-None-Match"]?.trimmingCharacters(in: .whitespaces) {
             guard none == "*" else { throw HTTPError.badParameter("'If-None-Match' on a change must be *") }
