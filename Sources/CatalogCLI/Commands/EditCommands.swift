@@ -89,20 +89,7 @@ struct PutCommand: Command {
 /// Prints a batch's outcome: a summary line, or every result as JSON.
 private func printOutcome(_ outcome: EditOutcome, _ context: CommandContext) {
     if context.json {
-        var output = JSONOutput()
-        output.object { object in
-            object.integer("change", outcome.change)
-            object.member("results") { output in
-                output.array(outcome.results) { output, result in
-                    output.object { object in
-                        object.string("etag", result.etag)
-                        object.string("id", result.id)
-                        object.string("result", result.result.rawValue)
-                    }
-                }
-            }
-        }
-        context.output.line(JSON.pretty(output.bytes))
+        context.output.line(JSON.pretty(outcome.jsonBytes))
     } else {
         context.output.line(outcomeLine(outcome))
     }

@@ -43,3 +43,22 @@ extension SearchResult: JSONWritable {
         }
     }
 }
+
+extension EditOutcome: JSONWritable {
+    /// `{"change","results":[{"etag","id","result"}]}`: what a batch did (the API's answer, and
+    /// `catalog put --json`).
+    public func write(to output: inout JSONOutput) {
+        output.object { object in
+            object.integer("change", change)
+            object.member("results") { output in
+                output.array(results) { output, result in
+                    output.object { object in
+                        object.string("etag", result.etag)
+                        object.string("id", result.id)
+                        object.string("result", result.result.rawValue)
+                    }
+                }
+            }
+        }
+    }
+}

@@ -164,24 +164,11 @@ struct RecordsAPI {
         }
         let changes = try Self.checked { try RecordChangeReader.batch(request.body, definition: catalog.definition) }
         let outcome = try apply(changes.map { RecordEdit($0) }, catalog, actor)
-        var output = JSONOutput()
-        output.object { object in
-            object.integer("change", outcome.change)
-            object.member("results") { output in
-                output.array(outcome.results) { output, result in
-                    output.object { object in
-                        object.string("etag", result.etag)
-                        object.string("id", result.id)
-                        object.string("result", result.result.rawValue)
-                    }
-                }
-            }
-        }
         return Response(
             status: .ok,
             headers: HTTPHeaders([
                 ("Content-Type", "application/json; charset=utf-8"), (Self.changeHeader, String(outcome.change)),
-            ]), body: output.bytes)
+            ]), body: outcome.jsonBytes)
     }
 
     // MARK: - The change log
