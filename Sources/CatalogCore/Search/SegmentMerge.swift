@@ -44,7 +44,10 @@ struct SegmentMerge {
         let place = try rankedPlace(of: cursor)
         var candidates: [Ranked] = []
         var more = false
-        for (segment, evaluation) in zip(segments, evaluations) {
+        // Each segment's first results, ordered first by what is known without reading records
+        // (tier, rank length): only those up to the page's last such group are read.
+        var found: [(segment: Int, entry: Evaluation.PageEntry, length: Int)] = []
+        for (index, (segment, evaluation)) in zip(segments, evaluations).enumerated() {
             var startTier = 0
             var startDocument = 0
             if let place {
@@ -54,6 +57,21 @@ struct SegmentMerge {
             let (entries, segmentMore) = try evaluation.rankedPage(
                 fromTier: startTier, document: startDocument, limit: limit)
             more = more || segmentMore
+            for entry in entries {
+                found.append((index, entry, segment.index.attributes.length(of: entry.document)))
+            }
+        }
+        func group(_ item: (segment: Int, entry: Evaluation.PageEntry, length: Int)) -> (Int, Int) {
+            (item.entry.tier!.rawValue, item.length)
+        }
+        found.sort { group($0) < group($1) }
+        more = more || found.count > limit
+        if found.count > limit {
+            let last = group(found[limit - 1])
+            found.removeAll { group($0) > last }
+        }
+        for (index, segment) in segments.enumerated() {
+            let entries = found.filter { $0.segment == index }.map(\.entry)
             for (hit, entry) in try Self.hits(entries, segment) {
                 guard let key = hit.key else { throw StorageError(.engine, "a search hit came without its key") }
                 candidates.append(
@@ -63,7 +81,6 @@ struct SegmentMerge {
             }
         }
         candidates.sort { $0.precedes($1) }
-        more = more || candidates.count > limit
         let page = candidates.prefix(limit)
         let next =
             more
