@@ -17,9 +17,14 @@ enum EditFigures {
         warmQueries: [BenchQuery], freshSearch: [Double], reimportSeconds: Double?
     ) throws {
         let path = options.directory + "/edits.sqlite"
-        try? FileManager.default.removeItem(atPath: path)
+        // A copy of the main file only: the source is closed (no WAL of its own), and a WAL or
+        // shared memory file left by an earlier run beside the copy would not belong to it.
+        func remove() {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        }
+        remove()
         try FileManager.default.copyItem(atPath: databasePath, toPath: path)
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { remove() }
         let database = try CatalogEngines.open(path)
         defer { database.close() }
         let collation = try ICUCollation(locale: "en")
