@@ -126,7 +126,8 @@ import Testing
             Thread {
                 for number in 0..<perProducer {
                     stream.send(id: "\(producer).\(number)", data: "x")
-                    if number % 100 == 0 { usleep(100) }
+                    // Now and then the producer gives way, so the reader suspends between bursts.
+                    if number % 100 == 0 { sched_yield() }
                 }
             }.start()
         }

@@ -341,9 +341,7 @@ public final class SQLiteCatalogReader: CatalogReader {
             SELECT \(Self.changeColumns) FROM changes WHERE catalog = ? AND number > ? ORDER BY number LIMIT ?
             """)
         try statement.bind(catalog.id, since, limit)
-        var changes: [StoredChange] = []
-        try statement.forEachRow { changes.append(Self.change(from: $0)) }
-        return changes
+        return try Self.changes(from: statement)
     }
 
     public func history(of catalog: StoredCatalog, item: String, limit: Int) throws -> [StoredChange] {
@@ -352,9 +350,7 @@ public final class SQLiteCatalogReader: CatalogReader {
             SELECT \(Self.changeColumns) FROM changes WHERE catalog = ? AND item = ? ORDER BY number DESC LIMIT ?
             """)
         try statement.bind(catalog.id, item, limit)
-        var changes: [StoredChange] = []
-        try statement.forEachRow { changes.append(Self.change(from: $0)) }
-        return changes
+        return try Self.changes(from: statement)
     }
 
     public func oldestChange(of catalog: StoredCatalog) throws -> Int? {
@@ -362,6 +358,13 @@ public final class SQLiteCatalogReader: CatalogReader {
     }
 
     static let changeColumns = "number, kind, item, record, previous, actor, at"
+
+    /// Every row a statement selecting ``changeColumns`` gives.
+    static func changes(from statement: Statement) throws -> [StoredChange] {
+        var changes: [StoredChange] = []
+        try statement.forEachRow { changes.append(change(from: $0)) }
+        return changes
+    }
 
     /// Decodes a row selected with ``changeColumns``.
     static func change(from row: Statement) -> StoredChange {

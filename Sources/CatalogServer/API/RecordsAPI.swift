@@ -340,6 +340,9 @@ struct RawJSON: JSONWritable {
 /// Sort keys and sections per locale, opened once and lent to one change at a time (opening
 /// ICU's collator and alphabetic index costs more than a small change).
 final class CollationCache: Sendable {
+    /// A collation in the pool. Unchecked: `ICUCollation` holds ICU handles Swift cannot see
+    /// through; a `Lent` is only ever used by the one thread that took it from the pool until it
+    /// puts it back (``with(_:_:)``), so no two threads touch its handles at once.
     private struct Lent: @unchecked Sendable {
         let collation: ICUCollation
     }

@@ -96,14 +96,21 @@ final class ChangeFeed: Sendable {
     }
 
     private func run() {
+        // The database's read epoch when every stream last had all there was: while it stays the
+        // same and nothing new asks for delivery, a turn reads nothing.
+        var delivered: Int?
         while true {
             wake.lock()
-            let pending = state.withLock { state -> Bool in
+            var pending = state.withLock { state -> Bool in
                 defer { state.pending = false }
                 return state.pending
             }
             if !pending {
                 _ = wake.wait(until: Date(timeIntervalSinceNow: Self.checkInterval))
+                pending = state.withLock { state -> Bool in
+                    defer { state.pending = false }
+                    return state.pending
+                }
             }
             wake.unlock()
             let (catalogs, stopped) = state.withLock { state in
@@ -122,13 +129,19 @@ final class ChangeFeed: Sendable {
                 if idle { return }
                 continue
             }
-            for (catalog, positions) in catalogs { deliver(catalog, positions) }
+            let epoch = try? stores.readEpoch()
+            if !pending, let epoch, epoch == delivered { continue }
+            var complete = true
+            for (catalog, positions) in catalogs where !deliver(catalog, positions) { complete = false }
+            // A catalog that could not be read is tried again next turn, whatever the epoch.
+            delivered = complete ? epoch : nil
         }
     }
 
-    /// Sends each stream of `catalog` what it has not had yet.
-    private func deliver(_ catalog: String, _ positions: [ObjectIdentifier: Int]) {
-        guard let oldest = positions.values.min() else { return }
+    /// Sends each stream of `catalog` what it has not had yet; false when the catalog could not
+    /// be read.
+    private func deliver(_ catalog: String, _ positions: [ObjectIdentifier: Int]) -> Bool {
+        guard let oldest = positions.values.min() else { return true }
         let read: (current: Int?, page: ChangePage?, catalog: StoredCatalog?)
         do {
             read = try stores.read { reader in
@@ -141,7 +154,7 @@ final class ChangeFeed: Sendable {
                 return (stored.change, page, stored)
             }
         } catch {
-            return
+            return false
         }
         let followers = state.withLock { $0.followers[catalog] ?? [:] }
         guard let current = read.current else {
@@ -149,9 +162,11 @@ final class ChangeFeed: Sendable {
                 follower.stream.send(event: "deleted", data: "{}")
                 follower.stream.finish()
             }
-            return
+            return true
         }
-        guard let stored = read.catalog, let page = read.page?.placed(using: collations, for: stored) else { return }
+        guard let stored = read.catalog, let page = read.page?.placed(using: collations, for: stored) else {
+            return true
+        }
         var moved: [ObjectIdentifier: Int] = [:]
         for (key, follower) in followers {
             var position = follower.position
@@ -177,5 +192,6 @@ final class ChangeFeed: Sendable {
             // A long backlog is sent a page per turn.
             if page.next != nil { state.pending = true }
         }
+        return true
     }
 }
