@@ -1,5 +1,5 @@
 """Live updates in a real Chromium, at a phone size and a desktop size: an open list, search
-results, a record's page and the record beside the list follow the catalog's changes made
+results, Hot, Favorites, a record's page and the record beside the list follow the catalog's changes made
 through the API by someone else (an administrator's token), without a page load; the screen
 stays on the same rows, the focus on its record; the stream pauses offline and catches up after.
 
@@ -201,6 +201,57 @@ class LiveBehaviour:
         # Back online, it resumes after the last change it had and draws what it missed.
         self.wait_row(item, "Aardvark ibex %s, changed offline" % self.size["name"], "the change made offline did not come")
         self.assertGreater(self.live("opened"), opened)
+
+
+    # ---- Hot and Favorites -------------------------------------------------------------------------
+
+    def collection_titles(self):
+        return self.js(
+            "return Array.from(document.querySelectorAll('#collection li.row'), r => [r.dataset.id, r.querySelector('.title').textContent]);")
+
+    def wait_collection(self, test, message):
+        self.wait_for(lambda: test(dict(self.collection_titles())), timeout=10,
+                      message=lambda: "%s: %s %s" % (message, self.collection_titles(), self.state()))
+
+    def test_hot_follows_changes(self):
+        first, second = self.item_id("hot-a"), self.item_id("hot-b")
+        self.put(first, "Hot A " + self.size["name"], featured=2)
+        self.open("/c/%s/hot" % CATALOG)
+        self.wait_connected()
+        self.wait_collection(lambda rows: first in rows, "the featured record is not in Hot")
+        self.mark_page()
+        # A record that becomes featured joins Hot in its place; one that changed is drawn anew.
+        self.put(second, "Hot B " + self.size["name"], featured=1)
+        self.put(first, "Hot A %s renamed" % self.size["name"], featured=2)
+        self.wait_collection(lambda rows: rows.get(first) == "Hot A %s renamed" % self.size["name"] and second in rows,
+                             "Hot did not follow the changes")
+        ids = [item for item, _ in self.collection_titles()]
+        self.assertLess(ids.index(second), ids.index(first), "featured 1 comes before featured 2")
+        # No longer featured, or deleted: it leaves.
+        self.put(second, "Hot B " + self.size["name"])
+        self.delete(first)
+        self.made.discard(first)
+        self.wait_collection(lambda rows: first not in rows and second not in rows, "records that left Hot stayed")
+        self.assertTrue(self.page_kept(), "a change loaded the page again")
+
+    def test_favorites_kept_in_this_browser_follow_changes(self):
+        item = self.item_id("fav")
+        self.put(item, "Favorite " + self.size["name"])
+        self.open("/c/%s/favorites" % CATALOG)
+        self.js("localStorage.setItem('catalog:favorites', JSON.stringify([[arguments[0], arguments[1]]]));", CATALOG, item)
+        self.open("/c/%s/favorites" % CATALOG)
+        self.wait_connected()
+        self.wait_collection(lambda rows: item in rows, "the browser's favorite is not listed")
+        self.mark_page()
+        self.put(item, "Favorite %s renamed" % self.size["name"])
+        self.wait_collection(lambda rows: rows.get(item) == "Favorite %s renamed" % self.size["name"],
+                             "the changed favorite was not drawn again")
+        self.delete(item)
+        self.made.discard(item)
+        self.wait_collection(lambda rows: item not in rows, "the deleted favorite stayed")
+        self.assertFalse(self.js("return document.getElementById('empty').hidden;"), "the empty note is not shown")
+        self.assertTrue(self.page_kept(), "a change loaded the page again")
+        self.js("localStorage.removeItem('catalog:favorites');")
 
 
 class PhoneLiveTests(LiveBehaviour, BrowserCase):

@@ -16,7 +16,8 @@ struct CollectionHandler: WebHandler {
             let strings = WebStrings.forLocale(definition.locale)
             let records = try store.featured(of: catalog, limit: CatalogLimits.maxFeatured).map { try $0.record() }
             return CollectionPages.records(
-                records, title: strings[.hot], definition: definition, session: try session(request, context),
+                records, title: strings[.hot], definition: definition, change: catalog.change,
+                session: try session(request, context),
                 tab: "hot",
                 here: WebPaths.catalog(definition.id) + "/hot", via: "hot", empty: strings[.noResults])
         }
@@ -40,14 +41,16 @@ struct CollectionHandler: WebHandler {
             let here = WebPaths.catalog(definition.id) + "/favorites"
             guard let user = session.user else {
                 return CollectionPages.records(
-                    [], title: strings[.favorites], definition: definition, session: session, tab: "favorites",
+                    [], title: strings[.favorites], definition: definition, change: catalog.change, session: session,
+                    tab: "favorites",
                     here: here, via: "favorites", empty: strings[.noFavorites], note: strings[.favoritesOnDevice],
                     local: true)
             }
             let records = try stores.users().favorites(ofUser: user.id).filter { $0.catalog == definition.id }
                 .compactMap { try store.item(of: catalog, id: $0.item)?.record() }
             return CollectionPages.records(
-                records, title: strings[.favorites], definition: definition, session: session, tab: "favorites",
+                records, title: strings[.favorites], definition: definition, change: catalog.change, session: session,
+                tab: "favorites",
                 here: here, via: "favorites", empty: strings[.noFavorites])
         }
     }

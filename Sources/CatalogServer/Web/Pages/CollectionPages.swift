@@ -46,16 +46,18 @@ enum CollectionPages {
 
     /// A titled list of records (hot, favorites): the same rows as every list, windowed by the
     /// script like the others. Signed out, the favorites list is the browser's own (the script
-    /// fills it from the records kept there).
+    /// fills it from the records kept there). `change` is the catalog's change number read with
+    /// the records: the script follows the catalog's changes from there.
     static func records(
-        _ records: [Record], title: String, definition: CatalogDefinition, session: WebSession, tab: String,
-        here: String, via: String, empty: String, note: String? = nil, local: Bool = false
+        _ records: [Record], title: String, definition: CatalogDefinition, change: Int, session: WebSession,
+        tab: String, here: String, via: String, empty: String, note: String? = nil, local: Bool = false
     ) -> Response {
         let strings = WebStrings.forLocale(definition.locale)
         var layout = PageLayout(
             title: title, strings: strings, back: ("/", strings[.catalogs]), catalog: definition, session: session,
             tabs: tabs(for: definition, strings: strings, selected: tab))
         layout.here = here
+        layout.change = change
         let context = RowView.Context(
             definition: definition, strings: strings,
             thumbnails: local || records.contains { $0.image != nil } || definition.mapping[.image] != nil,

@@ -65,6 +65,20 @@ export function enhanceFavorite(root) {
 // Signed out, the favorites page lists the browser's own favorites: their rows come from the
 // server (a few requests of up to 100 records, the URLs kept short), in the order kept here.
 async function drawLocalFavorites(container) {
+  let rows;
+  try {
+    rows = await localFavoriteRows(container);
+  } catch (error) {
+    failed(error, () => drawLocalFavorites(container));
+    return;
+  }
+  container.replaceChildren(...rows);
+  doc.getElementById("empty").hidden = rows.length > 0;
+  startStaticList(container);
+}
+
+// The rows of the browser's own favorites of the list's catalog, numbered in their order.
+export async function localFavoriteRows(container) {
   const catalog = container.dataset.catalog;
   const ids = localFavorites().filter(([c]) => c === catalog).map(([, item]) => item);
   const base = "/c/" + encode(catalog) + "/rows?via=favorites&thumbs=" + (container.dataset.thumbs !== undefined ? "1" : "0");
@@ -79,19 +93,12 @@ async function drawLocalFavorites(container) {
   }
   if (chunk.length) chunks.push(chunk);
   const rows = [];
-  try {
-    for (const part of chunks) {
-      const url = base + "&" + part.map((id) => "item=" + encode(id)).join("&");
-      rows.push(...(await requestRows(url)).rows);
-    }
-  } catch (error) {
-    failed(error, () => drawLocalFavorites(container));
-    return;
+  for (const part of chunks) {
+    const url = base + "&" + part.map((id) => "item=" + encode(id)).join("&");
+    rows.push(...(await requestRows(url)).rows);
   }
   rows.forEach((node, index) => { node.dataset.position = String(index); });
-  container.replaceChildren(...rows);
-  doc.getElementById("empty").hidden = rows.length > 0;
-  startStaticList(container);
+  return rows;
 }
 
 export function startFavorites() {

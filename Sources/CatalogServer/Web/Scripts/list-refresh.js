@@ -19,6 +19,25 @@ export async function refreshList(list) {
   return null;
 }
 
+/**
+ * Draws a list of the page's own rows (Hot, Favorites) with `rows`, the rows it has now in their
+ * order: the first row on screen stays where it was (or the one after it, when it left).
+ */
+export function refreshStatic(list, rows) {
+  const place = screenPlace(list);
+  const anchorID = place.atTop ? null : list.nodeAt(place.position)?.dataset.id;
+  rows.forEach((node, index) => { node.dataset.position = String(index); });
+  let anchor = 0;
+  let offset = place.atTop ? place.offset : 0;
+  if (anchorID) {
+    const index = rows.findIndex((node) => node.dataset.id === anchorID);
+    anchor = index >= 0 ? index : Math.min(place.position, Math.max(0, rows.length - 1));
+    offset = place.offset;
+  }
+  const nodes = new Map(rows.map((node, index) => [index, node]));
+  replaceContent(list, { count: rows.length, sections: [], nodes }, anchor, offset);
+}
+
 // Where the screen is: the first row on it, how far it is scrolled past that row, and whether
 // the list is at its top (then a record added at the top shows).
 function screenPlace(list) {

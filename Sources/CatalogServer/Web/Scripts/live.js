@@ -1,4 +1,4 @@
-// Live updates: an open list (the catalog, a category, search results), a record's page and the
+// Live updates: an open list (the catalog, a category, search results, Hot, Favorites), a record's page and the
 // record beside the list follow their catalog's changes (change-stream.js) from the change the
 // page was drawn at (`data-change` on <body>, read in the same snapshot as its rows), so nothing
 // written between the page and the stream is missed. Changes that arrive together are drawn
@@ -6,11 +6,11 @@
 // record's page for its article; a deleted record's page says so. `reload` events draw
 // everything again. `window.__catalog.live` tells tests and curious people what happened.
 
-import { body, doc, element, encode, state, text } from "./page.js";
+import { body, doc, element, encode, request, state, text } from "./page.js";
 import { ChangeStream } from "./change-stream.js";
-import { refreshList } from "./list-refresh.js";
+import { refreshList, refreshStatic } from "./list-refresh.js";
 import { drawSearchParts } from "./search.js";
-import { enhanceFavorite } from "./favorites.js";
+import { enhanceFavorite, localFavoriteRows } from "./favorites.js";
 
 // `connected`: a stream is open; `last`: the last change the page got; `events`: changes heard;
 // `refreshes`: times the page was drawn again; `opened`: streams opened so far.
@@ -20,7 +20,7 @@ export function startLive() {
   const catalog = body.dataset.catalog;
   const since = Number(body.dataset.change);
   if (!catalog || !body.dataset.change || !Number.isInteger(since)) return;
-  if (!doc.getElementById("list") && !doc.querySelector("article.detail")) return;
+  if (!doc.getElementById("list") && !doc.getElementById("collection") && !doc.querySelector("article.detail")) return;
   state.live = live;
   let changed = new Map();
   let everything = false;
@@ -42,7 +42,7 @@ export function startLive() {
     everything = false;
     missed = false;
     try {
-      await Promise.all([redrawList(), redrawRecords(catalog, batch, reload)]);
+      await Promise.all([redrawList(batch, reload), redrawRecords(catalog, batch, reload)]);
       live.refreshes += 1;
     } catch (error) {
       // Offline, or the server went away: everything is drawn again once the stream is back.
@@ -75,8 +75,10 @@ export function startLive() {
 }
 
 // The list as the server has it now, with its counts.
-async function redrawList() {
+async function redrawList(batch, reload) {
   const windowed = state.list;
+  const collection = doc.getElementById("collection");
+  if (windowed && collection && windowed.host === collection) return redrawCollection(windowed, batch, reload);
   if (!windowed || !doc.getElementById("list")?.contains(windowed.host)) return;
   const answer = await refreshList(windowed);
   if (windowed !== state.list) return;
@@ -85,6 +87,28 @@ async function redrawList() {
     const empty = doc.getElementById("empty");
     if (empty) empty.hidden = windowed.count > 0;
   }
+}
+
+// Hot or Favorites as they are now. Any change may move a record into or out of Hot, so its
+// rows are asked for again after every change; Favorites only when one of its records changed.
+async function redrawCollection(windowed, batch, reload) {
+  const collection = windowed.host;
+  if (collection.dataset.via === "favorites" && !reload) {
+    const shown = new Set(Array.from(windowed.nodes.values(), (node) => node.dataset.id));
+    if (!Array.from(batch.keys()).some((id) => shown.has(id))) return;
+  }
+  const rows = collection.dataset.favorites === "local" ? await localFavoriteRows(collection) : await pageRows();
+  if (windowed !== state.list || !collection.isConnected) return;
+  refreshStatic(windowed, rows);
+  const empty = doc.getElementById("empty");
+  if (empty) empty.hidden = rows.length > 0;
+}
+
+// The rows of this page as the server draws it now.
+async function pageRows() {
+  const html = await request(location.pathname + location.search, { accept: "text/html" });
+  const page = new DOMParser().parseFromString(html, "text/html");
+  return Array.from(page.querySelectorAll("#collection > li.row"), (node) => doc.adoptNode(node));
 }
 
 // Each record on the page that changed, drawn again (or said to be deleted).
