@@ -139,10 +139,11 @@ import Testing
                 if !ledger.waitForAcknowledged(by: "A", count: 10) || !ledger.waitForAcknowledged(by: "B", count: 10) {
                     ledger.problem("the servers acknowledged too few writes after the last restart")
                 }
+                // Writers waiting for a server (one that did not start again) stop waiting too.
                 ledger.stop()
-                for gate in stopped { gate.wait() }
                 a.close()
                 readerSide.close()
+                for gate in stopped { gate.wait() }
                 done.resume(returning: killed)
             }
         }
