@@ -34,9 +34,9 @@ import Testing
             "generate", "--catalog", Self.catalog, "--items", "\(Self.records)", "--seed", "\(Self.seed)", "--quiet",
             "--db", location,
         ])
-        #expect(generated.status == 0, "\(generated.output)")
+        try #require(generated.status == 0, "\(generated.output)")
         let user = try ServeProcess.run(["user", "add", "ada", "--admin", "--db", location])
-        #expect(user.status == 0, "\(user.output)")
+        try #require(user.status == 0, "\(user.output)")
         let token = user.output.trimmingCharacters(in: .whitespacesAndNewlines)
         let arguments = [
             "--snapshots", directory.appendingPathComponent("snapshots").path, "--threads", "2",
