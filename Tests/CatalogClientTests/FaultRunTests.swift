@@ -7,8 +7,9 @@ import Testing
 
 /// The fault run: two `catalog serve` processes on one database (PostgreSQL, or one SQLite file),
 /// writers changing records through both (puts, merge patches, deletes, small batches), server A
-/// killed with `SIGKILL` again and again and started again, while change-feed readers on server
-/// B follow the catalog (the client library's ``CatalogChanges`` and a raw event stream).
+/// killed with `SIGKILL` again and again and started again (on its port), while change-feed
+/// readers on server B follow the catalog (the client library's ``CatalogChanges`` and a raw
+/// event stream), and one more ``CatalogChanges`` follows it through A, waiting out every kill.
 ///
 /// At the end, for each reader: every acknowledged change arrived exactly once, in order, with
 /// its number and record; nothing arrived that no writer sent (a request in flight at a kill may
@@ -43,10 +44,12 @@ import Testing
             "--client-cpu-budget", "0", "--quiet",
         ]
         let launches = LockedLines()
+        // A starts again on its port each time, so that a client of it finds it back.
+        let portA = try ServeProcess.freePort()
         @Sendable func launch(_ name: String) throws -> ServeProcess {
             launches.append(name)
             return try ServeProcess(
-                database: location, arguments: arguments,
+                database: location, port: name == "a" ? portA : 0, arguments: arguments,
                 log: directory.appendingPathComponent("\(name)-\(launches.lines.count).log"))
         }
         let b = try launch("b")
@@ -71,11 +74,13 @@ import Testing
         for try await record in offline.allItems(of: Self.catalog, pageSize: 500) { initial[record.id] = record }
         #expect(initial.count == Self.records)
 
-        // Readers on B, from the start.
+        // Readers on B, from the start; and one more of the client library's on A, which waits
+        // out every kill and goes on after the last change it had.
         var options = ChangeFeedOptions()
         options.transport = .polling(every: .milliseconds(50))
         options.pageSize = 100
         options.retryDelay = .milliseconds(50)
+        options.maxRetryDelay = .milliseconds(200)
         let followed = ChangeList()
         let follower = Task { [admin, options] () throws -> Void in
             for try await change in admin.changes(of: Self.catalog, since: start, options: options) {
@@ -83,6 +88,13 @@ import Testing
             }
         }
         let stream = EventStreamReader(port: b.port, catalog: Self.catalog, since: start)
+        let throughA = CatalogClient(baseURL: URL(string: "http://127.0.0.1:\(portA)")!, token: token, cache: .none)
+        let followedOnA = ChangeList()
+        let followerOnA = Task { [throughA, options] () throws -> Void in
+            for try await change in throughA.changes(of: Self.catalog, since: start, options: options) {
+                followedOnA.append(change)
+            }
+        }
 
         // Writers: each on records of its own (12 the catalog has, 8 new), half through A.
         let sorted = initial.keys.sorted()
@@ -153,26 +165,30 @@ import Testing
         // Every change has reached both readers.
         let final = try await admin.changeLog(of: Self.catalog, since: start, limit: 1).change
         let arrived = await waitUntil(timeout: 120) {
-            (followed.all.last?.number ?? start) >= final && (stream.changes.last?.number ?? start) >= final
+            [followed.all.last, stream.changes.last, followedOnA.all.last].allSatisfy { ($0?.number ?? start) >= final }
         }
         follower.cancel()
+        followerOnA.cancel()
         stream.stop()
         _ = try? await follower.value
+        _ = try? await followerOnA.value
         #expect(arrived, "the readers got every change up to \(final)")
         #expect(stream.problems.isEmpty, "\(stream.problems.prefix(10))")
 
         var server: [String: Record] = [:]
         for try await record in admin.allItems(of: Self.catalog, pageSize: 500) { server[record.id] = record }
         let lastA = try #require(a.takeDown())
-        let throughA = CatalogClient(
-            baseURL: URL(string: "http://127.0.0.1:\(lastA.port)")!, token: token, cache: .none)
         var served: [String: Record] = [:]
         for try await record in throughA.allItems(of: Self.catalog, pageSize: 500) { served[record.id] = record }
         #expect(served == server, "A and B serve the same catalog")
         lastA.kill()
 
         let writes = ledger.sent.joined()
-        for (name, changes) in [("changes(of:since:)", followed.all), ("event stream", stream.changes)] {
+        let readers = [
+            ("changes(of:since:)", followed.all), ("event stream", stream.changes),
+            ("changes(of:since:) on A", followedOnA.all),
+        ]
+        for (name, changes) in readers {
             let verdict = ledger.verify(changes, start: start, initial: initial)
             print(
                 "fault run (\(engine), \(name)): \(Self.kills) kills of A, \(writes.count) requests"

@@ -32,16 +32,20 @@ public final class ServeProcess: Sendable {
             .deletingLastPathComponent().appendingPathComponent(".build/debug/catalog")
     }()
 
-    /// Starts `catalog serve --port 0 --db database` with `arguments` after them and waits until
-    /// it prints its "listening on" line (at most `timeout` seconds: then it is killed).
+    /// Starts `catalog serve --port PORT --db database` with `arguments` after them and waits
+    /// until it prints its "listening on" line (at most `timeout` seconds: then it is killed).
     ///
+    /// - Parameter port: 0 for one it picks; a server started again on the port of one killed
+    ///   gets its clients back.
     /// - Throws: when it exits or stays silent before it listens.
-    public init(database: String, arguments: [String] = [], log: URL, timeout: TimeInterval = 120) throws {
+    public init(
+        database: String, port: Int = 0, arguments: [String] = [], log: URL, timeout: TimeInterval = 120
+    ) throws {
         self.log = log
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process = Process()
         process.executableURL = Self.binary
-        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0", "--db", database] + arguments
+        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "\(port)", "--db", database] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment.removeValue(forKey: "CATALOG_DB")
         process.environment = environment
@@ -77,6 +81,23 @@ public final class ServeProcess: Sendable {
             throw ServeProcessError(message: "catalog serve did not start: \(said) \(errors.suffix(2000))")
         }
         self.port = port
+    }
+
+    /// A loopback port nothing listens on now (bound, then released).
+    public static func freePort() throws -> Int {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(socket, pointer, length) == 0 && getsockname(socket, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw ServeProcessError(message: "no free loopback port (errno \(errno))") }
+        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// A client of its port.
