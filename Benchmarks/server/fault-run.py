@@ -177,7 +177,7 @@ def main():
                 counts["acked"] += 1
 
     # The change feed's part: records of CATALOG changed through each server, and the reader.
-    feed = ChangeFeedCheck(catalog, token, rng)
+    feed = ChangeFeedCheck(catalog, token)
     record_ids = ids[-40:]
     ids = ids[:-40]
     shares = [ids[n::4] for n in range(4)]
@@ -286,7 +286,7 @@ def main():
 class ChangeFeedCheck:
     """Writers of records whose answers are noted, and a reader of the catalog's event stream."""
 
-    def __init__(self, catalog, token, rng):
+    def __init__(self, catalog, token):
         self.catalog, self.token = catalog, token
         self.lock = threading.Lock()
         self.acked = {}  # change number -> (kind, id, subtitle)
@@ -295,13 +295,12 @@ class ChangeFeedCheck:
         self.events = []  # (number, kind, id, subtitle) as the stream delivered them
         self.reconnects = 0
         self.stopping = threading.Event()
-        self.connection = None
+        self.socket = None
         self.thread = None
         self.port = None
         self.start_change = 0
         self.complete = False
         self.token_number = 0
-        self.rng = rng
 
     def start(self, port):
         self.port = port
@@ -319,7 +318,9 @@ class ChangeFeedCheck:
         while not self.stopping.is_set():
             try:
                 connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-                self.connection = connection
+                connection.connect()
+                # Kept to be shut down under the reading thread (http.client may let go of it).
+                self.socket = connection.sock
                 connection.request("GET", f"/api/v1/catalogs/{quote(self.catalog)}/changes?since={last}",
                                    headers={"Accept": "text/event-stream", "Last-Event-ID": str(last)})
                 response = connection.getresponse()
@@ -420,9 +421,9 @@ class ChangeFeedCheck:
 
     def stop_reader(self):
         self.stopping.set()
-        if self.connection is not None and self.connection.sock is not None:
+        if self.socket is not None:
             try:
-                self.connection.sock.shutdown(socket.SHUT_RDWR)
+                self.socket.shutdown(socket.SHUT_RDWR)
             except OSError:
                 pass
         if self.thread is not None:
