@@ -139,7 +139,8 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // `catalog browse`: the terminal app, built on the client library alone.
-        .target(name: "CatalogTerminal", dependencies: ["CatalogClient", "CatalogSupport"], swiftSettings: swiftSettings),
+        .target(
+            name: "CatalogTerminal", dependencies: ["CatalogClient", "CatalogSupport"], swiftSettings: swiftSettings),
         // The documentation's code samples, compiled (never run) so they stay true.
         .target(name: "CatalogClientSamples", dependencies: ["CatalogClient"], swiftSettings: swiftSettings),
         // The `catalog` commands.
@@ -222,6 +223,8 @@ let package = Package(
                 "CatalogClient", "CatalogServer", "CatalogHTTP", "CatalogAuth", "CatalogEngines", "CatalogSQLite",
                 "CatalogCore", "CatalogStorage", "CatalogCollation", "CatalogImport", "CatalogDemo",
                 "CatalogTestSupport",
+                // The fault run starts and kills `catalog serve` processes.
+                "catalog",
             ],
             swiftSettings: swiftSettings
         ),

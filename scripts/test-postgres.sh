@@ -3,8 +3,9 @@
 # postgres user when run as root), on a private socket directory and port with no TCP at all,
 # then runs against it the Swift tests that need it (the behaviour suite on PostgreSQL, the
 # engine's own tests, the SQLite/PostgreSQL comparison, catalog copy, the two-server and nginx
-# tests) and the OpenAPI conformance run against a server on PostgreSQL. The cluster is stopped
-# and removed on every way out.
+# tests, the change feed between two servers and the fault run that kills one again and again)
+# and the OpenAPI conformance run against a server on PostgreSQL. The cluster is stopped and
+# removed on every way out.
 #   scripts/test-postgres.sh [CATALOG_BINARY]          default .build/debug/catalog
 #   scripts/test-postgres.sh --shell                    a cluster for trying things: prints
 #                                                       CATALOG_TEST_POSTGRES, stops on Ctrl-C
@@ -40,7 +41,8 @@ echo "test-postgres: Swift tests on PostgreSQL ($server)" >&2
 # renamed suite the filter misses) would pass silently, so a skip fails the run, as does a suite
 # of the filter that ran no test at all.
 suites=(PostgresCoverageTests CatalogBehaviourTests LiveCatalogTests LiveEditTests CatalogManagementTests
-  UserBehaviourTests PostgresDatabaseTests PostgresLiveCatalogTests EngineEquivalenceTests CopyCommandTests TwoServersTests)
+  UserBehaviourTests PostgresDatabaseTests PostgresLiveCatalogTests EngineEquivalenceTests CopyCommandTests TwoServersTests
+  SharedDatabaseServersTests FaultRunTests)
 log="$(mktemp)"
 filter="$(IFS='|'; echo "${suites[*]}")"
 swift test --skip-build --filter "$filter" 2>&1 | tee "$log"

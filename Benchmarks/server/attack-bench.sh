@@ -26,7 +26,10 @@
 #    20,000-record database of its own (fault-run.py); after each kill PRAGMA integrity_check
 #    of the database and the accounts file, and every write answered 2xx before a kill looked
 #    for (favorites present or absent as last acknowledged, imported catalogs, signed-in
-#    tokens). Goal: integrity ok every time, zero lost writes.
+#    tokens). Goal: integrity ok every time, zero lost writes. On the same kill loop, the change
+#    feed: records of the catalog changed through the killed server and through a second server on
+#    the same database, whose event stream a reader follows. Goal: every acknowledged change
+#    delivered exactly once and in order, with what was written; nothing no client sent.
 #
 # 5. Expensive clients (expensive-clients.py): two clients, each from a loopback address of its
 #    own, loop on the costliest search (empty query, a huge price range, a price sort, two facets)
@@ -340,6 +343,8 @@ timeout $((kills * 30 + 120)) python3 "$here/fault-run.py" "$binary" "$fault_db"
 if [[ -s "$work/fault.err" ]]; then head -n 20 "$work/fault.err" >&2; fi
 grep -m1 '^fault-result ' "$work/fault.txt" | sed 's/^fault-result /fault /' >>"$results" ||
     { cat "$work/fault.txt" >&2; fail "the fault run printed no result"; }
+grep -m1 '^feed-result ' "$work/fault.txt" | sed 's/^feed-result /feed /' >>"$results" ||
+    { cat "$work/fault.txt" >&2; fail "the fault run printed no change-feed result"; }
 echo "fault_load load=$(cut -d' ' -f1 /proc/loadavg)" >>"$results"
 
 # MARK: - Expensive clients
@@ -440,4 +445,18 @@ if fault:
     ok = (n("fault", "integrity_ok") == n("fault", "integrity_checks") and n("fault", "lost") == 0
           and n("fault", "restarts_failed") == 0 and n("fault", "kills") > 0)
     print(f"  goal integrity ok after every kill and zero lost writes: {verdict(ok)}")
+feed = records.get("feed")
+if feed:
+    print(
+        f"change feed on the same kill loop (records changed through the killed server and a second one, an event"
+        f" stream on the second): changes acknowledged {int(n('feed', 'acknowledged')):,}, delivered"
+        f" {int(n('feed', 'delivered')):,}, duplicated {int(n('feed', 'duplicated'))}, missing {int(n('feed', 'missing'))},"
+        f" out of order {int(n('feed', 'out_of_order'))}, not as written {int(n('feed', 'mismatched'))};"
+        f" {int(n('feed', 'unacknowledged_delivered'))} unanswered writes arrived (in flight at a kill),"
+        f" {int(n('feed', 'foreign'))} changes no client sent; the stream reconnected {int(n('feed', 'reconnects'))} times"
+    )
+    wrong = ("duplicated", "missing", "out_of_order", "mismatched", "foreign", "problems")
+    ok = (all(n("feed", key) == 0 for key in wrong) and n("feed", "complete") == 1
+          and n("feed", "acknowledged") > 0)
+    print(f"  goal every acknowledged change delivered exactly once, in order, nothing foreign: {verdict(ok)}")
 PY

@@ -1,3 +1,4 @@
+import CatalogTestSupport
 import Foundation
 
 /// Runs the built `catalog` binary in a temporary directory.
@@ -23,16 +24,7 @@ struct CLIRunner: Sendable {
     }
 
     /// The `catalog` binary next to the test bundle.
-    static let binary: URL = {
-        var url = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<3 {
-            let candidate = url.appendingPathComponent("catalog")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            url.deleteLastPathComponent()
-        }
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent(".build/debug/catalog")
-    }()
+    static var binary: URL { ServeProcess.binary }
 
     /// Runs `catalog` with `arguments` (plus `--db` unless `useDatabase` is false), feeding it
     /// `input` on standard input (else an empty standard input).
