@@ -6,9 +6,10 @@
 /// let changes = client.changes(of: "cookbook", since: 0, options: options)
 /// ```
 public struct ChangeFeedOptions: Sendable, Equatable {
-    /// How new changes are heard of once the sequence has caught up: by default, asking again
-    /// every 2 seconds.
-    public var transport: ChangeFeedTransport = .polling()
+    /// How new changes are heard of once the sequence has caught up: by default a Server-Sent
+    /// Events stream (``ChangeFeedTransport/events(idleTimeout:pollingEvery:)``), polling every
+    /// 2 seconds a server that does not stream.
+    public var transport: ChangeFeedTransport = .events()
     /// Changes per request, 1 to `CatalogLimits.maxPageSize` (500).
     public var pageSize = CatalogLimits.maxPageSize
     /// The first wait after a failure of the network or a busy server; each failure in a row

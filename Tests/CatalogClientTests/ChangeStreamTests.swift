@@ -1,0 +1,165 @@
+@testable import CatalogClient
+import CatalogCore
+import CatalogHTTP
+import Foundation
+import Synchronization
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The change sequence over the server's event stream (the default transport) against a live
+/// server: edits arrive as they are made, a server restart is resumed from the last change
+/// without loss or repeat, a deleted catalog ends the sequence, cancelling ends it at once.
+@Suite(.timeLimit(.minutes(3))) struct ChangeStreamTests {
+    let live: LiveServer
+    let admin: CatalogClient
+
+    init() throws {
+        live = try LiveServer()
+        admin = live.client(token: live.adminToken)
+    }
+
+    /// The default transport, with retries after 15 ms, 30 ms, then 60 ms through `gate`.
+    static func options(_ gate: PauseGate? = nil) -> ChangeFeedOptions {
+        var options = ChangeFeedOptions()
+        #expect(options.transport == .events())
+        options.retryDelay = .milliseconds(15)
+        options.maxRetryDelay = .milliseconds(60)
+        if let gate { options.pause = gate.pause }
+        return options
+    }
+
+    /// Returns once the server has `count` event streams open (the counter it exposes).
+    func streams(_ count: Int) async throws {
+        while live.server.openEventStreams != count {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    @Test func editsMadeAfterSubscribingArriveOnTheStream() async throws {
+        let start = try await admin.record("p001", in: "products").change
+        let gate = PauseGate()
+        let (arrivals, arrived) = AsyncStream.makeStream(of: CatalogChange.self)
+        let follower = Task { [admin] in
+            for try await change in admin.changes(of: "products", since: start, options: Self.options(gate)) {
+                arrived.yield(change)
+            }
+        }
+        var received = arrivals.makeAsyncIterator()
+        try await streams(1)
+        // Each edit arrives as it happens, on the one stream: the sequence never polls or waits.
+        for number in 1...3 {
+            let stored = try await admin.put(Record(id: "z\(number)", title: "Élő \(number)"), in: "products")
+            let change = await received.next()
+            #expect(change?.number == stored.change && change?.kind == .upsert && change?.record == stored.record)
+            #expect(change?.number == start + number && change?.cursor != nil)
+        }
+        let deleted = try await admin.delete("z2", in: "products")
+        let removal = await received.next()
+        #expect(removal?.number == deleted && removal?.kind == .delete && removal?.id == "z2")
+        #expect(live.server.openEventStreams == 1)
+        #expect(gate.waitsReported == 0)
+        follower.cancel()
+        try await follower.value
+    }
+
+    @Test func aServerRestartMidStreamResumesWithoutLossOrRepeat() async throws {
+        let start = try await admin.record("p001", in: "products").change
+        let first = try await admin.patch("p001", in: "products", changes: ["subtitle": .text("vorher")])
+        let gate = PauseGate()
+        let (arrivals, arrived) = AsyncStream.makeStream(of: CatalogChange.self)
+        let follower = Task { [admin] in
+            for try await change in admin.changes(of: "products", since: start, options: Self.options(gate)) {
+                arrived.yield(change)
+            }
+            arrived.finish()
+        }
+        var received = arrivals.makeAsyncIterator()
+        #expect(await received.next()?.number == first.change)
+        try await streams(1)
+        var offlineEdits: EditOutcome?
+        try await live.restart {
+            // The stream broke: the sequence waits, then finds nothing listening, and waits longer.
+            #expect(await gate.nextWait() == .milliseconds(15))
+            offlineEdits = try live.edit(
+                [
+                    RecordEdit(.upsert(Record(id: "z-down", title: "Während"))),
+                    RecordEdit(.delete(id: "p002")),
+                ], in: "products")
+            gate.release()
+            #expect(await gate.nextWait() == .milliseconds(30))
+        }
+        // The server is back: a new stream opens after the last change delivered.
+        gate.release()
+        let afterRestart = [await received.next(), await received.next()]
+        #expect(afterRestart.map { $0?.number } == [first.change + 1, first.change + 2])
+        #expect(afterRestart.map { $0?.kind } == [.upsert, .delete])
+        #expect(offlineEdits?.change == first.change + 2)
+        // And follows live again.
+        let later = try await admin.patch("p003", in: "products", changes: ["subtitle": .text("nachher")])
+        #expect(await received.next()?.number == later.change)
+        #expect(later.change == first.change + 3)
+        follower.cancel()
+        try await follower.value
+        #expect(await received.next() == nil)
+    }
+
+    @Test func aDeletedCatalogEndsTheSequenceWithNotFound() async throws {
+        let start = try await admin.record("p001", in: "products").change
+        let follower = Task { [admin] () async -> CatalogClientError? in
+            do {
+                for try await _ in admin.changes(of: "products", since: start, options: Self.options()) {}
+                return nil
+            } catch let error as CatalogClientError {
+                return error
+            } catch {
+                return CatalogClientError(.transport, "\(error)")
+            }
+        }
+        try await streams(1)
+        var request = URLRequest(url: live.url.appendingPathComponent("api/v1/catalogs/products"))
+        request.httpMethod = "DELETE"
+        request.setValue("Bearer \(live.adminToken)", forHTTPHeaderField: "Authorization")
+        let (_, response) = try await URLSession.shared.data(for: request)
+        #expect((response as? HTTPURLResponse)?.statusCode == 204)
+        let error = await follower.value
+        #expect(error?.code == .notFound)
+    }
+
+    @Test func cancellingTheTaskEndsTheStreamAtOnce() async throws {
+        let start = try await admin.record("p001", in: "products").change
+        let gate = PauseGate()
+        let follower = Task { [admin] in
+            var count = 0
+            for try await _ in admin.changes(of: "products", since: start, options: Self.options(gate)) { count += 1 }
+            return count
+        }
+        try await streams(1)
+        follower.cancel()
+        #expect(try await follower.value == 0)
+        #expect(gate.waitsReported == 0)
+    }
+
+    @Test func anUnknownCatalogEndsTheSequenceWithNotFound() async throws {
+        do {
+            for try await _ in admin.changes(of: "nope", since: 0, options: Self.options()) {}
+            Issue.record("the sequence of a catalog that does not exist ended without an error")
+        } catch {
+            #expect(error.code == .notFound)
+        }
+    }
+
+    @Test func reloadsArriveAsReloadsOnTheStream() async throws {
+        let start = try await admin.changeLog(of: "cookbook", since: 0).change
+        var changes = admin.changes(of: "cookbook", since: start, options: Self.options()).makeAsyncIterator()
+        let importing = Task { [live] in
+            try await streams(1)
+            try live.importRecords([Record(id: "z1", title: "Zserbó")], into: "cookbook", locale: "hu")
+        }
+        let imported = try await changes.next()
+        try await importing.value
+        #expect(imported?.kind == .reload && imported?.number == start + 1)
+    }
+}
