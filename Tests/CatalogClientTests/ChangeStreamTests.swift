@@ -69,9 +69,12 @@ import Testing
         let start = try await admin.record("p001", in: "products").change
         let first = try await admin.patch("p001", in: "products", changes: ["subtitle": .text("vorher")])
         let gate = PauseGate()
+        let statuses = Mutex<[ChangeFeedStatus]>([])
+        var options = Self.options(gate)
+        options.onStatus = { status in statuses.withLock { $0.append(status) } }
         let (arrivals, arrived) = AsyncStream.makeStream(of: CatalogChange.self)
-        let follower = Task { [admin] in
-            for try await change in admin.changes(of: "products", since: start, options: Self.options(gate)) {
+        let follower = Task { [admin, options] in
+            for try await change in admin.changes(of: "products", since: start, options: options) {
                 arrived.yield(change)
             }
             arrived.finish()
@@ -104,6 +107,11 @@ import Testing
         follower.cancel()
         try await follower.value
         #expect(await received.next() == nil)
+        // The app was told: live, then retrying (twice: the broken stream, the refused connection),
+        // then live again.
+        let told = statuses.withLock { $0 }
+        #expect(told.first == .live && told.last == .live && told.count == 4)
+        #expect(told.dropFirst().dropLast().allSatisfy { if case .retrying = $0 { true } else { false } })
     }
 
     @Test func aDeletedCatalogEndsTheSequenceWithNotFound() async throws {

@@ -52,17 +52,19 @@ public struct ChangeFeedTransport: Sendable, Equatable, CustomStringConvertible 
     }
 
     /// A connection of one sequence's iterator to the feed.
-    func connect(to client: CatalogClient, catalog: String, pageSize: Int, pause: FeedPause)
-        -> any ChangeFeedConnection
-    {
+    func connect(
+        to client: CatalogClient, catalog: String, pageSize: Int, pause: FeedPause, status: FeedStatusReporter
+    ) -> any ChangeFeedConnection {
         switch kind {
         case .polling(let interval):
-            PollingFeed(client: client, catalog: catalog, pageSize: pageSize, interval: interval, pause: pause)
+            PollingFeed(
+                client: client, catalog: catalog, pageSize: pageSize, interval: interval, pause: pause, status: status)
         case .events(let idleTimeout, let fallback):
             EventStreamFeed(
-                client: client, catalog: catalog, idleTimeout: idleTimeout,
+                client: client, catalog: catalog, idleTimeout: idleTimeout, status: status,
                 polling: PollingFeed(
-                    client: client, catalog: catalog, pageSize: pageSize, interval: fallback, pause: pause))
+                    client: client, catalog: catalog, pageSize: pageSize, interval: fallback, pause: pause,
+                    status: status))
         }
     }
 }
@@ -92,10 +94,15 @@ struct PollingFeed: ChangeFeedConnection {
     let pageSize: Int
     let interval: Duration
     let pause: FeedPause
+    let status: FeedStatusReporter
     /// Whether the last answer reached the current change (so asking at once would find nothing).
     private var caughtUp = false
 
-    init(client: CatalogClient, catalog: String, pageSize: Int, interval: Duration, pause: FeedPause) {
+    init(
+        client: CatalogClient, catalog: String, pageSize: Int, interval: Duration, pause: FeedPause,
+        status: FeedStatusReporter
+    ) {
+        self.status = status
         self.client = client
         self.catalog = catalog
         self.pageSize = pageSize
@@ -115,6 +122,7 @@ struct PollingFeed: ChangeFeedConnection {
             // After a failed request the follower waits on its own; the next call asks at once.
             caughtUp = false
             let page = try await client.changeLog(of: catalog, since: since, limit: pageSize)
+            status.answered()
             // An empty page that claims more would ask again at once forever: wait instead.
             caughtUp = page.next == nil || page.changes.isEmpty
             if !page.changes.isEmpty || page.reload { return page }

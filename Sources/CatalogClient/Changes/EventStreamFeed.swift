@@ -17,6 +17,7 @@ struct EventStreamFeed: ChangeFeedConnection {
     let client: CatalogClient
     let catalog: String
     let idleTimeout: Duration
+    let status: FeedStatusReporter
     /// The polling to fall back to.
     var polling: PollingFeed
     /// Whether the server answered with JSON: it is polled.
@@ -29,7 +30,11 @@ struct EventStreamFeed: ChangeFeedConnection {
     /// The reconnection time the last stream asked for, in milliseconds.
     private var reconnectionTime: Int?
 
-    init(client: CatalogClient, catalog: String, idleTimeout: Duration, polling: PollingFeed) {
+    init(
+        client: CatalogClient, catalog: String, idleTimeout: Duration, status: FeedStatusReporter,
+        polling: PollingFeed
+    ) {
+        self.status = status
         self.client = client
         self.catalog = catalog
         self.idleTimeout = idleTimeout
@@ -159,10 +164,12 @@ struct EventStreamFeed: ChangeFeedConnection {
                     close()
                     return false
                 }
+                self.status.answered()
                 return true
             case .response(let status, let headers):
                 answered = (status, headers)
             case .events:
+                self.status.answered()
                 return true
             case .ended(let failure, let body):
                 close()
