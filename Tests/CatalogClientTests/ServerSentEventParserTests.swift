@@ -33,55 +33,76 @@ import Testing
             "the server's change event", "id: 7\nevent: change\ndata: {\"number\":7}\n\n",
             [ServerSentEvent(type: "change", data: "{\"number\":7}", lastEventID: "7")]),
         Case("CR LF line ends", "data: a\r\ndata: b\r\n\r\n", [ServerSentEvent(data: "a\nb")]),
-        Case("CR line ends", "event: x\rdata: a\r\rdata: b\r\r", [
-            ServerSentEvent(type: "x", data: "a"), ServerSentEvent(data: "b"),
-        ]),
-        Case("mixed line ends", "data: 1\r\n\ndata: 2\r\rdata: 3\n\r\n", [
-            ServerSentEvent(data: "1"), ServerSentEvent(data: "2"), ServerSentEvent(data: "3"),
-        ]),
-        Case("multi-line data", "data: one\ndata:two\ndata:  three\ndata\n\n", [
-            ServerSentEvent(data: "one\ntwo\n three\n")
-        ]),
+        Case(
+            "CR line ends", "event: x\rdata: a\r\rdata: b\r\r",
+            [
+                ServerSentEvent(type: "x", data: "a"), ServerSentEvent(data: "b"),
+            ]),
+        Case(
+            "mixed line ends", "data: 1\r\n\ndata: 2\r\rdata: 3\n\r\n",
+            [
+                ServerSentEvent(data: "1"), ServerSentEvent(data: "2"), ServerSentEvent(data: "3"),
+            ]),
+        Case(
+            "multi-line data", "data: one\ndata:two\ndata:  three\ndata\n\n",
+            [
+                ServerSentEvent(data: "one\ntwo\n three\n")
+            ]),
         Case(
             "comments and heartbeats are ignored", ": keep-alive\n:\ndata: x\n: inside\n\n: after\n",
             [ServerSentEvent(data: "x")]),
-        Case("an event without data is not dispatched", "event: nothing\n\nid: 3\n\ndata: y\n\n", [
-            ServerSentEvent(data: "y", lastEventID: "3")
-        ]),
+        Case(
+            "an event without data is not dispatched", "event: nothing\n\nid: 3\n\ndata: y\n\n",
+            [
+                ServerSentEvent(data: "y", lastEventID: "3")
+            ]),
         Case("empty data is an event", "data\n\ndata:\n\n", [ServerSentEvent(data: ""), ServerSentEvent(data: "")]),
-        Case("the last event id carries on", "id: 1\ndata: a\n\ndata: b\n\nid\ndata: c\n\n", [
-            ServerSentEvent(data: "a", lastEventID: "1"), ServerSentEvent(data: "b", lastEventID: "1"),
-            ServerSentEvent(data: "c", lastEventID: ""),
-        ]),
-        Case("an id with a NUL is ignored", "id: 5\ndata: a\n\nid: 6\u{0}\ndata: b\n\n", [
-            ServerSentEvent(data: "a", lastEventID: "5"), ServerSentEvent(data: "b", lastEventID: "5"),
-        ]),
-        Case("retry takes digits only", "retry: 2500\nretry: 3x\nretry: -1\nretry:\ndata: r\n\n", [
-            ServerSentEvent(data: "r")
-        ], retry: 2500),
+        Case(
+            "the last event id carries on", "id: 1\ndata: a\n\ndata: b\n\nid\ndata: c\n\n",
+            [
+                ServerSentEvent(data: "a", lastEventID: "1"), ServerSentEvent(data: "b", lastEventID: "1"),
+                ServerSentEvent(data: "c", lastEventID: ""),
+            ]),
+        Case(
+            "an id with a NUL is ignored", "id: 5\ndata: a\n\nid: 6\u{0}\ndata: b\n\n",
+            [
+                ServerSentEvent(data: "a", lastEventID: "5"), ServerSentEvent(data: "b", lastEventID: "5"),
+            ]),
+        Case(
+            "retry takes digits only", "retry: 2500\nretry: 3x\nretry: -1\nretry:\ndata: r\n\n",
+            [
+                ServerSentEvent(data: "r")
+            ], retry: 2500),
         Case(
             "unknown fields and a field without a colon", "foo: bar\nDATA: no\nevent\ndata: k\n\n",
             [ServerSentEvent(data: "k")]),
-        Case("one space is stripped, not two", "data:  two spaces\nevent:  t\n\n", [
-            ServerSentEvent(type: " t", data: " two spaces")
-        ]),
+        Case(
+            "one space is stripped, not two", "data:  two spaces\nevent:  t\n\n",
+            [
+                ServerSentEvent(type: " t", data: " two spaces")
+            ]),
         Case("a colon in the value stays", "data: a: b:c\n\n", [ServerSentEvent(data: "a: b:c")]),
-        Case("an unfinished event at the end is dropped", "data: done\n\ndata: half\n", [
-            ServerSentEvent(data: "done")
-        ]),
+        Case(
+            "an unfinished event at the end is dropped", "data: done\n\ndata: half\n",
+            [
+                ServerSentEvent(data: "done")
+            ]),
         Case("non-ASCII text", "data: Gulyásleves „jó“ 🍲\n\n", [ServerSentEvent(data: "Gulyásleves „jó“ 🍲")]),
         Case(
             "a byte order mark is skipped once", bytes: [0xEF, 0xBB, 0xBF] + Array("data: a\n\n".utf8),
             [ServerSentEvent(data: "a")]),
         Case(
-            "a second byte order mark is data", bytes: [0xEF, 0xBB, 0xBF, 0xEF, 0xBB, 0xBF] + Array("data: a\n\n".utf8),
+            "a second byte order mark is data",
+            bytes: [0xEF, 0xBB, 0xBF, 0xEF, 0xBB, 0xBF] + Array("data: a\n\n".utf8),
             []),
         Case(
             "a start like a byte order mark is kept",
             bytes: [0xEF, 0xBB] + Array(": x\ndata: a\n\n".utf8), [ServerSentEvent(data: "a")]),
-        Case("invalid UTF-8 becomes U+FFFD", bytes: Array("data: a".utf8) + [0xFF] + Array("\n\n".utf8), [
-            ServerSentEvent(data: "a\u{FFFD}")
-        ]),
+        Case(
+            "invalid UTF-8 becomes U+FFFD", bytes: Array("data: a".utf8) + [0xFF] + Array("\n\n".utf8),
+            [
+                ServerSentEvent(data: "a\u{FFFD}")
+            ]),
     ]
 
     /// Feeds `chunks` one after the other.

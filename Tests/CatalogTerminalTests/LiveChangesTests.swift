@@ -103,7 +103,10 @@ import Testing
         // A new section's header comes with it.
         let done10 = list.insert(Record(id: "n3", title: "Zebra", section: "Z"), before: nil, height: 10)
         #expect(done10)
-        #expect(list.entries.suffix(2) == [.header("Z"), .record(Record(id: "n3", title: "Zebra", section: "Z"), matches: [])])
+        #expect(
+            list.entries.suffix(2) == [
+                .header("Z"), .record(Record(id: "n3", title: "Zebra", section: "Z"), matches: []),
+            ])
     }
 
     @Test func aNewRecordOutsideTheLoadedWindowWaitsForItsPage() {
@@ -132,7 +135,8 @@ import Testing
         state.list = Self.list()
         var search = BrowserState.Search(query: "t")
         search.results.replace(
-            with: [Self.record(3), Self.record(20)], matches: [[MatchRange(field: "title", start: 0, length: 1)], []], before: nil,
+            with: [Self.record(3), Self.record(20)], matches: [[MatchRange(field: "title", start: 0, length: 1)], []],
+            before: nil,
             after: nil)
         state.search = search
         return state
@@ -149,7 +153,9 @@ import Testing
         #expect(state.detail?.record == changed && state.detail?.deleted == false)
         #expect(state.list.entries.compactMap(\.record).contains(changed))
         // The title did not change: the search's highlights stay.
-        #expect(state.search?.results.entries.first == .record(changed, matches: [MatchRange(field: "title", start: 0, length: 1)]))
+        #expect(
+            state.search?.results.entries.first
+                == .record(changed, matches: [MatchRange(field: "title", start: 0, length: 1)]))
         #expect(BrowserView.detail(state, width: 80, height: 24).map(\.text).joined().contains("Neu"))
 
         let done15 = state.apply(CatalogChange(number: 9, kind: .delete, id: "3"), height: 10)
@@ -160,7 +166,8 @@ import Testing
         #expect(shown.contains { $0.contains("this record was deleted") })
 
         // A record the list has not loaded is to be placed.
-        let done16 = state.apply(CatalogChange(number: 10, kind: .upsert, id: "new", record: Record(id: "new", title: "New")), height: 10)
+        let done16 = state.apply(
+            CatalogChange(number: 10, kind: .upsert, id: "new", record: Record(id: "new", title: "New")), height: 10)
         #expect(done16)
         state.place(Record(id: "new", title: "T0½", section: "B"), before: "1", height: 10)
         #expect(state.list.entries.compactMap(\.record?.id).prefix(3) == ["0", "new", "1"])

@@ -65,7 +65,11 @@ final class FeedStatusReporter: Sendable {
 
     /// The feed answered.
     func answered() {
-        guard let report, live.withLock({ state in defer { state = true }; return state != true }) else { return }
+        guard let report,
+            live.withLock({ state in
+                defer { state = true }; return state != true
+            })
+        else { return }
         report(.live)
     }
 

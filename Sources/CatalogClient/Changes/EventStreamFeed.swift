@@ -65,10 +65,11 @@ struct EventStreamFeed: ChangeFeedConnection {
             case .response: continue
             case .ended(let failure, _):
                 close()
-                throw failure ?? CatalogClientError(
-                    .transport, "the server closed the change stream of \"\(catalog)\"",
-                    // A `retry:` of a second or more is waited at least.
-                    retryAfter: reconnectionTime.flatMap { $0 >= 1000 ? min($0 / 1000, 3600) : nil })
+                throw failure
+                    ?? CatalogClientError(
+                        .transport, "the server closed the change stream of \"\(catalog)\"",
+                        // A `retry:` of a second or more is waited at least.
+                        retryAfter: reconnectionTime.flatMap { $0 >= 1000 ? min($0 / 1000, 3600) : nil })
             }
         }
     }
