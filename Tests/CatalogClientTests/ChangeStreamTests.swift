@@ -170,4 +170,42 @@ import Testing
         try await importing.value
         #expect(imported?.kind == .reload && imported?.number == start + 1)
     }
+
+    @Test func aServerThatDoesNotStreamIsPolled() async throws {
+        // A server that answers the stream's request with the JSON page, as one without the
+        // event stream would.
+        let asked = Mutex<[String?]>([])
+        let responder = ClosureResponder { request, _ in
+            asked.withLock { $0.append(request.headers["Accept"]) }
+            let since = request.query.first { $0.name == "since" }.map { Int($0.value) ?? 0 } ?? 0
+            let page =
+                since == 0
+                ? #"{"change":1,"changes":[{"number":1,"kind":"delete","id":"a","time":"2026-01-01T00:00:00Z"}],"next":null,"reload":false}"#
+                : #"{"change":1,"changes":[],"next":null,"reload":false}"#
+            return Response(
+                status: .ok, headers: HTTPHeaders([("Content-Type", "application/json")]), body: Array(page.utf8))
+        }
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.threads = 1
+        let server = HTTPServer(configuration: configuration, responder: responder, log: { _ in })
+        let port = try server.start()
+        defer { server.shutdown() }
+        let client = CatalogClient(baseURL: URL(string: "http://127.0.0.1:\(port)")!, cache: .none)
+        let gate = PauseGate()
+        var options = Self.options(gate)
+        options.transport = .events(pollingEvery: .milliseconds(10))
+        var changes = client.changes(of: "old", since: 0, options: options).makeAsyncIterator()
+        #expect(
+            try await changes.next()
+                == CatalogChange(number: 1, kind: .delete, id: "a", time: CatalogChange.date("2026-01-01T00:00:00Z")))
+        let next = Task { try await changes.next() }
+        // Caught up: it polls at the fallback interval.
+        #expect(await gate.nextWait() == .milliseconds(10))
+        next.cancel()
+        _ = try? await next.value
+        let accepts = asked.withLock { $0 }
+        #expect(accepts.first == "text/event-stream")
+        #expect(accepts.dropFirst().allSatisfy { $0 == "application/json" })
+    }
 }
