@@ -28,6 +28,7 @@ final class EventStreamRequest: Sendable {
     private let session: URLSession
     private let task: URLSessionDataTask
     private let receiver: Receiver
+    private let isClosed = Atomic(false)
 
     /// Starts `request` through a session made with `configuration`.
     init(_ request: URLRequest, configuration: URLSessionConfiguration, idleTimeout: Duration) {
@@ -48,6 +49,7 @@ final class EventStreamRequest: Sendable {
 
     /// Cancels the request; ``next()`` then answers `.ended`.
     func close() {
+        guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         receiver.closed()
         task.cancel()
         session.invalidateAndCancel()
