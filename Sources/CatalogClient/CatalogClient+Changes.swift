@@ -43,7 +43,8 @@ extension CatalogClient {
     ///   - since: the change number to start after: a ``VersionedRecord/change``, a
     ///     ``BatchOutcome/change``, the last ``CatalogChange/number`` handled, or 0 for the
     ///     whole log.
-    ///   - options: how the feed is followed (by default polled every 2 seconds once caught up).
+    ///   - options: how the feed is followed (by default a live Server-Sent Events stream once
+    ///     caught up; see ``ChangeFeedTransport``).
     public func changes(of catalog: String, since: Int, options: ChangeFeedOptions = ChangeFeedOptions())
         -> CatalogChanges
     {

@@ -88,4 +88,31 @@ enum ChangesSamples {
         task.cancel()
         // end
     }
+
+    static func followStatus(client: CatalogClient, since: Int) async throws {
+        // sample: changes-status
+        var options = ChangeFeedOptions()
+        options.transport = .events(idleTimeout: .seconds(45))
+        options.onStatus = { status in
+            switch status {
+            case .live: print("live")
+            case .retrying(let error): print("reconnecting:", error.message)
+            }
+        }
+        for try await change in client.changes(of: "cookbook", since: since, options: options) {
+            print(change.number, change.kind)
+        }
+        // end
+    }
+
+    static func parseEvents() throws {
+        // sample: changes-parser
+        var parser = ServerSentEventParser()
+        for chunk in ["id: 7\nevent: cha", "nge\ndata: {}\n\n"] {
+            for event in try parser.parse(Array(chunk.utf8)) {
+                print(event.lastEventID, event.type, event.data)  // 7 change {}
+            }
+        }
+        // end
+    }
 }

@@ -12,6 +12,7 @@ final class PauseGate: Sendable {
         var nextID = 0
         /// Waits reported and not yet taken by ``nextWait()``.
         var reported: [Duration] = []
+        var count = 0
         var reader: CheckedContinuation<Duration, Never>?
     }
 
@@ -36,8 +37,12 @@ final class PauseGate: Sendable {
         }
     }
 
+    /// How many waits the sequence has asked for so far.
+    var waitsReported: Int { state.withLock { $0.count } }
+
     private func report(_ duration: Duration) {
         let reader = state.withLock { state -> CheckedContinuation<Duration, Never>? in
+            state.count += 1
             guard let reader = state.reader else {
                 state.reported.append(duration)
                 return nil

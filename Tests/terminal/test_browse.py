@@ -145,6 +145,14 @@ class Pane:
         self.tmux("kill-server")
 
 
+def pane_record(pane):
+    """The id of the record on a detail page (its last field)."""
+    for line in reversed(pane.screen().splitlines()):
+        if line.strip().startswith("id:"):
+            return line.split(":", 1)[1].strip()
+    raise AssertionError(f"no id on the screen:\n{pane.screen()}")
+
+
 class BrowseTests(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -313,6 +321,49 @@ class BrowseTests(unittest.TestCase):
         escapes = plain.screen(escapes=True)
         self.assertNotIn("38;5;", escapes)
         self.assertNotIn("48;5;", escapes)
+
+    def test_changes_made_while_a_catalog_is_open_show_without_a_key(self):
+        # Its id sorts after the demo catalogs, whose places on the first screen other tests use.
+        source = os.path.join(self.work, "live.csv")
+        with open(source, "w", encoding="utf-8") as out:
+            out.write("id,title,subtitle\n")
+            for number, title in enumerate(["Alma", "Barack", "Cseresznye", "Dinnye", "Eper"], 1):
+                out.write(f"l{number},{title},gyümölcs {number}\n")
+        subprocess.run([BINARY, "import", source, "--catalog", "zz-live", "--locale", "hu", "--db", self.server.db],
+                       check=True, capture_output=True)
+
+        def cli(*arguments, stdin=None):
+            subprocess.run([BINARY, *arguments, "--db", self.server.db], input=stdin, check=True,
+                           capture_output=True)
+
+        pane = self.browse(f"{self.server.url} --catalog zz-live")
+        pane.wait_for("Cseresznye")
+        pane.wait_for("● live")
+        # A changed record is changed where it stands.
+        cli("set", "zz-live", "l2", "subtitle=friss áru")
+        screen = pane.wait_for("friss áru")
+        rows = [line for line in screen.splitlines() if "Barack" in line or "Alma" in line]
+        self.assertEqual(len(rows), 2, screen)
+        # A deleted one leaves the list; the cursor stays on its row.
+        pane.send("Down", "Down")  # on Cseresznye
+        cli("rm", "zz-live", "l3")
+        screen = pane.wait_gone("Cseresznye")
+        self.assertIn("Dinnye", screen)
+        # A new one appears where it sorts (between Barack and Dinnye).
+        cli("put", "zz-live", "-", stdin=json.dumps({"id": "l9", "title": "Citrom"}).encode())
+        screen = pane.wait_for("Citrom")
+        order = [name for line in screen.splitlines() for name in ["Barack", "Citrom", "Dinnye"] if name in line]
+        self.assertEqual(order, ["Barack", "Citrom", "Dinnye"], screen)
+        # The cursor moved to Dinnye when Cseresznye left, and stayed on it when Citrom came:
+        # the detail page of a record that changes shows its new values, of one deleted says so.
+        pane.send("Enter")
+        pane.wait_for("gyümölcs 4")
+        self.assertEqual(pane_record(pane), "l4")
+        cli("set", "zz-live", "l4", "subtitle=érett")
+        pane.wait_for("érett")
+        cli("rm", "zz-live", "l4")
+        pane.wait_for("this record was deleted")
+        self.assertIn("érett", pane.screen())
 
     def test_the_terminal_is_restored_after_ctrl_c_and_sigterm(self):
         for stop in ("ctrl-c", "sigterm"):

@@ -45,15 +45,19 @@ public struct CatalogChanges: AsyncSequence, Sendable {
         private var follower: ChangeFollower
         private var connection: any ChangeFeedConnection
         private let pause: FeedPause
+        private let status: FeedStatusReporter
 
         init(changes: CatalogChanges) {
             let options = changes.options
             follower = ChangeFollower(
                 since: changes.since, retryDelay: options.retryDelay, maxRetryDelay: options.maxRetryDelay)
             pause = options.pause
+            let status = FeedStatusReporter(options.onStatus)
+            self.status = status
             connection = options.transport.connect(
                 to: changes.client, catalog: changes.catalog,
-                pageSize: Swift.min(CatalogLimits.maxPageSize, Swift.max(1, options.pageSize)), pause: options.pause)
+                pageSize: Swift.min(CatalogLimits.maxPageSize, Swift.max(1, options.pageSize)), pause: options.pause,
+                status: status)
         }
 
         /// The next change; nil once the iterating task is cancelled.
@@ -73,6 +77,7 @@ public struct CatalogChanges: AsyncSequence, Sendable {
                         follower.failed(error)
                     }
                 case .wait(let delay):
+                    if let error = follower.lastFailure { status.retrying(error) }
                     do {
                         try await pause.wait(delay)
                     } catch {

@@ -32,6 +32,8 @@ struct ChangeFollower: Sendable {
 
     /// The number of the last change delivered (at first, the number the sequence started after).
     private(set) var last: Int
+    /// The failure being waited out, while the follower backs off.
+    private(set) var lastFailure: CatalogClientError?
     private var pending: [CatalogChange] = []
     private var position = 0
     private var phase = Phase.ready
@@ -76,6 +78,7 @@ struct ChangeFollower: Sendable {
     /// The feed answered `page` for the changes after ``last``.
     mutating func received(_ page: CatalogChangePage) {
         retryDelay = firstRetryDelay
+        lastFailure = nil
         var fresh: [CatalogChange] = []
         var newest = last
         for change in page.changes where change.number > newest {
@@ -100,6 +103,7 @@ struct ChangeFollower: Sendable {
                 delay = Swift.max(delay, .seconds(seconds))
             }
             phase = .backingOff(delay)
+            lastFailure = error
             retryDelay = Swift.min(retryDelay * 2, maxRetryDelay)
         default:
             phase = .failed(error)

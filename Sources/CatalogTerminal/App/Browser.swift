@@ -32,6 +32,9 @@ enum Answer: Sendable {
         var categories: [CategoryCount]
         var hasFeatured: Bool
         var page: ItemsPage
+        /// The catalog's change number before it was read (nil offline, or from a server without
+        /// a change feed): changes are followed after it.
+        var change: Int?
     }
 
     case catalogs(Result<[CatalogSummary], CatalogClientError>)
@@ -41,6 +44,15 @@ enum Answer: Sendable {
     case favorites(generation: Int, Result<[FavoriteEntry], CatalogClientError>)
     case signedIn(Result<SignInResponse, CatalogClientError>)
     case favoriteSet(item: String, isFavorite: Bool, Result<Bool, CatalogClientError>)
+    /// A live change of catalog `catalog`.
+    case change(catalog: String, CatalogChange)
+    /// Whether the changes of `catalog` are heard of now.
+    case live(catalog: String, ChangeFeedStatus)
+    /// Following the changes of `catalog` ended with this error (a deleted catalog: `.notFound`).
+    case followEnded(catalog: String, CatalogClientError)
+    /// The record after a new `record` in the catalog's order (a page of one after its cursor), to
+    /// place it in the list.
+    case placed(catalog: String, record: Record, Result<ItemsPage, CatalogClientError>)
 }
 
 /// The terminal app's logic: turns events into state changes and requests, one event at a time
@@ -60,6 +72,10 @@ final class Browser {
     /// The request to repeat on Ctrl-R after a failure.
     private var retry: (() -> Void)?
     private var searchTask: Task<Void, Never>?
+    /// Follows the open catalog's changes (online only).
+    private var following: Task<Void, Never>?
+    /// The screen and detail page to show again once a catalog read again for a reload is open.
+    private var reopening: (screen: BrowserState.Screen, detail: BrowserState.Detail?)?
     /// Records per page.
     static let pageSize = 100
     /// How long search waits for the next key before it asks.
@@ -103,9 +119,14 @@ final class Browser {
         let source = source
         let post = post
         let limit = Self.pageSize
+        let client = state.offline ? nil : client
         retry = { [weak self] in self?.open(id) }
+        stopFollowing()
         Task {
             let result = await attempt { () async throws -> Answer.Opened in
+                // The change number first: a change made while the rest is read is applied again,
+                // which changes nothing; one made before it is in what is read.
+                let change = try? await client?.changeLog(of: id, since: 0, limit: 1).change
                 async let detail = source.catalog(id)
                 async let sections = source.sections(of: id)
                 async let categories = source.categories(of: id)
@@ -113,7 +134,7 @@ final class Browser {
                 async let page = source.items(of: id, section: nil, after: nil, before: nil, limit: limit)
                 return Answer.Opened(
                     detail: try await detail, sections: try await sections, categories: try await categories,
-                    hasFeatured: !(try await featured).isEmpty, page: try await page)
+                    hasFeatured: !(try await featured).isEmpty, page: try await page, change: change)
             }
             post(.answer(.opened(result)))
         }
@@ -125,7 +146,9 @@ final class Browser {
         switch event {
         case .key(let key): handle(key)
         case .resize: clampScroll()
-        case .stop, .inputEnded: finished = true
+        case .stop, .inputEnded:
+            finished = true
+            stopFollowing()
         case .answer(let answer): apply(answer)
         }
     }
@@ -133,6 +156,7 @@ final class Browser {
     private func handle(_ key: Key) {
         if key == .control("c") || key == .control("d") {
             finished = true
+            stopFollowing()
             return
         }
         if key == .control("r"), state.message?.canRetry == true, let retry {
@@ -185,6 +209,7 @@ final class Browser {
             } else {
                 state.screen = .catalogs
                 state.catalog = nil
+                stopFollowing()
             }
             return
         case .character("*"):
@@ -579,6 +604,33 @@ final class Browser {
             state.screen = .catalog
             state.message = nil
             if state.signedInAs != nil { loadFavorites() }
+            if let change = opened.change { startFollowing(opened.detail.id, after: change) }
+            if let (screen, detail) = reopening, screen == .detail, let detail {
+                state.detail = detail
+                state.screen = .detail
+            }
+            reopening = nil
+        case .change(let catalog, let change):
+            guard catalog == state.catalog?.id else { return }
+            applyChange(change, of: catalog)
+        case .live(let catalog, let status):
+            guard catalog == state.catalog?.id, state.live != .off else { return }
+            state.live = status == .live ? .live : .disconnected
+        case .followEnded(let catalog, let error):
+            guard catalog == state.catalog?.id else { return }
+            state.live = .off
+            if error.code == .notFound {
+                state.message = BrowserState.Message(
+                    text: "catalog \"\(catalog)\" was deleted", isError: true, canRetry: false)
+            } else {
+                show(error)
+            }
+        case .placed(let catalog, let record, .success(let page)):
+            guard catalog == state.catalog?.id else { return }
+            state.place(record, before: page.items.first?.id, height: bodyHeight)
+        case .placed(_, _, .failure):
+            // The record shows once its page is loaded again.
+            break
         case .page(let target, let generation, let placement, .success(let page)):
             applyPage(target, generation: generation, placement: placement, page: page)
         case .searched(let generation, let append, .success(let response)):
@@ -641,6 +693,53 @@ final class Browser {
             } else {
                 show(error)
             }
+        }
+    }
+
+    // MARK: - Live changes
+
+    /// Follows the changes of `catalog` after change number `since`, until another catalog opens
+    /// or the app ends.
+    private func startFollowing(_ catalog: String, after since: Int) {
+        stopFollowing()
+        guard let client, !state.offline else { return }
+        state.live = .connecting
+        let post = post
+        var options = ChangeFeedOptions()
+        options.onStatus = { status in post(.answer(.live(catalog: catalog, status))) }
+        following = Task { [options] in
+            var changes = client.changes(of: catalog, since: since, options: options).makeAsyncIterator()
+            do throws(CatalogClientError) {
+                while let change = try await changes.next() { post(.answer(.change(catalog: catalog, change))) }
+            } catch {
+                post(.answer(.followEnded(catalog: catalog, error)))
+            }
+        }
+    }
+
+    private func stopFollowing() {
+        following?.cancel()
+        following = nil
+        state.live = .off
+    }
+
+    /// One live change: records in place, a new record placed once the record after it is known,
+    /// the catalog read again for a reload or a new definition (keeping the screen).
+    private func applyChange(_ change: CatalogChange, of catalog: String) {
+        switch change.kind {
+        case .upsert, .delete:
+            guard state.apply(change, height: bodyHeight), let record = change.record, let client else { return }
+            guard let cursor = change.cursor else { return }
+            let post = post
+            Task {
+                let result = await attempt { try await client.items(of: catalog, after: cursor, limit: 1) }
+                post(.answer(.placed(catalog: catalog, record: record, result)))
+            }
+        case .definition, .reload:
+            let screen = state.screen
+            let detail = state.detail
+            open(catalog)
+            reopening = (screen, detail)
         }
     }
 

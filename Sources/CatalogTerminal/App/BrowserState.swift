@@ -5,6 +5,9 @@ import Foundation
 /// Everything `catalog browse` shows: which screen, what is loaded, what is selected. Changed only
 /// by ``Browser`` on its one loop, one event at a time.
 struct BrowserState: Sendable {
+    /// The app's list of records (CatalogClient has a type of that name too).
+    typealias List = RecordList
+
     /// The screens.
     enum Screen: Equatable, Sendable {
         /// The server's catalogs.
@@ -41,6 +44,8 @@ struct BrowserState: Sendable {
         var record: Record
         var scroll = 0
         var returnTo: Screen
+        /// The record was deleted while it was shown.
+        var deleted = false
     }
 
     /// The sign-in form.
@@ -92,6 +97,8 @@ struct BrowserState: Sendable {
     var lastJumpKey = Date.distantPast
     var loading = false
     var offline = false
+    /// Whether the open catalog's changes are followed live.
+    var live = Live.off
 
     /// The words of the open catalog's language.
     var phrases: CatalogPhrases { CatalogPhrases.forLocale(catalog?.locale ?? "en") }

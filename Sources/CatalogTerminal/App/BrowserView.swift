@@ -298,8 +298,11 @@ enum BrowserView {
     static func detail(_ state: BrowserState, width: Int, height: Int) -> [Row] {
         guard let detail = state.detail else { return [] }
         var rows = [titleBar(detail.record.title, detail.record.section ?? "", width: width)]
+        if detail.deleted {
+            rows.append(Row([Span("  ⚠ this record was deleted", TextStyle(bold: true, foreground: .error))]))
+        }
         rows += detailLines(detail.record, state: state, width: width).dropFirst(detail.scroll).prefix(
-            max(0, height - 2))
+            max(0, height - rows.count - 1))
         return rows
     }
 
@@ -358,6 +361,19 @@ enum BrowserView {
         case .signIn:
             hints = "Tab next field   Enter sign in   Esc cancel"
         }
-        return Row(" " + hints, .muted).fitted(to: width)
+        // The live hint first: a narrow terminal cuts the key hints, not it.
+        return Row(liveHint(state) + [Span(" " + hints, .muted)]).fitted(to: width)
+    }
+
+    /// `● live` while the open catalog's changes stream in, `○ reconnecting…` while the server
+    /// is away; nothing offline.
+    static func liveHint(_ state: BrowserState) -> [Span] {
+        guard state.screen != .catalogs, state.screen != .signIn else { return [] }
+        switch state.live {
+        case .off: return []
+        case .connecting: return [Span(" ○ connecting… ", .muted)]
+        case .live: return [Span(" ● live ", .bold)]
+        case .disconnected: return [Span(" ○ reconnecting… ", TextStyle(bold: true, foreground: .error))]
+        }
     }
 }
