@@ -179,6 +179,8 @@ struct ServeCommand: Command {
             refreshOptions.maxBytes = Int64(megabytes) << 20
         }
         refreshOptions.allowPrivate = arguments[Self.allowPrivateFetch]
+        // An import through the API from a URL downloads as a refresh does.
+        settings.importFetch = refreshOptions
         TemporaryFiles.removeStale()
 
         // Fail now, with the reason, rather than on the first request.
