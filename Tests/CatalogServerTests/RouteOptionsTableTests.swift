@@ -46,6 +46,9 @@ import Testing
     static let table: [String: Expected] = [
         "POST /api/v1/catalogs/{id}/import": Expected(
             lane: "imports", bodyLimit: uploadLimit, authentication: .admin, rateClass: .expensive),
+        "POST /api/v1/catalogs/{id}/import/preview": Expected(
+            lane: "imports", bodyLimit: uploadLimit, authentication: .admin, rateClass: .expensive),
+        "GET /api/v1/imports/{job}": Expected(authentication: .signedIn),
         "POST /api/v1/catalogs": management,
         "PATCH /api/v1/catalogs/{id}": Expected(lane: "imports", authentication: .signedIn, rateClass: .expensive),
         "DELETE /api/v1/catalogs/{id}": management,

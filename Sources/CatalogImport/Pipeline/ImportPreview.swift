@@ -3,7 +3,7 @@ import Foundation
 
 /// What an import would make of a source's first records, without storing anything: the format
 /// it found, the source's fields, the role each field would feed, the extra fields' types, and
-/// the first records as they would be stored.
+/// the first records as they would be stored, and why the import would refuse any of them.
 ///
 /// It is the import's own reading: the same plan (``ImportPlan``: the stored catalog's
 /// definition or the file's embedded one, with the request's mapping and types), the same reader
@@ -26,6 +26,9 @@ public struct ImportPreview: Sendable, Equatable, Encodable {
     public var types: [String: FieldType]
     /// The first records, as they would be stored.
     public var records: [Record]
+    /// Why the import would refuse the first records it cannot map (`upload:2:1: record has no
+    /// title …`): the import stops at the first, the preview goes on so the mapping can be fixed.
+    public var problems: [String]
     /// Whether these are all of the source's records.
     public var complete: Bool
     /// The mapper's notes about the records read.
@@ -45,6 +48,8 @@ public struct ImportPreview: Sendable, Equatable, Encodable {
         var mapper = RecordMapper(definition: definition)
         mapper.requiredSources = plan.request.mapping
         var records: [Record] = []
+        var problems: [String] = []
+        var read = 0
         var complete = true
         var declared: [String] = []
         do {
@@ -53,14 +58,19 @@ public struct ImportPreview: Sendable, Equatable, Encodable {
                     mapper.declare(fieldNames: declared)
                     declared = []
                 }
-                guard records.count < limit else { throw Enough() }
-                records.append(try mapper.record(from: source))
+                guard read < limit else { throw Enough() }
+                read += 1
+                do {
+                    records.append(try mapper.record(from: source))
+                } catch let problem as ImportError {
+                    problems.append(problem.description)
+                }
             }
         } catch is Enough {
             complete = false
         }
         if !declared.isEmpty { mapper.declare(fieldNames: declared) }
-        if records.isEmpty { throw ImportError(.empty, "no records found") }
+        if read == 0 { throw ImportError(.empty, "no records found") }
         try mapper.finish()
         var mapping: [Role: String] = [:]
         for role in Role.allCases {
@@ -69,15 +79,15 @@ public struct ImportPreview: Sendable, Equatable, Encodable {
         let fields = mapper.sourceFieldNames
         return ImportPreview(
             format: format, fields: fields, mapping: mapping,
-            types: definition.fieldTypes.filter { fields.contains($0.key) }, records: records, complete: complete,
-            notes: mapper.notes)
+            types: definition.fieldTypes.filter { fields.contains($0.key) }, records: records, problems: problems,
+            complete: complete, notes: mapper.notes)
     }
 
     /// Thrown by the preview's reading once it has its records.
     private struct Enough: Error {}
 
     enum CodingKeys: String, CodingKey {
-        case format, fields, mapping, types, records, complete, notes
+        case format, fields, mapping, types, records, problems, complete, notes
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -88,6 +98,7 @@ public struct ImportPreview: Sendable, Equatable, Encodable {
             Dictionary(uniqueKeysWithValues: mapping.map { ($0.key.rawValue, $0.value) }), forKey: .mapping)
         try container.encode(types, forKey: .types)
         try container.encode(records, forKey: .records)
+        try container.encode(problems, forKey: .problems)
         try container.encode(complete, forKey: .complete)
         try container.encode(notes, forKey: .notes)
     }
