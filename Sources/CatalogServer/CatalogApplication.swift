@@ -151,11 +151,6 @@ public final class CatalogApplication: Sendable {
         let throttle = SignInThrottle(policy: options.signInPolicy, clock: options.signInClock)
         let feed = ChangeFeed(stores: stores)
         let records = RecordsAPI(stores: stores, authentication: authentication, feed: feed)
-        WebRoutes(
-            stores: stores, authenticator: authenticator,
-            settings: WebSessionSettings(publicURL: options.publicURL), throttle: throttle, baseURL: baseURL,
-            records: records
-        ).register(in: &routes)
         CatalogAPI(stores: stores).register(in: &routes)
         records.register(in: &routes)
         FavoritesAPI(stores: stores, authentication: authentication).register(in: &routes)
@@ -176,6 +171,11 @@ public final class CatalogApplication: Sendable {
             stores: stores, authentication: authentication, management: options.management, snapshots: snapshots,
             thumbnails: thumbnails)
         management.register(in: &routes)
+        WebRoutes(
+            stores: stores, authenticator: authenticator,
+            settings: WebSessionSettings(publicURL: options.publicURL), throttle: throttle, baseURL: baseURL,
+            records: records, imports: imports, management: management
+        ).register(in: &routes)
         OpenAPIRoute().register(in: &routes)
         CompatRoutes(stores: stores, catalog: options.compatCatalog, baseURL: baseURL).register(in: &routes)
         ImageRoutes(store: ImageStore(directory: options.imagesDirectory), thumbnails: thumbnails)
