@@ -36,7 +36,8 @@ struct NewCatalogPage {
                 id: "n-title", name: "title", label: strings[.catalogTitle], pointer: "/title",
                 attributes: ["maxlength": "200"], into: &html)
             OwnerFields.locale(id: "n-locale", selected: strings.language, locales: locales, strings: strings, into: &html)
-            html.open("fieldset", ["class": "field", "data-pointer": "/source", "aria-describedby": "n-source-error"])
+            html.open(
+                "fieldset", ["class": "field", "id": "n-source", "data-pointer": "/source", "aria-describedby": "n-source-error"])
             html.element("legend", text: strings[.sourceLegend])
             html.element("label", ["for": "n-file"], text: strings[.sourceFile])
             html.element(
