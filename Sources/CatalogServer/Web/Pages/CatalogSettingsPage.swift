@@ -21,10 +21,13 @@ struct CatalogSettingsPage {
     var definition: CatalogDefinition { catalog.definition }
     var strings: WebStrings { WebStrings.forLocale(definition.locale) }
 
-    /// The fields whose labels can be set: the roles the catalog's records use, then the others.
+    /// The fields whose labels can be set: the roles the catalog's records use, then the other
+    /// fields (not the source fields that feed roles: records keep those under the role's name).
     var fields: [String] {
         var names = Role.allCases.filter { $0 == .title || definition.mapping[$0] != nil }.map(\.rawValue)
-        for name in definition.fieldOrder where Role(rawValue: name) == nil && !names.contains(name) {
+        let roleSources = Set(definition.mapping.values)
+        for name in definition.fieldOrder
+        where Role(rawValue: name) == nil && !roleSources.contains(name) && !names.contains(name) {
             names.append(name)
         }
         return names
