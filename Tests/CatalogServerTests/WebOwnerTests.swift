@@ -57,7 +57,8 @@ import Testing
         #expect(settings.status == 200)
         // An owner changes the settings but may not delete the catalog: no danger section.
         #expect(!settings.text.contains("delete-catalog"))
-        #expect(try fixture.request("/c/cookbook", headers: [("Cookie", mari.cookie)]).text.contains("catalog-settings"))
+        #expect(
+            try fixture.request("/c/cookbook", headers: [("Cookie", mari.cookie)]).text.contains("catalog-settings"))
         #expect(
             try send(.delete, "/c/cookbook/settings", "", type: "application/json", session: mari).status == 403)
         #expect(

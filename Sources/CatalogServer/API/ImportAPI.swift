@@ -207,7 +207,9 @@ struct ImportUpload: Sendable {
         let format = try ImportAPI.format(of: request)
         let url = try request.text("url", maxLength: 2048)
         if let url {
-            guard SourceFetcher.isRemote(url) else { throw HTTPError.badParameter("'url' must be an http or https URL") }
+            guard SourceFetcher.isRemote(url) else {
+                throw HTTPError.badParameter("'url' must be an http or https URL")
+            }
             guard request.body.isEmpty else { throw HTTPError.badParameter("send a file or give 'url', not both") }
         } else if request.body.isEmpty {
             throw HTTPError.badParameter("the request body (the file) is empty")

@@ -53,7 +53,8 @@ struct CatalogSettingsPage {
             html.raw("<noscript>")
             html.element("p", ["class": "notice"], text: strings[.pageNeedsScript])
             html.raw("</noscript>")
-            html.element("div", ["class": "problems", "id": "owner-error", "role": "alert", "tabindex": "-1", "hidden": ""])
+            html.element(
+                "div", ["class": "problems", "id": "owner-error", "role": "alert", "tabindex": "-1", "hidden": ""])
             OwnerFields.text(
                 id: "s-title", name: "title", label: strings[.catalogTitle], pointer: "/title", value: definition.title,
                 attributes: ["maxlength": "200"], into: &html)
@@ -79,7 +80,8 @@ struct CatalogSettingsPage {
             }
             html.close("fieldset")
             html.open("div", ["class": "editor-actions"])
-            html.element("button", ["type": "submit", "class": "primary", "id": "save-settings"], text: strings[.saveSettings])
+            html.element(
+                "button", ["type": "submit", "class": "primary", "id": "save-settings"], text: strings[.saveSettings])
             html.element("a", ["class": "cancel", "href": WebPaths.catalog(id)], text: strings[.cancel])
             html.close("div")
             html.close("form")
@@ -92,7 +94,10 @@ struct CatalogSettingsPage {
         let id = definition.id
         html.open(
             "section",
-            ["class": "editor owner danger-zone", "id": "danger-zone", "aria-labelledby": "danger-title", "data-catalog": id])
+            [
+                "class": "editor owner danger-zone", "id": "danger-zone", "aria-labelledby": "danger-title",
+                "data-catalog": id,
+            ])
         html.element("h2", ["id": "danger-title"], text: strings[.dangerZone])
         html.element("p", ["id": "delete-help"], text: strings[.deleteHelp])
         html.open("div", ["class": "field"])

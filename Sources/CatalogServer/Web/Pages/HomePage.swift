@@ -21,7 +21,9 @@ struct HomePage {
             }
             if canCreate {
                 html.element("p", ["class": "home-actions"]) {
-                    $0.element("a", ["class": "button-link", "id": "new-catalog-link", "href": "/new"], text: strings[.newCatalog])
+                    $0.element(
+                        "a", ["class": "button-link", "id": "new-catalog-link", "href": "/new"],
+                        text: strings[.newCatalog])
                 }
             }
             html.open("ol", ["class": "rows catalogs", "id": "catalogs"])

@@ -35,9 +35,11 @@ struct NewCatalogPage {
             OwnerFields.text(
                 id: "n-title", name: "title", label: strings[.catalogTitle], pointer: "/title",
                 attributes: ["maxlength": "200"], into: &html)
-            OwnerFields.locale(id: "n-locale", selected: strings.language, locales: locales, strings: strings, into: &html)
+            OwnerFields.locale(
+                id: "n-locale", selected: strings.language, locales: locales, strings: strings, into: &html)
             html.open(
-                "fieldset", ["class": "field", "id": "n-source", "data-pointer": "/source", "aria-describedby": "n-source-error"])
+                "fieldset",
+                ["class": "field", "id": "n-source", "data-pointer": "/source", "aria-describedby": "n-source-error"])
             html.element("legend", text: strings[.sourceLegend])
             html.element("label", ["for": "n-file"], text: strings[.sourceFile])
             html.element(
@@ -52,10 +54,12 @@ struct NewCatalogPage {
             html.element("p", ["class": "field-error", "id": "n-source-error", "hidden": ""])
             html.close("fieldset")
             html.open("div", ["class": "editor-actions"])
-            html.element("button", ["type": "submit", "class": "primary", "id": "preview-button"], text: strings[.showPreview])
+            html.element(
+                "button", ["type": "submit", "class": "primary", "id": "preview-button"], text: strings[.showPreview])
             html.element("a", ["class": "cancel", "href": "/"], text: strings[.cancel])
             html.close("div")
-            html.element("div", ["class": "problems", "id": "owner-error", "role": "alert", "tabindex": "-1", "hidden": ""])
+            html.element(
+                "div", ["class": "problems", "id": "owner-error", "role": "alert", "tabindex": "-1", "hidden": ""])
             preview(into: &html)
             progress(into: &html)
             html.close("form")
@@ -86,7 +90,8 @@ struct NewCatalogPage {
             $0.element("table", ["id": "preview-table"])
         }
         html.open("div", ["class": "editor-actions"])
-        html.element("button", ["type": "button", "class": "primary", "id": "import-button"], text: strings[.startImport])
+        html.element(
+            "button", ["type": "button", "class": "primary", "id": "import-button"], text: strings[.startImport])
         html.close("div")
         html.close("section")
     }
