@@ -67,6 +67,22 @@ import Testing
         }
     }
 
+    @Test func anExistingCatalogIsPreviewedWithItsOwnMapping() throws {
+        let imported = try post("/api/v1/catalogs/kitchen/import?field=id%3Dsku&field=title%3Dname", Self.csv)
+        #expect(imported.status == 200, "\(imported.text)")
+        let preview = try post("/api/v1/catalogs/kitchen/import/preview", Self.csv)
+        #expect(preview.object["mapping"] as? [String: String] == ["id": "sku", "title": "name"])
+        #expect((preview.object["records"] as? [[String: Any]])?.last?["id"] as? String == "a-3")
+    }
+
+    @Test func aMalformedFileIsA422WithLineAndColumn() throws {
+        let reply = try post(
+            "/api/v1/catalogs/kitchen/import/preview", "<r><i><title>A</i></r>", type: "application/xml")
+        #expect(reply.status == 422)
+        let message = (reply.object["error"] as? [String: Any])?["message"] as? String ?? ""
+        #expect(message.hasPrefix("upload:1:"), "\(message)")
+    }
+
     @Test func aBadMappingIsA400AndABadFileA422WithWhere() throws {
         let unknown = try post("/api/v1/catalogs/kitchen/import/preview?field=colour%3Dname", Self.csv)
         #expect(unknown.status == 400)
