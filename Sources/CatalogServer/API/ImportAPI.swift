@@ -106,12 +106,19 @@ struct ImportAPI {
         let upload = try ImportUpload(request, catalog: catalog, stores: stores)
         let api = self
         let deadline = ContinuousClock.now + timeout
-        let job = try jobs.start(catalog: catalog, owner: user.id) { progress in
-            defer { upload.remove() }
-            let timedOut: @Sendable () -> Bool = { ContinuousClock.now > deadline }
-            return try Self.stoppingAtTimeout(timedOut: timedOut, limit: api.timeout) {
-                try api.run(upload, progress: progress) { timedOut() || progress.isStopped() }
+        let job: ImportJob
+        do {
+            job = try jobs.start(catalog: catalog, owner: user.id) { progress in
+                defer { upload.remove() }
+                let timedOut: @Sendable () -> Bool = { ContinuousClock.now > deadline }
+                return try Self.stoppingAtTimeout(timedOut: timedOut, limit: api.timeout) {
+                    try api.run(upload, progress: progress) { timedOut() || progress.isStopped() }
+                }
             }
+        } catch {
+            // Refused (too many jobs, or the server stops): the upload goes now.
+            upload.remove()
+            throw error
         }
         var response = try JSONResponse.make(job.document, status: .accepted)
         response.headers["Location"] = ImportJobs.path(job.id)
