@@ -154,12 +154,7 @@ struct ImportAPI {
     /// The format from `?format=`, else from the Content-Type; nil for
     /// `application/octet-stream`: found from the file's first bytes, as `catalog import` does.
     static func format(of request: Request) throws -> ImportFormat? {
-        if let name = try request.text("format", maxLength: 10) {
-            guard let format = ImportFormat(rawValue: name) else {
-                throw HTTPError.badParameter("'format' must be xml, json, csv or sqlite")
-            }
-            return format
-        }
+        if let format = try formatParameter(request) { return format }
         let type = (request.headers["Content-Type"] ?? "").split(separator: ";").first.map {
             $0.trimmingCharacters(in: .whitespaces).lowercased()
         }
@@ -175,6 +170,15 @@ struct ImportAPI {
                 "send application/xml, application/json, text/csv, application/vnd.sqlite3 or "
                     + "application/octet-stream, or give ?format=")
         }
+    }
+
+    /// The format `?format=` names, nil without one.
+    static func formatParameter(_ request: Request) throws -> ImportFormat? {
+        guard let name = try request.text("format", maxLength: 10) else { return nil }
+        guard let format = ImportFormat(rawValue: name) else {
+            throw HTTPError.badParameter("'format' must be xml, json, csv or sqlite")
+        }
+        return format
     }
 
     static func boolean(_ request: Request, _ name: String) throws -> Bool {
@@ -211,8 +215,9 @@ struct ImportUpload: Sendable {
     let file: TemporaryFile?
 
     init(_ request: Request, catalog: String, stores: any CatalogDatabase) throws {
-        let format = try ImportAPI.format(of: request)
         let url = try request.text("url", maxLength: 2048)
+        // A download's format is `?format=`, else its name's or its first bytes'.
+        let format = url == nil ? try ImportAPI.format(of: request) : try ImportAPI.formatParameter(request)
         if let url {
             guard SourceFetcher.isRemote(url) else {
                 throw HTTPError.badParameter("'url' must be an http or https URL")
