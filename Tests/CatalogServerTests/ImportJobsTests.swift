@@ -165,6 +165,25 @@ import Testing
         clock.value = now
         #expect(jobs.job(first.id, for: 1, isAdmin: false) == nil)
     }
+
+    @Test func stoppingWaitsForRunningJobsAndRefusesNewOnes() throws {
+        let jobs = ImportJobs()
+        let started = DispatchSemaphore(value: 0)
+        let job = try jobs.start(catalog: "a", owner: 1) { progress in
+            started.signal()
+            // As an import does: it looks between steps whether to stop.
+            while !progress.isStopped() { _ = sched_yield() }
+            throw HTTPError(.serviceUnavailable, code: "stopped", "the server stops")
+        }
+        started.wait()
+        jobs.stop()
+        #expect(jobs.job(job.id, for: 1, isAdmin: false)?.state == .failed)
+        #expect(throws: HTTPError.self) {
+            try jobs.start(catalog: "b", owner: 1) { _ in
+                ImportSummary(read: 0, total: 0, added: 0, updated: 0, removed: 0)
+            }
+        }
+    }
 }
 
 /// A clock a test moves.

@@ -12,7 +12,8 @@ import Synchronization
 /// - Private: a job is seen by the user who started it and by administrators; to everyone else
 ///   it does not exist (404), so its id tells nothing.
 /// - Each runs on a thread of its own, ten nice steps down as the import lane's; it stops,
-///   changing nothing, at the import time limit or when the server stops (``stop()``).
+///   changing nothing, at the import time limit or when the server stops (``stop()``, which
+///   waits for it).
 final class ImportJobs: Sendable {
     static let maxRunning = 2
     static let maxKept = 64
@@ -107,9 +108,13 @@ final class ImportJobs: Sendable {
         }
     }
 
-    /// Stops every running job (each at its next check, changing nothing) and refuses new ones.
+    /// Stops every running job (each at its next check, changing nothing), refuses new ones, and
+    /// returns once none runs: the database can close then.
     func stop() {
         state.withLock { $0.stopped = true }
+        ended.lock()
+        defer { ended.unlock() }
+        while state.withLock({ $0.jobs.values.contains { $0.state == .running } }) { ended.wait() }
     }
 
     private func apply(_ event: ImportJob.Event, to id: String) {
