@@ -39,8 +39,9 @@ done
 url="$(grep -o 'http://[^ ]*' "$work/serve.out")"
 echo "schemathesis against $url (examples per operation: $examples)" >&2
 
-# Every operation, every check; uploads are fuzzed separately because a body that fits the
-# schema (any string) is still not a valid catalog file, so it must be allowed to be refused.
+# Every operation, every check; uploads (the import and its preview) are fuzzed separately because
+# a body that fits the schema (any string) is still not a valid catalog file, so it must be allowed
+# to be refused.
 # Run from the throwaway folder: schemathesis keeps a cache of its findings in the working directory.
 # A schema-breaking value long enough to pass the request line's limit is refused with 414 before
 # any route sees it: that is a refusal too (beside schemathesis's default list).
@@ -62,11 +63,12 @@ include-operation-id = ["createCatalog", "updateCatalog", "deleteCatalog", "putI
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "401", "403", "404", "409", "412", "422", "429", "5xx"]
 TOML
 schemathesis run "$url/api/v1/openapi.json" --checks all --max-examples "$examples" "${seed_args[@]}" \
-  --header "Authorization: Bearer $token" --exclude-operation-id importCatalog --no-color
-# The upload alone has no links to follow: no stateful phase for it.
+  --header "Authorization: Bearer $token" --exclude-operation-id importCatalog --exclude-operation-id previewImport \
+  --no-color
+# The uploads alone have no links to follow: no stateful phase for them.
 schemathesis run "$url/api/v1/openapi.json" --checks all --exclude-checks positive_data_acceptance \
   --max-examples "$examples" "${seed_args[@]}" --header "Authorization: Bearer $token" --include-operation-id importCatalog \
-  --phases examples,coverage,fuzzing --no-color
+  --include-operation-id previewImport --phases examples,coverage,fuzzing --no-color
 
 if grep -q "error:" "$work/serve.err"; then
   echo "The server logged unexpected errors:" >&2

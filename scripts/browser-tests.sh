@@ -82,6 +82,8 @@ db="$work/catalog.sqlite"
 password="browser-$RANDOM-$RANDOM"
 "$binary" demo --db "$db" >/dev/null 2>&1
 "$binary" user add ada --password-stdin --db "$db" >/dev/null 2>&1 <<<"$password"
+# An administrator who signs in to the web app, for the catalog owner's screens (test_owner.py).
+"$binary" user add olga --admin --password-stdin --db "$db" >/dev/null 2>&1 <<<"$password"
 # An administrator's API token, for the changes the live-update tests make through the API.
 admin_token="$("$binary" user add root --admin --json --db "$db" 2>/dev/null |
   python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')"
@@ -107,7 +109,7 @@ done
 serve "$db" demo
 url="$served"
 export CATALOG_URL="$url" CATALOG_USER=ada CATALOG_PASSWORD="$password" CATALOG_SCREENSHOTS="$screenshots"
-export CATALOG_ADMIN_TOKEN="$admin_token"
+export CATALOG_ADMIN_TOKEN="$admin_token" CATALOG_ADMIN_USER=olga
 export SE_OFFLINE=true PYTHONDONTWRITEBYTECODE=1
 
 # MARK: - The 1M-record catalog
@@ -138,7 +140,7 @@ echo "Browser tests against $url ($(chromium --version 2>/dev/null | head -n 1))
 filter=()
 for pattern in ${CATALOG_BROWSER_FILTER:-}; do filter+=(-k "$pattern"); done
 status=0
-(cd "$root/Tests/browser" && exec python3 -m unittest "${filter[@]}" -v test_web test_app test_live test_edit test_speed) &
+(cd "$root/Tests/browser" && exec python3 -m unittest "${filter[@]}" -v test_web test_app test_live test_edit test_owner test_speed) &
 runner=$!
 wait "$runner" || status=$?
 runner=""

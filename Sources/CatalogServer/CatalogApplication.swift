@@ -3,6 +3,7 @@ import CatalogConsole
 import CatalogCore
 import CatalogEngines
 import CatalogHTTP
+import CatalogImport
 import CatalogModel
 import CatalogStorage
 import CatalogSupport
@@ -32,6 +33,9 @@ public struct CatalogServerSettings: Sendable {
     public var signInClock: AuthClock = .system
     /// Threads that check passwords (each check: about 0.1 s of CPU and 64 MiB).
     public var passwordThreads: Int = 1
+    /// How an import through the API downloads a source given by URL (`?url=`): the refresher's
+    /// limits (`--max-download-mb`, `--allow-private-fetch`).
+    public var importFetch = SourceFetcher.Options()
     /// How long an import through the API may run before it is stopped (`--import-timeout`).
     public var importTimeout: Duration = .seconds(600)
     /// Where offline snapshots (`GET /api/v1/catalogs/{id}/snapshot`) are kept; nil: beside the
@@ -121,6 +125,8 @@ public final class CatalogApplication: Sendable {
     let thumbnails: ThumbnailCache
     /// The streams that follow catalogs' changes.
     let changeFeed: ChangeFeed
+    /// The imports running in the background.
+    let importJobs: ImportJobs
     private let listening: Listening
     private let options: CatalogServerOptions
 
@@ -145,11 +151,6 @@ public final class CatalogApplication: Sendable {
         let throttle = SignInThrottle(policy: options.signInPolicy, clock: options.signInClock)
         let feed = ChangeFeed(stores: stores)
         let records = RecordsAPI(stores: stores, authentication: authentication, feed: feed)
-        WebRoutes(
-            stores: stores, authenticator: authenticator,
-            settings: WebSessionSettings(publicURL: options.publicURL), throttle: throttle, baseURL: baseURL,
-            records: records
-        ).register(in: &routes)
         CatalogAPI(stores: stores).register(in: &routes)
         records.register(in: &routes)
         FavoritesAPI(stores: stores, authentication: authentication).register(in: &routes)
@@ -160,14 +161,20 @@ public final class CatalogApplication: Sendable {
             directory: SnapshotAPI.directory(configured: options.snapshotsDirectory, databaseLocation: stores.location),
             maxFiles: options.maxSnapshots)
         SnapshotAPI(stores: stores, cache: snapshots).register(in: &routes)
-        ImportAPI(
+        let jobs = ImportJobs()
+        let imports = ImportAPI(
             stores: stores, authentication: authentication, timeout: options.importTimeout,
-            maxUploadBytes: options.maxUploadBytes
-        ).register(in: &routes)
+            maxUploadBytes: options.maxUploadBytes, jobs: jobs, fetch: options.importFetch)
+        imports.register(in: &routes)
         let thumbnails = ThumbnailCache()
-        CatalogManagementAPI(
+        let management = CatalogManagementAPI(
             stores: stores, authentication: authentication, management: options.management, snapshots: snapshots,
-            thumbnails: thumbnails
+            thumbnails: thumbnails)
+        management.register(in: &routes)
+        WebRoutes(
+            stores: stores, authenticator: authenticator,
+            settings: WebSessionSettings(publicURL: options.publicURL), throttle: throttle, baseURL: baseURL,
+            records: records, imports: imports, management: management
         ).register(in: &routes)
         OpenAPIRoute().register(in: &routes)
         CompatRoutes(stores: stores, catalog: options.compatCatalog, baseURL: baseURL).register(in: &routes)
@@ -177,6 +184,7 @@ public final class CatalogApplication: Sendable {
         let middleware = Self.middleware(stores: stores, router: router, accessLog: accessLog, errorLog: errorLog)
         self.stores = stores
         self.thumbnails = thumbnails
+        importJobs = jobs
         changeFeed = feed
         self.options = options
         signInThrottle = throttle
@@ -209,6 +217,7 @@ public final class CatalogApplication: Sendable {
     /// Closes every database connection. Call after the server stopped.
     public func close() {
         changeFeed.stop()
+        importJobs.stop()
         stores.close()
     }
 

@@ -25,6 +25,31 @@ import Testing
         client = RawClient(port: server.port)
     }
 
+    @Test func aPreviewAndAnImportJobReadAURL() throws {
+        // The server's own JSON of five records is the source: a loopback URL may be given (only
+        // redirects to private addresses are refused).
+        let source = "http://127.0.0.1:\(server.port)/api/v1/catalogs/products/items?limit=5"
+        let query = "url=" + source.addingPercentEncoding(withAllowedCharacters: .alphanumerics)! + "&record=items"
+        let preview = try fixture.request(
+            .post, "/api/v1/catalogs/copied/import/preview?\(query)", token: fixture.adminToken)
+        #expect(preview.status == 200, "\(preview.text)")
+        #expect(preview.object["format"] as? String == "json")
+        #expect((preview.object["records"] as? [Any])?.count == 5)
+        let started = try fixture.request(
+            .post, "/api/v1/catalogs/copied/import?\(query)", headers: [("Prefer", "respond-async")],
+            token: fixture.adminToken)
+        #expect(started.status == 202, "\(started.text)")
+        let id = try #require(started.object["id"] as? String)
+        #expect(fixture.application.importJobs.waitForEnd(of: id)?.state == .done)
+        let catalog = try fixture.request("/api/v1/catalogs/copied").object
+        #expect(catalog["count"] as? Int == 5)
+        // A URL and a body at once is a mistake.
+        let both = try fixture.request(
+            .post, "/api/v1/catalogs/copied/import/preview?\(query)", headers: [("Content-Type", "text/csv")],
+            body: Array("title\nA\n".utf8), token: fixture.adminToken)
+        #expect(both.status == 400)
+    }
+
     @Test func jsonOverTheWireWithGzipAndETags() throws {
         let plain = try client.request("GET", "/api/v1/catalogs/products/items?limit=40")
         #expect(plain.status == 200)

@@ -46,7 +46,19 @@ import Testing
     static let table: [String: Expected] = [
         "POST /api/v1/catalogs/{id}/import": Expected(
             lane: "imports", bodyLimit: uploadLimit, authentication: .admin, rateClass: .expensive),
+        "POST /api/v1/catalogs/{id}/import/preview": Expected(
+            lane: "imports", bodyLimit: uploadLimit, authentication: .admin, rateClass: .expensive),
+        "GET /api/v1/imports/{job}": Expected(authentication: .signedIn),
         "POST /api/v1/catalogs": management,
+        "POST /c/{id}/import/preview": Expected(
+            lane: "imports", bodyLimit: uploadLimit, authentication: .optional, rateClass: .expensive),
+        "POST /c/{id}/import": Expected(
+            lane: "imports", bodyLimit: uploadLimit, authentication: .optional, rateClass: .expensive),
+        "GET /new": page,
+        "GET /imports/{job}": page,
+        "GET /c/{id}/settings": page,
+        "PATCH /c/{id}/settings": Expected(lane: "imports", authentication: .optional, rateClass: .expensive),
+        "DELETE /c/{id}/settings": Expected(lane: "imports", authentication: .optional, rateClass: .expensive),
         "PATCH /api/v1/catalogs/{id}": Expected(lane: "imports", authentication: .signedIn, rateClass: .expensive),
         "DELETE /api/v1/catalogs/{id}": management,
         "GET /api/v1/catalogs/{id}/snapshot": Expected(lane: "snapshots", rateClass: .expensive),

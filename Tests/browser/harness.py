@@ -7,6 +7,7 @@ The tests read their set-up from the environment that scripts/browser-tests.sh e
     CATALOG_USER           a user with a password on that server
     CATALOG_PASSWORD
     CATALOG_ADMIN_TOKEN    an administrator's API token on that server (changes through the API)
+    CATALOG_ADMIN_USER     an administrator with CATALOG_PASSWORD, for the owner's screens
     CATALOG_1M_URL         a server holding the 1,000,000-record catalog "big" (optional)
     CATALOG_SCREENSHOTS    where screenshots go (default .build/screenshots)
 """

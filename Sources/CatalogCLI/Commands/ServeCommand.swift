@@ -88,12 +88,12 @@ struct ServeCommand: Command {
     }
     static let refreshTimeout = Option<Int?>(
         "refresh-timeout", value: "SECONDS", in: 1...86_400, showing: "600; at most 30 s of silence",
-        help: "each refresh download's deadline")
+        help: "each download's deadline: refreshes, and imports from a URL through the API")
     static let maxDownloadMB = CommonOptions.maxDownloadMB.help(
-        "a refresh download's largest size, as sent and once decoded (gzip, deflate)")
+        "a download's largest size (refreshes, API imports from a URL), as sent and once decoded (gzip, deflate)")
     static let allowPrivateFetch = CommonOptions.allowPrivateFetch.help(
-        "let refreshes follow redirects to loopback, link-local and private addresses (default: refused, unless "
-            + "the redirect stays on the feed URL's own scheme, host and port)")
+        "let refreshes and API imports from a URL follow redirects to loopback, link-local and private addresses "
+            + "(default: refused, unless the redirect stays on the URL's own scheme, host and port)")
     static let snapshots = Option<String?>(
         "snapshots", value: "DIR", showing: "beside the database, catalog.sqlite → catalog-snapshots/",
         help: "where offline snapshots (/api/v1/catalogs/ID/snapshot) are kept, one file per catalog version"
@@ -179,6 +179,8 @@ struct ServeCommand: Command {
             refreshOptions.maxBytes = Int64(megabytes) << 20
         }
         refreshOptions.allowPrivate = arguments[Self.allowPrivateFetch]
+        // An import through the API from a URL downloads as a refresh does.
+        settings.importFetch = refreshOptions
         TemporaryFiles.removeStale()
 
         // Fail now, with the reason, rather than on the first request.

@@ -8,6 +8,7 @@ public struct HTTPStatus: RawRepresentable, Hashable, Sendable, CustomStringConv
 
     public static let ok = HTTPStatus(rawValue: 200)
     public static let created = HTTPStatus(rawValue: 201)
+    public static let accepted = HTTPStatus(rawValue: 202)
     public static let noContent = HTTPStatus(rawValue: 204)
     public static let partialContent = HTTPStatus(rawValue: 206)
     public static let movedPermanently = HTTPStatus(rawValue: 301)

@@ -375,6 +375,17 @@ public struct RecordMapper: Sendable {
         }
     }
 
+    /// The source field that feeds `role` in this source so far: the definition's name for it,
+    /// when a record (or the declared names) had that field or a translation of it; nil when the
+    /// role is fed by nothing. An import preview shows it as the mapping the import makes.
+    public func sourceField(for role: Role) -> String? {
+        let name = definition.sourceName(for: role)
+        return hasSeen(name) ? name : nil
+    }
+
+    /// This source's field names, declared ones first, then as they occurred.
+    public var sourceFieldNames: [String] { seenNames }
+
     /// Whether a field (or a translation of it) occurred.
     private func hasSeen(_ name: String) -> Bool {
         guard let info = classes[name] else {

@@ -33,8 +33,6 @@ struct CatalogManagementAPI {
         let stores = stores
         let authentication = authentication
         let management = management
-        let snapshots = snapshots
-        let thumbnails = thumbnails
         routes.on(.post, "/api/v1/catalogs", options: Self.options) { request, context in
             _ = try authentication.authorized(request, context)
             try Self.requireJSON(request, accepting: ["application/json"])
@@ -44,28 +42,42 @@ struct CatalogManagementAPI {
             response.headers["Location"] = "/api/v1/catalogs/\(id)"
             return response
         }
+        let api = self
         routes.on(.patch, "/api/v1/catalogs/{id}", options: Self.changeOptions) { request, context in
             let id = try context.require("id", as: String.self)
             _ = try authentication.require(.manageCatalog, catalog: id, request, context)
-            try Self.requireJSON(request, accepting: ["application/merge-patch+json", "application/json"])
-            // The body is read first: one that cannot be a patch is a 400 (or 422) whatever the catalog.
-            let patch = try CatalogDocument.MergePatch(request.body)
-            let updated = try management.update(
-                id, in: stores, ifRevision: Self.revisions(request), isCancelled: { context.isCancelled() }
-            ) { current in
-                try CatalogDocument.merging(patch, into: current, localeProblem: management.localeProblem)
-            }
-            return try Self.answer(updated, status: .ok)
+            return try api.change(request, catalog: id) { context.isCancelled() }
         }
         routes.on(.delete, "/api/v1/catalogs/{id}", options: Self.options) { request, context in
             _ = try authentication.authorized(request, context)
-            let id = try context.require("id", as: String.self)
-            let deleted = try management.delete(
-                id, in: stores, ifRevision: Self.revisions(request), collectingImages: true)
-            snapshots.remove(catalog: id)
-            thumbnails.remove(paths: Set(deleted.images.compactMap(Self.imagePath)))
-            return Response(status: .noContent)
+            return try api.delete(request, catalog: try context.require("id", as: String.self))
         }
+    }
+
+    /// `PATCH` of catalog `id` by a user the access policy lets manage it: the API's route, and
+    /// the web app's settings page (``OwnerHandler``).
+    func change(_ request: Request, catalog id: String, isCancelled: @escaping @Sendable () -> Bool) throws
+        -> Response
+    {
+        try Self.requireJSON(request, accepting: ["application/merge-patch+json", "application/json"])
+        // The body is read first: one that cannot be a patch is a 400 (or 422) whatever the catalog.
+        let patch = try CatalogDocument.MergePatch(request.body)
+        let updated = try management.update(
+            id, in: stores, ifRevision: Self.revisions(request), isCancelled: isCancelled
+        ) { current in
+            try CatalogDocument.merging(patch, into: current, localeProblem: management.localeProblem)
+        }
+        return try Self.answer(updated, status: .ok)
+    }
+
+    /// `DELETE` of catalog `id` by a user the access policy lets delete it, with its snapshots
+    /// and thumbnails: the API's route, and the web app's settings page.
+    func delete(_ request: Request, catalog id: String) throws -> Response {
+        let deleted = try management.delete(
+            id, in: stores, ifRevision: Self.revisions(request), collectingImages: true)
+        snapshots.remove(catalog: id)
+        thumbnails.remove(paths: Set(deleted.images.compactMap(Self.imagePath)))
+        return Response(status: .noContent)
     }
 
     /// The catalog as `GET` shows it, with its `ETag`.

@@ -1,4 +1,5 @@
 import CatalogAuth
+import CatalogCore
 import CatalogHTTP
 import CatalogStorage
 
@@ -15,6 +16,12 @@ struct WebRoutes: Sendable {
     let baseURL: BaseURL
     /// The API's record changes, which the editor's changes are (``EditHandler``).
     let records: RecordsAPI
+    /// The API's import preview and jobs, which a new catalog's are (``OwnerHandler``).
+    let imports: ImportAPI
+    /// The API's changes and deletions of catalogs, which the settings page's are.
+    let management: CatalogManagementAPI
+    /// The locales catalogs may have.
+    var catalogManagement: CatalogManagement { management.management }
 
     /// Pages read the visitor's session: a signed-in visitor sees their name and favorites.
     static let page = RouteOptions(authentication: .optional)
@@ -40,6 +47,16 @@ struct WebRoutes: Sendable {
         routes.get("/c/{id}/new", options: page, editor.new)
         routes.on(.put, "/c/{id}/i/{item}", options: EditHandler.change, editor.save)
         routes.on(.delete, "/c/{id}/i/{item}", options: EditHandler.change, editor.delete)
+
+        let owner = OwnerHandler(web: self)
+        let upload = OwnerHandler.upload(maxBytes: imports.maxUploadBytes)
+        routes.get("/new", options: page, owner.newCatalog)
+        routes.on(.post, "/c/{id}/import/preview", options: upload, owner.preview)
+        routes.on(.post, "/c/{id}/import", options: upload, owner.startImport)
+        routes.get("/imports/{job}", options: page, owner.job)
+        routes.get("/c/{id}/settings", options: page, owner.settings)
+        routes.on(.patch, "/c/{id}/settings", options: OwnerHandler.change, owner.changeSettings)
+        routes.on(.delete, "/c/{id}/settings", options: OwnerHandler.change, owner.deleteCatalog)
 
         let collections = CollectionHandler(web: self)
         routes.get("/c/{id}/hot", options: page, collections.hot)

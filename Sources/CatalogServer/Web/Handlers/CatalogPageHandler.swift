@@ -14,10 +14,12 @@ struct CatalogPageHandler: WebHandler {
             let catalog = try store.catalogOr404(context.require("id", as: String.self))
             let strings = WebStrings.forLocale(catalog.definition.locale)
             let session = try session(request, context)
-            let page = ListPage(
+            let policy = try session.policy(stores: stores)
+            var page = ListPage(
                 store: store, catalog: catalog, session: session,
                 tabs: CollectionPages.tabs(for: catalog.definition, strings: strings, selected: "all"),
-                canEdit: try session.policy(stores: stores).allows(.editRecords, catalog: catalog.id))
+                canEdit: policy.allows(.editRecords, catalog: catalog.id))
+            page.canManage = policy.allows(.manageCatalog, catalog: catalog.id)
             return try page.render(try ListState(request))
         }
     }

@@ -6,10 +6,26 @@ struct HomePage {
     let catalogs: [CatalogSummary]
     let session: WebSession
     let strings: WebStrings
+    /// Whether the visitor may create catalogs: the page links to a new one.
+    var canCreate = false
+    /// The catalog just deleted, which the page says.
+    var deleted: String?
 
     func render() -> Response {
         let layout = PageLayout(title: strings[.catalogs], strings: strings, session: session)
         return layout.render { html in
+            if let deleted {
+                html.element(
+                    "p", ["class": "notice", "id": "home-message", "role": "status"],
+                    text: strings.format(.catalogRemoved, ["id": deleted]))
+            }
+            if canCreate {
+                html.element("p", ["class": "home-actions"]) {
+                    $0.element(
+                        "a", ["class": "button-link", "id": "new-catalog-link", "href": "/new"],
+                        text: strings[.newCatalog])
+                }
+            }
             html.open("ol", ["class": "rows catalogs", "id": "catalogs"])
             for catalog in catalogs {
                 RowView.countRow(

@@ -23,6 +23,9 @@ struct ListPage {
     /// Whether the visitor may change the catalog's records (``AccessPolicy``): the page links
     /// to a new record's editor, and the pane to the record's.
     var canEdit = false
+    /// Whether the visitor may change the catalog's settings (``AccessPolicy``, owners): the
+    /// page links to them.
+    var canManage = false
 
     var definition: CatalogDefinition { catalog.definition }
     var strings: WebStrings { WebStrings.forLocale(definition.locale) }
@@ -169,6 +172,18 @@ struct ListPage {
             ) {
                 $0.raw("<span class=\"plus\" aria-hidden=\"true\"></span>")
                 $0.element("span", ["class": "visually-hidden"], text: strings[.newRecord])
+            }
+        }
+        if canManage {
+            html.element(
+                "a",
+                [
+                    "class": "new-record catalog-settings", "id": "catalog-settings",
+                    "href": WebPaths.catalog(definition.id) + "/settings", "title": strings[.catalogSettings],
+                ]
+            ) {
+                $0.raw("<span class=\"gear\" aria-hidden=\"true\"></span>")
+                $0.element("span", ["class": "visually-hidden"], text: strings[.catalogSettings])
             }
         }
         html.close("div")

@@ -128,7 +128,9 @@ enum ClientMessages {
     static let keys: [WebStrings.Key] = [
         .noResults, .unreachable, .pickRecord, .close, .offlineBanner, .imageUnavailable, .recordDeleted,
         .catalogDeleted, .deletedToast, .restored, .undo, .dismiss, .saved, .saving, .notSaved, .conflict,
-        .recordExists, .problemsTitle, .problemRecord, .problemID, .removeCategory,
+        .recordExists, .problemsTitle, .problemRecord, .problemID, .removeCategory, .previewShown, .mappingDetected,
+        .importing, .importRead, .importFailed, .problemCatalogID, .problemCatalogTitle, .problemLocale, .problemLabel,
+        .problemSource,
     ]
 
     static func json(_ strings: WebStrings) -> String {

@@ -159,6 +159,12 @@ struct WebStrings: Sendable {
         return field
     }
 
+    /// A role's default label (`Name` for the title).
+    func role(_ role: Role) -> String {
+        if case .text(let label) = table["role." + role.rawValue] { return label }
+        return role.rawValue
+    }
+
     /// The keys of the message tables; a test checks that every table has every key.
     enum Key: String, CaseIterable, Sendable {
         case language, skipToContent, catalogs, apiLink, search, cancel, noResults, results, resultsCapped
@@ -175,6 +181,11 @@ struct WebStrings: Sendable {
         case problemTitle, problemPrice, problemCurrency, problemQuantity, problemCountry, problemCategory
         case problemText, problemRecord, addCategory, newCategory, removeCategory, noCountry, noCurrency
         case translations, otherFields, editNeedsScript, saved, saving, notSaved
+        case newCatalog, catalogID, catalogIDHint, catalogTitle, catalogLocale, sourceLegend, sourceFile, sourceURL
+        case showPreview, previewShown, mappingTitle, mappingDetected, startImport, importing, importRead
+        case importFailed, catalogSettings, settingsOf, fieldLabels, saveSettings, dangerZone, deleteHelp
+        case deleteConfirm, deleteCatalog, catalogRemoved, problemCatalogID, problemCatalogTitle, problemLocale
+        case problemLabel, problemSource, pageNeedsScript
     }
 }
 

@@ -11,6 +11,8 @@
 // - live.js (change-stream.js, list-refresh.js): the list and the record follow the catalog's
 //   changes as they happen;
 // - editor.js, toast.js: the record editor, and its toasts (Saved, Undo);
+// - new-catalog.js, catalog-settings.js (owner-form.js): a new catalog from a file or a URL, with
+//   its preview and the import's progress; a catalog's settings, and deleting it;
 // - favorites.js: favorites with and without an account;
 // - offline.js: the service worker, and forgetting a signed-out user's traces.
 //
@@ -26,6 +28,8 @@ import { startFavorites } from "./favorites.js";
 import { startLive } from "./live.js";
 import { startEditor } from "./editor.js";
 import { startToasts } from "./toast.js";
+import { startNewCatalog } from "./new-catalog.js";
+import { startCatalogSettings } from "./catalog-settings.js";
 import { startServiceWorker, startSignOutForgetting } from "./offline.js";
 
 doc.documentElement.classList.add("js");
@@ -42,5 +46,7 @@ startFavorites();
 startLive();
 startEditor();
 startToasts();
+startNewCatalog();
+startCatalogSettings();
 startSignOutForgetting();
 startServiceWorker();
