@@ -33,9 +33,10 @@ struct CopyCommand: Command {
         Copies catalogs from the --db database into LOCATION, a file path (SQLite, created when
         missing) or a postgres:// URL, in either direction. Each catalog is written in one
         transaction that replaces the catalog of the same id there (an interrupted copy leaves
-        it as it was), then its stored images follow; other catalogs there are kept. With --users, every account follows with
-        its password, API token, web sessions, favorites and roles in catalogs, replacing an
-        account of the same name. A progress bar shows on a terminal.
+        it as it was), and its records' stored images follow it; other catalogs there are kept.
+        With --users, every account follows with its password, API token, web sessions,
+        favorites and roles in catalogs, replacing an account of the same name. A progress bar
+        shows on a terminal.
         """
 
     func run(_ context: CommandContext) throws {
