@@ -175,6 +175,7 @@ struct WebStrings: Sendable {
         case problemTitle, problemPrice, problemCurrency, problemQuantity, problemCountry, problemCategory
         case problemText, problemRecord, addCategory, newCategory, removeCategory, noCountry, noCurrency
         case translations, otherFields, editNeedsScript, saved, saving, notSaved
+        case chooseImage, removeImage, imagePreview, uploadingImage, imageNotStored
     }
 }
 
