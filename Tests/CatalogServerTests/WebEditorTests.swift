@@ -198,8 +198,10 @@ import Testing
         #expect(stored.status == 200, "\(stored.text)")
         let path = try #require(try record("r01")["image"] as? String)
         #expect(path.hasPrefix("/images/stored/cookbook/r01/"))
-        let history = try fixture.request(
-            "/api/v1/catalogs/cookbook/items/r01/history", token: fixture.adminToken).object["items"] as? [[String: Any]]
+        let history =
+            try fixture.request(
+                "/api/v1/catalogs/cookbook/items/r01/history", token: fixture.adminToken
+            ).object["items"] as? [[String: Any]]
         #expect(history?.first?["actor"] as? String == "mari")
         // The editor shows it, and a save that clears the field lets it go.
         let again = try fixture.request("/c/cookbook/i/r01/edit", headers: [("Cookie", mari.cookie)]).text

@@ -66,14 +66,17 @@ import Testing
         // A change that keeps the image keeps it.
         var record = try #require(try fixture.item("cookbook", "r3"))
         record.subtitle = "Bográcsban"
-        _ = try CatalogEditor.apply([RecordEdit(.upsert(record))], to: "cookbook", in: fixture.database, collation: collation)
+        _ = try CatalogEditor.apply(
+            [RecordEdit(.upsert(record))], to: "cookbook", in: fixture.database, collation: collation)
         #expect(try stored(fixture, "r3")?.hash == location.hash)
         // One that names another image lets it go.
         record.image = "https://example.com/gulyas.jpg"
-        _ = try CatalogEditor.apply([RecordEdit(.upsert(record))], to: "cookbook", in: fixture.database, collation: collation)
+        _ = try CatalogEditor.apply(
+            [RecordEdit(.upsert(record))], to: "cookbook", in: fixture.database, collation: collation)
         #expect(try stored(fixture, "r3") == nil)
         // Deleting the record deletes its image.
-        _ = try CatalogEditor.apply([RecordEdit(.delete(id: "r4"))], to: "cookbook", in: fixture.database, collation: collation)
+        _ = try CatalogEditor.apply(
+            [RecordEdit(.delete(id: "r4"))], to: "cookbook", in: fixture.database, collation: collation)
         #expect(try stored(fixture, "r4") == nil)
     }
 
@@ -102,9 +105,13 @@ import Testing
         let stale = try #require(throws: EditFailure.self) {
             try put(fixture, Self.red, "r6", precondition: .matches("\"stale\""))
         }
-        #expect(stale.reason == .preconditionFailed(current: CatalogEditor.etag(of: try fixture.read { reader in
-            try #require(try reader.item(of: fixture.catalog("cookbook"), id: "r6")).json
-        })))
+        #expect(
+            stale.reason
+                == .preconditionFailed(
+                    current: CatalogEditor.etag(
+                        of: try fixture.read { reader in
+                            try #require(try reader.item(of: fixture.catalog("cookbook"), id: "r6")).json
+                        })))
         #expect(try stored(fixture, "r6") == nil)
         let missing = try #require(throws: EditFailure.self) { try put(fixture, Self.red, "nope") }
         #expect(missing.reason == .notFound)

@@ -93,7 +93,8 @@ struct CopyCommand: Command {
                     return count
                 }
                 if !quiet, images > 0 {
-                    printError("\(id): copied \(images) stored image\(images == 1 ? "" : "s") to \(destination.location)")
+                    printError(
+                        "\(id): copied \(images) stored image\(images == 1 ? "" : "s") to \(destination.location)")
                 }
                 if !quiet {
                     printError(

@@ -193,7 +193,8 @@ struct ImageCommand: Command {
         let (id, rest) = try catalogAndItems(context)
         let removing = context.arguments[Self.remove]
         guard let itemID = rest.first, rest.count == (removing ? 1 : 2) else {
-            throw CLIError.usage(removing ? "name the item (and no FILE with --remove)" : "name the item and the FILE (or -)")
+            throw CLIError.usage(
+                removing ? "name the item (and no FILE with --remove)" : "name the item and the FILE (or -)")
         }
         var prepared: PreparedImage?
         if !removing {

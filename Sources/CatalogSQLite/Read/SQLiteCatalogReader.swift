@@ -354,7 +354,8 @@ public final class SQLiteCatalogReader: CatalogReader {
     }
 
     public func storedImage(of catalog: String, item: String) throws -> StoredImage? {
-        let statement = try connection.cached("SELECT \(Self.storedImageColumns) FROM stored_images WHERE catalog = ? AND item = ?")
+        let statement = try connection.cached(
+            "SELECT \(Self.storedImageColumns) FROM stored_images WHERE catalog = ? AND item = ?")
         try statement.bind(catalog, item)
         defer { statement.finish() }
         return try statement.step() ? Self.storedImage(from: statement) : nil

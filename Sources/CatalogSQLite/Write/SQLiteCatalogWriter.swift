@@ -90,10 +90,11 @@ final class SQLiteCatalogWriter: CatalogWriter {
             """
             INSERT OR REPLACE INTO stored_images (catalog, item, data, content_type, width, height, hash, stored_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """).bind(
-                image.catalog, image.item, image.bytes, image.contentType, image.width, image.height, image.hash,
-                image.storedAt
-            ).run()
+            """
+        ).bind(
+            image.catalog, image.item, image.bytes, image.contentType, image.width, image.height, image.hash,
+            image.storedAt
+        ).run()
     }
 
     func removeStoredImage(of catalog: String, item: String, keeping hash: String?) throws -> Bool {

@@ -80,7 +80,8 @@ extension RecordsAPI {
             switch error {
             case .unsupportedFormat:
                 throw HTTPError(
-                    .unsupportedMediaType, code: "unsupported_media_type", message + "; send a JPEG, PNG, GIF or WebP image")
+                    .unsupportedMediaType, code: "unsupported_media_type",
+                    message + "; send a JPEG, PNG, GIF or WebP image")
             case .tooManyBytes: throw HTTPError(.payloadTooLarge, code: "image_too_large", message)
             case .tooManyPixels: throw HTTPError(.unprocessableContent, code: "image_too_large", message)
             case .damaged: throw HTTPError(.unprocessableContent, code: "not_an_image", message)

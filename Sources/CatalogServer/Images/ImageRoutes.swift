@@ -38,7 +38,8 @@ struct ImageRoutes {
             rateClass: .expensive)
         routes.get("/images/{path...}", options: options) { request, context in
             let location = StoredImageLocation(segments: context.remainder)
-            guard var image = try location.map({ try Self.stored($0, in: stores) }) ?? store.image(at: context.remainder)
+            guard
+                var image = try location.map({ try Self.stored($0, in: stores) }) ?? store.image(at: context.remainder)
             else {
                 throw HTTPError.notFound("no such image")
             }
@@ -87,7 +88,9 @@ extension ImageRoutes {
         guard let stored = try stores.read({ try $0.storedImage(of: location.catalog, item: location.item) }),
             stored.hash == location.hash, stored.contentType == location.contentType
         else { return nil }
-        let modified = ISO8601DateFormatter().date(from: String(stored.storedAt.prefix(19)) + "Z") ?? Date(timeIntervalSince1970: 0)
+        let modified =
+            ISO8601DateFormatter().date(from: String(stored.storedAt.prefix(19)) + "Z")
+            ?? Date(timeIntervalSince1970: 0)
         return ImageStore.Image(bytes: stored.bytes, contentType: stored.contentType, modified: modified)
     }
 }

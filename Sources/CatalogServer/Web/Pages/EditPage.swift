@@ -130,7 +130,7 @@ struct EditPage {
             "img",
             [
                 "class": "image-preview", "id": "f-image-preview", "alt": strings[.imagePreview],
-                "src": preview ?? "data:,", "hidden": preview == nil ? "" : nil,
+                "src": preview, "hidden": preview == nil ? "" : nil,
             ])
         html.open("div", ["class": "image-actions"])
         html.element("label", ["for": "f-image-file"], text: strings[.chooseImage])

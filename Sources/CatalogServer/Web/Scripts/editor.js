@@ -325,8 +325,10 @@ function startImage() {
   const removeButton = control("f-image-remove");
   if (!input || !preview || !field) return;
   const show = (source) => {
+    delete preview.dataset.failed;
     preview.hidden = !source;
-    preview.src = source || "data:,";
+    if (source) preview.src = source;
+    else preview.removeAttribute("src");
     if (removeButton) removeButton.hidden = !source;
   };
   input.addEventListener("change", () => {
