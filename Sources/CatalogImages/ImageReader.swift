@@ -5,7 +5,8 @@ import CatalogStorage
 /// the header before anything is decoded, decodes it with libgd and encodes it again, so what is
 /// stored is only pixels: no EXIF block (with the camera's location), no comments, no colour
 /// profiles, nothing a crafted file smuggles in its chunks. JPEG stays JPEG, WebP stays WebP,
-/// PNG and GIF become PNG (an animated GIF keeps its first frame).
+/// PNG and GIF become PNG (an animated GIF keeps its first frame). A JPEG's pixels are turned
+/// upright first as its EXIF orientation says (``ExifOrientation``), since that tag goes too.
 ///
 /// ```swift
 /// let prepared = try ImageReader.read(bytes)   // PreparedImage: bytes, content type, size
@@ -68,7 +69,11 @@ public enum ImageReader {
             case .webp: return gdImageCreateFromWebpPtr(count, buffer.baseAddress)
             }
         }
-        guard let decoded else { throw .damaged(format) }
+        guard var decoded else { throw .damaged(format) }
+        if format == .jpeg, let upright = upright(decoded, orientation: ExifOrientation.of(jpeg: bytes)) {
+            gdImageDestroy(decoded)
+            decoded = upright
+        }
         defer { gdImageDestroy(decoded) }
         let decodedWidth = Int(cgd_width(decoded))
         let decodedHeight = Int(cgd_height(decoded))
@@ -99,5 +104,27 @@ public enum ImageReader {
         return PreparedImage(
             bytes: Array(UnsafeRawBufferPointer(start: output, count: Int(size))), contentType: contentType,
             width: decodedWidth, height: decodedHeight)
+    }
+
+    /// `image` turned upright as an EXIF orientation says (2 to 8), a new image; nil when it
+    /// already is (1), or when it is flipped in place (2, 4).
+    private static func upright(_ image: gdImagePtr, orientation: Int) -> gdImagePtr? {
+        // libgd turns counter-clockwise; 6 and 5, 7 need a quarter turn clockwise.
+        switch orientation {
+        case 2:
+            gdImageFlipHorizontal(image)
+            return nil
+        case 3: return gdImageRotateInterpolated(image, 180, 0)
+        case 4:
+            gdImageFlipVertical(image)
+            return nil
+        case 5, 6, 7:
+            guard let turned = gdImageRotateInterpolated(image, 270, 0) else { return nil }
+            if orientation == 5 { gdImageFlipHorizontal(turned) }
+            if orientation == 7 { gdImageFlipVertical(turned) }
+            return turned
+        case 8: return gdImageRotateInterpolated(image, 90, 0)
+        default: return nil
+        }
     }
 }

@@ -53,6 +53,53 @@ import Testing
         return Array(jpeg[0..<2]) + segment + Array(jpeg[2...])
     }
 
+    /// A 40 × 20 JPEG, its left half red and its right half blue, whose EXIF block says how it
+    /// is to be turned (`orientation`, a big-endian TIFF this time).
+    static func sideways(orientation: UInt8) -> [UInt8] {
+        let image = gdImageCreateTrueColor(40, 20)!
+        defer { gdImageDestroy(image) }
+        gdImageFilledRectangle(image, 0, 0, 19, 19, gdImageColorAllocate(image, 230, 0, 0))
+        gdImageFilledRectangle(image, 20, 0, 39, 19, gdImageColorAllocate(image, 0, 0, 230))
+        var size: Int32 = 0
+        let output = gdImageJpegPtr(image, &size, 95)
+        defer { gdFree(output) }
+        let jpeg = Array(UnsafeRawBufferPointer(start: output, count: Int(size)))
+        let tiff: [UInt8] =
+            Array("MM".utf8) + [0x00, 0x2A, 0x00, 0x00, 0x00, 0x08, 0x00, 0x01]
+            + [0x01, 0x12, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01, 0x00, orientation, 0x00, 0x00] + [0, 0, 0, 0]
+        let payload = Array("Exif".utf8) + [0, 0] + tiff
+        let length = payload.count + 2
+        return Array(jpeg[0..<2]) + [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload
+            + Array(jpeg[2...])
+    }
+
+    /// Whether the pixel at `x`, `y` of a JPEG is more red than blue.
+    static func isRed(_ jpeg: [UInt8], _ x: Int32, _ y: Int32) -> Bool {
+        var copy = jpeg
+        let image = copy.withUnsafeMutableBytes { gdImageCreateFromJpegPtr(Int32($0.count), $0.baseAddress) }!
+        defer { gdImageDestroy(image) }
+        let color = gdImageGetTrueColorPixel(image, x, y)
+        return (color >> 16) & 0xFF > color & 0xFF
+    }
+
+    @Test func aPhotoIsTurnedAsItsEXIFOrientationSays() throws {
+        let upright = try ImageReader.read(Self.sideways(orientation: 1))
+        #expect(upright.width == 40 && Self.isRed(upright.bytes, 5, 10) && !Self.isRed(upright.bytes, 35, 10))
+        // 6: a quarter turn clockwise, so the left half comes on top.
+        let six = try ImageReader.read(Self.sideways(orientation: 6))
+        #expect(six.width == 20 && six.height == 40)
+        #expect(Self.isRed(six.bytes, 10, 5) && !Self.isRed(six.bytes, 10, 35))
+        // 8: a quarter turn counter-clockwise, so the left half comes at the bottom.
+        let eight = try ImageReader.read(Self.sideways(orientation: 8))
+        #expect(eight.width == 20 && !Self.isRed(eight.bytes, 10, 5) && Self.isRed(eight.bytes, 10, 35))
+        // 3: half a turn; 2: mirrored.
+        let three = try ImageReader.read(Self.sideways(orientation: 3))
+        #expect(three.width == 40 && !Self.isRed(three.bytes, 5, 10) && Self.isRed(three.bytes, 35, 10))
+        let two = try ImageReader.read(Self.sideways(orientation: 2))
+        #expect(two.width == 40 && !Self.isRed(two.bytes, 5, 10))
+        #expect(!String(decoding: six.bytes, as: UTF8.self).contains("Exif"))
+    }
+
     func put(_ body: [UInt8], headers: [(String, String)] = [], token: String? = nil) throws -> ServerFixture.Reply {
         try fixture.request(
             .put, item + "/image", headers: [("Content-Type", "image/jpeg")] + headers, body: body,
