@@ -14,9 +14,10 @@ public func fuzzImageReader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         prepared = try ImageReader.read(bytes)
     } catch {
         if case .tooManyPixels(let width, let height) = error {
+            let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
             precondition(
-                width <= 0 || height <= 0 || width * height > ImageReader.maxPixels || width > ImageReader.maxPixels
-                    || height > ImageReader.maxPixels, "refused \(width) × \(height) pixels")
+                width <= 0 || height <= 0 || overflow || pixels > ImageReader.maxPixels,
+                "refused \(width) × \(height) pixels")
         }
         return 0
     }
