@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "CatalogAuth", targets: ["CatalogAuth"]),
         .library(name: "CatalogHTTP", targets: ["CatalogHTTP"]),
         .library(name: "CatalogServer", targets: ["CatalogServer"]),
+        .library(name: "CatalogImages", targets: ["CatalogImages"]),
         // What apps depend on: the API client and offline catalogs.
         .library(name: "CatalogClient", targets: ["CatalogClient"]),
         .library(name: "CatalogTerminal", targets: ["CatalogTerminal"]),
@@ -113,6 +114,8 @@ let package = Package(
             name: "CatalogHTTP",
             dependencies: ["CMicroHTTPD", "CZlib", "CatalogJSON", "CatalogSupport", "CatalogConsole"],
             swiftSettings: swiftSettings),
+        // Uploaded images on libgd: recognised by their bytes, checked, decoded and encoded again.
+        .target(name: "CatalogImages", dependencies: ["CGD", "CatalogStorage"], swiftSettings: swiftSettings),
         // Writes the Swift file that carries a target's data files (EmbedFiles plugin).
         .executableTarget(name: "FileEmbedder", swiftSettings: swiftSettings),
         // Embeds the files a target lists in its `embedded.txt` (the web app's script modules, stylesheet,
@@ -122,7 +125,7 @@ let package = Package(
         .target(
             name: "CatalogServer",
             dependencies: [
-                "CGD", "CatalogHTTP", "CatalogAuth", "CatalogModel", "CatalogStorage", "CatalogCore",
+                "CGD", "CatalogImages", "CatalogHTTP", "CatalogAuth", "CatalogModel", "CatalogStorage", "CatalogCore",
                 "CatalogCollation", "CatalogEngines",
                 "CatalogImport", "CatalogDemo", "CatalogSupport", "CatalogConsole",
             ],
@@ -149,7 +152,7 @@ let package = Package(
             dependencies: [
                 "CatalogModel", "CatalogCollation", "CatalogStorage", "CatalogCore", "CatalogEngines", "CatalogImport",
                 "CatalogSupport", "CatalogConsole",
-                "CatalogDemo", "CatalogAuth", "CatalogServer", "CatalogTerminal",
+                "CatalogDemo", "CatalogAuth", "CatalogServer", "CatalogTerminal", "CatalogImages",
             ],
             swiftSettings: swiftSettings
         ),
@@ -214,6 +217,7 @@ let package = Package(
             dependencies: [
                 "CatalogServer", "CatalogHTTP", "CatalogAuth", "CatalogStorage", "CatalogCore", "CatalogEngines",
                 "CatalogCollation", "CatalogImport", "CatalogDemo", "CatalogSQLite", "CatalogTestSupport", "CGD",
+                "CatalogImages",
             ],
             swiftSettings: swiftSettings
         ),

@@ -21,7 +21,8 @@ while (($#)); do
   esac
 done
 
-targets=(FuzzXML FuzzJSON FuzzCSV FuzzSQLiteValue FuzzSearchQuery FuzzRecordJSON FuzzContentDecoder FuzzRecordChanges FuzzServerSentEvents)
+targets=(FuzzXML FuzzJSON FuzzCSV FuzzSQLiteValue FuzzSearchQuery FuzzRecordJSON FuzzContentDecoder FuzzRecordChanges
+  FuzzServerSentEvents FuzzImageReader)
 if [[ -n "$only" ]]; then IFS=, read -r -a targets <<<"$only"; fi
 
 # --sanitize=fuzzer links libFuzzer and compiles the targets as libraries; the coverage that guides

@@ -39,9 +39,9 @@ done
 url="$(grep -o 'http://[^ ]*' "$work/serve.out")"
 echo "schemathesis against $url (examples per operation: $examples)" >&2
 
-# Every operation, every check; uploads (the import and its preview) are fuzzed separately because
-# a body that fits the schema (any string) is still not a valid catalog file, so it must be allowed
-# to be refused.
+# Every operation, every check; uploads (the import, its preview, a record's image) are fuzzed
+# separately because a body that fits the schema (any string) is still not a valid catalog file or
+# image, so it must be allowed to be refused.
 # Run from the throwaway folder: schemathesis keeps a cache of its findings in the working directory.
 # A schema-breaking value long enough to pass the request line's limit is refused with 414 before
 # any route sees it: that is a refusal too (beside schemathesis's default list).
@@ -59,16 +59,16 @@ expected-statuses = ["400", "401", "403", "404", "405", "406", "409", "412", "41
 
 [[operations]]
 include-operation-id = ["createCatalog", "updateCatalog", "deleteCatalog", "putItem", "patchItem", "deleteItem",
-  "changeItems", "restoreItem"]
+  "changeItems", "restoreItem", "deleteItemImage"]
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "401", "403", "404", "409", "412", "422", "429", "5xx"]
 TOML
 schemathesis run "$url/api/v1/openapi.json" --checks all --max-examples "$examples" "${seed_args[@]}" \
   --header "Authorization: Bearer $token" --exclude-operation-id importCatalog --exclude-operation-id previewImport \
-  --no-color
+  --exclude-operation-id putItemImage --no-color
 # The uploads alone have no links to follow: no stateful phase for them.
 schemathesis run "$url/api/v1/openapi.json" --checks all --exclude-checks positive_data_acceptance \
   --max-examples "$examples" "${seed_args[@]}" --header "Authorization: Bearer $token" --include-operation-id importCatalog \
-  --include-operation-id previewImport --phases examples,coverage,fuzzing --no-color
+  --include-operation-id previewImport --include-operation-id putItemImage --phases examples,coverage,fuzzing --no-color
 
 if grep -q "error:" "$work/serve.err"; then
   echo "The server logged unexpected errors:" >&2

@@ -48,7 +48,7 @@ ROOT = Path(__file__).resolve().parent.parent
 NOT_RUN = "<!-- not run -->"
 USAGE_MARK = re.compile(r"<!-- usage: ([a-z -]+) -->")
 COMMANDS = ["import", "create", "set-catalog", "delete", "demo", "catalogs", "list", "sections", "show",
-            "search", "put", "set", "rm", "history", "restore", "export", "refresh", "copy", "generate",
+            "search", "put", "set", "rm", "image", "history", "restore", "export", "refresh", "copy", "generate",
             "serve", "user", "browse"]
 FAILURES = []
 # Pages whose inline options are other tools' too (the benchmark scripts', swift build's).

@@ -15,7 +15,8 @@ public enum CatalogCommandLine {
     static let commands: [any Command.Type] = [
         ImportCommand.self, CreateCommand.self, SetCatalogCommand.self, DeleteCommand.self, DemoCommand.self,
         CatalogsCommand.self, ListCommand.self, SectionsCommand.self, ShowCommand.self, SearchCommand.self,
-        PutCommand.self, SetCommand.self, RemoveCommand.self, HistoryCommand.self, RestoreCommand.self,
+        PutCommand.self, SetCommand.self, RemoveCommand.self, ImageCommand.self, HistoryCommand.self,
+        RestoreCommand.self,
         ExportCommand.self, RefreshCommand.self, CopyCommand.self,
         GenerateCommand.self, ServeCommand.self, UserCommand.self, TerminalCommand.self,
     ]

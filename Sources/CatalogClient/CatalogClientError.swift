@@ -59,7 +59,7 @@ public struct CatalogClientError: Error, Sendable, Equatable, CustomStringConver
         case preconditionFailed
         /// 413: the upload is too large.
         case payloadTooLarge
-        /// 415 or 422: the upload is not a catalog file the server can read.
+        /// 415 or 422: the upload is not a catalog file (or image) the server can read.
         case unprocessable
         /// 422 `invalid_record`: a record, patch or batch has bad values; ``problems`` lists each
         /// one at its JSON pointer into what was sent. Nothing was changed.

@@ -178,7 +178,7 @@ public final class CatalogApplication: Sendable {
         ).register(in: &routes)
         OpenAPIRoute().register(in: &routes)
         CompatRoutes(stores: stores, catalog: options.compatCatalog, baseURL: baseURL).register(in: &routes)
-        ImageRoutes(store: ImageStore(directory: options.imagesDirectory), thumbnails: thumbnails)
+        ImageRoutes(store: ImageStore(directory: options.imagesDirectory), thumbnails: thumbnails, stores: stores)
             .register(in: &routes)
         let router = routes.build()
         let middleware = Self.middleware(stores: stores, router: router, accessLog: accessLog, errorLog: errorLog)

@@ -87,6 +87,10 @@ public protocol CatalogReader: AnyObject {
     /// The oldest change number the log still holds for the catalog (older ones were pruned or
     /// came before a reload), or nil when it holds none.
     func oldestChange(of catalog: StoredCatalog) throws -> Int?
+    /// The image stored for record `item` of catalog `catalog` (``StoredImage``), or nil.
+    func storedImage(of catalog: String, item: String) throws -> StoredImage?
+    /// Every image stored for records of catalog `catalog`, by record id.
+    func forEachStoredImage(of catalog: String, _ body: (StoredImage) throws -> Void) throws
     /// The loaded search indexes of the database this reader reads (each database has its own).
     var indexCache: SearchIndexCache { get }
 }
@@ -100,7 +104,7 @@ public protocol CatalogWriter: AnyObject {
     /// catalog's version, removing the previous one. Readers see the previous version until the
     /// transaction ends.
     func beginVersion(of id: String) throws -> any CatalogVersionWriter
-    /// Deletes a catalog and everything in it. Returns false when it did not exist.
+    /// Deletes a catalog and everything in it, its stored images too. Returns false when it did not exist.
     func deleteCatalog(_ id: String) throws -> Bool
     /// Stores a catalog's definition without touching its records (title, source, scopes).
     func updateDefinition(_ definition: CatalogDefinition) throws
@@ -110,6 +114,11 @@ public protocol CatalogWriter: AnyObject {
     /// Removes change log entries older than `time` (ISO 8601, UTC), of every catalog; returns
     /// how many went.
     func pruneChanges(before time: String) throws -> Int
+    /// Stores `image` for its record, replacing the one stored before.
+    func storeImage(_ image: StoredImage) throws
+    /// Removes the image stored for record `item` of catalog `catalog`, unless its hash is
+    /// `keeping`; returns whether one was removed.
+    func removeStoredImage(of catalog: String, item: String, keeping hash: String?) throws -> Bool
 }
 
 /// A catalog version being written.

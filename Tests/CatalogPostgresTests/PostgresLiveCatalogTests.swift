@@ -50,7 +50,7 @@ struct PostgresLiveCatalogTests {
         // program holds).
         try temporary.psql(
             """
-            DROP TABLE changes, deleted_documents, segments;
+            DROP TABLE changes, deleted_documents, segments, stored_images;
             DROP INDEX items_live_id, items_live_order, items_live_featured;
             ALTER TABLE items DROP COLUMN live;
             ALTER TABLE item_categories DROP COLUMN segment;
@@ -58,7 +58,7 @@ struct PostgresLiveCatalogTests {
             CREATE UNIQUE INDEX items_id ON items (version, id);
             CREATE INDEX items_order ON items (version, section, sort_key, id);
             CREATE INDEX items_featured ON items (version, featured) WHERE featured IS NOT NULL;
-            DELETE FROM catalog_schema WHERE version = 4;
+            DELETE FROM catalog_schema WHERE version >= 4;
             """)
         let version = try temporary.psql("SELECT version FROM catalogs")
 
@@ -66,7 +66,7 @@ struct PostgresLiveCatalogTests {
         defer { migrated.close() }
         #expect(
             try temporary.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM catalog_schema")
-                == "1,2,3,4")
+                == "1,2,3,4,5")
         #expect(
             try temporary.psql("SELECT segment, version, documents, deleted FROM segments")
                 == "\(version)|\(version)|4|0")

@@ -124,10 +124,11 @@ import Testing
             database.close()
         }
         let before = try Self.pages(path)
-        // Back to schema 3's layout (without schema 5's live tables and columns, and 4's tables).
+        // Back to schema 3's layout (without schema 6's stored images, 5's live tables and columns, and 4's tables).
         try Self.sqlite3(
             path,
             """
+            DROP TABLE stored_images;
             DROP TABLE segments; DROP TABLE deleted_documents; DROP TABLE changes; DELETE FROM sqlite_sequence;
             ALTER TABLE catalogs DROP COLUMN change; ALTER TABLE item_categories DROP COLUMN segment;
             DROP TABLE item_order; DROP TABLE item_ids;
@@ -138,6 +139,22 @@ import Testing
         let after = try Self.pages(path)
         #expect(after == before)
         #expect(!after.isEmpty)
+    }
+
+    @Test func aFileOfVersion5GainsStoredImages() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("old.sqlite").path
+        try CatalogEngines.open(path).close()
+        try Self.sqlite3(path, "DROP TABLE stored_images; PRAGMA user_version = 5;")
+        let database = try CatalogEngines.open(path)
+        defer { database.close() }
+        let image = StoredImage(
+            catalog: "shop", item: "p1", bytes: [1, 2, 3], contentType: "image/png", width: 1, height: 1, hash: "ab",
+            storedAt: "2026-12-02T06:00:00.000Z")
+        try database.write { try $0.storeImage(image) }
+        #expect(try database.read { try $0.storedImage(of: "shop", item: "p1") } == image)
     }
 
     /// Every record's id and title in index order, and each found by id.

@@ -66,6 +66,9 @@ import Testing
         "PATCH /api/v1/catalogs/{id}/items/{item}": edit,
         "DELETE /api/v1/catalogs/{id}/items/{item}": edit,
         "POST /api/v1/catalogs/{id}/items/{item}/restore": edit,
+        "PUT /api/v1/catalogs/{id}/items/{item}/image": Expected(
+            lane: "edits", bodyLimit: 16 << 20, authentication: .signedIn, rateClass: .expensive),
+        "DELETE /api/v1/catalogs/{id}/items/{item}/image": edit,
         "POST /api/v1/catalogs/{id}/items": Expected(
             lane: "edits", bodyLimit: 64 * 1024 * 1024, authentication: .signedIn, rateClass: .expensive),
         "GET /api/v1/catalogs/{id}/items/{item}/history": Expected(authentication: .signedIn),
@@ -90,6 +93,8 @@ import Testing
         // The editor's changes read the web session (and its CSRF token), on the API's lane and limit.
         "PUT /c/{id}/i/{item}": Expected(lane: "edits", bodyLimit: 256 * 1024, authentication: .optional),
         "DELETE /c/{id}/i/{item}": Expected(lane: "edits", bodyLimit: 256 * 1024, authentication: .optional),
+        "PUT /c/{id}/i/{item}/image": Expected(
+            lane: "edits", bodyLimit: 16 << 20, authentication: .optional, rateClass: .expensive),
         "GET /c/{id}/hot": page,
         "GET /c/{id}/categories": page,
         "GET /c/{id}/favorites": page,

@@ -173,4 +173,45 @@ import Testing
         #expect(around.text.contains("data-change=\"\(change)\""))
         #expect(try fixture.request("/c/products/rows?outline=2").status == 400)
     }
+
+    @Test func theEditorStoresAnImageWithTheSessionAndItsToken() throws {
+        try grantMari()
+        let mari = try session("mari")
+        let editor = try fixture.request("/c/cookbook/i/r01/edit", headers: [("Cookie", mari.cookie)]).text
+        #expect(editor.contains("id=\"f-image-file\""))
+        #expect(editor.contains("accept=\"image/jpeg,image/png,image/gif,image/webp\""))
+        #expect(editor.contains("id=\"f-image-preview\""))
+        let png = Array(Data(base64Encoded: ImageTests.png)!)
+        func send(_ headers: [(String, String)]) throws -> ServerFixture.Reply {
+            try fixture.request(.put, "/c/cookbook/i/r01/image", headers: headers, body: png)
+        }
+        let tag = try etag("r01")
+        #expect(try send([("Content-Type", "image/png"), ("Cookie", mari.cookie)]).status == 403, "no CSRF token")
+        #expect(
+            try send([("Content-Type", "text/plain"), ("Cookie", mari.cookie), (WebSession.csrfHeader, mari.csrf)])
+                .status == 415, "a type a cross-site form can send")
+        #expect(try send([("Content-Type", "image/png"), (WebSession.csrfHeader, mari.csrf)]).status == 401)
+        let stored = try send([
+            ("Content-Type", "image/png"), ("Cookie", mari.cookie), (WebSession.csrfHeader, mari.csrf),
+            ("If-Match", tag),
+        ])
+        #expect(stored.status == 200, "\(stored.text)")
+        let path = try #require(try record("r01")["image"] as? String)
+        #expect(path.hasPrefix("/images/stored/cookbook/r01/"))
+        let history =
+            try fixture.request(
+                "/api/v1/catalogs/cookbook/items/r01/history", token: fixture.adminToken
+            ).object["items"] as? [[String: Any]]
+        #expect(history?.first?["actor"] as? String == "mari")
+        // The editor shows it, and a save that clears the field lets it go.
+        let again = try fixture.request("/c/cookbook/i/r01/edit", headers: [("Cookie", mari.cookie)]).text
+        #expect(again.contains("src=\"\(path)?size=240\""))
+        #expect(try fixture.request(path).status == 200)
+        var cleared = try record("r01")
+        cleared["image"] = NSNull()
+        cleared.removeValue(forKey: "section")
+        let body = String(decoding: try JSONSerialization.data(withJSONObject: cleared), as: UTF8.self)
+        #expect(try put("r01", body, session: mari).status == 200)
+        #expect(try fixture.request(path).status == 404)
+    }
 }

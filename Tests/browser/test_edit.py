@@ -5,7 +5,10 @@ their fields and linked to them; delete and undo; a new record from the list; wh
 editor at all; touch targets and contrast of the editor. Changes made to set a test up go
 through the API with an administrator's token; every wait is on the page or the server."""
 
+import base64
 import json
+import os
+import tempfile
 import unittest
 
 from selenium.webdriver.common.keys import Keys
@@ -15,6 +18,12 @@ from harness import ADMIN_TOKEN, DESKTOP, PHONE, BrowserCase, api, api_change, q
 from test_app import LOW_CONTRAST, SMALL_TARGETS
 
 CATALOG = "live"
+
+# 120 × 90 pixels, one colour.
+PNG = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAHgAAABaCAIAAAD8YgW4AAAAj0lEQVR42u3QQQkAAAgEsEtiEvtjLFuIj8ESLFPNgSgQLRrRokVbEC0a0aJFWxAtGtGiRSNa"
+    "NKJFi0a0aESLFo1o0YgWLRrRohEtWjSiRSNatGhEi0a0aNGIFo1o0aIRLRrRokUjWjSiRYtGtGhEixaNaNGIFi0a0aIRLVo0okUjWrRoRItGtGjRiBaN6C8W"
+    "bHzNIgdh+DcAAAAASUVORK5CYII=")
 
 
 class EditBehaviour:
@@ -111,6 +120,45 @@ class EditBehaviour:
         self.wait_for(lambda: self.js(
             "return Array.from(document.querySelectorAll('#list li.row .title')).some(t => t.textContent === arguments[0]);",
             "Aardvark %s edited" % self.size["name"]), message="the list does not show the saved record")
+
+    # ---- A picture uploaded, shown before saving, and on the record's page -------------------------
+
+    def test_an_uploaded_image_is_previewed_saved_and_removed(self):
+        item = self.item_id("image")
+        self.put(item, {"title": "Picture frame", "fields": {}})
+        self.open_editor(item)
+        self.assertFalse(self.find("#f-image-preview").is_displayed())
+        handle, path = tempfile.mkstemp(suffix=".png")
+        with os.fdopen(handle, "wb") as file:
+            file.write(PNG)
+        self.addCleanup(os.remove, path)
+        chooser = self.find("#f-image-file")
+        self.js("arguments[0].scrollIntoView({block: 'center'});", chooser)
+        chooser.send_keys(path)
+        # The preview shows the chosen file before anything is saved.
+        self.wait_for(
+            lambda: (self.find("#f-image-preview").get_attribute("src") or "").startswith("data:image/png"),
+            message="no preview of the chosen file")
+        self.assertTrue(self.find("#f-image-preview").is_displayed())
+        self.assertIsNone(self.stored(item).get("image"))
+        self.screenshot("33-editor-image")
+        self.follow(self.find("#save"))
+        self.assertEqual(self.path(), "/c/%s/i/%s" % (CATALOG, quote(item)))
+        stored = self.stored(item)["image"]
+        self.assertTrue(stored.startswith("/images/stored/%s/%s/" % (CATALOG, quote(item))), stored)
+        self.assertTrue(self.find(".detail-image").get_attribute("src").endswith(stored))
+        self.wait_for(lambda: self.js(
+            "const image = document.querySelector('.detail-image'); return image.complete && image.naturalWidth === 120;"),
+            message="the stored image does not show on the record's page")
+        # Remove: the record no longer names it, and the server no longer serves it.
+        self.follow(self.find("#edit-link"))
+        self.wait_for(lambda: self.find("#f-image-preview").is_displayed(), message="no preview of the stored image")
+        self.tap(self.find("#f-image-remove"))
+        self.assertFalse(self.find("#f-image-preview").is_displayed())
+        self.follow(self.find("#save"))
+        self.assertIsNone(self.stored(item).get("image"))
+        status, _, _ = api_change("GET", stored)
+        self.assertEqual(status, 404)
 
     # ---- Someone changed it meanwhile --------------------------------------------------------------
 

@@ -33,9 +33,10 @@ struct CopyCommand: Command {
         Copies catalogs from the --db database into LOCATION, a file path (SQLite, created when
         missing) or a postgres:// URL, in either direction. Each catalog is written in one
         transaction that replaces the catalog of the same id there (an interrupted copy leaves
-        it as it was); other catalogs there are kept. With --users, every account follows with
-        its password, API token, web sessions, favorites and roles in catalogs, replacing an
-        account of the same name. A progress bar shows on a terminal.
+        it as it was), and its records' stored images follow it; other catalogs there are kept.
+        With --users, every account follows with its password, API token, web sessions,
+        favorites and roles in catalogs, replacing an account of the same name. A progress bar
+        shows on a terminal.
         """
 
     func run(_ context: CommandContext) throws {
@@ -82,6 +83,19 @@ struct CopyCommand: Command {
                     },
                     categoryNumbers: Dictionary(catalog.categories.map { ($0.name, $0.id) }) { first, _ in first })
                 progress.finish()
+                // Images stored for records are the database's, not the source file's: they go along.
+                let images = try destination.write { writer in
+                    var count = 0
+                    try reader.forEachStoredImage(of: id) { image in
+                        try writer.storeImage(image)
+                        count += 1
+                    }
+                    return count
+                }
+                if !quiet, images > 0 {
+                    printError(
+                        "\(id): copied \(images) stored image\(images == 1 ? "" : "s") to \(destination.location)")
+                }
                 if !quiet {
                     printError(
                         "\(id): copied \(summary.total) records to \(destination.location) "

@@ -1,5 +1,6 @@
 import CatalogCollation
 import CatalogCore
+import CatalogImages
 import CatalogModel
 import CatalogStorage
 import CatalogSupport
@@ -166,6 +167,78 @@ struct RemoveCommand: Command {
         var seen = Set<String>()
         let edits = items.filter { seen.insert($0).inserted }.map { RecordEdit(.delete(id: $0)) }
         printOutcome(try apply(edits, to: id, in: database), context)
+    }
+}
+
+/// `catalog image ID ITEM FILE|-` and `catalog image ID ITEM --remove`: a record's stored image.
+struct ImageCommand: Command {
+    static let name = "image"
+    static let summary = "Store a record's image in the database, or remove it."
+    static let remove = Flag("remove", help: "remove the record's stored image and clear its image field")
+    static let options: [any OptionDeclaration] = [EditCommandOptions.catalog, remove, CommonOptions.json]
+    static let usage = [
+        Usage("ID", "ITEM", "FILE|-", .option(CommonOptions.json), .option(CommonOptions.db)),
+        Usage("ID", "ITEM", .option(remove), .option(CommonOptions.db)),
+    ]
+    static let discussion = """
+        Reads a JPEG, PNG, GIF or WebP file (up to 16 MB and 40 megapixels) from FILE, or standard
+        input with -, decodes it and encodes it again (so metadata such as an EXIF location is not
+        kept; PNG and GIF are stored as PNG), stores it in the database and points the record's
+        image field at it (/images/stored/ID/ITEM/HASH.EXT), in one change of the record. Every
+        server on the database serves it, with thumbnails. With --remove, the stored image goes and
+        the record's image field is cleared.
+        """
+
+    func run(_ context: CommandContext) throws {
+        let (id, rest) = try catalogAndItems(context)
+        let removing = context.arguments[Self.remove]
+        guard let itemID = rest.first, rest.count == (removing ? 1 : 2) else {
+            throw CLIError.usage(
+                removing ? "name the item (and no FILE with --remove)" : "name the item and the FILE (or -)")
+        }
+        var prepared: PreparedImage?
+        if !removing {
+            let source = rest[1]
+            let body: [UInt8]
+            if source == "-" {
+                body = Array(FileHandle.standardInput.readDataToEndOfFile())
+            } else {
+                guard let data = FileManager.default.contents(atPath: source) else {
+                    throw CLIError.failure("cannot read \(source)")
+                }
+                body = Array(data)
+            }
+            do {
+                prepared = try ImageReader.read(body)
+            } catch {
+                throw CLIError.failure("\(source == "-" ? "standard input" : source): \(error.description)")
+            }
+        }
+        let database = try context.openExisting()
+        defer { database.close() }
+        let catalog = try database.read { try $0.requireCatalog(id) }
+        let collation = try ICUCollation.forImport(locale: catalog.definition.locale)
+        do {
+            if let prepared {
+                let (outcome, location) = try StoredImageEditor.put(
+                    prepared, of: itemID, in: id, database: database, collation: collation)
+                if context.json {
+                    context.output.line(JSON.pretty(outcome.jsonBytes))
+                } else {
+                    context.output.line(
+                        "\(location.path): \(prepared.width) × \(prepared.height) \(prepared.contentType), "
+                            + "\(prepared.bytes.count) bytes; " + outcomeLine(outcome))
+                }
+            } else {
+                guard
+                    let outcome = try StoredImageEditor.remove(
+                        of: itemID, in: id, database: database, collation: collation)
+                else { throw CLIError.failure("item \"\(itemID)\" of catalog \"\(id)\" has no stored image") }
+                printOutcome(outcome, context)
+            }
+        } catch let failure as EditFailure {
+            throw CLIError.failure("nothing changed: catalog \"\(id)\" has \(failure.description)")
+        }
     }
 }
 

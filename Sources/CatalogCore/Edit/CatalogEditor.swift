@@ -183,6 +183,8 @@ public enum CatalogEditor {
                         state.remove(current)
                     }
                     try builder.add(record)
+                    _ = try writer.removeStoredImage(
+                        of: id, item: record.id, keeping: storedImageHash(record.image, catalog: id, item: record.id))
                     log.append(
                         StoredChange(
                             number: number, kind: .upsert, item: record.id, record: json,
@@ -192,6 +194,7 @@ public enum CatalogEditor {
                     guard let current else { throw EditFailure(position: position, id: itemID, reason: .notFound) }
                     number += 1
                     _ = try change.remove(id: itemID, change: number)
+                    _ = try writer.removeStoredImage(of: id, item: itemID, keeping: nil)
                     state.remove(current)
                     log.append(
                         StoredChange(
@@ -214,6 +217,16 @@ public enum CatalogEditor {
                 categories: state.categoryRows(), change: number, log: log)
             return EditOutcome(results: results, change: number)
         }
+    }
+
+    /// The hash of the stored image a record's `image` names when it is the record's own
+    /// (``StoredImageLocation``): a record keeps its stored image while it names it, and a change
+    /// that names another image, or none, removes it.
+    static func storedImageHash(_ image: String?, catalog: String, item: String) -> String? {
+        guard let image, let location = StoredImageLocation(path: image), location.catalog == catalog,
+            location.item == item
+        else { return nil }
+        return location.hash
     }
 
     /// The most records a re-import applies as changes (beyond, or beyond a tenth of the

@@ -386,6 +386,42 @@ public final class PostgresCatalogReader: CatalogReader {
         return (0..<rows.count).map { Self.change(rows, $0) }
     }
 
+    public func storedImage(of catalog: String, item: String) throws -> StoredImage? {
+        guard !catalog.utf8.contains(0), !item.utf8.contains(0) else { return nil }
+        let rows = try read(
+            "SELECT \(Self.storedImageColumns) FROM stored_images WHERE catalog = $1 AND item = $2",
+            [.text(catalog), .text(item)])
+        return rows.count == 1 ? Self.storedImage(rows, 0) : nil
+    }
+
+    /// Images read per round trip when walking a catalog's stored images.
+    static let storedImageBatch = 32
+
+    public func forEachStoredImage(of catalog: String, _ body: (StoredImage) throws -> Void) throws {
+        guard !catalog.utf8.contains(0) else { return }
+        var after = ""
+        while true {
+            let rows = try read(
+                """
+                SELECT \(Self.storedImageColumns) FROM stored_images WHERE catalog = $1 AND item > $2
+                    ORDER BY item LIMIT $3
+                """, [.text(catalog), .text(after), .int(Self.storedImageBatch)])
+            for row in 0..<rows.count { try body(Self.storedImage(rows, row)) }
+            guard rows.count == Self.storedImageBatch else { return }
+            after = rows.text(rows.count - 1, 1)
+        }
+    }
+
+    static let storedImageColumns = "catalog, item, data, content_type, width, height, hash, stored_at"
+
+    /// Decodes a row selected with ``storedImageColumns``.
+    static func storedImage(_ rows: PostgresResult, _ row: Int) -> StoredImage {
+        StoredImage(
+            catalog: rows.text(row, 0), item: rows.text(row, 1), bytes: rows.bytes(row, 2),
+            contentType: rows.text(row, 3), width: rows.int(row, 4), height: rows.int(row, 5),
+            hash: rows.text(row, 6), storedAt: rows.text(row, 7))
+    }
+
     public func oldestChange(of catalog: StoredCatalog) throws -> Int? {
         let rows = try read("SELECT min(number) FROM changes WHERE catalog = $1", [.text(catalog.id)])
         return rows.optionalInt(0, 0)

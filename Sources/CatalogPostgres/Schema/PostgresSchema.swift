@@ -181,6 +181,21 @@ enum PostgresSchema {
         CREATE INDEX changes_item ON changes (catalog, item, number) WHERE item IS NOT NULL;
         CREATE INDEX changes_at ON changes (at);
         """,
+        // 5: images stored for records (`PUT …/items/{item}/image`), in the database so that every
+        // server on it serves them. Keyed by catalog id and record id, like the change log.
+        """
+        CREATE TABLE stored_images (
+            catalog text COLLATE "C" NOT NULL, -- catalogs.id
+            item text COLLATE "C" NOT NULL,    -- the record's id
+            data bytea NOT NULL,               -- the image as re-encoded on arrival
+            content_type text NOT NULL,        -- image/jpeg, image/png or image/webp
+            width integer NOT NULL,
+            height integer NOT NULL,
+            hash text NOT NULL,                -- content hash of data (hex): names it in URLs
+            stored_at text NOT NULL,           -- ISO 8601 UTC
+            PRIMARY KEY (catalog, item)
+        );
+        """,
     ]
 
     /// The version this build writes.
@@ -190,7 +205,7 @@ enum PostgresSchema {
     /// a catalog database.
     static let tables = [
         "catalog_state", "catalogs", "items", "item_categories", "sections", "search_blobs", "search_postings", "users",
-        "sessions", "favorites", "grants", "segments", "deleted_documents", "changes",
+        "sessions", "favorites", "grants", "segments", "deleted_documents", "changes", "stored_images",
     ]
 
     /// The advisory lock key migrations hold ("CTLM").

@@ -63,7 +63,34 @@ final class PostgresCatalogWriter: CatalogWriter {
         try Self.deleteVersion(rows.int64(0, 0), connection: connection)
         try connection.query("DELETE FROM catalogs WHERE id = $1", [.text(id)])
         try connection.query("DELETE FROM changes WHERE catalog = $1", [.text(id)])
+        try connection.query("DELETE FROM stored_images WHERE catalog = $1", [.text(id)])
         return true
+    }
+
+    func storeImage(_ image: StoredImage) throws {
+        guard !image.catalog.utf8.contains(0), !image.item.utf8.contains(0) else {
+            throw StorageError(.invalidArgument, "an id holds a NUL character")
+        }
+        try connection.query(
+            """
+            INSERT INTO stored_images (catalog, item, data, content_type, width, height, hash, stored_at)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+                ON CONFLICT (catalog, item) DO UPDATE SET data = excluded.data, content_type = excluded.content_type,
+                    width = excluded.width, height = excluded.height, hash = excluded.hash,
+                    stored_at = excluded.stored_at
+            """,
+            [
+                .text(image.catalog), .text(image.item), .bytea(image.bytes), .text(image.contentType),
+                .int(image.width), .int(image.height), .text(image.hash), .text(image.storedAt),
+            ])
+    }
+
+    func removeStoredImage(of catalog: String, item: String, keeping hash: String?) throws -> Bool {
+        guard !catalog.utf8.contains(0), !item.utf8.contains(0) else { return false }
+        let rows = try connection.query(
+            "DELETE FROM stored_images WHERE catalog = $1 AND item = $2 AND hash IS DISTINCT FROM $3 RETURNING 1",
+            [.text(catalog), .text(item), .text(hash)])
+        return rows.count > 0
     }
 
     func updateDefinition(_ definition: CatalogDefinition) throws {

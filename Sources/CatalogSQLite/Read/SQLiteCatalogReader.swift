@@ -353,6 +353,29 @@ public final class SQLiteCatalogReader: CatalogReader {
         return try Self.changes(from: statement)
     }
 
+    public func storedImage(of catalog: String, item: String) throws -> StoredImage? {
+        let statement = try connection.cached(
+            "SELECT \(Self.storedImageColumns) FROM stored_images WHERE catalog = ? AND item = ?")
+        try statement.bind(catalog, item)
+        defer { statement.finish() }
+        return try statement.step() ? Self.storedImage(from: statement) : nil
+    }
+
+    public func forEachStoredImage(of catalog: String, _ body: (StoredImage) throws -> Void) throws {
+        let statement = try connection.prepare(
+            "SELECT \(Self.storedImageColumns) FROM stored_images WHERE catalog = ? ORDER BY item")
+        try statement.bind(catalog)
+        while try statement.step() { try body(Self.storedImage(from: statement)) }
+    }
+
+    static let storedImageColumns = "catalog, item, data, content_type, width, height, hash, stored_at"
+
+    static func storedImage(from row: Statement) -> StoredImage {
+        StoredImage(
+            catalog: row.text(0), item: row.text(1), bytes: row.blob(2), contentType: row.text(3), width: row.int(4),
+            height: row.int(5), hash: row.text(6), storedAt: row.text(7))
+    }
+
     public func oldestChange(of catalog: StoredCatalog) throws -> Int? {
         try connection.cached("SELECT min(number) FROM changes WHERE catalog = ?").bind(catalog.id).scalarInt()
     }

@@ -130,10 +130,12 @@ enum Schema {
         liveTables + """
             INSERT INTO segments (segment, version, documents) SELECT version, version, item_count FROM catalogs;
             """,
+        // 6: images stored for records (`PUT …/items/{item}/image`), kept in the file.
+        storedImageTables,
     ]
 
-    /// The catalog tables of the current layout (version 5).
-    static let catalogTables = catalogsAndItems + otherCatalogTables + itemOrderTables + liveTables
+    /// The catalog tables of the current layout (version 6).
+    static let catalogTables = catalogsAndItems + otherCatalogTables + itemOrderTables + liveTables + storedImageTables
 
     /// The catalog tables of version 3, as its migration created them.
     static let catalogTablesVersion3 =
@@ -259,6 +261,22 @@ enum Schema {
         );
         CREATE INDEX changes_item ON changes (catalog, item, number) WHERE item IS NOT NULL;
         CREATE INDEX changes_at ON changes (at);
+        """
+
+    /// Images stored for records (since version 6), keyed by catalog id and record id like the
+    /// change log, so they outlive the catalog's data versions.
+    private static let storedImageTables = """
+        CREATE TABLE stored_images (
+            catalog TEXT NOT NULL,              -- catalogs.id
+            item TEXT NOT NULL,                 -- the record's id
+            data BLOB NOT NULL,                 -- the image as re-encoded on arrival
+            content_type TEXT NOT NULL,         -- image/jpeg, image/png or image/webp
+            width INTEGER NOT NULL,
+            height INTEGER NOT NULL,
+            hash TEXT NOT NULL,                 -- content hash of data (hex): names it in URLs
+            stored_at TEXT NOT NULL,            -- ISO 8601 UTC
+            PRIMARY KEY (catalog, item)
+        );
         """
 
     /// The version this build writes.

@@ -37,7 +37,8 @@ public final class SQLiteCatalogFile {
                 throw StorageError(.cannotOpen, "\(path) is not a catalog file")
             }
             let version = try connection.cached("PRAGMA user_version").scalarInt() ?? 0
-            guard version == Schema.currentVersion else {
+            // Version 5 differs only by the stored images table, which snapshots leave empty.
+            guard (5...Schema.currentVersion).contains(version) else {
                 throw StorageError(
                     .cannotOpen, "\(path) has schema version \(version), this program reads \(Schema.currentVersion)")
             }

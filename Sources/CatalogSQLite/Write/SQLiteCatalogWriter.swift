@@ -81,7 +81,26 @@ final class SQLiteCatalogWriter: CatalogWriter {
         try Self.deleteVersion(Int64(version), connection: connection)
         try connection.cached("DELETE FROM catalogs WHERE id = ?").bind(id).run()
         try connection.cached("DELETE FROM changes WHERE catalog = ?").bind(id).run()
+        try connection.cached("DELETE FROM stored_images WHERE catalog = ?").bind(id).run()
         return true
+    }
+
+    func storeImage(_ image: StoredImage) throws {
+        try connection.cached(
+            """
+            INSERT OR REPLACE INTO stored_images (catalog, item, data, content_type, width, height, hash, stored_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """
+        ).bind(
+            image.catalog, image.item, image.bytes, image.contentType, image.width, image.height, image.hash,
+            image.storedAt
+        ).run()
+    }
+
+    func removeStoredImage(of catalog: String, item: String, keeping hash: String?) throws -> Bool {
+        try connection.cached("DELETE FROM stored_images WHERE catalog = ? AND item = ? AND hash IS NOT ?")
+            .bind(catalog, item, hash).run()
+        return connection.changes > 0
     }
 
     func updateDefinition(_ definition: CatalogDefinition) throws {

@@ -13,6 +13,7 @@ import Synchronization
 /// - `DELETE` removes the record;
 /// - `POST /api/v1/catalogs/{id}/items` applies a batch (a JSON array or NDJSON of
 ///   `{"upsert": {…}}` and `{"delete": "ID"}`), all or nothing;
+/// - `PUT …/items/{item}/image` stores the record's image, `DELETE` removes it (``RecordsAPI/putImage(_:_:catalog:actor:)``);
 /// - `GET …/changes?since=N` pages through the change log; `GET …/items/{item}/history` shows a
 ///   record's changes; `POST …/items/{item}/restore?at=N` puts it back as it was at change N.
 ///
@@ -56,6 +57,7 @@ struct RecordsAPI {
             request, context in
             try restore(request, context)
         }
+        registerImages(in: &routes)
         routes.get("/api/v1/catalogs/{id}/changes") { request, context in
             try changes(request, context)
         }
@@ -223,7 +225,7 @@ struct RecordsAPI {
 
     /// The catalog a request changes and who changes it: 401 without credentials, 403 for a user
     /// who may not change it, 404 without the catalog.
-    private func editable(_ request: Request, _ context: RequestContext) throws -> (StoredCatalog, String) {
+    func editable(_ request: Request, _ context: RequestContext) throws -> (StoredCatalog, String) {
         let id = try context.require("id", as: String.self)
         let user = try authentication.require(.editRecords, catalog: id, request, context)
         let catalog = try stores.read { try $0.catalogOr404(id) }
@@ -231,25 +233,31 @@ struct RecordsAPI {
     }
 
     private func apply(_ edits: [RecordEdit], _ catalog: StoredCatalog, _ actor: String) throws -> EditOutcome {
+        try editing(catalog, single: edits.count == 1) { collation in
+            try CatalogEditor.apply(edits, to: catalog.id, in: stores, collation: collation, actor: actor)
+        }
+    }
+
+    /// Runs a change of `catalog` with a collation of its locale, tells the streams after it, and
+    /// answers a failed edit as HTTP does (412, 404, or a 422 at the edit's place in a batch).
+    func editing<T>(_ catalog: StoredCatalog, single: Bool = true, _ body: (ICUCollation) throws -> T) throws -> T {
         do {
-            let outcome = try collations.with(catalog.definition.locale) { collation in
-                try CatalogEditor.apply(edits, to: catalog.id, in: stores, collation: collation, actor: actor)
-            }
+            let result = try collations.with(catalog.definition.locale, body)
             feed.notify()
-            return outcome
+            return result
         } catch let failure as EditFailure {
             switch failure.reason {
             case .preconditionFailed(let current): throw Self.preconditionFailed(current: current)
             case .exists(let current): throw Self.preconditionFailed(current: current, message: failure.description)
             case .notFound:
-                if edits.count == 1 { throw HTTPError.notFound("catalog \"\(catalog.id)\" has \(failure.description)") }
+                if single { throw HTTPError.notFound("catalog \"\(catalog.id)\" has \(failure.description)") }
                 throw Self.invalid([RecordProblem(pointer: "/\(failure.position)/delete", message: failure.description)]
                 )
             }
         }
     }
 
-    private func recordAnswer(_ catalog: StoredCatalog, _ itemID: String, _ outcome: EditOutcome, created: Bool) throws
+    func recordAnswer(_ catalog: StoredCatalog, _ itemID: String, _ outcome: EditOutcome, created: Bool) throws
         -> Response
     {
         let stored = try stores.read { reader in try reader.item(of: reader.catalogOr404(catalog.id), id: itemID) }

@@ -1,14 +1,22 @@
 import CatalogHTTP
+import CatalogModel
+import CatalogStorage
 import Foundation
 
-/// `GET /images/...`: stored images and the demo pictures, with ETag, Last-Modified and a long
-/// Cache-Control; `?size=N` returns a raster image scaled to fit N×N (list-row thumbnails).
+/// `GET /images/...`: the image directory's files, the demo pictures, and images stored in the
+/// database for records (`/images/stored/…`, ``StoredImageLocation``), with ETag, Last-Modified
+/// and a long Cache-Control; `?size=N` returns a raster image scaled to fit N×N (list-row
+/// thumbnails).
 struct ImageRoutes {
     let store: ImageStore
     let thumbnails: ThumbnailCache
+    /// Where stored images are read.
+    let stores: any CatalogDatabase
 
     /// A week: images change rarely, and a changed file gets a new ETag for revalidation.
     static let cacheControl = "public, max-age=604800"
+    /// A stored image's URL names its content: what it serves never changes.
+    static let storedCacheControl = "public, max-age=31536000, immutable"
 
     /// Whether a request of the image route asks for a thumbnail that is not made yet: those run
     /// on the `thumbnails` lane (one thread, a short queue, 503 with `Retry-After` beyond it),
@@ -24,13 +32,18 @@ struct ImageRoutes {
     func register(in routes: inout RouterBuilder) {
         let store = store
         let thumbnails = thumbnails
+        let stores = stores
         let options = RouteOptions(
             lane: RouteLane(ServerLanes.thumbnails) { Self.isThumbnailToMake($0, cache: thumbnails) },
             rateClass: .expensive)
         routes.get("/images/{path...}", options: options) { request, context in
-            guard var image = store.image(at: context.remainder) else {
+            let location = StoredImageLocation(segments: context.remainder)
+            guard
+                var image = try location.map({ try Self.stored($0, in: stores) }) ?? store.image(at: context.remainder)
+            else {
                 throw HTTPError.notFound("no such image")
             }
+            let cacheControl = location == nil ? Self.cacheControl : Self.storedCacheControl
             let size = try request.integer("size", in: 16...1024, default: 0)
             if size > 0, image.contentType != "image/svg+xml" {
                 do {
@@ -47,7 +60,7 @@ struct ImageRoutes {
             let lastModified = HTTPDate.format(image.modified)
             let etag = ConditionalGetMiddleware.etag(of: image.bytes)
             var headers = HTTPHeaders([
-                ("Content-Type", image.contentType), ("Cache-Control", Self.cacheControl), ("ETag", etag),
+                ("Content-Type", image.contentType), ("Cache-Control", cacheControl), ("ETag", etag),
                 ("Last-Modified", lastModified),
             ])
             if image.contentType == "image/svg+xml" {
@@ -60,11 +73,25 @@ struct ImageRoutes {
                 return Response(
                     status: .notModified,
                     headers: HTTPHeaders([
-                        ("ETag", etag), ("Cache-Control", Self.cacheControl), ("Last-Modified", lastModified),
+                        ("ETag", etag), ("Cache-Control", cacheControl), ("Last-Modified", lastModified),
                     ]))
             }
             return Response(status: .ok, headers: headers, body: image.bytes)
         }
+    }
+}
+
+extension ImageRoutes {
+    /// The stored image at `location`, nil when the record has none or another one (the URL of
+    /// an image replaced since names a hash no longer stored).
+    static func stored(_ location: StoredImageLocation, in stores: any CatalogDatabase) throws -> ImageStore.Image? {
+        guard let stored = try stores.read({ try $0.storedImage(of: location.catalog, item: location.item) }),
+            stored.hash == location.hash, stored.contentType == location.contentType
+        else { return nil }
+        let modified =
+            ISO8601DateFormatter().date(from: String(stored.storedAt.prefix(19)) + "Z")
+            ?? Date(timeIntervalSince1970: 0)
+        return ImageStore.Image(bytes: stored.bytes, contentType: stored.contentType, modified: modified)
     }
 }
 

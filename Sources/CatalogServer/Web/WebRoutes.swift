@@ -47,6 +47,7 @@ struct WebRoutes: Sendable {
         routes.get("/c/{id}/new", options: page, editor.new)
         routes.on(.put, "/c/{id}/i/{item}", options: EditHandler.change, editor.save)
         routes.on(.delete, "/c/{id}/i/{item}", options: EditHandler.change, editor.delete)
+        routes.on(.put, "/c/{id}/i/{item}/image", options: EditHandler.image, editor.saveImage)
 
         let owner = OwnerHandler(web: self)
         let upload = OwnerHandler.upload(maxBytes: imports.maxUploadBytes)

@@ -1,11 +1,13 @@
 import CatalogAuth
 import CatalogCore
 import CatalogHTTP
+import CatalogImages
 import CatalogModel
 import CatalogStorage
+import Foundation
 
 /// The record editor of the web app: its pages (`GET /c/{id}/i/{item}/edit`, `GET /c/{id}/new`)
-/// and the changes its script sends (`PUT` and `DELETE /c/{id}/i/{item}`).
+/// and the changes its script sends (`PUT` and `DELETE /c/{id}/i/{item}`, `PUT /c/{id}/i/{item}/image`).
 ///
 /// The changes are the API's own (``RecordsAPI``: the same reader of the body, `If-Match`,
 /// `If-None-Match: *`, ETags, 412 and 422, the same ``CatalogEditor`` and change feed), for the
@@ -22,6 +24,11 @@ struct EditHandler: WebHandler {
     static let change = RouteOptions(
         lane: RouteLane(ServerLanes.edits), bodyLimit: RecordChangeLimits.maxRecordBytes, authentication: .optional,
         rateClass: .standard)
+
+    /// An image from the editor: the API's limit for an upload, on the edits lane.
+    static let image = RouteOptions(
+        lane: RouteLane(ServerLanes.edits), bodyLimit: ImageReader.maxBytes, authentication: .optional,
+        rateClass: .expensive)
 
     /// `GET /c/{id}/i/{item}/edit`.
     func edit(_ request: Request, _ context: RequestContext) throws -> Response {
@@ -69,6 +76,18 @@ struct EditHandler: WebHandler {
         } catch let error as HTTPError where error.status == .unprocessableContent {
             throw Self.localized(error, strings: WebStrings.forLocale(catalog.definition.locale))
         }
+    }
+
+    /// `PUT /c/{id}/i/{item}/image`: the record's image chosen in the editor, stored as `PUT` of
+    /// the API stores it (after the record's own save, with its new ETag in `If-Match`). The body
+    /// must be sent as an image type, which no cross-site form can send without a preflight.
+    func saveImage(_ request: Request, _ context: RequestContext) throws -> Response {
+        let (catalog, user) = try editable(request, context)
+        let type = request.headers["Content-Type"]?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        guard type.hasPrefix("image/") else {
+            throw HTTPError(.unsupportedMediaType, code: "unsupported_media_type", "send the image as an image type")
+        }
+        return try web.records.putImage(request, context, catalog: catalog, actor: user.name)
     }
 
     /// `DELETE /c/{id}/i/{item}`.

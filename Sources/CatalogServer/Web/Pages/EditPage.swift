@@ -113,10 +113,39 @@ struct EditPage {
             "quantity", label: label("quantity"), pointer: Self.pointer("quantity"),
             value: record?.quantity.map(String.init) ?? "", mode: "numeric", into: &html)
         country(record?.country, into: &html)
-        field(
-            "image", label: label("image"), pointer: Self.pointer("image"), value: record?.image ?? "", mode: "url",
-            into: &html)
+        image(record?.image, into: &html)
         extraFields(record, into: &html)
+    }
+
+    /// The picture: its URL as text, a preview, a file to upload in its place (shown before it is
+    /// saved; the script stores it after the record, `PUT /c/{id}/i/{item}/image`) and a button
+    /// that removes it (a record that no longer names its stored image lets it go).
+    private func image(_ value: String?, into html: inout HTMLWriter) {
+        html.open("div", ["class": "image-field"])
+        field(
+            "image", label: label("image"), pointer: Self.pointer("image"), value: value ?? "", mode: "url",
+            into: &html)
+        let preview = value.map { $0.hasPrefix("/images/") ? $0 + "?size=240" : $0 }
+        html.element(
+            "img",
+            [
+                "class": "image-preview", "id": "f-image-preview", "alt": strings[.imagePreview],
+                "src": preview, "hidden": preview == nil ? "" : nil,
+            ])
+        html.open("div", ["class": "image-actions"])
+        html.element("label", ["for": "f-image-file"], text: strings[.chooseImage])
+        html.element(
+            "input",
+            [
+                "type": "file", "id": "f-image-file", "accept": "image/jpeg,image/png,image/gif,image/webp",
+                "data-error": "f-image-error",
+            ])
+        html.element(
+            "button",
+            ["type": "button", "id": "f-image-remove", "hidden": value == nil ? "" : nil],
+            text: strings[.removeImage])
+        html.close("div")
+        html.close("div")
     }
 
     /// One labelled text control with the place of its error.

@@ -8,12 +8,21 @@
 //
 // Values are sent exactly: the body is written here member by member, numbers as their literals,
 // and a field whose text was not changed goes back as the server's own JSON of it (`data-json`).
+//
+// A picture chosen from a file is shown at once and stored after the record's save, with the
+// record's new ETag (`PUT /c/{id}/i/{item}/image`); the server decodes it and names it in the
+// record's image field. Remove clears the field: a record that no longer names its stored image
+// lets it go when it is saved.
 
 import { body, doc, element, encode, text } from "./page.js";
 import { handOver } from "./toast.js";
 
 let form = null;
 let etag = null;
+let imageFile = null;
+
+// The largest picture the server stores (ImageReader.maxBytes).
+const maxImageBytes = 16 * 1024 * 1024;
 
 const control = (id) => doc.getElementById(id);
 const value = (id) => control(id)?.value ?? "";
@@ -26,6 +35,7 @@ export function startEditor() {
   etag = form.dataset.etag || null;
   startChips();
   startCountry();
+  startImage();
   form.addEventListener("submit", (event) => { event.preventDefault(); save(false); });
   control("delete")?.addEventListener("click", remove);
   control("conflict-reload")?.addEventListener("click", () => location.reload());
@@ -125,8 +135,12 @@ async function save(overwrite) {
     return;
   }
   if (response.ok) {
+    const created = isNew();
+    if (created) form.dataset.item = value("f-id");
+    etag = response.headers.get("ETag") || etag;
+    if (imageFile && !(await saveImage())) return;
     handOver({ kind: "saved" });
-    location.assign(isNew() ? itemURL() + (form.dataset.origin || "") : form.dataset.done);
+    location.assign(created ? itemURL() + (form.dataset.origin || "") : form.dataset.done);
     return;
   }
   busy(false);
@@ -142,6 +156,26 @@ async function save(overwrite) {
   } else {
     control("form-status").textContent = text("notSaved");
   }
+}
+
+// Stores the chosen picture after the record was saved; false (the page says why) when it was not.
+async function saveImage() {
+  busy(true, text("uploadingImage"));
+  let response = null;
+  try {
+    response = await fetch(itemURL() + "/image", {
+      method: "PUT", body: imageFile, credentials: "same-origin",
+      headers: headers({ "Content-Type": imageFile.type || "image/jpeg", "If-Match": etag || "*" }),
+    });
+  } catch (_) {
+    response = null;
+  }
+  if (response?.ok) {
+    imageFile = null;
+    return true;
+  }
+  busy(false, text("imageNotStored"));
+  return false;
 }
 
 async function remove() {
@@ -279,6 +313,49 @@ function startChips() {
     const next = item.nextElementSibling || item.previousElementSibling;
     item.remove();
     (next?.querySelector(".chip-remove") || input).focus();
+  });
+}
+
+// ---- The picture --------------------------------------------------------------------------------
+
+function startImage() {
+  const input = control("f-image-file");
+  const preview = control("f-image-preview");
+  const field = control("f-image");
+  const removeButton = control("f-image-remove");
+  if (!input || !preview || !field) return;
+  const show = (source) => {
+    delete preview.dataset.failed;
+    preview.hidden = !source;
+    if (source) preview.src = source;
+    else preview.removeAttribute("src");
+    if (removeButton) removeButton.hidden = !source;
+  };
+  input.addEventListener("change", () => {
+    const file = input.files?.[0] || null;
+    control("form-status").textContent = "";
+    if (file && file.size > maxImageBytes) {
+      input.value = "";
+      control("form-status").textContent = text("imageNotStored");
+      return;
+    }
+    imageFile = file;
+    if (!file) return;
+    // The preview before saving: the file as a data URL (the page's policy loads no blob: URLs).
+    const reader = new FileReader();
+    reader.addEventListener("load", () => show(String(reader.result)));
+    reader.readAsDataURL(file);
+  });
+  removeButton?.addEventListener("click", () => {
+    imageFile = null;
+    input.value = "";
+    field.value = "";
+    show(null);
+    input.focus();
+  });
+  field.addEventListener("change", () => {
+    const url = field.value.trim();
+    if (!imageFile) show(url.startsWith("/images/") ? url + "?size=240" : url.startsWith("https:") ? url : null);
   });
 }
 

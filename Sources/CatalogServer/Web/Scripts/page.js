@@ -126,6 +126,11 @@ export function startImagePlaceholders() {
 function showFailedImage(image) {
   if (!(image instanceof HTMLImageElement) || image.dataset.failed) return;
   image.dataset.failed = "1";
+  if (image.classList.contains("image-preview")) {
+    // The editor's preview of a picture that does not load stays in place, hidden, for the next one.
+    image.hidden = true;
+    return;
+  }
   if (image.classList.contains("flag")) {
     // The script recognises no country code: the server drew this flag for a code it parsed
     // (CountryCode) and wrote the code, upper-cased, as the alt text; the badge shows it as the
