@@ -136,4 +136,23 @@ import Testing
         try fixture.load(StoreFixture.cookbook, StoreFixture.recipes)
         #expect(try stored(fixture, "r1") == nil)
     }
+
+    @Test(arguments: engines)
+    func anImportThatWritesTheCatalogAnewKeepsOnlyTheImagesItsRecordsName(engine: TemporaryDatabase.Engine) throws {
+        let fixture = try StoreFixture(engine)
+        try fixture.load(StoreFixture.cookbook, StoreFixture.recipes)
+        let (_, kept) = try put(fixture, Self.red, "r1")
+        _ = try put(fixture, Self.blue, "r2")
+        // A new title writes a whole new version: r1 still names its image, r2 names none.
+        var definition = StoreFixture.cookbook
+        definition.title += " (new)"
+        let records = StoreFixture.recipes.map { record -> Record in
+            var record = record
+            if record.id == "r1" { record.image = kept.path }
+            return record
+        }
+        try fixture.load(definition, records)
+        #expect(try stored(fixture, "r1")?.hash == kept.hash)
+        #expect(try stored(fixture, "r2") == nil)
+    }
 }

@@ -66,6 +66,21 @@ public enum StoredImageEditor {
         }
     }
 
+    /// After an import wrote catalog `id` anew, inside its transaction: removes the stored images
+    /// its records no longer name, as a change that names another image removes one
+    /// (``CatalogEditor/storedImageHash(_:catalog:item:)``).
+    static func removeUnnamed(of id: String, writer: any CatalogWriter) throws {
+        guard let catalog = try writer.reader.catalog(id) else { return }
+        var unnamed: [String] = []
+        try writer.reader.forEachStoredImage(of: id) { image in
+            let record = try writer.reader.item(of: catalog, id: image.item)?.record()
+            if CatalogEditor.storedImageHash(record?.image, catalog: id, item: image.item) != image.hash {
+                unnamed.append(image.item)
+            }
+        }
+        for item in unnamed { _ = try writer.removeStoredImage(of: id, item: item, keeping: nil) }
+    }
+
     /// The record as it is, in the write transaction.
     private static func current(_ item: String, of catalog: String, reader: any CatalogReader) throws -> Record {
         guard let stored = try reader.catalog(catalog) else {

@@ -145,6 +145,7 @@ public enum CatalogImporter {
             let version = try writer.beginVersion(of: definition.id)
             let built = try builder.finish(into: version, isCancelled: isCancelled)
             try ImportProfile.step("commit") { try version.commit(built) }
+            try StoredImageEditor.removeUnnamed(of: definition.id, writer: writer)
             return summary
         }
     }
