@@ -121,6 +121,8 @@ public final class CatalogApplication: Sendable {
     let thumbnails: ThumbnailCache
     /// The streams that follow catalogs' changes.
     let changeFeed: ChangeFeed
+    /// Merges the segments that changes leave, on a thread of its own.
+    let segmentMaintainer: SegmentMaintainer
     private let listening: Listening
     private let options: CatalogServerOptions
 
@@ -144,7 +146,8 @@ public final class CatalogApplication: Sendable {
         let authentication = RequestAuthentication(stores: stores, authenticator: authenticator)
         let throttle = SignInThrottle(policy: options.signInPolicy, clock: options.signInClock)
         let feed = ChangeFeed(stores: stores)
-        let records = RecordsAPI(stores: stores, authentication: authentication, feed: feed)
+        let maintainer = SegmentMaintainer(database: stores, log: errorLog)
+        let records = RecordsAPI(stores: stores, authentication: authentication, feed: feed, maintainer: maintainer)
         WebRoutes(
             stores: stores, authenticator: authenticator,
             settings: WebSessionSettings(publicURL: options.publicURL), throttle: throttle, baseURL: baseURL,
@@ -178,6 +181,7 @@ public final class CatalogApplication: Sendable {
         self.stores = stores
         self.thumbnails = thumbnails
         changeFeed = feed
+        segmentMaintainer = maintainer
         self.options = options
         signInThrottle = throttle
         self.router = router
@@ -209,6 +213,7 @@ public final class CatalogApplication: Sendable {
     /// Closes every database connection. Call after the server stopped.
     public func close() {
         changeFeed.stop()
+        segmentMaintainer.stop()
         stores.close()
     }
 

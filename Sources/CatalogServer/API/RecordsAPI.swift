@@ -26,6 +26,8 @@ struct RecordsAPI {
     let authentication: RequestAuthentication
     /// The streams that follow catalogs' changes: told after every change made here.
     let feed: ChangeFeed
+    /// Merges the segments changes leave: told after every change made here.
+    let maintainer: SegmentMaintainer
     let collations = CollationCache()
 
     /// The header that carries a catalog's change number.
@@ -236,6 +238,7 @@ struct RecordsAPI {
                 try CatalogEditor.apply(edits, to: catalog.id, in: stores, collation: collation, actor: actor)
             }
             feed.notify()
+            maintainer.notify(catalog.id)
             return outcome
         } catch let failure as EditFailure {
             switch failure.reason {
