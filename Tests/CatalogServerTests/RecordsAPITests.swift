@@ -1,4 +1,5 @@
 import CatalogHTTP
+import CatalogStorage
 import Foundation
 import Testing
 
