@@ -83,6 +83,8 @@ import Testing
             return true
         }
         #expect(seen == [70, 60_000])
-        union.forEach(from: 65_000) { _ in Issue.record("nothing after the highest bit") ; return true }
+        union.forEach(from: 65_000) { _ in
+            Issue.record("nothing after the highest bit"); return true
+        }
     }
 }
