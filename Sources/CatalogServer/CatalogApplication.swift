@@ -127,6 +127,8 @@ public final class CatalogApplication: Sendable {
     let changeFeed: ChangeFeed
     /// The imports running in the background.
     let importJobs: ImportJobs
+    /// Merges the segments that changes leave, on a thread of its own.
+    let segmentMaintainer: SegmentMaintainer
     private let listening: Listening
     private let options: CatalogServerOptions
 
@@ -150,7 +152,8 @@ public final class CatalogApplication: Sendable {
         let authentication = RequestAuthentication(stores: stores, authenticator: authenticator)
         let throttle = SignInThrottle(policy: options.signInPolicy, clock: options.signInClock)
         let feed = ChangeFeed(stores: stores)
-        let records = RecordsAPI(stores: stores, authentication: authentication, feed: feed)
+        let maintainer = SegmentMaintainer(database: stores, log: errorLog)
+        let records = RecordsAPI(stores: stores, authentication: authentication, feed: feed, maintainer: maintainer)
         CatalogAPI(stores: stores).register(in: &routes)
         records.register(in: &routes)
         FavoritesAPI(stores: stores, authentication: authentication).register(in: &routes)
@@ -186,6 +189,7 @@ public final class CatalogApplication: Sendable {
         self.thumbnails = thumbnails
         importJobs = jobs
         changeFeed = feed
+        segmentMaintainer = maintainer
         self.options = options
         signInThrottle = throttle
         self.router = router
@@ -218,6 +222,7 @@ public final class CatalogApplication: Sendable {
     public func close() {
         changeFeed.stop()
         importJobs.stop()
+        segmentMaintainer.stop()
         stores.close()
     }
 

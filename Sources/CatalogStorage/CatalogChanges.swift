@@ -10,6 +10,8 @@ import CatalogModel
 public struct SearchSegment {
     /// Names the segment in this database for caches: never reused for another segment.
     public var key: String
+    /// The engine's number for it (``SegmentInfo/number``).
+    public var number: Int64
     /// The segment's index.
     public var reader: any SearchIndexReading
     /// How many documents it holds, deleted ones included.
@@ -18,8 +20,9 @@ public struct SearchSegment {
     public var deleted: Int
 
     /// Creates a description.
-    public init(key: String, reader: any SearchIndexReading, documents: Int, deleted: Int) {
+    public init(key: String, number: Int64, reader: any SearchIndexReading, documents: Int, deleted: Int) {
         self.key = key
+        self.number = number
         self.reader = reader
         self.documents = documents
         self.deleted = deleted

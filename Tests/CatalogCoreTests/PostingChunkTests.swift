@@ -41,4 +41,50 @@ import Testing
         #expect(ChunkBitmap(allBelow: 65_536).count == 65_536)
         #expect(ChunkBitmap(allBelow: 70_000).count == 65_536)
     }
+
+    /// A bitmap keeps only the words up to its highest bit: every operation between a short and
+    /// a long one answers as between two full chunks.
+    @Test func bitmapsOfDifferentLengthsCombineAsFullChunks() {
+        var short = ChunkBitmap()
+        short.insert(3)
+        short.insert(70)
+        var long = ChunkBitmap()
+        long.insert(70)
+        long.insert(60_000)
+        #expect(short.intersectionCount(long) == 1)
+        #expect(long.intersectionCount(short) == 1)
+        var union = short
+        union.formUnion(long)
+        #expect(union.offsets == [3, 70, 60_000])
+        var intersection = long
+        intersection.formIntersection(short)
+        #expect(intersection.offsets == [70])
+        var rest = long
+        rest.subtract(short)
+        #expect(rest.offsets == [60_000])
+        var full = ChunkBitmap.full
+        full.subtract(long)
+        #expect(full.count == 65_534 && !full.contains(70) && full.contains(71))
+        #expect(!short.contains(60_000) && short.contains(70))
+        // Equal sets are equal whatever their lengths; a cleared bitmap is empty.
+        var grown = ChunkBitmap()
+        grown.insert(60_000)
+        grown.insert(70)
+        grown.formIntersection(ChunkBitmap(allBelow: 100))
+        var small = ChunkBitmap()
+        small.insert(70)
+        #expect(grown == small && small == grown)
+        #expect(grown != ChunkBitmap.empty)
+        grown.clear()
+        #expect(grown.isEmpty && grown == ChunkBitmap.empty)
+        var seen: [Int] = []
+        union.forEach(from: 4) {
+            seen.append($0)
+            return true
+        }
+        #expect(seen == [70, 60_000])
+        union.forEach(from: 65_000) { _ in
+            Issue.record("nothing after the highest bit"); return true
+        }
+    }
 }

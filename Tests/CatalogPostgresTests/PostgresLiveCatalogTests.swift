@@ -29,8 +29,10 @@ struct PostgresLiveCatalogTests {
     static func edit(
         _ edits: [RecordEdit], in database: any CatalogDatabase, actor: String? = nil
     ) throws -> EditOutcome {
-        try CatalogEditor.apply(
+        let outcome = try CatalogEditor.apply(
             edits, to: "cookbook", in: database, collation: try ICUCollation.forImport(locale: "hu"), actor: actor)
+        _ = try SegmentMerger.mergeAll(catalog: "cookbook", in: database)
+        return outcome
     }
 
     static func titles(_ query: String, in database: any CatalogDatabase) throws -> [String] {

@@ -1,4 +1,5 @@
 import CatalogHTTP
+import CatalogStorage
 import Foundation
 import Testing
 
@@ -59,6 +60,23 @@ import Testing
         #expect(try fixture.request(item).status == 404)
         #expect(try send(.delete, item).status == 404)
         #expect(try send(.patch, item, #"{"title":"x"}"#).status == 404)
+    }
+
+    /// Changes merge their segments on the maintenance thread, after the change has answered.
+    @Test func changesAreMergedInTheBackground() throws {
+        for index in 0..<4 {
+            let reply = try send(
+                .put, "/api/v1/catalogs/cookbook/items/bg\(index)", #"{"title":"Babfőzelék \#(index)"}"#)
+            #expect(reply.status == 201)
+        }
+        fixture.application.segmentMaintainer.waitUntilIdle()
+        #expect(fixture.application.segmentMaintainer.merges >= 1)
+        let segments = try fixture.application.stores.read { reader in
+            try reader.searchSegments(of: reader.catalog("cookbook")!).count
+        }
+        #expect(segments == 2, "the base and the four changes' segments merged into one")
+        let found = try fixture.request("/api/v1/catalogs/cookbook/search?q=babfozelek&limit=10")
+        #expect((found.object["items"] as? [Any])?.count == 4)
     }
 
     @Test func everyBadValueIsNamed() throws {

@@ -26,11 +26,15 @@ import Testing
             records = Dictionary(uniqueKeysWithValues: StoreFixture.recipes.map { ($0.id, $0) })
         }
 
-        /// Applies one batch to the catalog and to ``records``.
+        /// Whether each batch is followed by the merges the server's maintenance runs after it.
+        var merges = true
+
+        /// Applies one batch to the catalog and to ``records``, then the merges it asks for.
         @discardableResult
         func apply(_ edits: [RecordEdit], actor: String? = nil) throws -> EditOutcome {
             let outcome = try CatalogEditor.apply(
                 edits, to: "cookbook", in: fixture.database, collation: collation, actor: actor)
+            if merges { _ = try SegmentMerger.mergeAll(catalog: "cookbook", in: fixture.database) }
             for edit in edits {
                 switch edit.change {
                 case .upsert(let record): records[record.id] = record

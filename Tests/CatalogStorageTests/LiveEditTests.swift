@@ -12,8 +12,12 @@ import Testing
 @Suite struct LiveEditTests {
     static let engines = TemporaryDatabase.Engine.available
 
+    /// Applies `edits`, then the merges the server's maintenance runs after them.
     func edit(_ fixture: StoreFixture, _ edits: [RecordEdit], catalog: String = "cookbook") throws -> EditOutcome {
-        try CatalogEditor.apply(edits, to: catalog, in: fixture.database, collation: try ICUCollation(locale: "hu"))
+        let outcome = try CatalogEditor.apply(
+            edits, to: catalog, in: fixture.database, collation: try ICUCollation(locale: "hu"))
+        _ = try SegmentMerger.mergeAll(catalog: catalog, in: fixture.database)
+        return outcome
     }
 
     @Test(arguments: engines)

@@ -44,6 +44,11 @@ enum EditFigures {
             return copy
         }
 
+        // The merges the server's maintenance thread runs after each change (SegmentMerger), timed
+        // apart from the changes: each one's whole time and its write transaction's.
+        var merges: [SegmentMerger.Step] = []
+        func merge() throws { merges += try SegmentMerger.mergeAll(catalog: "bench", in: database) }
+
         // One record per change, 1,000 times.
         var single: [Double] = []
         for round in 0..<1_000 {
@@ -51,6 +56,7 @@ enum EditFigures {
             let started = DispatchTime.now().uptimeNanoseconds
             _ = try CatalogEditor.apply([RecordEdit(.upsert(record))], to: "bench", in: database, collation: collation)
             single.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
+            try merge()
         }
         single.sort()
         let peer = try peerRowUpdates(path, records: Array(records.prefix(1_000)).enumerated().map { changed($1, $0) })
@@ -75,6 +81,7 @@ enum EditFigures {
         var started = DispatchTime.now().uptimeNanoseconds
         _ = try CatalogEditor.apply(batch, to: "bench", in: database, collation: collation)
         let batchSeconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        try merge()
         print(
             Report.line(
                 "10,000 changed records, one batch",
@@ -85,27 +92,51 @@ enum EditFigures {
         for round in 1_000..<10_000 {
             let record = changed(records[(round * 3) % records.count], round + 20_000)
             _ = try CatalogEditor.apply([RecordEdit(.upsert(record))], to: "bench", in: database, collation: collation)
+            try merge()
         }
         let editsSeconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-        let segments = try database.read { try $0.searchSegments(of: $0.requireCatalog("bench")).count }
-        let store = try BenchStore(path: path)
-        defer { store.close() }
-        for query in warmQueries { _ = try store.search(query) }
-        var after: [Double] = []
-        for query in queries {
-            let started = DispatchTime.now().uptimeNanoseconds
-            _ = try store.search(query)
-            after.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
+        let whole = merges.filter { $0.records > 0 }.map { ($0.buildSeconds + $0.writeSeconds) * 1e3 }.sorted()
+        let written = merges.filter { $0.records > 0 }.map { $0.writeSeconds * 1e3 }.sorted()
+        print(
+            Report.line(
+                "merges after the changes (apart)",
+                String(
+                    format: "%d merges of %d records: p50 %.1f ms  p99 %.1f ms  max %.1f ms, write lock max %.1f ms",
+                    whole.count, merges.reduce(0) { $0 + $1.records }, Report.percentile(whole, 50),
+                    Report.percentile(whole, 99), whole.last ?? 0, written.last ?? 0)))
+        func searchTimes() throws -> (times: [Double], segments: Int) {
+            let segments = try database.read { try $0.searchSegments(of: $0.requireCatalog("bench")).count }
+            let store = try BenchStore(path: path)
+            defer { store.close() }
+            for query in warmQueries { _ = try store.search(query) }
+            var times: [Double] = []
+            for query in queries {
+                let started = DispatchTime.now().uptimeNanoseconds
+                _ = try store.search(query)
+                times.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
+            }
+            return (times.sorted(), segments)
         }
-        after.sort()
+        let (after, segments) = try searchTimes()
         let fresh = freshSearch.sorted()
         let ratio = Report.percentile(after, 99) / max(0.001, Report.percentile(fresh, 99))
         print(
             Report.line(
                 "search after 10,000 single edits",
                 String(
-                    format: "p50 %.2f ms  p99 %.2f ms, %d segments (9,000 edits took %.1f s)",
+                    format: "p50 %.2f ms  p99 %.2f ms, %d segments (9,000 edits and merges took %.1f s)",
                     Report.percentile(after, 50), Report.percentile(after, 99), segments, editsSeconds)))
+        started = DispatchTime.now().uptimeNanoseconds
+        let compacted = try SegmentMerger.compact(catalog: "bench", in: database)
+        let compactSeconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        let (merged, mergedSegments) = try searchTimes()
+        print(
+            Report.line(
+                "the same, all but the base merged",
+                String(
+                    format: "p50 %.2f ms  p99 %.2f ms, %d segments (%d records merged in %.2f s, write lock %.2f s)",
+                    Report.percentile(merged, 50), Report.percentile(merged, 99), mergedSegments,
+                    compacted?.records ?? 0, compactSeconds, compacted?.writeSeconds ?? 0)))
         print(
             Report.line(
                 "fresh import's search",

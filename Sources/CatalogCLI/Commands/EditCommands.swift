@@ -19,15 +19,19 @@ enum EditCommandOptions {
     static let catalog = Option<String?>("catalog", value: "ID", help: "the catalog (or give it as the first argument)")
 }
 
-/// Applies edits to a catalog of the command's database, as the server does (``CatalogEditor``).
+/// Applies edits to a catalog of the command's database, as the server does (``CatalogEditor``),
+/// then merges its segments as the server's maintenance thread would (``SegmentMerger``).
 private func apply(_ edits: [RecordEdit], to id: String, in database: any CatalogDatabase) throws -> EditOutcome {
     let catalog = try database.read { try $0.requireCatalog(id) }
+    let outcome: EditOutcome
     do {
-        return try CatalogEditor.apply(
+        outcome = try CatalogEditor.apply(
             edits, to: id, in: database, collation: try ICUCollation.forImport(locale: catalog.definition.locale))
     } catch let failure as EditFailure {
         throw CLIError.failure("nothing changed: \(failure.description)")
     }
+    _ = try SegmentMerger.mergeAll(catalog: id, in: database)
+    return outcome
 }
 
 /// Problems of a body as one message: every bad value with where it is.
@@ -141,6 +145,7 @@ struct SetCommand: Command {
                 let outcome = try CatalogEditor.apply(
                     [RecordEdit(.upsert(record), precondition: .matches(CatalogEditor.etag(of: current.json)))], to: id,
                     in: database, collation: try ICUCollation.forImport(locale: catalog.definition.locale))
+                _ = try SegmentMerger.mergeAll(catalog: id, in: database)
                 context.output.line(outcomeLine(outcome))
                 return
             } catch is EditFailure {
@@ -239,6 +244,7 @@ struct ImageCommand: Command {
         } catch let failure as EditFailure {
             throw CLIError.failure("nothing changed: catalog \"\(id)\" has \(failure.description)")
         }
+        _ = try SegmentMerger.mergeAll(catalog: id, in: database)
     }
 }
 

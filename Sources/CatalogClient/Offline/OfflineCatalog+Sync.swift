@@ -149,8 +149,9 @@ final class WorkingCopy: Sendable {
         }
     }
 
-    /// Applies each group in a transaction of its own. False when the copy does not follow the
-    /// server's numbers (an edit the copy cannot make, or a number that differs after a group).
+    /// Applies each group in a transaction of its own, then merges the segments they wrote as the
+    /// server does (``SegmentMerger``). False when the copy does not follow the server's numbers
+    /// (an edit the copy cannot make, or a number that differs after a group).
     func apply(_ groups: [SyncPlan.Group], to catalog: String, collation: FeedCollation) throws -> Bool {
         for group in groups {
             do {
@@ -160,6 +161,7 @@ final class WorkingCopy: Sendable {
                 return false
             }
         }
+        _ = try SegmentMerger.mergeAll(catalog: catalog, in: database)
         return true
     }
 

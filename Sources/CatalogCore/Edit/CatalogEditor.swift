@@ -92,8 +92,8 @@ public struct EditFailure: Error, Sendable, CustomStringConvertible {
 /// costs in proportion to its size, not the catalog's. Each changed record gets the next change
 /// number and an entry in the change log, with the record before and after.
 ///
-/// Small segments are merged as they accumulate (``MergePolicy``), so a search never visits more
-/// than a few segments per size class.
+/// The segments edits leave are merged apart from them (``SegmentMerger``, as ``MergePolicy``
+/// asks), so an edit's transaction holds the write lock only for what it changes.
 public enum CatalogEditor {
     /// The ETag of a record: a strong validator of its JSON as served.
     public static func etag(of json: [UInt8]) -> String {
@@ -210,8 +210,6 @@ public enum CatalogEditor {
                 try segment.commit(documents: built.count)
                 state.add(built)
             }
-            try MergePolicy.merge(
-                change, state: &state, collation: collation, number: number, temporaryDirectory: temporaryDirectory)
             try change.finish(
                 definition: state.definition, count: state.count, sectionCounts: state.sections,
                 categories: state.categoryRows(), change: number, log: log)

@@ -80,7 +80,8 @@ public enum CatalogImporter {
                 source: source, definition: builder.storedDefinition.contentDigest)
         }
         if isCancelled() { throw StorageError(.cancelled, "the import was cancelled") }
-        return try database.write { writer in
+        var appliedAsChanges = false
+        let summary = try database.write { writer in
             let current = try writer.reader.catalog(definition.id)
             // The import's definition was made from the planned one: a catalog created, renamed,
             // re-localized or re-mapped meanwhile (``CatalogManagement``) is not overwritten with it.
@@ -140,6 +141,7 @@ public enum CatalogImporter {
                 if current.definition != builder.storedDefinition {
                     try writer.updateDefinition(builder.storedDefinition)
                 }
+                appliedAsChanges = true
                 return summary
             }
             let version = try writer.beginVersion(of: definition.id)
@@ -148,6 +150,13 @@ public enum CatalogImporter {
             try StoredImageEditor.removeUnnamed(of: definition.id, writer: writer)
             return summary
         }
+        if appliedAsChanges {
+            // The changes' segment is merged as edits' segments are, in transactions of its own.
+            // The import has committed: a merge that fails leaves the catalog as it is, merged later.
+            _ = try? SegmentMerger.mergeAll(
+                catalog: definition.id, in: database, temporaryDirectory: temporaryDirectory)
+        }
+        return summary
     }
 
     /// The version of the catalog an import starts from: its records are compared with it, and

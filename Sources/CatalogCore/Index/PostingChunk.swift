@@ -72,6 +72,11 @@ public enum PostingChunk {
         guard isValid(bytes) else { return }
         if bytes[0] == arrayTag {
             let count = Int(bytes[1]) | Int(bytes[2]) << 8
+            var highest = 0
+            for position in 0..<count {
+                highest = max(highest, Int(bytes[3 + 2 * position]) | Int(bytes[4 + 2 * position]) << 8)
+            }
+            if count > 0 { bitmap.reserveWords(highest >> 6 + 1) }
             bitmap.withWords { words in
                 var index = 3
                 for _ in 0..<count {
@@ -81,6 +86,7 @@ public enum PostingChunk {
                 }
             }
         } else {
+            bitmap.reserveWords(ChunkBitmap.wordCount)
             bitmap.withWords { words in
                 for index in 0..<ChunkBitmap.wordCount {
                     words[index] |=
@@ -103,46 +109,40 @@ public enum PostingChunk {
     }
 }
 
-/// The documents of one chunk as 65,536 bits: what queries combine.
+/// The documents of one chunk as up to 65,536 bits: what queries combine.
 ///
-/// A value type over one heap buffer; copying it copies the words (1,024 of them), so searches
-/// keep a few and reuse them.
+/// A value type over one heap buffer of as many 64-bit words as its highest document needs
+/// (words past the end are zero): a chunk of a small segment costs what its documents do, not
+/// the 1,024 words of a full chunk, so a search over many small segments does not pay a full
+/// chunk's work for each of them.
 public struct ChunkBitmap: Sendable, Equatable {
-    /// 64-bit words per chunk.
+    /// 64-bit words of a full chunk.
     public static let wordCount = PostingChunk.size / 64
 
     private(set) var words: [UInt64]
 
     /// An empty bitmap.
     public init() {
-        words = [UInt64](repeating: 0, count: Self.wordCount)
+        words = []
     }
 
-    /// One shared empty bitmap: copies cost nothing until they change.
+    /// One shared empty bitmap.
     public static let empty = ChunkBitmap()
     /// One shared full bitmap.
-    public static let full: ChunkBitmap = {
-        var bitmap = ChunkBitmap()
-        bitmap.withWords { $0.update(repeating: ~0) }
-        return bitmap
-    }()
+    public static let full = ChunkBitmap(allBelow: PostingChunk.size)
 
     /// A bitmap with every document of the chunk below `count` set (a whole chunk when
     /// `count` is 65,536 or more).
     public init(allBelow count: Int) {
         let count = max(0, min(count, PostingChunk.size))
-        if count == 0 {
-            self = Self.empty
-            return
-        }
-        if count == PostingChunk.size {
-            self = Self.full
-            return
-        }
-        self.init()
-        let full = count / 64
-        for index in 0..<full { words[index] = ~0 }
-        if count % 64 != 0 { words[full] = (1 << UInt64(count % 64)) - 1 }
+        words = [UInt64](repeating: ~0, count: count / 64)
+        if count % 64 != 0 { words.append((1 << UInt64(count % 64)) - 1) }
+    }
+
+    /// Makes room for `count` words (the new ones zero).
+    @inline(__always)
+    mutating func reserveWords(_ count: Int) {
+        if words.count < count { words.append(contentsOf: repeatElement(0, count: count - words.count)) }
     }
 
     @inline(__always)
@@ -152,19 +152,20 @@ public struct ChunkBitmap: Sendable, Equatable {
 
     /// Clears every bit.
     public mutating func clear() {
-        withWords { $0.update(repeating: 0) }
+        words.removeAll(keepingCapacity: true)
     }
 
     /// Sets the bit of `offset`.
     @inline(__always)
     public mutating func insert(_ offset: Int) {
+        reserveWords(offset >> 6 + 1)
         words[offset >> 6] |= 1 << UInt64(offset & 63)
     }
 
     /// Whether `offset` is set.
     @inline(__always)
     public func contains(_ offset: Int) -> Bool {
-        words[offset >> 6] & (1 << UInt64(offset & 63)) != 0
+        offset >> 6 < words.count && words[offset >> 6] & (1 << UInt64(offset & 63)) != 0
     }
 
     /// True when no bit is set.
@@ -179,27 +180,31 @@ public struct ChunkBitmap: Sendable, Equatable {
 
     /// Keeps the bits set in both.
     public mutating func formIntersection(_ other: ChunkBitmap) {
+        let shared = min(words.count, other.words.count)
+        if words.count > shared { words.removeLast(words.count - shared) }
         other.words.withUnsafeBufferPointer { source in
             withWords { target in
-                for index in 0..<Self.wordCount { target[index] &= source[index] }
+                for index in 0..<shared { target[index] &= source[index] }
             }
         }
     }
 
     /// Sets the bits set in either.
     public mutating func formUnion(_ other: ChunkBitmap) {
+        reserveWords(other.words.count)
         other.words.withUnsafeBufferPointer { source in
             withWords { target in
-                for index in 0..<Self.wordCount { target[index] |= source[index] }
+                for index in 0..<source.count { target[index] |= source[index] }
             }
         }
     }
 
     /// Clears the bits set in `other`.
     public mutating func subtract(_ other: ChunkBitmap) {
+        let shared = min(words.count, other.words.count)
         other.words.withUnsafeBufferPointer { source in
             withWords { target in
-                for index in 0..<Self.wordCount { target[index] &= ~source[index] }
+                for index in 0..<shared { target[index] &= ~source[index] }
             }
         }
     }
@@ -209,7 +214,7 @@ public struct ChunkBitmap: Sendable, Equatable {
         words.withUnsafeBufferPointer { a in
             other.words.withUnsafeBufferPointer { b in
                 var total = 0
-                for index in 0..<Self.wordCount { total += (a[index] & b[index]).nonzeroBitCount }
+                for index in 0..<min(a.count, b.count) { total += (a[index] & b[index]).nonzeroBitCount }
                 return total
             }
         }
@@ -218,7 +223,7 @@ public struct ChunkBitmap: Sendable, Equatable {
     /// Calls `body` with each set offset in ascending order, from `start` on, until it returns
     /// false.
     public func forEach(from start: Int = 0, _ body: (Int) throws -> Bool) rethrows {
-        guard start < PostingChunk.size else { return }
+        guard start < PostingChunk.size, max(0, start) >> 6 < words.count else { return }
         try words.withUnsafeBufferPointer { words in
             var index = max(0, start) >> 6
             var word = words[index] & (~0 << UInt64(max(0, start) & 63))
@@ -229,7 +234,7 @@ public struct ChunkBitmap: Sendable, Equatable {
                     word &= word - 1
                 }
                 index += 1
-                guard index < Self.wordCount else { return }
+                guard index < words.count else { return }
                 word = words[index]
             }
         }
@@ -243,5 +248,12 @@ public struct ChunkBitmap: Sendable, Equatable {
             return true
         }
         return result
+    }
+
+    /// The same bits set, however many words each keeps.
+    public static func == (lhs: ChunkBitmap, rhs: ChunkBitmap) -> Bool {
+        let shared = min(lhs.words.count, rhs.words.count)
+        guard lhs.words[..<shared] == rhs.words[..<shared] else { return false }
+        return !lhs.words[shared...].contains { $0 != 0 } && !rhs.words[shared...].contains { $0 != 0 }
     }
 }

@@ -308,7 +308,8 @@ public final class PostgresCatalogReader: CatalogReader {
             indexReaders[segment] = reader
             segments.append(
                 SearchSegment(
-                    key: segmentKey(segment), reader: reader, documents: documents, deleted: rows.int(row, 2)))
+                    key: segmentKey(segment), number: segment, reader: reader, documents: documents,
+                    deleted: rows.int(row, 2)))
         }
         if dataVersion >= 0 { segmentCache[version] = segments }
         return segments

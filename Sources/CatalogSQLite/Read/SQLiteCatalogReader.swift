@@ -253,7 +253,8 @@ public final class SQLiteCatalogReader: CatalogReader {
             indexReaders[segment] = reader
             segments.append(
                 SearchSegment(
-                    key: Self.versionKey(path: identity, version: segment), reader: reader, documents: row.int(1),
+                    key: Self.versionKey(path: identity, version: segment), number: segment, reader: reader,
+                    documents: row.int(1),
                     deleted: row.int(2)))
         }
         return segments

@@ -27,6 +27,8 @@ struct RecordsAPI {
     let authentication: RequestAuthentication
     /// The streams that follow catalogs' changes: told after every change made here.
     let feed: ChangeFeed
+    /// Merges the segments changes leave: told after every change made here.
+    let maintainer: SegmentMaintainer
     let collations = CollationCache()
 
     /// The header that carries a catalog's change number.
@@ -244,6 +246,7 @@ struct RecordsAPI {
         do {
             let result = try collations.with(catalog.definition.locale, body)
             feed.notify()
+            maintainer.notify(catalog.id)
             return result
         } catch let failure as EditFailure {
             switch failure.reason {

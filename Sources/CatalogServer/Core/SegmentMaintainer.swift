@@ -1,0 +1,103 @@
+import CatalogCore
+import CatalogStorage
+import Foundation
+import Synchronization
+
+/// Merges the segments that edits leave, on one thread of its own, so a request that changes
+/// records never waits for a merge: the records API and the import API tell it which catalog
+/// changed (``notify(_:)``), and it runs ``SegmentMerger/mergeAll(catalog:in:temporaryDirectory:)``
+/// for each, one catalog at a time, in the order they came. The thread starts with the first
+/// change and ends with ``stop()``.
+final class SegmentMaintainer: Sendable {
+    private struct State {
+        var pending: [String] = []
+        var running = false
+        var started = false
+        var stopped = false
+        /// Merges run since the start (for tests and logs).
+        var merges = 0
+    }
+
+    private let database: any CatalogDatabase
+    private let log: @Sendable (String) -> Void
+    private let state = Mutex(State())
+    private let wake = NSCondition()
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(database: any CatalogDatabase, log: @escaping @Sendable (String) -> Void) {
+        self.database = database
+        self.log = log
+    }
+
+    /// Asks for the merges catalog `id` needs after a change.
+    func notify(_ id: String) {
+        wake.lock()
+        let start = state.withLock { state -> Bool in
+            guard !state.stopped else { return false }
+            if !state.pending.contains(id) { state.pending.append(id) }
+            defer { state.started = true }
+            return !state.started
+        }
+        wake.broadcast()
+        wake.unlock()
+        if start { startThread() }
+    }
+
+    /// How many merges ran so far.
+    var merges: Int { state.withLock { $0.merges } }
+
+    /// Waits until no catalog waits for a merge and none runs (tests).
+    func waitUntilIdle() {
+        wake.lock()
+        while state.withLock({ !$0.stopped && ($0.running || !$0.pending.isEmpty) }) { wake.wait() }
+        wake.unlock()
+    }
+
+    /// Ends the thread after the merge it runs, if any, and waits for it.
+    func stop() {
+        wake.lock()
+        let started = state.withLock { state -> Bool in
+            state.stopped = true
+            return state.started
+        }
+        wake.broadcast()
+        wake.unlock()
+        if started { finished.wait() }
+    }
+
+    private func startThread() {
+        let thread = Thread { [self] in
+            while let id = next() {
+                do {
+                    let steps = try SegmentMerger.mergeAll(catalog: id, in: database)
+                    state.withLock { $0.merges += steps.count }
+                } catch {
+                    log("cannot merge the segments of catalog \"\(id)\": \(error)")
+                }
+                wake.lock()
+                state.withLock { $0.running = false }
+                wake.broadcast()
+                wake.unlock()
+            }
+            finished.signal()
+        }
+        thread.name = "catalog-merge"
+        thread.start()
+    }
+
+    /// The next catalog to merge, waiting for one; nil once stopped.
+    private func next() -> String? {
+        wake.lock()
+        defer { wake.unlock() }
+        while true {
+            let taken = state.withLock { state -> String?? in
+                if state.stopped { return .some(nil) }
+                guard !state.pending.isEmpty else { return nil }
+                state.running = true
+                return state.pending.removeFirst()
+            }
+            if let taken { return taken }
+            wake.wait()
+        }
+    }
+}
