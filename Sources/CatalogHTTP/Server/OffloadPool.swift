@@ -40,7 +40,7 @@ final class OffloadPool: Sendable {
         self.queueLimit = max(0, queueLimit)
         for index in 0..<self.threads {
             let thread = Thread { [self] in
-                if niceness > 0 { Self.lowerPriority(by: niceness) }
+                if niceness > 0 { ThreadPriority.lower(by: niceness) }
                 work()
             }
             thread.name = "catalog-http-\(name)-\(index)"
@@ -77,14 +77,6 @@ final class OffloadPool: Sendable {
         for job in cancelled { job.cancel() }
         for _ in 0..<threads { wakeUp.signal() }
         for _ in 0..<threads { finished.wait() }
-    }
-
-    /// Lowers the calling thread's priority: `PRIO_PROCESS` with 0 names the calling thread on Linux.
-    private static func lowerPriority(by niceness: Int32) {
-        #if os(Linux)
-            let current = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
-            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, min(19, current + niceness))
-        #endif
     }
 
     private func work() {

@@ -70,7 +70,7 @@ final class ImportJobs: Sendable {
             isStopped: { [weak self] in self?.state.withLock { $0.stopped } ?? true })
         let clock = clock
         let thread = Thread { [weak self] in
-            Self.lowerPriority()
+            ThreadPriority.lower(by: 10)
             let result: Result<ImportSummary, ImportJob.Failure>
             do {
                 result = .success(try work(progress))
@@ -144,16 +144,5 @@ final class ImportJobs: Sendable {
             let hex = String(generator.next() as UInt64, radix: 16)
             return String(repeating: "0", count: 16 - hex.count) + hex
         }.joined()
-    }
-
-    /// Ten nice steps down, as the import lane's threads run.
-    private static func lowerPriority() {
-        #if os(Linux)
-            errno = 0
-            let current = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
-            if errno == 0 {
-                _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, min(19, current + 10))
-            }
-        #endif
     }
 }
