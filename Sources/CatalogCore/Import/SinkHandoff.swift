@@ -6,19 +6,9 @@ import Foundation
 /// sink on the thread that owns the engine's connection.
 final class SinkHandoff: CatalogIndexSink, @unchecked Sendable {
     // @unchecked: `batch` belongs to the sending thread; the pipe synchronizes the rest.
-    private let pipe = BatchPipe<Write, Void>(capacity: 8)
-    private var batch: [Write] = []
+    private let pipe = BatchPipe<IndexWrite, Void>(capacity: 8)
+    private var batch: [IndexWrite] = []
     let wantsOrderEntries: Bool
-
-    /// One write to the engine's sink.
-    enum Write: Sendable {
-        case item(IndexedItem)
-        case postingChunk([UInt8], term: UInt32, chunk: Int)
-        case blob([UInt8], name: String)
-        case order(OrderEntry)
-        case category(OrderEntry, category: Int)
-        case id(String, document: Int, hash: UInt64)
-    }
 
     private static let batchSize = 512
 
@@ -40,7 +30,7 @@ final class SinkHandoff: CatalogIndexSink, @unchecked Sendable {
         try add(.id(id, document: document, hash: hash))
     }
 
-    private func add(_ write: Write) throws {
+    private func add(_ write: IndexWrite) throws {
         batch.append(write)
         if batch.count == Self.batchSize { try flush() }
     }
@@ -66,17 +56,7 @@ final class SinkHandoff: CatalogIndexSink, @unchecked Sendable {
     func apply(to sink: any CatalogIndexSink, isCancelled: () -> Bool) throws {
         while case .batch(let writes) = try pipe.receive() {
             if isCancelled() { throw StorageError(.cancelled, "the import was cancelled") }
-            for write in writes {
-                switch write {
-                case .item(let item): try sink.write(item: item)
-                case .postingChunk(let bytes, let term, let chunk):
-                    try sink.write(postingChunk: bytes, term: term, chunk: chunk)
-                case .blob(let bytes, let name): try sink.write(blob: bytes, named: name)
-                case .order(let entry): try sink.write(orderEntry: entry)
-                case .category(let entry, let category): try sink.write(categoryEntry: entry, category: category)
-                case .id(let id, let document, let hash): try sink.write(idEntry: id, document: document, hash: hash)
-                }
-            }
+            for write in writes { try write.perform(on: sink) }
         }
     }
 
