@@ -211,21 +211,12 @@ if CommandLine.arguments.count >= 3 && CommandLine.arguments[1] == "edits" {
     let queries = QuerySet.asYouType(
         words: generator.titleWords, scopes: generator.definition.categories.map(\.name), count: 1_000)
     let warm = QuerySet.asYouType(words: generator.titleWords.reversed(), scopes: [], count: 200)
-    let store = try BenchStore(path: CommandLine.arguments[2])
-    for query in warm { _ = try store.search(query) }
-    var fresh: [Double] = []
-    for query in queries {
-        let started = DispatchTime.now().uptimeNanoseconds
-        _ = try store.search(query)
-        fresh.append(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6)
-    }
-    store.close()
     var options = BenchOptions([])
     options.items = items
     options.directory = (CommandLine.arguments[2] as NSString).deletingLastPathComponent
     try EditFigures.run(
         options: options, generator: generator, databasePath: CommandLine.arguments[2], queries: queries,
-        warmQueries: warm, freshSearch: fresh, reimportSeconds: nil)
+        warmQueries: warm, reimportSeconds: nil)
     exit(0)
 }
 
@@ -366,7 +357,7 @@ print("")
 // MARK: - Records changed in place
 try EditFigures.run(
     options: options, generator: generator, databasePath: databasePath, queries: queries, warmQueries: warmQueries,
-    freshSearch: ours, reimportSeconds: importFigures.changedReimportSeconds)
+    reimportSeconds: importFigures.changedReimportSeconds)
 
 // MARK: - 3. Sections for every record
 let sectionTiming = try SectionBench.measure(generator: generator, locale: "en")
