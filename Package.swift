@@ -225,7 +225,7 @@ let package = Package(
             name: "CatalogClientTests",
             dependencies: [
                 "CatalogClient", "CatalogServer", "CatalogHTTP", "CatalogAuth", "CatalogEngines", "CatalogSQLite",
-                "CatalogCore", "CatalogStorage", "CatalogCollation", "CatalogImport", "CatalogDemo",
+                "CatalogCore", "CatalogStorage", "CatalogCollation", "CatalogImport", "CatalogDemo", "CatalogJSON",
                 "CatalogTestSupport",
                 // The fault run starts and kills `catalog serve` processes.
                 "catalog",

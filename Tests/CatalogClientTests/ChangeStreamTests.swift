@@ -1,6 +1,7 @@
 @testable import CatalogClient
 import CatalogCore
 import CatalogHTTP
+import CatalogTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -33,9 +34,9 @@ import Testing
 
     /// Returns once the server has `count` event streams open (the counter it exposes).
     func streams(_ count: Int) async throws {
-        while live.server.openEventStreams != count {
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        // The async overload: the sync one would block a thread of the pool the stream runs on.
+        let opened = await waitUntil { [live] () async -> Bool in live.server.openEventStreams == count }
+        try #require(opened, "the server never had \(count) event streams open")
     }
 
     @Test func editsMadeAfterSubscribingArriveOnTheStream() async throws {

@@ -1,4 +1,5 @@
 import CatalogClient
+import CatalogJSON
 import CatalogTestSupport
 import Foundation
 
@@ -207,7 +208,9 @@ struct FaultWriter: Sendable {
     }
 
     private static func quoted(_ text: String) -> String {
-        String(decoding: try! JSONSerialization.data(withJSONObject: text, options: .fragmentsAllowed), as: UTF8.self)
+        var output = JSONOutput(capacity: text.utf8.count + 2)
+        output.string(text)
+        return String(decoding: output.bytes, as: UTF8.self)
     }
 
     /// The request's bytes.

@@ -1,6 +1,7 @@
 import CatalogHTTP
 import CatalogModel
 import Foundation
+import Synchronization
 import Testing
 
 @testable import CatalogServer
@@ -145,8 +146,8 @@ import Testing
 
     @Test func jobsAreBoundedAndForgotten() throws {
         var now = ContinuousClock.now
-        let clock = NowBox(now)
-        let jobs = ImportJobs(clock: { clock.value })
+        let clock = Mutex(now)
+        let jobs = ImportJobs(clock: { clock.withLock { $0 } })
         let gate = DispatchSemaphore(value: 0)
         let work: @Sendable (ImportJobs.Progress) throws -> ImportSummary = { _ in
             gate.wait()
@@ -162,7 +163,7 @@ import Testing
         #expect(jobs.job(first.id, for: 2, isAdmin: false) == nil)
         #expect(jobs.job(first.id, for: 2, isAdmin: true) != nil)
         now += ImportJobs.keepFor + .seconds(1)
-        clock.value = now
+        clock.withLock { $0 = now }
         #expect(jobs.job(first.id, for: 1, isAdmin: false) == nil)
     }
 
@@ -184,12 +185,4 @@ import Testing
             }
         }
     }
-}
-
-/// A clock a test moves.
-private final class NowBox: @unchecked Sendable {
-    // @unchecked: the test sets it only while no job reads it (jobs read it when they start and
-    // end, and both ended before it moves).
-    var value: ContinuousClock.Instant
-    init(_ value: ContinuousClock.Instant) { self.value = value }
 }

@@ -34,6 +34,15 @@ private func apply(_ edits: [RecordEdit], to id: String, in database: any Catalo
     return outcome
 }
 
+/// The bytes of FILE, or of standard input for `-`.
+private func input(_ source: String) throws -> [UInt8] {
+    if source == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
+    guard let data = FileManager.default.contents(atPath: source) else {
+        throw CLIError.failure("cannot read \(source)")
+    }
+    return Array(data)
+}
+
 /// Problems of a body as one message: every bad value with where it is.
 private func describe(_ problems: RecordProblems, source: String) -> CLIError {
     let lines = problems.problems.prefix(20).map {
@@ -68,15 +77,7 @@ struct PutCommand: Command {
         let (id, rest) = try catalogAndItems(context)
         guard rest.count <= 1 else { throw CLIError.usage("give at most one FILE") }
         let source = rest.first ?? "-"
-        let body: [UInt8]
-        if source == "-" {
-            body = Array(FileHandle.standardInput.readDataToEndOfFile())
-        } else {
-            guard let data = FileManager.default.contents(atPath: source) else {
-                throw CLIError.failure("cannot read \(source)")
-            }
-            body = Array(data)
-        }
+        let body = try input(source)
         let database = try context.openExisting()
         defer { database.close() }
         let catalog = try database.read { try $0.requireCatalog(id) }
@@ -204,15 +205,7 @@ struct ImageCommand: Command {
         var prepared: PreparedImage?
         if !removing {
             let source = rest[1]
-            let body: [UInt8]
-            if source == "-" {
-                body = Array(FileHandle.standardInput.readDataToEndOfFile())
-            } else {
-                guard let data = FileManager.default.contents(atPath: source) else {
-                    throw CLIError.failure("cannot read \(source)")
-                }
-                body = Array(data)
-            }
+            let body = try input(source)
             do {
                 prepared = try ImageReader.read(body)
             } catch {

@@ -53,14 +53,7 @@ struct EventStreamFeed: ChangeFeedConnection {
         guard let stream else { throw CatalogClientError(.transport, "the change stream is not open") }
         while true {
             if let page = try page() { return page }
-            let signal: EventStreamRequest.Signal
-            do {
-                signal = try await stream.next()
-            } catch {
-                close()
-                throw error
-            }
-            switch signal {
+            switch try await next(of: stream) {
             case .events(let events): queued += events
             case .response: continue
             case .ended(let failure, _):
@@ -152,14 +145,7 @@ struct EventStreamFeed: ChangeFeedConnection {
         queued = []
         var answered = (status: 0, headers: [String: String]())
         while true {
-            let signal: EventStreamRequest.Signal
-            do {
-                signal = try await stream.next()
-            } catch {
-                close()
-                throw error
-            }
-            switch signal {
+            switch try await next(of: stream) {
             case .response(let status, let headers) where status == 200:
                 guard headers["content-type"]?.lowercased().hasPrefix("text/event-stream") == true else {
                     close()
@@ -181,6 +167,18 @@ struct EventStreamFeed: ChangeFeedConnection {
                 throw client.failure(
                     HTTPAnswer(status: answered.status, body: body, headers: answered.headers), url: url)
             }
+        }
+    }
+
+    /// What `stream` says next; the stream is closed when it fails.
+    private mutating func next(of stream: EventStreamRequest) async throws(CatalogClientError)
+        -> EventStreamRequest.Signal
+    {
+        do {
+            return try await stream.next()
+        } catch {
+            close()
+            throw error
         }
     }
 

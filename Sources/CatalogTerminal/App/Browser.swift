@@ -70,8 +70,8 @@ final class Browser {
     /// Set when the app should end.
     var finished = false
     /// The request to repeat on Ctrl-R after a failure.
-    private var retry: (() -> Void)?
-    private var searchTask: Task<Void, Never>?
+    var retry: (() -> Void)?
+    var searchTask: Task<Void, Never>?
     /// Follows the open catalog's changes (online only).
     private var following: Task<Void, Never>?
     /// The screen and detail page to show again once a catalog read again for a reload is open.
@@ -140,235 +140,9 @@ final class Browser {
         }
     }
 
-    // MARK: - Events
-
-    func handle(_ event: BrowserEvent) {
-        switch event {
-        case .key(let key): handle(key)
-        case .resize: clampScroll()
-        case .stop, .inputEnded:
-            finished = true
-            stopFollowing()
-        case .answer(let answer): apply(answer)
-        }
-    }
-
-    private func handle(_ key: Key) {
-        if key == .control("c") || key == .control("d") {
-            finished = true
-            stopFollowing()
-            return
-        }
-        if key == .control("r"), state.message?.canRetry == true, let retry {
-            state.message = nil
-            retry()
-            return
-        }
-        if key == .control("l") { return }  // the loop redraws after every event
-        switch state.screen {
-        case .catalogs: catalogsKey(key)
-        case .catalog: state.search != nil ? searchKey(key) : catalogKey(key)
-        case .detail: detailKey(key)
-        case .signIn: signInKey(key)
-        }
-    }
-
-    private func catalogsKey(_ key: Key) {
-        let count = state.catalogs.count
-        switch key {
-        case .up: state.catalogSelection = max(0, state.catalogSelection - 1)
-        case .down: state.catalogSelection = min(max(0, count - 1), state.catalogSelection + 1)
-        case .home, .pageUp: state.catalogSelection = 0
-        case .end, .pageDown: state.catalogSelection = max(0, count - 1)
-        case .enter, .right:
-            if state.catalogs.indices.contains(state.catalogSelection) {
-                open(state.catalogs[state.catalogSelection].id)
-            }
-        case .character("q"), .escape: finished = true
-        case .character("r"): loadCatalogs()
-        case .character("s") where client != nil: beginSignIn(returnTo: .catalogs)
-        case .character("o") where client?.token != nil: signOut()
-        default: break
-        }
-    }
-
-    private func catalogKey(_ key: Key) {
-        switch key {
-        case .character("/"):
-            state.search = state.lastSearch ?? BrowserState.Search()
-            if state.search?.results.loaded != true { runSearch(debounce: false) }
-            return
-        case .tab, .backTab:
-            switchTab(forward: key == .tab)
-            return
-        case .escape, .left, .backspace:
-            if state.tab == .categories, state.openCategory != nil {
-                state.openCategory = nil
-            } else if state.offline {
-                finished = key == .escape
-            } else {
-                state.screen = .catalogs
-                state.catalog = nil
-                stopFollowing()
-            }
-            return
-        case .character("*"):
-            toggleFavorite(state.currentList?.selectedRecord)
-            return
-        default: break
-        }
-        if state.tab == .categories, state.openCategory == nil {
-            categoriesKey(key)
-            return
-        }
-        if state.tab == .favorites, state.signedInAs == nil, !state.offline, key == .enter {
-            beginSignIn(returnTo: .catalog)
-            return
-        }
-        if listKey(key) { return }
-        if state.tab == .list, case .character(let character) = key,
-            character.isLetter || character.isNumber || character == "#"
-        {
-            jump(typing: character)
-        }
-    }
-
-    /// Arrows, pages, Home, End and Enter on the current list; true when the key was one of them.
-    private func listKey(_ key: Key) -> Bool {
-        guard var list = state.currentList else { return false }
-        let height = bodyHeight
-        switch key {
-        case .up: list.move(by: -1, height: height)
-        case .down: list.move(by: 1, height: height)
-        case .pageUp: list.move(by: -max(1, height - 1), height: height)
-        case .pageDown: list.move(by: max(1, height - 1), height: height)
-        case .home:
-            if state.search == nil, state.tab == .list, list.before != nil {
-                loadPage(.list, placement: .replace(selectLast: false))
-                return true
-            }
-            list.selectEdge(last: false, height: height)
-        case .end:
-            if state.search == nil, state.tab == .list, list.after != nil {
-                jumpToEnd()
-                return true
-            }
-            list.selectEdge(last: true, height: height)
-        case .enter, .right:
-            if let record = list.selectedRecord {
-                state.detail = BrowserState.Detail(record: record, returnTo: .catalog)
-                state.screen = .detail
-            }
-            return true
-        default:
-            return false
-        }
-        state.currentList = list
-        loadMoreIfNeeded()
-        return true
-    }
-
-    private func categoriesKey(_ key: Key) {
-        let count = state.categories.count
-        let height = bodyHeight
-        switch key {
-        case .up: state.categorySelection = max(0, state.categorySelection - 1)
-        case .down: state.categorySelection = min(max(0, count - 1), state.categorySelection + 1)
-        case .pageUp: state.categorySelection = max(0, state.categorySelection - height)
-        case .pageDown: state.categorySelection = min(max(0, count - 1), state.categorySelection + height)
-        case .home: state.categorySelection = 0
-        case .end: state.categorySelection = max(0, count - 1)
-        case .enter, .right:
-            guard state.categories.indices.contains(state.categorySelection) else { return }
-            state.openCategory = state.categories[state.categorySelection].name
-            state.categoryItems = RecordList()
-            loadPage(.categoryItems, placement: .replace(selectLast: false))
-        default: break
-        }
-        if state.categorySelection < state.categoryTop { state.categoryTop = state.categorySelection }
-        if state.categorySelection >= state.categoryTop + height {
-            state.categoryTop = state.categorySelection - height + 1
-        }
-    }
-
-    private func searchKey(_ key: Key) {
-        guard var search = state.search else { return }
-        switch key {
-        case .escape:
-            state.lastSearch = state.search
-            state.search = nil
-            searchTask?.cancel()
-            return
-        case .character(let character):
-            search.query.append(character)
-        case .backspace:
-            guard !search.query.isEmpty else { return }
-            search.query.removeLast()
-        case .tab, .backTab:
-            let count = max(1, state.catalog?.scopes.count ?? 1)
-            search.scope = (search.scope + (key == .tab ? 1 : count - 1)) % count
-            state.search = search
-            runSearch(debounce: false)
-            return
-        default:
-            _ = listKey(key)
-            return
-        }
-        state.search = search
-        runSearch(debounce: true)
-    }
-
-    private func detailKey(_ key: Key) {
-        guard var detail = state.detail else { return }
-        let page = max(1, height - 4)
-        switch key {
-        case .escape, .left, .backspace, .character("q"):
-            state.screen = detail.returnTo
-            state.detail = nil
-            return
-        case .up: detail.scroll = max(0, detail.scroll - 1)
-        case .down: detail.scroll += 1
-        case .pageUp: detail.scroll = max(0, detail.scroll - page)
-        case .pageDown, .character(" "): detail.scroll += page
-        case .home: detail.scroll = 0
-        case .character("*"):
-            toggleFavorite(detail.record)
-            return
-        default: return
-        }
-        detail.scroll = min(
-            detail.scroll, max(0, BrowserView.detailLines(detail.record, state: state, width: width).count - page))
-        state.detail = detail
-    }
-
-    private func signInKey(_ key: Key) {
-        var form = state.signIn
-        switch key {
-        case .escape:
-            state.screen = form.returnTo
-            return
-        case .tab, .backTab, .up, .down:
-            form.onPassword.toggle()
-        case .enter:
-            if !form.onPassword {
-                form.onPassword = true
-            } else if !form.busy, !form.name.isEmpty, !form.password.isEmpty {
-                form.busy = true
-                form.failed = false
-                submitSignIn(name: form.name, password: form.password)
-            }
-        case .backspace:
-            if form.onPassword { _ = form.password.popLast() } else { _ = form.name.popLast() }
-        case .character(let character):
-            if form.onPassword { form.password.append(character) } else { form.name.append(character) }
-        default: break
-        }
-        state.signIn = form
-    }
-
     // MARK: - Requests
 
-    private func switchTab(forward: Bool) {
+    func switchTab(forward: Bool) {
         let tabs = state.tabs
         guard tabs.count > 1, let index = tabs.firstIndex(of: state.tab) else { return }
         state.tab = tabs[(index + (forward ? 1 : tabs.count - 1)) % tabs.count]
@@ -380,7 +154,7 @@ final class Browser {
     }
 
     /// An index jump: letters typed within a moment of each other spell a label (`c`, `s`: CS).
-    private func jump(typing character: Character) {
+    func jump(typing character: Character) {
         let now = Date()
         if now.timeIntervalSince(state.lastJumpKey) > 0.8 { state.jumpLetters = "" }
         state.lastJumpKey = now
@@ -396,7 +170,7 @@ final class Browser {
         loadPage(.list, placement: .replace(selectLast: false), startingAt: label)
     }
 
-    private func jumpToEnd() {
+    func jumpToEnd() {
         guard let id = state.catalog?.id, let last = state.sections.last?.label else { return }
         state.list.generation += 1
         let generation = state.list.generation
@@ -474,7 +248,7 @@ final class Browser {
         }
     }
 
-    private func loadMoreIfNeeded() {
+    func loadMoreIfNeeded() {
         if var search = state.search {
             if search.results.wantsMoreAfter(height: bodyHeight), !search.searching {
                 search.results.loadingAfter = true
@@ -530,12 +304,12 @@ final class Browser {
         Task { post(.answer(.favorites(generation: generation, await attempt { try await client.favorites() }))) }
     }
 
-    private func beginSignIn(returnTo: BrowserState.Screen) {
+    func beginSignIn(returnTo: BrowserState.Screen) {
         state.signIn = BrowserState.SignIn(returnTo: returnTo)
         state.screen = .signIn
     }
 
-    private func submitSignIn(name: String, password: String) {
+    func submitSignIn(name: String, password: String) {
         guard let client else { return }
         let post = post
         Task {
@@ -543,14 +317,14 @@ final class Browser {
         }
     }
 
-    private func signOut() {
+    func signOut() {
         guard let client else { return }
         state.signedInAs = nil
         state.favoriteIDs = []
         Task { try? await client.signOut() }
     }
 
-    private func toggleFavorite(_ record: Record?) {
+    func toggleFavorite(_ record: Record?) {
         guard let record, let catalog = state.catalog?.id else { return }
         guard let client, !state.offline else {
             state.message = BrowserState.Message(
@@ -578,7 +352,7 @@ final class Browser {
 
     // MARK: - Answers
 
-    private func apply(_ answer: Answer) {
+    func apply(_ answer: Answer) {
         state.loading = false
         switch answer {
         case .catalogs(.success(let catalogs)):
@@ -717,7 +491,7 @@ final class Browser {
         }
     }
 
-    private func stopFollowing() {
+    func stopFollowing() {
         following?.cancel()
         following = nil
         state.live = .off
@@ -785,7 +559,7 @@ final class Browser {
             canRetry: error.isConnectivity || error.code == .unavailable || error.code == .server)
     }
 
-    private func clampScroll() {
+    func clampScroll() {
         let height = bodyHeight
         state.list.reveal(height: height)
         state.hot.reveal(height: height)
