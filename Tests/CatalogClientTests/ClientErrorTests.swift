@@ -15,8 +15,12 @@ import Testing
 /// a hang.
 @Suite struct ClientErrorTests {
     /// A client of a canned loopback server.
+    /// A client of `server` on a session of its own (``ownSession()``): these tests wait for the
+    /// request to reach the server, which the shared session may hold back behind other suites'
+    /// long requests for minutes.
     func client(_ server: LoopbackHTTPServer, timeout: TimeInterval = 10) -> CatalogClient {
-        CatalogClient(baseURL: URL(string: server.baseURL)!, cache: .none, timeout: timeout)
+        CatalogClient(
+            baseURL: URL(string: server.baseURL)!, session: Self.ownSession(), cache: .none, timeout: timeout)
     }
 
     /// A session of its own, for the tests that time how fast a failure comes: the shared one is
