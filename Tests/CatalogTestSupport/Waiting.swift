@@ -43,16 +43,20 @@ public final class Gate: @unchecked Sendable {
 /// Waits until `condition` holds, for state another thread or process changes without telling
 /// (a server's counters, a file that appears): the condition is looked at `every` millisecond
 /// (longer for a condition that asks a server), so the wait ends with the event, and gives up
-/// after `timeout` seconds so that a failing test does not hang. Returns whether it held.
+/// after `timeout` seconds of waiting so that a failing test does not hang. Returns whether it held.
+///
+/// The timeout counts the time this waiter was running, not the wall clock: while the whole suite
+/// runs on two cores, a waiter (or the work it waits for) may not get a thread for minutes, and
+/// such a gap must not use up its time (``WaitBudget``).
 @discardableResult
 public func waitUntil(
     timeout: TimeInterval = 120, every interval: Duration = .milliseconds(1), _ condition: () throws -> Bool
 ) rethrows -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
+    var budget = WaitBudget(timeout: timeout)
     let pause = useconds_t(
         interval.components.seconds * 1_000_000 + interval.components.attoseconds / 1_000_000_000_000)
     while try !condition() {
-        guard Date() < deadline else { return false }
+        guard budget.goesOn() else { return false }
         usleep(pause)
     }
     return true
@@ -61,10 +65,31 @@ public func waitUntil(
 /// The async twin of ``waitUntil(timeout:_:)``: suspends instead of blocking a thread.
 @discardableResult
 public func waitUntil(timeout: TimeInterval = 120, _ condition: () async throws -> Bool) async rethrows -> Bool {
-    let deadline = Date().addingTimeInterval(timeout)
+    var budget = WaitBudget(timeout: timeout)
     while try await !condition() {
-        guard Date() < deadline else { return false }
+        guard budget.goesOn() else { return false }
         try? await Task.sleep(for: .milliseconds(1))
     }
     return true
+}
+
+/// The time a polling wait has used: the gaps between its looks, each counted as at most a second.
+/// A longer gap means the waiter was not running (the machine or the test run's thread pool was
+/// busy), and the thing it waits for may not have run either, so it is not counted in full.
+struct WaitBudget {
+    private let limit: Duration
+    private var used: Duration = .zero
+    private var last = ContinuousClock.now
+
+    init(timeout: TimeInterval) {
+        limit = .milliseconds(Int64(timeout * 1_000))
+    }
+
+    /// Counts the time since the last look; false once the budget is used up.
+    mutating func goesOn() -> Bool {
+        let now = ContinuousClock.now
+        used += min(now - last, .seconds(1))
+        last = now
+        return used < limit
+    }
 }
