@@ -155,6 +155,9 @@ public struct ChunkBitmap: Sendable, Equatable {
         words.removeAll(keepingCapacity: true)
     }
 
+    /// The bytes its words take.
+    var byteCount: Int { words.count * 8 }
+
     /// Sets the bit of `offset`.
     @inline(__always)
     public mutating func insert(_ offset: Int) {

@@ -231,40 +231,22 @@ struct WordMatches {
 
     init() {}
 
-    /// The matches of a folded word.
-    init(word: String, isLast: Bool, lexicon: Lexicon, infix: InfixIndex) {
-        let bytes = Array(word.utf8)
-        let scalars = Array(word.unicodeScalars)
-        func exact(_ kind: IndexTermKind) -> [Int] {
-            lexicon.index(of: IndexTerms.term(kind, bytes)).map { [$0] } ?? []
+    /// The matches of a folded word in `index` (its terms from ``CatalogSearchIndex/wordTerms(_:isLast:)``).
+    init(word: String, isLast: Bool, index: CatalogSearchIndex) {
+        let terms = index.wordTerms(word, isLast: isLast)
+        let lexicon = index.lexicon
+        let key = CatalogSearchIndex.WordKey(word: word, isLast: isLast)
+        func set(_ indexes: [Int], _ kind: UInt8) -> TermSet {
+            TermSet(indexes, of: lexicon, word: .word(key, kind: kind))
         }
-        func beginning(_ kind: IndexTermKind) -> Range<Int> {
-            lexicon.range(prefix: IndexTerms.term(kind, bytes))
-        }
-        whole = TermSet(exact(.titleWord), of: lexicon)
-        let startsTitleWord = beginning(.titleWord)
-        prefix = TermSet(
-            scalars.count <= IndexTerms.prefixLength ? exact(.titlePrefix) : Array(startsTitleWord), of: lexicon)
-        if scalars.count <= IndexTerms.gramLength {
-            inside = TermSet(exact(.titleGram), of: lexicon)
-        } else {
-            var words = Set(infix.words(containing: bytes, in: lexicon))
-            words.formUnion(startsTitleWord)
-            inside = TermSet(words.sorted(), of: lexicon)
-        }
-        field = TermSet(
-            scalars.count <= IndexTerms.fieldPrefixLength ? exact(.fieldPrefix) : Array(beginning(.fieldWord)),
-            of: lexicon)
-        firstWhole = TermSet(exact(.firstWord), of: lexicon)
-        firstPrefix = TermSet(
-            scalars.count <= IndexTerms.prefixLength ? exact(.firstPrefix) : Array(beginning(.firstWord)), of: lexicon)
-        if let typos = TypoMatcher.allowance(forLength: scalars.count) {
-            for (kind, target) in [(IndexTermKind.titleWord, \WordMatches.typoTitle), (.fieldWord, \.typoField)] {
-                let range = lexicon.range(prefix: [kind.rawValue])
-                let found = TypoMatcher.matches(scalars, allowance: typos, prefix: isLast, in: range, of: lexicon)
-                self[keyPath: target] = TermSet(found, of: lexicon)
-            }
-        }
+        whole = set(terms.whole, 0)
+        prefix = set(terms.prefix, 1)
+        inside = set(terms.inside, 2)
+        field = set(terms.field, 3)
+        typoTitle = set(terms.typoTitle, 4)
+        typoField = set(terms.typoField, 5)
+        firstWhole = set(terms.firstWhole, 6)
+        firstPrefix = set(terms.firstPrefix, 7)
     }
 
     /// The matches of a symbol: literally, in the title or another field.

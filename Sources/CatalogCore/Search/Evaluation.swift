@@ -35,6 +35,8 @@ final class Evaluation {
     private var tierCache: [Int: ChunkBitmap] = [:]
     private var matchCache: [Int: ChunkBitmap] = [:]
     private var unscopedCache: [Int: ChunkBitmap] = [:]
+    /// By chunk: the union of the tiers before `next` (``earlierTiers(before:_:)``).
+    private var earlier: [Int: (next: Int, bitmap: ChunkBitmap)] = [:]
 
     init(
         segment: LoadedSegment, catalog: SearchCatalog, query: SearchQuery, request: SearchRequest.Checked,
@@ -46,14 +48,13 @@ final class Evaluation {
         self.catalog = catalog
         self.query = query
         let lexicon = segment.index.lexicon
-        let infix = segment.index.infix
         if query.words.isEmpty {
             words = query.symbols.map { WordMatches(symbol: $0, lexicon: lexicon) }
             sequence = []
         } else {
             let last = query.sequence.last
             words = query.words.map {
-                WordMatches(word: $0, isLast: $0 == last, lexicon: lexicon, infix: infix)
+                WordMatches(word: $0, isLast: $0 == last, index: segment.index)
             }
             sequence = query.sequence.compactMap { word in query.words.firstIndex(of: word) }
         }
@@ -370,6 +371,19 @@ final class Evaluation {
         return try tier(.otherFields, document >> PostingChunk.shift).contains(document & (PostingChunk.size - 1))
     }
 
+    /// The chunk's documents of the tiers before `tier` (which rank there): kept per chunk and
+    /// extended tier by tier, as a page walks the tiers in order.
+    private func earlierTiers(before tier: Int, _ chunk: Int) throws -> ChunkBitmap {
+        var (next, bitmap) = earlier[chunk] ?? (0, ChunkBitmap.empty)
+        if next > tier { (next, bitmap) = (0, .empty) }
+        while next < tier {
+            bitmap.formUnion(try self.tier(SearchTier.allCases[next], chunk))
+            next += 1
+        }
+        earlier[chunk] = (next, bitmap)
+        return bitmap
+    }
+
     /// A page in rank order: tier by tier, each in document order.
     func rankedPage(after cursor: SearchCursor?, limit: Int) throws -> ([PageEntry], SearchCursor?) {
         var startTier = 0
@@ -400,9 +414,7 @@ final class Evaluation {
             var chunk = from >> PostingChunk.shift
             while chunk < chunkCount {
                 var bitmap = try self.tier(tier, chunk)
-                for earlier in SearchTier.allCases.prefix(tier.rawValue) where !bitmap.isEmpty {
-                    bitmap.subtract(try self.tier(earlier, chunk))
-                }
+                if !bitmap.isEmpty { bitmap.subtract(try earlierTiers(before: tier.rawValue, chunk)) }
                 guard !bitmap.isEmpty else {
                     chunk += 1
                     continue

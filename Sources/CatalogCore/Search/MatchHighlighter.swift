@@ -78,6 +78,7 @@ struct MatchHighlighter {
         guard let typos = term.typos else { return nil }
         var index = 0
         let bytes = folded.bytes
+        var word: [Unicode.Scalar] = []
         while index < bytes.count {
             guard folded.inWord[index] else {
                 index += 1
@@ -85,7 +86,10 @@ struct MatchHighlighter {
             }
             var end = index
             while end < bytes.count && folded.inWord[end] { end += 1 }
-            let word = Array(String(decoding: bytes[index..<end], as: UTF8.self).unicodeScalars)
+            word.removeAll(keepingCapacity: true)
+            var decoder = UTF8()
+            var input = bytes[index..<end].makeIterator()
+            while case .scalarValue(let scalar) = decoder.decode(&input) { word.append(scalar) }
             if let length = TypoMatcher.distanceMatch(term.scalars, word, allowance: typos, prefix: term.isLast) {
                 // Highlight the part of the word that matched: all of it, or its matching beginning.
                 var stop = index
@@ -132,8 +136,8 @@ struct MatchHighlighter {
             if end > 0 && end < units.count && UTF16.isLeadSurrogate(units[end - 1]) { end -= 1 }
         }
         let lead = start > 0 ? "…" : ""
-        let body = String(decoding: units[start..<end], as: UTF16.self)
-        let normalized = body.replacingOccurrences(of: "\n", with: " ")
+        // Line breaks read as spaces (one unit for one, so the ranges stay where they are).
+        let normalized = String(decoding: units[start..<end].lazy.map { $0 == 0x0A ? 0x20 : $0 }, as: UTF16.self)
         let trail = end < units.count ? "…" : ""
         let shift = lead.utf16.count - start
         var matches: [MatchRange] = []
@@ -154,11 +158,14 @@ extension TypoMatcher {
         let maxDistance = allowance.maxDistance
         let edit = allowance.editCost
         let columns = term.count + 1
-        var previous2: [Int] = []
+        // A whole word too much longer or shorter than the query word cannot be within reach.
+        if !prefix && abs(word.count - term.count) * edit > maxDistance { return nil }
+        // Three rows, reused: the one before the previous (for swaps), the previous, this one.
+        var previous2 = [Int](repeating: 0, count: columns)
         var previous = (0..<columns).map { $0 * edit }
+        var row = [Int](repeating: 0, count: columns)
         if prefix && previous[columns - 1] <= maxDistance { return 0 }
         for (depth, character) in word.enumerated() {
-            var row = [Int](repeating: 0, count: columns)
             row[0] = (depth + 1) * edit
             var smallest = row[0]
             for column in 1..<columns {
@@ -172,8 +179,8 @@ extension TypoMatcher {
             }
             if prefix && row[columns - 1] <= maxDistance { return depth + 1 }
             if smallest > maxDistance && (previous.min() ?? 0) > maxDistance { return nil }
-            previous2 = previous
-            previous = row
+            swap(&previous2, &previous)
+            swap(&previous, &row)
         }
         return !prefix && previous[columns - 1] <= maxDistance ? word.count : nil
     }

@@ -14,16 +14,32 @@ public final class CatalogSearchIndex: Sendable {
     /// The number of documents.
     public var count: Int { attributes.count }
     private let lazy = Mutex<LazyAttributes>(LazyAttributes())
-    private let chunks = Mutex<ChunkCache>(ChunkCache())
-
     /// Posting chunks read before, shared by every search of this version: as-you-type queries
-    /// keep asking for the chunks of the same short prefixes. Bounded by bytes; when full, the
-    /// older half goes.
-    private struct ChunkCache {
-        var current: [UInt64: [UInt8]] = [:]
-        var previous: [UInt64: [UInt8]] = [:]
-        var bytes = 0
-        static let budget = 24 << 20
+    /// keep asking for the chunks of the same short prefixes.
+    private let chunks = Mutex(GenerationCache<UInt64, [UInt8]>(budget: 16 << 20))
+    /// The terms of query words (``WordTerms``): a word typed once is looked up again with every
+    /// later keystroke of the query.
+    private let words = Mutex(GenerationCache<WordKey, WordTerms>(budget: 4 << 20))
+    /// The documents of sets of terms, chunk by chunk (``TermSet``), decoded: the union of a
+    /// word's thousand terms is made once, not once per keystroke, and a category's documents
+    /// once, not once per scope count of every search.
+    private let sets = Mutex(GenerationCache<SetKey, ChunkBitmap>(budget: 16 << 20))
+
+    /// A query word as ``wordTerms(_:isLast:)`` keeps it.
+    struct WordKey: Hashable {
+        var word: String
+        var isLast: Bool
+    }
+
+    /// One chunk of a set of terms: one term's (a category, a country, a short prefix), or one
+    /// set of a query word's terms.
+    struct SetKey: Hashable {
+        enum Set: Hashable {
+            case term(Int)
+            case word(WordKey, kind: UInt8)
+        }
+        var set: Set
+        var chunk: Int
     }
 
     /// Several terms' posting chunks of one chunk number (terms without documents there left
@@ -34,11 +50,7 @@ public final class CatalogSearchIndex: Sendable {
         var missing: [UInt32] = []
         chunks.withLock { cache in
             for term in terms {
-                let key = Self.key(term, chunk)
-                if let hit = cache.current[key] {
-                    if !hit.isEmpty { result[term] = hit }
-                } else if let hit = cache.previous.removeValue(forKey: key) {
-                    Self.remember(hit, key, in: &cache)
+                if let hit = cache.value(for: Self.key(term, chunk), cost: \.count) {
                     if !hit.isEmpty { result[term] = hit }
                 } else {
                     missing.append(term)
@@ -51,7 +63,10 @@ public final class CatalogSearchIndex: Sendable {
             ? (try reader.postingChunk(term: missing[0], chunk: chunk)).map { [missing[0]: $0] } ?? [:]
             : try reader.postingChunks(terms: missing, chunk: chunk)
         chunks.withLock { cache in
-            for term in missing { Self.remember(read[term] ?? [], Self.key(term, chunk), in: &cache) }
+            for term in missing {
+                let bytes = read[term] ?? []
+                cache.insert(bytes, for: Self.key(term, chunk), cost: bytes.count)
+            }
         }
         result.merge(read) { first, _ in first }
         return result
@@ -61,14 +76,23 @@ public final class CatalogSearchIndex: Sendable {
         UInt64(term) << 16 | UInt64(chunk)
     }
 
-    private static func remember(_ bytes: [UInt8], _ key: UInt64, in cache: inout ChunkCache) {
-        if cache.bytes + bytes.count + 16 > ChunkCache.budget / 2 {
-            cache.previous = cache.current
-            cache.current = [:]
-            cache.bytes = 0
-        }
-        cache.current[key] = bytes
-        cache.bytes += bytes.count + 16
+    /// The terms a folded query word matches in this index, worked out once.
+    func wordTerms(_ word: String, isLast: Bool) -> WordTerms {
+        let key = WordKey(word: word, isLast: isLast)
+        if let known = words.withLock({ $0.value(for: key, cost: \.bytes) }) { return known }
+        let terms = WordTerms(word: word, isLast: isLast, lexicon: lexicon, infix: infix)
+        words.withLock { $0.insert(terms, for: key, cost: terms.bytes) }
+        return terms
+    }
+
+    /// A word set's chunk bitmap made by an earlier search, if it is still kept.
+    func setBitmap(_ key: SetKey) -> ChunkBitmap? {
+        sets.withLock { $0.value(for: key, cost: \.byteCount) }
+    }
+
+    /// Keeps a word set's chunk bitmap for later searches.
+    func remember(_ bitmap: ChunkBitmap, for key: SetKey) {
+        sets.withLock { $0.insert(bitmap, for: key, cost: bitmap.byteCount) }
     }
 
     private struct LazyAttributes {

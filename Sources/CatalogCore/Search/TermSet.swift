@@ -11,17 +11,32 @@ class TermSet {
     private var bitmaps: [Int: ChunkBitmap] = [:]
     /// The sum of the terms' document counts: an upper bound of the set's size.
     private(set) var estimatedCount = 0
+    /// Where the index keeps this set's chunk bitmaps for later searches: a set of one term by
+    /// the term, a query word's set of many terms by the word.
+    private let sharedKey: CatalogSearchIndex.SetKey.Set?
+
+    /// A word's sets of at least this many terms keep their chunk bitmaps in the index.
+    static let sharedFrom = 8
 
     /// An empty set.
-    init() {}
+    init() {
+        sharedKey = nil
+    }
 
-    /// The union of the terms at `indexes` of `lexicon`.
-    init(_ indexes: some Sequence<Int>, of lexicon: Lexicon) {
+    /// The union of the terms at `indexes` of `lexicon`; `word`: the query word's set it is,
+    /// under which the index may keep its chunk bitmaps (when there are ``sharedFrom`` terms or
+    /// more; one term's are kept under the term).
+    init(_ indexes: some Collection<Int>, of lexicon: Lexicon, word: CatalogSearchIndex.SetKey.Set? = nil) {
+        if indexes.count == 1, let term = indexes.first {
+            sharedKey = .term(term)
+        } else {
+            sharedKey = indexes.count >= Self.sharedFrom ? word : nil
+        }
         for index in indexes { add(index, of: lexicon) }
     }
 
     /// Adds the term at `index`.
-    func add(_ index: Int, of lexicon: Lexicon) {
+    private func add(_ index: Int, of lexicon: Lexicon) {
         estimatedCount += lexicon.documentCount(at: index)
         switch lexicon.postings(at: index) {
         case .inline(let documents):
@@ -48,6 +63,11 @@ class TermSet {
         if let cached = bitmaps[chunk] { return cached }
         let offsets = inline[chunk]
         guard offsets != nil || stored.contains(where: { $0.chunks.contains(chunk) }) else { return .empty }
+        let key = sharedKey.map { CatalogSearchIndex.SetKey(set: $0, chunk: chunk) }
+        if let key, let kept = index.setBitmap(key) {
+            bitmaps[chunk] = kept
+            return kept
+        }
         var bitmap = ChunkBitmap()
         if let offsets {
             for offset in offsets { bitmap.insert(Int(offset)) }
@@ -59,6 +79,7 @@ class TermSet {
             }
         }
         bitmaps[chunk] = bitmap
+        if let key { index.remember(bitmap, for: key) }
         return bitmap
     }
 }

@@ -1,0 +1,85 @@
+/// The lexicon terms one folded query word matches, kind by kind: what ``WordMatches`` reads
+/// the documents of. Worked out once per segment and word (``CatalogSearchIndex/wordTerms(_:isLast:)``
+/// keeps them), since as-you-type queries repeat their words keystroke after keystroke.
+///
+/// The work of one word is bounded: a word that expands to more terms than a person could mean
+/// (a five-letter beginning of thousands of description words, a typo'd beginning that reaches
+/// every word near it) keeps the terms that most records carry, at most ``Limits``' many of each
+/// kind. The exact title matches (the whole word, its beginning, a run inside a title word)
+/// are never cut: only the derived ones, whose records rank in the last tiers anyway.
+struct WordTerms: Sendable {
+    var whole: [Int] = []
+    var prefix: [Int] = []
+    var inside: [Int] = []
+    var field: [Int] = []
+    var typoTitle: [Int] = []
+    var typoField: [Int] = []
+    var firstWhole: [Int] = []
+    var firstPrefix: [Int] = []
+
+    /// How many terms a word's derived matches keep, the most frequent first (the figures
+    /// Meilisearch documents for its own derivations: 1,000 beginnings, 150 words one typo away,
+    /// 50 two typos away).
+    enum Limits {
+        /// Words of other fields that start with the query word.
+        static let fieldPrefixes = 1_000
+        /// Words within one typo.
+        static let oneTypo = 150
+        /// Words within two typos.
+        static let twoTypos = 50
+    }
+
+    /// The terms of a folded word; `isLast`: the word being typed (matched as a beginning).
+    init(word: String, isLast: Bool, lexicon: Lexicon, infix: InfixIndex) {
+        let bytes = Array(word.utf8)
+        let scalars = Array(word.unicodeScalars)
+        func exact(_ kind: IndexTermKind) -> [Int] {
+            lexicon.index(of: IndexTerms.term(kind, bytes)).map { [$0] } ?? []
+        }
+        func beginning(_ kind: IndexTermKind) -> Range<Int> {
+            lexicon.range(prefix: IndexTerms.term(kind, bytes))
+        }
+        whole = exact(.titleWord)
+        let startsTitleWord = beginning(.titleWord)
+        prefix = scalars.count <= IndexTerms.prefixLength ? exact(.titlePrefix) : Array(startsTitleWord)
+        if scalars.count <= IndexTerms.gramLength {
+            inside = exact(.titleGram)
+        } else {
+            var words = Set(infix.words(containing: bytes, in: lexicon))
+            words.formUnion(startsTitleWord)
+            inside = words.sorted()
+        }
+        field =
+            scalars.count <= IndexTerms.fieldPrefixLength
+            ? exact(.fieldPrefix)
+            : Self.mostFrequent(beginning(.fieldWord), limit: Limits.fieldPrefixes, in: lexicon)
+        firstWhole = exact(.firstWord)
+        firstPrefix = scalars.count <= IndexTerms.prefixLength ? exact(.firstPrefix) : Array(beginning(.firstWord))
+        if let typos = TypoMatcher.allowance(forLength: scalars.count) {
+            let limit = typos.maxDistance >= 2 ? Limits.twoTypos : Limits.oneTypo
+            for kind in [IndexTermKind.titleWord, .fieldWord] {
+                let range = lexicon.range(prefix: [kind.rawValue])
+                let found = TypoMatcher.matches(scalars, allowance: typos, prefix: isLast, in: range, of: lexicon)
+                let kept = Self.mostFrequent(found, limit: limit, in: lexicon)
+                if kind == .titleWord { typoTitle = kept } else { typoField = kept }
+            }
+        }
+    }
+
+    /// At most `limit` of `terms`: those the most records carry (ties: the first in byte order),
+    /// ascending.
+    static func mostFrequent(_ terms: some Collection<Int>, limit: Int, in lexicon: Lexicon) -> [Int] {
+        guard terms.count > limit else { return Array(terms) }
+        let ranked = terms.sorted { a, b in
+            let (x, y) = (lexicon.documentCount(at: a), lexicon.documentCount(at: b))
+            return x != y ? x > y : a < b
+        }
+        return ranked.prefix(limit).sorted()
+    }
+
+    /// A rough size in bytes, for the cache's budget.
+    var bytes: Int {
+        let kinds = [whole, prefix, inside, field, typoTitle, typoField, firstWhole, firstPrefix]
+        return 8 * kinds.reduce(64) { $0 + $1.count }
+    }
+}
