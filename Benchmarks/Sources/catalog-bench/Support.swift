@@ -68,10 +68,12 @@ final class BenchStore {
     }
 
     func search(_ query: BenchQuery) throws -> SearchResult {
+        try search(SearchRequest(query: query.text, scope: query.scope, limit: 50).checked())
+    }
+
+    func search(_ request: SearchRequest.Checked) throws -> SearchResult {
         // One scoped read per search, as a request makes it.
-        try database.read { reader in
-            try reader.search(SearchRequest(query: query.text, scope: query.scope, limit: 50).checked(), in: catalog)
-        }
+        try database.read { reader in try reader.search(request, in: catalog) }
     }
 
     func close() { database.close() }

@@ -83,6 +83,28 @@ if CommandLine.arguments.count >= 3 && CommandLine.arguments[1] == "slowest" {
     exit(0)
 }
 
+if CommandLine.arguments.count >= 4 && CommandLine.arguments[1] == "cold" {
+    // catalog-bench cold DB QUERY…: each query once on a loaded index (new words: cold caches),
+    // for profiling the first keystroke of a word.
+    let store = try BenchStore(path: CommandLine.arguments[2])
+    _ = try store.search(BenchQuery(text: "a", scope: nil))
+    for text in CommandLine.arguments.dropFirst(3) {
+        let started = DispatchTime.now().uptimeNanoseconds
+        let total = try store.search(BenchQuery(text: text, scope: nil)).total
+        let ms = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
+        print(String(format: "%8.2f ms  total %5d  %@", ms, total, text))
+    }
+    exit(0)
+}
+
+if CommandLine.arguments.count >= 3 && CommandLine.arguments[1] == "worst" {
+    // catalog-bench worst DB [ITEMS]: the hunt for the most expensive single search.
+    let items = CommandLine.arguments.count > 3 ? Int(CommandLine.arguments[3]) ?? 1_000_000 : 1_000_000
+    let store = try BenchStore(path: CommandLine.arguments[2])
+    try WorstQueries.run(store: store, generator: CatalogGenerator(items: items, locale: "en", seed: 1))
+    exit(0)
+}
+
 if CommandLine.arguments.count >= 3 && CommandLine.arguments[1] == "latency" {
     // catalog-bench latency DB: the benchmark's 1,000 as-you-type queries once, after a warm-up
     // with other words: p50, p99, max.
@@ -352,6 +374,12 @@ if let tantivy, tantivy.p99 > 0 {
                 tantivy.p50 / Report.percentile(oursSorted, 50), tantivy.p99 / p99, verdict(p99 <= tantivy.p99),
                 verdict(p99 <= 5))))
 }
+print("")
+
+// MARK: - The most expensive single searches
+let worstStore = try BenchStore(path: databasePath)
+try WorstQueries.run(store: worstStore, generator: generator)
+worstStore.close()
 print("")
 
 // MARK: - Records changed in place

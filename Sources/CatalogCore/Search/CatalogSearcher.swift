@@ -235,7 +235,7 @@ struct WordMatches {
     init(word: String, isLast: Bool, index: CatalogSearchIndex) {
         let terms = index.wordTerms(word, isLast: isLast)
         let lexicon = index.lexicon
-        let key = CatalogSearchIndex.WordKey(word: word, isLast: isLast)
+        let key = index.wordKey(word, isLast: isLast)
         func set(_ indexes: [Int], _ kind: UInt8) -> TermSet {
             TermSet(indexes, of: lexicon, word: .word(key, kind: kind))
         }

@@ -15,20 +15,25 @@ struct MatchHighlighter {
 
     private typealias Term = (bytes: [UInt8], scalars: [Unicode.Scalar], typos: TypoMatcher.Allowance?, isLast: Bool)
 
-    private var terms: [Term] {
+    /// The query's words (or symbols), each with its typo allowance: made once per search, not
+    /// once per hit.
+    private let terms: [Term]
+
+    init(query: SearchQuery) {
+        self.query = query
         if query.words.isEmpty {
-            return query.symbols.map { (Array($0.utf8), Array($0.unicodeScalars), nil, false) }
-        }
-        let last = query.sequence.last
-        return query.words.map {
-            let scalars = Array($0.unicodeScalars)
-            return (Array($0.utf8), scalars, TypoMatcher.allowance(forLength: scalars.count), $0 == last)
+            terms = query.symbols.map { (Array($0.utf8), Array($0.unicodeScalars), nil, false) }
+        } else {
+            let last = query.sequence.last
+            terms = query.words.map {
+                let scalars = Array($0.unicodeScalars)
+                return (Array($0.utf8), scalars, TypoMatcher.allowance(forLength: scalars.count), $0 == last)
+            }
         }
     }
 
     /// The ranges of the list fields and the snippet, if one is needed.
     func highlight(_ hit: StoredHit) -> ([MatchRange], MatchSnippet?) {
-        let terms = self.terms
         guard !terms.isEmpty else { return ([], nil) }
         var fields: [(name: String, text: String)] = [("title", hit.title)]
         if let subtitle = hit.subtitle { fields.append(("subtitle", subtitle)) }

@@ -14,33 +14,9 @@ public final class CatalogSearchIndex: Sendable {
     /// The number of documents.
     public var count: Int { attributes.count }
     private let lazy = Mutex<LazyAttributes>(LazyAttributes())
-    /// Posting chunks read before, shared by every search of this version: as-you-type queries
-    /// keep asking for the chunks of the same short prefixes.
-    private let chunks = Mutex(GenerationCache<UInt64, [UInt8]>(budget: 16 << 20))
-    /// The terms of query words (``WordTerms``): a word typed once is looked up again with every
-    /// later keystroke of the query.
-    private let words = Mutex(GenerationCache<WordKey, WordTerms>(budget: 4 << 20))
-    /// The documents of sets of terms, chunk by chunk (``TermSet``), decoded: the union of a
-    /// word's thousand terms is made once, not once per keystroke, and a category's documents
-    /// once, not once per scope count of every search.
-    private let sets = Mutex(GenerationCache<SetKey, ChunkBitmap>(budget: 16 << 20))
-
-    /// A query word as ``wordTerms(_:isLast:)`` keeps it.
-    struct WordKey: Hashable {
-        var word: String
-        var isLast: Bool
-    }
-
-    /// One chunk of a set of terms: one term's (a category, a country, a short prefix), or one
-    /// set of a query word's terms.
-    struct SetKey: Hashable {
-        enum Set: Hashable {
-            case term(Int)
-            case word(WordKey, kind: UInt8)
-        }
-        var set: Set
-        var chunk: Int
-    }
+    /// This index's key in the shared caches (``SearchCaches``), never reused.
+    let cacheID = SearchCaches.shared.newIndexID()
+    private var caches: SearchCaches { SearchCaches.shared }
 
     /// Several terms' posting chunks of one chunk number (terms without documents there left
     /// out), from the cache or, the missing ones together, from the engine
@@ -48,9 +24,9 @@ public final class CatalogSearchIndex: Sendable {
     func postingChunks(terms: [UInt32], chunk: Int, reader: any SearchIndexReading) throws -> [UInt32: [UInt8]] {
         var result: [UInt32: [UInt8]] = [:]
         var missing: [UInt32] = []
-        chunks.withLock { cache in
+        caches.chunks.withLock { cache in
             for term in terms {
-                if let hit = cache.value(for: Self.key(term, chunk), cost: \.count) {
+                if let hit = cache.value(for: key(term, chunk), cost: \.count) {
                     if !hit.isEmpty { result[term] = hit }
                 } else {
                     missing.append(term)
@@ -62,37 +38,44 @@ public final class CatalogSearchIndex: Sendable {
             missing.count == 1
             ? (try reader.postingChunk(term: missing[0], chunk: chunk)).map { [missing[0]: $0] } ?? [:]
             : try reader.postingChunks(terms: missing, chunk: chunk)
-        chunks.withLock { cache in
+        caches.chunks.withLock { cache in
             for term in missing {
                 let bytes = read[term] ?? []
-                cache.insert(bytes, for: Self.key(term, chunk), cost: bytes.count)
+                cache.insert(bytes, for: key(term, chunk), cost: bytes.count)
             }
         }
         result.merge(read) { first, _ in first }
         return result
     }
 
-    private static func key(_ term: UInt32, _ chunk: Int) -> UInt64 {
-        UInt64(term) << 16 | UInt64(chunk)
+    private func key(_ term: UInt32, _ chunk: Int) -> SearchCaches.ChunkKey {
+        SearchCaches.ChunkKey(index: cacheID, term: term, chunk: UInt32(chunk))
     }
 
     /// The terms a folded query word matches in this index, worked out once.
     func wordTerms(_ word: String, isLast: Bool) -> WordTerms {
-        let key = WordKey(word: word, isLast: isLast)
-        if let known = words.withLock({ $0.value(for: key, cost: \.bytes) }) { return known }
+        let key = wordKey(word, isLast: isLast)
+        if let known = caches.words.withLock({ $0.value(for: key, cost: \.bytes) }) { return known }
         let terms = WordTerms(word: word, isLast: isLast, lexicon: lexicon, infix: infix)
-        words.withLock { $0.insert(terms, for: key, cost: terms.bytes) }
+        caches.words.withLock { $0.insert(terms, for: key, cost: terms.bytes) }
         return terms
     }
 
-    /// A word set's chunk bitmap made by an earlier search, if it is still kept.
-    func setBitmap(_ key: SetKey) -> ChunkBitmap? {
-        sets.withLock { $0.value(for: key, cost: \.byteCount) }
+    /// A query word's key in the shared caches.
+    func wordKey(_ word: String, isLast: Bool) -> SearchCaches.WordKey {
+        SearchCaches.WordKey(index: cacheID, word: word, isLast: isLast)
     }
 
-    /// Keeps a word set's chunk bitmap for later searches.
-    func remember(_ bitmap: ChunkBitmap, for key: SetKey) {
-        sets.withLock { $0.insert(bitmap, for: key, cost: bitmap.byteCount) }
+    /// A set's chunk bitmap made by an earlier search, if it is still kept.
+    func setBitmap(_ set: SearchCaches.SetKey.Set, chunk: Int) -> ChunkBitmap? {
+        let key = SearchCaches.SetKey(index: cacheID, set: set, chunk: chunk)
+        return caches.sets.withLock { $0.value(for: key, cost: \.byteCount) }
+    }
+
+    /// Keeps a set's chunk bitmap for later searches.
+    func remember(_ bitmap: ChunkBitmap, for set: SearchCaches.SetKey.Set, chunk: Int) {
+        let key = SearchCaches.SetKey(index: cacheID, set: set, chunk: chunk)
+        caches.sets.withLock { $0.insert(bitmap, for: key, cost: bitmap.byteCount) }
     }
 
     private struct LazyAttributes {

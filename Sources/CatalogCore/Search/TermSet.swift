@@ -13,7 +13,7 @@ class TermSet {
     private(set) var estimatedCount = 0
     /// Where the index keeps this set's chunk bitmaps for later searches: a set of one term by
     /// the term, a query word's set of many terms by the word.
-    private let sharedKey: CatalogSearchIndex.SetKey.Set?
+    private let sharedKey: SearchCaches.SetKey.Set?
 
     /// A word's sets of at least this many terms keep their chunk bitmaps in the index.
     static let sharedFrom = 8
@@ -26,7 +26,7 @@ class TermSet {
     /// The union of the terms at `indexes` of `lexicon`; `word`: the query word's set it is,
     /// under which the index may keep its chunk bitmaps (when there are ``sharedFrom`` terms or
     /// more; one term's are kept under the term).
-    init(_ indexes: some Collection<Int>, of lexicon: Lexicon, word: CatalogSearchIndex.SetKey.Set? = nil) {
+    init(_ indexes: some Collection<Int>, of lexicon: Lexicon, word: SearchCaches.SetKey.Set? = nil) {
         if indexes.count == 1, let term = indexes.first {
             sharedKey = .term(term)
         } else {
@@ -63,8 +63,7 @@ class TermSet {
         if let cached = bitmaps[chunk] { return cached }
         let offsets = inline[chunk]
         guard offsets != nil || stored.contains(where: { $0.chunks.contains(chunk) }) else { return .empty }
-        let key = sharedKey.map { CatalogSearchIndex.SetKey(set: $0, chunk: chunk) }
-        if let key, let kept = index.setBitmap(key) {
+        if let sharedKey, let kept = index.setBitmap(sharedKey, chunk: chunk) {
             bitmaps[chunk] = kept
             return kept
         }
@@ -79,7 +78,7 @@ class TermSet {
             }
         }
         bitmaps[chunk] = bitmap
-        if let key { index.remember(bitmap, for: key) }
+        if let sharedKey { index.remember(bitmap, for: sharedKey, chunk: chunk) }
         return bitmap
     }
 }
