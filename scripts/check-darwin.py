@@ -105,7 +105,8 @@ RULES = [
     ("websocket", r"\b(URLSessionWebSocketTask|webSocketTask\s*\()", APPLE,
      "URLSessionWebSocketTask needs a libcurl with WebSockets in swift-corelibs-foundation: branch"),
     ("ios-unavailable", r"(\bProcess\s*\(\s*\)|\bNSTask\b|\bNSWorkspace\b|\bhomeDirectoryForCurrentUser\b"
-     r"|\bHost\.current\b|(?<![.\w])fork\s*\(\s*\)|(?<![.\w])system\s*\(|(?<![.\w])execv\w*\s*\(|\bsqlite3_(enable_)?load_extension\b)",
+     r"|\bHost\.current\b|(?<![.\w])fork\s*\(\s*\)|(?<![.\w])system\s*\(|(?<![.\w])execv\w*\s*\("
+     r"|\bsqlite3_(enable_)?load_extension\b)",
      NOT_IOS, "unavailable on iOS (macOS and Linux only): `#if os(macOS) || os(Linux)`"),
     ("delegate-sendable", r"completionHandler:\s*@escaping\s*\((?!.*@Sendable)", LINUX,
      "Darwin's URLSession delegate requirements take `@escaping @Sendable` completion handlers"),
@@ -202,11 +203,6 @@ def check_package(targets):
                         "a target in CatalogClient's closure must not use CICU (sort keys come with the data)")
                 elif library not in APPLE_SDK_LIBRARIES:
                     errors.append(f"{name}: links {library}, which Apple's SDKs do not ship")
-        sources = target_directory(target)
-        if target["type"] == "regular" and os.path.isdir(sources):
-            c_files = [n for _, _, names in os.walk(sources) for n in names if n.endswith((".c", ".cpp", ".m"))]
-            if c_files and name == "CICU":
-                errors.append(f"{name}: ICU is not available to apps on Apple platforms")
     return errors
 
 
@@ -273,7 +269,8 @@ class ConditionParser:
             "canImport(Darwin)": apple, "canImport(Glibc)": self.platform == "linux",
             "canImport(Musl)": False, "canImport(FoundationNetworking)": self.platform == "linux",
             "canImport(FoundationXML)": self.platform == "linux", "canImport(AppKit)": self.platform == "macos",
-            "canImport(UIKit)": self.platform == "ios", "canImport(WinSDK)": False, "os(Linux)": self.platform == "linux",
+            "canImport(UIKit)": self.platform == "ios", "canImport(WinSDK)": False,
+            "os(Linux)": self.platform == "linux",
             "os(macOS)": self.platform == "macos", "os(iOS)": self.platform == "ios",
             "os(tvOS)": self.platform == "ios", "os(watchOS)": self.platform == "ios",
             "os(visionOS)": self.platform == "ios", "os(Windows)": False, "os(Android)": False,
@@ -537,6 +534,12 @@ def self_test(build_dir):
         if found != expected - {"clean"}:
             problems.append(f"{name}: expected {sorted(expected)}, found {sorted(found) or 'nothing'}")
         print(f"check-darwin self-test: {name}: {' '.join(sorted(found)) or 'clean'}")
+    # The package check on the closure it must refuse: the ICU wrapper as Package.swift declares it.
+    icu = {"name": "CICU", "type": "regular", "path": "Sources/CICU",
+           "settings": [{"tool": "linker", "kind": {"linkedLibrary": {"_0": "icuuc"}}}]}
+    if not any("ICU" in error for error in check_package({"CICU": icu})):
+        problems.append("the package check lets a closure link ICU")
+    print("check-darwin self-test: a closure with CICU: refused")
     for problem in problems:
         fail(f"self-test: {problem}")
     return 1 if problems or not samples else 0
