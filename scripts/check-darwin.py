@@ -14,7 +14,10 @@ depends on, directly or not) and checks it in three ways:
    are the table `RULES` below (Glibc-only names and imports, stat field names, socket constants,
    `pthread_key_create` destructors, `/proc` paths, URLSession APIs one side lacks, delegates
    that are not NSObjects, APIs iOS does not have, …). A line may carry
-   `// darwin-check: allow <reason>` when it is right anyway.
+   `// darwin-check: allow <reason>` when it is right anyway. Looked at and found the same on both
+   sides, so not rules: `DispatchTime`, `ProcessInfo`, `Thread`, `sysconf(_SC_NPROCESSORS_ONLN)`,
+   `sched_yield`, `errno` and `strerror` through Foundation, `mkstemp`/`pread`/`pwrite`/`rename`,
+   `clock_gettime` with a `CLOCK_…` name passed as it is.
 3. Type-check: the closure's Swift targets whose Darwin branches differ from what Linux compiles
    (a file with a platform condition, or a call of a stand-in name) are type-checked again with
    `swiftc -typecheck`, their Darwin branches switched on (`canImport(Darwin)` and `os(macOS)` …
