@@ -261,6 +261,9 @@ final class Transfer: Sendable {
                 Result<HTTPAnswer, CatalogClientError>
             ) in
             state.finished = true
+            // The limits' timer keeps this object until its next look: not the body too.
+            let body = state.body
+            state.body = Data()
             let continuation = state.continuation
             state.continuation = nil
             if let error { return (continuation, .failure(.transport(error, url: url))) }
@@ -272,7 +275,7 @@ final class Transfer: Sendable {
                             .transport, "the answer is not HTTP", url: url.map(CatalogClientError.display)))
                 )
             }
-            return (continuation, .success(HTTPAnswer(status: state.status, body: state.body, headers: state.headers)))
+            return (continuation, .success(HTTPAnswer(status: state.status, body: body, headers: state.headers)))
         }
         continuation?.resume(returning: result)
     }
