@@ -1,7 +1,8 @@
 # Catalog: two commands do all set-up on a fresh Debian machine.
 #   make run    install what is missing, build, create catalog.sqlite with the demo catalogs, serve
 #               them at http://localhost:8080 (PORT=… to change; Ctrl-C stops)
-#   make test   install what is missing, build, run every test (Swift tests, the OpenAPI
+#   make test   install what is missing, build, check that the client library's closure builds on
+#               Apple platforms (scripts/check-darwin.py), run every test (Swift tests, the OpenAPI
 #               conformance run with schemathesis against a live server, the PostgreSQL parts on
 #               a throwaway cluster, `catalog browse` under tmux, the client library's documentation
 #               built with its samples compiled, every example of the README and docs/ run and
@@ -50,6 +51,8 @@ build:
 
 test: deps-test lint check-assets
 	$(SWIFT) build --build-tests
+	scripts/check-darwin.py --self-test .build/debug
+	scripts/check-darwin.py .build/debug
 	scripts/build-docs.sh .build/debug
 	$(SWIFT) test --skip-build
 	Fuzz/run-fuzzers.sh --seconds $(FUZZ_CI_SECONDS)

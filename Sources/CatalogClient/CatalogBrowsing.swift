@@ -4,9 +4,15 @@
 ///
 /// ```swift
 /// func firstPage(from source: some CatalogBrowsing) async throws -> [Record] {
-///     try await source.items(of: "products", section: nil, after: nil, before: nil, limit: 50).items
+///     try await source.items(of: "products", limit: 50).items
 /// }
 /// ```
+///
+/// The requirements take every parameter; the extension below gives them the defaults
+/// ``CatalogClient``'s own methods have (no section, no cursors, `CatalogLimits.defaultPageSize`),
+/// so code written against the protocol calls them as it would call the client. A conforming type
+/// implements every requirement itself: the extension's methods only fill in the defaults and
+/// call the requirement.
 public protocol CatalogBrowsing: Sendable {
     /// Every catalog, ordered by id.
     func catalogs() async throws(CatalogClientError) -> [CatalogSummary]
@@ -30,6 +36,42 @@ public protocol CatalogBrowsing: Sendable {
         async throws(CatalogClientError) -> ItemsPage
     /// The featured records by rank.
     func featured(of catalog: String, limit: Int) async throws(CatalogClientError) -> [Record]
+}
+
+extension CatalogBrowsing {
+    /// A page in index order (``items(of:section:after:before:limit:)`` with defaults: every
+    /// section, the first page, `CatalogLimits.defaultPageSize` records).
+    public func items(
+        of catalog: String, section: String? = nil, after: String? = nil, before: String? = nil,
+        limit: Int = CatalogLimits.defaultPageSize
+    ) async throws(CatalogClientError) -> ItemsPage {
+        try await items(of: catalog, section: section, after: after, before: before, limit: limit)
+    }
+
+    /// A page starting at a section's label, `CatalogLimits.defaultPageSize` records unless
+    /// `limit` says otherwise.
+    public func items(of catalog: String, startingAt label: String, limit: Int = CatalogLimits.defaultPageSize)
+        async throws(CatalogClientError) -> ItemsPage
+    {
+        try await items(of: catalog, startingAt: label, limit: limit)
+    }
+
+    /// A page of one category's records (the first page, `CatalogLimits.defaultPageSize` records
+    /// unless the parameters say otherwise).
+    public func items(
+        of catalog: String, category: String, after: String? = nil, before: String? = nil,
+        limit: Int = CatalogLimits.defaultPageSize
+    ) async throws(CatalogClientError) -> ItemsPage {
+        try await items(of: catalog, category: category, after: after, before: before, limit: limit)
+    }
+
+    /// The featured records by rank, `CatalogLimits.defaultPageSize` of them unless `limit` says
+    /// otherwise.
+    public func featured(of catalog: String, limit: Int = CatalogLimits.defaultPageSize)
+        async throws(CatalogClientError) -> [Record]
+    {
+        try await featured(of: catalog, limit: limit)
+    }
 }
 
 extension CatalogClient: CatalogBrowsing {}

@@ -6,7 +6,7 @@ import Foundation
 #endif
 
 /// What ``CatalogClient/download(catalog:to:progress:)`` did.
-public enum SnapshotDownload: Sendable, Equatable {
+public enum SnapshotDownload: Sendable, Hashable {
     /// A new snapshot is at the destination.
     case downloaded(etag: String, bytes: Int64)
     /// The snapshot at the destination is current: nothing was downloaded.

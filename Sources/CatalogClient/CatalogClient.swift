@@ -36,10 +36,17 @@ public final class CatalogClient: Sendable {
 
     /// The server, such as `https://catalog.example.org`.
     public let baseURL: URL
-    /// The session requests go through.
+    /// The session whose configuration requests are sent with. The client sends them through a
+    /// session of its own made with this configuration, whose delegate reads each answer as it
+    /// arrives (so ``timeout`` can count silence); this session's delegate is not called.
     public let session: URLSession
-    /// How long a request may wait for the server, in seconds.
+    /// The longest the server may stay silent during a request, in seconds: until the answer
+    /// starts, and between any two pieces of it. An answer that keeps arriving is never cut off
+    /// by it, however long it takes in all (see ``totalTimeout``).
     public let timeout: TimeInterval
+    /// The longest a whole request may take, in seconds, however steadily its answer arrives;
+    /// nil (the default) for no limit but ``timeout``'s.
+    public let totalTimeout: TimeInterval?
     let transport: HTTPTransport
     let store: ResponseStore?
     let images: ImageLoader
@@ -52,15 +59,18 @@ public final class CatalogClient: Sendable {
     ///   - session: the session to send requests through.
     ///   - token: an API token (`catalog user add`) or one ``signIn(name:password:)`` returned.
     ///   - cache: where answers and images are kept between runs.
-    ///   - timeout: seconds a request may wait for the server.
+    ///   - timeout: seconds the server may stay silent during a request (before its answer
+    ///     starts, or between two pieces of it), ``timeout``.
+    ///   - totalTimeout: seconds a whole request may take, nil for no limit (``totalTimeout``).
     public init(
         baseURL: URL, session: URLSession = .shared, token: String? = nil, cache: Cache = .standard,
-        timeout: TimeInterval = 30
+        timeout: TimeInterval = 30, totalTimeout: TimeInterval? = nil
     ) {
         self.baseURL = baseURL
         self.session = session
         self.timeout = timeout
-        transport = HTTPTransport(session: session)
+        self.totalTimeout = totalTimeout
+        transport = HTTPTransport(configuration: session.configuration, totalTimeout: totalTimeout)
         currentToken = Mutex(token)
         let directory: URL? =
             switch cache {
@@ -70,6 +80,10 @@ public final class CatalogClient: Sendable {
             }
         store = directory.map { ResponseStore(directory: $0.appendingPathComponent("answers")) }
         images = ImageLoader(directory: directory?.appendingPathComponent("images"))
+    }
+
+    deinit {
+        transport.invalidate()
     }
 
     /// The bearer token sent with every request, nil for none.

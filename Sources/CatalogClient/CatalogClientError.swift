@@ -30,9 +30,11 @@ import Foundation
 /// }
 /// ```
 ///
-/// `description` is a sentence for users; `debugDescription` adds the URL (never the token), the
-/// API's error code and the coding path of a malformed answer.
-public struct CatalogClientError: Error, Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
+/// `description` is a sentence for users (in English, and so is `localizedDescription`: the error
+/// is a `LocalizedError`); ``message(in:)`` says the failures a screen shows most in the
+/// catalog's language. `debugDescription` adds the URL (never the token), the API's error code
+/// and the coding path of a malformed answer.
+public struct CatalogClientError: Error, Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
     /// What kind of failure it is.
     public enum Code: String, Sendable, Equatable, CaseIterable {
         /// No connection: the network is down, the host is unknown or refused the connection.
@@ -137,6 +139,20 @@ public struct CatalogClientError: Error, Sendable, Equatable, CustomStringConver
         for problem in problems { text += "\n  \(problem)" }
         if let url { text += " (\(url))" }
         return text
+    }
+
+    /// A sentence for users in the language of `phrases` (`CatalogPhrases.forLocale(_:)` of the
+    /// catalog's locale): a connectivity failure is `phrases.unreachable`, a refused sign-in
+    /// `phrases.wrongCredentials`; other failures keep ``message`` (English).
+    ///
+    /// ```swift
+    /// let phrases = CatalogPhrases.forLocale(catalog.locale)
+    /// status.text = error.message(in: phrases)   // "A szerver nem érhető el."
+    /// ```
+    public func message(in phrases: CatalogPhrases) -> String {
+        if isConnectivity { return phrases.unreachable }
+        if code == .unauthorized && apiCode == "sign_in_failed" { return phrases.wrongCredentials }
+        return message
     }
 
     /// The code for an HTTP status.
@@ -245,5 +261,26 @@ public struct CatalogClientError: Error, Sendable, Equatable, CustomStringConver
         components?.user = nil
         components?.password = nil
         return components?.string ?? url.path
+    }
+}
+
+extension CatalogClientError: LocalizedError {
+    /// ``message``: what `localizedDescription` answers, so an app that shows any error's
+    /// `localizedDescription` shows this sentence rather than a generic one.
+    public var errorDescription: String? { message }
+
+    /// What to do about it, for the failures where the user can do something: connectivity
+    /// failures (try again when online), sign-in and rate limits.
+    public var recoverySuggestion: String? {
+        switch code {
+        case .offline, .timedOut, .transport, .tls, .unavailable:
+            return "Check the connection and try again."
+        case .unauthorized:
+            return "Sign in again."
+        case .tooManyRequests:
+            return retryAfter.map { "Try again in \($0) seconds." } ?? "Try again later."
+        default:
+            return nil
+        }
     }
 }

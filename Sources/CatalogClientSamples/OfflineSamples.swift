@@ -37,7 +37,7 @@ enum OfflineSamples {
     // sample: offline-either
     /// One screen for both: the server when it can be reached, the snapshot when not.
     static func firstPage(of catalog: String, from source: some CatalogBrowsing) async throws -> [Record] {
-        try await source.items(of: catalog, section: nil, after: nil, before: nil, limit: 50).items
+        try await source.items(of: catalog, limit: 50).items
     }
     // end
 

@@ -1,5 +1,5 @@
 /// A category as listed with its count: `{"id","name","image","count"}`.
-public struct CategoryCount: Codable, Sendable, Equatable {
+public struct CategoryCount: Codable, Sendable, Hashable, Identifiable {
     /// The category's numeric id.
     public var id: Int
     /// Its label.
@@ -19,7 +19,7 @@ public struct CategoryCount: Codable, Sendable, Equatable {
 }
 
 /// What an import did.
-public struct ImportSummary: Codable, Sendable, Equatable {
+public struct ImportSummary: Codable, Sendable, Hashable {
     /// Records read from the source.
     public var read: Int
     /// Records in the catalog afterwards.

@@ -1,5 +1,9 @@
 import Foundation
 
+/// Another name of ``Record`` for apps that also import a library with a `Record` of its own
+/// (GRDB's base class): `CatalogRecord` never clashes, and names the same type.
+public typealias CatalogRecord = Record
+
 /// One entry of a catalog: a product, a program, a recipe.
 ///
 /// Every catalog shares the same well-known fields (the *roles*); anything else the source had is
@@ -8,7 +12,7 @@ import Foundation
 /// ```swift
 /// let soup = Record(id: "gulyas", title: "Gulyásleves", categories: ["Levesek"])
 /// ```
-public struct Record: Codable, Sendable, Equatable, Hashable {
+public struct Record: Codable, Sendable, Hashable, Identifiable {
     /// Stable identifier, unique within its catalog.
     public var id: String
     /// The name shown in lists.

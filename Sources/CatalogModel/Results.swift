@@ -1,5 +1,5 @@
 /// A catalog as listed: `{"id","title","locale","count"}`.
-public struct CatalogSummary: Codable, Sendable, Equatable {
+public struct CatalogSummary: Codable, Sendable, Hashable, Identifiable {
     /// The catalog's identifier.
     public var id: String
     /// Its human-readable name.
@@ -19,7 +19,9 @@ public struct CatalogSummary: Codable, Sendable, Equatable {
 }
 
 /// A non-empty index section: `{"label","count"}`.
-public struct SectionCount: Codable, Sendable, Equatable {
+public struct SectionCount: Codable, Sendable, Hashable, Identifiable {
+    /// The label (``label``): a catalog has each section once.
+    public var id: String { label }
     /// The label shown in the header and on the index rail (`A`, `CS`, `#`).
     public var label: String
     /// How many records the section holds.
@@ -33,7 +35,7 @@ public struct SectionCount: Codable, Sendable, Equatable {
 }
 
 /// One page of records in index order: `{"items":[…],"next":cursor|null,"previous":cursor|null}`.
-public struct ItemsPage: Codable, Sendable, Equatable {
+public struct ItemsPage: Codable, Sendable, Hashable {
     /// The records, in index order.
     public var items: [Record]
     /// Opaque cursor for the next page (`after=`), `nil` at the end.
@@ -77,7 +79,7 @@ public struct MatchRange: Codable, Sendable, Equatable, Hashable {
 
 /// A piece of a field outside the result list's fields that explains why a record matched:
 /// `{"field","text","matches":[…]}`, ranges relative to `text`.
-public struct MatchSnippet: Codable, Sendable, Equatable {
+public struct MatchSnippet: Codable, Sendable, Hashable {
     /// The field: `description`, `fields.NAME` or `id`.
     public var field: String
     /// Up to about 120 characters of it around the match, "…" where it was cut.
@@ -95,7 +97,9 @@ public struct MatchSnippet: Codable, Sendable, Equatable {
 
 /// A search result: the record's keys plus `matches` and, when the match is outside the list's
 /// fields, `snippet`.
-public struct SearchHit: Codable, Sendable, Equatable {
+public struct SearchHit: Codable, Sendable, Hashable, Identifiable {
+    /// The record's id (``Record/id``): a page holds each record once.
+    public var id: String { record.id }
     /// The record found.
     public var record: Record
     /// Where the query matched, per field.
@@ -128,7 +132,9 @@ public struct SearchHit: Codable, Sendable, Equatable {
 }
 
 /// A scope button with its count: `{"label","count","capped"}`.
-public struct ScopeCount: Codable, Sendable, Equatable {
+public struct ScopeCount: Codable, Sendable, Hashable, Identifiable {
+    /// The label (``label``): a catalog has each scope once.
+    public var id: String { label }
     /// The scope's label.
     public var label: String
     /// Matching records, at most ``SearchResponse/countCap``.
@@ -145,7 +151,7 @@ public struct ScopeCount: Codable, Sendable, Equatable {
 }
 
 /// The answer to a search: ranked hits, the total and a count per scope.
-public struct SearchResponse: Codable, Sendable, Equatable {
+public struct SearchResponse: Codable, Sendable, Hashable {
     /// Counts stop at this number; a capped count means "at least this many".
     public static let countCap = 1000
 

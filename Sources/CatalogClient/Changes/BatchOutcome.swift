@@ -5,7 +5,7 @@
 /// let outcome = try await client.batch([.upsert(soup), .delete(id: "r07")], in: "cookbook")
 /// for entry in outcome.results { print(entry.id, entry.result) }
 /// ```
-public struct BatchOutcome: Sendable, Equatable {
+public struct BatchOutcome: Sendable, Hashable {
     /// What happened to one record.
     public enum RecordResult: String, Sendable, Equatable, CaseIterable, Decodable {
         /// It did not exist; now it does.
@@ -19,7 +19,7 @@ public struct BatchOutcome: Sendable, Equatable {
     }
 
     /// One record's result.
-    public struct Entry: Sendable, Equatable, Decodable {
+    public struct Entry: Sendable, Hashable, Decodable {
         /// The record's id.
         public var id: String
         /// What happened to it.

@@ -12,7 +12,7 @@ import Foundation
 ///     }
 /// }
 /// ```
-public struct CatalogChange: Sendable, Equatable {
+public struct CatalogChange: Sendable, Hashable {
     /// What a change did.
     public enum Kind: String, Sendable, Equatable, CaseIterable {
         /// A record was created or replaced: ``CatalogChange/record`` holds it as the API serves it.

@@ -1,6 +1,6 @@
 /// A page of a catalog's change log, as `GET /api/v1/catalogs/{id}/changes?since=N` answers it
 /// (``CatalogClient/changeLog(of:since:limit:)``).
-public struct CatalogChangePage: Sendable, Equatable, Decodable {
+public struct CatalogChangePage: Sendable, Hashable, Decodable {
     /// The catalog's change number now.
     public var change: Int
     /// The changes after the number asked for, oldest first.

@@ -45,7 +45,7 @@ public struct ChangeFeedOptions: Sendable, Equatable {
 }
 
 /// Whether a change sequence hears of changes now (``ChangeFeedOptions/onStatus``).
-public enum ChangeFeedStatus: Sendable, Equatable {
+public enum ChangeFeedStatus: Sendable, Hashable {
     /// The feed answers: the stream is open, or polls are answered.
     case live
     /// Asking the feed failed for want of a network or a server: the sequence waits and tries

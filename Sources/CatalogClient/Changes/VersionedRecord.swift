@@ -8,7 +8,9 @@
 /// stored.record.subtitle = "Mari néni receptje"
 /// stored = try await client.put(stored.record, in: "cookbook", ifMatch: stored.etag)
 /// ```
-public struct VersionedRecord: Sendable, Equatable {
+public struct VersionedRecord: Sendable, Hashable, Identifiable {
+    /// The record's id.
+    public var id: String { record.id }
     /// The record, as the server stores it (its section filled in).
     public var record: Record
     /// The record's strong ETag (`"…"`, quotes included): it changes exactly when the record does.

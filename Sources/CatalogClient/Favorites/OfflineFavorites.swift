@@ -18,7 +18,7 @@ import Foundation
 /// kill loses nothing; a damaged file is moved aside to `FILE.damaged` and the queue starts empty.
 public actor OfflineFavorites {
     /// One change not yet sent.
-    public struct Change: Codable, Sendable, Equatable {
+    public struct Change: Codable, Sendable, Hashable {
         /// The catalog's id.
         public var catalog: String
         /// The record's id.
@@ -38,7 +38,7 @@ public actor OfflineFavorites {
     }
 
     /// What ``set(_:catalog:item:)`` did.
-    public enum Outcome: Sendable, Equatable {
+    public enum Outcome: Sendable, Hashable {
         /// The server has it.
         case sent
         /// The server cannot be reached: the change is kept for ``sync()``.
@@ -46,7 +46,7 @@ public actor OfflineFavorites {
     }
 
     /// What ``sync()`` did.
-    public struct SyncReport: Sendable, Equatable {
+    public struct SyncReport: Sendable, Hashable {
         /// Changes the server now has.
         public var sent = 0
         /// Removals skipped because the server's favorite is newer.

@@ -1,5 +1,5 @@
 /// What ``OfflineCatalog/sync(with:)`` did.
-public enum OfflineSync: Sendable, Equatable {
+public enum OfflineSync: Sendable, Hashable {
     /// The file already had every change: nothing was asked beyond one page of the change log.
     case current(change: Int)
     /// `count` changes of the feed were applied to the file, which is now at change `change`.

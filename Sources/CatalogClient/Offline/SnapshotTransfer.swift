@@ -146,7 +146,7 @@ final class SnapshotTransfer: NSObject, URLSessionDataDelegate, Sendable {
 }
 
 /// How far a download is.
-public struct DownloadProgress: Sendable, Equatable {
+public struct DownloadProgress: Sendable, Hashable {
     /// Bytes of the file received so far (a resumed download counts what it had).
     public var received: Int64
     /// The file's size, when the server said.

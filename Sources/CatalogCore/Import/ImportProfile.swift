@@ -44,13 +44,18 @@ enum ImportProfile {
         return time.tv_sec * 1000 + time.tv_nsec / 1_000_000
     }
 
-    /// The process's resident set (`VmRSS:`) or its peak (`VmHWM:`), where the system reports it.
+    /// The process's resident set (`VmRSS:`) or its peak (`VmHWM:`), where the system reports it
+    /// (Linux's `/proc`; nil elsewhere).
     static func residentMegabytes(_ field: String) -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-        for line in status.split(separator: "\n") where line.hasPrefix(field) {
-            let digits = line.filter(\.isNumber)
-            return Int(digits).map { $0 / 1024 }
-        }
-        return nil
+        #if os(Linux)
+            guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+            for line in status.split(separator: "\n") where line.hasPrefix(field) {
+                let digits = line.filter(\.isNumber)
+                return Int(digits).map { $0 / 1024 }
+            }
+            return nil
+        #else
+            return nil
+        #endif
     }
 }

@@ -6,7 +6,7 @@
 /// `count`, `scopes` and `sections` follow from the records and the locale; the rest is the
 /// catalog's definition, in the shape `POST /api/v1/catalogs` takes and `PATCH` merges into
 /// (``CatalogSettings`` is that part, ``CatalogDocument`` reads it).
-public struct CatalogDetail: Codable, Sendable, Equatable {
+public struct CatalogDetail: Codable, Sendable, Hashable, Identifiable {
     /// The catalog's identifier.
     public var id: String
     /// Its human-readable name.

@@ -1,6 +1,6 @@
 /// A recipe as the original cookbook API sends it (`/gethots`, `/getrecipe` …): every value a
 /// string, empty when missing, `imageurl` absolute.
-public struct CompatRecipe: Codable, Sendable, Equatable {
+public struct CompatRecipe: Codable, Sendable, Hashable {
     /// The recipe's id.
     public var recid: String
     /// Its title.
@@ -28,7 +28,7 @@ public struct CompatRecipe: Codable, Sendable, Equatable {
 }
 
 /// A category as the original cookbook API sends it (`/getcategories`).
-public struct CompatCategory: Codable, Sendable, Equatable {
+public struct CompatCategory: Codable, Sendable, Hashable {
     /// The category's number (`catid=` of `/getrecipesbycategory`).
     public var catid: Int
     /// Its name.

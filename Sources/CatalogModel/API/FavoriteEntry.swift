@@ -1,6 +1,6 @@
 /// A favorite with its record: `{"catalog","item","added","record"}`; `record` is null when the
 /// record no longer exists (a re-import removed it) until the user removes the favorite.
-public struct FavoriteEntry: Codable, Sendable, Equatable {
+public struct FavoriteEntry: Codable, Sendable, Hashable {
     /// The catalog's id.
     public var catalog: String
     /// The record's id.

@@ -14,9 +14,9 @@ public struct SignInRequest: Codable, Sendable, Equatable {
 
 /// The answer to a sign-in: a bearer token for this client (`cts_…`), whom it signs in, and when
 /// it expires: `{"token","user":{"name","admin"},"expires"}`.
-public struct SignInResponse: Codable, Sendable, Equatable {
+public struct SignInResponse: Codable, Sendable, Hashable {
     /// Who signed in.
-    public struct User: Codable, Sendable, Equatable {
+    public struct User: Codable, Sendable, Hashable {
         /// The account's name.
         public var name: String
         /// Whether the account may import catalogs and manage accounts.

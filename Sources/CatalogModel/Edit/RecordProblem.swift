@@ -3,7 +3,7 @@
 /// ```swift
 /// RecordProblem(pointer: "/3/upsert/price", message: "price must be a number ≥ 0")
 /// ```
-public struct RecordProblem: Sendable, Equatable, CustomStringConvertible {
+public struct RecordProblem: Sendable, Hashable, CustomStringConvertible {
     /// An RFC 6901 JSON pointer into the request body: `/3/upsert/price` in a batch, `/price` in
     /// one record, `/fields/weight` for an extra field, `""` for the whole body.
     public var pointer: String

@@ -125,7 +125,7 @@ public enum SearchSort: String, Sendable, Equatable, Hashable, CaseIterable {
 }
 
 /// One value of a facet with its count: `{"value","count","capped"}`.
-public struct FacetCount: Codable, Sendable, Equatable {
+public struct FacetCount: Codable, Sendable, Hashable {
     /// The category label or country code.
     public var value: String
     /// Matching records with this value, at most ``SearchResponse/countCap``.

@@ -33,10 +33,18 @@ public final class WorkerLocal<Value>: @unchecked Sendable {
     /// Creates the slot; `make` runs once per thread, on that thread.
     public init(_ make: @escaping @Sendable () throws -> Value) {
         self.make = make
-        pthread_key_create(&key) { pointer in
-            guard let pointer else { return }
-            Unmanaged<AnyObject>.fromOpaque(pointer).release()
-        }
+        // The destructor's argument is optional in Glibc's header and not in Darwin's (the slot is
+        // never nil when it runs), so the closure's type differs by platform.
+        #if canImport(Darwin)
+            pthread_key_create(&key) { pointer in
+                Unmanaged<AnyObject>.fromOpaque(pointer).release()
+            }
+        #else
+            pthread_key_create(&key) { pointer in
+                guard let pointer else { return }
+                Unmanaged<AnyObject>.fromOpaque(pointer).release()
+            }
+        #endif
     }
 
     deinit {
