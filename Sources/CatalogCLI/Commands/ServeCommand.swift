@@ -11,6 +11,7 @@ import Foundation
 struct ServeCommand: Command {
     static let name = "serve"
     static let summary = "Serve the catalogs over HTTP: JSON API, original endpoints, feeds, images."
+    static let readsEnvironment = true
     static let host = Option<String>(
         "host", value: "ADDRESS", default: "127.0.0.1",
         help: "the address to listen on; 0.0.0.0 or :: for every interface")
