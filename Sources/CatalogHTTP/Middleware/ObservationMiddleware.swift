@@ -1,7 +1,7 @@
 /// Sees every request: gives it an id (``RequestID``), answered in `X-Request-Id` and passed to
 /// the handlers in the request's own `X-Request-Id` header (so error lines can name it), counts
 /// it in the metrics by route pattern and status (``HTTPMetrics``), and writes its access-log
-/// line (``AccessLog``), except for probes (``RateClass/probe``) that did not fail.
+/// line (``AccessLog``), except for probes (``RateClass/probe``), which are only counted.
 ///
 /// Outermost, so what it measures is the whole answer.
 public struct ObservationMiddleware: Middleware {
@@ -59,7 +59,7 @@ public struct ObservationMiddleware: Middleware {
         }
         let route = notes.route
         metrics?.record(route: route, method: request.method, status: status, elapsed: elapsed)
-        guard let log, notes.options.rateClass != .probe || status >= 500 else { return }
+        guard let log, notes.options.rateClass != .probe else { return }
         let micros =
             Int(elapsed.components.seconds) * 1_000_000 + Int(elapsed.components.attoseconds / 1_000_000_000_000)
         log.write(

@@ -93,7 +93,7 @@ public enum RateClass: String, Sendable, CaseIterable {
     case expensive
     /// Health probes and metrics (`/healthz`, `/readyz`, `/metrics`): cheap, so never slowed or
     /// charged to the client's CPU budget, and left out of the access log (a prober asks every
-    /// few seconds; a failure, 500 or more, is still written).
+    /// few seconds); the metrics still count them.
     case probe
 
     /// Whether offloaded work of this class is charged to the client's CPU budget (work answered
