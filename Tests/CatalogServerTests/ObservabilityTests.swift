@@ -104,6 +104,24 @@ import Testing
         #expect(after[#"catalog_cache_requests_total{cache="response",result="miss"}"#] != nil)
     }
 
+    @Test func throttledSignInsAreCounted() throws {
+        let now = Date()
+        let live = try Live {
+            $0.signInPolicy.freeFailuresPerAccount = 1
+            $0.signInClock = AuthClock { now }
+        }
+        let throttled = "catalog_sign_ins_throttled_total"
+        #expect(try live.metrics()[throttled] == 0)
+        let attempt = Array(#"{"name":"mari","password":"wrong"}"#.utf8)
+        let statuses = try (0..<4).map { _ in
+            try live.client.request(
+                "POST", "/api/v1/signin", headers: [("Content-Type", "application/json")], body: attempt
+            ).status
+        }
+        #expect(statuses == [401, 401, 429, 429])
+        #expect(try live.metrics()[throttled] == 2)
+    }
+
     @Test func metricsAreRefusedToAddressesNotAllowed() throws {
         let live = try Live { $0.metricsAllowed = [try! AddressRange("10.0.0.0/8")] }
         let refused = try live.client.request("GET", "/metrics")
@@ -171,10 +189,12 @@ import Testing
                 .status == 200)
         let cookie = "cts_cookie-value-that-must-stay-secret"
         _ = try live.client.request("GET", "/", headers: [("Cookie", "catalog_session=\(cookie)")])
+        // A web page signed in by its session cookie names its user too.
+        #expect(try live.client.request("GET", "/", headers: [("Cookie", "catalog_session=\(session)")]).status == 200)
         _ = try live.client.request("GET", "/api/v1/catalogs/cookbook/search?q=x&token=ctk_query-secret")
 
         let entries = try live.entries()
-        #expect(entries.count == 5)
+        #expect(entries.count == 6)
         for entry in entries {
             for key in ["time", "request_id", "client", "method", "route", "path", "status", "bytes", "duration_us"] {
                 #expect(entry[key] != nil, "\(key) missing in \(entry)")
@@ -182,6 +202,7 @@ import Testing
         }
         let favorites = entries.filter { $0["route"] as? String == "/api/v1/favorites" }
         #expect(favorites.compactMap { $0["user"] as? String }.sorted() == ["admin", "pat"])
+        #expect(entries.filter { $0["route"] as? String == "/" }.compactMap { $0["user"] as? String } == ["pat"])
         #expect(entries.last?["path"] as? String == "/api/v1/catalogs/cookbook/search")
         for secret in [admin, session, password, cookie, "ctk_query-secret", "cookie-value"] {
             #expect(!live.lines.lines.contains { $0.contains(secret) }, "a log line holds a secret")
