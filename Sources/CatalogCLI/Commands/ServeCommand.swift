@@ -257,7 +257,8 @@ struct ServeCommand: Command {
             port = try server.start()
             if let metricsServer {
                 let bound = try metricsServer.start()
-                printError("catalog serve: metrics on port \(bound)")
+                let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+                printError("catalog serve: metrics on http://\(host):\(bound)/metrics")
             }
         } catch {
             server.shutdown()
