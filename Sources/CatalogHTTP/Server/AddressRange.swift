@@ -15,7 +15,15 @@ public struct AddressRange: Sendable, Equatable, CustomStringConvertible {
     let prefixLength: Int
 
     /// The loopback addresses, IPv4 and IPv6: who may read the metrics unless configured.
-    public static let loopback = [try! AddressRange("127.0.0.0/8"), try! AddressRange("::1/128")]
+    public static let loopback = [
+        AddressRange(network: [127, 0, 0, 0], prefixLength: 8),
+        AddressRange(network: Array(repeating: 0, count: 15) + [1], prefixLength: 128),
+    ]
+
+    private init(network: [UInt8], prefixLength: Int) {
+        self.network = network
+        self.prefixLength = prefixLength
+    }
 
     /// Parses `text`: an address, optionally `/` and a prefix length (0–32 for IPv4, 0–128 for IPv6).
     ///
