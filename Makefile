@@ -3,7 +3,8 @@
 #               them at http://localhost:8080 (PORT=… to change; Ctrl-C stops)
 #   make test   install what is missing, build, check that the client library's closure builds on
 #               Apple platforms (scripts/check-darwin.py), run every test (Swift tests, the OpenAPI
-#               conformance run with schemathesis against a live server, the PostgreSQL parts on
+#               conformance run with schemathesis against a live server, /metrics parsed by the
+#               Prometheus client library (scripts/metrics-check.sh), the PostgreSQL parts on
 #               a throwaway cluster, `catalog browse` under tmux, the client library's documentation
 #               built with its samples compiled, every example of the README and docs/ run and
 #               checked against the program by scripts/docs-tests.py, then the browser tests in
@@ -57,6 +58,7 @@ test: deps-test lint check-assets
 	$(SWIFT) test --skip-build
 	Fuzz/run-fuzzers.sh --seconds $(FUZZ_CI_SECONDS)
 	scripts/api-conformance.sh .build/debug/catalog
+	scripts/metrics-check.sh .build/debug/catalog
 	scripts/test-postgres.sh .build/debug/catalog
 	scripts/terminal-tests.sh .build/debug/catalog
 	scripts/docs-tests.py .build/debug/catalog

@@ -14,7 +14,7 @@ profile="${1:-build}"
 packages=(libsqlite3-dev libpq-dev libicu-dev pkg-config libmicrohttpd-dev zlib1g-dev libsodium-dev libgd-dev libxml2-dev libcurl4-openssl-dev curl)
 case "$profile" in
   build) ;;
-  test) packages+=(sqlite3 postgresql nginx-light chromium chromium-driver python3-pip tmux) ;;
+  test) packages+=(sqlite3 postgresql nginx-light chromium chromium-driver python3-pip python3-venv tmux) ;;
   bench) packages+=(sqlite3 postgresql wrk nginx-light python3 python3-venv libxml2-utils) ;;
   *) echo "usage: $0 build|test|bench" >&2; exit 64 ;;
 esac

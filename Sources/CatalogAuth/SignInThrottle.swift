@@ -81,6 +81,16 @@ public final class SignInThrottle: Sendable {
     public let policy: Policy
     private let clock: AuthClock
     private let state = Mutex(State())
+    private let refusals = Atomic<Int>(0)
+
+    /// Sign-ins refused so far because their account or address was locked (for the metrics).
+    public var refusedCount: Int { refusals.load(ordering: .relaxed) }
+
+    /// Counts a sign-in refused because ``check(account:address:)`` said it was locked; the
+    /// handler that answers it calls this once.
+    public func noteRefused() {
+        refusals.add(1, ordering: .relaxed)
+    }
 
     /// Creates a throttle.
     ///

@@ -60,10 +60,14 @@ public enum CatalogCommandLine {
         var rest = arguments
         if let position = commandPosition(in: arguments) { rest.remove(at: position) }
         do {
-            let parsed = try Arguments(rest, accepting: command.acceptedOptions)
+            var parsed = try Arguments(rest, accepting: command.acceptedOptions)
             if parsed[CommonOptions.help] {
                 output.write(command.help)
                 return 0
+            }
+            // Read after --help, so that a bad variable never hides the help.
+            if command.readsEnvironment {
+                try parsed.readEnvironment(ProcessInfo.processInfo.environment, accepting: command.acceptedOptions)
             }
             let context = CommandContext(arguments: parsed, output: output)
             if command.removesTemporaryFilesOnSignal { SignalCleanup.install() }
@@ -131,6 +135,10 @@ protocol Command: Sendable {
     static var options: [any OptionDeclaration] { get }
     /// Whether the command makes temporary files that SIGINT and SIGTERM must remove.
     static var removesTemporaryFilesOnSignal: Bool { get }
+    /// Whether each of its options may also come from the environment (`CATALOG_PORT` for
+    /// `--port`, ``Arguments/readEnvironment(_:accepting:)``), the command line winning; its help
+    /// says so.
+    static var readsEnvironment: Bool { get }
 
     init()
     func run(_ context: CommandContext) throws
@@ -138,6 +146,7 @@ protocol Command: Sendable {
 
 extension Command {
     static var removesTemporaryFilesOnSignal: Bool { false }
+    static var readsEnvironment: Bool { false }
 
     /// The full `--help` text, drawn from the declarations.
     static var help: String { HelpFormatter.help(for: self) }

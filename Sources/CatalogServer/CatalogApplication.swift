@@ -47,6 +47,12 @@ public struct CatalogServerSettings: Sendable {
     /// How catalogs are created, changed and deleted (`POST`, `PATCH`, `DELETE
     /// /api/v1/catalogs…`): ICU's collations, and its known locales for new and changed ones.
     public var management: CatalogManagement = .withICU
+    /// Who may read `GET /metrics` on the main port (`--metrics-allow`): loopback unless
+    /// configured; others get 404.
+    public var metricsAllowed: [AddressRange] = AddressRange.loopback
+    /// Whether the main port serves `/metrics` at all; false when the metrics have a port of
+    /// their own (`--metrics-port`, ``CatalogApplication/metricsResponder``).
+    public var metricsOnMainPort = true
 
     /// The defaults.
     public init() {}
@@ -129,6 +135,12 @@ public final class CatalogApplication: Sendable {
     let importJobs: ImportJobs
     /// Merges the segments that changes leave, on a thread of its own.
     let segmentMaintainer: SegmentMaintainer
+    /// Every metric `/metrics` shows: requests, latency, caches, imports, catalogs, and the
+    /// server's connections once ``attach(_:)`` tells which server.
+    public let metrics: MetricsRegistry
+    /// Answers `/metrics` to everyone: for a port of its own (`--metrics-port`).
+    public let metricsResponder: any Responder
+    private let draining: Draining
     private let listening: Listening
     private let options: CatalogServerOptions
 
@@ -136,8 +148,8 @@ public final class CatalogApplication: Sendable {
     ///
     /// - Parameters:
     ///   - options: database, compat catalog, images, public URL, upload limit.
-    ///   - accessLog: where request lines go; nil for none (`--quiet`).
-    ///   - errorLog: where unexpected errors are described.
+    ///   - accessLog: where request lines go, as text or JSON; nil for none (`--quiet`).
+    ///   - errorLog: where unexpected errors are described (with the request's id).
     public init(
         options: CatalogServerOptions, accessLog: AccessLog?,
         errorLog: @escaping @Sendable (String) -> Void = { StandardStream.error.line(TerminalText.text($0)) }
@@ -152,9 +164,16 @@ public final class CatalogApplication: Sendable {
         let authentication = RequestAuthentication(stores: stores, authenticator: authenticator)
         let throttle = SignInThrottle(policy: options.signInPolicy, clock: options.signInClock)
         let feed = ChangeFeed(stores: stores)
+        let metrics = MetricsRegistry()
+        let httpMetrics = HTTPMetrics(registry: metrics)
+        let draining = Draining()
         let maintainer = SegmentMaintainer(database: stores, log: errorLog)
         let records = RecordsAPI(stores: stores, authentication: authentication, feed: feed, maintainer: maintainer)
-        CatalogAPI(stores: stores).register(in: &routes)
+        CatalogAPI(stores: stores, metrics: CatalogMetrics(registry: metrics)).register(in: &routes)
+        HealthRoutes(stores: stores, isDraining: { draining.value }).register(in: &routes)
+        if options.metricsOnMainPort {
+            MetricsRoute(registry: metrics, allowed: options.metricsAllowed).register(in: &routes)
+        }
         records.register(in: &routes)
         FavoritesAPI(stores: stores, authentication: authentication).register(in: &routes)
         MembersAPI(stores: stores, authentication: authentication).register(in: &routes)
@@ -184,7 +203,21 @@ public final class CatalogApplication: Sendable {
         ImageRoutes(store: ImageStore(directory: options.imagesDirectory), thumbnails: thumbnails, stores: stores)
             .register(in: &routes)
         let router = routes.build()
-        let middleware = Self.middleware(stores: stores, router: router, accessLog: accessLog, errorLog: errorLog)
+        let responseCache = CacheCounters()
+        CatalogMetrics.register(
+            .init(
+                stores: stores, responseCache: responseCache, thumbnails: thumbnails, throttle: throttle,
+                imports: jobs), in: metrics)
+        let middleware = Self.middleware(
+            stores: stores, router: router, accessLog: accessLog, errorLog: errorLog,
+            observation: (httpMetrics, responseCache))
+        var metricsRoutes = RouterBuilder()
+        MetricsRoute(registry: metrics, allowed: nil).register(in: &metricsRoutes)
+        metricsResponder = metricsRoutes.build().wrapped(in: [
+            ObservationMiddleware(log: nil, metrics: nil), ErrorMiddleware(log: errorLog),
+        ])
+        self.metrics = metrics
+        self.draining = draining
         self.stores = stores
         self.thumbnails = thumbnails
         importJobs = jobs
@@ -197,15 +230,17 @@ public final class CatalogApplication: Sendable {
         responder = router.wrapped(in: middleware)
     }
 
-    /// The middleware around `router`, outermost first: access log, private responses, errors
-    /// (where every error becomes its answer), CORS, security headers, compression, conditional
-    /// GET, the response cache.
+    /// The middleware around `router`, outermost first: request ids, metrics and the access log,
+    /// private responses, errors (where every error becomes its answer), CORS, security headers,
+    /// compression, conditional GET, the response cache.
     static func middleware(
         stores: any CatalogDatabase, router: Router, accessLog: AccessLog?,
-        errorLog: @escaping @Sendable (String) -> Void
+        errorLog: @escaping @Sendable (String) -> Void,
+        observation: (metrics: HTTPMetrics, cache: CacheCounters)? = nil
     ) -> [any Middleware] {
-        var middleware: [any Middleware] = []
-        if let accessLog { middleware.append(AccessLogMiddleware(log: accessLog)) }
+        var middleware: [any Middleware] = [
+            ObservationMiddleware(log: accessLog, metrics: observation?.metrics, router: router)
+        ]
         middleware += [
             PrivateResponsesMiddleware(),
             ErrorMiddleware(log: errorLog, render: { ErrorPage(stores: stores).render($0, $1) }),
@@ -213,7 +248,7 @@ public final class CatalogApplication: Sendable {
             SecurityHeadersMiddleware(),
             CompressionMiddleware(),
             ConditionalGetMiddleware(),
-            ResponseCache(stores: stores),
+            ResponseCache(stores: stores, counters: observation?.cache ?? CacheCounters()),
         ]
         return middleware
     }
@@ -224,6 +259,19 @@ public final class CatalogApplication: Sendable {
         importJobs.stop()
         segmentMaintainer.stop()
         stores.close()
+    }
+
+    /// Tells the application which server serves it: its connections, requests in flight and
+    /// event streams join the metrics, and `/readyz` answers 503 once the server stops.
+    public func attach(_ server: HTTPServer) {
+        server.registerMetrics(in: metrics)
+        draining.watch(server)
+    }
+
+    /// Marks the application as draining: `/readyz` answers 503 from now on. `catalog serve` calls
+    /// it when SIGINT or SIGTERM arrives, before the server stops.
+    public func beginDraining() {
+        draining.begin()
     }
 
     /// Tells the application where the server listens (for absolute URLs without a Host header).
@@ -239,6 +287,23 @@ public final class CatalogApplication: Sendable {
         configuration.routeOptions = { router.options(method: $0, segments: $1) }
         configuration.recordsClientAddress = true
         configuration.offloadLanes = ServerLanes.lanes(passwordThreads: options.passwordThreads)
+    }
+}
+
+/// Whether the application is draining: told so, or its server is stopping.
+final class Draining: Sendable {
+    private let state = Mutex<(begun: Bool, server: WeakServer?)>((false, nil))
+
+    func begin() { state.withLock { $0.begun = true } }
+    func watch(_ server: HTTPServer) { state.withLock { $0.server = WeakServer(server: server) } }
+
+    var value: Bool {
+        let (begun, server) = state.withLock { ($0.begun, $0.server?.server) }
+        return begun || server?.isStopping == true
+    }
+
+    struct WeakServer: Sendable {
+        weak var server: HTTPServer?
     }
 }
 

@@ -136,4 +136,30 @@ import Testing
         #expect(try Self.get("/where", from: "127.0.0.5", port: server.port).status == 200)
         block.signal()
     }
+
+    @Test func probesAreNeverSlowedNorCharged() throws {
+        var routes = RouterBuilder()
+        routes.get("/spin") { _, _ in
+            let start = ClientCostLedger.threadCPUTime()
+            while ClientCostLedger.threadCPUTime() - start < .milliseconds(30) {}
+            return .text("spun")
+        }
+        routes.get("/healthz", options: RouteOptions(rateClass: .probe)) { _, _ in .text(Thread.current.name ?? "") }
+        let router = routes.build()
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.threads = 2
+        configuration.routeOptions = { router.options(method: $0, segments: $1) }
+        configuration.clientBudget = .init(perSecond: .milliseconds(1), burst: .milliseconds(10))
+        let server = HTTPServer(configuration: configuration, responder: router, log: { _ in })
+        try server.start()
+        defer { server.shutdown() }
+        #expect(try Self.get("/spin", from: "127.0.0.6", port: server.port).status == 200)
+        #expect(server.core.ledger?.isOverBudget("127.0.0.6") == true)
+        let slowed = server.core.ledger?.slowedRequests ?? 0
+        // A health probe from the throttled address is still answered at once by a worker.
+        let probe = try Self.get("/healthz", from: "127.0.0.6", port: server.port)
+        #expect(probe.status == 200 && probe.text.hasPrefix("MHD-worker"), "\(probe.text)")
+        #expect(server.core.ledger?.slowedRequests == slowed)
+    }
 }

@@ -143,7 +143,9 @@ import Testing
         #expect(reply.status == 200)
         let paths = try #require(reply.object["paths"] as? [String: [String: Any]])
         for (method, pattern) in fixture.application.router.routes
-        where pattern.hasPrefix("/api/") || pattern.hasPrefix("/get") || pattern.hasPrefix("/catalogs/") {
+        where pattern.hasPrefix("/api/") || pattern.hasPrefix("/get") || pattern.hasPrefix("/catalogs/")
+            || pattern == "/healthz" || pattern == "/readyz"
+        {
             #expect(paths[pattern]?[method.rawValue.lowercased()] != nil, "\(method) \(pattern) is not documented")
         }
         #expect(reply.object["openapi"] as? String == "3.1.0")

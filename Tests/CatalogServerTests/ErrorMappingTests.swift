@@ -176,7 +176,9 @@ import Testing
         let reply = try harness.get("/api/v1/failing")
         #expect(reply.status == 500)
         #expect(reply.text == "Internal Server Error\n")
-        #expect(harness.logged() == ["error: GET /api/v1/failing: Unexpected(/srv/private/state)"])
+        // The line names the request's id, which its answer carries.
+        let id = try #require(reply.headers["X-Request-Id"])
+        #expect(harness.logged() == ["error: request \(id) GET /api/v1/failing: Unexpected(/srv/private/state)"])
     }
 }
 

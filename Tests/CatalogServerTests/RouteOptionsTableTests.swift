@@ -100,6 +100,10 @@ import Testing
         "GET /c/{id}/favorites": page,
         "GET /signin": page,
         "POST /signout": page,
+        // Probes: never throttled, not in the access log.
+        "GET /healthz": Expected(rateClass: .probe),
+        "GET /readyz": Expected(rateClass: .probe),
+        "GET /metrics": Expected(rateClass: .probe),
     ]
 
     let fixture: ServerFixture

@@ -26,7 +26,7 @@ final class ServerFixture {
     let userToken: String
     let otherToken: String
 
-    init(_ configure: (inout CatalogServerOptions) -> Void = { _ in }) throws {
+    init(accessLog: AccessLog? = nil, _ configure: (inout CatalogServerOptions) -> Void = { _ in }) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-server-\(UUID().uuidString)")
         images = directory.appendingPathComponent("images")
         try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
@@ -57,7 +57,7 @@ final class ServerFixture {
         options.imagesDirectory = images.path
         options.maxUploadBytes = 1 << 20
         configure(&options)
-        application = CatalogApplication(options: options, accessLog: nil, errorLog: { _ in })
+        application = CatalogApplication(options: options, accessLog: accessLog, errorLog: { _ in })
     }
 
     /// Runs `body` with a second handle on the database, as another process would have.

@@ -35,11 +35,14 @@ public final class ServeProcess: Sendable {
     /// Starts `catalog serve --port PORT --db database` with `arguments` after them and waits
     /// until it prints its "listening on" line (at most `timeout` seconds: then it is killed).
     ///
-    /// - Parameter port: 0 for one it picks; a server started again on the port of one killed
-    ///   gets its clients back.
+    /// - Parameters:
+    ///   - port: 0 for one it picks; a server started again on the port of one killed gets its
+    ///     clients back.
+    ///   - environment: variables added to the test's environment (`CATALOG_LOG_FORMAT`).
     /// - Throws: when it exits or stays silent before it listens.
     public init(
-        database: String, port: Int = 0, arguments: [String] = [], log: URL, timeout: TimeInterval = 120
+        database: String, port: Int = 0, arguments: [String] = [], environment extra: [String: String] = [:],
+        log: URL, timeout: TimeInterval = 120
     ) throws {
         self.log = log
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
@@ -48,6 +51,7 @@ public final class ServeProcess: Sendable {
         process.arguments = ["serve", "--host", "127.0.0.1", "--port", "\(port)", "--db", database] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment.removeValue(forKey: "CATALOG_DB")
+        environment.merge(extra) { $1 }
         process.environment = environment
         let output = Pipe()
         process.standardOutput = output

@@ -11,6 +11,7 @@ import Foundation
 struct ServeCommand: Command {
     static let name = "serve"
     static let summary = "Serve the catalogs over HTTP: JSON API, original endpoints, feeds, images."
+    static let readsEnvironment = true
     static let host = Option<String>(
         "host", value: "ADDRESS", default: "127.0.0.1",
         help: "the address to listen on; 0.0.0.0 or :: for every interface")
@@ -105,10 +106,37 @@ struct ServeCommand: Command {
         "keep-history", value: "DAYS", in: 1...36_500, default: 90,
         help: "how long the change log keeps a change (a record's history, the change feed)")
     static let quiet = CommonOptions.quiet.help("no access log")
+    static let logFormat = Option<AccessLog.Format>(
+        "log-format", value: "FORMAT", default: .text,
+        help:
+            "the access log's lines: text, or json (one object per line: time, request_id, client, method, route, "
+            + "path, status, bytes, duration_us, user)"
+    ) { (text: String) throws(CLIError) -> AccessLog.Format in
+        guard let format = AccessLog.Format(rawValue: text) else {
+            throw CLIError.usage("--log-format takes text or json, got '\(text)'")
+        }
+        return format
+    }
+    static let metricsAllow = Option<[AddressRange]>(
+        "metrics-allow", value: "CIDR", showing: "127.0.0.0/8 and ::1, loopback only",
+        help:
+            "addresses that may read /metrics on the main port (repeatable: 10.0.0.0/8, 192.0.2.7); others get 404"
+    ) { (text: String) throws(CLIError) -> AddressRange in
+        do throws(HTTPServerError) {
+            return try AddressRange(text)
+        } catch {
+            throw CLIError.usage("--metrics-allow: \(error.message)")
+        }
+    }
+    static let metricsPort = Option<Int?>(
+        "metrics-port", value: "N", in: 0...65535,
+        help:
+            "serve /metrics on a port of its own (on the same address, to everyone who reaches it) instead of the "
+            + "main port")
     static let options: [any OptionDeclaration] = [
         host, port, threads, compatCatalog, images, publicURL, hostName, usersDB, maxUploadMB, importTimeout,
         maxConnections, maxConnectionsPerIP, timeout, headerTimeout, clientCPUBudget, refreshEvery, refreshTimeout,
-        maxDownloadMB, allowPrivateFetch, snapshots, keepHistory, quiet,
+        maxDownloadMB, allowPrivateFetch, snapshots, keepHistory, quiet, logFormat, metricsAllow, metricsPort,
     ]
     static let usage = [
         Usage(
@@ -119,7 +147,10 @@ struct ServeCommand: Command {
         Serves every catalog of the database over HTTP until SIGINT or SIGTERM, which stop
         accepting connections, let requests in flight finish and close the database cleanly.
         Prints "listening on http://HOST:PORT" once ready; one access-log line per request goes to
-        standard error (method, path, status, bytes, microseconds) unless --quiet.
+        standard error (method, path, status, bytes, microseconds; --log-format json for JSON lines)
+        unless --quiet. Every answer carries an X-Request-Id. GET /healthz and /readyz answer
+        probes; GET /metrics shows Prometheus metrics to loopback (see --metrics-allow and
+        --metrics-port); none of them is logged or throttled.
         """
 
     func run(_ context: CommandContext) throws {
@@ -148,6 +179,11 @@ struct ServeCommand: Command {
             settings.importTimeout = .seconds(seconds)
         }
         if let directory = try arguments[Self.snapshots] { settings.snapshotsDirectory = directory }
+        let allowed = try arguments[Self.metricsAllow]
+        if !allowed.isEmpty { settings.metricsAllowed = allowed }
+        let metricsPort = try arguments[Self.metricsPort]
+        settings.metricsOnMainPort = metricsPort == nil
+        let logFormat = try arguments[Self.logFormat]
 
         var configuration = ServerConfiguration()
         configuration.host = try arguments[Self.host]
@@ -202,13 +238,30 @@ struct ServeCommand: Command {
         signal(SIGPIPE, SIG_IGN)
 
         let application = CatalogApplication(
-            options: options, accessLog: arguments[Self.quiet] ? nil : AccessLog())
+            options: options, accessLog: arguments[Self.quiet] ? nil : AccessLog(format: logFormat))
         application.configure(&configuration)
         let server = HTTPServer(configuration: configuration, responder: application.responder)
+        application.attach(server)
+        let metricsServer = metricsPort.map { port in
+            var metricsConfiguration = ServerConfiguration()
+            metricsConfiguration.host = configuration.host
+            metricsConfiguration.port = port
+            metricsConfiguration.threads = 1
+            metricsConfiguration.connectionLimit = 64
+            metricsConfiguration.perIPConnectionLimit = 16
+            metricsConfiguration.clientBudget = nil
+            return HTTPServer(configuration: metricsConfiguration, responder: application.metricsResponder)
+        }
         let port: Int
         do {
             port = try server.start()
+            if let metricsServer {
+                let bound = try metricsServer.start()
+                let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+                printError("catalog serve: metrics on http://\(host):\(bound)/metrics")
+            }
         } catch {
+            server.shutdown()
             application.stores.close()
             throw CLIError.failure(error.description)
         }
@@ -233,9 +286,11 @@ struct ServeCommand: Command {
         var received: Int32 = 0
         sigwait(&signals, &received)
         printError("catalog serve: \(received == SIGINT ? "SIGINT" : "SIGTERM"): stopping")
+        application.beginDraining()
         refresher?.stop()
         pruner.stop()
         server.shutdown()
+        metricsServer?.shutdown()
         application.close()
         TemporaryFiles.removeRegistered()
         printError("catalog serve: stopped")

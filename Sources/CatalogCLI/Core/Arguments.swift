@@ -1,3 +1,5 @@
+import Foundation
+
 /// A parsed command line: positionals, options with values, flags.
 ///
 /// Options take `--name value` or `--name=value`; a lone `--` ends options. The names and
@@ -11,6 +13,9 @@ struct Arguments {
     private var flags: Set<String> = []
     /// Everything else, in order.
     private(set) var positionals: [String] = []
+    /// The environment variable each option or flag was taken from, when it was not on the
+    /// command line (``readEnvironment(_:accepting:)``).
+    private var fromEnvironment: [String: String] = [:]
 
     /// Parses `arguments` against the options a command declares.
     ///
@@ -68,9 +73,57 @@ struct Arguments {
     /// The value of `option`, as its declaration reads it: its type says what an absent option
     /// gives (nil, the default, or a usage error when it is required).
     ///
-    /// - Throws: the option's usage error for a value it does not take.
+    /// - Throws: the option's usage error for a value it does not take, naming the environment
+    ///   variable when the value came from there.
     subscript<Value>(option: Option<Value>) -> Value {
-        get throws(CLIError) { try option.read(options[option.spec.name] ?? [], option.spec) }
+        get throws(CLIError) {
+            do {
+                return try option.read(options[option.spec.name] ?? [], option.spec)
+            } catch {
+                guard let variable = fromEnvironment[option.spec.name] else { throw error }
+                throw CLIError(status: error.status, message: "\(variable): \(error.message)")
+            }
+        }
+    }
+
+    /// The environment variable that may set option `name`: `CATALOG_` and the name in capitals,
+    /// dashes as underscores (`max-connections` → `CATALOG_MAX_CONNECTIONS`).
+    static func environmentVariable(for name: String) -> String {
+        "CATALOG_" + name.uppercased().replacingOccurrences(of: "-", with: "_")
+    }
+
+    /// Takes every declared option and flag that the command line did not give from its
+    /// environment variable (``environmentVariable(for:)``), when that is set and not empty:
+    /// the command line wins. A repeatable option's variable holds its values separated by commas;
+    /// a flag's is `1`, `true`, `yes` (given) or `0`, `false`, `no` (not given), in any case.
+    ///
+    /// - Parameters:
+    ///   - environment: the process's environment.
+    ///   - declared: the options the command accepts (`--help` is never read from it).
+    /// - Throws: a usage error naming the variable for a flag's value that is none of those.
+    mutating func readEnvironment(_ environment: [String: String], accepting declared: [OptionSpec]) throws(CLIError) {
+        for spec in declared where spec.name != CommonOptions.help.spec.name {
+            let variable = Self.environmentVariable(for: spec.name)
+            guard let text = environment[variable], !text.isEmpty else { continue }
+            switch spec.kind {
+            case .flag:
+                guard !flags.contains(spec.name) else { continue }
+                switch text.lowercased() {
+                case "1", "true", "yes": flags.insert(spec.name)
+                case "0", "false", "no": break
+                default:
+                    throw CLIError.usage("\(variable) must be 1, true, yes, 0, false or no, got '\(text)'")
+                }
+                fromEnvironment[spec.name] = variable
+            case .option:
+                guard options[spec.name] == nil else { continue }
+                options[spec.name] =
+                    spec.isRepeatable
+                    ? text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                    : [text]
+                fromEnvironment[spec.name] = variable
+            }
+        }
     }
 
     /// Whether `flag` was given.

@@ -21,8 +21,22 @@ enum HelpFormatter {
             lines += ["", "OPTIONS:"]
             lines += table(options.map { ($0.synopsis, $0.help, $0.defaultText) })
         }
+        if command.readsEnvironment {
+            lines += ["", "ENVIRONMENT:"]
+            lines += fill(
+                environmentHelp.split(separator: " ").map(String.init), width: width - 2
+            ).map { "  " + $0 }
+        }
         return lines.joined(separator: "\n") + "\n"
     }
+
+    /// What the help of a command that reads its options from the environment says about it.
+    static let environmentHelp =
+        "Every option may also be set in the environment: CATALOG_ and the option's name in capitals, "
+        + "dashes as underscores (CATALOG_PORT=8080, CATALOG_DB, CATALOG_MAX_CONNECTIONS). A repeatable "
+        + "option takes its values separated by commas (CATALOG_METRICS_ALLOW=10.0.0.0/8,192.0.2.7); a flag "
+        + "takes 1, true or yes, or 0, false or no (CATALOG_QUIET=1). An option given on the command line "
+        + "wins over its variable; a bad value is an error naming the variable."
 
     /// The overview: every command's summary, the global options, the exit statuses.
     static func overview(commands: [any Command.Type], global: [OptionSpec]) -> String {

@@ -26,15 +26,20 @@ public struct ErrorMiddleware: Middleware {
             return try next.respond(to: request, context: context)
         } catch let error as any HTTPResponseError {
             if let answer = error.httpError { return render(answer, request) }
-            return unexpected(error, request)
+            return unexpected(error, request, context)
         } catch {
-            return unexpected(error, request)
+            return unexpected(error, request, context)
         }
     }
 
-    /// A bare 500; the error's `debugDescription`, credentials hidden, goes to the log.
-    private func unexpected(_ error: any Error, _ request: Request) -> Response {
-        log("error: \(request.method) \(request.rawPath): \(Credentials.scrubbed(String(reflecting: error)))")
+    /// A bare 500; the error's `debugDescription`, credentials hidden, goes to the log with the
+    /// request's id (``ObservationMiddleware`` put it in the request's `X-Request-Id`), and into
+    /// the request's notes for its access-log line.
+    private func unexpected(_ error: any Error, _ request: Request, _ context: RequestContext) -> Response {
+        let details = Credentials.scrubbed(String(reflecting: error))
+        let id = request.headers["X-Request-Id"].map { " request \($0)" } ?? ""
+        log("error:\(id) \(request.method) \(request.rawPath): \(details)")
+        context.notes?.error = details
         return Response.text("Internal Server Error\n", status: .internalServerError)
     }
 

@@ -24,6 +24,9 @@ public struct RequestContext: Sendable {
     /// For work offloaded from the event loop (``OffloadLane``): true once the client has gone
     /// or the server is stopping, so long work can give up.
     public var isCancelled: @Sendable () -> Bool = { false }
+    /// What the request's handling learns for its log line and metrics (the route, the user),
+    /// when an outer middleware (``ObservationMiddleware``) wants it; the router passes it on.
+    public var notes: RequestNotes?
 
     /// Creates an empty context.
     public init() {}

@@ -91,6 +91,10 @@ public enum RateClass: String, Sendable, CaseIterable {
     /// Costly work on a lane of its own (imports, snapshots, thumbnails): the lane's short queue
     /// limits it (503 beyond), and the lane's CPU time is not charged to the client's budget.
     case expensive
+    /// Health probes and metrics (`/healthz`, `/readyz`, `/metrics`): cheap, so never slowed or
+    /// charged to the client's CPU budget, and left out of the access log (a prober asks every
+    /// few seconds); the metrics still count them.
+    case probe
 
     /// Whether offloaded work of this class is charged to the client's CPU budget (work answered
     /// on a worker always is).

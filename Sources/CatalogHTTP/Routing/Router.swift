@@ -126,6 +126,8 @@ public struct Router: Responder {
         case .found(let route, var matched):
             // The route's parameters, with what the server put in the context (cancellation).
             matched.isCancelled = context.isCancelled
+            matched.notes = context.notes
+            context.notes?.matched(route: route.pattern, options: route.options)
             return try route.responder.respond(to: request, context: matched)
         case .methodNotAllowed(let allowed):
             let allow = allowed.map(\.rawValue).joined(separator: ", ")
@@ -149,6 +151,16 @@ public struct Router: Responder {
     public func options(method: HTTPMethod, segments: [String]) -> RouteOptions {
         if case .found(let route, _) = match(method: method, segments: segments) { return route.options }
         return .standard
+    }
+
+    /// The pattern and options of the route a request with `method` and `segments` reaches (HEAD:
+    /// the GET route's), nil when none does: for logs and metrics of answers that did not pass
+    /// the router (a cached answer).
+    public func route(method: HTTPMethod, segments: [String]) -> (pattern: String, options: RouteOptions)? {
+        if case .found(let route, _) = match(method: method, segments: segments) {
+            return (route.pattern, route.options)
+        }
+        return nil
     }
 
     /// The options declared with the route of `method` and `pattern` (as in ``routes``), nil

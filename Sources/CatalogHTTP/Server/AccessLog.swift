@@ -1,25 +1,73 @@
 import CatalogConsole
+import CatalogJSON
 import Foundation
 import Synchronization
 
-/// Writes one line per request to standard error:
-/// `2026-11-29T18:00:00Z 127.0.0.1 GET /api/v1/catalogs 200 183 412us`.
+/// Writes one line per request to standard error, as text
+/// (`2026-11-29T18:00:00Z 127.0.0.1 GET /api/v1/catalogs 200 183 412us`) or as a JSON object per
+/// line (``Format/json``, written by ``ObservationMiddleware``).
 ///
 /// Lines are written whole with one `write(2)` each (``StandardStream``, which never traps), under a
 /// lock, so threads never interleave.
 public final class AccessLog: Sendable {
-    private let stream: StandardStream
-    private let lock = Mutex(())
+    /// How lines are written.
+    public enum Format: String, Sendable, CaseIterable {
+        /// `time client METHOD path status bytes 412us`.
+        case text
+        /// One JSON object per line: `time`, `request_id`, `client`, `method`, `route`, `path`,
+        /// `status`, `bytes`, `duration_us`, `user` (and `error` for an unexpected failure).
+        case json
+    }
+
+    /// How lines are written.
+    public let format: Format
+    private let sink: @Sendable (String) -> Void
 
     /// A log writing to `descriptor` (standard error by default).
-    public init(descriptor: Int32 = 2) {
-        stream = StandardStream(descriptor: descriptor)
+    public init(descriptor: Int32 = 2, format: Format = .text) {
+        let stream = StandardStream(descriptor: descriptor)
+        let lock = Mutex(())
+        self.format = format
+        sink = { line in lock.withLock { _ in _ = stream.line(line) } }
+    }
+
+    /// A log handing each line (without its newline) to `sink`, for tests.
+    public init(format: Format, sink: @escaping @Sendable (String) -> Void) {
+        self.format = format
+        self.sink = sink
     }
 
     /// Writes a line (a newline is added). A log whose reader went away (a closed pipe) drops
     /// the line: the server keeps serving.
     public func write(_ line: String) {
-        lock.withLock { _ in _ = stream.line(line) }
+        sink(line)
+    }
+
+    /// Writes one request's line in the log's format.
+    func write(_ entry: AccessLogEntry) {
+        switch format {
+        case .text:
+            write(
+                "\(Self.timestamp()) \(entry.client) \(entry.method) \(AccessLogMiddleware.printable(entry.path)) "
+                    + "\(entry.status) \(entry.bytes.map(String.init) ?? "-") \(entry.micros)us"
+                    + (entry.error.map { " error: " + AccessLogMiddleware.printable($0) } ?? ""))
+        case .json:
+            var output = JSONOutput(capacity: 256)
+            output.object { object in
+                object.string("time", Self.timestamp())
+                object.string("request_id", entry.requestID)
+                object.string("client", entry.client)
+                object.string("method", entry.method)
+                object.string("route", entry.route)
+                object.string("path", entry.path)
+                object.integer("status", entry.status)
+                object.integer("bytes", entry.bytes)
+                object.integer("duration_us", entry.micros)
+                object.string("user", entry.user)
+                if let error = entry.error { object.string("error", error) }
+            }
+            write(String(decoding: output.bytes, as: UTF8.self))
+        }
     }
 
     /// The current time as `YYYY-MM-DDTHH:MM:SSZ`.
@@ -73,4 +121,21 @@ public struct AccessLogMiddleware: Middleware {
         }
         return output
     }
+}
+
+/// What one request's log line says. Never a token, password, cookie or query string: the path
+/// is the target without its query, the user a name.
+struct AccessLogEntry {
+    var requestID: String
+    var client: String
+    var method: String
+    /// The route pattern; nil when no route matched.
+    var route: String?
+    var path: String
+    var status: Int
+    /// Body bytes; nil when streamed.
+    var bytes: Int?
+    var micros: Int
+    var user: String?
+    var error: String?
 }

@@ -49,6 +49,44 @@ public final class HTTPServer: Sendable {
     /// Event streams open now (``EventStream``): admitted and not yet done with their connection.
     public var openEventStreams: Int { core.eventStreams.openCount }
 
+    /// True once ``shutdown()`` has begun: the server drains and will answer nothing new.
+    public var isStopping: Bool { core.stopping.load(ordering: .acquiring) }
+
+    /// Registers the server's own gauges and counters in `registry`, read when it is rendered:
+    /// connections open, opened and closed early (to make room, or past the header deadline),
+    /// requests in flight, event streams open, and requests slowed for their client's CPU budget.
+    public func registerMetrics(in registry: MetricsRegistry) {
+        let core = self.core
+        registry.gauge("catalog_http_connections_open", help: "Connections open now.") {
+            [([], Double(core.connections.openCount))]
+        }
+        registry.counter("catalog_http_connections_opened_total", help: "Connections accepted.") {
+            [([], Double(core.connections.openedCount))]
+        }
+        registry.counter(
+            "catalog_http_connections_refused_total",
+            help: "Connections closed before their request was answered: to make room for new clients, or because "
+                + "their request head did not arrive in time.", labels: ["reason"]
+        ) {
+            [
+                (["room"], Double(core.connections.closedForRoom.load(ordering: .relaxed))),
+                (["header_timeout"], Double(core.connections.closedLate.load(ordering: .relaxed))),
+            ]
+        }
+        registry.gauge("catalog_http_requests_in_flight", help: "Requests received and not yet completed.") {
+            [([], Double(core.inFlight.load(ordering: .relaxed)))]
+        }
+        registry.gauge("catalog_event_streams_open", help: "Event streams (change feeds) open now.") {
+            [([], Double(core.eventStreams.openCount))]
+        }
+        registry.counter(
+            "catalog_http_requests_slowed_total",
+            help: "Requests sent to the slow lane because their client used more than its CPU budget."
+        ) {
+            [([], Double(core.ledger?.slowedRequests ?? 0))]
+        }
+    }
+
     /// Binds the address and starts the workers.
     ///
     /// - Returns: the port listened on.
@@ -428,7 +466,11 @@ private let accessHandler: MHD_AccessHandlerCallback = {
             request, pending: pending, pool: pool, connection: connection, core: core,
             charged: pending.options.rateClass.chargesLaneWork)
     }
-    if let request, let ledger = core.ledger, let slowLane = core.slowLane, ledger.isOverBudget(request.clientAddress) {
+    // Probes (health, metrics) are never slowed nor charged: they must answer while a client is throttled.
+    let isProbe = pending.options.rateClass == .probe
+    if let request, !isProbe, let ledger = core.ledger, let slowLane = core.slowLane,
+        ledger.isOverBudget(request.clientAddress)
+    {
         // A client that used more than its share waits on a thread of its own, behind nobody else.
         ledger.noteSlowed()
         let retryAfter = ledger.secondsUntilWithinBudget(request.clientAddress)
@@ -438,7 +480,8 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     }
     pending.answered = true
     return ResponseWriter.queue(
-        ResponseWriter.respond(to: request, core: core), on: connection, core: core, method: methodName)
+        ResponseWriter.respond(to: request, core: core, charged: !isProbe), on: connection, core: core,
+        method: methodName)
 }
 
 private let requestCompleted: MHD_RequestCompletedCallback = { context, _, requestContext, _ in

@@ -175,6 +175,10 @@ enum ResponseWriter {
         for (name, value) in response.headers where isSafe(name) && isSafe(value) {
             _ = MHD_add_response_header(handle, name, value)
         }
+        // Answers the server makes itself (413, 503 busy, 429) never passed the middleware.
+        if response.headers["X-Request-Id"] == nil {
+            _ = MHD_add_response_header(handle, "X-Request-Id", RequestID.random.make())
+        }
         // While the server stops, each answer is the connection's last.
         if core.stopping.load(ordering: .relaxed) && response.headers["Connection"] == nil {
             _ = MHD_add_response_header(handle, "Connection", "close")

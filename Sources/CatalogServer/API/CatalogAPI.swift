@@ -9,9 +9,12 @@ import CatalogStorage
 /// and storage errors a client caused become 400 or 404.
 struct CatalogAPI {
     let stores: any CatalogDatabase
+    /// Where searches are counted; nil: nowhere.
+    var metrics: CatalogMetrics?
 
     func register(in routes: inout RouterBuilder) {
         let stores = stores
+        let metrics = metrics
         routes.get("/api/v1/catalogs") { _, _ in
             JSONResponse.list("catalogs", try stores.read { try $0.catalogs() })
         }
@@ -98,9 +101,11 @@ struct CatalogAPI {
         }
         routes.get("/api/v1/catalogs/{id}/search") { request, context in
             let search = try SearchParameters.request(from: request)
+            let start = ContinuousClock.now
             return try stores.read { reader in
                 let catalog = try reader.catalogOr404(context.require("id", as: String.self))
                 let result = try reader.search(search, in: catalog)
+                metrics?.searched(catalog.id, hits: result.total, elapsed: ContinuousClock.now - start)
                 return JSONResponse.write(result)
             }
         }

@@ -33,6 +33,11 @@ final class ImportJobs: Sendable {
         self.clock = clock
     }
 
+    /// The jobs running now, for the metrics.
+    func running() -> [ImportJob] {
+        state.withLock { $0.jobs.values.filter { $0.state == .running } }
+    }
+
     /// `/api/v1/imports/{job}`.
     static func path(_ id: String) -> String { "/api/v1/imports/" + id }
 

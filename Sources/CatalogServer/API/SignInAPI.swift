@@ -35,6 +35,7 @@ struct SignInAPI {
                 body.password.utf8.count <= 1024
             else { throw Self.failed }
             if case .locked(let seconds) = throttle.check(account: body.name, address: request.clientAddress) {
+                throttle.noteRefused()
                 throw HTTPError(
                     .tooManyRequests, code: "too_many_attempts",
                     "too many failed sign-ins; try again in \(seconds) s",

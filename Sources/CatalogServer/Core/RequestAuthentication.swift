@@ -38,12 +38,16 @@ struct RequestAuthentication: Sendable {
     ///
     /// - Throws: 401 or 403 when the request does not meet the declaration.
     func authorized(_ request: Request, _ context: RequestContext) throws -> User? {
+        let user: User?
         switch context.options.authentication {
         case .none: return nil
-        case .optional: return try user(for: request)
-        case .signedIn: return try requireUser(request)
-        case .admin: return try requireAdmin(request)
+        case .optional: user = try self.user(for: request)
+        case .signedIn: user = try requireUser(request)
+        case .admin: user = try requireAdmin(request)
         }
+        // The access log names who sent the request (a name, never the token).
+        if let user { context.notes?.user = user.name }
+        return user
     }
 
     /// The signed-in user of a route that declares `.signedIn` (or `.admin`); a user is required
@@ -52,7 +56,9 @@ struct RequestAuthentication: Sendable {
     /// - Throws: 401 without valid credentials, 403 when the route is for administrators.
     func signedIn(_ request: Request, _ context: RequestContext) throws -> User {
         if let user = try authorized(request, context) { return user }
-        return try requireUser(request)
+        let user = try requireUser(request)
+        context.notes?.user = user.name
+        return user
     }
 
     /// The signed-in user, allowed to do `action` to `catalog` by ``AccessPolicy``: what a

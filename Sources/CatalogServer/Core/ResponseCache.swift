@@ -16,6 +16,8 @@ struct ResponseCache: Middleware {
     let slots: WorkerLocal<Slot>
     /// Bytes of bodies one worker keeps.
     let budget: Int
+    /// Hits and misses, for the metrics.
+    let counters: CacheCounters
 
     /// Bodies larger than this are not kept.
     static let maxEntryBytes = 256 * 1024
@@ -33,9 +35,10 @@ struct ResponseCache: Middleware {
         }
     }
 
-    init(stores: any CatalogDatabase, budget: Int = 8 << 20) {
+    init(stores: any CatalogDatabase, budget: Int = 8 << 20, counters: CacheCounters = CacheCounters()) {
         self.stores = stores
         self.budget = budget
+        self.counters = counters
         slots = WorkerLocal { Slot() }
     }
 
@@ -50,11 +53,16 @@ struct ResponseCache: Middleware {
             slot.epoch = epoch
         }
         let key = request.rawTarget
-        if let cached = slot.current[key] { return cached }
+        if let cached = slot.current[key] {
+            counters.hit()
+            return cached
+        }
         if let cached = slot.previous.removeValue(forKey: key) {
+            counters.hit()
             store(cached, key: key, size: cached.bytes?.count ?? 0, in: slot)
             return cached
         }
+        counters.miss()
         var response = try next.respond(to: request, context: context)
         guard response.status == .ok, let bytes = response.bytes, bytes.count <= Self.maxEntryBytes else {
             return response

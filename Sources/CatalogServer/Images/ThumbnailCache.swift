@@ -24,6 +24,8 @@ final class ThumbnailCache: Sendable {
     let budget: Int
     /// Thumbnails made (not found in the cache), for tests.
     let made = Atomic<Int>(0)
+    /// Thumbnails answered from the cache, for the metrics.
+    let hits = Atomic<Int>(0)
 
     init(budget: Int = 8 << 20) {
         self.budget = budget
@@ -51,6 +53,9 @@ final class ThumbnailCache: Sendable {
     /// The thumbnails kept, for tests.
     var count: Int { entries.withLock { $0.images.count } }
 
+    /// The bytes of the thumbnails kept, for the metrics.
+    var bytes: Int { entries.withLock { $0.bytes } }
+
     /// Whether a thumbnail of the image at `path` at `size` is kept (it may still be stale: the
     /// lane that makes thumbnails is skipped only for what is probably a quick answer).
     func contains(path: [String], size: Int) -> Bool {
@@ -70,6 +75,7 @@ final class ThumbnailCache: Sendable {
             entries.order.append(key)
             return entry.image
         }) {
+            hits.add(1, ordering: .relaxed)
             return cached
         }
         let made = try Thumbnailer.thumbnail(of: image.bytes, contentType: image.contentType, size: size)

@@ -33,6 +33,7 @@ struct SignInHandler: WebHandler {
         guard !name.isEmpty, !password.isEmpty, password.utf8.count <= 1024 else { return page(.failed) }
         let throttle = web.throttle
         if case .locked(let seconds) = throttle.check(account: name, address: request.clientAddress) {
+            throttle.noteRefused()
             return page(.locked(retryAfter: seconds))
         }
         guard let user = try web.authenticator.user(name: name, password: password, in: stores.users()) else {

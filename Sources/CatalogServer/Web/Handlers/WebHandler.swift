@@ -15,7 +15,10 @@ extension WebHandler {
     /// (`authentication: .optional`) ask for it.
     func session(_ request: Request, _ context: RequestContext) throws -> WebSession {
         assert(context.options.authentication == .optional, "\(context.route ?? "?") reads the session: declare it")
-        return try WebSession(
+        let session = try WebSession(
             request: request, stores: stores, authenticator: web.authenticator, settings: web.settings)
+        // The access log names the signed-in user (never the cookie).
+        if let user = session.user { context.notes?.user = user.name }
+        return session
     }
 }
