@@ -339,6 +339,17 @@ if ours; then
          END { printf "rss samples=%d vmhwm_kb=%d vmrss_kb=%d rssanon_kb=%d rssfile_kb=%d\n",
                NR, peak["VmHWM"], peak["VmRSS"], peak["RssAnon"], peak["RssFile"] }' \
         "$work/rss.txt" >>"$results"
+    # What holds the anonymous memory, as the server counts it (its /metrics, served to loopback).
+    if curl -fsS "$catalog_url/metrics" -o "$work/metrics.txt"; then
+        {
+            echo "What the server's caches hold after the soak (its /metrics):"
+            awk '/^catalog_(search_cache_bytes|thumbnail_cache_bytes|search_cache_entries)/ {
+                     printf "  %-60s %12.1f %s\n", $1, ($1 ~ /bytes/ ? $2 / 1048576 : $2), ($1 ~ /bytes/ ? "MB" : "entries") }
+                 /^catalog_cache_hit_ratio/ { printf "  %-60s %12.2f\n", $1, $2 }' "$work/metrics.txt"
+            echo "  (the rest of the anonymous memory: the loaded index (lexicon, infix, title lengths; prices and"
+            echo "  orders when asked for), SQLite's page caches per connection, thread stacks and buffers)"
+        } >"$work/breakdown.txt"
+    fi
 fi
 
 # MARK: - SIGTERM: how long the server takes to stop, and its exit status
@@ -371,3 +382,4 @@ fi
 echo "end load=$(cut -d' ' -f1 /proc/loadavg)" >>"$results"
 echo
 python3 "$here/summary.py" "$results"
+if [[ -f "$work/breakdown.txt" ]]; then cat "$work/breakdown.txt"; fi

@@ -1,4 +1,5 @@
 import CatalogAuth
+import CatalogCore
 import CatalogEngines
 import CatalogHTTP
 import CatalogStorage
@@ -46,12 +47,18 @@ struct CatalogMetrics: Sendable {
             "catalog_cache_requests_total", help: "Lookups in the server's caches, by cache and result.",
             labels: ["cache", "result"]
         ) {
-            [
+            var readings: [(labels: [String], value: Double)] = [
                 (["response", "hit"], Double(cache.hits.load(ordering: .relaxed))),
                 (["response", "miss"], Double(cache.misses.load(ordering: .relaxed))),
                 (["thumbnail", "hit"], Double(sources.thumbnails.hits.load(ordering: .relaxed))),
                 (["thumbnail", "miss"], Double(sources.thumbnails.made.load(ordering: .relaxed))),
             ]
+            for usage in CatalogSearchIndex.cacheUsage {
+                let name = "search_" + usage.name
+                readings.append(([name, "hit"], Double(usage.hits)))
+                readings.append(([name, "miss"], Double(usage.misses)))
+            }
+            return readings
         }
         registry.gauge(
             "catalog_cache_hit_ratio", help: "Hits per lookup since the start, by cache (0 before any lookup).",
@@ -65,7 +72,19 @@ struct CatalogMetrics: Sendable {
                         sources.thumbnails.hits.load(ordering: .relaxed),
                         sources.thumbnails.made.load(ordering: .relaxed))
                 ),
-            ]
+            ] + searchCacheReadings { ratio($0.hits, $0.misses) }
+        }
+        registry.gauge(
+            "catalog_search_cache_bytes",
+            help: "Bytes the search caches every catalog shares hold (postings, words, sets), by cache.",
+            labels: ["cache"]
+        ) {
+            searchCacheReadings { Double($0.bytes) }
+        }
+        registry.gauge(
+            "catalog_search_cache_entries", help: "Entries the search caches hold, by cache.", labels: ["cache"]
+        ) {
+            searchCacheReadings { Double($0.entries) }
         }
         registry.gauge("catalog_thumbnail_cache_entries", help: "Thumbnails kept in memory.") {
             [([], Double(sources.thumbnails.count))]
@@ -114,6 +133,13 @@ struct CatalogMetrics: Sendable {
         registry.gauge("catalog_records", help: "Records in each catalog.", labels: ["catalog"]) {
             catalogs(stores).map { ([$0.id], Double($0.count)) }
         }
+    }
+
+    /// One reading per search cache (``CatalogSearchIndex/cacheUsage``), labelled `search_NAME`.
+    private static func searchCacheReadings(
+        _ value: (SearchCacheUsage) -> Double
+    ) -> [(labels: [String], value: Double)] {
+        CatalogSearchIndex.cacheUsage.map { (["search_" + $0.name], value($0)) }
     }
 
     private static func ratio(_ hits: Int, _ misses: Int) -> Double {
