@@ -26,6 +26,8 @@ public final class ScheduledBackups: Sendable {
     private let condition = NSCondition()
     /// Backups asked for by ``trigger()`` and not taken yet, and whether ``stop()`` was called.
     private let state = Mutex((triggered: 0, stopped: false))
+    /// Whether ``start()`` started the thread (``stop()`` waits for it only then).
+    private let started = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
 
     /// Creates a schedule (not started).
@@ -111,6 +113,7 @@ public final class ScheduledBackups: Sendable {
 
     /// Starts the thread: a backup every interval (and at each ``trigger()``) until ``stop()``.
     public func start() {
+        guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let thread = Thread { [self] in
             while waitForNextBackup() {
                 let started = Date()
@@ -163,6 +166,6 @@ public final class ScheduledBackups: Sendable {
         state.withLock { $0.stopped = true }
         condition.broadcast()
         condition.unlock()
-        finished.wait()
+        if started.load(ordering: .acquiring) { finished.wait() }
     }
 }

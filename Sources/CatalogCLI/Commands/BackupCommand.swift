@@ -68,7 +68,8 @@ enum DatabaseRestore {
         let location = context.databaseLocation
         guard !CatalogEngines.isPostgres(location) else { throw CLIError.usage(DatabaseBackup.postgresAdvice) }
         guard FileManager.default.fileExists(atPath: file) else {
-            throw CLIError.failure("no backup at \(file)")
+            throw CLIError.failure(
+                "no backup file at \(file) (to put a record back: catalog restore ID ITEM --at N)")
         }
         guard !CopyCommand.sameDatabase(location, file) else {
             throw CLIError.usage("FILE is the database being restored")
