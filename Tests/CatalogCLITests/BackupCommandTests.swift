@@ -58,6 +58,9 @@ import Testing
         #expect(serve.status == 64)
         #expect(serve.stderr.contains("pg_dump"))
         #expect(try cli.run(["serve", "--backup-every", "0s"]).status == 64)
+        let keep = try cli.run(["serve", "--keep", "3"])
+        #expect(keep.status == 64)
+        #expect(keep.stderr.contains("--backup-dir and --keep go with --backup-every"))
     }
 
     @Test func aRunningServerAnswersWithTheRestoredDatabase() throws {

@@ -122,8 +122,8 @@ struct ServeCommand: Command {
         guard !directory.isEmpty else { throw CLIError.usage("--backup-dir takes a directory") }
         return directory
     }
-    static let keep = Option<Int>(
-        "keep", value: "N", in: 1...100_000, default: 7,
+    static let keep = Option<Int?>(
+        "keep", value: "N", in: 1...100_000, showing: "7",
         help: "how many of --backup-every's backups to keep, the newest")
     static let quiet = CommonOptions.quiet.help("no access log")
     static let options: [any OptionDeclaration] = [
@@ -209,8 +209,11 @@ struct ServeCommand: Command {
         if backupInterval != nil && CatalogEngines.isPostgres(path) {
             throw CLIError.usage("--backup-every backs up SQLite files; \(DatabaseBackup.postgresAdvice)")
         }
+        if backupInterval == nil, try arguments[Self.backupDir] != nil || arguments[Self.keep] != nil {
+            throw CLIError.usage("--backup-dir and --keep go with --backup-every")
+        }
         let backupDirectory = try arguments[Self.backupDir] ?? ScheduledBackups.defaultDirectory(forDatabase: path)
-        let backupsKept = try arguments[Self.keep]
+        let backupsKept = try arguments[Self.keep] ?? 7
 
         // Fail now, with the reason, rather than on the first request.
         if !CatalogEngines.isPostgres(path) && !FileManager.default.fileExists(atPath: path) {
