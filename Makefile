@@ -17,6 +17,9 @@
 #   make bench-postgres  the PostgreSQL figures alone
 #   make browser-bench  the browser tests on a release build, with the keystroke-to-results
 #               measurement on a 1,000,000-record catalog
+#   make deb    the Debian package catalog_VERSION_ARCH.deb in this folder (scripts/build-deb.sh)
+#   make test-deb  the package built, checked with lintian, installed, its unit's command run as the
+#               catalog user, purged (scripts/test-deb.sh: as root; it installs a system package)
 #   make fuzz   the libFuzzer targets (XML, JSON, CSV, SQLite cells, search queries, record JSON, feed bodies),
 #               FUZZ_SECONDS (60) each; make test runs them FUZZ_CI_SECONDS (5) each
 export PATH := /opt/swift/usr/bin:$(PATH)
@@ -30,7 +33,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_CI_SECONDS ?= 5
 BENCH_DIR ?= /tmp/catalog-bench
 
-.PHONY: check-assets run build test deps deps-test bench bench-postgres bench-server bench-attack bench-client browser-bench docs fuzz fuzz-ci format lint clean
+.PHONY: check-assets run build test deps deps-test deb test-deb bench bench-postgres bench-server bench-attack bench-client browser-bench docs fuzz fuzz-ci format lint clean
 
 run: deps build
 	@if [ ! -f "$(DB)" ]; then $(BIN) demo --db "$(DB)"; fi
@@ -63,6 +66,14 @@ test: deps-test lint check-assets
 	scripts/terminal-tests.sh .build/debug/catalog
 	scripts/docs-tests.py .build/debug/catalog
 	CATALOG_BROWSER_1M=0 scripts/browser-tests.sh .build/debug/catalog
+	scripts/test-deb.sh
+
+deb:
+	@scripts/install-deps.sh deb
+	scripts/build-deb.sh
+
+test-deb: deps-test
+	scripts/test-deb.sh
 
 browser-bench: deps-test
 	$(SWIFT) build -c release --product catalog

@@ -5,7 +5,9 @@
 #   scripts/install-deps.sh test     plus what the test suite needs (sqlite3; postgresql for a
 #                                    throwaway cluster; nginx-light in front of two servers;
 #                                    chromium and chromium-driver for the browser tests;
-#                                    tmux for the terminal tests)
+#                                    tmux for the terminal tests; dpkg-dev, lintian and systemd
+#                                    (systemd-analyze) for the package test)
+#   scripts/install-deps.sh deb      plus what `make deb` needs (dpkg-dev for dpkg-shlibdeps, lintian)
 #   scripts/install-deps.sh bench    plus what the benchmarks need (xmllint from libxml2-utils among them),
 #                                    and the Python package tantivy in Benchmarks/.cache/tantivy-venv
 set -euo pipefail
@@ -14,9 +16,10 @@ profile="${1:-build}"
 packages=(libsqlite3-dev libpq-dev libicu-dev pkg-config libmicrohttpd-dev zlib1g-dev libsodium-dev libgd-dev libxml2-dev libcurl4-openssl-dev curl)
 case "$profile" in
   build) ;;
-  test) packages+=(sqlite3 postgresql nginx-light chromium chromium-driver python3-pip python3-venv tmux) ;;
+  test) packages+=(sqlite3 postgresql nginx-light chromium chromium-driver python3-pip python3-venv tmux dpkg-dev lintian systemd) ;;
+  deb) packages+=(dpkg-dev lintian) ;;
   bench) packages+=(sqlite3 postgresql wrk nginx-light python3 python3-venv libxml2-utils) ;;
-  *) echo "usage: $0 build|test|bench" >&2; exit 64 ;;
+  *) echo "usage: $0 build|test|deb|bench" >&2; exit 64 ;;
 esac
 
 missing=()

@@ -17,7 +17,7 @@ public enum CatalogCommandLine {
         CatalogsCommand.self, ListCommand.self, SectionsCommand.self, ShowCommand.self, SearchCommand.self,
         PutCommand.self, SetCommand.self, RemoveCommand.self, ImageCommand.self, HistoryCommand.self,
         RestoreCommand.self,
-        ExportCommand.self, RefreshCommand.self, CopyCommand.self,
+        ExportCommand.self, RefreshCommand.self, CopyCommand.self, BackupCommand.self,
         GenerateCommand.self, ServeCommand.self, UserCommand.self, TerminalCommand.self,
     ]
 

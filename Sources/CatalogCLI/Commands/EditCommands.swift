@@ -326,14 +326,31 @@ struct RestoreCommand: Command {
     static let summary = "Put a record back as it was at a change number (see 'catalog history')."
     static let at = Option<Int?>(
         "at", value: "N", in: 1...Int(Int32.max), showing: "required", help: "the change number to go back to")
-    static let options: [any OptionDeclaration] = [EditCommandOptions.catalog, at]
-    static let usage = [Usage("ID", "ITEM", .option(at), .option(CommonOptions.db))]
+    static let options: [any OptionDeclaration] = [
+        EditCommandOptions.catalog, at, DatabaseRestore.replace, DatabaseRestore.users, CommonOptions.usersDB,
+    ]
+    static let usage = [
+        Usage("ID", "ITEM", .option(at), .option(CommonOptions.db)),
+        Usage("FILE", .option(CommonOptions.db), .option(DatabaseRestore.replace), .option(DatabaseRestore.users)),
+    ]
     static let discussion = """
         Makes a new change that puts ITEM back as it was right after change N: its content then, or
         deleted if it did not exist then. The history keeps both.
+
+        Given one FILE, a backup ('catalog backup'), puts the whole database back: checks that FILE
+        is a sound catalog database of this version (PRAGMA integrity_check), then copies it into
+        the database in one transaction. An existing database is overwritten only with --replace;
+        a server running on it keeps running and answers with the restored catalogs at its next
+        request. --users restores the accounts file too, from FILE's accounts backup.
         """
 
     func run(_ context: CommandContext) throws {
+        if DatabaseRestore.isAsked(
+            context, at: try context.arguments[Self.at], catalog: try context.arguments[EditCommandOptions.catalog])
+        {
+            try DatabaseRestore.run(context)
+            return
+        }
         let (id, rest) = try catalogAndItems(context)
         guard let itemID = rest.first, rest.count == 1 else { throw CLIError.usage("name exactly one item") }
         guard let at = try context.arguments[Self.at], at > 0 else {

@@ -105,6 +105,27 @@ struct ServeCommand: Command {
     static let keepHistory = Option<Int>(
         "keep-history", value: "DAYS", in: 1...36_500, default: 90,
         help: "how long the change log keeps a change (a record's history, the change feed)")
+    static let backupEvery = Option<TimeInterval?>(
+        "backup-every", value: "DURATION",
+        help:
+            "back the SQLite database and its accounts up this often, in the background (90s, 15m, 6h, 1d), as "
+            + "'catalog backup' does, into files named with the UTC time"
+    ) { (text: String) throws(CLIError) -> TimeInterval in
+        guard let seconds = ServeCommand.duration(text), seconds >= 1 else {
+            throw CLIError.usage("--backup-every takes a duration such as 90s, 15m, 6h or 1d, got '\(text)'")
+        }
+        return seconds
+    }
+    static let backupDir = Option<String?>(
+        "backup-dir", value: "DIR", showing: "beside the database, catalog.sqlite → catalog-backups/",
+        help: "where --backup-every writes its backups (created when missing)"
+    ) { (directory: String) throws(CLIError) -> String in
+        guard !directory.isEmpty else { throw CLIError.usage("--backup-dir takes a directory") }
+        return directory
+    }
+    static let keep = Option<Int?>(
+        "keep", value: "N", in: 1...100_000, showing: "7",
+        help: "how many of --backup-every's backups to keep, the newest")
     static let quiet = CommonOptions.quiet.help("no access log")
     static let logFormat = Option<AccessLog.Format>(
         "log-format", value: "FORMAT", default: .text,
@@ -136,12 +157,14 @@ struct ServeCommand: Command {
     static let options: [any OptionDeclaration] = [
         host, port, threads, compatCatalog, images, publicURL, hostName, usersDB, maxUploadMB, importTimeout,
         maxConnections, maxConnectionsPerIP, timeout, headerTimeout, clientCPUBudget, refreshEvery, refreshTimeout,
-        maxDownloadMB, allowPrivateFetch, snapshots, keepHistory, quiet, logFormat, metricsAllow, metricsPort,
+        maxDownloadMB, allowPrivateFetch, snapshots, keepHistory, backupEvery, backupDir, keep, quiet, logFormat,
+        metricsAllow, metricsPort,
     ]
     static let usage = [
         Usage(
             .option(CommonOptions.db), .option(usersDB), .option(host), .option(port), .option(threads),
-            .option(quiet), .group(refreshEvery, refreshTimeout, maxDownloadMB, allowPrivateFetch))
+            .option(quiet), .group(refreshEvery, refreshTimeout, maxDownloadMB, allowPrivateFetch),
+            .group(backupEvery, backupDir, keep))
     ]
     static let discussion = """
         Serves every catalog of the database over HTTP until SIGINT or SIGTERM, which stop
@@ -219,6 +242,16 @@ struct ServeCommand: Command {
         settings.importFetch = refreshOptions
         TemporaryFiles.removeStale()
 
+        let backupInterval = try arguments[Self.backupEvery]
+        if backupInterval != nil && CatalogEngines.isPostgres(path) {
+            throw CLIError.usage("--backup-every backs up SQLite files; \(DatabaseBackup.postgresAdvice)")
+        }
+        if backupInterval == nil, try arguments[Self.backupDir] != nil || arguments[Self.keep] != nil {
+            throw CLIError.usage("--backup-dir and --keep go with --backup-every")
+        }
+        let backupDirectory = try arguments[Self.backupDir] ?? ScheduledBackups.defaultDirectory(forDatabase: path)
+        let backupsKept = try arguments[Self.keep] ?? 7
+
         // Fail now, with the reason, rather than on the first request.
         if !CatalogEngines.isPostgres(path) && !FileManager.default.fileExists(atPath: path) {
             throw CLIError.failure("no database at \(path); create one with 'catalog demo' or 'catalog import'")
@@ -283,11 +316,22 @@ struct ServeCommand: Command {
             log: { printError("catalog serve: \($0)") })
         pruner.start()
 
+        let backups = backupInterval.map { interval in
+            let backups = ScheduledBackups(
+                database: path,
+                accounts: DatabaseBackup.accountsFile(of: path, usersLocation: engineOptions.usersLocation),
+                directory: backupDirectory, keep: backupsKept, interval: interval,
+                log: { printError("catalog serve: \($0)") })
+            backups.start()
+            return backups
+        }
+
         var received: Int32 = 0
         sigwait(&signals, &received)
         printError("catalog serve: \(received == SIGINT ? "SIGINT" : "SIGTERM"): stopping")
         application.beginDraining()
         refresher?.stop()
+        backups?.stop()
         pruner.stop()
         server.shutdown()
         metricsServer?.shutdown()

@@ -12,6 +12,12 @@ public final class SQLiteCatalogReader: CatalogReader {
     /// What names the file in ``StoredCatalog/versionKey`` (which keys the process's search index
     /// cache): its path, or something unique to this open for files that may be replaced in place.
     private let identity: String
+    /// ``identity`` and the file's schema cookie (`PRAGMA schema_version`), as the cache keys
+    /// name the file. A restore (``CatalogBackup``) writes another database's pages over the
+    /// file, whose catalog and segment numbers may be the ones the process has loaded; SQLite's
+    /// backup API then sets the cookie one past the file's, so keys of the restored content
+    /// never meet keys of what was there (the cookie only grows: schema changes and restores).
+    private var fileIdentity: String
     /// Catalog rows by id, valid while `PRAGMA data_version` is unchanged.
     private var cache: [String: (catalog: StoredCatalog, version: Int64)] = [:]
     private var cacheVersion = -1
@@ -23,6 +29,7 @@ public final class SQLiteCatalogReader: CatalogReader {
         self.path = path
         self.indexCache = indexCache
         self.identity = identity ?? path
+        fileIdentity = self.identity
     }
 
     public func catalogs() throws -> [CatalogSummary] {
@@ -40,12 +47,7 @@ public final class SQLiteCatalogReader: CatalogReader {
 
     /// The catalog and the number of its current data version.
     func stored(_ id: String) throws -> (catalog: StoredCatalog, version: Int64)? {
-        let dataVersion = try connection.cached("PRAGMA data_version").scalarInt() ?? 0
-        if dataVersion != cacheVersion {
-            cache.removeAll()
-            indexReaders.removeAll()
-            cacheVersion = dataVersion
-        }
+        try forgetIfChanged()
         if let cached = cache[id] { return cached }
         let statement = try connection.cached(
             """
@@ -62,9 +64,26 @@ public final class SQLiteCatalogReader: CatalogReader {
                 id: statement.text(0), title: statement.text(1), locale: statement.text(2), count: statement.int(3)),
             definition: statement.blob(4), sectionLabels: statement.blob(5), categories: statement.blob(6),
             collationVersion: statement.text(7),
-            versionKey: Self.versionKey(path: identity, version: version, change: change), change: change)
+            versionKey: Self.versionKey(path: fileIdentity, version: version, change: change), change: change)
         cache[id] = (catalog, version)
         return (catalog, version)
+    }
+
+    /// Forgets the catalog rows and index readers when the file changed since they were read
+    /// (`PRAGMA data_version`), and reads the schema cookie that ``fileIdentity`` carries.
+    private func forgetIfChanged() throws {
+        let dataVersion = try connection.cached("PRAGMA data_version").scalarInt() ?? 0
+        guard dataVersion != cacheVersion else { return }
+        cache.removeAll()
+        indexReaders.removeAll()
+        cacheVersion = dataVersion
+        let cookie = try connection.cached("PRAGMA schema_version").scalarInt() ?? 0
+        fileIdentity = Self.fileIdentity(identity, schemaCookie: cookie)
+    }
+
+    /// What names a file in cache keys: its identity and its schema cookie.
+    static func fileIdentity(_ identity: String, schemaCookie: Int) -> String {
+        identity + "~" + String(schemaCookie)
     }
 
     /// The ``StoredCatalog/versionKey`` of a catalog version in the file at `path`.
@@ -253,7 +272,7 @@ public final class SQLiteCatalogReader: CatalogReader {
             indexReaders[segment] = reader
             segments.append(
                 SearchSegment(
-                    key: Self.versionKey(path: identity, version: segment), number: segment, reader: reader,
+                    key: Self.versionKey(path: fileIdentity, version: segment), number: segment, reader: reader,
                     documents: row.int(1),
                     deleted: row.int(2)))
         }

@@ -97,7 +97,7 @@ public enum SQLiteSnapshotWriter {
     {
         try connection.prepare("ATTACH DATABASE ? AS source").bind(sourcePath).run()
         defer { try? connection.execute("DETACH DATABASE source") }
-        let (version, _): (Int64, Int) = try connection.transaction(immediate: false) {
+        let (version, _, cookie): (Int64, Int, Int) = try connection.transaction(immediate: false) {
             let found = try connection.prepare("SELECT version, definition, change FROM source.catalogs WHERE id = ?")
                 .bind(id)
             guard try found.step() else {
@@ -183,7 +183,8 @@ public enum SQLiteSnapshotWriter {
             for (sql, values) in statements {
                 try connection.prepare(sql).bind(values).run()
             }
-            return (version, change)
+            let cookie = try connection.prepare("PRAGMA source.schema_version").scalarInt() ?? 0
+            return (version, change, cookie)
         }
         guard
             var catalog = try SQLiteCatalogReader(connection: connection, path: path, indexCache: SearchIndexCache())
@@ -192,7 +193,9 @@ public enum SQLiteSnapshotWriter {
             throw StorageError(.engine, "the snapshot of \"\(id)\" lost its catalog")
         }
         // The source's key: its version and change number (copied with the catalog's row).
-        catalog.versionKey = SQLiteCatalogReader.versionKey(path: sourcePath, version: version, change: catalog.change)
+        catalog.versionKey = SQLiteCatalogReader.versionKey(
+            path: SQLiteCatalogReader.fileIdentity(sourcePath, schemaCookie: cookie), version: version,
+            change: catalog.change)
         return catalog
     }
 
