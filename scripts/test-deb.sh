@@ -124,13 +124,8 @@ stop_server() {
 
 say "ExecStart as the catalog user: $exec_start"
 start_server
-if [[ "$listening" != "http://127.0.0.1:$port" ]]; then
-    # A binary without CATALOG_* settings for every serve option (before that support is
-    # merged) listens on its default: say so and give the two options on the command line.
-    say "WARNING: the server ignored CATALOG_PORT ($listening); passing --host and --port"
-    stop_server
-    start_server --host 127.0.0.1 --port "$port"
-fi
+# The unit passes its options only through the environment file (CATALOG_* variables).
+[[ "$listening" == "http://127.0.0.1:$port" ]] || fail "the server ignored CATALOG_HOST/CATALOG_PORT: $listening"
 [[ "$(ps -o user= -p "$server")" == catalog ]] || fail "the server runs as $(ps -o user= -p "$server")"
 answer="$(curl -fsS "$listening/api/v1/catalogs")" || fail "GET /api/v1/catalogs"
 for id in cookbook products sequencers; do
