@@ -178,7 +178,7 @@ public struct ChunkBitmap: Sendable, Equatable {
 
     /// The number of bits set.
     public var count: Int {
-        words.withUnsafeBufferPointer { words in words.reduce(0) { $0 + $1.nonzeroBitCount } }
+        words.withUnsafeBufferPointer { words in words.reduce(0) { $0 &+ $1.nonzeroBitCount } }
     }
 
     /// Keeps the bits set in both.
@@ -217,7 +217,34 @@ public struct ChunkBitmap: Sendable, Equatable {
         words.withUnsafeBufferPointer { a in
             other.words.withUnsafeBufferPointer { b in
                 var total = 0
-                for index in 0..<min(a.count, b.count) { total += (a[index] & b[index]).nonzeroBitCount }
+                for index in 0..<min(a.count, b.count) { total &+= (a[index] & b[index]).nonzeroBitCount }
+                return total
+            }
+        }
+    }
+
+    /// The indexes of the words that have a bit set, when there are at most `limit` of them
+    /// (nil otherwise): for a sparse bitmap counted against many others (``intersectionCount(_:words:)``).
+    public func setWords(limit: Int) -> [UInt16]? {
+        words.withUnsafeBufferPointer { words in
+            var found: [UInt16] = []
+            for index in 0..<words.count where words[index] != 0 {
+                guard found.count < limit else { return nil }
+                found.append(UInt16(index))
+            }
+            return found
+        }
+    }
+
+    /// The number of bits set in both, looking only at the words at `indexes` (``setWords(limit:)``
+    /// of this bitmap: the others are zero here).
+    public func intersectionCount(_ other: ChunkBitmap, words indexes: [UInt16]) -> Int {
+        words.withUnsafeBufferPointer { a in
+            other.words.withUnsafeBufferPointer { b in
+                var total = 0
+                for index in indexes where Int(index) < b.count {
+                    total &+= (a[Int(index)] & b[Int(index)]).nonzeroBitCount
+                }
                 return total
             }
         }

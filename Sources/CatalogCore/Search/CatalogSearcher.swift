@@ -151,8 +151,9 @@ public struct CatalogSearcher {
                 return try evaluation.count { chunk in
                     let bitmap = try evaluation.unscopedMatches(chunk)
                     guard let filter, !bitmap.isEmpty else { return bitmap.count }
-                    return bitmap.intersectionCount(
-                        try filter.bitmap(chunk, evaluation.segmentIndex, evaluation.segmentReader))
+                    return try evaluation.matchesCount(
+                        in: filter.bitmap(chunk, evaluation.segmentIndex, evaluation.segmentReader), chunk: chunk,
+                        unscoped: true)
                 }
             }
             scopeCounts.append(ScopeCount(label: scope.label, count: scopeCount, capped: capped))

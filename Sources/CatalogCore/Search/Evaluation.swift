@@ -35,6 +35,13 @@ final class Evaluation {
     private var tierCache: [Int: ChunkBitmap] = [:]
     private var matchCache: [Int: ChunkBitmap] = [:]
     private var unscopedCache: [Int: ChunkBitmap] = [:]
+    /// By chunk: the set words of the matches' bitmaps, scoped and unscoped, when they are few
+    /// (``sparseWordLimit``); nil when they are not.
+    private var sparseWords: [Int: [UInt16]?] = [:]
+    private var unscopedSparseWords: [Int: [UInt16]?] = [:]
+    /// A bitmap with at most this many set words (of 1,024) is counted against the scopes and
+    /// facet values word by word: a rare query's matches are counted a dozen times or more.
+    static let sparseWordLimit = 128
     /// By chunk: the union of the tiers before `next` (``earlierTiers(before:_:)``).
     private var earlier: [Int: (next: Int, bitmap: ChunkBitmap)] = [:]
 
@@ -177,6 +184,21 @@ final class Evaluation {
         if !bitmap.isEmpty { bitmap.formIntersection(try base(chunk)) }
         unscopedCache[chunk] = bitmap
         return bitmap
+    }
+
+    /// How many of the chunk's matches (in every scope when `unscoped`) `other` holds: word by
+    /// word over the matches' set words when they are few, which the scope counts and every facet
+    /// value's count share.
+    func matchesCount(in other: ChunkBitmap, chunk: Int, unscoped: Bool = false) throws -> Int {
+        let bitmap = unscoped ? try unscopedMatches(chunk) : try matches(chunk)
+        if unscoped && scope != nil {
+            let words = unscopedSparseWords[chunk] ?? bitmap.setWords(limit: Self.sparseWordLimit)
+            unscopedSparseWords[chunk] = .some(words)
+            return words.map { bitmap.intersectionCount(other, words: $0) } ?? bitmap.intersectionCount(other)
+        }
+        let words = sparseWords[chunk] ?? bitmap.setWords(limit: Self.sparseWordLimit)
+        sparseWords[chunk] = .some(words)
+        return words.map { bitmap.intersectionCount(other, words: $0) } ?? bitmap.intersectionCount(other)
     }
 
     /// The chunk's documents of a tier (a document may be in several; it ranks in the first).
@@ -348,8 +370,7 @@ final class Evaluation {
         var counts: [FacetCount] = []
         for (value, set) in values {
             let (count, capped) = try self.count(covering: set.covers) { chunk in
-                let bitmap = try matches(chunk)
-                return bitmap.isEmpty ? 0 : bitmap.intersectionCount(try set.bitmap(chunk, index, reader))
+                try matches(chunk).isEmpty ? 0 : try matchesCount(in: set.bitmap(chunk, index, reader), chunk: chunk)
             }
             if count > 0 { counts.append(FacetCount(value: value, count: count, capped: capped)) }
         }
