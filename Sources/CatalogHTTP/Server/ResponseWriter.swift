@@ -15,10 +15,14 @@ enum ResponseWriter {
             _ = MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, collectArgument, pointer)
         }
         let target = query.isEmpty ? path : path + "?" + query.joined(separator: "&")
-        guard path.hasPrefix("/") else { return nil }
-        return Request(
-            method: HTTPMethod(rawValue: method), target: target, headers: headers, body: body,
-            clientAddress: core.configuration.recordsClientAddress ? clientAddress(connection) : "-")
+        guard path.hasPrefix("/"),
+            var request = Request(method: HTTPMethod(rawValue: method), target: target, headers: headers, body: body)
+        else { return nil }
+        // The one place a request's client is resolved; everything downstream reads `request.client`.
+        let peer = core.configuration.recordsClientAddress ? clientAddress(connection) : "-"
+        request.client = ClientAddress.resolve(
+            peer: peer, headers: headers, trusting: core.configuration.trustedProxies)
+        return request
     }
 
     /// Asks the responder. Never throws: a malformed target (nil) is a 400, and the responder

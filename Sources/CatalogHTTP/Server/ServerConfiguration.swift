@@ -46,6 +46,12 @@ public struct ServerConfiguration: Sendable {
     /// its body limit, its offload lane and its rate class. Nil: every request has
     /// ``RouteOptions/standard``.
     public var routeOptions: (@Sendable (HTTPMethod, [String]) -> RouteOptions)?
+    /// The proxies whose forwarding headers are believed (`--trusted-proxy`): when a request's TCP
+    /// peer lies in one of these ranges, its client's address and scheme are taken from
+    /// `Forwarded` or `X-Forwarded-For` and `X-Forwarded-Proto` (``ClientAddress``); from any
+    /// other peer those headers are ignored. libmicrohttpd's own ``perIPConnectionLimit`` still
+    /// counts TCP peers, so behind a proxy it limits the proxy's connections.
+    public var trustedProxies: [AddressRange] = []
     /// Whether requests carry the client's address (for access logs and sign-in throttling);
     /// formatting it costs a little on every request.
     public var recordsClientAddress: Bool = true
