@@ -21,6 +21,12 @@ public struct ServerConfiguration: Sendable {
     /// arrives or an answer is sent). Every worker multiplexes its connections, so a client that
     /// trickles bytes ties up a connection slot and a little memory, never a thread.
     public var connectionTimeout: Int = 30
+    /// How long a request's body may take to arrive in total, counted from when its head was in:
+    /// a client that trickles its body without ever staying silent for ``connectionTimeout`` is
+    /// answered 408 and its connection closed at its first bytes after the deadline. One fixed
+    /// deadline rather than one scaled by size: the largest body accepted (an import upload,
+    /// 64 MiB by default) arrives well within it on any link the server is meant for.
+    public var bodyTimeout: Duration = .seconds(60)
     /// How long a request's line and headers may take to arrive, counted from when the
     /// connection opened or its previous answer was sent; a connection still without a complete
     /// request head then is closed, however steadily it trickles. An idle keep-alive connection
