@@ -336,6 +336,9 @@ final class PendingRequest {
     var answered = false
     /// Set while the request runs on the offload pool.
     var finished: OffloadedAnswer?
+    /// The request's client address (``Request/client``), once the request is built: an event
+    /// stream it answers with is counted for it.
+    var client: String?
 
     /// Query parameters on the request line (pieces between `&`, empty ones too); more than
     /// the limit were left unparsed, and the request is refused.
@@ -465,13 +468,14 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         // Called again once the offloaded work resumed the connection.
         guard let response = finished.response.withLock({ $0.take() }) else { return MHD_Result.YES }
         pending.answered = true
-        return ResponseWriter.queue(response, on: connection, core: core, method: methodName)
+        return ResponseWriter.queue(response, on: connection, core: core, method: methodName, client: pending.client)
     }
     let path = url.map { String(cString: $0) } ?? ""
     let request = ResponseWriter.request(
         core: core, connection: connection, method: methodName, path: path, headers: pending.headers,
         body: pending.body)
     pending.body = []
+    pending.client = core.configuration.recordsClientAddress ? request?.clientAddress : nil
     if let request, let pool = core.pool(for: request, options: pending.options) {
         return ResponseWriter.offload(
             request, pending: pending, pool: pool, connection: connection, core: core,
@@ -492,7 +496,7 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     pending.answered = true
     return ResponseWriter.queue(
         ResponseWriter.respond(to: request, core: core, charged: !isProbe), on: connection, core: core,
-        method: methodName)
+        method: methodName, client: pending.client)
 }
 
 private let requestCompleted: MHD_RequestCompletedCallback = { context, _, requestContext, _ in

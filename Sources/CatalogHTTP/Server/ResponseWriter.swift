@@ -129,10 +129,11 @@ enum ResponseWriter {
     /// Queues `response` on the connection. A HEAD request never opens a streamed body: chunked
     /// encoding would still send its terminating chunk, which the client would read as the start
     /// of the next response (an event stream is refused, so its producer lets go). An event stream
-    /// is admitted against the caps first (``admit(_:on:core:)``).
-    static func queue(_ response: Response, on connection: OpaquePointer, core: ServerCore, method: String)
-        -> MHD_Result
-    {
+    /// is admitted against the caps first (``admit(_:on:core:client:)``), counted for `client` (the
+    /// request's ``Request/client``; the TCP peer when the request was never built).
+    static func queue(
+        _ response: Response, on connection: OpaquePointer, core: ServerCore, method: String, client: String? = nil
+    ) -> MHD_Result {
         let handle: OpaquePointer?
         switch response.body {
         case .stream where method == "HEAD":
@@ -141,7 +142,7 @@ enum ResponseWriter {
             stream.refuse()
             handle = MHD_create_response_from_buffer(0, nil, mustCopy)
         case .eventStream(let stream):
-            if let refusal = admit(stream, on: connection, core: core) {
+            if let refusal = admit(stream, on: connection, core: core, client: client) {
                 return queue(refusal, on: connection, core: core, method: method)
             }
             handle = eventStreamResponse(stream)
