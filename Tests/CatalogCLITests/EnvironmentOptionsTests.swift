@@ -50,6 +50,20 @@ import Testing
         #expect(!neither[ServeCommand.quiet])
     }
 
+    @Test func trustedProxiesAndTheBodyDeadlineParseLikeTheirNeighbours() throws {
+        let fromEnvironment = try Self.parse(
+            [], ["CATALOG_TRUSTED_PROXY": "127.0.0.1/32,10.0.0.0/8", "CATALOG_BODY_TIMEOUT": "120"])
+        #expect(
+            try fromEnvironment[ServeCommand.trustedProxy].map(\.description) == ["127.0.0.1/32", "10.0.0.0/8"])
+        #expect(try fromEnvironment[ServeCommand.bodyTimeout] == 120)
+        let given = try Self.parse(["--trusted-proxy", "fd00::/8", "--trusted-proxy", "192.0.2.1"], [:])
+        #expect(try given[ServeCommand.trustedProxy].map(\.description) == ["fd00::/8", "192.0.2.1/32"])
+        let bad = try Self.parse(["--trusted-proxy", "proxy.example"], [:])
+        #expect(
+            OptionTests.usageError { _ = try bad[ServeCommand.trustedProxy] }
+                == "--trusted-proxy: 'proxy.example' is not an IP address or a CIDR block")
+    }
+
     @Test(arguments: [("1", true), ("true", true), ("YES", true), ("0", false), ("false", false), ("No", false)])
     func flagsTakeYesOrNo(_ text: String, _ given: Bool) throws {
         #expect(try Self.parse([], ["CATALOG_QUIET": text])[ServeCommand.quiet] == given)

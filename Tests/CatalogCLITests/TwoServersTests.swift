@@ -31,7 +31,7 @@ final class TwoServersTests {
             // One snapshot folder for both, as servers of one database on one machine share by default.
             process.arguments = [
                 "serve", "--port", "0", "--db", database, "--snapshots",
-                directory.appendingPathComponent("snapshots").path,
+                directory.appendingPathComponent("snapshots").path, "--trusted-proxy", "127.0.0.1/32",
             ]
             let out = Pipe()
             process.standardOutput = out
@@ -249,44 +249,11 @@ final class TwoServersTests {
         #expect(imported.status == 200, "\(imported.text)")
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx"), "needs nginx (nginx-light)"))
+    @Test(.enabled(if: NginxProcess.isInstalled, "needs nginx (nginx-light)"))
     func nginxInFrontReachesBothServersWithTheDocumentedConfiguration() throws {
-        let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("docs/nginx/catalog.conf")
-        var site = try String(contentsOf: example, encoding: .utf8)
-        let port = try Self.freePort()
-        site = site.replacingOccurrences(of: "127.0.0.1:8081", with: "127.0.0.1:\(servers[0].port)")
-            .replacingOccurrences(of: "127.0.0.1:8082", with: "127.0.0.1:\(servers[1].port)")
-            .replacingOccurrences(of: "listen 8080;", with: "listen 127.0.0.1:\(port);")
-        let prefix = cli.directory.appendingPathComponent("nginx")
-        try FileManager.default.createDirectory(at: prefix, withIntermediateDirectories: true)
-        try site.write(to: prefix.appendingPathComponent("catalog.conf"), atomically: true, encoding: .utf8)
-        // What Debian's /etc/nginx/nginx.conf provides around a site, in the test's own folder.
-        let main = """
-            daemon off;
-            pid \(prefix.path)/nginx.pid;
-            error_log \(prefix.path)/error.log warn;
-            events { worker_connections 256; }
-            http {
-                access_log off;
-                client_body_temp_path \(prefix.path)/body;
-                proxy_temp_path \(prefix.path)/proxy;
-                fastcgi_temp_path \(prefix.path)/fastcgi;
-                uwsgi_temp_path \(prefix.path)/uwsgi;
-                scgi_temp_path \(prefix.path)/scgi;
-                include \(prefix.path)/catalog.conf;
-            }
-            """
-        try main.write(to: prefix.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
-        let nginx = Process()
-        nginx.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
-        nginx.arguments = ["-p", prefix.path, "-c", prefix.appendingPathComponent("nginx.conf").path]
-        nginx.standardError = FileHandle.nullDevice
-        try nginx.run()
-        defer {
-            nginx.terminate()
-            nginx.waitUntilExit()
-        }
+        let nginx = try NginxProcess(first: servers[0].port, second: servers[1].port, directory: cli.directory)
+        defer { nginx.stop() }
+        let port = nginx.port
         let proxy = RawClient(port: port)
         #expect(wait(upTo: .seconds(5)) { (try? proxy.request("GET", "/api/v1/catalogs").status) == 200 } != nil)
         let counts = servers.map { $0.requests.count }
@@ -309,24 +276,6 @@ final class TwoServersTests {
         }
         let signIns = servers.map { $0.requests.filter { $0.contains("POST /signin") }.count }
         #expect(signIns == [4, 0], "every sign-in on the first server")
-    }
-
-    /// A loopback port nothing listens on (bound, then released).
-    static func freePort() throws -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(socket, pointer, length) == 0 && getsockname(socket, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw NSError(domain: "bind", code: Int(errno)) }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
 

@@ -205,6 +205,27 @@ import Testing
         #expect(server.core.eventStreams.maxTotal == 3)
     }
 
+    @Test func behindATrustedProxyTheCapCountsEachForwardedClient() throws {
+        let (server, _) = try Self.makeServer {
+            $0.maxEventStreamsPerClient = 1
+            $0.heartbeatInterval = .milliseconds(20)
+            $0.trustedProxies = [try! AddressRange("127.0.0.1/32")]
+        }
+        defer { server.shutdown() }
+        func open(for client: String) throws -> EventStreamClient {
+            let stream = try EventStreamClient(
+                port: server.port, headers: [("X-Forwarded-For", client)], from: "127.0.0.1")
+            #expect(stream.readHead())
+            return stream
+        }
+        let first = try open(for: "198.51.100.7")
+        let other = try open(for: "203.0.113.9")
+        let again = try open(for: "198.51.100.7")
+        #expect(first.status == 200)
+        #expect(other.status == 200, "another client behind the same proxy has room")
+        #expect(again.status == 429, "the first client has its one")
+    }
+
     @Test func aClientThatLeavesClosesItsStream() throws {
         let (server, streams) = try Self.makeServer { $0.heartbeatInterval = .milliseconds(20) }
         defer { server.shutdown() }

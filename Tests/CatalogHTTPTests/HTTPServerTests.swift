@@ -53,6 +53,7 @@ import Testing
         }
         routes.get("/boom") { _, _ in throw CocoaError(.fileNoSuchFile) }
         routes.get("/count") { request, _ in .text("\(request.query.count)") }
+        routes.get("/client") { request, _ in .text("\(request.client.address) \(request.client.scheme)") }
         routes.get("/segments/{rest...}") { _, context in .text(context.remainder.joined(separator: "|")) }
         routes.get("/header") { _, _ in
             Response(status: .ok, headers: HTTPHeaders([("X-Bad", "a\r\nSet-Cookie: x=1")]), body: [])

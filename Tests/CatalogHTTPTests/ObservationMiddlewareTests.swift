@@ -44,6 +44,21 @@ import Testing
         }
     }
 
+    @Test func theLogNamesTheForwardedClientAndOnlyATrustedProxyChoosesTheId() throws {
+        let proxies = [try AddressRange("127.0.0.1/32")]
+        let headers = HTTPHeaders([("X-Forwarded-For", "203.0.113.9"), ("X-Request-Id", "proxy-id")])
+        for peer in ["127.0.0.1", "192.0.2.7"] {
+            var request = try #require(Request(method: .get, target: "/api/v1/catalogs/x", headers: headers))
+            request.client = ClientAddress.resolve(peer: peer, headers: headers, trusting: proxies)
+            let response = try responder.respond(to: request, context: RequestContext())
+            #expect(response.headers["X-Request-Id"] == (peer == "127.0.0.1" ? "proxy-id" : "fresh-id"))
+        }
+        let clients = try entries().map { $0["client"] as? String }
+        #expect(clients == ["203.0.113.9", "192.0.2.7"])
+        let ids = try entries().map { $0["request_id"] as? String }
+        #expect(ids == ["proxy-id", "fresh-id"])
+    }
+
     @Test func everyAnswerCarriesAnIdASafeOneFromTheClient() throws {
         #expect(try get("/api/v1/catalogs/x").headers["X-Request-Id"] == "fresh-id")
         #expect(try get("/nowhere").headers["X-Request-Id"] == "fresh-id")

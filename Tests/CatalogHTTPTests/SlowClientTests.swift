@@ -57,6 +57,43 @@ import Testing
         #expect(closedIdle, "an idle keep-alive connection is closed after the header deadline")
     }
 
+    @Test func aTricklingBodyGets408AtItsDeadline() throws {
+        let server = try HTTPServerTests.makeServer {
+            $0.bodyTimeout = .seconds(1)
+            $0.connectionTimeout = 30
+        }
+        defer { server.shutdown() }
+        let client = RawClient(port: server.port)
+        let slow = try client.connect()
+        defer { close(slow) }
+        Self.send(slow, "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n")
+        let started = ContinuousClock.now
+        // One byte every 100 ms, never silent for long: only the body's own deadline ends it. The
+        // client stops sending as soon as the server has answered.
+        var answered = false
+        for _ in 0..<60 {
+            var ready = pollfd(fd: slow, events: Int16(POLLIN), revents: 0)
+            if poll(&ready, 1, 100) > 0 {
+                answered = true
+                break
+            }
+            _ = Array("a".utf8).withUnsafeBytes { Foundation.send(slow, $0.baseAddress, 1, Int32(MSG_NOSIGNAL)) }
+        }
+        let elapsed = ContinuousClock.now - started
+        #expect(answered, "no answer while the body trickled for 6 s")
+        let (raw, closed) = client.readUntilClosed(slow, timeout: 5)
+        #expect(RawClient.statuses(raw) == [408])
+        #expect(String(decoding: raw, as: UTF8.self).contains("body_timeout"))
+        #expect(closed, "the connection is closed after the 408")
+        #expect(elapsed >= .milliseconds(900) && elapsed < .seconds(4), "answered after \(elapsed)")
+        #expect(server.core.connections.closedBodyLate.load(ordering: .relaxed) == 1)
+        // A body that arrives in time is answered as before.
+        #expect(Self.served(server.port))
+        let echo = try client.exchange(
+            Array("POST /echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 2\r\n\r\nhi".utf8))
+        #expect(RawClient.parse(echo).text == "hi")
+    }
+
     /// Opens `count` connections spread over `sources`, sending `text` on each.
     static func open(_ count: Int, from sources: [String], port: Int, sending text: String?) -> [Int32] {
         let client = RawClient(port: port)

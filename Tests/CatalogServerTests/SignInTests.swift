@@ -137,6 +137,41 @@ import Testing
         #expect(try live.signIn("kati", "paprika-42", from: "127.0.0.5").status == 303, "others are not")
     }
 
+    @Test func clientsBehindATrustedProxyAreThrottledApartAndOthersHeadersIgnored() throws {
+        let live = try Live(
+            options: {
+                $0.signInPolicy.firstLock = 120
+                $0.signInPolicy.freeFailuresPerAddress = 3
+            },
+            configure: { $0.trustedProxies = [try! AddressRange("127.0.0.1/32")] })
+        let form = try live.form()
+        /// A sign-in through the proxy at 127.0.0.1 (or from `peer`) for the client it names.
+        func signIn(_ name: String, _ password: String, as client: String, peer: String = "127.0.0.1") throws
+            -> RawClient.Reply
+        {
+            try live.send(
+                "POST", "/signin", from: peer,
+                headers: [
+                    ("Content-Type", "application/x-www-form-urlencoded"), ("Cookie", form.cookie),
+                    ("X-Forwarded-For", "192.0.2.200, \(client)"), ("X-Forwarded-Proto", "https"),
+                ],
+                body: "csrf=\(form.token)&name=\(name)&password=\(password)&next=%2F")
+        }
+        // One forwarded client guesses at several accounts until its address is held.
+        for guess in 0..<5 { _ = try signIn("victim\(guess)", "guess", as: "198.51.100.7") }
+        #expect(try signIn("kati", "paprika-42", as: "198.51.100.7").status == 429, "the guesser is held")
+        // Another client behind the same proxy is not.
+        let other = try signIn("kati", "paprika-42", as: "203.0.113.9")
+        #expect(other.status == 303)
+        #expect(Live.setCookies(other).allSatisfy { $0.hasSuffix("; Secure") }, "the proxy said https")
+        // A peer that is no trusted proxy is held by its own address, whatever it forwards.
+        for guess in 0..<5 { _ = try signIn("victim\(guess)", "guess", as: "198.51.100.8", peer: "127.0.0.2") }
+        #expect(try signIn("kati", "paprika-42", as: "203.0.113.10", peer: "127.0.0.2").status == 429)
+        let direct = try signIn("kati", "paprika-42", as: "198.51.100.7", peer: "127.0.0.3")
+        #expect(direct.status == 303, "its forwarded address is not the held one")
+        #expect(!Live.setCookies(direct).contains { $0.contains("Secure") }, "nor its scheme")
+    }
+
     @Test func aRealUserIsNeverLockedOutForGood() throws {
         let time = Mutex(Date())
         let live = try Live(options: {

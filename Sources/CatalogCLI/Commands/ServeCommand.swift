@@ -60,7 +60,7 @@ struct ServeCommand: Command {
         "max-connections", value: "N", in: 1...100_000, showing: "1024", help: "connections at once")
     static let maxConnectionsPerIP = Option<Int?>(
         "max-connections-per-ip", value: "N", in: 1...100_000, showing: "256",
-        help: "connections at once from one address")
+        help: "connections at once from one TCP peer (behind a proxy: the proxy's own connections)")
     static let timeout = Option<Int?>(
         "timeout", value: "SECONDS", in: 1...3600, showing: "30",
         help: "close connections silent this long while a body arrives or an answer is sent")
@@ -69,9 +69,27 @@ struct ServeCommand: Command {
         help:
             "a request's line and headers must arrive within this long of the connection opening or its previous "
             + "answer, or the connection is closed")
+    static let bodyTimeout = Option<Int?>(
+        "body-timeout", value: "SECONDS", in: 1...86_400, showing: "60",
+        help:
+            "a request's body must arrive within this long of its headers, however steadily it trickles, or it gets "
+            + "408 and the connection is closed")
+    static let trustedProxy = Option<[AddressRange]>(
+        "trusted-proxy", value: "CIDR", showing: "none: forwarding headers are ignored",
+        help:
+            "a proxy in front of the server (repeatable: 127.0.0.1/32, 10.0.0.0/8); from these peers the client's "
+            + "address and scheme are taken from Forwarded or X-Forwarded-For and X-Forwarded-Proto, and only they "
+            + "may choose X-Request-Id"
+    ) { (text: String) throws(CLIError) -> AddressRange in
+        do throws(HTTPServerError) {
+            return try AddressRange(text)
+        } catch {
+            throw CLIError.usage("--trusted-proxy: \(error.message)")
+        }
+    }
     static let clientCPUBudget = Option<Int?>(
         "client-cpu-budget", value: "MS", in: 0...1_000_000,
-        showing: "500; 0: no limit, for a server behind a proxy that hides addresses",
+        showing: "500; 0: no limit, for a server behind a proxy that hides addresses (see --trusted-proxy)",
         help:
             "the CPU time one client address may use per second, with four times as much as a burst; a client "
             + "past it is served on one low-priority thread of its own, behind everybody else, and gets 429 when "
@@ -156,9 +174,9 @@ struct ServeCommand: Command {
             + "main port")
     static let options: [any OptionDeclaration] = [
         host, port, threads, compatCatalog, images, publicURL, hostName, usersDB, maxUploadMB, importTimeout,
-        maxConnections, maxConnectionsPerIP, timeout, headerTimeout, clientCPUBudget, refreshEvery, refreshTimeout,
-        maxDownloadMB, allowPrivateFetch, snapshots, keepHistory, backupEvery, backupDir, keep, quiet, logFormat,
-        metricsAllow, metricsPort,
+        maxConnections, maxConnectionsPerIP, timeout, headerTimeout, bodyTimeout, trustedProxy, clientCPUBudget,
+        refreshEvery, refreshTimeout, maxDownloadMB, allowPrivateFetch, snapshots, keepHistory, backupEvery, backupDir,
+        keep, quiet, logFormat, metricsAllow, metricsPort,
     ]
     static let usage = [
         Usage(
@@ -222,6 +240,8 @@ struct ServeCommand: Command {
         if let seconds = try arguments[Self.headerTimeout] {
             configuration.headerTimeout = .seconds(seconds)
         }
+        if let seconds = try arguments[Self.bodyTimeout] { configuration.bodyTimeout = .seconds(seconds) }
+        configuration.trustedProxies = try arguments[Self.trustedProxy]
         if let milliseconds = try arguments[Self.clientCPUBudget] {
             configuration.clientBudget =
                 milliseconds == 0

@@ -18,8 +18,17 @@ public struct Request: Sendable {
     public var headers: HTTPHeaders
     /// The body (empty for GET).
     public var body: [UInt8]
-    /// The client's address, for logs.
-    public var clientAddress: String
+    /// Who sent the request: its address and scheme, resolved once from the peer and, behind a
+    /// trusted proxy, the forwarding headers (``ClientAddress``). Everything that keys on the
+    /// client reads it from here.
+    public var client: ClientAddress
+
+    /// The client's address (``client``): for logs, throttles and budgets. Setting it makes the
+    /// request a direct one from that address.
+    public var clientAddress: String {
+        get { client.address }
+        set { client = ClientAddress(peer: newValue) }
+    }
 
     /// Creates a request from its parts. Fails when the target is malformed (a bad escape, a NUL,
     /// bytes that are not UTF-8).
@@ -29,7 +38,7 @@ public struct Request: Sendable {
     ///   - target: the request target: path, optionally `?query`.
     ///   - headers: header fields.
     ///   - body: the body.
-    ///   - clientAddress: the peer, for logs.
+    ///   - clientAddress: the peer (``client`` is a direct client at that address).
     public init?(
         method: HTTPMethod, target: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
         clientAddress: String = "-"
@@ -66,7 +75,7 @@ public struct Request: Sendable {
         self.query = query
         self.headers = headers
         self.body = body
-        self.clientAddress = clientAddress
+        self.client = ClientAddress(peer: clientAddress)
     }
 
     /// The decoded segments of a raw path (no query), as ``segments`` holds them: empty ones

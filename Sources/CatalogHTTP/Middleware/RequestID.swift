@@ -2,8 +2,9 @@
 ///
 /// A client's (or proxy's) own `X-Request-Id` is taken when it is short and safe: 1 to 128
 /// characters of `A–Z a–z 0–9 . _ -`, so it can never forge a log line or a header. Anything else is
-/// replaced with a fresh random id. (A rule naming which proxies are trusted to set it will come
-/// with the trusted-proxy settings of issue 21; until then every client may choose its id.)
+/// replaced with a fresh random id. When trusted proxies are configured (`--trusted-proxy`), only
+/// they may choose the id (``ClientAddress/headersAreTrusted``); other peers always get a fresh one.
+/// Without trusted proxies every client may choose its id.
 public struct RequestID: Sendable {
     /// Makes a fresh id; injected so tests can be exact.
     public var make: @Sendable () -> String
@@ -21,9 +22,12 @@ public struct RequestID: Sendable {
         return hex(high) + hex(low)
     }
 
-    /// The id a request's answer carries: its own `X-Request-Id` when ``isSafe(_:)``, else a fresh one.
+    /// The id a request's answer carries: its own `X-Request-Id` when ``isSafe(_:)`` and sent by
+    /// someone trusted to choose it, else a fresh one.
     public func id(for request: Request) -> String {
-        if let given = request.headers["X-Request-Id"], Self.isSafe(given) { return given }
+        if request.client.headersAreTrusted, let given = request.headers["X-Request-Id"], Self.isSafe(given) {
+            return given
+        }
         return make()
     }
 

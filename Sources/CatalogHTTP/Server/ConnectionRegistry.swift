@@ -17,6 +17,8 @@ final class ConnectionRegistry: Sendable {
     /// Counts connections closed for a late head or to make room, for tests and logs.
     let closedLate = Atomic<Int>(0)
     let closedForRoom = Atomic<Int>(0)
+    /// Counts connections closed because their request body missed its deadline (408).
+    let closedBodyLate = Atomic<Int>(0)
 
     init(connectionLimit: Int, workers: Int, headerTimeout: Duration) {
         table = Mutex(ConnectionTable(connectionLimit: connectionLimit, workers: workers, headerTimeout: headerTimeout))

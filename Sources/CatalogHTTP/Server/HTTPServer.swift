@@ -66,11 +66,12 @@ public final class HTTPServer: Sendable {
         registry.counter(
             "catalog_http_connections_refused_total",
             help: "Connections closed before their request was answered: to make room for new clients, or because "
-                + "their request head did not arrive in time.", labels: ["reason"]
+                + "their request head or body did not arrive in time.", labels: ["reason"]
         ) {
             [
                 (["room"], Double(core.connections.closedForRoom.load(ordering: .relaxed))),
                 (["header_timeout"], Double(core.connections.closedLate.load(ordering: .relaxed))),
+                (["body_timeout"], Double(core.connections.closedBodyLate.load(ordering: .relaxed))),
             ]
         }
         registry.gauge("catalog_http_requests_in_flight", help: "Requests received and not yet completed.") {
@@ -326,6 +327,8 @@ final class PendingRequest {
     /// The options of the request's route, known once the head is in.
     var options = RouteOptions.standard
     var body: [UInt8] = []
+    /// When the body must be in (``ServerConfiguration/bodyTimeout``), set once the head is in.
+    var bodyDeadline: ContinuousClock.Instant?
     var tooLarge = false
     /// Bytes received beyond the limit: read and dropped, so the client gets its 413.
     var discarded = 0
@@ -333,6 +336,9 @@ final class PendingRequest {
     var answered = false
     /// Set while the request runs on the offload pool.
     var finished: OffloadedAnswer?
+    /// The request's client address (``Request/client``), once the request is built: an event
+    /// stream it answers with is counted for it.
+    var client: String?
 
     /// Query parameters on the request line (pieces between `&`, empty ones too); more than
     /// the limit were left unparsed, and the request is refused.
@@ -425,6 +431,14 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     if uploadDataSize.pointee > 0 {
         let count = uploadDataSize.pointee
         uploadDataSize.pointee = 0
+        if !pending.answered, let deadline = pending.bodyDeadline, ContinuousClock.now >= deadline {
+            // A body trickling past its deadline: libmicrohttpd cannot answer while a body
+            // arrives, so the 408 goes to the socket directly and the connection is closed.
+            pending.answered = true
+            core.connections.closedBodyLate.add(1, ordering: .relaxed)
+            RequestHead.bodyTimedOut(connection, timeout: core.configuration.bodyTimeout)
+            return MHD_Result.NO
+        }
         if !pending.tooLarge && pending.body.count + count > pending.bodyLimit {
             // libmicrohttpd cannot answer while a body is arriving: drop the rest, answer at the end.
             pending.tooLarge = true
@@ -454,13 +468,14 @@ private let accessHandler: MHD_AccessHandlerCallback = {
         // Called again once the offloaded work resumed the connection.
         guard let response = finished.response.withLock({ $0.take() }) else { return MHD_Result.YES }
         pending.answered = true
-        return ResponseWriter.queue(response, on: connection, core: core, method: methodName)
+        return ResponseWriter.queue(response, on: connection, core: core, method: methodName, client: pending.client)
     }
     let path = url.map { String(cString: $0) } ?? ""
     let request = ResponseWriter.request(
         core: core, connection: connection, method: methodName, path: path, headers: pending.headers,
         body: pending.body)
     pending.body = []
+    pending.client = core.configuration.recordsClientAddress ? request?.clientAddress : nil
     if let request, let pool = core.pool(for: request, options: pending.options) {
         return ResponseWriter.offload(
             request, pending: pending, pool: pool, connection: connection, core: core,
@@ -481,7 +496,7 @@ private let accessHandler: MHD_AccessHandlerCallback = {
     pending.answered = true
     return ResponseWriter.queue(
         ResponseWriter.respond(to: request, core: core, charged: !isProbe), on: connection, core: core,
-        method: methodName)
+        method: methodName, client: pending.client)
 }
 
 private let requestCompleted: MHD_RequestCompletedCallback = { context, _, requestContext, _ in

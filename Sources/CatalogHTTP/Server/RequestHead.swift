@@ -66,6 +66,7 @@ enum RequestHead {
             return ResponseWriter.queue(
                 ResponseWriter.payloadTooLarge(pending.bodyLimit), on: connection, core: core, method: method)
         }
+        pending.bodyDeadline = .now + core.configuration.bodyTimeout
         // Answer on a later call, not this one (see the keep-alive note on HTTPServer).
         return MHD_Result.YES
     }
@@ -83,18 +84,34 @@ enum RequestHead {
     /// libmicrohttpd close the connection. Its own answer would need room in the connection's
     /// memory, which a head this large may have left too little of.
     static func refuse(_ connection: OpaquePointer, _ status: Int, limit: Int, core: ServerCore) {
-        let socket = cmhd_connection_fd(connection)
-        guard socket >= 0 else { return }
         let (reason, code, what) =
             status == 414
             ? ("URI Too Long", "uri_too_long", "request line")
             : ("Request Header Fields Too Large", "header_fields_too_large", "request line and headers")
+        write(status, reason, code: code, message: "the \(what) must fit in \(limit) bytes", to: connection)
+    }
+
+    /// Answers 408 to a request whose body missed its deadline, by writing to the socket directly
+    /// (libmicrohttpd cannot queue an answer while a body arrives); the caller then lets
+    /// libmicrohttpd close the connection.
+    static func bodyTimedOut(_ connection: OpaquePointer, timeout: Duration) {
+        write(
+            408, "Request Timeout", code: "body_timeout",
+            message: "the request body must arrive within \(timeout.components.seconds) s", to: connection)
+    }
+
+    /// Writes a short JSON error answer that closes the connection straight to its socket.
+    private static func write(
+        _ status: Int, _ reason: String, code: String, message: String, to connection: OpaquePointer
+    ) {
+        let socket = cmhd_connection_fd(connection)
+        guard socket >= 0 else { return }
         var output = JSONOutput(capacity: 96)
         output.object { body in
             body.member("error") { error in
                 error.object { error in
                     error.string("code", code)
-                    error.string("message", "the \(what) must fit in \(limit) bytes")
+                    error.string("message", message)
                 }
             }
         }

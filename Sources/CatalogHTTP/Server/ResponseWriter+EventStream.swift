@@ -16,8 +16,11 @@ import Foundation
 /// again at once, for ever (its documentation says as much): that is what the suspension avoids.
 extension ResponseWriter {
     /// Takes `stream` for the connection and counts it against the caps; nil when admitted, else
-    /// the answer to send instead (the stream is then closed as refused).
-    static func admit(_ stream: EventStream, on connection: OpaquePointer, core: ServerCore) -> Response? {
+    /// the answer to send instead (the stream is then closed as refused). The per-client cap counts
+    /// `client` (the request's resolved address), else the TCP peer.
+    static func admit(_ stream: EventStream, on connection: OpaquePointer, core: ServerCore, client: String?)
+        -> Response?
+    {
         let registry = core.eventStreams
         let link = EventStream.Link(
             connection: SuspendedConnection(pointer: connection), socket: cmhd_connection_fd(connection),
@@ -26,7 +29,7 @@ extension ResponseWriter {
             core.log("error: one event stream was returned as the response of two requests")
             return Response.text("Internal Server Error\n", status: .internalServerError)
         }
-        let admission = registry.admit(stream, client: clientAddress(connection))
+        let admission = registry.admit(stream, client: client ?? clientAddress(connection))
         guard admission != .admitted else { return nil }
         stream.refuse()
         return tooManyEventStreams(perClient: admission == .overClient, core: core)

@@ -15,10 +15,14 @@ enum ResponseWriter {
             _ = MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, collectArgument, pointer)
         }
         let target = query.isEmpty ? path : path + "?" + query.joined(separator: "&")
-        guard path.hasPrefix("/") else { return nil }
-        return Request(
-            method: HTTPMethod(rawValue: method), target: target, headers: headers, body: body,
-            clientAddress: core.configuration.recordsClientAddress ? clientAddress(connection) : "-")
+        guard path.hasPrefix("/"),
+            var request = Request(method: HTTPMethod(rawValue: method), target: target, headers: headers, body: body)
+        else { return nil }
+        // The one place a request's client is resolved; everything downstream reads `request.client`.
+        let peer = core.configuration.recordsClientAddress ? clientAddress(connection) : "-"
+        request.client = ClientAddress.resolve(
+            peer: peer, headers: headers, trusting: core.configuration.trustedProxies)
+        return request
     }
 
     /// Asks the responder. Never throws: a malformed target (nil) is a 400, and the responder
@@ -125,10 +129,11 @@ enum ResponseWriter {
     /// Queues `response` on the connection. A HEAD request never opens a streamed body: chunked
     /// encoding would still send its terminating chunk, which the client would read as the start
     /// of the next response (an event stream is refused, so its producer lets go). An event stream
-    /// is admitted against the caps first (``admit(_:on:core:)``).
-    static func queue(_ response: Response, on connection: OpaquePointer, core: ServerCore, method: String)
-        -> MHD_Result
-    {
+    /// is admitted against the caps first (``admit(_:on:core:client:)``), counted for `client` (the
+    /// request's ``Request/client``; the TCP peer when the request was never built).
+    static func queue(
+        _ response: Response, on connection: OpaquePointer, core: ServerCore, method: String, client: String? = nil
+    ) -> MHD_Result {
         let handle: OpaquePointer?
         switch response.body {
         case .stream where method == "HEAD":
@@ -137,7 +142,7 @@ enum ResponseWriter {
             stream.refuse()
             handle = MHD_create_response_from_buffer(0, nil, mustCopy)
         case .eventStream(let stream):
-            if let refusal = admit(stream, on: connection, core: core) {
+            if let refusal = admit(stream, on: connection, core: core, client: client) {
                 return queue(refusal, on: connection, core: core, method: method)
             }
             handle = eventStreamResponse(stream)

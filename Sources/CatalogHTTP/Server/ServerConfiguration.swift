@@ -21,6 +21,12 @@ public struct ServerConfiguration: Sendable {
     /// arrives or an answer is sent). Every worker multiplexes its connections, so a client that
     /// trickles bytes ties up a connection slot and a little memory, never a thread.
     public var connectionTimeout: Int = 30
+    /// How long a request's body may take to arrive in total, counted from when its head was in:
+    /// a client that trickles its body without ever staying silent for ``connectionTimeout`` is
+    /// answered 408 and its connection closed at its first bytes after the deadline. One fixed
+    /// deadline rather than one scaled by size: the largest body accepted (an import upload,
+    /// 64 MiB by default) arrives well within it on any link the server is meant for.
+    public var bodyTimeout: Duration = .seconds(60)
     /// How long a request's line and headers may take to arrive, counted from when the
     /// connection opened or its previous answer was sent; a connection still without a complete
     /// request head then is closed, however steadily it trickles. An idle keep-alive connection
@@ -46,6 +52,12 @@ public struct ServerConfiguration: Sendable {
     /// its body limit, its offload lane and its rate class. Nil: every request has
     /// ``RouteOptions/standard``.
     public var routeOptions: (@Sendable (HTTPMethod, [String]) -> RouteOptions)?
+    /// The proxies whose forwarding headers are believed (`--trusted-proxy`): when a request's TCP
+    /// peer lies in one of these ranges, its client's address and scheme are taken from
+    /// `Forwarded` or `X-Forwarded-For` and `X-Forwarded-Proto` (``ClientAddress``); from any
+    /// other peer those headers are ignored. libmicrohttpd's own ``perIPConnectionLimit`` still
+    /// counts TCP peers, so behind a proxy it limits the proxy's connections.
+    public var trustedProxies: [AddressRange] = []
     /// Whether requests carry the client's address (for access logs and sign-in throttling);
     /// formatting it costs a little on every request.
     public var recordsClientAddress: Bool = true

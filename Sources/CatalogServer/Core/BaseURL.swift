@@ -5,7 +5,8 @@ import CatalogHTTP
 /// Configured with `--public-url` behind a proxy. Otherwise the request's `Host` is used only
 /// when it names one of the host names the server answers as (`--host-name`; by default
 /// `localhost` and the listening address), with an optional port; any other `Host` falls back to
-/// the listening address, so a client can never make the server print a host of its choosing.
+/// the listening address, so a client can never make the server print a host of its choosing. The
+/// scheme is the request's (``ClientAddress/scheme``): `https` when a trusted proxy says so.
 struct BaseURL: Sendable {
     /// `--public-url`, without a trailing slash.
     let configured: String?
@@ -23,7 +24,7 @@ struct BaseURL: Sendable {
     func resolve(for request: Request) -> String {
         if let configured { return configured }
         if let host = request.headers["Host"], let name = Self.hostName(host), hostNames.contains(name) {
-            return "http://" + host
+            return request.client.scheme + "://" + host
         }
         return listening.value
     }

@@ -48,10 +48,11 @@ struct SignInHandler: WebHandler {
         response.headers.add("Clear-Site-Data", WebRoutes.clearSiteData)
         response.headers.add(
             "Set-Cookie",
-            web.settings.cookie(WebSession.sessionCookie, cookie, sameSite: "Lax", maxAge: Int(WebSession.lifetime)))
+            web.settings.cookie(
+                WebSession.sessionCookie, cookie, sameSite: "Lax", maxAge: Int(WebSession.lifetime), for: request))
         // Forms are bound to the new session from now on: the token from before is spent.
         response.headers.add(
-            "Set-Cookie", web.settings.cookie(WebSession.csrfCookie, "", sameSite: "Strict", maxAge: 0))
+            "Set-Cookie", web.settings.cookie(WebSession.csrfCookie, "", sameSite: "Strict", maxAge: 0, for: request))
         return response
     }
 
@@ -65,7 +66,7 @@ struct SignInHandler: WebHandler {
         }
         var response = WebRoutes.redirect("/")
         response.headers.add(
-            "Set-Cookie", web.settings.cookie(WebSession.sessionCookie, "", sameSite: "Lax", maxAge: 0))
+            "Set-Cookie", web.settings.cookie(WebSession.sessionCookie, "", sameSite: "Lax", maxAge: 0, for: request))
         // The browser's HTTP cache goes with the session; the service worker empties its own
         // page caches when it sees this form (and the page tells it too).
         response.headers.add("Clear-Site-Data", WebRoutes.clearSiteData)

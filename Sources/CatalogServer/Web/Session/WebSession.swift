@@ -26,11 +26,14 @@ struct WebSession {
     /// True when the CSRF cookie must be set with the response.
     let isNewCSRF: Bool
     let settings: WebSessionSettings
+    /// The request the session was read from: its cookies are set for its scheme.
+    let request: Request
 
     init(request: Request, stores: any CatalogDatabase, authenticator: Authenticator, settings: WebSessionSettings)
         throws
     {
         self.settings = settings
+        self.request = request
         let cookies = Self.cookies(request)
         if let value = cookies[Self.sessionCookie],
             let user = try authenticator.user(sessionCookie: value, in: stores.users())
@@ -55,7 +58,8 @@ struct WebSession {
     /// Adds the CSRF cookie when it is new.
     func decorate(_ response: inout Response) {
         if isNewCSRF {
-            response.headers.add("Set-Cookie", settings.cookie(Self.csrfCookie, csrf, sameSite: "Strict", maxAge: nil))
+            response.headers.add(
+                "Set-Cookie", settings.cookie(Self.csrfCookie, csrf, sameSite: "Strict", maxAge: nil, for: request))
         }
     }
 

@@ -1,9 +1,12 @@
 import CatalogAuth
+import CatalogHTTP
 import Foundation
 
 /// What the web app's sessions share: how cookies are set and how form tokens are made.
 struct WebSessionSettings: Sendable {
     /// Cookies carry `Secure` (the public URL is https): browsers then send them over https only.
+    /// Without it they still do for a request a trusted proxy says came over https
+    /// (``ClientAddress/scheme``).
     let secureCookies: Bool
     /// CSRF tokens: bound to the session when signed in, signed by this server before.
     let tokens: FormTokens
@@ -16,11 +19,12 @@ struct WebSessionSettings: Sendable {
         trustedOrigins = publicURL.flatMap(Self.origin).map { [$0] } ?? []
     }
 
-    /// `Set-Cookie` value for `name=value` with the attributes every cookie of ours has.
-    func cookie(_ name: String, _ value: String, sameSite: String, maxAge: Int?) -> String {
+    /// `Set-Cookie` value for `name=value` with the attributes every cookie of ours has, for an
+    /// answer to `request`.
+    func cookie(_ name: String, _ value: String, sameSite: String, maxAge: Int?, for request: Request) -> String {
         var text = "\(name)=\(value); Path=/; HttpOnly; SameSite=\(sameSite)"
         if let maxAge { text += "; Max-Age=\(maxAge)" }
-        if secureCookies { text += "; Secure" }
+        if secureCookies || request.client.scheme == "https" { text += "; Secure" }
         return text
     }
 
