@@ -48,8 +48,8 @@ public enum CatalogTerminal {
         public var description: String { message }
     }
 
-    /// Runs the app on the controlling terminal until the user quits (`q`, Esc on the catalogs,
-    /// Ctrl-C) or the process is told to stop (SIGTERM, SIGHUP); the terminal is put back as it
+    /// Runs the app on the controlling terminal until the user quits (`q`, Ctrl-C; Esc goes back a
+    /// level and never quits) or the process is told to stop (SIGTERM, SIGHUP); the terminal is put back as it
     /// was in every case. An unreachable server is not a failure: the app says so on its last line
     /// and offers to try again.
     ///
@@ -77,7 +77,13 @@ public enum CatalogTerminal {
         guard device.isTerminal else {
             throw Failure(status: 1, message: "standard input and output must be a terminal")
         }
-        let colors = options.colors ?? Self.colors(options.environment)
+        let detected = ColorDepth.detect(options.environment)
+        let colors: ColorDepth =
+            switch options.colors {
+            case nil: detected
+            case false?: .none
+            case true?: max(detected, .basic)
+            }
         do {
             try device.enter()
         } catch {
@@ -98,21 +104,15 @@ public enum CatalogTerminal {
         device.leave()
     }
 
-    /// Colours unless `NO_COLOR` is set (to anything but nothing) or the terminal is dumb.
-    static func colors(_ environment: [String: String]) -> Bool {
-        if let value = environment["NO_COLOR"], !value.isEmpty { return false }
-        if let term = environment["TERM"], term == "dumb" || term.isEmpty { return false }
-        return environment["TERM"] != nil
-    }
 }
 
 /// One run of the app: the input thread, the signal handlers, the loop.
 final class Session: Sendable {
     let device: TerminalDevice
-    let colors: Bool
+    let colors: ColorDepth
     private let stopped = Atomic<Bool>(false)
 
-    init(device: TerminalDevice, colors: Bool) {
+    init(device: TerminalDevice, colors: ColorDepth) {
         self.device = device
         self.colors = colors
     }

@@ -78,15 +78,15 @@ import Testing
         #expect(priced.count == 2)
         #expect(Set(priced.map { TextWidth.of($0.text) }).count == 1)
         #expect(frame.text.contains("3.50 EUR 🇩🇪") && frame.text.contains("Kategorie Tee"))
-        #expect(!frame.render(width: width, height: height, colors: true).contains("\u{1B}[2J"))
+        #expect(!frame.render(width: width, height: height, colors: .palette).contains("\u{1B}[2J"))
     }
 
     @Test func coloursOnlyWhenAllowed() {
         let frame = BrowserView.frame(Self.state(), width: 80, height: 24)
-        let plain = frame.render(width: 80, height: 24, colors: false)
+        let plain = frame.render(width: 80, height: 24, colors: .none)
         #expect(!plain.contains("38;5;") && !plain.contains("48;5;"))
         #expect(plain.contains("\u{1B}[7m") || plain.contains(";7m"))
-        let colored = frame.render(width: 80, height: 24, colors: true)
+        let colored = frame.render(width: 80, height: 24, colors: .palette)
         #expect(colored.contains("48;5;"))
         #expect(!colored.contains("\u{1B}[2J"))
     }
@@ -95,7 +95,7 @@ import Testing
         for (width, height) in [(1, 1), (5, 3), (20, 2), (0, 0)] {
             let frame = BrowserView.frame(Self.state(), width: width, height: height)
             #expect(frame.rows.count <= max(1, height))
-            _ = frame.render(width: max(0, width), height: max(0, height), colors: true)
+            _ = frame.render(width: max(0, width), height: max(0, height), colors: .trueColor)
         }
     }
 

@@ -365,6 +365,103 @@ class BrowseTests(unittest.TestCase):
         pane.wait_for("this record was deleted")
         self.assertIn("érett", pane.screen())
 
+    def test_help_esc_goes_back_and_q_quits(self):
+        pane = self.browse(self.server.url, width=60, height=40)
+        pane.wait_for("Sequenzer")
+        self.assertIn("? help", pane.screen().splitlines()[-1])
+        pane.type("?")
+        screen = pane.wait_for("any key closes")
+        for key in ("Ctrl-W", "Ctrl-U", "PgUp PgDn", "Esc", "Ctrl-R"):
+            self.assertIn(key, screen)
+        pane.send("Escape")
+        pane.wait_gone("Ctrl-W")
+        # Esc on the catalogs goes nowhere and does not quit: the next key still opens the help.
+        pane.send("Escape")
+        pane.type("?")
+        pane.wait_for("any key closes")
+        pane.type("x")
+        pane.wait_gone("any key closes")
+        pane.send("Down", "Down", "Enter")
+        pane.wait_for("Klangwerk Studio")
+        pane.send("Enter")
+        pane.wait_for("id: ")
+        pane.type("?")
+        pane.wait_for("any key closes")
+        pane.send("Escape")  # the help closes to the record
+        self.assertIn("id: ", pane.wait_gone("any key closes"))
+        pane.send("Escape")  # the record goes back to the list
+        pane.wait_for("/ suchen")
+        pane.send("Escape")  # the list goes back to the catalogs
+        pane.wait_for("Sequenzer")
+        pane.wait_gone("Klangwerk Studio")
+        pane.type("q")
+        pane.wait_until(lambda lines: pane.tmux("display", "-p", "-t", pane.name, "#{alternate_on}").strip() == "0",
+                        "q quitting")
+
+    def test_the_bottom_line_shortens_whole_hints(self):
+        for width in (60, 40):
+            pane = self.browse(f"{self.server.url} --catalog sequencers", width=width, height=20)
+            pane.wait_for("Spurwechsel")
+            bottom = pane.wait_for("? help").splitlines()[-1]
+            self.assertNotIn("…", bottom)
+            self.assertLessEqual(columns(bottom.rstrip()), width)
+            self.assertIn("/ suchen", bottom)
+
+    def test_the_search_line_edits(self):
+        pane = self.browse(f"{self.server.url} --catalog products")
+        pane.wait_for("Products")
+
+        def query(expected):
+            pane.wait_until(lambda lines: any(line.strip() == f"/ {expected}".strip() for line in lines[1:4]),
+                            f"the query {expected!r}")
+
+        pane.type("/")
+        pane.type("hamer")
+        query("hamer")
+        pane.send("Left", "Left")
+        pane.type("m")
+        query("hammer")
+        pane.send("C-w")
+        query("er")
+        pane.send("Home")
+        pane.type("b")
+        pane.send("End")
+        pane.type("s")
+        query("bers")
+        pane.send("C-a", "Right", "DC")
+        query("brs")
+        pane.send("C-e", "BSpace")
+        query("br")
+        pane.send("C-u")
+        query("")
+        pane.type("vise")
+        query("vise")
+        # Closed and opened again, the old text is selected: typing replaces it, a cursor key keeps it.
+        pane.send("Escape")
+        pane.wait_until(lambda lines: not any(line.strip().startswith("/ ") for line in lines[1:4]), "search closed")
+        pane.type("/")
+        query("vise")
+        pane.type("x")
+        query("x")
+        pane.send("Escape")
+        pane.type("/")
+        query("x")
+        pane.send("Right")
+        pane.type("y")
+        query("xy")
+
+    def test_the_search_line_edits_wide_characters(self):
+        pane = self.browse(f"{self.server.url} --catalog wide")
+        pane.wait_for("Plain tea")
+        pane.type("/")
+        pane.type("ラテ")
+        pane.wait_for("/ ラテ")
+        pane.send("Home")
+        pane.type("抹茶")
+        pane.wait_for("/ 抹茶ラテ")
+        pane.send("Left", "BSpace")
+        pane.wait_for("/ 茶ラテ")
+
     def test_the_terminal_is_restored_after_ctrl_c_and_sigterm(self):
         for stop in ("ctrl-c", "sigterm"):
             before = os.path.join(self.work, f"before-{stop}")

@@ -25,6 +25,21 @@ extension Browser {
             return
         }
         if key == .control("l") { return }  // the loop redraws after every event
+        if state.showingHelp {
+            // Any key closes the help and goes back to where it was opened.
+            state.showingHelp = false
+            return
+        }
+        let typing = state.screen == .signIn || (state.screen == .catalog && state.search != nil)
+        if !typing, key == .character("?") {
+            state.showingHelp = true
+            return
+        }
+        if !typing, key == .character("q") {
+            finished = true
+            stopFollowing()
+            return
+        }
         switch state.screen {
         case .catalogs: catalogsKey(key)
         case .catalog: state.search != nil ? searchKey(key) : catalogKey(key)
@@ -44,7 +59,6 @@ extension Browser {
             if state.catalogs.indices.contains(state.catalogSelection) {
                 open(state.catalogs[state.catalogSelection].id)
             }
-        case .character("q"), .escape: finished = true
         case .character("r"): loadCatalogs()
         case .character("s") where client != nil: beginSignIn(returnTo: .catalogs)
         case .character("o") where client?.token != nil: signOut()
@@ -55,7 +69,9 @@ extension Browser {
     private func catalogKey(_ key: Key) {
         switch key {
         case .character("/"):
-            state.search = state.lastSearch ?? BrowserState.Search()
+            var search = state.lastSearch ?? BrowserState.Search()
+            search.line = search.line.reopened()
+            state.search = search
             if state.search?.results.loaded != true { runSearch(debounce: false) }
             return
         case .tab, .backTab:
@@ -65,7 +81,8 @@ extension Browser {
             if state.tab == .categories, state.openCategory != nil {
                 state.openCategory = nil
             } else if state.offline {
-                finished = key == .escape
+                // The snapshot's catalog is the top level: nothing to go back to, and Esc never quits.
+                break
             } else {
                 state.screen = .catalogs
                 state.catalog = nil
@@ -74,6 +91,9 @@ extension Browser {
             return
         case .character("*"):
             toggleFavorite(state.currentList?.selectedRecord)
+            return
+        case .character("o") where state.tab != .list && client?.token != nil:
+            signOut()
             return
         default: break
         }
@@ -159,11 +179,6 @@ extension Browser {
             state.search = nil
             searchTask?.cancel()
             return
-        case .character(let character):
-            search.query.append(character)
-        case .backspace:
-            guard !search.query.isEmpty else { return }
-            search.query.removeLast()
         case .tab, .backTab:
             let count = max(1, state.catalog?.scopes.count ?? 1)
             search.scope = (search.scope + (key == .tab ? 1 : count - 1)) % count
@@ -171,18 +186,23 @@ extension Browser {
             runSearch(debounce: false)
             return
         default:
-            _ = listKey(key)
-            return
+            switch search.line.apply(key) {
+            case .edited:
+                state.search = search
+                runSearch(debounce: true)
+            case .moved:
+                state.search = search
+            case .ignored:
+                _ = listKey(key)
+            }
         }
-        state.search = search
-        runSearch(debounce: true)
     }
 
     private func detailKey(_ key: Key) {
         guard var detail = state.detail else { return }
         let page = max(1, height - 4)
         switch key {
-        case .escape, .left, .backspace, .character("q"):
+        case .escape, .left, .backspace:
             state.screen = detail.returnTo
             state.detail = nil
             return
@@ -193,6 +213,9 @@ extension Browser {
         case .home: detail.scroll = 0
         case .character("*"):
             toggleFavorite(detail.record)
+            return
+        case .character("o") where client?.token != nil:
+            signOut()
             return
         default: return
         }

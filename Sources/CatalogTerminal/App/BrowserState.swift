@@ -27,7 +27,8 @@ struct BrowserState: Sendable {
 
     /// Search as you type: the query, the scope, the results.
     struct Search: Equatable, Sendable {
-        var query = ""
+        /// The query as it is being typed.
+        var line = LineEditor()
         /// The selected scope (an index into the catalog's scopes).
         var scope = 0
         var results = RecordList()
@@ -37,6 +38,9 @@ struct BrowserState: Sendable {
         /// Bumped for every new query, so late answers to old ones are dropped.
         var generation = 0
         var searching = false
+
+        /// The query's text.
+        var query: String { line.text }
     }
 
     /// A record being shown, and where Esc goes back to.
@@ -91,6 +95,8 @@ struct BrowserState: Sendable {
     var detail: Detail?
     var signIn = SignIn()
     var signedInAs: String?
+    /// Whether the help screen is shown over the current screen (any key closes it).
+    var showingHelp = false
     var message: Message?
     /// Letters typed for an index jump, and when the last one was.
     var jumpLetters = ""

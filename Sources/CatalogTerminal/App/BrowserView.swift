@@ -26,6 +26,7 @@ enum BrowserView {
     static func frame(_ state: BrowserState, width: Int, height: Int) -> Frame {
         var rows: [Row]
         switch state.screen {
+        case _ where state.showingHelp: rows = help(state, width: width, height: height)
         case .catalogs: rows = catalogs(state, width: width, height: height)
         case .catalog: rows = catalog(state, width: width, height: height)
         case .detail: rows = detail(state, width: width, height: height)
@@ -87,7 +88,7 @@ enum BrowserView {
         }
         let body = bodyHeight(state: state, height: height)
         if let search = state.search {
-            rows.append(Row([Span(" / ", .bold), Span(search.query), Span("▏", .muted)]).fitted(to: width))
+            rows.append(Row([Span(" / ", .bold)] + search.line.spans(width: max(0, width - 4))).fitted(to: width))
             rows.append(scopeBar(search, catalog: catalog, width: width))
             if search.results.loaded && search.results.entries.isEmpty && !search.searching {
                 rows.append(Row("  " + phrases.noResults, .muted))
@@ -157,7 +158,7 @@ enum BrowserView {
                 parity = 0
             case .record(let record, let matches):
                 let selected = index == list.selected
-                let tint: TextStyle? = selected ? .selected : parity % 2 == 1 ? TextStyle(background: .alternate) : nil
+                let tint: TextStyle = selected ? .selected : .paper(tinted: parity % 2 == 1)
                 rows.append(recordRow(record, matches: matches, width: width, state: state, fill: tint))
                 parity += 1
             }
@@ -343,26 +344,7 @@ enum BrowserView {
                 ]
             ).fitted(to: width)
         }
-        let hints: String
-        switch state.screen {
-        case .catalogs:
-            hints = "↑↓ Enter open   s sign in   q quit"
-        case .catalog where state.search != nil:
-            let search = state.search!
-            hints =
-                "type to search   Tab scope   ↑↓ Enter open   Esc close   \(search.total)\(search.totalCapped ? "+" : "") \(state.phrases.results)"
-        case .catalog:
-            let jump =
-                state.jumpLetters.isEmpty || Date().timeIntervalSince(state.lastJumpKey) > 0.8
-                ? "" : "[\(state.jumpLetters.uppercased())] "
-            hints = "\(jump)a–z jump   / search   Tab view   ↑↓ PgUp PgDn Home End   Enter open   * favorite   Esc back"
-        case .detail:
-            hints = "Esc back   ↑↓ scroll   * favorite"
-        case .signIn:
-            hints = "Tab next field   Enter sign in   Esc cancel"
-        }
-        // The live hint first: a narrow terminal cuts the key hints, not it.
-        return Row(liveHint(state) + [Span(" " + hints, .muted)]).fitted(to: width)
+        return Row(liveHint(state) + fitted(hints(state), width: width - liveWidth(state))).fitted(to: width)
     }
 
     /// `● live` while the open catalog's changes stream in, `○ reconnecting…` while the server
