@@ -73,6 +73,24 @@ import Testing
         #expect(BrowserView.status(list, width: 80).text.contains("o abmelden"))
     }
 
+    @Test(arguments: [0, 3, 5])
+    func theScopeBarKeepsTheSelectedScopeInViewAndCutsNoButton(_ selected: Int) {
+        let catalog = CatalogDetail(
+            id: "shop", title: "Shop", locale: "de", count: 3,
+            scopes: ["Alle", "Windows", "Apple", "Apple&Win", "Linux", "Hardware"], fields: [], sections: [])
+        var search = BrowserState.Search()
+        search.scope = selected
+        search.scopes = catalog.scopes.map { ScopeCount(label: $0, count: 12, capped: false) }
+        let wide = BrowserView.scopeBar(search, catalog: catalog, width: 120).text
+        #expect(!wide.contains("‹") && !wide.contains("›") && wide.contains("Hardware 12"))
+        let bar = BrowserView.scopeBar(search, catalog: catalog, width: 40)
+        #expect(TextWidth.of(bar.text) <= 40)
+        #expect(!bar.text.contains("…"))
+        #expect(bar.spans.contains { $0.style.reverse && $0.text == " \(catalog.scopes[selected]) 12 " })
+        #expect(bar.text.contains("›") == (selected < 5))
+        #expect(bar.text.contains("‹") == (selected > 0))
+    }
+
     @Test(arguments: [(80, 24), (60, 20), (40, 30), (120, 40)])
     func theHelpListsEveryKeyAndFits(_ width: Int, _ height: Int) {
         var state = BrowserViewTests.state()
@@ -161,6 +179,43 @@ import Testing
         #expect(browser.state.search?.query == "q" && !browser.finished)
         Self.press(browser, .escape, .enter, .character("q"))
         #expect(browser.finished)
+    }
+
+    @Test func aClickSelectsAClickOnTheSelectionOpensTheWheelScrolls() throws {
+        let browser = Self.browser()
+        browser.width = 80
+        browser.height = 24
+        // Row 1 is the title, row 2 the tabs, row 3 the header A, rows 4 and 5 the A records.
+        let second = try #require(Mouse(sgr: "<0;10;5", pressed: true))
+        Self.press(browser, .mouse(second))
+        #expect(browser.state.list.selectedRecord?.id == "2" && browser.state.screen == .catalog)
+        Self.press(browser, .mouse(second))
+        #expect(browser.state.screen == .detail && browser.state.detail?.record.id == "2")
+        Self.press(browser, .escape, .mouse(try #require(Mouse(sgr: "<0;10;3", pressed: true))))
+        #expect(browser.state.list.selectedRecord?.id == "2")  // a header is not a record
+        Self.press(browser, .mouse(try #require(Mouse(sgr: "<64;10;10", pressed: true))))
+        #expect(browser.state.list.selectedRecord?.id == "1")
+        Self.press(browser, .mouse(try #require(Mouse(sgr: "<65;10;10", pressed: true))))
+        #expect(browser.state.list.selectedRecord?.id == "3")
+    }
+
+    @Test func starWhileSignedOutSignsInFirstAndOfflineSaysWhy() {
+        let offline = Self.browser(offline: true)
+        Self.press(offline, .character("*"))
+        #expect(offline.state.message?.text.contains("offline snapshot") == true)
+        #expect(offline.state.screen == .catalog)
+        let client = CatalogClient(baseURL: URL(string: "http://127.0.0.1:9")!, token: nil, timeout: 1)
+        let online = Browser(source: NoSource(), client: client, offline: false) { _ in }
+        online.state = BrowserViewTests.state()
+        let record = online.state.list.selectedRecord
+        Self.press(online, .character("*"))
+        #expect(online.state.screen == .signIn && online.state.signIn.favorite == record)
+        online.handle(
+            .answer(
+                .signedIn(
+                    .success(SignInResponse(token: "t", user: .init(name: "mari", admin: false), expires: "never")))))
+        #expect(online.state.screen == .catalog && online.state.signIn.favorite == nil)
+        #expect(online.state.signedInAs == "mari")
     }
 
     @Test func searchReopensWithItsTextSelected() {

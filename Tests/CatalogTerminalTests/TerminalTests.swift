@@ -42,6 +42,23 @@ import Testing
         #expect(decoder.feed(Array("/日".utf8)) == [.character("/"), .character("日")])
         #expect(decoder.feed([0xFF, 0x41]) == [.character("A")])
     }
+
+    @Test func decodesSGRMouseReports() {
+        var decoder = KeyDecoder()
+        let click = Mouse(sgr: "<0;12;5", pressed: true)
+        #expect(click == Mouse(sgr: "<0;12;5", pressed: true) && click?.column == 12 && click?.row == 5)
+        #expect(
+            decoder.feed(Array("\u{1B}[<0;12;5M\u{1B}[<0;12;5m\u{1B}[<64;1;1M\u{1B}[<65;1;1M\u{1B}[<35;3;3Mx".utf8))
+                == [
+                    .mouse(click!), .mouse(Mouse(sgr: "<64;1;1", pressed: true)!),
+                    .mouse(Mouse(sgr: "<65;1;1", pressed: true)!), .character("x"),
+                ])
+        #expect(Mouse(sgr: "<64;1;1", pressed: true)?.action == .wheelUp)
+        #expect(Mouse(sgr: "<2;1;1", pressed: true) == nil)  // the right button
+        // A report split across reads waits for its end.
+        #expect(decoder.feed(Array("\u{1B}[<0;100;".utf8)) == [])
+        #expect(decoder.feed(Array("40M".utf8)) == [.mouse(Mouse(sgr: "<0;100;40", pressed: true)!)])
+    }
 }
 
 @Suite struct BrowserViewTests {

@@ -300,6 +300,8 @@ class BrowseTests(unittest.TestCase):
     def test_wide_characters_align_and_resize_redraws(self):
         pane = self.browse(f"{self.server.url} --catalog wide", width=80, height=24)
         pane.wait_for("Plain tea")
+        # The whole list drawn, not a frame caught half-way (a frame is written top to bottom).
+        pane.wait_until(lambda lines: sum(1 for line in lines if "EUR" in line or "JPY" in line) == 4, "four rows")
         for width, height in [(80, 24), (120, 40), (81, 25)]:
             if width != 80 or height != 24:
                 pane.tmux("resize-window", "-t", pane.name, "-x", str(width), "-y", str(height))
@@ -357,6 +359,7 @@ class BrowseTests(unittest.TestCase):
         # The cursor moved to Dinnye when Cseresznye left, and stayed on it when Citrom came:
         # the detail page of a record that changes shows its new values, of one deleted says so.
         pane.send("Enter")
+        pane.wait_for("id: ")  # "gyümölcs 4" is on the list too
         pane.wait_for("gyümölcs 4")
         self.assertEqual(pane_record(pane), "l4")
         cli("set", "zz-live", "l4", "subtitle=érett")
@@ -402,6 +405,7 @@ class BrowseTests(unittest.TestCase):
         for width in (60, 40):
             pane = self.browse(f"{self.server.url} --catalog sequencers", width=width, height=20)
             pane.wait_for("Spurwechsel")
+            pane.wait_for("● live")  # the live hint's own "connecting…" is gone
             bottom = pane.wait_for("? help").splitlines()[-1]
             self.assertNotIn("…", bottom)
             self.assertLessEqual(columns(bottom.rstrip()), width)
@@ -450,6 +454,23 @@ class BrowseTests(unittest.TestCase):
         pane.type("y")
         query("xy")
 
+    def test_the_mouse_selects_opens_and_scrolls(self):
+        pane = self.browse(f"{self.server.url} --catalog wide", width=80, height=24)
+        pane.wait_for("Plain tea")
+        self.assertEqual(pane.tmux("display", "-p", "-t", pane.name, "#{mouse_sgr_flag}").strip(), "1")
+        row = next(number for number, line in enumerate(pane.screen().splitlines(), 1) if "Plain tea" in line)
+        click = f"\x1b[<0;10;{row}M\x1b[<0;10;{row}m"
+        pane.type(click)  # selects the row
+        pane.type(click)  # opens it
+        pane.wait_for("id: w3")
+        pane.send("Escape")
+        pane.wait_gone("id: w3")
+        pane.type("q")
+        pane.wait_until(lambda lines: pane.tmux("display", "-p", "-t", pane.name, "#{alternate_on}").strip() == "0",
+                        "q quitting")
+        self.assertEqual(pane.tmux("display", "-p", "-t", pane.name, "#{mouse_sgr_flag}").strip(), "0")
+        self.assertEqual(pane.tmux("display", "-p", "-t", pane.name, "#{mouse_standard_flag}").strip(), "0")
+
     def test_the_search_line_edits_wide_characters(self):
         pane = self.browse(f"{self.server.url} --catalog wide")
         pane.wait_for("Plain tea")
@@ -481,6 +502,7 @@ class BrowseTests(unittest.TestCase):
             pane.wait_for("finished")
             self.assertEqual(pane.tmux("display", "-p", "-t", pane.name, "#{alternate_on}").strip(), "0")
             self.assertEqual(pane.tmux("display", "-p", "-t", pane.name, "#{cursor_flag}").strip(), "1")
+            self.assertEqual(pane.tmux("display", "-p", "-t", pane.name, "#{mouse_sgr_flag}").strip(), "0")
             with open(before) as first, open(after) as second:
                 self.assertEqual(first.read(), second.read(), "the terminal's settings changed")
 

@@ -30,6 +30,10 @@ extension Browser {
             state.showingHelp = false
             return
         }
+        if case .mouse(let mouse) = key {
+            self.mouse(mouse)
+            return
+        }
         let typing = state.screen == .signIn || (state.screen == .catalog && state.search != nil)
         if !typing, key == .character("?") {
             state.showingHelp = true
@@ -247,5 +251,54 @@ extension Browser {
         default: break
         }
         state.signIn = form
+    }
+}
+
+/// The mouse: a click selects a row, a click on the selected row opens it, the wheel scrolls.
+extension Browser {
+    /// Rows the wheel moves at a time.
+    static let wheelStep = 3
+
+    fileprivate func mouse(_ mouse: Mouse) {
+        switch mouse.action {
+        case .wheelUp, .wheelDown:
+            guard state.screen != .signIn else { return }
+            let key: Key = mouse.action == .wheelUp ? .up : .down
+            for _ in 0..<Self.wheelStep { handle(.key(key)) }
+        case .click:
+            click(row: mouse.row - 1)
+        }
+    }
+
+    /// A click on screen row `row` (from 0).
+    private func click(row: Int) {
+        switch state.screen {
+        case .catalogs:
+            let index = row - 1
+            guard state.catalogs.indices.contains(index) else { return }
+            if index == state.catalogSelection { handle(.key(.enter)) } else { state.catalogSelection = index }
+        case .catalog:
+            let body = row - BrowserView.headerHeight(state: state)
+            guard body >= 0, body < bodyHeight else { return }
+            if state.search == nil, state.tab == .categories, state.openCategory == nil {
+                let index = state.categoryTop + body
+                guard state.categories.indices.contains(index) else { return }
+                if index == state.categorySelection { handle(.key(.enter)) } else { state.categorySelection = index }
+                return
+            }
+            // An open category's name takes the first row.
+            let offset = state.search == nil && state.tab == .categories ? 1 : 0
+            guard var list = state.currentList, body >= offset else { return }
+            let index = list.top + body - offset
+            guard list.entries.indices.contains(index), list.entries[index].record != nil else { return }
+            if index == list.selected {
+                handle(.key(.enter))
+            } else {
+                list.selected = index
+                state.currentList = list
+            }
+        case .detail, .signIn:
+            break
+        }
     }
 }

@@ -304,8 +304,8 @@ final class Browser {
         Task { post(.answer(.favorites(generation: generation, await attempt { try await client.favorites() }))) }
     }
 
-    func beginSignIn(returnTo: BrowserState.Screen) {
-        state.signIn = BrowserState.SignIn(returnTo: returnTo)
+    func beginSignIn(returnTo: BrowserState.Screen, thenFavorite record: Record? = nil) {
+        state.signIn = BrowserState.SignIn(returnTo: returnTo, favorite: record)
         state.screen = .signIn
     }
 
@@ -325,17 +325,24 @@ final class Browser {
     }
 
     func toggleFavorite(_ record: Record?) {
-        guard let record, let catalog = state.catalog?.id else { return }
+        guard let record, state.catalog != nil else { return }
         guard let client, !state.offline else {
+            // A snapshot has no server to sign in to nor to send favorites to later.
             state.message = BrowserState.Message(
-                text: state.phrases.signInForFavorites, isError: false, canRetry: false)
+                text: "favorites need a server: this is an offline snapshot", isError: false, canRetry: false)
             return
         }
         guard client.token != nil else {
-            beginSignIn(returnTo: state.screen)
+            // Sign in first, then mark it.
+            beginSignIn(returnTo: state.screen, thenFavorite: record)
             return
         }
-        let isFavorite = !state.favoriteIDs.contains(record.id)
+        setFavorite(record, !state.favoriteIDs.contains(record.id))
+    }
+
+    /// Marks (or unmarks) `record` as a favorite on the server.
+    func setFavorite(_ record: Record, _ isFavorite: Bool) {
+        guard let client, let catalog = state.catalog?.id else { return }
         let post = post
         Task {
             let result = await attempt { () async throws -> Bool in
@@ -435,7 +442,12 @@ final class Browser {
             state.signedInAs = response.user.name
             state.signIn.busy = false
             state.screen = state.signIn.returnTo
-            if state.catalog != nil { loadFavorites() }
+            if let record = state.signIn.favorite {
+                state.signIn.favorite = nil
+                setFavorite(record, true)
+            } else if state.catalog != nil {
+                loadFavorites()
+            }
         case .signedIn(.failure(let error)):
             state.signIn.busy = false
             state.signIn.failed = true

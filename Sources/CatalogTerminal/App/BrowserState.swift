@@ -60,6 +60,8 @@ struct BrowserState: Sendable {
         var failed = false
         var busy = false
         var returnTo: Screen = .catalogs
+        /// The record `*` was pressed on while signed out: marked as a favorite once signed in.
+        var favorite: Record?
     }
 
     /// A line at the bottom: a note, or an error that can be retried.

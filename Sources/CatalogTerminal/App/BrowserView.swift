@@ -129,16 +129,38 @@ enum BrowserView {
         return rows
     }
 
-    /// The scope buttons with their counts: `[Alle 11]  Windows 6  Apple 6  Apple&Win 2`.
+    /// The scope buttons with their counts: `[Alle 11]  Windows 6  Apple 6  Apple&Win 2`. Buttons that
+    /// do not fit are left out whole, a window around the selected one, `‹` and `›` saying more
+    /// are on that side (Tab scrolls to them).
     static func scopeBar(_ search: BrowserState.Search, catalog: CatalogDetail, width: Int) -> Row {
-        var spans: [Span] = [Span(" ")]
-        for (index, label) in catalog.scopes.enumerated() {
+        if catalog.scopes.isEmpty {
+            return Row([Span(" "), Span("\(search.total)\(search.totalCapped ? "+" : "")", .muted)]).fitted(to: width)
+        }
+        let buttons = catalog.scopes.enumerated().map { index, label in
             let count = search.scopes.first { $0.label == label }.map { "\($0.count)\($0.capped ? "+" : "")" } ?? "…"
             let style = index == search.scope ? TextStyle(bold: true, reverse: true) : TextStyle.muted
-            spans.append(Span(" \(label) \(count) ", style))
+            return Span(" \(label) \(count) ", style)
+        }
+        let columns = buttons.map { TextWidth.of($0.text) + 1 }
+        let selected = min(max(0, search.scope), buttons.count - 1)
+        // The widest window holding the selected button: from it, grow to the right, then left.
+        let room = width - 3  // the leading space and the two markers
+        var (first, last) = (selected, selected)
+        var used = columns[selected]
+        while last + 1 < buttons.count, used + columns[last + 1] <= room {
+            last += 1
+            used += columns[last]
+        }
+        while first > 0, used + columns[first - 1] <= room {
+            first -= 1
+            used += columns[first]
+        }
+        var spans = [Span(first > 0 ? "‹" : " ", .muted)]
+        for index in first...last {
+            spans.append(buttons[index])
             spans.append(Span(" "))
         }
-        if catalog.scopes.isEmpty { spans.append(Span("\(search.total)\(search.totalCapped ? "+" : "")", .muted)) }
+        if last + 1 < buttons.count { spans.append(Span("›", .muted)) }
         return Row(spans).fitted(to: width)
     }
 
