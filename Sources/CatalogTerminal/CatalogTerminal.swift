@@ -39,6 +39,23 @@ public enum CatalogTerminal {
         public init() {}
     }
 
+    /// Where favorites marked while the server is away are kept, one file per server:
+    /// `CATALOG_FAVORITES_QUEUE`, else `$XDG_STATE_HOME/catalog/` (`~/.local/state/catalog/`)
+    /// `favorites-HOST-PORT.json`; nil when there is no such place.
+    static func favoritesFile(server: URL, _ environment: [String: String]) -> URL? {
+        if let path = environment["CATALOG_FAVORITES_QUEUE"], !path.isEmpty { return URL(fileURLWithPath: path) }
+        let state =
+            environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? environment["HOME"].flatMap { $0.isEmpty ? nil : $0 + "/.local/state" }
+        guard let state else { return nil }
+        let folder = URL(fileURLWithPath: state).appendingPathComponent("catalog")
+        guard (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)) != nil
+        else { return nil }
+        let name = "\(server.host ?? "server")-\(server.port.map(String.init) ?? "default")"
+            .map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." ? $0 : "_" }
+        return folder.appendingPathComponent("favorites-\(String(name)).json")
+    }
+
     /// Why the app could not start.
     public struct Failure: Error, Sendable, CustomStringConvertible {
         /// The exit status: 64 for a usage error, 1 otherwise.
@@ -94,9 +111,15 @@ public enum CatalogTerminal {
         defer { pthread_sigmask(SIG_SETMASK, &previousMask, nil) }
         let done = DispatchSemaphore(value: 0)
         let session = Session(device: device, colors: colors)
+        let queue = client.flatMap { client in
+            Self.favoritesFile(server: client.baseURL, options.environment).map {
+                OfflineFavorites(client: client, file: $0)
+            }
+        }
         Task {
             await session.run(
-                source: source, client: client, offline: options.offlineFile != nil, catalog: openAtOnce,
+                source: source, client: client, favoritesQueue: queue, offline: options.offlineFile != nil,
+                catalog: openAtOnce,
                 signedIn: options.token != nil, stopAfterFirstResults: stopAfterFirstResults)
             done.signal()
         }
@@ -118,15 +141,17 @@ final class Session: Sendable {
     }
 
     func run(
-        source: any CatalogBrowsing, client: CatalogClient?, offline: Bool, catalog: String?, signedIn: Bool,
-        stopAfterFirstResults: Bool
+        source: any CatalogBrowsing, client: CatalogClient?, favoritesQueue: OfflineFavorites?, offline: Bool,
+        catalog: String?, signedIn: Bool, stopAfterFirstResults: Bool
     ) async {
         let (events, continuation) = AsyncStream.makeStream(of: BrowserEvent.self)
         watchSignals { continuation.yield($0) }
         let reader = Thread { [self] in readKeys { continuation.yield($0) } }
         reader.name = "catalog-browse-keys"
         reader.start()
-        let browser = Browser(source: source, client: client, offline: offline) { continuation.yield($0) }
+        let browser = Browser(source: source, client: client, offline: offline, favoritesQueue: favoritesQueue) {
+            continuation.yield($0)
+        }
         if signedIn { browser.state.signedInAs = "" }
         (browser.width, browser.height) = device.size()
         browser.start(catalog: catalog)

@@ -218,6 +218,45 @@ import Testing
         #expect(online.state.signedInAs == "mari")
     }
 
+    @Test func aFavoriteMarkedWhileTheServerIsAwayIsQueuedNotASignIn() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-terminal-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let client = CatalogClient(baseURL: URL(string: "http://127.0.0.1:9")!, token: nil, timeout: 5)
+        let queue = OfflineFavorites(client: client, file: folder.appendingPathComponent("favorites.json"))
+        let (events, continuation) = AsyncStream.makeStream(of: BrowserEvent.self)
+        let browser = Browser(source: NoSource(), client: client, offline: false, favoritesQueue: queue) {
+            continuation.yield($0)
+        }
+        browser.state = BrowserViewTests.state()
+        browser.state.serverAway = true
+        let record = try #require(browser.state.list.selectedRecord)
+        Self.press(browser, .character("*"))
+        #expect(browser.state.screen == .catalog)  // no sign-in page
+        var iterator = events.makeAsyncIterator()
+        let answer = try #require(await iterator.next())
+        browser.handle(answer)
+        #expect(browser.state.message?.text.contains("favorite queued") == true)
+        #expect(browser.state.favoriteIDs.contains(record.id))
+        let pending = await queue.pending
+        #expect(pending.map(\.item) == [record.id] && pending.first?.isFavorite == true)
+    }
+
+    @Test func theQueueFileIsOnePerServer() throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-state-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: state) }
+        let environment = ["XDG_STATE_HOME": state.path, "HOME": "/nonexistent"]
+        let first = try #require(
+            CatalogTerminal.favoritesFile(server: URL(string: "http://127.0.0.1:8080")!, environment))
+        let second = try #require(
+            CatalogTerminal.favoritesFile(server: URL(string: "http://127.0.0.1:9090")!, environment))
+        #expect(first.lastPathComponent == "favorites-127.0.0.1-8080.json" && first != second)
+        #expect(first.deletingLastPathComponent().path == state.appendingPathComponent("catalog").path)
+        let chosen = ["CATALOG_FAVORITES_QUEUE": "/tmp/q.json"]
+        #expect(CatalogTerminal.favoritesFile(server: URL(string: "http://h")!, chosen)?.path == "/tmp/q.json")
+        #expect(CatalogTerminal.favoritesFile(server: URL(string: "http://h")!, [:]) == nil)
+    }
+
     @Test func searchReopensWithItsTextSelected() {
         let browser = Self.browser()
         Self.press(browser, .character("/"), .character("t"), .character("e"), .left, .character("X"))

@@ -90,6 +90,8 @@ class Pane:
         self.name = f"catalog-browse-{os.getpid()}-{Pane.counter}"
         env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8", LC_ALL="C.UTF-8")
         env.pop("NO_COLOR", None)
+        # Favorites queued while a server is away are kept under the state folder: not the user's.
+        env["XDG_STATE_HOME"] = os.path.join(tempfile.gettempdir(), f"catalog-terminal-state-{os.getpid()}")
         env.update(environment or {})
         exports = " ".join(f"{key}={value}" for key, value in (environment or {}).items())
         subprocess.run(["tmux", "-L", self.name, "-f", "/dev/null", "new-session", "-d", "-s", self.name,
@@ -163,6 +165,7 @@ class BrowseTests(unittest.TestCase):
     def tearDownClass(cls):
         cls.server.stop()
         shutil.rmtree(cls.work, ignore_errors=True)
+        shutil.rmtree(os.path.join(tempfile.gettempdir(), f"catalog-terminal-state-{os.getpid()}"), ignore_errors=True)
 
     def setUp(self):
         self.panes = []
@@ -470,6 +473,42 @@ class BrowseTests(unittest.TestCase):
                         "q quitting")
         self.assertEqual(pane.tmux("display", "-p", "-t", pane.name, "#{mouse_sgr_flag}").strip(), "0")
         self.assertEqual(pane.tmux("display", "-p", "-t", pane.name, "#{mouse_standard_flag}").strip(), "0")
+
+    def test_a_favorite_marked_while_the_server_is_away_is_queued_and_sent_later(self):
+        port = free_port()
+        server = Server(self.work, port=port)
+        # A user of its own: the other tests expect mari without favorites.
+        subprocess.run([BINARY, "user", "add", "queued", "--password-stdin", "--db", self.server.db],
+                       input=b"pw12345\n", check=True, capture_output=True)
+        issued = subprocess.run([BINARY, "user", "token", "queued", "--db", self.server.db], check=True,
+                                capture_output=True, text=True).stdout
+        token = next(line.strip() for line in issued.splitlines() if line.startswith("ctk_"))
+        try:
+            pane = self.browse(f"http://127.0.0.1:{port} --catalog cookbook --token {token}")
+
+            def favorites():
+                request = urllib.request.Request(f"http://127.0.0.1:{port}/api/v1/favorites",
+                                                 headers={"Authorization": f"Bearer {token}"})
+                with urllib.request.urlopen(request) as answer:
+                    return {(entry["catalog"], entry["item"]) for entry in json.load(answer)["favorites"]}
+
+            pane.wait_for("● live")
+            before = favorites()
+            server.stop()
+            pane.wait_for("reconnecting")
+            pane.send("Down")
+            pane.type("*")
+            pane.wait_for("favorite queued: sent once the server is back")
+            self.assertNotIn("Jelszó", pane.screen())  # no sign-in that cannot work
+            server = Server(self.work, port=port)
+            # Sent once the feed is live again: the server has the change.
+            pane.wait_for("queued favorites sent: 1")
+            deadline = time.time() + TIMEOUT
+            while favorites() == before:
+                self.assertLess(time.time(), deadline, "the queued favorite never reached the server")
+                time.sleep(0.2)
+        finally:
+            server.stop()
 
     def test_the_search_line_edits_wide_characters(self):
         pane = self.browse(f"{self.server.url} --catalog wide")

@@ -105,6 +105,9 @@ struct BrowserState: Sendable {
     var lastJumpKey = Date.distantPast
     var loading = false
     var offline = false
+    /// The server could not be reached at the last try (a connectivity failure, cleared when the
+    /// change feed is live again).
+    var serverAway = false
     /// Whether the open catalog's changes are followed live.
     var live = Live.off
 

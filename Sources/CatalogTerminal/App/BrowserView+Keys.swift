@@ -17,7 +17,9 @@ struct KeyHint: Equatable, Sendable {
     }
 
     /// Columns it takes on the bottom line, with the space before it.
-    var columns: Int { 1 + TextWidth.of(keys) + (label.isEmpty ? 0 : 1 + TextWidth.of(label)) + 1 }
+    var columns: Int {
+        (keys.isEmpty ? 0 : 1 + TextWidth.of(keys)) + (label.isEmpty ? 0 : 1 + TextWidth.of(label)) + 1
+    }
 }
 
 /// The bottom line's key hints and the help screen: the keys that apply where the user is,
@@ -91,7 +93,7 @@ extension BrowserView {
         }
         var spans: [Span] = []
         for hint in kept {
-            spans.append(Span(" " + hint.keys, .bold))
+            if !hint.keys.isEmpty { spans.append(Span(" " + hint.keys, .bold)) }
             spans.append(Span((hint.label.isEmpty ? "" : " " + hint.label) + " ", .muted))
         }
         return spans
