@@ -173,6 +173,27 @@ import Testing
         #expect(browser.state.search?.query == "?" && !browser.state.showingHelp)
     }
 
+    @Test func aHelpLongerThanTheScreenScrollsWithTheArrows() {
+        let browser = Self.browser()
+        (browser.width, browser.height) = (40, 12)
+        Self.press(browser, .character("?"))
+        let all = BrowserView.helpLines(browser.state).map(\.text).joined(separator: "\n")
+        var seen = Set(BrowserView.frame(browser.state, width: 40, height: 12).rows.map(\.text))
+        #expect(!seen.contains { $0.contains("cancel") })
+        for _ in 0..<60 {
+            Self.press(browser, .down)
+            seen.formUnion(BrowserView.frame(browser.state, width: 40, height: 12).rows.map(\.text))
+        }
+        #expect(browser.state.showingHelp)
+        for key in ["Ctrl-W", "cancel", "Ctrl-R", "reload catalogs"] {
+            #expect(all.contains(key) && seen.contains { $0.contains(key) }, "\(key)")
+        }
+        Self.press(browser, .pageUp, .up)
+        #expect(browser.state.showingHelp)
+        Self.press(browser, .character("x"))
+        #expect(!browser.state.showingHelp && browser.state.helpScroll == 0)
+    }
+
     @Test func qQuitsExceptWhileTyping() {
         let browser = Self.browser()
         Self.press(browser, .character("/"), .character("q"))

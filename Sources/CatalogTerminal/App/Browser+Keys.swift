@@ -26,8 +26,18 @@ extension Browser {
         }
         if key == .control("l") { return }  // the loop redraws after every event
         if state.showingHelp {
-            // Any key closes the help and goes back to where it was opened.
-            state.showingHelp = false
+            // The arrows scroll a help longer than the screen; any other key closes it and goes
+            // back to where it was opened.
+            let hidden = BrowserView.helpHiddenLines(state, width: width, height: height)
+            switch key {
+            case .down where hidden > 0: state.helpScroll = min(hidden, state.helpScroll + 1)
+            case .up where hidden > 0: state.helpScroll = max(0, state.helpScroll - 1)
+            case .pageDown where hidden > 0: state.helpScroll = min(hidden, state.helpScroll + max(1, height - 3))
+            case .pageUp where hidden > 0: state.helpScroll = max(0, state.helpScroll - max(1, height - 3))
+            default:
+                state.showingHelp = false
+                state.helpScroll = 0
+            }
             return
         }
         if case .mouse(let mouse) = key {

@@ -99,6 +99,8 @@ struct BrowserState: Sendable {
     var signedInAs: String?
     /// Whether the help screen is shown over the current screen (any key closes it).
     var showingHelp = false
+    /// The first line of the help shown, when it is longer than the screen.
+    var helpScroll = 0
     var message: Message?
     /// Letters typed for an index jump, and when the last one was.
     var jumpLetters = ""

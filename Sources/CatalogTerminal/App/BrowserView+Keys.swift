@@ -32,7 +32,9 @@ extension BrowserView {
         let help = KeyHint("?", "help", priority: 0)
         let quit = KeyHint("q", "quit", priority: 2)
         let signOut = KeyHint("o", phrases.signOut.lowercased(), priority: 4)
-        if state.showingHelp { return [KeyHint("", "any key closes", priority: 0)] }
+        if state.showingHelp {
+            return [KeyHint("↑↓", "more", priority: 1), KeyHint("", "any key closes", priority: 0)]
+        }
         switch state.screen {
         case .catalogs:
             return [
@@ -157,9 +159,17 @@ extension BrowserView {
         ]
     }
 
-    /// The help screen: every key, in one column, or two when one is too long for the height and
-    /// the width allows.
-    static func help(_ state: BrowserState, width: Int, height: Int) -> [Row] {
+    /// Lines of the help that a screen of `width` × `height` cannot show at once (scrolled to
+    /// with the arrows); 0 when it all fits.
+    static func helpHiddenLines(_ state: BrowserState, width: Int, height: Int) -> Int {
+        let lines = helpLines(state)
+        let room = max(1, height - 2)
+        if lines.count > room, width / 2 >= 38 { return 0 }  // two columns
+        return max(0, lines.count - room)
+    }
+
+    /// The help's lines in one column.
+    static func helpLines(_ state: BrowserState) -> [Row] {
         let keyWidth = 14
         var lines: [Row] = []
         for (index, section) in helpSections(state).enumerated() {
@@ -169,8 +179,16 @@ extension BrowserView {
                 lines.append(Row([Span("  " + TextWidth.fit(hint.keys, to: keyWidth), .bold), Span(hint.label)]))
             }
         }
-        var rows = [titleBar("Keys", "any key closes", width: width)]
+        return lines
+    }
+
+    /// The help screen: every key, in one column, or two when one is too long for the height and
+    /// the width allows; a column longer than the screen scrolls with the arrows.
+    static func help(_ state: BrowserState, width: Int, height: Int) -> [Row] {
+        let lines = helpLines(state)
+        let hidden = helpHiddenLines(state, width: width, height: height)
         let room = max(1, height - 2)
+        var rows = [titleBar("Keys", hidden > 0 ? "↑↓ more · any key closes" : "any key closes", width: width)]
         let columnWidth = width / 2
         if lines.count > room, columnWidth >= 38 {
             // Split between sections where possible, near the middle.
@@ -187,7 +205,7 @@ extension BrowserView {
                 rows.append(Row(first.spans + [pad] + second.spans))
             }
         } else {
-            rows += lines.map { $0.fitted(to: width) }
+            rows += lines.dropFirst(min(state.helpScroll, hidden)).prefix(room).map { $0.fitted(to: width) }
         }
         return rows
     }
