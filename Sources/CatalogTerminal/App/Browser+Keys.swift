@@ -29,6 +29,8 @@ extension Browser {
             // The arrows scroll a help longer than the screen; any other key closes it and goes
             // back to where it was opened.
             let hidden = BrowserView.helpHiddenLines(state, width: width, height: height)
+            var key = key
+            if case .mouse(let mouse) = key, mouse.action != .click { key = mouse.action == .wheelUp ? .up : .down }
             switch key {
             case .down where hidden > 0: state.helpScroll = min(hidden, state.helpScroll + 1)
             case .up where hidden > 0: state.helpScroll = max(0, state.helpScroll - 1)
