@@ -129,6 +129,21 @@ import Testing
         #expect(measured >= 9)
     }
 
+    /// The measure tells readable from unreadable: grey 245 on the sage tint 144 (the colours before
+    /// the paper) is far below 4.5:1, black on white is 21:1.
+    @Test func theMeasureItself() throws {
+        let grey = try #require(RGB.xterm(245))
+        let sage = try #require(RGB.xterm(144))
+        #expect(RGB.contrast(grey, sage) < 2)
+        let ratio = RGB.contrast(RGB(red: 0, green: 0, blue: 0), RGB(red: 255, green: 255, blue: 255))
+        #expect(abs(ratio - 21) < 0.01)
+        #expect(
+            RGB.xterm(16) == RGB(red: 0, green: 0, blue: 0) && RGB.xterm(231) == RGB(red: 255, green: 255, blue: 255))
+        #expect(
+            RGB.xterm(144) == RGB(red: 175, green: 175, blue: 135)
+                && RGB.xterm(244) == RGB(red: 128, green: 128, blue: 128))
+    }
+
     @Test(arguments: [ColorDepth.basic, .none])
     func noTintWhereTheColoursAreUnknown(_ depth: ColorDepth) {
         let output = BrowserView.frame(Self.state(), width: 80, height: 12).render(width: 80, height: 12, colors: depth)
