@@ -3,8 +3,10 @@
 # loopback port with a throwaway database — keys sent with send-keys, screens read with
 # capture-pane: search as you type with scopes, details and the placeholder, the Hungarian index
 # jumps, the cookbook's tabs, sign-in and favorites, an offline snapshot, an unreachable server
-# and retry, wide characters at several sizes and after a resize, NO_COLOR, and the terminal
-# restored after Ctrl-C and SIGTERM.
+# and retry, wide characters at several sizes and after a resize, NO_COLOR, the help screen, Esc
+# going back a level and q quitting, the bottom line at 60 and 40 columns, the search line's
+# editing keys (ASCII and CJK), a mouse click, a favorite queued while the server is away, and the
+# terminal (and its mouse mode) restored after q, Ctrl-C and SIGTERM.
 #
 #   scripts/terminal-tests.sh [CATALOG_BINARY]      default .build/debug/catalog
 #

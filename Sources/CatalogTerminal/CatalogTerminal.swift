@@ -39,6 +39,23 @@ public enum CatalogTerminal {
         public init() {}
     }
 
+    /// Where favorites marked while the server is away are kept, one file per server:
+    /// `CATALOG_FAVORITES_QUEUE`, else `$XDG_STATE_HOME/catalog/` (`~/.local/state/catalog/`)
+    /// `favorites-HOST-PORT.json`; nil when there is no such place.
+    static func favoritesFile(server: URL, _ environment: [String: String]) -> URL? {
+        if let path = environment["CATALOG_FAVORITES_QUEUE"], !path.isEmpty { return URL(fileURLWithPath: path) }
+        let state =
+            environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? environment["HOME"].flatMap { $0.isEmpty ? nil : $0 + "/.local/state" }
+        guard let state else { return nil }
+        let folder = URL(fileURLWithPath: state).appendingPathComponent("catalog")
+        guard (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)) != nil
+        else { return nil }
+        let name = "\(server.host ?? "server")-\(server.port.map(String.init) ?? "default")"
+            .map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." ? $0 : "_" }
+        return folder.appendingPathComponent("favorites-\(String(name)).json")
+    }
+
     /// Why the app could not start.
     public struct Failure: Error, Sendable, CustomStringConvertible {
         /// The exit status: 64 for a usage error, 1 otherwise.
@@ -48,8 +65,8 @@ public enum CatalogTerminal {
         public var description: String { message }
     }
 
-    /// Runs the app on the controlling terminal until the user quits (`q`, Esc on the catalogs,
-    /// Ctrl-C) or the process is told to stop (SIGTERM, SIGHUP); the terminal is put back as it
+    /// Runs the app on the controlling terminal until the user quits (`q`, Ctrl-C; Esc goes back a
+    /// level and never quits) or the process is told to stop (SIGTERM, SIGHUP); the terminal is put back as it
     /// was in every case. An unreachable server is not a failure: the app says so on its last line
     /// and offers to try again.
     ///
@@ -77,7 +94,13 @@ public enum CatalogTerminal {
         guard device.isTerminal else {
             throw Failure(status: 1, message: "standard input and output must be a terminal")
         }
-        let colors = options.colors ?? Self.colors(options.environment)
+        let detected = ColorDepth.detect(options.environment)
+        let colors: ColorDepth =
+            switch options.colors {
+            case nil: detected
+            case false?: .none
+            case true?: max(detected, .basic)
+            }
         do {
             try device.enter()
         } catch {
@@ -88,9 +111,15 @@ public enum CatalogTerminal {
         defer { pthread_sigmask(SIG_SETMASK, &previousMask, nil) }
         let done = DispatchSemaphore(value: 0)
         let session = Session(device: device, colors: colors)
+        let queue = client.flatMap { client in
+            Self.favoritesFile(server: client.baseURL, options.environment).map {
+                OfflineFavorites(client: client, file: $0)
+            }
+        }
         Task {
             await session.run(
-                source: source, client: client, offline: options.offlineFile != nil, catalog: openAtOnce,
+                source: source, client: client, favoritesQueue: queue, offline: options.offlineFile != nil,
+                catalog: openAtOnce,
                 signedIn: options.token != nil, stopAfterFirstResults: stopAfterFirstResults)
             done.signal()
         }
@@ -98,35 +127,31 @@ public enum CatalogTerminal {
         device.leave()
     }
 
-    /// Colours unless `NO_COLOR` is set (to anything but nothing) or the terminal is dumb.
-    static func colors(_ environment: [String: String]) -> Bool {
-        if let value = environment["NO_COLOR"], !value.isEmpty { return false }
-        if let term = environment["TERM"], term == "dumb" || term.isEmpty { return false }
-        return environment["TERM"] != nil
-    }
 }
 
 /// One run of the app: the input thread, the signal handlers, the loop.
 final class Session: Sendable {
     let device: TerminalDevice
-    let colors: Bool
+    let colors: ColorDepth
     private let stopped = Atomic<Bool>(false)
 
-    init(device: TerminalDevice, colors: Bool) {
+    init(device: TerminalDevice, colors: ColorDepth) {
         self.device = device
         self.colors = colors
     }
 
     func run(
-        source: any CatalogBrowsing, client: CatalogClient?, offline: Bool, catalog: String?, signedIn: Bool,
-        stopAfterFirstResults: Bool
+        source: any CatalogBrowsing, client: CatalogClient?, favoritesQueue: OfflineFavorites?, offline: Bool,
+        catalog: String?, signedIn: Bool, stopAfterFirstResults: Bool
     ) async {
         let (events, continuation) = AsyncStream.makeStream(of: BrowserEvent.self)
         watchSignals { continuation.yield($0) }
         let reader = Thread { [self] in readKeys { continuation.yield($0) } }
         reader.name = "catalog-browse-keys"
         reader.start()
-        let browser = Browser(source: source, client: client, offline: offline) { continuation.yield($0) }
+        let browser = Browser(source: source, client: client, offline: offline, favoritesQueue: favoritesQueue) {
+            continuation.yield($0)
+        }
         if signedIn { browser.state.signedInAs = "" }
         (browser.width, browser.height) = device.size()
         browser.start(catalog: catalog)

@@ -133,7 +133,7 @@ import Testing
         state.catalog = CatalogDetail(
             id: "shop", title: "Shop", locale: "en", count: 30, scopes: [], fields: [], sections: ["B", "C"])
         state.list = Self.list()
-        var search = BrowserState.Search(query: "t")
+        var search = BrowserState.Search(line: LineEditor("t"))
         search.results.replace(
             with: [Self.record(3), Self.record(20)], matches: [[MatchRange(field: "title", start: 0, length: 1)], []],
             before: nil,

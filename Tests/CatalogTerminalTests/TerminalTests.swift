@@ -42,6 +42,23 @@ import Testing
         #expect(decoder.feed(Array("/日".utf8)) == [.character("/"), .character("日")])
         #expect(decoder.feed([0xFF, 0x41]) == [.character("A")])
     }
+
+    @Test func decodesSGRMouseReports() {
+        var decoder = KeyDecoder()
+        let click = Mouse(sgr: "<0;12;5", pressed: true)
+        #expect(click == Mouse(sgr: "<0;12;5", pressed: true) && click?.column == 12 && click?.row == 5)
+        #expect(
+            decoder.feed(Array("\u{1B}[<0;12;5M\u{1B}[<0;12;5m\u{1B}[<64;1;1M\u{1B}[<65;1;1M\u{1B}[<35;3;3Mx".utf8))
+                == [
+                    .mouse(click!), .mouse(Mouse(sgr: "<64;1;1", pressed: true)!),
+                    .mouse(Mouse(sgr: "<65;1;1", pressed: true)!), .character("x"),
+                ])
+        #expect(Mouse(sgr: "<64;1;1", pressed: true)?.action == .wheelUp)
+        #expect(Mouse(sgr: "<2;1;1", pressed: true) == nil)  // the right button
+        // A report split across reads waits for its end.
+        #expect(decoder.feed(Array("\u{1B}[<0;100;".utf8)) == [])
+        #expect(decoder.feed(Array("40M".utf8)) == [.mouse(Mouse(sgr: "<0;100;40", pressed: true)!)])
+    }
 }
 
 @Suite struct BrowserViewTests {
@@ -78,15 +95,15 @@ import Testing
         #expect(priced.count == 2)
         #expect(Set(priced.map { TextWidth.of($0.text) }).count == 1)
         #expect(frame.text.contains("3.50 EUR 🇩🇪") && frame.text.contains("Kategorie Tee"))
-        #expect(!frame.render(width: width, height: height, colors: true).contains("\u{1B}[2J"))
+        #expect(!frame.render(width: width, height: height, colors: .palette).contains("\u{1B}[2J"))
     }
 
     @Test func coloursOnlyWhenAllowed() {
         let frame = BrowserView.frame(Self.state(), width: 80, height: 24)
-        let plain = frame.render(width: 80, height: 24, colors: false)
+        let plain = frame.render(width: 80, height: 24, colors: .none)
         #expect(!plain.contains("38;5;") && !plain.contains("48;5;"))
         #expect(plain.contains("\u{1B}[7m") || plain.contains(";7m"))
-        let colored = frame.render(width: 80, height: 24, colors: true)
+        let colored = frame.render(width: 80, height: 24, colors: .palette)
         #expect(colored.contains("48;5;"))
         #expect(!colored.contains("\u{1B}[2J"))
     }
@@ -95,7 +112,7 @@ import Testing
         for (width, height) in [(1, 1), (5, 3), (20, 2), (0, 0)] {
             let frame = BrowserView.frame(Self.state(), width: width, height: height)
             #expect(frame.rows.count <= max(1, height))
-            _ = frame.render(width: max(0, width), height: max(0, height), colors: true)
+            _ = frame.render(width: max(0, width), height: max(0, height), colors: .trueColor)
         }
     }
 

@@ -25,6 +25,37 @@ extension Browser {
             return
         }
         if key == .control("l") { return }  // the loop redraws after every event
+        if state.showingHelp {
+            // The arrows scroll a help longer than the screen; any other key closes it and goes
+            // back to where it was opened.
+            let hidden = BrowserView.helpHiddenLines(state, width: width, height: height)
+            var key = key
+            if case .mouse(let mouse) = key, mouse.action != .click { key = mouse.action == .wheelUp ? .up : .down }
+            switch key {
+            case .down where hidden > 0: state.helpScroll = min(hidden, state.helpScroll + 1)
+            case .up where hidden > 0: state.helpScroll = max(0, state.helpScroll - 1)
+            case .pageDown where hidden > 0: state.helpScroll = min(hidden, state.helpScroll + max(1, height - 3))
+            case .pageUp where hidden > 0: state.helpScroll = max(0, state.helpScroll - max(1, height - 3))
+            default:
+                state.showingHelp = false
+                state.helpScroll = 0
+            }
+            return
+        }
+        if case .mouse(let mouse) = key {
+            self.mouse(mouse)
+            return
+        }
+        let typing = state.screen == .signIn || (state.screen == .catalog && state.search != nil)
+        if !typing, key == .character("?") {
+            state.showingHelp = true
+            return
+        }
+        if !typing, key == .character("q") {
+            finished = true
+            stopFollowing()
+            return
+        }
         switch state.screen {
         case .catalogs: catalogsKey(key)
         case .catalog: state.search != nil ? searchKey(key) : catalogKey(key)
@@ -44,7 +75,6 @@ extension Browser {
             if state.catalogs.indices.contains(state.catalogSelection) {
                 open(state.catalogs[state.catalogSelection].id)
             }
-        case .character("q"), .escape: finished = true
         case .character("r"): loadCatalogs()
         case .character("s") where client != nil: beginSignIn(returnTo: .catalogs)
         case .character("o") where client?.token != nil: signOut()
@@ -55,7 +85,9 @@ extension Browser {
     private func catalogKey(_ key: Key) {
         switch key {
         case .character("/"):
-            state.search = state.lastSearch ?? BrowserState.Search()
+            var search = state.lastSearch ?? BrowserState.Search()
+            search.line = search.line.reopened()
+            state.search = search
             if state.search?.results.loaded != true { runSearch(debounce: false) }
             return
         case .tab, .backTab:
@@ -65,7 +97,8 @@ extension Browser {
             if state.tab == .categories, state.openCategory != nil {
                 state.openCategory = nil
             } else if state.offline {
-                finished = key == .escape
+                // The snapshot's catalog is the top level: nothing to go back to, and Esc never quits.
+                break
             } else {
                 state.screen = .catalogs
                 state.catalog = nil
@@ -74,6 +107,9 @@ extension Browser {
             return
         case .character("*"):
             toggleFavorite(state.currentList?.selectedRecord)
+            return
+        case .character("o") where state.tab != .list && client?.token != nil:
+            signOut()
             return
         default: break
         }
@@ -159,11 +195,6 @@ extension Browser {
             state.search = nil
             searchTask?.cancel()
             return
-        case .character(let character):
-            search.query.append(character)
-        case .backspace:
-            guard !search.query.isEmpty else { return }
-            search.query.removeLast()
         case .tab, .backTab:
             let count = max(1, state.catalog?.scopes.count ?? 1)
             search.scope = (search.scope + (key == .tab ? 1 : count - 1)) % count
@@ -171,18 +202,23 @@ extension Browser {
             runSearch(debounce: false)
             return
         default:
-            _ = listKey(key)
-            return
+            switch search.line.apply(key) {
+            case .edited:
+                state.search = search
+                runSearch(debounce: true)
+            case .moved:
+                state.search = search
+            case .ignored:
+                _ = listKey(key)
+            }
         }
-        state.search = search
-        runSearch(debounce: true)
     }
 
     private func detailKey(_ key: Key) {
         guard var detail = state.detail else { return }
         let page = max(1, height - 4)
         switch key {
-        case .escape, .left, .backspace, .character("q"):
+        case .escape, .left, .backspace:
             state.screen = detail.returnTo
             state.detail = nil
             return
@@ -193,6 +229,9 @@ extension Browser {
         case .home: detail.scroll = 0
         case .character("*"):
             toggleFavorite(detail.record)
+            return
+        case .character("o") where client?.token != nil:
+            signOut()
             return
         default: return
         }
@@ -224,5 +263,54 @@ extension Browser {
         default: break
         }
         state.signIn = form
+    }
+}
+
+/// The mouse: a click selects a row, a click on the selected row opens it, the wheel scrolls.
+extension Browser {
+    /// Rows the wheel moves at a time.
+    static let wheelStep = 3
+
+    fileprivate func mouse(_ mouse: Mouse) {
+        switch mouse.action {
+        case .wheelUp, .wheelDown:
+            guard state.screen != .signIn else { return }
+            let key: Key = mouse.action == .wheelUp ? .up : .down
+            for _ in 0..<Self.wheelStep { handle(.key(key)) }
+        case .click:
+            click(row: mouse.row - 1)
+        }
+    }
+
+    /// A click on screen row `row` (from 0).
+    private func click(row: Int) {
+        switch state.screen {
+        case .catalogs:
+            let index = row - 1
+            guard state.catalogs.indices.contains(index) else { return }
+            if index == state.catalogSelection { handle(.key(.enter)) } else { state.catalogSelection = index }
+        case .catalog:
+            let body = row - BrowserView.headerHeight(state: state)
+            guard body >= 0, body < bodyHeight else { return }
+            if state.search == nil, state.tab == .categories, state.openCategory == nil {
+                let index = state.categoryTop + body
+                guard state.categories.indices.contains(index) else { return }
+                if index == state.categorySelection { handle(.key(.enter)) } else { state.categorySelection = index }
+                return
+            }
+            // An open category's name takes the first row.
+            let offset = state.search == nil && state.tab == .categories ? 1 : 0
+            guard var list = state.currentList, body >= offset else { return }
+            let index = list.top + body - offset
+            guard list.entries.indices.contains(index), list.entries[index].record != nil else { return }
+            if index == list.selected {
+                handle(.key(.enter))
+            } else {
+                list.selected = index
+                state.currentList = list
+            }
+        case .detail, .signIn:
+            break
+        }
     }
 }

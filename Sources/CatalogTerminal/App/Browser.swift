@@ -43,7 +43,11 @@ enum Answer: Sendable {
     case searched(generation: Int, append: Bool, Result<SearchResponse, CatalogClientError>)
     case favorites(generation: Int, Result<[FavoriteEntry], CatalogClientError>)
     case signedIn(Result<SignInResponse, CatalogClientError>)
+    /// A favorite marked or unmarked: true when the server has it, false when it is queued until
+    /// the server can be reached.
     case favoriteSet(item: String, isFavorite: Bool, Result<Bool, CatalogClientError>)
+    /// The queued favorites were sent (or not: the server is still away).
+    case favoritesSynced(Result<OfflineFavorites.SyncReport, CatalogClientError>)
     /// A live change of catalog `catalog`.
     case change(catalog: String, CatalogChange)
     /// Whether the changes of `catalog` are heard of now.
@@ -63,6 +67,8 @@ final class Browser {
     let source: any CatalogBrowsing
     /// The server, for sign-in and favorites (nil offline).
     let client: CatalogClient?
+    /// Favorites marked while the server cannot be reached, kept until it can (nil: sent directly).
+    let favoritesQueue: OfflineFavorites?
     let post: @Sendable (BrowserEvent) -> Void
     /// The terminal's size.
     var width = 80
@@ -82,11 +88,12 @@ final class Browser {
     static let debounce: Duration = .milliseconds(120)
 
     init(
-        source: any CatalogBrowsing, client: CatalogClient?, offline: Bool,
+        source: any CatalogBrowsing, client: CatalogClient?, offline: Bool, favoritesQueue: OfflineFavorites? = nil,
         post: @escaping @Sendable (BrowserEvent) -> Void
     ) {
         self.source = source
         self.client = client
+        self.favoritesQueue = favoritesQueue
         self.post = post
         state.offline = offline
     }
@@ -304,8 +311,8 @@ final class Browser {
         Task { post(.answer(.favorites(generation: generation, await attempt { try await client.favorites() }))) }
     }
 
-    func beginSignIn(returnTo: BrowserState.Screen) {
-        state.signIn = BrowserState.SignIn(returnTo: returnTo)
+    func beginSignIn(returnTo: BrowserState.Screen, thenFavorite record: Record? = nil) {
+        state.signIn = BrowserState.SignIn(returnTo: returnTo, favorite: record)
         state.screen = .signIn
     }
 
@@ -325,26 +332,40 @@ final class Browser {
     }
 
     func toggleFavorite(_ record: Record?) {
-        guard let record, let catalog = state.catalog?.id else { return }
+        guard let record, state.catalog != nil else { return }
         guard let client, !state.offline else {
+            // A snapshot has no server to sign in to nor to send favorites to later.
             state.message = BrowserState.Message(
-                text: state.phrases.signInForFavorites, isError: false, canRetry: false)
+                text: "favorites need a server: this is an offline snapshot", isError: false, canRetry: false)
             return
         }
         guard client.token != nil else {
-            beginSignIn(returnTo: state.screen)
+            if state.serverAway, favoritesQueue != nil {
+                // Signing in cannot work now: the queue keeps it until the server is back.
+                setFavorite(record, !state.favoriteIDs.contains(record.id))
+                return
+            }
+            // Sign in first, then mark it.
+            beginSignIn(returnTo: state.screen, thenFavorite: record)
             return
         }
-        let isFavorite = !state.favoriteIDs.contains(record.id)
+        setFavorite(record, !state.favoriteIDs.contains(record.id))
+    }
+
+    /// Marks (or unmarks) `record` as a favorite on the server.
+    func setFavorite(_ record: Record, _ isFavorite: Bool) {
+        guard let client, let catalog = state.catalog?.id else { return }
         let post = post
+        let queue = favoritesQueue
         Task {
             let result = await attempt { () async throws -> Bool in
+                if let queue { return try await queue.set(isFavorite, catalog: catalog, item: record.id) == .sent }
                 if isFavorite {
                     try await client.addFavorite(record.id, in: catalog)
                 } else {
                     try await client.removeFavorite(record.id, in: catalog)
                 }
-                return isFavorite
+                return true
             }
             post(.answer(.favoriteSet(item: record.id, isFavorite: isFavorite, result)))
         }
@@ -360,6 +381,7 @@ final class Browser {
             state.catalogsLoaded = true
             state.catalogSelection = min(state.catalogSelection, max(0, catalogs.count - 1))
             state.message = nil
+            state.serverAway = false
         case .opened(.success(let opened)):
             state.catalog = opened.detail
             state.sections = opened.sections
@@ -377,6 +399,7 @@ final class Browser {
             state.lastSearch = nil
             state.screen = .catalog
             state.message = nil
+            state.serverAway = false
             if state.signedInAs != nil { loadFavorites() }
             if let change = opened.change { startFollowing(opened.detail.id, after: change) }
             if let (screen, detail) = reopening, screen == .detail, let detail {
@@ -390,6 +413,8 @@ final class Browser {
         case .live(let catalog, let status):
             guard catalog == state.catalog?.id, state.live != .off else { return }
             state.live = status == .live ? .live : .disconnected
+            state.serverAway = status != .live
+            if status == .live { syncFavorites() }
         case .followEnded(let catalog, let error):
             guard catalog == state.catalog?.id else { return }
             state.live = .off
@@ -424,6 +449,7 @@ final class Browser {
             search.searching = false
             if state.search != nil { state.search = search } else { state.lastSearch = search }
             state.message = nil
+            state.serverAway = false
         case .favorites(let generation, .success(let entries)):
             guard generation == state.favorites.generation else { return }
             let mine = entries.filter { $0.catalog == state.catalog?.id }
@@ -435,14 +461,34 @@ final class Browser {
             state.signedInAs = response.user.name
             state.signIn.busy = false
             state.screen = state.signIn.returnTo
-            if state.catalog != nil { loadFavorites() }
+            syncFavorites()
+            if let record = state.signIn.favorite {
+                state.signIn.favorite = nil
+                setFavorite(record, true)
+            } else if state.catalog != nil {
+                loadFavorites()
+            }
         case .signedIn(.failure(let error)):
             state.signIn.busy = false
             state.signIn.failed = true
             if error.code != .unauthorized { show(error) }
-        case .favoriteSet(let item, let isFavorite, .success):
+        case .favoriteSet(let item, let isFavorite, .success(let sent)):
             if isFavorite { state.favoriteIDs.insert(item) } else { state.favoriteIDs.remove(item) }
+            if sent {
+                loadFavorites()
+            } else {
+                let signIn = client?.token == nil ? " and you have signed in" : ""
+                state.message = BrowserState.Message(
+                    text: "favorite queued: sent once the server is back\(signIn)", isError: false, canRetry: false)
+            }
+        case .favoritesSynced(.success(let report)):
+            guard report.sent > 0 || report.superseded > 0 || report.dropped > 0 else { return }
+            state.message = BrowserState.Message(
+                text: "queued favorites sent: \(report.sent)", isError: false, canRetry: false)
             loadFavorites()
+        case .favoritesSynced(.failure):
+            // Still away, or signed out: the queue keeps them for the next time.
+            break
         case .searched(let generation, _, .failure(let error)):
             if var search = state.search, search.generation == generation {
                 search.searching = false
@@ -548,11 +594,23 @@ final class Browser {
         case .favorites: break
         }
         state.message = nil
+        state.serverAway = false
+    }
+
+    /// Sends the favorites queued while the server was away (when there are any).
+    func syncFavorites() {
+        guard let queue = favoritesQueue, client?.token != nil else { return }
+        let post = post
+        Task {
+            guard await !queue.pending.isEmpty else { return }
+            post(.answer(.favoritesSynced(await attempt { try await queue.sync() })))
+        }
     }
 
     /// A failure as the bottom line: one sentence, and Ctrl-R to try again when it may help.
     private func show(_ error: CatalogClientError) {
         let phrases = state.phrases
+        if error.isConnectivity { state.serverAway = true }
         let text = error.isConnectivity ? "\(phrases.unreachable) (\(error.message))" : error.message
         state.message = BrowserState.Message(
             text: text, isError: true,

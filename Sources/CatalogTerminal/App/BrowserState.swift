@@ -27,7 +27,8 @@ struct BrowserState: Sendable {
 
     /// Search as you type: the query, the scope, the results.
     struct Search: Equatable, Sendable {
-        var query = ""
+        /// The query as it is being typed.
+        var line = LineEditor()
         /// The selected scope (an index into the catalog's scopes).
         var scope = 0
         var results = RecordList()
@@ -37,6 +38,9 @@ struct BrowserState: Sendable {
         /// Bumped for every new query, so late answers to old ones are dropped.
         var generation = 0
         var searching = false
+
+        /// The query's text.
+        var query: String { line.text }
     }
 
     /// A record being shown, and where Esc goes back to.
@@ -56,6 +60,8 @@ struct BrowserState: Sendable {
         var failed = false
         var busy = false
         var returnTo: Screen = .catalogs
+        /// The record `*` was pressed on while signed out: marked as a favorite once signed in.
+        var favorite: Record?
     }
 
     /// A line at the bottom: a note, or an error that can be retried.
@@ -91,12 +97,19 @@ struct BrowserState: Sendable {
     var detail: Detail?
     var signIn = SignIn()
     var signedInAs: String?
+    /// Whether the help screen is shown over the current screen (any key closes it).
+    var showingHelp = false
+    /// The first line of the help shown, when it is longer than the screen.
+    var helpScroll = 0
     var message: Message?
     /// Letters typed for an index jump, and when the last one was.
     var jumpLetters = ""
     var lastJumpKey = Date.distantPast
     var loading = false
     var offline = false
+    /// The server could not be reached at the last try (a connectivity failure, cleared when the
+    /// change feed is live again).
+    var serverAway = false
     /// Whether the open catalog's changes are followed live.
     var live = Live.off
 

@@ -26,6 +26,7 @@ enum BrowserView {
     static func frame(_ state: BrowserState, width: Int, height: Int) -> Frame {
         var rows: [Row]
         switch state.screen {
+        case _ where state.showingHelp: rows = help(state, width: width, height: height)
         case .catalogs: rows = catalogs(state, width: width, height: height)
         case .catalog: rows = catalog(state, width: width, height: height)
         case .detail: rows = detail(state, width: width, height: height)
@@ -87,7 +88,7 @@ enum BrowserView {
         }
         let body = bodyHeight(state: state, height: height)
         if let search = state.search {
-            rows.append(Row([Span(" / ", .bold), Span(search.query), Span("▏", .muted)]).fitted(to: width))
+            rows.append(Row([Span(" / ", .bold)] + search.line.spans(width: max(0, width - 4))).fitted(to: width))
             rows.append(scopeBar(search, catalog: catalog, width: width))
             if search.results.loaded && search.results.entries.isEmpty && !search.searching {
                 rows.append(Row("  " + phrases.noResults, .muted))
@@ -128,16 +129,38 @@ enum BrowserView {
         return rows
     }
 
-    /// The scope buttons with their counts: `[Alle 11]  Windows 6  Apple 6  Apple&Win 2`.
+    /// The scope buttons with their counts: `[Alle 11]  Windows 6  Apple 6  Apple&Win 2`. Buttons that
+    /// do not fit are left out whole, a window around the selected one, `‹` and `›` saying more
+    /// are on that side (Tab scrolls to them).
     static func scopeBar(_ search: BrowserState.Search, catalog: CatalogDetail, width: Int) -> Row {
-        var spans: [Span] = [Span(" ")]
-        for (index, label) in catalog.scopes.enumerated() {
+        if catalog.scopes.isEmpty {
+            return Row([Span(" "), Span("\(search.total)\(search.totalCapped ? "+" : "")", .muted)]).fitted(to: width)
+        }
+        let buttons = catalog.scopes.enumerated().map { index, label in
             let count = search.scopes.first { $0.label == label }.map { "\($0.count)\($0.capped ? "+" : "")" } ?? "…"
             let style = index == search.scope ? TextStyle(bold: true, reverse: true) : TextStyle.muted
-            spans.append(Span(" \(label) \(count) ", style))
+            return Span(" \(label) \(count) ", style)
+        }
+        let columns = buttons.map { TextWidth.of($0.text) + 1 }
+        let selected = min(max(0, search.scope), buttons.count - 1)
+        // The widest window holding the selected button: from it, grow to the right, then left.
+        let room = width - 3  // the leading space and the two markers
+        var (first, last) = (selected, selected)
+        var used = columns[selected]
+        while last + 1 < buttons.count, used + columns[last + 1] <= room {
+            last += 1
+            used += columns[last]
+        }
+        while first > 0, used + columns[first - 1] <= room {
+            first -= 1
+            used += columns[first]
+        }
+        var spans = [Span(first > 0 ? "‹" : " ", .muted)]
+        for index in first...last {
+            spans.append(buttons[index])
             spans.append(Span(" "))
         }
-        if catalog.scopes.isEmpty { spans.append(Span("\(search.total)\(search.totalCapped ? "+" : "")", .muted)) }
+        if last + 1 < buttons.count { spans.append(Span("›", .muted)) }
         return Row(spans).fitted(to: width)
     }
 
@@ -157,7 +180,7 @@ enum BrowserView {
                 parity = 0
             case .record(let record, let matches):
                 let selected = index == list.selected
-                let tint: TextStyle? = selected ? .selected : parity % 2 == 1 ? TextStyle(background: .alternate) : nil
+                let tint: TextStyle = selected ? .selected : .paper(tinted: parity % 2 == 1)
                 rows.append(recordRow(record, matches: matches, width: width, state: state, fill: tint))
                 parity += 1
             }
@@ -343,26 +366,7 @@ enum BrowserView {
                 ]
             ).fitted(to: width)
         }
-        let hints: String
-        switch state.screen {
-        case .catalogs:
-            hints = "↑↓ Enter open   s sign in   q quit"
-        case .catalog where state.search != nil:
-            let search = state.search!
-            hints =
-                "type to search   Tab scope   ↑↓ Enter open   Esc close   \(search.total)\(search.totalCapped ? "+" : "") \(state.phrases.results)"
-        case .catalog:
-            let jump =
-                state.jumpLetters.isEmpty || Date().timeIntervalSince(state.lastJumpKey) > 0.8
-                ? "" : "[\(state.jumpLetters.uppercased())] "
-            hints = "\(jump)a–z jump   / search   Tab view   ↑↓ PgUp PgDn Home End   Enter open   * favorite   Esc back"
-        case .detail:
-            hints = "Esc back   ↑↓ scroll   * favorite"
-        case .signIn:
-            hints = "Tab next field   Enter sign in   Esc cancel"
-        }
-        // The live hint first: a narrow terminal cuts the key hints, not it.
-        return Row(liveHint(state) + [Span(" " + hints, .muted)]).fitted(to: width)
+        return Row(liveHint(state) + fitted(hints(state), width: width - liveWidth(state))).fitted(to: width)
     }
 
     /// `● live` while the open catalog's changes stream in, `○ reconnecting…` while the server

@@ -3,6 +3,10 @@ import CatalogSupport
 
 /// How a piece of text looks. Colours are only used on a colour terminal (not with `NO_COLOR`,
 /// not with `TERM=dumb`); bold, underline and reverse video always.
+///
+/// Rows of the list are drawn on "paper" where the terminal's colours are known
+/// (``ColorDepth/tints``): every other row in the tint, the rest in a light base colour, with
+/// dark text whose every colour keeps a WCAG contrast of at least 4.5:1 on both.
 struct TextStyle: Equatable, Sendable {
     /// The colours the app uses, by meaning.
     enum Color: Equatable, Sendable {
@@ -14,6 +18,10 @@ struct TextStyle: Equatable, Sendable {
         case match
         /// The tint of every other row (the original sequencers app's sage green).
         case alternate
+        /// The background of the list's other rows.
+        case base
+        /// The text on the list's rows.
+        case text
         /// Errors.
         case error
     }
@@ -28,16 +36,29 @@ struct TextStyle: Equatable, Sendable {
     static let bold = TextStyle(bold: true)
     static let muted = TextStyle(foreground: .muted)
     static let selected = TextStyle(reverse: true)
+    /// A list row's paper: the tint for odd rows, the base colour for the others.
+    static func paper(tinted: Bool) -> TextStyle {
+        TextStyle(foreground: .text, background: tinted ? .alternate : .base)
+    }
 
-    /// The SGR sequence that switches to this style from the default.
-    func sequence(colors: Bool) -> String {
+    /// Whether this style is a row's paper (its colours are the app's, not the terminal's).
+    var isPaper: Bool { background == .alternate || background == .base }
+
+    /// The SGR sequence that switches to this style from the default, at `depth`, for text on a
+    /// row's paper (`onPaper`) or on the terminal's own background.
+    func sequence(depth: ColorDepth, onPaper: Bool = false) -> String {
         var codes: [String] = []
         if bold { codes.append("1") }
         if underline { codes.append("4") }
         if reverse { codes.append("7") }
-        if colors {
-            if let foreground { codes.append("38;5;\(Self.code(foreground, foreground: true))") }
-            if let background { codes.append("48;5;\(Self.code(background, foreground: false))") }
+        let paper = onPaper && depth.tints
+        if depth != .none {
+            if let foreground, let code = Self.code(foreground, foreground: true, depth: depth, onPaper: paper) {
+                codes.append(code)
+            }
+            if let background, let code = Self.code(background, foreground: false, depth: depth, onPaper: paper) {
+                codes.append(code)
+            }
         } else if foreground == .match {
             // Without colours, matches are underlined.
             codes.append("4")
@@ -45,13 +66,46 @@ struct TextStyle: Equatable, Sendable {
         return codes.isEmpty ? "" : "\u{1B}[" + codes.joined(separator: ";") + "m"
     }
 
-    static func code(_ color: Color, foreground: Bool) -> Int {
+    /// The SGR parameters of `color` (nil: the terminal's own colour).
+    static func code(_ color: Color, foreground: Bool, depth: ColorDepth, onPaper: Bool) -> String? {
+        let prefix = foreground ? "38" : "48"
+        if depth == .basic {
+            let basic: Int? =
+                switch color {
+                case .accent: 4
+                case .match: 3
+                case .error: 1
+                case .muted, .alternate, .base, .text: nil
+                }
+            return basic.map { "\(foreground ? 30 + $0 : 40 + $0)" }
+        }
+        if depth == .trueColor, onPaper || color == .alternate || color == .base || color == .text {
+            let (red, green, blue) = paperRGB(color, foreground: foreground)
+            return "\(prefix);2;\(red);\(green);\(blue)"
+        }
+        let index: Int
         switch color {
-        case .accent: 33
-        case .muted: 245
-        case .match: 208
-        case .alternate: foreground ? 22 : 144  // rgb(180,190,150), as near as 256 colours get
-        case .error: 196
+        case .accent: index = onPaper ? 18 : 33
+        case .muted: index = onPaper ? 237 : 245
+        case .match: index = onPaper ? 88 : 208
+        case .alternate: index = foreground ? 22 : 144  // rgb(180,190,150), as near as 256 colours get
+        case .base: index = 255
+        case .text: index = 16
+        case .error: index = onPaper ? 124 : 196
+        }
+        return "\(prefix);5;\(index)"
+    }
+
+    /// The 24-bit colours of the list's paper and the text on it.
+    static func paperRGB(_ color: Color, foreground: Bool) -> (Int, Int, Int) {
+        switch color {
+        case .accent: (0, 40, 120)
+        case .muted: (70, 70, 70)
+        case .match: (140, 20, 0)
+        case .alternate: foreground ? (0, 95, 0) : (180, 190, 150)
+        case .base: (250, 250, 245)
+        case .text: (20, 20, 20)
+        case .error: (160, 0, 0)
         }
     }
 }
@@ -122,15 +176,18 @@ struct Frame: Equatable, Sendable {
 
     /// The frame as terminal output: home, each row with its styles, the rest of each line
     /// cleared, nothing below the last row.
-    func render(width: Int, height: Int, colors: Bool) -> String {
+    func render(width: Int, height: Int, colors: ColorDepth) -> String {
         var out = "\u{1B}[H"
         for line in 0..<height {
             let row = line < rows.count ? rows[line].fitted(to: width) : Row()
-            let fill = row.fill?.sequence(colors: colors) ?? ""
+            // Paper where tints are drawn; elsewhere the row keeps the terminal's colours.
+            let paper = row.fill?.isPaper == true && colors.tints
+            let fill =
+                row.fill.map { $0.isPaper && !colors.tints ? "" : $0.sequence(depth: colors, onPaper: paper) } ?? ""
             out += "\u{1B}[0m" + fill
             var used = 0
             for span in row.spans {
-                out += span.style.sequence(colors: colors)
+                out += span.style.sequence(depth: colors, onPaper: paper)
                 out += span.text
                 out += "\u{1B}[0m" + fill
                 used += TextWidth.of(span.text)

@@ -7,6 +7,38 @@ enum Key: Equatable, Sendable {
     case enter, escape, tab, backTab, backspace, delete
     /// Ctrl and a letter (`control("c")` is Ctrl-C).
     case control(Character)
+    /// A mouse button or the wheel, reported in SGR mouse mode (1006).
+    case mouse(Mouse)
+}
+
+/// What the mouse did, and where (columns and rows from 1, as the terminal counts them).
+struct Mouse: Equatable, Sendable {
+    enum Action: Equatable, Sendable {
+        /// The left button went down.
+        case click
+        case wheelUp, wheelDown
+    }
+
+    var action: Action
+    var column: Int
+    var row: Int
+
+    /// The event of an SGR report's parameters (`<0;12;5` and `M`), nil for releases, other
+    /// buttons and motion.
+    init?(sgr parameters: String, pressed: Bool) {
+        let numbers = parameters.dropFirst().split(separator: ";").map { Int($0) }
+        guard pressed, numbers.count == 3, let button = numbers[0], let column = numbers[1], let row = numbers[2]
+        else { return nil }
+        // Bits 2–4 are Shift, Meta and Ctrl; 32 is motion.
+        switch button & ~0b1_1100 {
+        case 0: action = .click
+        case 64: action = .wheelUp
+        case 65: action = .wheelDown
+        default: return nil
+        }
+        self.column = column
+        self.row = row
+    }
 }
 
 /// Turns the bytes read from a terminal into keys. Escape sequences may arrive split across
@@ -27,7 +59,7 @@ struct KeyDecoder {
         }
         pending.removeFirst(index)
         // Never hold more than an escape sequence can be long: garbage is dropped.
-        if pending.count > 16 { pending.removeAll() }
+        if pending.count > 24 { pending.removeAll() }
         return keys
     }
 
@@ -101,10 +133,15 @@ struct KeyDecoder {
         // ESC [ parameters final
         var end = index + 2
         while end < bytes.count, (0x30...0x3F).contains(bytes[end]) { end += 1 }
-        guard end < bytes.count else { return end - index > 12 ? (nil, end - index) : nil }
+        guard end < bytes.count else { return end - index > 20 ? (nil, end - index) : nil }
         let final = bytes[end]
         let parameters = String(decoding: bytes[(index + 2)..<end], as: UTF8.self)
         let length = end - index + 1
+        if parameters.hasPrefix("<") {
+            // An SGR mouse report: ESC [ < button ; column ; row M (press) or m (release).
+            let mouse = final == 0x4D || final == 0x6D ? Mouse(sgr: parameters, pressed: final == 0x4D) : nil
+            return (mouse.map { .mouse($0) }, length)
+        }
         let key: Key?
         switch final {
         case 0x41: key = .up

@@ -27,7 +27,8 @@ final class TerminalDevice: @unchecked Sendable {
     var isTerminal: Bool { isatty(input) == 1 && isatty(output) == 1 }
 
     /// Raw mode (no echo, no line editing, no signals from keys, no output processing), the
-    /// alternate screen, no cursor.
+    /// alternate screen, no cursor, clicks and the wheel reported in SGR mouse mode (1000 and
+    /// 1006; a terminal without them ignores the request).
     func enter() throws {
         var settings = termios()
         guard tcgetattr(input, &settings) == 0 else {
@@ -45,13 +46,13 @@ final class TerminalDevice: @unchecked Sendable {
         guard tcsetattr(input, TCSAFLUSH, &settings) == 0 else {
             throw TerminalError("cannot switch the terminal to raw mode")
         }
-        write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J")
+        write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[?1000h\u{1B}[?1006h\u{1B}[H\u{1B}[2J")
     }
 
     /// Puts the terminal back as it was.
     func leave() {
         guard var settings = saved else { return }
-        write("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l")
+        write("\u{1B}[?1006l\u{1B}[?1000l\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l")
         tcsetattr(input, TCSAFLUSH, &settings)
         saved = nil
     }
