@@ -86,12 +86,25 @@ public enum ImportPipeline {
         // The names a source declares reach the mapper before its first record, so messages
         // list them even when every record leaves them empty.
         var declared: [String] = []
+        // Where each id was first seen, so a repeated one names both places.
+        var firstRows: [String: SourceLocation] = [:]
         let read = try reader.read(cancellation: cancellation, fieldNames: { declared = $0 }) { source in
             if !declared.isEmpty {
                 mapper.declare(fieldNames: declared)
                 declared = []
             }
-            batch.append(try mapper.record(from: source))
+            let record = try mapper.record(from: source)
+            let idName = definition.sourceName(for: .id)
+            let location =
+                source.fields.first { $0.name == idName && $0.location.line > 0 }?.location ?? source.location
+            if let earlier = firstRows.updateValue(location, forKey: record.id) {
+                firstRows[record.id] = earlier
+                throw ImportError(
+                    .invalidValue,
+                    "two records have the id \"\(record.id.prefix(200))\": this one and the one at \(earlier)",
+                    at: location, field: source.fields.contains { $0.name == idName } ? idName : nil)
+            }
+            batch.append(record)
             if batch.count == Self.batchSize {
                 try pipe.send(batch)
                 batch.removeAll(keepingCapacity: true)
@@ -143,7 +156,7 @@ struct Reading: Sendable, Equatable {
     init(mapper: RecordMapper, summary: ReadSummary) {
         self.init(
             fieldOrder: mapper.fieldOrder, translatedFields: mapper.translatedFields, idSource: mapper.idSource,
-            notes: mapper.notes, summary: summary)
+            notes: summary.notes + mapper.notes, summary: summary)
     }
 
     /// Creates a reading.

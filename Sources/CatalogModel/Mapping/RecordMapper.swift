@@ -45,6 +45,8 @@ public struct RecordMapper: Sendable {
     private var recordsWithFieldID = 0
     private var recordsWithDerivedID = 0
     private var roleEntries = [[Entry]](repeating: [], count: Role.allCases.count)
+    private var unresolvedCountries = 0
+    private var firstUnresolvedCountry: (value: String, location: SourceLocation, field: String)?
 
     /// What a source field name stands for.
     private struct FieldClass {
@@ -74,11 +76,13 @@ public struct RecordMapper: Sendable {
     public init(definition: CatalogDefinition) {
         self.definition = definition
         var roles: [String: [Role]] = [:]
-        for role in Role.allCases {
+        for role in Role.allCases where !definition.isUnmapped(role) {
             roles[definition.sourceName(for: role), default: []].append(role)
         }
         rolesBySource = roles
-        translatableSources = Self.textRoles.map { definition.sourceName(for: $0) }
+        translatableSources = Self.textRoles.filter { !definition.isUnmapped($0) }.map {
+            definition.sourceName(for: $0)
+        }
         fieldOrder = definition.fieldOrder
         orderedNames = Set(definition.fieldOrder)
         translatedFields = definition.translatedFields
@@ -206,10 +210,19 @@ public struct RecordMapper: Sendable {
             record.quantity = quantity
         }
         if let (value, field) = trimmed(.country) {
-            guard let code = CountryCode(value) else {
-                throw fail(field, "country \"\(value)\" is not \(CountryCode.requirement)")
+            if let code = CountryCode(value) {
+                record.country = code.text
+            } else {
+                // A name or an alpha-3 code becomes the code, the text is kept as the source had it;
+                // anything else is only an extra field, and the summary says so.
+                let name = definition.sourceName(for: .country)
+                if record.fields[name] == nil { record.fields[name] = .text(field.value) }
+                if let code = CountryCode(resolving: value) {
+                    record.country = code.text
+                } else {
+                    noteUnresolvedCountry(value, field: field, record: source)
+                }
             }
-            record.country = code.text
         }
         if let (value, _) = trimmed(.image) { record.image = value }
         if let (value, field) = trimmed(.featured) {
@@ -321,6 +334,13 @@ public struct RecordMapper: Sendable {
         return FieldClass(roles: [], base: name, language: nil, type: definition.fieldTypes[name])
     }
 
+    private mutating func noteUnresolvedCountry(_ value: String, field: SourceField, record: SourceRecord) {
+        unresolvedCountries += 1
+        if firstUnresolvedCountry == nil {
+            firstUnresolvedCountry = (value, field.location.line > 0 ? field.location : record.location, field.name)
+        }
+    }
+
     private mutating func count(_ key: SeveralValues) {
         if severalValues[key] == nil { severalValuesOrder.append(key) }
         severalValues[key, default: 0] += 1
@@ -347,13 +367,20 @@ public struct RecordMapper: Sendable {
     /// What the import should tell the user: one sentence per role whose source field had
     /// several values in some records.
     public var notes: [String] {
-        severalValuesOrder.map { key in
+        var notes = severalValuesOrder.map { key in
             let count = severalValues[key] ?? 0
             let records = count == 1 ? "1 record had" : "\(count) records had"
             let which = key.language.map { "first \"\($0)\" one" } ?? "first untranslated one"
             return "\(key.role.rawValue): \(records) several \"\(key.source)\" values; the \(which) is the "
                 + "\(key.role.rawValue), all are kept in \"\(key.source)\""
         }
+        if let (value, location, field) = firstUnresolvedCountry {
+            let records = unresolvedCountries == 1 ? "1 record has" : "\(unresolvedCountries) records have"
+            notes.append(
+                "\(location): field \"\(field)\": country \"\(value)\" is not a country code or name; "
+                    + "\(records) no country, the text is kept in \"\(field)\"")
+        }
+        return notes
     }
 
     /// How this source identified records: from the id field if any record had one, else from
@@ -370,7 +397,7 @@ public struct RecordMapper: Sendable {
     /// - Throws: `.notFound`: `--field id=alpha2: no field "alpha2" in the source; its fields: …`.
     public func finish() throws(ImportError) {
         for role in Role.allCases {
-            guard let name = requiredSources[role], !hasSeen(name) else { continue }
+            guard let name = requiredSources[role], !name.isEmpty, !hasSeen(name) else { continue }
             throw missingField(role: role, name: name, at: SourceLocation())
         }
     }
