@@ -1,4 +1,5 @@
 import CatalogCollation
+import CatalogCore
 import CatalogImport
 import CatalogModel
 import CatalogStorage
@@ -130,5 +131,56 @@ import Testing
         #expect(error?.location.line == 4 && error?.location.column == 1)
         #expect(error?.message == "two records have the id \"p1\": this one and the one at \(file.path):2:1")
         #expect(try temporary.database.read { try $0.catalog("dup") } == nil)
+    }
+
+    /// Ids derived from repeated titles are numbered in source order (`afghanistan`,
+    /// `afghanistan-2`); an export writes the numbered ones, so importing it again, in any order,
+    /// keeps every record's id and the catalog keyed by titles.
+    @Test func exportedIdsStayTheIdsWhateverTheOrder() throws {
+        let directory = try TemporaryDirectory()
+        let temporary = try TemporaryDatabase()
+        let database = temporary.database
+        let importer = SourceImporter(collation: { try ICUCollation.forImport(locale: $0) })
+        let source = directory.file("places.csv")
+        try Data("title,n\nAfghanistan,1\nAfghanistan,2\nAfghanistan,3\nKabul,4\n".utf8).write(to: source)
+        _ = try importer.run(ImportRequest(source: source.path, catalog: "p"), database: database)
+        func ids() throws -> [String: String] {
+            try database.read { reader in
+                let catalog = try #require(try reader.catalog("p"))
+                var ids: [String: String] = [:]
+                try reader.forEachItem(of: catalog) { item in
+                    let record = try item.record()
+                    ids[record.id] = record.fields["n"]?.scalarText
+                }
+                return ids
+            }
+        }
+        let before = try ids()
+        #expect(before == ["afghanistan": "1", "afghanistan-2": "2", "afghanistan-3": "3", "kabul": "4"])
+        let csv = try database.read { reader in
+            let catalog = try #require(try reader.catalog("p"))
+            var sink = DataSink()
+            try CatalogExporter.write(
+                .csv, definition: catalog.definition, embedDefinition: false,
+                records: { body in try reader.forEachItem(of: catalog) { try body(try $0.record()) } }, to: &sink)
+            return String(decoding: sink.data, as: UTF8.self)
+        }
+        // The numbered ids are written, the plain slugs are not needed.
+        #expect(csv.contains("afghanistan-2") && csv.contains("afghanistan-3"))
+        // The rows reversed: every record keeps its id, nothing is added or re-keyed.
+        var lines = csv.split(separator: "\n").map(String.init)
+        let header = lines.removeFirst()
+        let reversed = directory.file("reversed.csv")
+        try Data(([header] + lines.reversed()).joined(separator: "\n").utf8).write(to: reversed)
+        guard
+            case .imported(let summary) = try importer.run(
+                ImportRequest(source: reversed.path, catalog: "p"), database: database)
+        else {
+            Issue.record("expected an import")
+            return
+        }
+        #expect(summary.added == 0 && summary.total == 4)
+        #expect(try ids() == before)
+        #expect(try database.read { try $0.catalog("p")?.definition.idSource } == .title("title"))
     }
 }

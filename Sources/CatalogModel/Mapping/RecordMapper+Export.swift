@@ -116,8 +116,8 @@ extension RecordMapper {
         guard definition.mapping[.id] == nil, !fieldOrder.contains(definition.sourceName(for: .id)) else {
             return false
         }
-        let slug = TextFolding.words(record.title).joined(separator: "-")
-        return record.id == slug || record.id.hasPrefix(slug + "-")
+        // Only the plain slug: a repeat's number (`-2`) depends on the order, so it is written.
+        return record.id == RecordMapper.slug(of: record.title)
     }
 
     /// The source values that produce `labels`: a mapped value whose labels are exactly these,

@@ -5,8 +5,10 @@ import Foundation
 /// A source field feeds a role when the definition maps it, or when it is named like the role;
 /// one field may feed several roles (`--field id=alpha_2 --field country=alpha_2`). Every other
 /// field is kept in ``Record/fields``, with its type. Records without an id get one derived from
-/// the title (`"Klangwerk Studio"` → `"klangwerk-studio"`, then `-2`, `-3` for repeats), so
-/// importing the same source twice yields the same ids.
+/// the title (`"Klangwerk Studio"` → `"klangwerk-studio"`, then `-2`, `-3` for repeats in source
+/// order), so importing the same source twice yields the same ids. Exports write the numbered ids
+/// of repeats, and importing them into a catalog keyed by titles keeps them (and the catalog keyed
+/// by titles), whatever the order of the records.
 ///
 /// Nothing is dropped silently:
 /// - a single-valued role (every role but `categories`) whose field has several values takes the
@@ -29,6 +31,9 @@ public struct RecordMapper: Sendable {
     /// Role source names whose translations may be spelled into field names (`name@de`).
     private let translatableSources: [String]
     private var derivedIDs: [String: Int] = [:]
+    /// Ids of the derived shape (`afghanistan-2`) this source gave in its id field; derived ids
+    /// skip them.
+    private var givenDerivedIDs: Set<String> = []
     /// Source field names in the order they were first seen, for exports.
     public private(set) var fieldOrder: [String]
     private var orderedNames: Set<String>
@@ -189,7 +194,14 @@ public struct RecordMapper: Sendable {
         if let (id, field) = trimmed(.id) {
             guard id.utf8.count <= 512 else { throw fail(field, "id longer than 512 bytes") }
             record.id = id
-            recordsWithFieldID += 1
+            if hasDerivedShape(id, title: title) {
+                // An export of a catalog keyed by titles writes the numbered ids of repeated titles:
+                // they stay the ids, and the catalog stays keyed by titles.
+                givenDerivedIDs.insert(id)
+                recordsWithDerivedID += 1
+            } else {
+                recordsWithFieldID += 1
+            }
         } else {
             record.id = deriveID(from: title)
             recordsWithDerivedID += 1
@@ -468,7 +480,9 @@ public struct RecordMapper: Sendable {
         return labels
     }
 
-    private mutating func deriveID(from title: String) -> String {
+    /// The id a title gives before repeats are numbered: its folded words joined by `-`, the words
+    /// past 80 bytes left out; `item` for a title without words.
+    static func slug(of title: String) -> String {
         var slug = ""
         var pendingDash = false
         for word in TextFolding.words(title) {
@@ -477,10 +491,28 @@ public struct RecordMapper: Sendable {
             pendingDash = true
             if slug.utf8.count > 80 { break }
         }
-        if slug.isEmpty { slug = "item" }
-        let seen = derivedIDs[slug, default: 0] + 1
-        derivedIDs[slug] = seen
-        return seen == 1 ? slug : "\(slug)-\(seen)"
+        return slug.isEmpty ? "item" : slug
+    }
+
+    private mutating func deriveID(from title: String) -> String {
+        let slug = Self.slug(of: title)
+        while true {
+            let seen = derivedIDs[slug, default: 0] + 1
+            derivedIDs[slug] = seen
+            let id = seen == 1 ? slug : "\(slug)-\(seen)"
+            if !givenDerivedIDs.contains(id) { return id }
+        }
+    }
+
+    /// Whether `id`, given in the id field of a catalog whose records took their ids from titles, is
+    /// what ``deriveID(from:)`` makes of `title`: the title's slug, or the slug and `-N` (N ≥ 2).
+    private func hasDerivedShape(_ id: String, title: String) -> Bool {
+        guard definition.mapping[.id] == nil, case .title? = definition.idSource else { return false }
+        let slug = Self.slug(of: title)
+        guard id.hasPrefix(slug) else { return false }
+        let rest = id.dropFirst(slug.count)
+        guard rest.first == "-", let number = Int(rest.dropFirst()), number >= 2 else { return rest.isEmpty }
+        return String(number) == rest.dropFirst()
     }
 
     static func normalizeLineEnds(_ text: String) -> String {
