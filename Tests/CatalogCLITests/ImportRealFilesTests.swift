@@ -91,4 +91,14 @@ import Testing
         #expect(
             option.stderr.contains("catalog import: error: --comment takes one ASCII character"), "\(option.stderr)")
     }
+
+    @Test func countryNamesInTheCatalogsLocale() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let file = try cli.write("orte.csv", "title,country\nBerlin,Deutschland\nWien,Österreich\n")
+        let imported = try cli.run(["import", file, "--catalog", "orte", "--locale", "de"])
+        #expect(imported.status == 0 && !imported.stderr.contains("note:"), "\(imported.stderr)")
+        let wien = try cli.run(["show", "--catalog", "orte", "wien", "--json"])
+        #expect(wien.stdout.contains(#""country" : "AT""#), "\(wien.stdout)")
+    }
 }

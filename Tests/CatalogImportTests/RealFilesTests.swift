@@ -183,4 +183,33 @@ import Testing
         #expect(try ids() == before)
         #expect(try database.read { try $0.catalog("p")?.definition.idSource } == .title("title"))
     }
+
+    /// Values are kept exactly as they came, leading and trailing spaces included, by every reader;
+    /// only values a role parses (id, title, price, quantity, country…) are read without them.
+    @Test func spacesAroundValuesAreKept() throws {
+        let sources: [any RecordSource] = [
+            CSVRecordReader(data: Data("title,note\n Anvil , two spaces  \n".utf8), sourceName: "x.csv"),
+            XMLRecordReader(
+                data: Data("<r><i><title> Anvil </title><note> two spaces  </note></i></r>".utf8),
+                sourceName: "x.xml", recordElement: nil),
+            JSONRecordReader(
+                data: Data(#"[{"title": " Anvil ", "note": " two spaces  "}]"#.utf8), sourceName: "x.json"),
+        ]
+        for source in sources {
+            var mapper = RecordMapper(definition: CatalogDefinition(id: "c", title: "C", locale: "en"))
+            var records: [Record] = []
+            try source.forEachRecord { records.append(try mapper.record(from: $0)) }
+            #expect(records.first?.fields["note"] == .text(" two spaces  "))
+            #expect(records.first?.title == "Anvil" && records.first?.id == "anvil")
+            let exported = mapper.sourceRecord(from: try #require(records.first))
+            #expect(pairs(exported).contains("note= two spaces  "))
+        }
+    }
+
+    @Test func countryNamesInTheCatalogsLanguageComeFromICU() {
+        let german = ICUCountryNames.names(locale: "de")
+        #expect(german[CountryCode.nameKey("Deutschland")] == "DE")
+        #expect(german[CountryCode.nameKey("FRANKREICH")] == "FR")
+        #expect(ICUCountryNames.names(locale: "hu")[CountryCode.nameKey("Magyarország")] == "HU")
+    }
 }

@@ -215,8 +215,10 @@ struct ImportCommand: Command {
 }
 
 extension SourceImporter {
-    /// An importer whose sort keys and sections come from ICU.
+    /// An importer whose sort keys, sections and country names in the catalog's language come from ICU.
     static var withICU: SourceImporter {
-        SourceImporter(collation: { try ICUCollation.forImport(locale: $0) })
+        var importer = SourceImporter(collation: { try ICUCollation.forImport(locale: $0) })
+        importer.countryNames = { ICUCountryNames.names(locale: $0) }
+        return importer
     }
 }

@@ -96,6 +96,10 @@ public struct SourceImporter: Sendable {
     public var readingDone: @Sendable (Int) -> Void = { _ in }
     /// Called with the size of the file to read, once it is known.
     public var sizeKnown: @Sendable (Int64?) -> Void = { _ in }
+    /// Country names in a language (the catalog's locale and ``CatalogDefinition/language``), folded
+    /// as ``CountryCode/nameKey(_:)`` does, to their codes: a `country` field may name countries in
+    /// them. None by default; `ICUCountryNames.names(locale:)` gives ICU's.
+    public var countryNames: @Sendable (_ locale: String) -> [String: String] = { _ in [:] }
 
     /// Creates an importer whose sort keys and sections come from `collation`.
     public init(collation: @escaping @Sendable (_ locale: String) throws -> any CatalogCollating) {
@@ -167,10 +171,19 @@ public struct SourceImporter: Sendable {
                 reader, into: database, definition: definition, replace: plan.request.replace,
                 collation: collation, requiredSources: plan.request.mapping, source: digest,
                 previous: .planned(plan.stored), readingDone: { done($0) }, progress: { records($0) },
-                isCancelled: isCancelled)
+                isCancelled: isCancelled, countryNames: localCountryNames(definition))
         } catch let error as ImportError where Self.isGuessedCSV(fetched, request: plan.request, format: format) {
             throw Self.notARecordFile(error, fetched: fetched)
         }
+    }
+
+    /// ``countryNames`` in the catalog's locale and its language.
+    private func localCountryNames(_ definition: CatalogDefinition) -> [String: String] {
+        var names = countryNames(definition.locale)
+        if let language = definition.language, language != definition.locale {
+            names.merge(countryNames(language)) { own, _ in own }
+        }
+        return names
     }
 
     /// Whether `fetched` is read as CSV only because nothing else fit: no `--format`, an extension

@@ -43,6 +43,9 @@ public struct RecordMapper: Sendable {
     private var seenNames: [String] = []
     /// Source fields that carried a language and are not roles.
     public private(set) var translatedFields: [String]
+    /// Country names in the catalog's languages (``CountryCode/nameKey(_:)`` to the code), from ICU:
+    /// a country field may name countries in them (`Deutschland`), besides English names and codes.
+    public var localCountryNames: [String: String] = [:]
     /// Mappings the user gave for this import: each must name a field the source has.
     public var requiredSources: [Role: String] = [:]
     private var severalValues: [SeveralValues: Int] = [:]
@@ -229,7 +232,9 @@ public struct RecordMapper: Sendable {
                 // anything else is only an extra field, and the summary says so.
                 let name = definition.sourceName(for: .country)
                 if record.fields[name] == nil { record.fields[name] = .text(field.value) }
-                if let code = CountryCode(resolving: value) {
+                if let code = CountryCode(resolving: value)
+                    ?? localCountryNames[CountryCode.nameKey(value)].flatMap({ CountryCode($0) })
+                {
                     record.country = code.text
                 } else {
                     noteUnresolvedCountry(value, field: field, record: source)

@@ -26,7 +26,7 @@ extension CountryCode {
     }
 
     /// The comparison key of a name: its folded words, one space apart.
-    static func nameKey(_ name: String) -> String {
+    public static func nameKey(_ name: String) -> String {
         TextFolding.words(name).joined(separator: " ")
     }
 
