@@ -181,6 +181,28 @@ extern "C" int catalog_icu_locale_is_available(const char *tag, int32_t length) 
     return 0;
 }
 
+extern "C" int32_t catalog_icu_country_name(
+    const char *tag, int32_t length, const char *code, char *buffer, int32_t capacity) {
+    UErrorCode status = U_ZERO_ERROR;
+    icu::Locale display = localeFromTag(tag, length, status);
+    if (U_FAILURE(status) || code == nullptr || buffer == nullptr || capacity <= 0) {
+        return 0;
+    }
+    std::string id = std::string("und_") + code;
+    UChar name[128];
+    int32_t units = uloc_getDisplayCountry(id.c_str(), display.getName(), name, 128, &status);
+    if (U_FAILURE(status) || units <= 0 || units >= 128) {
+        return 0;
+    }
+    int32_t written = 0;
+    u_strToUTF8(buffer, capacity, &written, name, units, &status);
+    if (U_FAILURE(status) || written >= capacity || std::strncmp(buffer, code, static_cast<size_t>(written)) == 0) {
+        return 0;
+    }
+    buffer[written] = '\0';
+    return written;
+}
+
 // MARK: - Collator
 
 extern "C" catalog_icu_collator *catalog_icu_collator_open(const char *tag, int32_t length, int32_t *status) {

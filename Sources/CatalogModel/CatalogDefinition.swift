@@ -21,7 +21,8 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
     public var rootElement: String?
     /// The XML element that holds one record (`Produkt`); `record` when unset.
     public var recordElement: String?
-    /// Source field name for each role. Roles not listed map from a source field of the same name.
+    /// Source field name for each role. Roles not listed map from a source field of the same name;
+    /// an empty name unmaps the role (``isUnmapped(_:)``).
     public var mapping: [Role: String]
     /// Category values as they appear in the source, mapped to category labels. A value not listed
     /// here becomes one label as it is (after ``categorySeparator`` splitting).
@@ -129,9 +130,16 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
         return published
     }
 
-    /// The source field name that feeds `role`: the mapped name, or the role's own name.
+    /// The source field name that feeds `role`: the mapped name, or the role's own name; empty
+    /// when the role is unmapped (``isUnmapped(_:)``).
     public func sourceName(for role: Role) -> String {
         mapping[role] ?? role.rawValue
+    }
+
+    /// Whether `role` is fed by no field, not even one named like it: its mapping is the empty
+    /// name (`--no-role country`, `--field country=`), so a `country` column stays an extra field.
+    public func isUnmapped(_ role: Role) -> Bool {
+        mapping[role]?.isEmpty ?? false
     }
 
     /// Whether `id` is acceptable as a catalog identifier.

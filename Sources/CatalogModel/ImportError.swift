@@ -46,7 +46,8 @@ public struct ImportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `file:line:column: field "price": message`, with any URL's password hidden
     /// (``Credentials``).
     public var description: String {
-        var text = "\(location): "
+        // An error of the options or the mapping is not at a place in the input.
+        var text = location == SourceLocation() ? "" : "\(location): "
         if let field { text += "field \"\(field)\": " }
         return Credentials.scrubbed(text + message)
     }

@@ -75,13 +75,20 @@ public struct ReadSummary: Sendable, Equatable {
     public var fieldNames: [String]
     /// XML: the document's shape around its records, kept for exports.
     public var shape: XMLDocumentShape?
+    /// What the reader tells the user about what it passed over (`feed.xml:3:18: …`), for the
+    /// import's notes.
+    public var notes: [String]
 
     /// Creates a summary.
-    public init(records: Int = 0, bytes: Int64 = 0, fieldNames: [String] = [], shape: XMLDocumentShape? = nil) {
+    public init(
+        records: Int = 0, bytes: Int64 = 0, fieldNames: [String] = [], shape: XMLDocumentShape? = nil,
+        notes: [String] = []
+    ) {
         self.records = records
         self.bytes = bytes
         self.fieldNames = fieldNames
         self.shape = shape
+        self.notes = notes
     }
 }
 

@@ -39,6 +39,12 @@ int catalog_icu_locale_is_well_formed(const char *tag, int32_t length);
 /// not). The region and script need not be known: collation and indexes fall back to the language.
 int catalog_icu_locale_is_available(const char *tag, int32_t length);
 
+/// Writes the name of the country or region `code` (an ISO 3166-1 alpha-2 code, NUL-terminated)
+/// in the language of the BCP 47 tag `tag` (`length` bytes) to `buffer` as UTF-8, NUL-terminated.
+/// Returns the name's length in bytes, or 0 when ICU has no name for it (it would only echo the
+/// code) or `capacity` is too small.
+int32_t catalog_icu_country_name(const char *tag, int32_t length, const char *code, char *buffer, int32_t capacity);
+
 /* MARK: - Collator */
 
 /// An ICU collator for one locale, at ICU's default (tertiary) strength.

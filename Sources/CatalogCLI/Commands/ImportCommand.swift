@@ -27,6 +27,9 @@ struct ImportCommand: Command {
         help: "SQLite: the table to read")
     static let field = Option<[String]>(
         "field", value: "ROLE=NAME", help: "map source field NAME to ROLE (repeatable); NAME must occur")
+    static let noRole = Option<[String]>(
+        "no-role", value: "ROLE",
+        help: "feed ROLE from no field, not even one named like it (repeatable; same as --field ROLE=)")
     static let type = Option<[String]>(
         "type", value: "NAME=TYPE", help: "read field NAME of CSV or XML as a number or bool (or text)")
     static let locale = Option<String?>(
@@ -42,8 +45,8 @@ struct ImportCommand: Command {
     static let comment = Option<Character?>(
         "comment", value: "CHAR", help: "CSV: skip lines starting with CHAR (e.g. '#')"
     ) { (text: String) throws(CLIError) -> Character in
-        guard text.count == 1, let character = text.first, character.isASCII else {
-            throw CLIError.usage("--comment takes one ASCII character, got '\(text)'")
+        guard text.count == 1, let character = text.first, character.isASCII, !"\"\r\n".contains(character) else {
+            throw CLIError.usage("--comment takes one ASCII character other than a quote, got '\(text)'")
         }
         return character
     }
@@ -63,13 +66,13 @@ struct ImportCommand: Command {
             + "the redirect stays on the URL's own scheme, host and port)")
     static let json = CommonOptions.json.help("print the summary as JSON")
     static let options: [any OptionDeclaration] = [
-        catalog, format, record, table, field, type, locale, lang, title, categorySeparator, comment, replace,
+        catalog, format, record, table, field, noRole, type, locale, lang, title, categorySeparator, comment, replace,
         timeout, maxDownloadMB, allowPrivateFetch, CommonOptions.quiet, json,
     ]
     static let usage = [
         Usage(
             "SOURCE", .option(catalog), .option(format), .option(record), .option(table), .option(field),
-            .option(type), .option(locale), .option(lang), .option(title), .option(categorySeparator),
+            .option(noRole), .option(type), .option(locale), .option(lang), .option(title), .option(categorySeparator),
             .option(comment), .option(replace), .option(timeout), .option(maxDownloadMB), .option(allowPrivateFetch),
             .option(CommonOptions.db))
     ]
@@ -101,7 +104,7 @@ struct ImportCommand: Command {
             throw CLIError.usage("invalid catalog id '\(id)': use 1 to 64 letters, digits, '-' or '_'")
         }
         var request = ImportRequest(source: source, catalog: id)
-        request.mapping = try Self.mapping(try arguments[Self.field])
+        request.mapping = try Self.mapping(try arguments[Self.field], unmapping: try arguments[Self.noRole])
         request.fieldTypes = try Self.types(try arguments[Self.type])
         request.format = try arguments[Self.format]
         request.record = try arguments[Self.record]
@@ -134,19 +137,33 @@ struct ImportCommand: Command {
         Self.report(summary, catalog: id, seconds: Date().timeIntervalSince(started), context: context)
     }
 
-    /// `--field ROLE=NAME` values as a mapping.
-    static func mapping(_ values: [String]) throws(CLIError) -> [Role: String] {
+    /// `--field ROLE=NAME` and `--no-role ROLE` values as a mapping; an unmapped role maps to the
+    /// empty name (`--field ROLE=` says the same).
+    static func mapping(_ values: [String], unmapping: [String] = []) throws(CLIError) -> [Role: String] {
+        func role(_ name: String) throws(CLIError) -> Role {
+            guard let role = Role(rawValue: name) else {
+                throw CLIError.usage(
+                    "unknown role '\(name)'; roles: \(Role.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return role
+        }
         var mapping: [Role: String] = [:]
         for field in values {
-            let parts = field.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, !parts[1].isEmpty else {
-                throw CLIError.usage("--field takes ROLE=SOURCE_NAME, got '\(field)'")
+            let parts = field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty else {
+                throw CLIError.usage("--field takes ROLE=SOURCE_NAME (or ROLE= to unmap ROLE), got '\(field)'")
             }
-            guard let role = Role(rawValue: parts[0]) else {
-                throw CLIError.usage(
-                    "unknown role '\(parts[0])'; roles: \(Role.allCases.map(\.rawValue).joined(separator: ", "))")
+            mapping[try role(parts[0])] = parts[1]
+        }
+        for name in unmapping {
+            let unmapped = try role(name)
+            if let given = mapping[unmapped], !given.isEmpty {
+                throw CLIError.usage("--no-role \(name) contradicts --field \(name)=\(given)")
             }
-            mapping[role] = parts[1]
+            mapping[unmapped] = ""
+        }
+        if mapping[.title]?.isEmpty == true {
+            throw CLIError.usage("the title role cannot be unmapped: every record needs a title")
         }
         return mapping
     }
@@ -198,8 +215,10 @@ struct ImportCommand: Command {
 }
 
 extension SourceImporter {
-    /// An importer whose sort keys and sections come from ICU.
+    /// An importer whose sort keys, sections and country names in the catalog's language come from ICU.
     static var withICU: SourceImporter {
-        SourceImporter(collation: { try ICUCollation.forImport(locale: $0) })
+        var importer = SourceImporter(collation: { try ICUCollation.forImport(locale: $0) })
+        importer.countryNames = { ICUCountryNames.names(locale: $0) }
+        return importer
     }
 }

@@ -22,12 +22,14 @@ public enum ImportPipeline {
     ///   - previous: the catalog's version the import was planned against (``ImportPlan``), or
     ///     ``CatalogImporter/Previous/current`` to read it when the import starts.
     ///   - isCancelled: asked by the reader between records and by the import between steps.
+    ///   - countryNames: country names in the catalog's languages (``RecordMapper/localCountryNames``).
     /// - Returns: what the import did, with the mapper's notes. Nothing changes when it throws.
     public static func run(
         _ reader: any RecordSource, into database: any CatalogDatabase, definition: CatalogDefinition, replace: Bool,
         collation: any CatalogCollating, requiredSources: [Role: String] = [:], source: String? = nil,
         previous: CatalogImporter.Previous = .current, readingDone: ((Int) -> Void)? = nil,
-        progress: @escaping (Int) -> Void, isCancelled: @escaping @Sendable () -> Bool = { false }
+        progress: @escaping (Int) -> Void, isCancelled: @escaping @Sendable () -> Bool = { false },
+        countryNames: [String: String] = [:]
     ) throws -> ImportSummary {
         let pipe = BatchPipe<Record, Reading>()
         let job = UncheckedReader(reader)
@@ -37,7 +39,7 @@ public enum ImportPipeline {
                 Result {
                     try read(
                         job.reader, definition: definition, requiredSources: requiredSources, replace: replace,
-                        cancellation: cancellation, into: pipe)
+                        countryNames: countryNames, cancellation: cancellation, into: pipe)
                 })
         }
         thread.stackSize = 8 << 20
@@ -77,21 +79,35 @@ public enum ImportPipeline {
     /// batches, and returns what reading learned.
     private static func read(
         _ reader: any RecordSource, definition: CatalogDefinition, requiredSources: [Role: String], replace: Bool,
-        cancellation: ReadCancellation, into pipe: BatchPipe<Record, Reading>
+        countryNames: [String: String], cancellation: ReadCancellation, into pipe: BatchPipe<Record, Reading>
     ) throws -> Reading {
         var mapper = RecordMapper(definition: definition)
         mapper.requiredSources = requiredSources
+        mapper.localCountryNames = countryNames
         var batch: [Record] = []
         batch.reserveCapacity(Self.batchSize)
         // The names a source declares reach the mapper before its first record, so messages
         // list them even when every record leaves them empty.
         var declared: [String] = []
+        // Where each id was first seen, so a repeated one names both places.
+        var firstRows: [String: SourceLocation] = [:]
         let read = try reader.read(cancellation: cancellation, fieldNames: { declared = $0 }) { source in
             if !declared.isEmpty {
                 mapper.declare(fieldNames: declared)
                 declared = []
             }
-            batch.append(try mapper.record(from: source))
+            let record = try mapper.record(from: source)
+            let idName = definition.sourceName(for: .id)
+            let location =
+                source.fields.first { $0.name == idName && $0.location.line > 0 }?.location ?? source.location
+            if let earlier = firstRows.updateValue(location, forKey: record.id) {
+                firstRows[record.id] = earlier
+                throw ImportError(
+                    .invalidValue,
+                    "two records have the id \"\(record.id.prefix(200))\": this one and the one at \(earlier)",
+                    at: location, field: source.fields.contains { $0.name == idName } ? idName : nil)
+            }
+            batch.append(record)
             if batch.count == Self.batchSize {
                 try pipe.send(batch)
                 batch.removeAll(keepingCapacity: true)
@@ -143,7 +159,7 @@ struct Reading: Sendable, Equatable {
     init(mapper: RecordMapper, summary: ReadSummary) {
         self.init(
             fieldOrder: mapper.fieldOrder, translatedFields: mapper.translatedFields, idSource: mapper.idSource,
-            notes: mapper.notes, summary: summary)
+            notes: summary.notes + mapper.notes, summary: summary)
     }
 
     /// Creates a reading.

@@ -165,7 +165,9 @@ public struct ImportPlan: Sendable {
             return
         }
         var now: IDSource?
-        if let id = request.mapping[.id] {
+        if let id = request.mapping[.id], id.isEmpty {
+            now = .title(request.mapping[.title] ?? stored.sourceName(for: .title))
+        } else if let id = request.mapping[.id] {
             now = .field(id)
         } else if case .title = before, let title = request.mapping[.title] {
             now = .title(title)

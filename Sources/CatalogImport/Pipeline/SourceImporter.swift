@@ -96,6 +96,10 @@ public struct SourceImporter: Sendable {
     public var readingDone: @Sendable (Int) -> Void = { _ in }
     /// Called with the size of the file to read, once it is known.
     public var sizeKnown: @Sendable (Int64?) -> Void = { _ in }
+    /// Country names in a language (the catalog's locale and ``CatalogDefinition/language``), folded
+    /// as ``CountryCode/nameKey(_:)`` does, to their codes: a `country` field may name countries in
+    /// them. None by default; `ICUCountryNames.names(locale:)` gives ICU's.
+    public var countryNames: @Sendable (_ locale: String) -> [String: String] = { _ in [:] }
 
     /// Creates an importer whose sort keys and sections come from `collation`.
     public init(collation: @escaping @Sendable (_ locale: String) throws -> any CatalogCollating) {
@@ -162,11 +166,43 @@ public struct SourceImporter: Sendable {
         let reader = plan.reader(for: fetched, format: format, definition: definition) { progress($0) }
         let done = readingDone
         let records = recordsRead
-        return try ImportPipeline.run(
-            reader, into: database, definition: definition, replace: plan.request.replace,
-            collation: collation, requiredSources: plan.request.mapping, source: digest,
-            previous: .planned(plan.stored), readingDone: { done($0) }, progress: { records($0) },
-            isCancelled: isCancelled)
+        do {
+            return try ImportPipeline.run(
+                reader, into: database, definition: definition, replace: plan.request.replace,
+                collation: collation, requiredSources: plan.request.mapping, source: digest,
+                previous: .planned(plan.stored), readingDone: { done($0) }, progress: { records($0) },
+                isCancelled: isCancelled, countryNames: localCountryNames(definition))
+        } catch let error as ImportError where Self.isGuessedCSV(fetched, request: plan.request, format: format) {
+            throw Self.notARecordFile(error, fetched: fetched)
+        }
+    }
+
+    /// ``countryNames`` in the catalog's locale and its language.
+    private func localCountryNames(_ definition: CatalogDefinition) -> [String: String] {
+        var names = countryNames(definition.locale)
+        if let language = definition.language, language != definition.locale {
+            names.merge(countryNames(language)) { own, _ in own }
+        }
+        return names
+    }
+
+    /// Whether `fetched` is read as CSV only because nothing else fit: no `--format`, an extension
+    /// that names no format, and first bytes that are not XML, JSON or SQLite.
+    static func isGuessedCSV(_ fetched: FetchedSource, request: ImportRequest, format: ImportFormat) -> Bool {
+        format == .csv && request.format == nil
+            && ImportFormat(fileExtension: URL(fileURLWithPath: fetched.displayName).pathExtension) == nil
+    }
+
+    /// An error in the first lines of a guessed CSV file (`pci.ids`) says that the file may not
+    /// hold records at all, rather than only what went wrong reading it as CSV.
+    static func notARecordFile(_ error: ImportError, fetched: FetchedSource) -> ImportError {
+        let content: Set<ImportError.Code> = [.malformed, .invalidValue, .empty, .notFound]
+        guard content.contains(error.code), error.location.line <= 2 else { return error }
+        return ImportError(
+            error.code,
+            "not a record file? \(fetched.displayName) was read as CSV because nothing else fits (no --format, "
+                + "its name has no known extension, it does not start like XML, JSON or SQLite), and as CSV it "
+                + "fails: \(error.message)", at: error.location, field: error.field)
     }
 
     /// The ``ImportStamp/source`` digest of an import: the file's bytes and everything else that
@@ -181,7 +217,7 @@ public struct SourceImporter: Sendable {
     ) throws -> String {
         var digest = ContentDigest()
         // Bump when the same bytes and options would be read into different records.
-        digest.update(field: "catalog import 1")
+        digest.update(field: "catalog import 2")
         do {
             digest.update(field: try ContentDigest.file(at: fetched.fileURL))
         } catch {

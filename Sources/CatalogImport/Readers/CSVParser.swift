@@ -14,6 +14,10 @@ struct CSVParser {
     /// Whether each column holds JSON values (its header ended in `:json`).
     private var jsonColumns: [Bool] = []
     private var scratch: [UInt8] = []
+    /// Whether comment lines are kept while looking for the header.
+    private var keepsComments = false
+    /// The last comment line before the header, without its marker, and its line.
+    private var lastComment: (bytes: [UInt8], line: Int)?
 
     /// The header suffix of a column whose cells are JSON values.
     static let jsonSuffix = ":json"
@@ -28,15 +32,26 @@ struct CSVParser {
     /// with each record.
     mutating func run(fieldNames: ([String]) -> Void, _ body: (SourceRecord) throws -> Void) throws {
         try skipEmbeddedDefinition()
+        keepsComments = comment != nil
+        defer { keepsComments = false }
         guard try skipBlankLines() else {
             throw ImportError(.empty, "no records found: the input is empty", at: scanner.location(at: scanner.pos))
         }
         let separator: UInt8
         if let given = self.separator { separator = given } else { separator = try detectSeparator() }
         self.separator = separator
-        let headerEnd = try readHeader(separator: separator)
-        fieldNames(headers)
-        let hasRows = try headerEnd != .endOfInput && skipBlankLines()
+        keepsComments = false
+        let hasRows: Bool
+        if let lastComment, try commentIsHeader(lastComment.bytes, separator: separator) {
+            // tz's `#codes<TAB>coordinates<TAB>TZ<TAB>comments`: the first line is already data.
+            try headerFromComment(lastComment, separator: separator)
+            fieldNames(headers)
+            hasRows = true
+        } else {
+            let headerEnd = try readHeader(separator: separator)
+            fieldNames(headers)
+            hasRows = try headerEnd != .endOfInput && skipBlankLines()
+        }
         if !hasRows {
             throw ImportError(
                 .empty, "no records found: the input has a header row but no data rows",
@@ -87,6 +102,66 @@ struct CSVParser {
 
     // MARK: - Header
 
+    /// Whether the last comment line before the first row is the header: it has several cells, and
+    /// at least as many as the first row (rows may leave trailing cells out).
+    private mutating func commentIsHeader(_ bytes: [UInt8], separator: UInt8) throws(ImportError) -> Bool {
+        let cells = bytes.reduce(1) { $0 + ($1 == separator ? 1 : 0) }
+        guard cells > 1 else { return false }
+        let rowCells = try firstRowCells(separator: separator)
+        return cells >= rowCells
+    }
+
+    /// The cells of the line at the scanner, counted without consuming it.
+    private mutating func firstRowCells(separator: UInt8) throws(ImportError) -> Int {
+        scanner.mark = scanner.pos
+        defer { scanner.mark = -1 }
+        var cells = 1
+        var inQuotes = false
+        var offset = 0
+        while true {
+            let index = scanner.mark + offset
+            if index >= scanner.end {
+                if try !scanner.fill() { break }
+                continue
+            }
+            let byte = scanner.bytes[index]
+            if byte == Byte.quote {
+                inQuotes.toggle()
+            } else if !inQuotes, byte == separator {
+                cells += 1
+            } else if !inQuotes, byte == Byte.lineFeed || byte == Byte.carriageReturn {
+                break
+            }
+            offset += 1
+        }
+        return cells
+    }
+
+    /// Takes the header's names from a comment line (its cells split at the separator, unquoted).
+    private mutating func headerFromComment(_ comment: (bytes: [UInt8], line: Int), separator: UInt8)
+        throws(ImportError)
+    {
+        var seen: [String: Int] = [:]
+        var column = 2  // after the comment character
+        for cell in comment.bytes.split(separator: separator, omittingEmptySubsequences: false) {
+            let name = String(decoding: cell, as: UTF8.self)
+            let location = SourceLocation(source: scanner.sourceName, line: comment.line, column: column)
+            let index = headers.count + 1
+            if name.isEmpty {
+                throw ImportError(.malformed, "empty column name in the header (column \(index))", at: location)
+            }
+            if let earlier = seen[name] {
+                throw ImportError(
+                    .malformed, "duplicate column name \"\(name)\" in the header (columns \(earlier) and \(index))",
+                    at: location)
+            }
+            seen[name] = index
+            headers.append(name)
+            jsonColumns.append(false)
+            column += name.unicodeScalars.count + 1
+        }
+    }
+
     /// Reads the header row into `headers`; returns how it ended.
     private mutating func readHeader(separator: UInt8) throws(ImportError) -> Terminator {
         var seen: [String: Int] = [:]
@@ -135,6 +210,23 @@ struct CSVParser {
         let marker = Array("#\(EmbeddedDefinition.marker) ".utf8)
         guard try scanner.ensure(marker.count) else { return }
         for (offset, byte) in marker.enumerated() where scanner.bytes[scanner.pos + offset] != byte { return }
+        try skipLine()
+    }
+
+    /// At a comment character before the header: keeps the line (without the character and the
+    /// spaces after it) as ``lastComment``, up to 64 KiB, and skips it.
+    private mutating func keepCommentLine() throws(ImportError) {
+        let line = scanner.line
+        var bytes: [UInt8] = []
+        scanner.pos += 1
+        while true {
+            if scanner.pos == scanner.end, try !scanner.fill() { break }
+            let b = scanner.bytes[scanner.pos]
+            if b == Byte.lineFeed || b == Byte.carriageReturn { break }
+            if bytes.count < 65_536, !(bytes.isEmpty && b == 0x20) { bytes.append(b) }
+            scanner.pos += 1
+        }
+        lastComment = (bytes, line)
         try skipLine()
     }
 
@@ -195,7 +287,11 @@ struct CSVParser {
             if scanner.pos == scanner.end, try !scanner.fill() { return false }
             let b = scanner.bytes[scanner.pos]
             if let comment, b == comment {
-                try skipLine()
+                if keepsComments {
+                    try keepCommentLine()
+                } else {
+                    try skipLine()
+                }
             } else if b == Byte.lineFeed {
                 scanner.newline(at: scanner.pos)
                 scanner.pos += 1

@@ -87,8 +87,8 @@ public struct CSVRecordReader: RecordSource {
             else {
                 throw ImportError(
                     .invalidArgument,
-                    "the comment character must be one ASCII character other than a quote, "
-                        + "a line break or the separator", at: pass.location())
+                    "--comment: the comment character must be one ASCII character other than a quote, "
+                        + "a line break or the separator")
             }
             return ascii
         }
@@ -105,8 +105,7 @@ public struct CSVRecordReader: RecordSource {
             ascii != Byte.carriageReturn
         else {
             throw ImportError(
-                .invalidArgument, "the CSV separator must be one ASCII character other than a quote or a line break",
-                at: SourceLocation(source: source))
+                .invalidArgument, "the CSV separator must be one ASCII character other than a quote or a line break")
         }
         return ascii
     }

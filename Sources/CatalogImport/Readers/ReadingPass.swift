@@ -24,6 +24,8 @@ final class ReadingPass {
     let name: String
     /// The XML document's shape, when the format found one.
     var shape: XMLDocumentShape?
+    /// The reader's notes for the user.
+    var notes: [String] = []
     private let input: ReaderInput
     private let cancellation: ReadCancellation
     private let progress: ((Int64) -> Void)?
@@ -63,7 +65,9 @@ final class ReadingPass {
                     { record in try pass.deliver(record, to: body) })
             }
         }
-        return ReadSummary(records: pass.records, bytes: pass.bytes, fieldNames: pass.fieldNames, shape: pass.shape)
+        return ReadSummary(
+            records: pass.records, bytes: pass.bytes, fieldNames: pass.fieldNames, shape: pass.shape,
+            notes: pass.notes)
     }
 
     /// Hands `record` to `body`, asking the cancellation every ``cancellationInterval`` records.

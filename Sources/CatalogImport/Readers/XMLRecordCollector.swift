@@ -34,6 +34,10 @@ final class XMLRecordCollector {
         var hasChildren = false
         /// Whether some text directly inside it is not just whitespace (mixed content).
         var directText = false
+        /// Where text directly inside it was only invisible characters (U+200B, U+FEFF, NBSP…),
+        /// ignored unless it turns out to be mixed content.
+        var strayLine = 0
+        var strayColumn = 0
         var hasAttributes: Bool
         /// Its `xml:lang`, or the nearest ancestor's.
         var language: String?
@@ -80,6 +84,14 @@ final class XMLRecordCollector {
     private var fieldCapacity = 8
     /// Records delivered.
     private(set) var recordCount = 0
+    /// Elements whose children had only invisible characters between them, and the first one.
+    private var strayCount = 0
+    private var strayNote: (location: SourceLocation, name: String)?
+    /// The record element's name, for notes.
+    private var recordElementName: String? {
+        if case .collect(let element, _) = mode { return element }
+        return nil
+    }
 
     /// Name ids by libxml2's pointers: unprefixed names by their local name's pointer, prefixed
     /// ones in `prefixedNames`.
@@ -287,6 +299,8 @@ final class XMLRecordCollector {
                         language: frame.language,
                         location: SourceLocation(source: sourceName, line: frame.line, column: frame.column)))
             }
+        } else if !frame.directText, frame.strayLine > 0 {
+            noteStray(at: frame)
         } else if frame.directText {
             // Mixed content: the element's whole text, its inline children included.
             fields.removeSubrange(frame.fieldStart..<fields.count)
@@ -301,6 +315,7 @@ final class XMLRecordCollector {
     /// The record element ends: deliver the record.
     private func endRecord(_ frame: Frame) {
         inRecord = false
+        if !frame.directText, frame.strayLine > 0, frame.hasChildren { noteStray(at: frame) }
         if frame.directText {
             if frame.hasChildren { fields.removeSubrange(frame.fieldStart..<fields.count) }
             fields.append(
@@ -332,7 +347,16 @@ final class XMLRecordCollector {
         guard inRecord, let bytes, count > 0 else { return }
         text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
         let last = stack.count - 1
-        if !stack[last].directText, !Self.isWhitespace(bytes, count: count) { stack[last].directText = true }
+        if !stack[last].directText, !Self.isWhitespace(bytes, count: count) {
+            if Self.isInvisible(bytes, count: count) {
+                if stack[last].strayLine == 0 {
+                    stack[last].strayLine = parser?.line ?? 0
+                    stack[last].strayColumn = parser?.column ?? 0
+                }
+            } else {
+                stack[last].directText = true
+            }
+        }
         if text.count + attributeBytes > Self.maxRecordBytes { failTooLarge() }
     }
 
@@ -534,6 +558,47 @@ final class XMLRecordCollector {
 
     private func note(_ name: String) {
         if seenNames.count < 20, seenSet.insert(name).inserted { seenNames.append(name) }
+    }
+
+    /// Notes an element whose children came with invisible characters between them.
+    private func noteStray(at frame: Frame) {
+        strayCount += 1
+        guard strayNote == nil else { return }
+        let name = frame.path == -1 ? (recordElementName ?? "record") : paths[Int(frame.path)]
+        let location = SourceLocation(
+            source: sourceName, line: frame.strayLine > 0 ? frame.strayLine : frame.line,
+            column: frame.strayLine > 0 ? frame.strayColumn : frame.column)
+        strayNote = (location, name)
+    }
+
+    /// What the user should know about the text passed over: where invisible characters between
+    /// child elements were ignored (the first place, and how many elements had them).
+    var notes: [String] {
+        guard let (location, name) = strayNote else { return [] }
+        let others = strayCount > 1 ? " (and in \(strayCount - 1) more elements)" : ""
+        return [
+            "\(location): invisible characters (spaces, format characters such as U+200B or U+FEFF) between the "
+                + "child elements of <\(name)> are not text; ignored\(others)"
+        ]
+    }
+
+    /// Whether `bytes` (UTF-8) are only white space and invisible characters: separators (Unicode
+    /// categories Zs, Zl, Zp) and format characters (Cf), such as NBSP, U+200B and U+FEFF.
+    private static func isInvisible(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
+        var decoder = UTF8()
+        var iterator = UnsafeBufferPointer(start: bytes, count: count).makeIterator()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                switch scalar.properties.generalCategory {
+                case .spaceSeparator, .lineSeparator, .paragraphSeparator, .format: continue
+                default: if scalar.isASCII && Byte.isWhitespace(UInt8(scalar.value)) { continue }
+                }
+                return false
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
     }
 
     /// Whether `bytes` are only XML whitespace (space, TAB, LF, CR).

@@ -134,6 +134,7 @@ public struct XMLRecordReader: RecordSource {
                     rootElement: root, rootAttributes: collector.rootAttributes, recordElement: element,
                     recordAttributes: collector.recordAttributeNames)
             }
+            pass.notes = collector.notes
             guard collector.recordCount == 0 else { return }
             guard case .collect(let element, _) = mode else { return }
             throw noRecords(looking: element, collector: collector, stream: stream)

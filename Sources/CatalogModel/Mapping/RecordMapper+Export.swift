@@ -21,8 +21,8 @@ extension RecordMapper {
 
         var rolesWritten: Set<String> = []
         func put(_ role: Role, _ values: [String], kind: SourceField.Kind = .text) {
-            guard !values.isEmpty else { return }
             let name = definition.sourceName(for: role)
+            guard !values.isEmpty, !name.isEmpty else { return }
             // A field that feeds several roles is written once, by the first of them.
             guard rolesWritten.insert(name).inserted else { return }
             var fields = values.map { SourceField(name: name, value: $0, kind: kind) }
@@ -30,6 +30,12 @@ extension RecordMapper {
                 kept.first?.scalarText == values[0]
             {
                 fields = SourceField.fields(name: name, value: .list(kept))
+                consumed.insert(name)
+            } else if role == .country, values.count == 1, case .text(let original)? = record.fields[name],
+                CountryCode(resolving: RecordMapper.trim(original))?.text == values[0]
+            {
+                // The country's name or alpha-3 code as the source had it.
+                fields = [SourceField(name: name, value: original)]
                 consumed.insert(name)
             }
             var key = name
@@ -110,8 +116,8 @@ extension RecordMapper {
         guard definition.mapping[.id] == nil, !fieldOrder.contains(definition.sourceName(for: .id)) else {
             return false
         }
-        let slug = TextFolding.words(record.title).joined(separator: "-")
-        return record.id == slug || record.id.hasPrefix(slug + "-")
+        // Only the plain slug: a repeat's number (`-2`) depends on the order, so it is written.
+        return record.id == RecordMapper.slug(of: record.title)
     }
 
     /// The source values that produce `labels`: a mapped value whose labels are exactly these,

@@ -5,8 +5,10 @@ import Foundation
 /// A source field feeds a role when the definition maps it, or when it is named like the role;
 /// one field may feed several roles (`--field id=alpha_2 --field country=alpha_2`). Every other
 /// field is kept in ``Record/fields``, with its type. Records without an id get one derived from
-/// the title (`"Klangwerk Studio"` → `"klangwerk-studio"`, then `-2`, `-3` for repeats), so
-/// importing the same source twice yields the same ids.
+/// the title (`"Klangwerk Studio"` → `"klangwerk-studio"`, then `-2`, `-3` for repeats in source
+/// order), so importing the same source twice yields the same ids. Exports write the numbered ids
+/// of repeats, and importing them into a catalog keyed by titles keeps them (and the catalog keyed
+/// by titles), whatever the order of the records.
 ///
 /// Nothing is dropped silently:
 /// - a single-valued role (every role but `categories`) whose field has several values takes the
@@ -29,6 +31,9 @@ public struct RecordMapper: Sendable {
     /// Role source names whose translations may be spelled into field names (`name@de`).
     private let translatableSources: [String]
     private var derivedIDs: [String: Int] = [:]
+    /// Ids of the derived shape (`afghanistan-2`) this source gave in its id field; derived ids
+    /// skip them.
+    private var givenDerivedIDs: Set<String> = []
     /// Source field names in the order they were first seen, for exports.
     public private(set) var fieldOrder: [String]
     private var orderedNames: Set<String>
@@ -38,6 +43,9 @@ public struct RecordMapper: Sendable {
     private var seenNames: [String] = []
     /// Source fields that carried a language and are not roles.
     public private(set) var translatedFields: [String]
+    /// Country names in the catalog's languages (``CountryCode/nameKey(_:)`` to the code), from ICU:
+    /// a country field may name countries in them (`Deutschland`), besides English names and codes.
+    public var localCountryNames: [String: String] = [:]
     /// Mappings the user gave for this import: each must name a field the source has.
     public var requiredSources: [Role: String] = [:]
     private var severalValues: [SeveralValues: Int] = [:]
@@ -45,6 +53,8 @@ public struct RecordMapper: Sendable {
     private var recordsWithFieldID = 0
     private var recordsWithDerivedID = 0
     private var roleEntries = [[Entry]](repeating: [], count: Role.allCases.count)
+    private var unresolvedCountries = 0
+    private var firstUnresolvedCountry: (value: String, location: SourceLocation, field: String)?
 
     /// What a source field name stands for.
     private struct FieldClass {
@@ -74,11 +84,13 @@ public struct RecordMapper: Sendable {
     public init(definition: CatalogDefinition) {
         self.definition = definition
         var roles: [String: [Role]] = [:]
-        for role in Role.allCases {
+        for role in Role.allCases where !definition.isUnmapped(role) {
             roles[definition.sourceName(for: role), default: []].append(role)
         }
         rolesBySource = roles
-        translatableSources = Self.textRoles.map { definition.sourceName(for: $0) }
+        translatableSources = Self.textRoles.filter { !definition.isUnmapped($0) }.map {
+            definition.sourceName(for: $0)
+        }
         fieldOrder = definition.fieldOrder
         orderedNames = Set(definition.fieldOrder)
         translatedFields = definition.translatedFields
@@ -185,7 +197,14 @@ public struct RecordMapper: Sendable {
         if let (id, field) = trimmed(.id) {
             guard id.utf8.count <= 512 else { throw fail(field, "id longer than 512 bytes") }
             record.id = id
-            recordsWithFieldID += 1
+            if hasDerivedShape(id, title: title) {
+                // An export of a catalog keyed by titles writes the numbered ids of repeated titles:
+                // they stay the ids, and the catalog stays keyed by titles.
+                givenDerivedIDs.insert(id)
+                recordsWithDerivedID += 1
+            } else {
+                recordsWithFieldID += 1
+            }
         } else {
             record.id = deriveID(from: title)
             recordsWithDerivedID += 1
@@ -206,10 +225,21 @@ public struct RecordMapper: Sendable {
             record.quantity = quantity
         }
         if let (value, field) = trimmed(.country) {
-            guard let code = CountryCode(value) else {
-                throw fail(field, "country \"\(value)\" is not \(CountryCode.requirement)")
+            if let code = CountryCode(value) {
+                record.country = code.text
+            } else {
+                // A name or an alpha-3 code becomes the code, the text is kept as the source had it;
+                // anything else is only an extra field, and the summary says so.
+                let name = definition.sourceName(for: .country)
+                if record.fields[name] == nil { record.fields[name] = .text(field.value) }
+                if let code = CountryCode(resolving: value)
+                    ?? localCountryNames[CountryCode.nameKey(value)].flatMap({ CountryCode($0) })
+                {
+                    record.country = code.text
+                } else {
+                    noteUnresolvedCountry(value, field: field, record: source)
+                }
             }
-            record.country = code.text
         }
         if let (value, _) = trimmed(.image) { record.image = value }
         if let (value, field) = trimmed(.featured) {
@@ -321,6 +351,13 @@ public struct RecordMapper: Sendable {
         return FieldClass(roles: [], base: name, language: nil, type: definition.fieldTypes[name])
     }
 
+    private mutating func noteUnresolvedCountry(_ value: String, field: SourceField, record: SourceRecord) {
+        unresolvedCountries += 1
+        if firstUnresolvedCountry == nil {
+            firstUnresolvedCountry = (value, field.location.line > 0 ? field.location : record.location, field.name)
+        }
+    }
+
     private mutating func count(_ key: SeveralValues) {
         if severalValues[key] == nil { severalValuesOrder.append(key) }
         severalValues[key, default: 0] += 1
@@ -347,13 +384,20 @@ public struct RecordMapper: Sendable {
     /// What the import should tell the user: one sentence per role whose source field had
     /// several values in some records.
     public var notes: [String] {
-        severalValuesOrder.map { key in
+        var notes = severalValuesOrder.map { key in
             let count = severalValues[key] ?? 0
             let records = count == 1 ? "1 record had" : "\(count) records had"
             let which = key.language.map { "first \"\($0)\" one" } ?? "first untranslated one"
             return "\(key.role.rawValue): \(records) several \"\(key.source)\" values; the \(which) is the "
                 + "\(key.role.rawValue), all are kept in \"\(key.source)\""
         }
+        if let (value, location, field) = firstUnresolvedCountry {
+            let records = unresolvedCountries == 1 ? "1 record has" : "\(unresolvedCountries) records have"
+            notes.append(
+                "\(location): field \"\(field)\": country \"\(value)\" is not a country code or name; "
+                    + "\(records) no country, the text is kept in \"\(field)\"")
+        }
+        return notes
     }
 
     /// How this source identified records: from the id field if any record had one, else from
@@ -370,7 +414,7 @@ public struct RecordMapper: Sendable {
     /// - Throws: `.notFound`: `--field id=alpha2: no field "alpha2" in the source; its fields: …`.
     public func finish() throws(ImportError) {
         for role in Role.allCases {
-            guard let name = requiredSources[role], !hasSeen(name) else { continue }
+            guard let name = requiredSources[role], !name.isEmpty, !hasSeen(name) else { continue }
             throw missingField(role: role, name: name, at: SourceLocation())
         }
     }
@@ -441,7 +485,9 @@ public struct RecordMapper: Sendable {
         return labels
     }
 
-    private mutating func deriveID(from title: String) -> String {
+    /// The id a title gives before repeats are numbered: its folded words joined by `-`, the words
+    /// past 80 bytes left out; `item` for a title without words.
+    static func slug(of title: String) -> String {
         var slug = ""
         var pendingDash = false
         for word in TextFolding.words(title) {
@@ -450,10 +496,28 @@ public struct RecordMapper: Sendable {
             pendingDash = true
             if slug.utf8.count > 80 { break }
         }
-        if slug.isEmpty { slug = "item" }
-        let seen = derivedIDs[slug, default: 0] + 1
-        derivedIDs[slug] = seen
-        return seen == 1 ? slug : "\(slug)-\(seen)"
+        return slug.isEmpty ? "item" : slug
+    }
+
+    private mutating func deriveID(from title: String) -> String {
+        let slug = Self.slug(of: title)
+        while true {
+            let seen = derivedIDs[slug, default: 0] + 1
+            derivedIDs[slug] = seen
+            let id = seen == 1 ? slug : "\(slug)-\(seen)"
+            if !givenDerivedIDs.contains(id) { return id }
+        }
+    }
+
+    /// Whether `id`, given in the id field of a catalog whose records took their ids from titles, is
+    /// what ``deriveID(from:)`` makes of `title`: the title's slug, or the slug and `-N` (N ≥ 2).
+    private func hasDerivedShape(_ id: String, title: String) -> Bool {
+        guard definition.mapping[.id] == nil, case .title? = definition.idSource else { return false }
+        let slug = Self.slug(of: title)
+        guard id.hasPrefix(slug) else { return false }
+        let rest = id.dropFirst(slug.count)
+        guard rest.first == "-", let number = Int(rest.dropFirst()), number >= 2 else { return rest.isEmpty }
+        return String(number) == rest.dropFirst()
     }
 
     static func normalizeLineEnds(_ text: String) -> String {

@@ -87,6 +87,7 @@ struct ImportAPI {
         throws -> ImportSummary
     {
         var importer = SourceImporter(collation: { try ICUCollation.forImport(locale: $0) })
+        importer.countryNames = { ICUCountryNames.names(locale: $0) }
         importer.isCancelled = isCancelled
         if let progress {
             let report = progress.report
