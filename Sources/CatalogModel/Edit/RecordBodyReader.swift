@@ -62,7 +62,9 @@ struct RecordBodyReader {
 
     init(definition: CatalogDefinition) {
         self.definition = definition
-        self.mapper = RecordMapper(definition: definition)
+        var mapper = RecordMapper(definition: definition)
+        mapper.refusesUnknownCountries = true
+        self.mapper = mapper
     }
 
     /// The record `node` holds, or nil when it has problems (added to `problems`).

@@ -46,6 +46,10 @@ public struct RecordMapper: Sendable {
     /// Country names in the catalog's languages (``CountryCode/nameKey(_:)`` to the code), from ICU:
     /// a country field may name countries in them (`Deutschland`), besides English names and codes.
     public var localCountryNames: [String: String] = [:]
+    /// Whether a country that is no code or name fails the record (an edit through the API, where
+    /// one record is sent and its sender can fix it) instead of staying an extra field with a note
+    /// (a file, whose other records should not fail for it).
+    public var refusesUnknownCountries = false
     /// Mappings the user gave for this import: each must name a field the source has.
     public var requiredSources: [Role: String] = [:]
     private var severalValues: [SeveralValues: Int] = [:]
@@ -236,6 +240,9 @@ public struct RecordMapper: Sendable {
                     ?? localCountryNames[CountryCode.nameKey(value)].flatMap({ CountryCode($0) })
                 {
                     record.country = code.text
+                } else if refusesUnknownCountries {
+                    throw fail(
+                        field, "country \"\(value)\" is not \(CountryCode.requirement), an alpha-3 code or a name")
                 } else {
                     noteUnresolvedCountry(value, field: field, record: source)
                 }
