@@ -99,7 +99,7 @@ printf 'id,title,subtitle,description\n%s\n' \
 printf 'id,title,image\np1,Alpha,/images/demo/products/p001.svg\np2,Beta,/images/missing-picture.png\np3,Gamma,\n' \
   >"$work/pictures.csv"
 "$binary" import "$work/pictures.csv" --catalog pictures --db "$db" >/dev/null 2>&1
-# Japanese titles, for the CJK fonts (fonts-noto-cjk from install-deps.sh test).
+# Japanese titles, for the CJK fonts (test_polish.py; fonts-noto-cjk from install-deps.sh test).
 printf 'id,title,subtitle\nj1,抹茶と和菓子の詰め合わせ,京都の老舗\nj2,東京の醤油ラーメン,中華そば\n' >"$work/japanese.csv"
 "$binary" import "$work/japanese.csv" --catalog japanese --db "$db" >/dev/null 2>&1
 # What the live-update and editing tests change (no other test reads it); ada edits it, and the
@@ -143,7 +143,7 @@ echo "Browser tests against $url ($(chromium --version 2>/dev/null | head -n 1))
 filter=()
 for pattern in ${CATALOG_BROWSER_FILTER:-}; do filter+=(-k "$pattern"); done
 status=0
-(cd "$root/Tests/browser" && exec python3 -m unittest "${filter[@]}" -v test_web test_app test_live test_edit test_owner test_speed) &
+(cd "$root/Tests/browser" && exec python3 -m unittest "${filter[@]}" -v test_web test_app test_live test_edit test_owner test_polish test_speed) &
 runner=$!
 wait "$runner" || status=$?
 runner=""
