@@ -3,8 +3,8 @@
 # driven by Selenium from PyPI) at a phone size and a desktop size, against a live
 # `catalog serve` on a loopback port with a throwaway database: the demo catalogs, a user with a
 # password, a record whose title is a <script>, a 2,000-record and a 25,000-record catalog, a German
-# catalog with categories, a catalog of pictures that load and fail, and one the tests change
-# (an administrator's token and an editor's role for them).
+# catalog with categories, a catalog of pictures that load and fail, one of Japanese titles (drawn
+# in fonts-noto-cjk), and one the tests change (an administrator's token and an editor's role for them).
 # Screenshots go to .build/screenshots/{phone,desktop}/.
 #
 # Then, unless CATALOG_BROWSER_1M=0, the time from a keystroke to the results drawn on a
@@ -99,6 +99,9 @@ printf 'id,title,subtitle,description\n%s\n' \
 printf 'id,title,image\np1,Alpha,/images/demo/products/p001.svg\np2,Beta,/images/missing-picture.png\np3,Gamma,\n' \
   >"$work/pictures.csv"
 "$binary" import "$work/pictures.csv" --catalog pictures --db "$db" >/dev/null 2>&1
+# Japanese titles, for the CJK fonts (test_polish.py; fonts-noto-cjk from install-deps.sh test).
+printf 'id,title,subtitle\nj1,抹茶と和菓子の詰め合わせ,京都の老舗\nj2,東京の醤油ラーメン,中華そば\n' >"$work/japanese.csv"
+"$binary" import "$work/japanese.csv" --catalog japanese --db "$db" >/dev/null 2>&1
 # What the live-update and editing tests change (no other test reads it); ada edits it, and the
 # German catalog too (the language walk sees the editor's pages).
 "$binary" generate --catalog live --items 300 --seed 11 --title "Live" --db "$db" --quiet
@@ -140,7 +143,7 @@ echo "Browser tests against $url ($(chromium --version 2>/dev/null | head -n 1))
 filter=()
 for pattern in ${CATALOG_BROWSER_FILTER:-}; do filter+=(-k "$pattern"); done
 status=0
-(cd "$root/Tests/browser" && exec python3 -m unittest "${filter[@]}" -v test_web test_app test_live test_edit test_owner test_speed) &
+(cd "$root/Tests/browser" && exec python3 -m unittest "${filter[@]}" -v test_web test_app test_live test_edit test_owner test_polish test_speed) &
 runner=$!
 wait "$runner" || status=$?
 runner=""

@@ -4,7 +4,8 @@
 #   scripts/install-deps.sh build    what `make run` needs
 #   scripts/install-deps.sh test     plus what the test suite needs (sqlite3; postgresql for a
 #                                    throwaway cluster; nginx-light in front of two servers;
-#                                    chromium and chromium-driver for the browser tests;
+#                                    chromium, chromium-driver and fonts-noto-cjk (Japanese and
+#                                    Chinese titles drawn) for the browser tests;
 #                                    tmux for the terminal tests; dpkg-dev, lintian and systemd
 #                                    (systemd-analyze) for the package test)
 #   scripts/install-deps.sh deb      plus what `make deb` needs (dpkg-dev for dpkg-shlibdeps, lintian)
@@ -16,7 +17,7 @@ profile="${1:-build}"
 packages=(libsqlite3-dev libpq-dev libicu-dev pkg-config libmicrohttpd-dev zlib1g-dev libsodium-dev libgd-dev libxml2-dev libcurl4-openssl-dev curl)
 case "$profile" in
   build) ;;
-  test) packages+=(sqlite3 postgresql nginx-light chromium chromium-driver python3-pip python3-venv tmux dpkg-dev lintian systemd) ;;
+  test) packages+=(sqlite3 postgresql nginx-light chromium chromium-driver fonts-noto-cjk python3-pip python3-venv tmux dpkg-dev lintian systemd) ;;
   deb) packages+=(dpkg-dev lintian) ;;
   bench) packages+=(sqlite3 postgresql wrk nginx-light python3 python3-venv libxml2-utils) ;;
   *) echo "usage: $0 build|test|deb|bench" >&2; exit 64 ;;

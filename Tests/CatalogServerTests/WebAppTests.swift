@@ -236,6 +236,15 @@ import Testing
         #expect(ThemeStylesheet.contrast([17, 17, 20], [180, 190, 150]) >= 4.5)
         let dark = ThemeStylesheet.css(tint: RowTint(red: 40, green: 40, blue: 90))
         #expect(dark.contains("--text: rgb(255,255,255)"))
+        // The dark scheme gets a darkened sage on which the light text has the light scheme's contrast.
+        let sage = [180, 190, 150]
+        let variant = ThemeStylesheet.darkVariant(of: sage)
+        #expect(css.text.contains("@media (prefers-color-scheme: dark)"))
+        #expect(css.text.contains("background: rgb(\(variant.background.map(String.init).joined(separator: ",")))"))
+        let lightContrast = ThemeStylesheet.contrast([17, 17, 20], sage)
+        let darkContrast = ThemeStylesheet.contrast(variant.text, variant.background)
+        #expect(darkContrast >= lightContrast && darkContrast < lightContrast + 0.25)
+        #expect(ThemeStylesheet.luminance(variant.background) < ThemeStylesheet.luminance([28, 28, 30]) + 0.05)
     }
 
     @Test func rowTintsParseAndRoundTrip() throws {

@@ -153,9 +153,14 @@ import Testing
         #expect(favorites.text.contains("Csirkepaprikás"))
         let wrong = try fixture.request(
             .post, "/signin", headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Cookie", cookie)],
-            body: Array("csrf=\(csrf)&name=kati&password=nope".utf8))
+            body: Array("csrf=\(csrf)&name=kati%20%3Cb%3E&password=nope-secret".utf8))
         #expect(wrong.status == 401)
         #expect(wrong.text.contains("Wrong name or password."))
+        // The form comes back with the name typed (escaped), never the password, and a fresh token.
+        #expect(wrong.text.contains("value=\"kati &lt;b&gt;\""))
+        #expect(!wrong.text.contains("nope-secret"))
+        #expect(wrong.text.contains("name=\"csrf\" value=\"\(csrf)\""))
+        #expect(wrong.text.contains("id=\"show-password\""))
     }
 
     @Test func openRedirectsAreRefused() {

@@ -3,22 +3,61 @@ import Foundation
 
 /// A catalog's stylesheet of its own: every other row in its tint (the music-software app's sage
 /// green), with text colors chosen so that titles, subtitles and prices keep a contrast of at
-/// least 4.5:1 on the tint, in light and dark mode alike.
+/// least 4.5:1 on the tint; under `prefers-color-scheme: dark` a darkened tint on which the light
+/// text has the contrast the dark text has on the tint in the light scheme.
 enum ThemeStylesheet {
     static func css(tint: RowTint) -> String {
-        let background = [tint.red, tint.green, tint.blue]
-        let text =
-            contrast([17, 17, 20], background) >= contrast([255, 255, 255], background)
-            ? [17, 17, 20] : [255, 255, 255]
-        // The subtitle: as far from the text color towards the tint as 4.5:1 allows.
-        var muted = text
-        for step in stride(from: 0.6, through: 0.0, by: -0.05) {
-            let candidate = zip(text, background).map { Int((Double($0) * (1 - step) + Double($1) * step).rounded()) }
-            if contrast(candidate, background) >= 4.6 {
-                muted = candidate
-                break
+        let light = [tint.red, tint.green, tint.blue]
+        let lightText = textColor(on: light)
+        let lightMuted = muted(text: lightText, on: light, minimum: 4.6, step: 0.05)
+        let dark = darkVariant(of: light)
+        // The dark subtitle keeps (at least) the light one's contrast too.
+        let darkMuted = muted(
+            text: dark.text, on: dark.background, minimum: max(4.6, contrast(lightMuted, light)), step: 0.01)
+        return """
+            \(rules(background: light, text: lightText, muted: lightMuted))\
+            @media (prefers-color-scheme: dark) {
+            \(rules(background: dark.background, text: dark.text, muted: darkMuted))\
             }
+
+            """
+    }
+
+    /// The tint for the dark scheme: the same hue darkened just enough that light text on it has
+    /// at least the contrast the light scheme's text has on the tint itself (a light tint would
+    /// glare among dark rows). A tint that is dark already keeps its own colors.
+    static func darkVariant(of tint: [Int]) -> (background: [Int], text: [Int]) {
+        let lightText = textColor(on: tint)
+        guard lightText == darkText else { return (tint, lightText) }
+        let target = contrast(lightText, tint)
+        for step in 0...200 {
+            let factor = 1 - Double(step) / 200
+            let candidate = tint.map { Int((Double($0) * factor).rounded()) }
+            if contrast(lightOnDark, candidate) >= target { return (candidate, lightOnDark) }
         }
+        return ([0, 0, 0], lightOnDark)
+    }
+
+    /// The page's text colors: near black in the light scheme, near white in the dark one.
+    static let darkText = [17, 17, 20]
+    static let lightOnDark = [242, 242, 247]
+
+    /// Dark or white text, whichever stands out more on `background`.
+    static func textColor(on background: [Int]) -> [Int] {
+        contrast(darkText, background) >= contrast([255, 255, 255], background) ? darkText : [255, 255, 255]
+    }
+
+    /// The subtitle's color: as far from the text color towards the background as `minimum` allows.
+    static func muted(text: [Int], on background: [Int], minimum: Double, step: Double) -> [Int] {
+        for mix in stride(from: 0.6, through: 0.0, by: -step) {
+            let candidate = zip(text, background).map { Int((Double($0) * (1 - mix) + Double($1) * mix).rounded()) }
+            if contrast(candidate, background) >= minimum { return candidate }
+        }
+        return text
+    }
+
+    /// The rules for tinted rows on `background` with `text` and the subtitle in `muted`.
+    static func rules(background: [Int], text: [Int], muted: [Int]) -> String {
         func rgb(_ color: [Int]) -> String { "rgb(\(color[0]),\(color[1]),\(color[2]))" }
         // Highlights stay light behind dark text (and dark behind light text) in both schemes.
         let mark = text[0] < 128 ? "#ffe27a" : "#7a6000"

@@ -25,10 +25,11 @@ struct SignInHandler: WebHandler {
         try session.checkForm(request, fields: fields)
         let next = SignInPage.safeNext(fields["next"])
         let (strings, catalog) = try Self.language(of: next, request: request, stores: stores)
-        func page(_ outcome: SignInPage.Outcome) -> Response {
-            SignInPage(session: session, next: next, outcome: outcome, strings: strings, catalog: catalog).render()
-        }
         let name = fields["name"] ?? ""
+        func page(_ outcome: SignInPage.Outcome) -> Response {
+            SignInPage(session: session, next: next, outcome: outcome, strings: strings, catalog: catalog, name: name)
+                .render()
+        }
         let password = fields["password"] ?? ""
         guard !name.isEmpty, !password.isEmpty, password.utf8.count <= 1024 else { return page(.failed) }
         let throttle = web.throttle

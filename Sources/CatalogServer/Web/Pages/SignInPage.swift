@@ -21,6 +21,8 @@ struct SignInPage {
     let strings: WebStrings
     /// The catalog the sign-in returns to, whose tabs the page keeps.
     var catalog: CatalogDefinition?
+    /// The name typed before a refused sign-in, drawn into the form again (the password never is).
+    var name = ""
 
     func render() -> Response {
         let strings = strings
@@ -59,15 +61,25 @@ struct SignInPage {
                 "input",
                 [
                     "id": "name", "name": "name", "autocomplete": "username", "required": "", "maxlength": "64",
-                    "autocapitalize": "off",
+                    "autocapitalize": "off", "value": name.isEmpty ? nil : String(name.prefix(64)),
                 ])
             html.element("label", ["for": "password"], text: strings[.password])
+            html.open("div", ["class": "password-field"])
             html.element(
                 "input",
                 [
                     "id": "password", "name": "password", "type": "password", "autocomplete": "current-password",
                     "required": "", "maxlength": "1024",
+                    "autofocus": outcome == .form || name.isEmpty ? nil : "",
                 ])
+            // Shown by the script (signin.js), which switches the field between hidden and plain text.
+            html.element(
+                "button",
+                [
+                    "type": "button", "id": "show-password", "class": "show-password", "aria-pressed": "false",
+                    "aria-controls": "password", "hidden": "",
+                ], text: strings[.showPassword])
+            html.close("div")
             html.element("button", ["type": "submit", "id": "signin-submit"], text: strings[.signIn])
             html.close("form")
         }

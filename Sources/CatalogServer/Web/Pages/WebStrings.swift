@@ -169,7 +169,7 @@ struct WebStrings: Sendable {
     enum Key: String, CaseIterable, Sendable {
         case language, skipToContent, catalogs, apiLink, search, cancel, noResults, results, resultsCapped
         case records, noDescription, categoryPrefix, back, later, earlier, signIn, signOut, name, password
-        case favorites, hot, categories, all, addFavorite, removeFavorite, unreachable, retry
+        case favorites, hot, categories, all, addFavorite, removeFavorite, unreachable, retry, showPassword
         case signInForFavorites, favoritesOnDevice, wrongCredentials, tooManySignIns, seconds, minutes
         case index, pickRecord, noFavorites, details, close, loading, filters, activeFilters, sort
         case sortRelevance, sortTitle, sortTitleDescending, sortPrice, sortPriceDescending, priceRange

@@ -14,6 +14,7 @@
 // - new-catalog.js, catalog-settings.js (owner-form.js): a new catalog from a file or a URL, with
 //   its preview and the import's progress; a catalog's settings, and deleting it;
 // - favorites.js: favorites with and without an account;
+// - signin.js: the sign-in form's show-password toggle;
 // - offline.js: the service worker, and forgetting a signed-out user's traces.
 //
 // The order below is the order the page's listeners are set up in.
@@ -30,6 +31,7 @@ import { startEditor } from "./editor.js";
 import { startToasts } from "./toast.js";
 import { startNewCatalog } from "./new-catalog.js";
 import { startCatalogSettings } from "./catalog-settings.js";
+import { startSignIn } from "./signin.js";
 import { startServiceWorker, startSignOutForgetting } from "./offline.js";
 
 doc.documentElement.classList.add("js");
@@ -43,6 +45,7 @@ startKeyboard();
 startPane();
 startSplitter();
 startFavorites();
+startSignIn();
 startLive();
 startEditor();
 startToasts();

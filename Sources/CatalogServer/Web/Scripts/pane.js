@@ -1,5 +1,5 @@
 // On wide screens the record in a pane beside the list, with its own URL and title (Back closes
-// it), and the list column's width, dragged or set with the arrow keys. The record is the
+// it, and so does Escape, which returns the focus to the record's row), and the list column's width, dragged or set with the arrow keys. The record is the
 // server's detail page's article.
 
 import { doc, element, encode, failed, request, state, text } from "./page.js";
@@ -11,6 +11,8 @@ const pane = doc.getElementById("pane");
 const main = doc.getElementById("main");
 const listTitle = list?.dataset.title || doc.title;
 let paneController = null;
+// The record whose row gets the focus back once the pane is closed (by Escape).
+let returnFocusTo = null;
 
 function markCurrent(id) {
   for (const other of doc.querySelectorAll(".row-link[aria-current]")) other.removeAttribute("aria-current");
@@ -25,6 +27,21 @@ function closePane() {
   main?.classList.remove("has-open");
   doc.title = listTitle;
   markCurrent(null);
+  const id = returnFocusTo;
+  returnFocusTo = null;
+  if (id) {
+    const row = Array.from(doc.querySelectorAll(".row")).find((node) => node.dataset.id === id);
+    row?.querySelector(".row-link")?.focus();
+  }
+}
+
+// Closes the pane as its close link does: Back when the pane has its own history entry.
+function closeFromLink(href) {
+  if (history.state && history.state.open) history.back();
+  else {
+    closePane();
+    history.replaceState(null, "", href);
+  }
 }
 
 async function openPane(href, push) {
@@ -76,11 +93,19 @@ export function startPane() {
     const close = event.target.closest("#pane-close");
     if (!close) return;
     event.preventDefault();
-    if (history.state && history.state.open) history.back();
-    else {
-      closePane();
-      history.replaceState(null, "", close.getAttribute("href"));
-    }
+    closeFromLink(close.getAttribute("href"));
+  });
+  // Escape closes the pane on a wide screen, unless a field or the search takes it.
+  doc.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || event.defaultPrevented || !wide.matches) return;
+    if (!main?.classList.contains("has-open")) return;
+    if (event.target.closest?.("input, textarea, select, [contenteditable]")) return;
+    const close = doc.getElementById("pane-close");
+    const id = pane.querySelector("article.detail")?.dataset.id;
+    if (!close || !id) return;
+    event.preventDefault();
+    returnFocusTo = id;
+    closeFromLink(close.getAttribute("href"));
   });
   addEventListener("popstate", () => {
     const open = new URL(location.href).searchParams.get("open");
