@@ -94,17 +94,11 @@ struct ServeCommand: Command {
             "the CPU time one client address may use per second, with four times as much as a burst; a client "
             + "past it is served on one low-priority thread of its own, behind everybody else, and gets 429 when "
             + "that queue is full")
-    static let refreshEvery = Option<TimeInterval?>(
-        "refresh-every", value: "DURATION",
+    static let refreshEvery = durationOption(
+        "refresh-every",
         help:
             "refresh every catalog imported from a URL this often, in the background (conditional GET; 90s, 15m, "
-            + "2h, 1d); three feeds are fetched at once, so a slow one never holds up the others"
-    ) { (text: String) throws(CLIError) -> TimeInterval in
-        guard let seconds = ServeCommand.duration(text), seconds >= 1 else {
-            throw CLIError.usage("--refresh-every takes a duration such as 90s, 15m, 2h or 1d, got '\(text)'")
-        }
-        return seconds
-    }
+            + "2h, 1d); three feeds are fetched at once, so a slow one never holds up the others")
     static let refreshTimeout = Option<Int?>(
         "refresh-timeout", value: "SECONDS", in: 1...86_400, showing: "600; at most 30 s of silence",
         help: "each download's deadline: refreshes, and imports from a URL through the API")
@@ -113,34 +107,20 @@ struct ServeCommand: Command {
     static let allowPrivateFetch = CommonOptions.allowPrivateFetch.help(
         "let refreshes and API imports from a URL follow redirects to loopback, link-local and private addresses "
             + "(default: refused, unless the redirect stays on the URL's own scheme, host and port)")
-    static let snapshots = Option<String?>(
-        "snapshots", value: "DIR", showing: "beside the database, catalog.sqlite → catalog-snapshots/",
-        help: "where offline snapshots (/api/v1/catalogs/ID/snapshot) are kept, one file per catalog version"
-    ) { (directory: String) throws(CLIError) -> String in
-        guard !directory.isEmpty else { throw CLIError.usage("--snapshots takes a directory") }
-        return directory
-    }
+    static let snapshots = directoryOption(
+        "snapshots", showing: "beside the database, catalog.sqlite → catalog-snapshots/",
+        help: "where offline snapshots (/api/v1/catalogs/ID/snapshot) are kept, one file per catalog version")
     static let keepHistory = Option<Int>(
         "keep-history", value: "DAYS", in: 1...36_500, default: 90,
         help: "how long the change log keeps a change (a record's history, the change feed)")
-    static let backupEvery = Option<TimeInterval?>(
-        "backup-every", value: "DURATION",
+    static let backupEvery = durationOption(
+        "backup-every",
         help:
             "back the SQLite database and its accounts up this often, in the background (90s, 15m, 6h, 1d), as "
-            + "'catalog backup' does, into files named with the UTC time"
-    ) { (text: String) throws(CLIError) -> TimeInterval in
-        guard let seconds = ServeCommand.duration(text), seconds >= 1 else {
-            throw CLIError.usage("--backup-every takes a duration such as 90s, 15m, 6h or 1d, got '\(text)'")
-        }
-        return seconds
-    }
-    static let backupDir = Option<String?>(
-        "backup-dir", value: "DIR", showing: "beside the database, catalog.sqlite → catalog-backups/",
-        help: "where --backup-every writes its backups (created when missing)"
-    ) { (directory: String) throws(CLIError) -> String in
-        guard !directory.isEmpty else { throw CLIError.usage("--backup-dir takes a directory") }
-        return directory
-    }
+            + "'catalog backup' does, into files named with the UTC time")
+    static let backupDir = directoryOption(
+        "backup-dir", showing: "beside the database, catalog.sqlite → catalog-backups/",
+        help: "where --backup-every writes its backups (created when missing)")
     static let keep = Option<Int?>(
         "keep", value: "N", in: 1...100_000, showing: "7",
         help: "how many of --backup-every's backups to keep, the newest")
@@ -172,6 +152,24 @@ struct ServeCommand: Command {
         help:
             "serve /metrics on a port of its own (on the same address, to everyone who reaches it) instead of the "
             + "main port")
+    /// An option that takes a duration of at least a second (90s, 15m, 2h, 1d; ``duration(_:)``).
+    private static func durationOption(_ name: String, help: String) -> Option<TimeInterval?> {
+        Option<TimeInterval?>(name, value: "DURATION", help: help) { (text: String) throws(CLIError) -> TimeInterval in
+            guard let seconds = ServeCommand.duration(text), seconds >= 1 else {
+                throw CLIError.usage("--\(name) takes a duration such as 90s, 15m, 2h or 1d, got '\(text)'")
+            }
+            return seconds
+        }
+    }
+
+    /// An option that takes a directory (not empty), with the default it shows.
+    private static func directoryOption(_ name: String, showing: String, help: String) -> Option<String?> {
+        Option<String?>(name, value: "DIR", showing: showing, help: help) { (directory: String) throws(CLIError) in
+            guard !directory.isEmpty else { throw CLIError.usage("--\(name) takes a directory") }
+            return directory
+        }
+    }
+
     static let options: [any OptionDeclaration] = [
         host, port, threads, compatCatalog, images, publicURL, hostName, usersDB, maxUploadMB, importTimeout,
         maxConnections, maxConnectionsPerIP, timeout, headerTimeout, bodyTimeout, trustedProxy, clientCPUBudget,
