@@ -9,11 +9,15 @@ extension Connection {
         /// How many times the copy may start again (another connection wrote to the source
         /// between two steps) before the rest is copied in one step, in one read transaction.
         public var restartsBeforeOneStep: Int
+        /// Called after each step that leaves pages to copy, with the source unlocked (tests use it
+        /// to let a writer in between two steps).
+        public var afterStep: (@Sendable () -> Void)?
 
         /// Creates a pace.
-        public init(pagesPerStep: Int32, restartsBeforeOneStep: Int) {
+        public init(pagesPerStep: Int32, restartsBeforeOneStep: Int, afterStep: (@Sendable () -> Void)? = nil) {
             self.pagesPerStep = pagesPerStep
             self.restartsBeforeOneStep = restartsBeforeOneStep
+            self.afterStep = afterStep
         }
 
         /// 1,024 pages (4 MiB) a step, then one step after three restarts. In WAL mode the one
@@ -51,6 +55,7 @@ extension Connection {
                 if restarts > pace.restartsBeforeOneStep { pages = -1 }
             }
             lastRemaining = remaining
+            if rc == SQLITE_OK { pace.afterStep?() }
             if rc == SQLITE_BUSY || rc == SQLITE_LOCKED {
                 waits += 1
                 sqlite3_sleep(20)

@@ -76,9 +76,15 @@ import Testing
         defer { stop.store(true, ordering: .releasing) }
         #expect(waitUntil { writes.load(ordering: .acquiring) >= 20 })
         let before = acknowledged.withLock { $0 }
+        // Between the backup's first two steps the writer acknowledges another write: an event the
+        // backup waits for, so that writes go on during it however the threads are scheduled.
+        let waited = Atomic<Bool>(false)
         let written = try CatalogBackup.backUp(
             database: live.path, to: path("backup.sqlite"),
-            pace: Connection.BackupPace(pagesPerStep: 4, restartsBeforeOneStep: 3))
+            pace: Connection.BackupPace(pagesPerStep: 4, restartsBeforeOneStep: 3) {
+                guard !waited.exchange(true, ordering: .acquiringAndReleasing) else { return }
+                waitUntil { writes.load(ordering: .acquiring) > before.count }
+            })
         let after = writes.load(ordering: .acquiring)
         stop.store(true, ordering: .releasing)
         #expect(after > before.count, "writes went on during the backup")
