@@ -48,18 +48,25 @@ final class LiveServer: @unchecked Sendable {
         engine.server = true
         var options = CatalogServerOptions(database: try CatalogEngines.open(path, options: engine))
         options.snapshotsDirectory = directory.appendingPathComponent("snapshots").path
-        application = CatalogApplication(options: options, accessLog: nil, errorLog: { _ in })
+        application = CatalogApplication(options: options, accessLog: nil, errorLog: Self.logErrors)
         var configuration = ServerConfiguration()
         configuration.port = 0
         configuration.threads = 2
         application.configure(&configuration)
-        let server = HTTPServer(configuration: configuration, responder: application.responder, log: { _ in })
+        let server = HTTPServer(configuration: configuration, responder: application.responder, log: Self.logErrors)
         let port = try server.start()
         configuration.port = port
         self.configuration = configuration
         running = Mutex(server)
         application.listening(on: "http://127.0.0.1:\(port)")
         url = URL(string: "http://127.0.0.1:\(port)")!
+    }
+
+    /// Writes the server's error lines to standard error, so that an unexpected 500 in a test says
+    /// what went wrong; its other lines are dropped.
+    static let logErrors: @Sendable (String) -> Void = { line in
+        guard line.hasPrefix("error") else { return }
+        FileHandle.standardError.write(Data("live server: \(line)\n".utf8))
     }
 
     /// The HTTP server now listening (a new one after ``restart(between:)``).
@@ -70,7 +77,7 @@ final class LiveServer: @unchecked Sendable {
     func restart(between body: () async throws -> Void) async throws {
         server.shutdown()
         try await body()
-        let next = HTTPServer(configuration: configuration, responder: application.responder, log: { _ in })
+        let next = HTTPServer(configuration: configuration, responder: application.responder, log: Self.logErrors)
         try next.start()
         running.withLock { $0 = next }
     }
