@@ -98,7 +98,7 @@ import Testing
         #expect(client.status == 200)
         try waitUntil { fixture.application.changeFeed.followerCount == 1 }
         server.shutdown()
-        #expect(client.next() == .end)
+        #expect(client.nextEvent() == .end)
     }
 
     @Test func editorsChangeOnlyTheirCatalog() throws {
