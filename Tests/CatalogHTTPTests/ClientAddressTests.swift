@@ -7,7 +7,11 @@ import Testing
 /// Who a request comes from behind trusted proxies: `Forwarded` and `X-Forwarded-For` read from
 /// the right, skipping trusted hops, and ignored from any other peer.
 @Suite struct ClientAddressTests {
-    let proxies = [try! AddressRange("127.0.0.1/32"), try! AddressRange("10.0.0.0/8"), try! AddressRange("fd00::/8")]
+    let proxies: [AddressRange]
+
+    init() throws {
+        proxies = [try AddressRange("127.0.0.1/32"), try AddressRange("10.0.0.0/8"), try AddressRange("fd00::/8")]
+    }
 
     func resolve(peer: String = "127.0.0.1", _ fields: [(String, String)]) -> ClientAddress {
         ClientAddress.resolve(peer: peer, headers: HTTPHeaders(fields), trusting: proxies)
@@ -106,7 +110,8 @@ import Testing
     }
 
     @Test func aLiveServerResolvesTheClientOnceForEveryRequest() throws {
-        let server = try HTTPServerTests.makeServer { $0.trustedProxies = [try! AddressRange("127.0.0.1/32")] }
+        let loopback = try AddressRange("127.0.0.1/32")
+        let server = try HTTPServerTests.makeServer { $0.trustedProxies = [loopback] }
         defer { server.shutdown() }
         func client(from source: String, _ headers: String) throws -> String {
             let client = RawClient(port: server.port)

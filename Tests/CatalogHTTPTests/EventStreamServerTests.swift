@@ -206,10 +206,11 @@ import Testing
     }
 
     @Test func behindATrustedProxyTheCapCountsEachForwardedClient() throws {
+        let loopback = try AddressRange("127.0.0.1/32")
         let (server, _) = try Self.makeServer {
             $0.maxEventStreamsPerClient = 1
             $0.heartbeatInterval = .milliseconds(20)
-            $0.trustedProxies = [try! AddressRange("127.0.0.1/32")]
+            $0.trustedProxies = [loopback]
         }
         defer { server.shutdown() }
         func open(for client: String) throws -> EventStreamClient {

@@ -123,7 +123,8 @@ import Testing
     }
 
     @Test func metricsAreRefusedToAddressesNotAllowed() throws {
-        let live = try Live { $0.metricsAllowed = [try! AddressRange("10.0.0.0/8")] }
+        let allowed = try AddressRange("10.0.0.0/8")
+        let live = try Live { $0.metricsAllowed = [allowed] }
         let refused = try live.client.request("GET", "/metrics")
         #expect(refused.status == 404)
         #expect(!refused.text.contains("catalog_http_requests_total"))

@@ -138,12 +138,13 @@ import Testing
     }
 
     @Test func clientsBehindATrustedProxyAreThrottledApartAndOthersHeadersIgnored() throws {
+        let loopback = try AddressRange("127.0.0.1/32")
         let live = try Live(
             options: {
                 $0.signInPolicy.firstLock = 120
                 $0.signInPolicy.freeFailuresPerAddress = 3
             },
-            configure: { $0.trustedProxies = [try! AddressRange("127.0.0.1/32")] })
+            configure: { $0.trustedProxies = [loopback] })
         let form = try live.form()
         /// A sign-in through the proxy at 127.0.0.1 (or from `peer`) for the client it names.
         func signIn(_ name: String, _ password: String, as client: String, peer: String = "127.0.0.1") throws
