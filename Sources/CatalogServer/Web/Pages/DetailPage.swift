@@ -46,20 +46,35 @@ struct DetailPage {
     ) {
         html.open("article", ["class": "detail", "data-id": record.id, "data-catalog": definition.id])
         if let image = record.image, !image.isEmpty {
+            // The picture is a button for the script, which shows it full size (with pinch on phones).
             html.element(
                 "img",
                 [
                     "class": "detail-image", "src": image, "alt": record.title, "decoding": "async", "width": "240",
-                    "height": "240",
+                    "height": "240", "data-zoom": strings[.zoomImage],
                 ])
         }
+        html.open("div", ["class": "detail-head"])
         html.element("h2", ["class": "detail-title"], text: record.title)
+        if let price = record.price {
+            html.element("p", ["class": "detail-price"], text: strings.price(price, currency: record.currency))
+        }
+        html.close("div")
         if let subtitle = record.subtitle, !subtitle.isEmpty {
             html.element("p", ["class": "detail-subtitle"], text: subtitle)
         }
+        html.open("div", ["class": "detail-actions"])
         favoriteControl(
             record, definition: definition, strings: strings, session: session, isFavorite: isFavorite, origin: origin,
             into: &html)
+        // Shared through the system's share sheet where there is one, else the link is copied; a
+        // page without the script has its address in the address bar, so the button stays hidden.
+        html.element(
+            "button",
+            [
+                "type": "button", "class": "share", "hidden": "", "data-title": record.title,
+                "data-url": WebPaths.item(definition.id, record.id), "data-copied": strings[.linkCopied],
+            ], text: strings[.share])
         if canEdit {
             html.element(
                 "a",
@@ -68,6 +83,7 @@ struct DetailPage {
                     "href": WebPaths.item(definition.id, record.id) + "/edit" + origin.query,
                 ], text: strings[.edit])
         }
+        html.close("div")
         html.open("dl", ["class": "facts"])
         func fact(_ name: String, _ value: String) {
             html.element("dt", text: name)

@@ -209,8 +209,17 @@ struct ListPage {
         into html: inout HTMLWriter
     ) -> Bool {
         guard labels.count > 1, category == nil else { return false }
-        html.open("div", ["class": "scopes", "role": "group", "aria-label": strings[.categories], "id": "scopes"])
-        let counts = Dictionary((counts ?? []).map { ($0.label, $0) }, uniquingKeysWith: { first, _ in first })
+        html.open(
+            "div",
+            [
+                "class": fitsSegments(labels) ? "scopes" : "scopes scope-chips", "role": "group",
+                "aria-label": strings[.categories], "id": "scopes",
+            ])
+        // Counts capped in every scope say nothing ("1,000+" everywhere): they are left out.
+        let allCapped = !(counts ?? []).isEmpty && (counts ?? []).allSatisfy(\.capped)
+        let counts =
+            allCapped
+            ? [:] : Dictionary((counts ?? []).map { ($0.label, $0) }, uniquingKeysWith: { first, _ in first })
         let selected = state.scope ?? labels.first
         for label in labels {
             html.open(
@@ -228,6 +237,18 @@ struct ListPage {
         html.close("div")
         return true
     }
+
+    /// Whether scopes fit a segmented control on a phone with their whole labels: at most
+    /// ``segmentLimit`` of them, with labels short enough between them. Others are a row of
+    /// chips that scrolls sideways, each label whole.
+    static func fitsSegments(_ labels: [String]) -> Bool {
+        labels.count <= segmentLimit && labels.reduce(0) { $0 + $1.count } <= segmentCharacters
+    }
+
+    /// The most scopes a segmented control holds.
+    static let segmentLimit = 4
+    /// The most characters of labels a segmented control holds on a phone (with their counts).
+    static let segmentCharacters = 24
 
     /// The search's total ("12 results", "1,000+ results").
     static func total(_ response: SearchResponse, strings: WebStrings) -> String {

@@ -1,9 +1,11 @@
 import CatalogModel
 import Foundation
 
-/// One row of a list, as the original apps drew it: thumbnail, title (a step smaller when long,
-/// then ending in "…"), gray subtitle (or "Kategorie …", or the snippet that explains a search
-/// match), price, flag, and a disclosure chevron; the whole row is one link to the detail page.
+/// One row of a list, as the original apps drew it: thumbnail, title (one size in every row,
+/// ending in "…" when it does not fit), and below it the gray subtitle (or "Kategorie …", or the
+/// snippet that explains a search match) with the price and flag at its end, and a disclosure
+/// chevron; the whole row is one link to the detail page. The title has the whole width of the
+/// row's text: on a phone a product's name matters more than its price.
 /// The one renderer of a record's row: the pages' rows and the rows the script fetches
 /// (``RowsFragment``) are all drawn here; the script only places them.
 enum RowView {
@@ -41,9 +43,8 @@ enum RowView {
             html.raw("<span class=\"thumb thumb-none\" aria-hidden=\"true\"></span>")
         }
         html.open("span", ["class": "row-text"])
-        html.element("span", ["class": record.title.count > longTitle ? "title long" : "title"]) {
-            $0.text(record.title, marking: ranges(matches, field: "title"))
-        }
+        html.element("span", ["class": "title"]) { $0.text(record.title, marking: ranges(matches, field: "title")) }
+        html.open("span", ["class": "row-sub"])
         if let snippet, ranges(matches, field: "title").isEmpty {
             html.element("span", ["class": "subtitle snippet"]) {
                 $0.text(snippet.text, marking: snippet.matches.map { $0.start..<($0.start + $0.length) })
@@ -57,11 +58,12 @@ enum RowView {
                 "span", ["class": "subtitle"],
                 text: context.strings[.categoryPrefix] + " " + record.categories.joined(separator: ", "))
         }
-        html.close("span")
         if let price = record.price {
             html.element("span", ["class": "price"], text: context.strings.price(price, currency: record.currency))
         }
         if let country = record.country { flag(country, strings: context.strings, into: &html) }
+        html.close("span")
+        html.close("span")
         html.raw(chevron)
         html.close("a")
         html.close("li")
@@ -82,10 +84,6 @@ enum RowView {
                 "loading": "lazy",
             ])
     }
-
-    /// Titles longer than this many characters are set a little smaller before they end in "…"
-    /// (the script also shrinks any title that does not fit its row).
-    static let longTitle = 28
 
     /// A row that leads to a list: optional picture, title, optional subtitle, and a count
     /// (catalogs on the home page, a cookbook's categories).

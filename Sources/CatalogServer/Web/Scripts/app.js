@@ -14,6 +14,7 @@
 // - new-catalog.js, catalog-settings.js (owner-form.js): a new catalog from a file or a URL, with
 //   its preview and the import's progress; a catalog's settings, and deleting it;
 // - favorites.js: favorites with and without an account;
+// - record.js: a record's share button and its picture full size;
 // - signin.js: the sign-in form's show-password toggle;
 // - offline.js: the service worker, and forgetting a signed-out user's traces.
 //
@@ -26,6 +27,7 @@ import { startRail } from "./rail.js";
 import { startKeyboard } from "./keyboard.js";
 import { startPane, startSplitter } from "./pane.js";
 import { startFavorites } from "./favorites.js";
+import { startRecord } from "./record.js";
 import { startLive } from "./live.js";
 import { startEditor } from "./editor.js";
 import { startToasts } from "./toast.js";
@@ -45,6 +47,7 @@ startKeyboard();
 startPane();
 startSplitter();
 startFavorites();
+startRecord();
 startSignIn();
 startLive();
 startEditor();

@@ -1,6 +1,6 @@
 // What the windowed list measures and draws of its own: the rows' and headers' heights (from the
-// stylesheet), the bars that cover the list, the shape of a row that has not arrived, and a title
-// a step smaller when it does not fit. Rows themselves are the server's.
+// stylesheet), the bars that cover the list, the shape of a row that has not arrived, and
+// the search snippet fitted to its row. Rows themselves are the server's.
 
 import { doc, element } from "./page.js";
 
@@ -39,10 +39,27 @@ export function placeholderRow() {
   return item;
 }
 
-// Shrinks a title a step when it does not fit, before it ends in "…".
-export function shrinkIfCut(node) {
+// Fits a search snippet to its row: the server's snippet keeps some words before the first
+// match, which a narrow row may not have room for; those words go, one at a time from the start
+// (after an "…"), until the match shows. Titles keep one size in every row and end in "…".
+export function fitRow(node) {
   if (!node.isConnected || node.classList.contains("placeholder")) return;
   node.dataset.fitted = "1";
-  const title = node.querySelector(".title");
-  if (title && !title.classList.contains("long") && title.scrollWidth > title.clientWidth + 1) title.classList.add("long");
+  const snippet = node.querySelector(".snippet");
+  const mark = snippet && snippet.querySelector("mark");
+  const lead = mark && mark.previousSibling;
+  if (!lead || lead.nodeType !== Node.TEXT_NODE) return;
+  // Shown whole: the match ends before the "…" that cuts a longer snippet (about one em).
+  const visible = () => {
+    const cut = snippet.scrollWidth > snippet.clientWidth + 1 ? parseFloat(getComputedStyle(snippet).fontSize) : 0;
+    return mark.getBoundingClientRect().right <= snippet.getBoundingClientRect().right - cut + 0.5;
+  };
+  if (snippet.clientWidth === 0 || visible()) return;
+  const words = lead.data.replace(/^\u2026/, "").split(/(?<=\s)/);
+  // The words before the match that still fit, dropping them from the start; at worst none, so
+  // that the snippet starts at the matched word.
+  while (words.length > 0 && !visible()) {
+    words.shift();
+    lead.data = "\u2026" + words.join("");
+  }
 }

@@ -61,7 +61,9 @@ function ensureResults() {
 function drawScopes(fresh) {
   for (const button of list.querySelectorAll(".scope")) {
     const label = button.value;
-    button.setAttribute("aria-pressed", (scope ?? firstScope) === label ? "true" : "false");
+    const pressed = (scope ?? firstScope) === label;
+    button.setAttribute("aria-pressed", pressed ? "true" : "false");
+    if (pressed) revealChip(button);
     if (!fresh) continue;
     const counted = Array.from(fresh.querySelectorAll(".scope")).find((other) => other.value === label);
     const count = counted?.querySelector(".count");
@@ -70,6 +72,16 @@ function drawScopes(fresh) {
     else if (count) button.append(count);
     else if (badge) badge.textContent = "";
   }
+}
+
+// A pressed chip of a row of scope chips is scrolled into the row's view (sideways only).
+function revealChip(button) {
+  const row = button.parentElement;
+  if (!row.classList.contains("scope-chips")) return;
+  const box = row.getBoundingClientRect();
+  const chip = button.getBoundingClientRect();
+  if (chip.left < box.left) row.scrollLeft -= box.left - chip.left + 12;
+  else if (chip.right > box.right) row.scrollLeft += chip.right - box.right + 12;
 }
 
 // The facets under the current query, as the server drew them (a checked value the search no

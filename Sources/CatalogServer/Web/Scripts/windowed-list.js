@@ -4,7 +4,7 @@
 // position, as the server draws them).
 
 import { doc, element, failed, requestRows } from "./page.js";
-import { BUFFER, HEADER, MAX_HEIGHT, ROW, drawnAs, placeholderRow, shrinkIfCut, stickyBottom, bottomInset } from "./list-layout.js";
+import { BUFFER, HEADER, MAX_HEIGHT, ROW, drawnAs, placeholderRow, fitRow, stickyBottom, bottomInset } from "./list-layout.js";
 
 /**
  * One list of rows, windowed: only the rows near the screen are in the page. Every row is the
@@ -232,7 +232,7 @@ export class WindowedList {
         if (!node.dataset.fitted) fresh.push(node);
       }
     }
-    if (fresh.length) requestAnimationFrame(() => { for (const node of fresh) shrinkIfCut(node); });
+    if (fresh.length) requestAnimationFrame(() => { for (const node of fresh) fitRow(node); });
     // Section headers of the sections in the window.
     const wanted = new Set();
     if (this.sections.length && last >= first) {
