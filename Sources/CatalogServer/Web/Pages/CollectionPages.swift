@@ -58,11 +58,19 @@ enum CollectionPages {
             tabs: tabs(for: definition, strings: strings, selected: tab))
         layout.here = here
         layout.change = change
+        // Beside a pane on wide screens, as a catalog's list is: a record opens there.
+        layout.mainClass = "split"
         let context = RowView.Context(
             definition: definition, strings: strings,
             thumbnails: local || records.contains { $0.image != nil } || definition.mapping[.image] != nil,
             backQuery: DetailPage.Origin(via: via).query)
         return layout.render { html in
+            html.open(
+                "div",
+                [
+                    "class": "list", "id": "list", "data-catalog": definition.id, "data-title": title,
+                    "data-bar-title": title,
+                ])
             if let note { html.element("p", ["class": "note", "id": "note"], text: note) }
             html.open(
                 "ol",
@@ -76,6 +84,8 @@ enum CollectionPages {
             }
             html.close("ol")
             html.element("p", ["class": "empty", "id": "empty", "hidden": records.isEmpty ? nil : ""], text: empty)
+            html.close("div")
+            ListPage.emptyPane(strings: strings, into: &html)
         }
     }
 

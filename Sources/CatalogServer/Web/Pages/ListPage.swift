@@ -72,7 +72,7 @@ struct ListPage {
                     "class": state.searching ? "list searching" : "list", "id": "list", "data-catalog": id,
                     "data-locale": definition.locale, "data-base": base, "data-via": via,
                     "data-category": category?.name, "data-rows": base + RowsFragment.suffix,
-                    "data-title": layout.catalog?.title,
+                    "data-title": layout.catalog?.title, "data-bar-title": category?.name ?? definition.title,
                 ])
             searchForm(state, scopes: content.scopes, into: &html)
             // The filters are there while browsing too, for a search the script starts.
@@ -82,7 +82,7 @@ struct ListPage {
             case .results(let response):
                 results(response, state: state, into: &html)
             case .rows(let rows):
-                if !definition.flatList, !rows.outline.sections.isEmpty {
+                if Self.hasRail(rows.outline, definition: definition) {
                     // The rail comes first in the focus order: one Tab stop before the rows.
                     rail(rows.outline, into: &html)
                 }
@@ -238,6 +238,38 @@ struct ListPage {
         return true
     }
 
+    /// "No results", with what to do about it: the search without its filters, or in every
+    /// scope, where either is set (the rows fragment carries it too, for the script to show).
+    static func emptyState(
+        _ state: ListState, hidden: Bool, base: String, firstScope: String?, strings: WebStrings,
+        into html: inout HTMLWriter
+    ) {
+        html.open("div", ["class": "empty", "id": "empty", "data-part": "empty", "hidden": hidden ? "" : nil])
+        html.element("p", ["class": "empty-title"], text: strings[.noResults])
+        html.element("p", ["class": "empty-help"], text: strings[.noResultsHelp])
+        var unfiltered = state
+        unfiltered.categories = []
+        unfiltered.countries = []
+        unfiltered.price = nil
+        var everywhere = state
+        everywhere.scope = nil
+        let scoped = state.scope != nil && state.scope != firstScope
+        let filtered = !state.categories.isEmpty || !state.countries.isEmpty || state.price != nil
+        if scoped || filtered {
+            html.open("p", ["class": "empty-actions"])
+            if filtered {
+                html.element(
+                    "a", ["href": base + WebPaths.query(unfiltered.searchPairs)], text: strings[.resetFilters])
+            }
+            if scoped {
+                html.element(
+                    "a", ["href": base + WebPaths.query(everywhere.searchPairs)], text: strings[.searchEverywhere])
+            }
+            html.close("p")
+        }
+        html.close("div")
+    }
+
     /// Whether scopes fit a segmented control on a phone with their whole labels: at most
     /// ``segmentLimit`` of them, with labels short enough between them. Others are a row of
     /// chips that scrolls sideways, each label whole.
@@ -250,9 +282,11 @@ struct ListPage {
     /// The most characters of labels a segmented control holds on a phone (with their counts).
     static let segmentCharacters = 24
 
-    /// The search's total ("12 results", "1,000+ results").
+    /// The search's total ("12 results", "1,000+ results"); none when nothing matched, which
+    /// the "no results" below says with what to do (``emptyState(_:hidden:base:firstScope:strings:into:)``).
     static func total(_ response: SearchResponse, strings: WebStrings) -> String {
-        response.totalCapped
+        guard response.total > 0 || response.totalCapped else { return "" }
+        return response.totalCapped
             ? strings.plural(.resultsCapped, response.total) : strings.plural(.results, response.total)
     }
 
@@ -282,9 +316,9 @@ struct ListPage {
                 into: &html)
         }
         html.close("ol")
-        html.element(
-            "p", ["class": "empty", "id": "empty", "hidden": response.items.isEmpty ? nil : ""],
-            text: strings[.noResults])
+        Self.emptyState(
+            state, hidden: !response.items.isEmpty, base: Self.base(definition, category: category),
+            firstScope: store.scopes(of: catalog).first?.label, strings: strings, into: &html)
         if let next = response.next {
             html.element(
                 "a",
@@ -310,7 +344,10 @@ struct ListPage {
         html.open(
             "div",
             [
-                "class": definition.flatList ? "sections flat" : "sections", "id": "sections",
+                "class": definition.flatList
+                    ? "sections flat"
+                    : Self.hasRail(rows.outline, definition: definition) ? "sections" : "sections no-rail",
+                "id": "sections",
                 "data-source": "positions", "data-rows": base + RowsFragment.suffix,
                 "data-page-size": String(Self.pageSize), "data-position": String(page.position),
                 "data-count": String(rows.outline.count),
@@ -351,6 +388,15 @@ struct ListPage {
         }
     }
 
+    /// Whether a list has an index rail: a list of sections (not a flat one) long enough to need
+    /// one (``railMinimum``); a shorter list is a screen or two, which scrolling covers.
+    static func hasRail(_ outline: ListOutline, definition: CatalogDefinition) -> Bool {
+        !definition.flatList && !outline.sections.isEmpty && outline.count >= railMinimum
+    }
+
+    /// The fewest rows of a list with an index rail.
+    static let railMinimum = 30
+
     /// The index rail: every label of the locale; an empty section is dimmed and leads to the
     /// next one that has records.
     private func rail(_ outline: ListOutline, into html: inout HTMLWriter) {
@@ -390,6 +436,13 @@ struct ListPage {
         } else {
             html.element("p", ["class": "pane-empty"], text: strings[.pickRecord])
         }
+        html.close("aside")
+    }
+
+    /// The pane of a list with no record open yet (Hot and Favorites: the script opens one there).
+    static func emptyPane(strings: WebStrings, into html: inout HTMLWriter) {
+        html.open("aside", ["class": "pane", "id": "pane", "aria-label": strings[.details], "aria-live": "polite"])
+        html.element("p", ["class": "pane-empty"], text: strings[.pickRecord])
         html.close("aside")
     }
 }

@@ -149,6 +149,9 @@ struct RowsFragment {
                 "span", ["data-part": "filter-toggle", "data-count": String(state.filterCount)],
                 text: ListPage.filterLabel(state, strings: strings))
             let base = ListPage.base(definition, category: category)
+            ListPage.emptyState(
+                state, hidden: !response.items.isEmpty, base: base, firstScope: store.scopes(of: catalog).first?.label,
+                strings: strings, into: &html)
             html.open("div", ["data-part": "facets"])
             FilterPanel(definition: definition, strings: strings, state: state, category: category?.name, base: base)
                 .writeFacets(response.facets ?? [:], into: &html)

@@ -10,6 +10,9 @@ const wide = window.matchMedia("(min-width: 900px)");
 const pane = doc.getElementById("pane");
 const main = doc.getElementById("main");
 const listTitle = list?.dataset.title || doc.title;
+// The bar's title: the list's, or the open record's (the pane is the page's subject then).
+const bar = doc.getElementById("bar-title");
+const barTitle = list?.dataset.barTitle || bar?.textContent || "";
 let paneController = null;
 // The record whose row gets the focus back once the pane is closed (by Escape).
 let returnFocusTo = null;
@@ -26,6 +29,7 @@ function closePane() {
   pane.replaceChildren(element("p", "pane-empty", text("pickRecord")));
   main?.classList.remove("has-open");
   doc.title = listTitle;
+  if (bar) bar.textContent = barTitle;
   markCurrent(null);
   const id = returnFocusTo;
   returnFocusTo = null;
@@ -67,6 +71,7 @@ async function openPane(href, push) {
     main?.classList.add("has-open");
     const title = article.querySelector(".detail-title")?.textContent || listTitle;
     doc.title = title;
+    if (bar) bar.textContent = title;
     markCurrent(id);
     enhanceFavorite(pane);
     if (push) {
@@ -113,7 +118,10 @@ export function startPane() {
     openPane("/c/" + encode(list.dataset.catalog) + "/i/" + encode(open), false);
   });
   const open = new URL(location.href).searchParams.get("open");
-  if (open) markCurrent(open);
+  if (open && !pane.querySelector("article.detail") && wide.matches) {
+    // A list the server draws without its pane's record (Hot, Favorites): the script opens it.
+    openPane("/c/" + encode(list.dataset.catalog) + "/i/" + encode(open), false);
+  } else if (open) markCurrent(open);
 }
 
 // The list column's width on wide screens: drag the separator (or use the arrow keys on it).

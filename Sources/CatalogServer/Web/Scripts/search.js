@@ -51,7 +51,9 @@ function ensureResults() {
     doc.querySelector(".sticky-header")?.remove();
     const total = element("p", "total"); total.id = "total"; total.setAttribute("aria-live", "polite");
     results = element("ol", "rows results"); results.id = "results";
-    const empty = element("p", "empty", text("noResults")); empty.id = "empty"; empty.hidden = true;
+    // Replaced by the server's "no results" (with what to do) when a search answers.
+    const empty = element("div", "empty"); empty.id = "empty"; empty.hidden = true;
+    empty.append(element("p", "empty-title", text("noResults")));
     list.append(total, results, empty);
   }
   return results;
@@ -105,6 +107,8 @@ export function drawSearchParts(answer, shown) {
   const total = answer.part("total")?.textContent || "";
   doc.getElementById("total").textContent = total;
   if (doc.getElementById("results")?.hasAttribute("aria-label")) doc.getElementById("results").setAttribute("aria-label", total);
+  const empty = answer.part("empty");
+  if (empty) doc.getElementById("empty").replaceWith(empty);
   doc.getElementById("empty").hidden = shown > 0;
   drawScopes(answer.root);
   drawFacets(answer.part("facets"), answer.part("filter-toggle"));
