@@ -76,7 +76,7 @@ class Behaviour:
         self.type_search("zzq")
         self.assertEqual(self.find_all("#results .row"), [])
         self.assertTrue(self.find("#empty").is_displayed())
-        self.assertEqual(self.find("#empty").text, "Keine Treffer")
+        self.assertEqual(self.find("#empty .empty-title").text, "Keine Treffer")
         self.assertTrue(self.page_kept(), "searching loaded a new page")
 
     def test_each_scope_of_the_sequencers(self):

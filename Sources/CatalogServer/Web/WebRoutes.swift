@@ -31,6 +31,7 @@ struct WebRoutes: Sendable {
         let page = Self.page
         let home = HomeHandler(web: self)
         routes.get("/", options: page, home.home)
+        routes.get("/search", options: page, home.search)
 
         let lists = CatalogPageHandler(web: self)
         routes.get("/c/{id}", options: page, lists.catalog)

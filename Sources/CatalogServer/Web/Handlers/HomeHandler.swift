@@ -3,7 +3,8 @@ import CatalogHTTP
 import CatalogModel
 import CatalogStorage
 
-/// The catalog list (`/`): every catalog, in the browser's language.
+/// The catalog list (`/`): every catalog, in the browser's language, and one search across them
+/// (`/search`).
 struct HomeHandler: WebHandler {
     let web: WebRoutes
 
@@ -19,6 +20,35 @@ struct HomeHandler: WebHandler {
                 strings: WebStrings.negotiate(request.headers["Accept-Language"]), canCreate: canCreate,
                 deleted: deleted
             ).render()
+        }
+    }
+
+    /// `GET /search?q=`: a search across every catalog (``HomeSearch``); with `fragment=1` the
+    /// results alone, for the home page's script.
+    func search(_ request: Request, _ context: RequestContext) throws -> Response {
+        let session = try session(request, context)
+        let query = try request.text("q", maxLength: CatalogLimits.maxTextLength) ?? ""
+        let strings = WebStrings.negotiate(request.headers["Accept-Language"])
+        let fragment: Bool
+        switch request.query("fragment") {
+        case nil, "0": fragment = false
+        case "1": fragment = true
+        default: throw HTTPError.badParameter("'fragment' must be 0 or 1")
+        }
+        return try stores.read { store in
+            let catalogs = try store.catalogs()
+            let search = try HomeSearch.run(query, in: catalogs, store: store)
+            guard !fragment else {
+                var html = HTMLWriter()
+                search.writeGroups(strings: strings, into: &html)
+                var response = Response.text(html.output, contentType: "text/html; charset=utf-8")
+                // Which catalogs a visitor may see depends on who they are.
+                WebHeaders.apply(to: &response, signedIn: session.user != nil)
+                return response
+            }
+            var page = HomePage(catalogs: catalogs, session: session, strings: strings)
+            page.search = search
+            return page.render()
         }
     }
 }

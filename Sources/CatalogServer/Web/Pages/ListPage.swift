@@ -280,7 +280,7 @@ struct ListPage {
     /// The most scopes a segmented control holds.
     static let segmentLimit = 4
     /// The most characters of labels a segmented control holds on a phone (with their counts).
-    static let segmentCharacters = 24
+    static let segmentCharacters = 28
 
     /// The search's total ("12 results", "1,000+ results"); none when nothing matched, which
     /// the "no results" below says with what to do (``emptyState(_:hidden:base:firstScope:strings:into:)``).

@@ -16,6 +16,7 @@
 // - favorites.js: favorites with and without an account;
 // - record.js: a record's share button and its picture full size;
 // - signin.js: the sign-in form's show-password toggle;
+// - home-search.js: the home page's search across every catalog;
 // - offline.js: the service worker, and forgetting a signed-out user's traces.
 //
 // The order below is the order the page's listeners are set up in.
@@ -34,6 +35,7 @@ import { startToasts } from "./toast.js";
 import { startNewCatalog } from "./new-catalog.js";
 import { startCatalogSettings } from "./catalog-settings.js";
 import { startSignIn } from "./signin.js";
+import { startHomeSearch } from "./home-search.js";
 import { startServiceWorker, startSignOutForgetting } from "./offline.js";
 
 doc.documentElement.classList.add("js");
@@ -49,6 +51,7 @@ startSplitter();
 startFavorites();
 startRecord();
 startSignIn();
+startHomeSearch();
 startLive();
 startEditor();
 startToasts();

@@ -23,6 +23,8 @@ function startBrowseList(container) {
   const start = Number(container.dataset.position || 0);
   const host = element("ol", "rows");
   host.id = "sections";
+  // A list without a rail (a flat one, a short one) keeps the rows' room where the rail would be.
+  for (const name of ["flat", "no-rail"]) if (container.classList.contains(name)) host.classList.add(name);
   const rows = rowsIn(container);
   container.replaceWith(host);
   doc.getElementById("earlier")?.remove();
