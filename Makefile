@@ -8,7 +8,7 @@
 #               a throwaway cluster, `catalog browse` under tmux, the client library's documentation
 #               built with its samples compiled, every example of the README and docs/ run and
 #               checked against the program by scripts/docs-tests.py, then the browser tests in
-#               headless Chromium)
+#               headless Chromium, the main screens checked with axe-core)
 #   make bench  every benchmark figure beside its peer (catalog-bench: import, re-imports, JSON and
 #               CSV import, the CATALOG_PROFILE breakdown, search beside FTS5 and Tantivy, sections;
 #               postgres-bench.sh: PostgreSQL beside SQLite; client-bench; server-bench.sh beside

@@ -31,13 +31,17 @@ fail() { echo "browser-tests: $*" >&2; exit 1; }
 for tool in chromium chromedriver; do
   command -v "$tool" >/dev/null 2>&1 || fail "$tool is missing: scripts/install-deps.sh test installs it"
 done
-if ! python3 -c "import selenium" >/dev/null 2>&1; then
-  echo "Installing selenium (PyPI)…" >&2
+# selenium drives the browser; axe-selenium-python brings axe-core, the accessibility checker
+# the screens are run through (test_screens.py).
+for package in selenium:selenium axe-selenium-python:axe_selenium_python; do
+  name="${package%%:*}" module="${package##*:}"
+  python3 -c "import $module" >/dev/null 2>&1 && continue
+  echo "Installing $name (PyPI)…" >&2
   # Debian's own python3 refuses installs outside a virtual environment (PEP 668): then for this user.
-  python3 -m pip install --quiet selenium 2>/dev/null ||
-    python3 -m pip install --quiet --user --break-system-packages selenium ||
-    fail "pip could not install selenium"
-fi
+  python3 -m pip install --quiet "$name" 2>/dev/null ||
+    python3 -m pip install --quiet --user --break-system-packages "$name" ||
+    fail "pip could not install $name"
+done
 
 work="$(mktemp -d)"
 pids=()

@@ -84,6 +84,7 @@ import Testing
         "PUT /api/v1/catalogs/{id}/members/{user}": Expected(authentication: .signedIn),
         "DELETE /api/v1/catalogs/{id}/members/{user}": Expected(authentication: .signedIn),
         "GET /": page,
+        "GET /search": page,
         "GET /c/{id}": page,
         "GET /c/{id}/categories/{category}": page,
         "GET /c/{id}/i/{item}": page,

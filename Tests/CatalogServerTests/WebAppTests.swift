@@ -176,9 +176,12 @@ import Testing
         #expect(jumped.contains("id=\"earlier\""))
     }
 
-    @Test func categoryListsHaveSearchAndTheRail() throws {
+    @Test func categoryListsHaveSearchAndARailWhenLong() throws {
+        // Five soups: a list that short has no rail (ListPage.railMinimum), the whole cookbook has.
         let soups = try fixture.request("/c/cookbook/categories/1").text
-        #expect(soups.contains("id=\"rail\""))
+        #expect(!soups.contains("id=\"rail\""))
+        #expect(soups.contains("class=\"sections no-rail\""))
+        #expect(try fixture.request("/c/cookbook").text.contains("id=\"rail\""))
         #expect(soups.contains("role=\"search\""))
         #expect(soups.contains("data-rows=\"/c/cookbook/categories/1/rows\""))
         let searched = try fixture.request("/c/cookbook/categories/1?q=leves&search=1").text

@@ -27,6 +27,25 @@ import Testing
         #expect(reply.response.headers["Set-Cookie"]?.contains("HttpOnly") == true)
     }
 
+    @Test func homeSearchesEveryCatalogGroupedByCatalog() throws {
+        let page = try fixture.request("/search?q=paprika")
+        #expect(page.status == 200)
+        #expect(page.text.contains("class=\"home-group\" lang=\"hu\" aria-label=\"Szakácskönyv\""))
+        #expect(page.text.contains("href=\"/c/cookbook?q=paprika&amp;search=1\""))
+        #expect(!page.text.contains("aria-label=\"Products\""))
+        // The catalog list is there for the script, hidden while searching.
+        #expect(page.text.contains("id=\"catalogs\" hidden"))
+        let fragment = try fixture.request("/search?q=paprika&fragment=1")
+        #expect(fragment.status == 200)
+        #expect(fragment.text.hasPrefix("<div class=\"home-results\""))
+        #expect(!fragment.text.contains("<html"))
+        #expect(try fixture.request("/search?q=zzqqxx&fragment=1").text.contains("id=\"home-empty\""))
+        #expect(try fixture.request("/search?q=paprika&fragment=2").status == 400)
+        #expect(try fixture.request("/search?q=" + String(repeating: "a", count: 5000)).status == 400)
+        // No query: the catalog list, as at `/`.
+        #expect(try fixture.request("/search").text.contains("href=\"/c/sequencers\""))
+    }
+
     @Test func listHasSectionsRailAndRows() throws {
         let reply = try fixture.request("/c/products")
         #expect(reply.status == 200)

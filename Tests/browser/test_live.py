@@ -105,7 +105,7 @@ class LiveBehaviour:
         self.delete(first)
         self.wait_for(lambda: self.row_title(first) is None, timeout=10, message="the deleted record stayed")
         self.assertEqual(self.js("return window.__catalog.list.count;"), count - 1)
-        self.assertEqual(self.js("return document.getElementById('sections').getAttribute('aria-rowcount');"), str(count - 1))
+        self.assertEqual(self.js("return document.getElementById('sections').getAttribute('data-count');"), str(count - 1))
         self.assertTrue(self.page_kept(), "a change loaded the page again")
 
     def test_the_screen_stays_on_its_rows_and_the_focus_on_its_record(self):

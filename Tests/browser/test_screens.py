@@ -3,14 +3,16 @@ row's width (price and flag on the line below, one title size), a search snippet
 scopes beyond a segmented control's room are whole-label chips, one "no results" says what to
 do, a record shows its price beside its title with a share button, its picture full size and a
 print stylesheet, short lists have no rail, Hot opens records in the pane on desktop (the bar's
-title following), the list column widens while no record is open, and the home page searches
-every catalog as you type."""
+title following), the list column widens while no record is open, the home page searches
+every catalog as you type, and the main screens pass axe-core in light and dark mode."""
 
 import unittest
 
 from selenium.webdriver.common.keys import Keys
 
-from harness import DESKTOP, PHONE, BrowserCase
+from axe_selenium_python import Axe
+
+from harness import BASE_URL, DESKTOP, PHONE, BrowserCase
 
 
 class Behaviour:
@@ -134,6 +136,40 @@ class Behaviour:
         field.send_keys(Keys.CONTROL, "a")
         field.send_keys(Keys.BACKSPACE)
         self.wait_for(lambda: self.find("#catalogs").is_displayed(), message="the list did not come back")
+
+
+    def test_the_main_screens_pass_axe_light_and_dark(self):
+        # Rules left out: axe-core's autocomplete check of the version PyPI's axe-selenium-python
+        # bundles refuses `autocomplete="off"` on a search field, which the HTML standard allows
+        # (the search fields turn the browser's own suggestions off: they would cover the results).
+        options = {"rules": {"autocomplete-valid": {"enabled": False}}}
+        paths = ["/", "/search?q=paprika", "/c/products", "/c/products?q=ca&search=1", "/c/products/i/p001",
+                 "/c/cookbook/hot", "/c/cookbook/categories", "/c/sequencers", "/signin", "/c/no-such-catalog"]
+        self.allowed_console.append("404")  # the page of a catalog that does not exist
+        failures = []
+        for scheme in ("light", "dark"):
+            self.driver.execute_cdp_cmd(
+                "Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+            try:
+                for path in paths:
+                    self.driver.get(BASE_URL + path)
+                    self.wait_ready()
+                    self.settle()
+                    Axe(self.driver).inject()
+                    # axe.run with the options as a JSON object (the wrapper's own run writes them
+                    # as a Python literal).
+                    results = self.driver.execute_async_script(
+                        "const done = arguments[arguments.length - 1];"
+                        "axe.run(document, arguments[0]).then(done, (error) => done({error: String(error)}));",
+                        options)
+                    self.assertNotIn("error", results)
+                    for violation in results["violations"]:
+                        failures.append("%s %s: %s (%s) at %s" % (
+                            scheme, path, violation["id"], violation["impact"],
+                            ", ".join(str(node["target"]) for node in violation["nodes"][:3])))
+            finally:
+                self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+        self.assertEqual(failures, [], "axe-core found problems")
 
 
 class PhoneTests(Behaviour, BrowserCase):

@@ -205,7 +205,7 @@ class ScrollingAndRail(BrowserCase):
         self.driver.set_script_timeout(300)
         self.driver.get(URL + "/c/" + CATALOG)
         self.wait_ready()
-        count = self.js("return document.getElementById('sections').getAttribute('aria-rowcount');")
+        count = self.js("return document.getElementById('sections').getAttribute('data-count');")
         row_height = self.js("return parseFloat(getComputedStyle(document.documentElement).getPropertyValue('--row-h')) || 60;")
         # Warm-up: the first pages fill caches in the browser and the server.
         self.driver.execute_async_script(SCROLL, 200, 10, row_height)

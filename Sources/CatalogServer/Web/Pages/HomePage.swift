@@ -64,6 +64,7 @@ struct HomePage {
                 "type": "search", "id": "home-q", "name": "q", "value": search?.query ?? "",
                 "placeholder": strings[.searchCatalogs], "autocomplete": "off", "autocapitalize": "off",
                 "spellcheck": "false", "enterkeyhint": "search", "maxlength": "200", "aria-controls": "home-results",
+                "aria-label": strings[.searchCatalogs],
             ])
         html.close("div")
         html.element("button", ["type": "submit", "class": "search-go"], text: strings[.search])

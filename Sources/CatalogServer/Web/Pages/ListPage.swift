@@ -149,7 +149,7 @@ struct ListPage {
             [
                 "type": "search", "id": "q", "name": "q", "value": state.query, "placeholder": strings[.search],
                 "autocomplete": "off", "autocapitalize": "off", "spellcheck": "false", "enterkeyhint": "search",
-                "maxlength": "200", "aria-controls": "results",
+                "maxlength": "200", "aria-controls": "list", "aria-label": strings[.search],
             ])
         html.close("div")
         // The first submit button is the one Enter presses: it keeps the scope (below).

@@ -121,7 +121,7 @@ function replaceContent(list, content, anchor, offset) {
     kept = new Map(Array.from(list.nodes, ([position, node]) => [node, position]));
   }
   list.count = content.count;
-  list.host.setAttribute("aria-rowcount", String(list.count));
+  list.host.setAttribute("data-count", String(list.count));
   for (const header of list.headers.values()) header.remove();
   list.headers.clear();
   const rendered = list.rendered;

@@ -55,7 +55,7 @@ export class WindowedList {
     this.scheduled = false;
     host.classList.add("vlist");
     host.replaceChildren();
-    host.setAttribute("aria-rowcount", String(this.count));
+    host.setAttribute("data-count", String(this.count));
     this.sticky = null;
     if (this.sections.length) {
       this.sticky = element("div", "sticky-header");
@@ -374,7 +374,7 @@ export class WindowedList {
     for (const node of rows) this.results.push({ id: node.dataset.id, node });
     this.count = this.results.length;
     this.next = next;
-    this.host.setAttribute("aria-rowcount", String(this.count));
+    this.host.setAttribute("data-count", String(this.count));
     // The loading row at the old end is replaced by real rows.
     const sentinel = this.rendered.get(before);
     if (sentinel) { sentinel.remove(); this.rendered.delete(before); }
