@@ -47,10 +47,27 @@ public final class CatalogClient: Sendable {
     /// The longest a whole request may take, in seconds, however steadily its answer arrives;
     /// nil (the default) for no limit but ``timeout``'s.
     public let totalTimeout: TimeInterval?
+    /// Other servers with the same catalogs (replicas behind no load balancer): a read that
+    /// fails in a way that may pass is tried again on the next one (``retry``).
+    public let mirrors: [URL]
+    /// When reads are tried again (``RetryPolicy``); writes never are.
+    public let retry: RetryPolicy
     let transport: HTTPTransport
     let store: ResponseStore?
     let images: ImageLoader
     private let currentToken: Mutex<String?>
+    private let staleDate = Mutex<Date?>(nil)
+
+    /// When the server could not be reached (or failed) for the last read, and the client
+    /// answered it from its disk cache instead: the time that copy was stored. Nil when the last
+    /// read was answered by the server (or there is no cache). An app shows "offline, as of …"
+    /// while it is set.
+    ///
+    /// ```swift
+    /// let page = try await client.items(of: "products")
+    /// if let since = client.staleSince { banner.text = "Offline: as of \(since.formatted())" }
+    /// ```
+    public var staleSince: Date? { staleDate.withLock { $0 } }
 
     /// Creates a client.
     ///
@@ -62,14 +79,22 @@ public final class CatalogClient: Sendable {
     ///   - timeout: seconds the server may stay silent during a request (before its answer
     ///     starts, or between two pieces of it), ``timeout``.
     ///   - totalTimeout: seconds a whole request may take, nil for no limit (``totalTimeout``).
+    ///   - mirrors: other servers of the same catalogs, for reads tried again (``mirrors``).
+    ///   - retry: when reads are tried again (``RetryPolicy/standard``: three attempts).
+    ///
+    /// A session with a background configuration cannot carry the client's requests: each is
+    /// refused with ``CatalogClientError/Code/invalidArgument``, saying so.
     public init(
         baseURL: URL, session: URLSession = .shared, token: String? = nil, cache: Cache = .standard,
-        timeout: TimeInterval = 30, totalTimeout: TimeInterval? = nil
+        timeout: TimeInterval = 30, totalTimeout: TimeInterval? = nil, mirrors: [URL] = [],
+        retry: RetryPolicy = .standard
     ) {
         self.baseURL = baseURL
         self.session = session
         self.timeout = timeout
         self.totalTimeout = totalTimeout
+        self.mirrors = mirrors
+        self.retry = retry
         transport = HTTPTransport(configuration: session.configuration, totalTimeout: totalTimeout)
         currentToken = Mutex(token)
         let directory: URL? =
@@ -427,7 +452,14 @@ public final class CatalogClient: Sendable {
             }
             if let etag = stored.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
         }
-        let answer = try await transport.send(request)
+        let answer: HTTPAnswer
+        do {
+            answer = try await sendRetrying(request)
+        } catch let error where error.isConnectivity && stored != nil {
+            return answerFromCache(stored!)
+        }
+        if answer.status >= 500, let stored { return answerFromCache(stored) }
+        staleDate.withLock { $0 = nil }
         if answer.status == 304, let stored {
             store?.store(
                 ResponseStore.Entry(etag: stored.etag, body: stored.body, stored: Date(), maxAge: stored.maxAge),
@@ -440,6 +472,59 @@ public final class CatalogClient: Sendable {
             store.store(ResponseStore.Entry(etag: etag, body: answer.body, stored: Date(), maxAge: age), for: key)
         }
         return answer
+    }
+
+    /// A stored answer given when the server cannot answer, noted in ``staleSince``.
+    private func answerFromCache(_ stored: ResponseStore.Entry) -> HTTPAnswer {
+        staleDate.withLock { $0 = stored.stored }
+        return HTTPAnswer(status: 200, body: stored.body, headers: ["etag": stored.etag ?? ""])
+    }
+
+    /// Sends a read, trying it again as ``retry`` allows, each time on the next server
+    /// (``baseURL``, then each of ``mirrors``). Answers that will not change by trying again
+    /// (2xx, 304, 4xx but 429) come back at once; the last answer or error when none is left.
+    func sendRetrying(_ first: URLRequest) async throws(CatalogClientError) -> HTTPAnswer {
+        let servers = [baseURL] + mirrors
+        var request = first
+        var attempt = 1
+        while true {
+            var answer: HTTPAnswer?
+            let error: CatalogClientError
+            do {
+                let received = try await transport.send(request)
+                guard received.status == 429 || received.status >= 500, let url = request.url else { return received }
+                answer = received
+                error = failure(received, url: url)
+            } catch let thrown {
+                error = thrown
+            }
+            guard let wait = retry.delay(after: error, attempt: attempt) else {
+                if let answer { return answer }
+                throw error
+            }
+            do {
+                try await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))
+            } catch {
+                throw CatalogClientError(
+                    .cancelled, "the request was cancelled", url: request.url.map(CatalogClientError.display))
+            }
+            let from = servers[(attempt - 1) % servers.count]
+            attempt += 1
+            request.url = request.url.map { Self.rebase($0, from: from, onto: servers[(attempt - 1) % servers.count]) }
+        }
+    }
+
+    /// `url`, made from server `from`, on server `onto` instead (the same path and query).
+    static func rebase(_ url: URL, from: URL, onto: URL) -> URL {
+        func root(_ server: URL) -> String {
+            var text = server.absoluteString
+            while text.hasSuffix("/") { text.removeLast() }
+            return text
+        }
+        let text = url.absoluteString
+        let prefix = root(from)
+        guard from != onto, text.hasPrefix(prefix) else { return url }
+        return URL(string: root(onto) + text.dropFirst(prefix.count)) ?? url
     }
 
     /// Sends a request that changes something (or is not cached).

@@ -31,12 +31,16 @@ struct HTTPAnswer: Sendable {
 final class HTTPTransport: Sendable {
     /// The longest a whole request may take, in seconds; nil for no limit.
     let totalTimeout: TimeInterval?
+    /// The identifier of a background configuration the client was given, which cannot carry
+    /// its requests (every request is then refused, saying so).
+    let backgroundIdentifier: String?
     private let session: URLSession
     private let transfers: TransferTable
 
     /// A transport with `configuration` (copied: the caller's is never changed).
     init(configuration: URLSessionConfiguration, totalTimeout: TimeInterval?) {
         self.totalTimeout = totalTimeout
+        backgroundIdentifier = configuration.identifier
         let configuration = configuration.copy() as? URLSessionConfiguration ?? .default
         // The limits are the transport's; the session's own must not cut in first.
         configuration.timeoutIntervalForRequest = max(configuration.timeoutIntervalForRequest, 7 * 24 * 3600)
@@ -57,6 +61,15 @@ final class HTTPTransport: Sendable {
     ///   seconds or the request took longer than ``totalTimeout``, or another transport code.
     func send(_ request: URLRequest) async throws(CatalogClientError) -> HTTPAnswer {
         guard !Task.isCancelled else { throw CatalogClientError(.cancelled, "the request was cancelled") }
+        if let backgroundIdentifier {
+            // A background session hands its transfers to the system and delivers them to an app
+            // that may have been relaunched: it has no data tasks whose bytes arrive here.
+            throw CatalogClientError(
+                .invalidArgument,
+                "the client cannot send requests through a background URLSession configuration "
+                    + "(\"\(backgroundIdentifier)\"): give it a session with a default or ephemeral configuration",
+                url: request.url.map(CatalogClientError.display))
+        }
         let transfer = Transfer(url: request.url)
         let result: Result<HTTPAnswer, CatalogClientError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
