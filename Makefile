@@ -2,7 +2,8 @@
 #   make run    install what is missing, build, create catalog.sqlite with the demo catalogs, serve
 #               them at http://localhost:8080 (PORT=… to change; Ctrl-C stops)
 #   make test   install what is missing, build, check that the client library's closure builds on
-#               Apple platforms (scripts/check-darwin.py), run every test (Swift tests, the OpenAPI
+#               Apple platforms (scripts/check-darwin.py) and that its Getting started page builds
+#               as written in a fresh package (scripts/getting-started-check.sh), run every test (Swift tests, the OpenAPI
 #               conformance run with schemathesis against a live server, /metrics parsed by the
 #               Prometheus client library (scripts/metrics-check.sh), the PostgreSQL parts on
 #               a throwaway cluster, `catalog browse` under tmux, the client library's documentation
@@ -57,6 +58,7 @@ test: deps-test lint check-assets
 	$(SWIFT) build --build-tests
 	scripts/check-darwin.py --self-test .build/debug
 	scripts/check-darwin.py .build/debug
+	scripts/getting-started-check.sh
 	scripts/build-docs.sh .build/debug
 	$(SWIFT) test --skip-build
 	Fuzz/run-fuzzers.sh --seconds $(FUZZ_CI_SECONDS)

@@ -337,6 +337,14 @@ import Testing
         #expect(
             icons.contains { $0["sizes"] as? String == "512x512" && ($0["src"] as? String) == WebAssets.icon512.path })
         #expect(try fixture.request(WebAssets.icon512.path).response.headers["Content-Type"] == "image/png")
+        // In the page's language: a Hungarian catalog's pages link the Hungarian manifest.
+        #expect(try fixture.request("/c/cookbook").text.contains("href=\"/manifest.webmanifest?lang=hu\""))
+        let hungarian = try fixture.request("/manifest.webmanifest?lang=hu").object
+        #expect(hungarian["lang"] as? String == "hu")
+        #expect((hungarian["description"] as? String)?.contains("katalógus") == true)
+        let negotiated = try fixture.request("/manifest.webmanifest", headers: [("Accept-Language", "sv-SE")]).object
+        #expect(negotiated["lang"] as? String == "sv")
+        #expect(try fixture.request("/manifest.webmanifest?lang=xx").object["lang"] as? String == "en")
         let worker = try fixture.request("/sw.js")
         #expect(worker.response.headers["Cache-Control"] == "no-cache")
         // Every module of the script is in the app shell.

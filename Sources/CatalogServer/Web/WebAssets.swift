@@ -1,3 +1,4 @@
+import CatalogJSON
 import Foundation
 
 /// The web app's stylesheet, script modules and icons: real files in `Web/Assets/` and
@@ -82,13 +83,32 @@ enum WebAssets {
     /// Every asset by its path.
     static let byPath: [String: Asset] = Dictionary(all.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
 
-    /// `/manifest.webmanifest`: the app's name, colors and icons (their fingerprinted paths).
-    static let manifest: [UInt8] = {
-        var text = String(decoding: EmbeddedFiles.bytes(of: "Web/Assets/manifest.webmanifest") ?? [], as: UTF8.self)
-        for asset in [stylesheet, icon, icon192, icon512] {
-            text = text.replacingOccurrences(of: "{\(asset.stem).\(asset.ext)}", with: asset.path)
+    /// `/manifest.webmanifest?lang=…`: the app's name, colors and icons (their fingerprinted
+    /// paths), its description and language in each language of the web app (English for one
+    /// it does not have). A page links the manifest of its own language: a catalog's, or the
+    /// browser's on the home page, so an installed app is named and described in it.
+    static func manifest(language: String) -> [UInt8] {
+        manifests[language] ?? manifests["en"] ?? []
+    }
+
+    private static let manifests: [String: [UInt8]] = {
+        let template = String(
+            decoding: EmbeddedFiles.bytes(of: "Web/Assets/manifest.webmanifest") ?? [], as: UTF8.self)
+        var manifests: [String: [UInt8]] = [:]
+        for language in WebStrings.supported {
+            var text = template
+            for asset in [stylesheet, icon, icon192, icon512] {
+                text = text.replacingOccurrences(of: "{\(asset.stem).\(asset.ext)}", with: asset.path)
+            }
+            var description = JSONOutput(capacity: 200)
+            description.string(WebStrings.forLocale(language)[.appDescription])
+            // The placeholder sits inside quotes: the escaped string without its own.
+            let escaped = String(decoding: description.bytes.dropFirst().dropLast(), as: UTF8.self)
+            text = text.replacingOccurrences(of: "{description}", with: escaped)
+            text = text.replacingOccurrences(of: "{lang}", with: language)
+            manifests[language] = Array(text.utf8)
         }
-        return Array(text.utf8)
+        return manifests
     }()
 
     /// `/sw.js`: the service worker, told the app shell to keep (the assets, every script module,

@@ -21,9 +21,16 @@ struct AssetHandler: WebHandler {
             "/assets/" + context.require("name", as: String.self) + "/" + context.require("file", as: String.self))
     }
 
-    /// `GET /manifest.webmanifest`.
+    /// `GET /manifest.webmanifest?lang=hu`: in the page's language (the browser's without `lang`).
     func manifest(_ request: Request, _ context: RequestContext) throws -> Response {
-        WebRoutes.file(WebAssets.manifest, type: "application/manifest+json", caching: "public, max-age=86400")
+        let language =
+            request.query("lang").flatMap { WebStrings.supported.contains($0) ? $0 : nil }
+            ?? WebStrings.negotiate(request.headers["Accept-Language"]).language
+        var response = WebRoutes.file(
+            WebAssets.manifest(language: language), type: "application/manifest+json",
+            caching: "public, max-age=86400")
+        if request.query("lang") == nil { response.headers.add("Vary", "Accept-Language") }
+        return response
     }
 
     /// `GET /sw.js`: never cached by HTTP, since browsers compare it byte for byte to find a new

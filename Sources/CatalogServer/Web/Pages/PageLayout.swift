@@ -51,7 +51,7 @@ struct PageLayout {
         }
         html.element("link", ["rel": "icon", "href": WebAssets.icon.path, "type": "image/svg+xml"])
         html.element("link", ["rel": "apple-touch-icon", "href": WebAssets.icon192.path])
-        html.element("link", ["rel": "manifest", "href": "/manifest.webmanifest"])
+        html.element("link", ["rel": "manifest", "href": "/manifest.webmanifest?lang=" + strings.language])
         if let canonical { html.element("link", ["rel": "canonical", "href": canonical]) }
         html.element("script", ["type": "module", "src": WebAssets.script.path])
         // The modules it imports, asked for at once rather than as each import is read.

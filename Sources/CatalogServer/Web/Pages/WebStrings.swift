@@ -186,7 +186,7 @@ struct WebStrings: Sendable {
         case importFailed, catalogSettings, settingsOf, fieldLabels, saveSettings, dangerZone, deleteHelp
         case deleteConfirm, deleteCatalog, catalogRemoved, problemCatalogID, problemCatalogTitle, problemLocale
         case problemLabel, problemSource, pageNeedsScript
-        case share, linkCopied, zoomImage, noResultsHelp, searchEverywhere, showAll, searchCatalogs
+        case share, linkCopied, zoomImage, noResultsHelp, searchEverywhere, showAll, searchCatalogs, appDescription
         case chooseImage, removeImage, imagePreview, uploadingImage, imageNotStored
     }
 }

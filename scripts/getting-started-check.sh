@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# The client library's "Getting started" (Sources/CatalogClient/CatalogClient.docc/GettingStarted.md)
+# works as written: its Package.swift (the block after `<!-- package: manifest -->`) is put in a
+# fresh package in a temporary folder, its dependency pointed at this checkout through a folder
+# whose name is not the package's (so `package: "Catalog"` must hold by itself), and the page's
+# Swift samples (each block after `<!-- sample: NAME -->`) become the app's main.swift, which
+# must build. It builds the client's closure from scratch, a few minutes.
+#   scripts/getting-started-check.sh
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+page="$root/Sources/CatalogClient/CatalogClient.docc/GettingStarted.md"
+export PATH="/opt/swift/usr/bin:$PATH"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+# A folder name with a space for the app, another name than "catalog" for the checkout.
+app="$work/My App"
+mkdir -p "$app/Sources/MyApp"
+ln -s "$root" "$work/checkout of the catalog"
+
+python3 - "$page" "$app" <<'PY'
+import re, sys
+page, app = sys.argv[1], sys.argv[2]
+text = open(page, encoding="utf-8").read()
+blocks = re.findall(r"<!-- (package|sample): ([\w-]+) -->\n```swift\n(.*?)```", text, re.S)
+manifests = [body for kind, _, body in blocks if kind == "package"]
+if len(manifests) != 1:
+    sys.exit("getting-started-check: the page must have one manifest block, it has %d" % len(manifests))
+manifest = manifests[0]
+if 'path: "../catalog"' not in manifest:
+    sys.exit('getting-started-check: the manifest no longer depends on path: "../catalog"')
+manifest = manifest.replace('path: "../catalog"', 'path: "../checkout of the catalog"')
+open(app + "/Package.swift", "w", encoding="utf-8").write(manifest)
+samples = [body for kind, _, body in blocks if kind == "sample"]
+if not samples:
+    sys.exit("getting-started-check: the page has no samples")
+# Each sample in a function of its own (their names may repeat: `page`), given the client the
+# first one makes.
+main = ["import CatalogClient", "import Foundation", ""]
+for index, body in enumerate(samples):
+    main.append("func sample%d(client: CatalogClient) async throws {" % index)
+    main += ["    " + line if line else "" for line in body.rstrip("\n").split("\n")]
+    main.append("}")
+    main.append("")
+open(app + "/Sources/MyApp/main.swift", "w", encoding="utf-8").write("\n".join(main))
+PY
+
+cd "$app"
+echo "getting-started-check: building the page's package in $app" >&2
+if ! swift build --product MyApp >"$work/build.log" 2>&1; then
+  cat "$work/build.log" >&2
+  echo "getting-started-check: the Getting started page's package does not build as written" >&2
+  exit 1
+fi
+echo "getting-started-check: the Getting started page builds as written" >&2
