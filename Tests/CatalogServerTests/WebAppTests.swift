@@ -197,6 +197,20 @@ import Testing
         #expect(Set(rows).isSubset(of: Set(soupIDs)))
     }
 
+    @Test func theFilterSheetOffersOnlyWhatTheCatalogHas() throws {
+        // The sequencers have no prices, and their scopes are their categories.
+        let sequencers = try fixture.request("/c/sequencers?q=o&search=1").text
+        #expect(!sequencers.contains("price-range"))
+        #expect(!sequencers.contains("<option value=\"price\""))
+        #expect(!sequencers.contains("name=\"category\" value=\"Apple\""))
+        // The products have prices; each of their categories is a scope button.
+        let products = try fixture.request("/c/products?q=a&search=1").text
+        #expect(products.contains("price-range") && products.contains("<option value=\"-price\""))
+        #expect(!products.contains("name=\"category\" value=\"Tools\""))
+        // A link that sorts or filters by price keeps its control.
+        #expect(try fixture.request("/c/sequencers?q=o&sort=price").text.contains("<option value=\"price\" selected>"))
+    }
+
     @Test func searchFiltersAreInTheURLAndInTheForm() throws {
         let page = try fixture.request("/c/products?q=a&country=DE&country=fr&pmin=10&pmax=60&sort=-price").text
         #expect(page.contains("class=\"list searching\""))

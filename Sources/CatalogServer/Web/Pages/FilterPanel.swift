@@ -14,6 +14,15 @@ struct FilterPanel {
     let category: String?
     /// The list page's path.
     let base: String
+    /// The catalog's scopes: a category a scope button already selects is not offered again.
+    var scopes: [ScopeDefinition] = []
+
+    /// Whether the catalog has prices to filter and sort by: a source field feeds the price role
+    /// (mapped to it, or named like it).
+    var hasPrices: Bool {
+        let source = definition.sourceName(for: .price)
+        return !source.isEmpty && (definition.mapping[.price] != nil || definition.fieldOrder.contains(source))
+    }
 
     func write(_ facets: [String: [FacetCount]], into html: inout HTMLWriter) {
         html.open("section", ["class": "filters", "id": "filters", "aria-labelledby": "filters-title"])
@@ -24,10 +33,13 @@ struct FilterPanel {
         html.open("label", ["class": "filter-sort"])
         html.element("span", text: strings[.sort])
         html.open("select", ["name": "sort", "form": "search-form", "id": "sort"])
-        let sorts: [(SearchSort, WebStrings.Key)] = [
+        var sorts: [(SearchSort, WebStrings.Key)] = [
             (.relevance, .sortRelevance), (.title, .sortTitle), (.titleDescending, .sortTitleDescending),
-            (.price, .sortPrice), (.priceDescending, .sortPriceDescending),
         ]
+        // A catalog without prices is not sorted by them (one that sorts so already keeps it).
+        if hasPrices || state.sort == .price || state.sort == .priceDescending {
+            sorts += [(.price, .sortPrice), (.priceDescending, .sortPriceDescending)]
+        }
         for (sort, key) in sorts {
             html.element(
                 "option", ["value": sort.rawValue, "selected": state.sort == sort ? "" : nil], text: strings[key])
@@ -35,6 +47,23 @@ struct FilterPanel {
         html.close("select")
         html.close("label")
         writeFacets(facets, into: &html)
+        if hasPrices || state.price != nil { writePriceRange(into: &html) }
+        html.open("div", ["class": "filter-actions"])
+        html.element("button", ["type": "submit", "form": "search-form", "class": "apply"], text: strings[.apply])
+        var cleared = state
+        cleared.categories = []
+        cleared.countries = []
+        cleared.price = nil
+        cleared.sort = .relevance
+        html.element(
+            "a", ["class": "reset", "id": "filters-reset", "href": base + cleared.backQuery],
+            text: strings[.resetFilters])
+        html.close("div")
+        html.close("section")
+    }
+
+    /// The price range: only in a catalog with prices (or when a link set one).
+    private func writePriceRange(into html: inout HTMLWriter) {
         html.open("fieldset", ["class": "facet price-range"])
         html.element("legend", text: strings[.priceRange])
         let low = state.price?.lower.map { DecimalText.format($0) } ?? ""
@@ -51,25 +80,15 @@ struct FilterPanel {
             html.close("label")
         }
         html.close("fieldset")
-        html.open("div", ["class": "filter-actions"])
-        html.element("button", ["type": "submit", "form": "search-form", "class": "apply"], text: strings[.apply])
-        var cleared = state
-        cleared.categories = []
-        cleared.countries = []
-        cleared.price = nil
-        cleared.sort = .relevance
-        html.element(
-            "a", ["class": "reset", "id": "filters-reset", "href": base + cleared.backQuery],
-            text: strings[.resetFilters])
-        html.close("div")
-        html.close("section")
     }
 
     /// The two facets with their values and counts. Both are always there (hidden while they
     /// have no values), so the script can take them from any search's rows fragment.
     func writeFacets(_ facets: [String: [FacetCount]], into html: inout HTMLWriter) {
         let strings = strings
-        let categories = (facets["categories"] ?? []).filter { $0.value != category }
+        // A category a scope button selects by itself is the scope's to offer, not the sheet's.
+        let scoped = Set(scopes.filter { $0.categories.count == 1 }.flatMap(\.categories))
+        let categories = (facets["categories"] ?? []).filter { $0.value != category && !scoped.contains($0.value) }
         facet(
             "category", title: strings.fieldLabel("categories", definition: definition),
             values: merged(categories, selected: state.categories), selected: Set(state.categories),

@@ -76,8 +76,11 @@ struct ListPage {
                 ])
             searchForm(state, scopes: content.scopes, into: &html)
             // The filters are there while browsing too, for a search the script starts.
-            FilterPanel(definition: definition, strings: strings, state: state, category: category?.name, base: base)
-                .write(content.facets, into: &html)
+            FilterPanel(
+                definition: definition, strings: strings, state: state, category: category?.name, base: base,
+                scopes: store.scopes(of: catalog)
+            )
+            .write(content.facets, into: &html)
             switch content {
             case .results(let response):
                 results(response, state: state, into: &html)

@@ -153,8 +153,11 @@ struct RowsFragment {
                 state, hidden: !response.items.isEmpty, base: base, firstScope: store.scopes(of: catalog).first?.label,
                 strings: strings, into: &html)
             html.open("div", ["data-part": "facets"])
-            FilterPanel(definition: definition, strings: strings, state: state, category: category?.name, base: base)
-                .writeFacets(response.facets ?? [:], into: &html)
+            FilterPanel(
+                definition: definition, strings: strings, state: state, category: category?.name, base: base,
+                scopes: store.scopes(of: catalog)
+            )
+            .writeFacets(response.facets ?? [:], into: &html)
             html.close("div")
         }
         html.close("div")
