@@ -6,6 +6,8 @@ import CatalogStorage
 /// catalogs and actions before the route's handler runs (``APIKeyRoutes``), and records the
 /// key's use. Runs between the router and the handler, so it sees the matched route.
 ///
+/// Answers to a key are `private, no-store` and vary on `Authorization`.
+///
 /// - a key that is malformed, unknown, revoked or expired, or whose account is gone: 401;
 /// - a catalog the key is not for: 404, as for a catalog that does not exist;
 /// - an action the key lacks: 403 naming it; a route that does not honour a record filter, for
@@ -50,6 +52,13 @@ struct APIKeyGate: Middleware {
                         + "use search or an item by id")
             }
         }
-        return try next.respond(to: request, context: context)
+        // What a key sees depends on the key (its catalogs, its filter): no shared cache keeps it.
+        var response = try next.respond(to: request, context: context)
+        response.headers["Cache-Control"] = WebHeaders.personal
+        let vary = response.headers["Vary"] ?? ""
+        if !vary.lowercased().contains("authorization") {
+            response.headers["Vary"] = vary.isEmpty ? "Authorization" : vary + ", Authorization"
+        }
+        return response
     }
 }
