@@ -43,8 +43,8 @@ struct KeyCommand: Command {
         }
     }
     static let json = CommonOptions.json.help(
-        #"list: print {"keys":[{"name","user","catalogs","actions","filter","expires","createdAt","lastUsed","#
-            + #""lastUsedFrom"}]};"# + "\n" + #"add: print {"token","key":{…}}"#)
+        #"list: print {"keys":[{"name","user","catalogs","actions","filter","expires","createdAt","#
+            + "\n" + #""lastUsed","lastUsedFrom"}]}; add: print {"token","key":{…}}"#)
     static let options: [any OptionDeclaration] = [
         user, catalog, actions, expires, filter, json, CommonOptions.usersDB,
     ]
@@ -76,7 +76,8 @@ struct KeyCommand: Command {
         A key with --filter sees only the records the filter passes: in search (hits, counts,
         facets, scopes) and an item by id (404 outside it). Other answers that list or count
         records (browse pages, outline, sections, categories, featured, snapshot, changes,
-        history) refuse a key with a filter (403), as do changes. Clauses join with 'and':
+        history) and writes and imports refuse a key with a filter (403). Clauses join
+        with 'and':
           category = X      carries category X ('…' or "…" around a value with spaces)
           country = DE,AT   has one of these countries
           price = 10..50    price in the range; also price >= 10, price <= 50
