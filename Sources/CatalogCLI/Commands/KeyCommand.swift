@@ -193,15 +193,7 @@ struct KeyCommand: Command {
 
     /// The one NAME after the subcommand, checked.
     static func keyName(_ arguments: Arguments, action: String) throws(CLIError) -> String {
-        guard arguments.positionals.count == 2 else {
-            throw CLIError.usage("name exactly one key: catalog key \(action) NAME")
-        }
-        let name = arguments.positionals[1]
-        guard User.isValidName(name) else {
-            throw CLIError.usage(
-                "invalid key name '\(UserCommand.printable(name))': use 1 to 64 letters, digits, '.', '-', '_' or '@'")
-        }
-        return name
+        try UserCommand.name(arguments, of: "key", command: "key \(action)")
     }
 
     /// The catalogs `--catalog` names (each given once or comma-separated), required and checked.
