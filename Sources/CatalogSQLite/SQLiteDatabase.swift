@@ -404,6 +404,19 @@ final class SQLiteAccounts: UserStore, @unchecked Sendable {
     func members(ofCatalog id: String) throws -> [CatalogMember] { try read { try $0.members(ofCatalog: id) } }
     func removeCatalog(_ id: String) throws { try write { try $0.removeCatalog(id) } }
 
+    func addKey(_ key: NewAPIKey) throws -> StoredAPIKey { try write { try $0.addKey(key) } }
+    func key(named name: String) throws -> StoredAPIKey? { try read { try $0.key(named: name) } }
+    func keys(ofUser userID: Int64?) throws -> [StoredAPIKey] { try read { try $0.keys(ofUser: userID) } }
+    func removeKey(named name: String) throws -> Bool { try write { try $0.removeKey(named: name) } }
+
+    func keyCredential(selector: String) throws -> (key: StoredAPIKey, user: User, hash: [UInt8])? {
+        try read { try $0.keyCredential(selector: selector) }
+    }
+
+    func recordKeyUse(named name: String, at time: String, from address: String?) throws {
+        try write { try $0.recordKeyUse(named: name, at: time, from: address) }
+    }
+
     func accounts() throws -> [StoredAccount] { try read { try $0.accounts() } }
     func restore(_ account: StoredAccount) throws -> User { try write { try $0.restore(account) } }
 }

@@ -169,7 +169,8 @@ public final class CatalogApplication: Sendable {
         let draining = Draining()
         let maintainer = SegmentMaintainer(database: stores, log: errorLog)
         let records = RecordsAPI(stores: stores, authentication: authentication, feed: feed, maintainer: maintainer)
-        CatalogAPI(stores: stores, metrics: CatalogMetrics(registry: metrics)).register(in: &routes)
+        CatalogAPI(stores: stores, authentication: authentication, metrics: CatalogMetrics(registry: metrics))
+            .register(in: &routes)
         HealthRoutes(stores: stores, isDraining: { draining.value }).register(in: &routes)
         if options.metricsOnMainPort {
             MetricsRoute(registry: metrics, allowed: options.metricsAllowed).register(in: &routes)
@@ -177,6 +178,7 @@ public final class CatalogApplication: Sendable {
         records.register(in: &routes)
         FavoritesAPI(stores: stores, authentication: authentication).register(in: &routes)
         MembersAPI(stores: stores, authentication: authentication).register(in: &routes)
+        KeysAPI(stores: stores, authentication: authentication).register(in: &routes)
         SignInAPI(stores: stores, authenticator: authenticator, authentication: authentication, throttle: throttle)
             .register(in: &routes)
         let snapshots = SnapshotCache(
@@ -202,7 +204,7 @@ public final class CatalogApplication: Sendable {
         CompatRoutes(stores: stores, catalog: options.compatCatalog, baseURL: baseURL).register(in: &routes)
         ImageRoutes(store: ImageStore(directory: options.imagesDirectory), thumbnails: thumbnails, stores: stores)
             .register(in: &routes)
-        let router = routes.build()
+        let router = routes.build(routeMiddleware: [APIKeyGate(authentication: authentication, uses: KeyUseRecorder())])
         let responseCache = CacheCounters()
         CatalogMetrics.register(
             .init(

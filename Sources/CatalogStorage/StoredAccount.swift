@@ -1,6 +1,6 @@
 /// Everything a database keeps about one account, as `catalog copy --users` moves it from one
 /// database to another: the account, its credentials as stored (hashes only), its web sessions,
-/// its favorites and its roles in catalogs.
+/// its favorites, its roles in catalogs and its API keys.
 public struct StoredAccount: Sendable, Equatable {
     /// The account (its ``User/id`` is the source database's).
     public var user: User
@@ -14,11 +14,13 @@ public struct StoredAccount: Sendable, Equatable {
     public var favorites: [Favorite]
     /// The roles in catalogs, by catalog id.
     public var roles: [String: CatalogRole]
+    /// The API keys, ordered by name, with their selectors and hashes.
+    public var keys: [NewAPIKey]
 
     /// Creates the description.
     public init(
         user: User, passwordHash: String?, token: (selector: String, hash: [UInt8])?, sessions: [StoredSession],
-        favorites: [Favorite], roles: [String: CatalogRole] = [:]
+        favorites: [Favorite], roles: [String: CatalogRole] = [:], keys: [NewAPIKey] = []
     ) {
         self.user = user
         self.passwordHash = passwordHash
@@ -26,12 +28,13 @@ public struct StoredAccount: Sendable, Equatable {
         self.sessions = sessions
         self.favorites = favorites
         self.roles = roles
+        self.keys = keys
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.user == rhs.user && lhs.passwordHash == rhs.passwordHash && lhs.token?.selector == rhs.token?.selector
             && lhs.token?.hash == rhs.token?.hash && lhs.sessions == rhs.sessions && lhs.favorites == rhs.favorites
-            && lhs.roles == rhs.roles
+            && lhs.roles == rhs.roles && lhs.keys == rhs.keys
     }
 }
 

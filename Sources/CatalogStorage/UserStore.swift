@@ -131,20 +131,53 @@ public protocol UserStore: AnyObject {
     /// The members of a catalog with their roles, ordered by name (empty for an unknown id).
     func members(ofCatalog id: String) throws -> [CatalogMember]
 
-    /// Forgets a catalog in every account: every user's role in it and every favorite of its
-    /// records. Called when the catalog is deleted, so a catalog made later with the same id
+    /// Forgets a catalog in every account: every user's role in it, every favorite of its
+    /// records, and the catalog in every API key's list. Called when the catalog is deleted, so a catalog made later with the same id
     /// starts with no members and no favorites. Nothing happens for an unknown id.
     func removeCatalog(_ id: String) throws
 
+    // MARK: API keys
+
+    /// Stores a new API key for an account.
+    ///
+    /// - Parameter key: the key (its owner by ``StoredAPIKey/user``; its creation time is the
+    ///   store's now), with its selector and hash.
+    /// - Returns: the key as stored.
+    /// - Throws: ``StorageError`` `.userNotFound` when there is no such account, `.constraint`
+    ///   when a key of that name exists ("a key named "shop-app" already exists"),
+    ///   `.invalidArgument` for an invalid name or catalog id, or no catalogs or actions.
+    @discardableResult
+    func addKey(_ key: NewAPIKey) throws -> StoredAPIKey
+
+    /// The key named `name` (ignoring ASCII case), or nil.
+    func key(named name: String) throws -> StoredAPIKey?
+
+    /// The keys of the account `userID`, or every key when nil, ordered by name.
+    func keys(ofUser userID: Int64?) throws -> [StoredAPIKey]
+
+    /// Removes (revokes) a key: it stops working at once.
+    ///
+    /// - Returns: false when there was no such key.
+    func removeKey(named name: String) throws -> Bool
+
+    /// The key whose public half is `selector`, with its account and the hash of its secret half
+    /// to check the presented secret against; nil for an unknown selector. The store does not
+    /// check the expiry.
+    func keyCredential(selector: String) throws -> (key: StoredAPIKey, user: User, hash: [UInt8])?
+
+    /// Records that a key was used at `time` (ISO 8601 UTC) from `address`; nothing happens for
+    /// an unknown key.
+    func recordKeyUse(named name: String, at time: String, from address: String?) throws
+
     // MARK: Copying
 
-    /// Every account with its credentials, sessions, favorites and roles, ordered by name (what
+    /// Every account with its credentials, sessions, favorites, roles and API keys, ordered by name (what
     /// `catalog copy --users` reads).
     func accounts() throws -> [StoredAccount]
 
     /// Stores an account as another database had it, in one transaction: its name, admin flag,
     /// creation time, password hash, token, sessions, favorites (in their order, with their
-    /// times) and roles in catalogs. An account of the same name (ignoring ASCII case) is
+    /// times), roles in catalogs and API keys. An account of the same name (ignoring ASCII case) is
     /// replaced.
     ///
     /// - Returns: the account as stored here (with this database's id).

@@ -190,7 +190,7 @@ import Testing
         INSERT INTO favorites VALUES (3, 'shop', 'a1', '2024-05-02T12:00:00Z', 1);
         """
 
-    @Test func anAccountsFileOfVersion1GainsRolesAndKeepsItsAccounts() throws {
+    @Test func anAccountsFileOfVersion1GainsRolesAndKeysAndKeepsItsAccounts() throws {
         let database = try TemporaryDatabase(prefix: "catalog-migration")
         let path = database.directory.appendingPathComponent("old-users.sqlite").path
         try Connection(path: path, mode: .readWriteCreate).withClose { try $0.execute(Self.accountsVersion1) }
@@ -198,7 +198,7 @@ import Testing
         #expect {
             try SQLiteUserStore(path: path, readOnly: true)
         } throws: { error in
-            (error as? StorageError)?.message.contains("has schema version 1, this program needs 2") == true
+            (error as? StorageError)?.message.contains("has schema version 1, this program needs 3") == true
         }
 
         let users = try SQLiteUserStore(path: path)
@@ -213,7 +213,8 @@ import Testing
         let connection = try Connection(path: path, mode: .readOnly)
         let version = try connection.prepare("PRAGMA user_version").scalarInt()
         connection.close()
-        #expect(version == 2)
+        #expect(version == 3)
+        #expect(try users.keys(ofUser: nil).isEmpty, "version 3: API keys")
         // Up to date now: a reader opens it, and opening it again changes nothing.
         let reader = try SQLiteUserStore(path: path, readOnly: true)
         defer { reader.close() }

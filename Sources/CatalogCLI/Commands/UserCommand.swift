@@ -200,13 +200,19 @@ struct UserCommand: Command {
 
     /// The one NAME after the subcommand, checked.
     static func userName(_ arguments: Arguments, action: String) throws(CLIError) -> String {
+        try name(arguments, of: "user", command: "user \(action)")
+    }
+
+    /// The one NAME after a subcommand of `command` (`user add`, `key revoke`) naming a `thing`
+    /// (a user, a key), checked: 1 to 64 letters, digits, `.`, `-`, `_` or `@`.
+    static func name(_ arguments: Arguments, of thing: String, command: String) throws(CLIError) -> String {
         guard arguments.positionals.count == 2 else {
-            throw CLIError.usage("name exactly one user: catalog user \(action) NAME")
+            throw CLIError.usage("name exactly one \(thing): catalog \(command) NAME")
         }
         let name = arguments.positionals[1]
         guard User.isValidName(name) else {
             throw CLIError.usage(
-                "invalid user name '\(printable(name))': use 1 to 64 letters, digits, '.', '-', '_' or '@'")
+                "invalid \(thing) name '\(printable(name))': use 1 to 64 letters, digits, '.', '-', '_' or '@'")
         }
         return name
     }

@@ -70,6 +70,10 @@ public struct Router: Responder {
     /// The options of each route, by method and pattern.
     let declared: [String: RouteOptions]
 
+    /// Middleware that runs after a route matched and before its handler, seeing the route's
+    /// pattern, options and parameters in the context (outermost first).
+    let routeMiddleware: [any Middleware]
+
     /// The outcome of matching a path.
     enum Match {
         case found(Route, RequestContext)
@@ -128,7 +132,8 @@ public struct Router: Responder {
             matched.isCancelled = context.isCancelled
             matched.notes = context.notes
             context.notes?.matched(route: route.pattern, options: route.options)
-            return try route.responder.respond(to: request, context: matched)
+            guard !routeMiddleware.isEmpty else { return try route.responder.respond(to: request, context: matched) }
+            return try route.responder.wrapped(in: routeMiddleware).respond(to: request, context: matched)
         case .methodNotAllowed(let allowed):
             let allow = allowed.map(\.rawValue).joined(separator: ", ")
             if request.method == .options {
@@ -223,8 +228,11 @@ public struct RouterBuilder {
     }
 
     /// The finished router; the builder cannot be used afterwards.
-    public mutating func build() -> Router {
+    ///
+    /// - Parameter routeMiddleware: middleware every matched request passes between the router
+    ///   and the route's handler (outermost first), which sees the matched route in its context.
+    public mutating func build(routeMiddleware: [any Middleware] = []) -> Router {
         built = true
-        return Router(root: root, routes: added, declared: declared)
+        return Router(root: root, routes: added, declared: declared, routeMiddleware: routeMiddleware)
     }
 }

@@ -8,7 +8,7 @@ import CatalogStorage
 /// `items` (every record, with its JSON), `item_categories`, `sections`, the search index
 /// CatalogCore builds (`search_blobs`, `search_postings`) in `segments` with their
 /// `deleted_documents`, the change log `changes`, and `users`, `sessions`, `favorites`,
-/// `grants` (roles in catalogs).
+/// `grants` (roles in catalogs), `api_keys`.
 /// Sort keys are `bytea` and ids and names `COLLATE "C"`, so every order is byte for byte
 /// SQLite's. `catalog_state` holds the data version every write bumps, which readers of other
 /// processes compare to see that something changed.
@@ -196,6 +196,27 @@ enum PostgresSchema {
             PRIMARY KEY (catalog, item)
         );
         """,
+        // 6: API keys. A key belongs to an account (and goes with it); only a hash of its secret
+        // is kept. Catalogs and actions are comma-separated lists, as in the SQLite engine.
+        """
+        CREATE TABLE api_keys (
+            name text COLLATE "C" NOT NULL,
+            -- the name with ASCII letters lowered: unique, and the order of listings (SQLite's NOCASE)
+            name_key text COLLATE "C" PRIMARY KEY
+                GENERATED ALWAYS AS (translate(name, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')) STORED,
+            user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+            selector text COLLATE "C" NOT NULL UNIQUE, -- public half of the key
+            hash bytea NOT NULL,               -- BLAKE2b-256 of the key's secret half
+            catalogs text NOT NULL,            -- catalog ids, comma-separated; '*': every catalog
+            actions text NOT NULL,             -- read,search,write,import,admin (a subset)
+            filter text,                       -- record filter, canonical text; NULL: none
+            expires text COLLATE "C",          -- ISO 8601 UTC; NULL: never
+            created_at text NOT NULL DEFAULT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+            last_used_at text,                 -- ISO 8601 UTC, recorded at most about once a minute
+            last_used_from text                -- client address of that use
+        );
+        CREATE INDEX api_keys_user ON api_keys (user_id);
+        """,
     ]
 
     /// The version this build writes.
@@ -205,7 +226,7 @@ enum PostgresSchema {
     /// a catalog database.
     static let tables = [
         "catalog_state", "catalogs", "items", "item_categories", "sections", "search_blobs", "search_postings", "users",
-        "sessions", "favorites", "grants", "segments", "deleted_documents", "changes", "stored_images",
+        "sessions", "favorites", "grants", "segments", "deleted_documents", "changes", "stored_images", "api_keys",
     ]
 
     /// The advisory lock key migrations hold ("CTLM").

@@ -17,16 +17,16 @@ public final class PostgresUserStore: UserStore {
 
     /// The connection statements run on: the write connection inside ``write(_:_:)``, else the
     /// thread's reading connection.
-    private var connection: PostgresConnection {
+    var connection: PostgresConnection {
         get throws { try writing ?? reads() }
     }
 
     /// The longest item id a favorite may name, in UTF-8 bytes (as the SQLite engine).
     public static let maxFavoriteItemIDBytes = 1024
 
-    private static let userColumns = "users.id, users.name, users.is_admin, users.created_at"
+    static let userColumns = "users.id, users.name, users.is_admin, users.created_at"
     /// A name as `users.name_key` holds it.
-    private static let nameKey =
+    static let nameKey =
         "translate($1, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')"
 
     /// A store reading on the connection `reads` gives and writing through `writes`, which runs
@@ -45,13 +45,13 @@ public final class PostgresUserStore: UserStore {
     }
 
     /// Decodes the first four columns, selected with ``userColumns``.
-    private static func user(_ rows: PostgresResult, _ row: Int = 0) -> User {
+    static func user(_ rows: PostgresResult, _ row: Int = 0) -> User {
         User(id: rows.int64(row, 0), name: rows.text(row, 1), isAdmin: rows.bool(row, 2), createdAt: rows.text(row, 3))
     }
 
     /// Runs `body` in a write transaction on the account connection.
     @discardableResult
-    private func write<T>(_ body: () throws -> T) throws -> T {
+    func write<T>(_ body: () throws -> T) throws -> T {
         try withoutActuallyEscaping(body) { body in
             var value: T?
             try writes { writer in
@@ -290,6 +290,7 @@ public final class PostgresUserStore: UserStore {
         try write {
             try connection.query("DELETE FROM grants WHERE catalog_id = $1", [.text(id)])
             try connection.query("DELETE FROM favorites WHERE catalog_id = $1", [.text(id)])
+            try removeCatalogFromKeys(id)
         }
     }
 
@@ -313,6 +314,7 @@ public final class PostgresUserStore: UserStore {
             }
             accounts[index].favorites = try favorites(ofUser: accounts[index].user.id)
             accounts[index].roles = try roles(ofUser: accounts[index].user.id)
+            accounts[index].keys = try keyCredentials(ofUser: accounts[index].user.id)
         }
         return accounts
     }
@@ -323,7 +325,7 @@ public final class PostgresUserStore: UserStore {
             throw StorageError(.invalidArgument, "invalid user name \"\(name.prefix(80))\"")
         }
         return try write {
-            // Sessions, favorites and roles of an account of the same name go with it (ON DELETE CASCADE).
+            // Sessions, favorites, roles and keys of an account of the same name go with it (ON DELETE CASCADE).
             try connection.query("DELETE FROM users WHERE name_key = \(Self.nameKey)", [.text(name)])
             let rows = try connection.query(
                 "INSERT INTO users (name, is_admin, password_hash, token_selector, token_hash, created_at) "
@@ -356,6 +358,7 @@ public final class PostgresUserStore: UserStore {
                     "INSERT INTO grants (user_id, catalog_id, role) VALUES ($1, $2, $3)",
                     [.int8(user.id), .text(catalog), .text(role.rawValue)])
             }
+            for key in account.keys { try insertKey(key, userID: user.id, keepingTimes: true) }
             return user
         }
     }

@@ -109,15 +109,15 @@ public final class SQLiteUserStore: UserStore {
         connection.close()
     }
 
-    private static let userColumns = "users.id, users.name, users.is_admin, users.created_at"
+    static let userColumns = "users.id, users.name, users.is_admin, users.created_at"
 
     /// Decodes the first four columns, selected with ``userColumns``.
-    private func user(from row: Statement) -> User {
+    func user(from row: Statement) -> User {
         User(id: row.int64(0), name: row.text(1), isAdmin: row.int(2) != 0, createdAt: row.text(3))
     }
 
     /// Runs `body` in a write transaction, or fails clearly on a read-only store.
-    private func write<T>(_ action: String, _ body: () throws -> T) throws -> T {
+    func write<T>(_ action: String, _ body: () throws -> T) throws -> T {
         guard !isReadOnly else {
             throw StorageError(.engine, "cannot \(action): \(path) is open read-only")
         }
@@ -338,6 +338,7 @@ public final class SQLiteUserStore: UserStore {
         try write("forget a catalog") {
             try connection.cached("DELETE FROM grants WHERE catalog_id = ?").bind(id).run()
             try connection.cached("DELETE FROM favorites WHERE catalog_id = ?").bind(id).run()
+            try removeCatalogFromKeys(id)
         }
     }
 
@@ -371,6 +372,7 @@ public final class SQLiteUserStore: UserStore {
             }
             accounts[index].favorites = try favorites(ofUser: accounts[index].user.id)
             accounts[index].roles = try roles(ofUser: accounts[index].user.id)
+            accounts[index].keys = try keyCredentials(ofUser: accounts[index].user.id)
         }
         return accounts
     }
@@ -381,7 +383,7 @@ public final class SQLiteUserStore: UserStore {
             throw StorageError(.invalidArgument, "invalid user name \"\(name.prefix(80))\"")
         }
         return try write("restore a user") {
-            // Sessions, favorites and roles of an account of the same name go with it (ON DELETE CASCADE).
+            // Sessions, favorites, roles and keys of an account of the same name go with it (ON DELETE CASCADE).
             try connection.cached("DELETE FROM users WHERE name = ?").bind(name).run()
             let statement = try connection.cached(
                 "INSERT INTO users (name, is_admin, password_hash, token_selector, token_hash, created_at) "
@@ -411,6 +413,7 @@ public final class SQLiteUserStore: UserStore {
                 try connection.cached("INSERT INTO grants (user_id, catalog_id, role) VALUES (?, ?, ?)")
                     .bind(user.id, catalog, role.rawValue).run()
             }
+            for key in account.keys { try insertKey(key, userID: user.id, keepingTimes: true) }
             return user
         }
     }

@@ -4,7 +4,7 @@
 ///
 /// Version 1's tables are those the catalog file held from its version 2 until accounts moved
 /// out of it, with the same columns, so rows are copied across unchanged; version 2 adds the
-/// roles in catalogs (`grants`). Older files are brought up to date when opened for writing.
+/// roles in catalogs (`grants`), version 3 the API keys (`api_keys`). Older files are brought up to date when opened for writing.
 enum UserSchema {
     /// `PRAGMA application_id` of accounts files ("CTLU").
     static let applicationID = 0x4354_4C55
@@ -49,6 +49,24 @@ enum UserSchema {
         ) WITHOUT ROWID;
         CREATE INDEX grants_catalog ON grants (catalog_id);
         CREATE INDEX favorites_catalog ON favorites (catalog_id);
+        """,
+        // 3: API keys. A key belongs to an account (and goes with it); only a hash of its
+        // secret is kept. Catalogs and actions are comma-separated lists (ids hold no commas).
+        """
+        CREATE TABLE api_keys (
+            name TEXT NOT NULL PRIMARY KEY COLLATE NOCASE, -- unique ignoring ASCII case
+            user_id INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            selector TEXT NOT NULL UNIQUE,       -- public half of the key
+            hash BLOB NOT NULL,                  -- BLAKE2b-256 of the key's secret half
+            catalogs TEXT NOT NULL,              -- catalog ids, comma-separated; '*': every catalog
+            actions TEXT NOT NULL,               -- read,search,write,import,admin (a subset)
+            filter TEXT,                         -- record filter, canonical text; NULL: none
+            expires TEXT,                        -- ISO 8601 UTC; NULL: never
+            created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+            last_used_at TEXT,                   -- ISO 8601 UTC, recorded at most about once a minute
+            last_used_from TEXT                  -- client address of that use
+        ) WITHOUT ROWID;
+        CREATE INDEX api_keys_user ON api_keys (user_id);
         """,
     ]
 

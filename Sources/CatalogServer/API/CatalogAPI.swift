@@ -9,14 +9,20 @@ import CatalogStorage
 /// and storage errors a client caused become 400 or 404.
 struct CatalogAPI {
     let stores: any CatalogDatabase
+    /// Whose request it is: an API key limits the catalogs listed and, with a record filter,
+    /// the records searched and read by id.
+    let authentication: RequestAuthentication
     /// Where searches are counted; nil: nowhere.
     var metrics: CatalogMetrics?
 
     func register(in routes: inout RouterBuilder) {
         let stores = stores
         let metrics = metrics
-        routes.get("/api/v1/catalogs") { _, _ in
-            JSONResponse.list("catalogs", try stores.read { try $0.catalogs() })
+        let authentication = authentication
+        routes.get("/api/v1/catalogs") { request, _ in
+            let catalogs = try stores.read { try $0.catalogs() }
+            guard let key = try authentication.key(for: request) else { return JSONResponse.list("catalogs", catalogs) }
+            return JSONResponse.list("catalogs", catalogs.filter { key.covers(catalog: $0.id) })
         }
         routes.get("/api/v1/catalogs/{id}") { _, context in
             return try stores.read { reader in
@@ -85,13 +91,17 @@ struct CatalogAPI {
                 return JSONResponse.write(page)
             }
         }
-        routes.get("/api/v1/catalogs/{id}/items/{item}") { _, context in
+        routes.get("/api/v1/catalogs/{id}/items/{item}") { request, context in
             let id = try context.require("id", as: String.self)
             let itemID = try context.require("item", as: String.self)
+            let filter = try authentication.recordFilter(for: request)
             return try stores.read { reader in
                 let catalog = try reader.catalogOr404(id)
                 let record = try reader.item(of: catalog, id: itemID)
-                guard let record else { throw HTTPError.notFound("catalog \"\(id)\" has no item \"\(itemID)\"") }
+                // Outside a key's record filter an item does not exist for the key.
+                guard let record, filter.map({ Self.passes(record.json, $0) }) ?? true else {
+                    throw HTTPError.notFound("catalog \"\(id)\" has no item \"\(itemID)\"")
+                }
                 var response = JSONResponse.write(record)
                 // The record's own strong validator, the one `If-Match` of a change compares.
                 response.headers["ETag"] = CatalogEditor.etag(of: record.json)
@@ -100,7 +110,8 @@ struct CatalogAPI {
             }
         }
         routes.get("/api/v1/catalogs/{id}/search") { request, context in
-            let search = try SearchParameters.request(from: request)
+            let search = try SearchParameters.request(
+                from: request, narrowedBy: authentication.recordFilter(for: request))
             let start = ContinuousClock.now
             return try stores.read { reader in
                 let catalog = try reader.catalogOr404(context.require("id", as: String.self))
@@ -125,6 +136,13 @@ struct CatalogAPI {
 }
 
 extension CatalogAPI {
+    /// Whether a stored record (its JSON) passes a key's record filter; a record that does not
+    /// read back passes nothing.
+    static func passes(_ json: [UInt8], _ filter: RecordFilter) -> Bool {
+        guard let record = try? Record(json: json) else { return false }
+        return filter.matches(record)
+    }
+
     /// The page a request asks for by `position=N` (rows from the N-th on) or `at=CURSOR` (rows
     /// from the cursor's place on), or nil when it asks for neither.
     static func positionedPage(

@@ -40,6 +40,15 @@ enum CatalogAction: String, Sendable, CaseIterable {
         case .createCatalog, .deleteCatalog, .manageAccounts: .administrator
         }
     }
+
+    /// The action an API key needs to be granted to do this (``KeyAction``).
+    var keyAction: KeyAction {
+        switch self {
+        case .read: .read
+        case .editRecords: .write
+        case .manageCatalog, .createCatalog, .deleteCatalog, .manageAccounts: .admin
+        }
+    }
 }
 
 /// Who may do what, written once: what a user (or an anonymous request) may do to a catalog,
@@ -54,7 +63,8 @@ enum CatalogAction: String, Sendable, CaseIterable {
 /// | owner of the catalog | yes | yes | yes | — |
 /// | administrator | yes | yes | yes | yes |
 ///
-/// A role counts in its own catalog only.
+/// A role counts in its own catalog only. A request with an API key may do only what both the
+/// table and the key allow: the key's actions (``KeyAction``) in the key's catalogs.
 ///
 /// ```swift
 /// let policy = AccessPolicy(user: mari, roles: ["cookbook": .editor])
@@ -67,16 +77,27 @@ struct AccessPolicy: Sendable {
     let user: User?
     /// The user's roles by catalog id (none for administrators, who need none).
     let roles: [String: CatalogRole]
+    /// The API key the request came with, which limits the user's rights to its catalogs and
+    /// actions; nil for a token or session, which carry all of them.
+    let key: StoredAPIKey?
 
-    /// A policy for `user`, with their roles as the store has them.
-    init(user: User?, roles: [String: CatalogRole]) {
+    /// A policy for `user`, with their roles as the store has them, limited by `key`.
+    init(user: User?, roles: [String: CatalogRole], key: StoredAPIKey? = nil) {
         self.user = user
         self.roles = roles
+        self.key = key
     }
 
-    /// Whether the user may do `action` to `catalog` (nil for actions on no one catalog).
+    /// Whether the user may do `action` to `catalog` (nil for actions on no one catalog): what
+    /// their roles allow, and with a key, only where the key's catalogs and actions allow it too
+    /// (an action on no one catalog needs a key for every catalog).
     func allows(_ action: CatalogAction, catalog: String?) -> Bool {
-        Self.allows(user, roles: roles, action, catalog: catalog)
+        if let key {
+            guard key.actions.contains(action.keyAction) else { return false }
+            let covered = catalog.map { key.covers(catalog: $0) } ?? (key.catalogs == [StoredAPIKey.allCatalogs])
+            guard covered else { return false }
+        }
+        return Self.allows(user, roles: roles, action, catalog: catalog)
     }
 
     /// Whether `user`, with `roles`, may do `action` to `catalog`: the table above.

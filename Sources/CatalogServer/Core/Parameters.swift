@@ -76,7 +76,10 @@ extension Request {
 /// `sort=relevance|title|-title|price|-price`, `after`, `limit`. The values are parsed by their
 /// types and checked by ``SearchRequest/Checked``, as the CLI's and offline catalogs' are.
 enum SearchParameters {
-    static func request(from request: Request) throws -> SearchRequest.Checked {
+    /// The search a request asks for, narrowed to the records `filter` (an API key's) passes.
+    static func request(from request: Request, narrowedBy filter: RecordFilter? = nil) throws
+        -> SearchRequest.Checked
+    {
         do {
             var search = SearchRequest(query: request.query("q") ?? "")
             search.scope = request.query("scope")
@@ -90,6 +93,7 @@ enum SearchParameters {
                 search.facets = try SearchFacet.list(parameter: facets)
             }
             if let sort = try request.present("sort", maxLength: 20) { search.sort = try SearchSort(parameter: sort) }
+            if let filter { search = filter.narrowing(search) }
             return try search.checked()
         } catch let error as SearchRequestError {
             throw HTTPError.badParameter(error.message)

@@ -1,9 +1,11 @@
 import CatalogAuth
 import CatalogHTTP
+import CatalogModel
 import CatalogStorage
 
 /// Who sent a request: the owner of its `Authorization: Bearer` token, which is an API token
-/// (`ctk_…`) or the session a sign-in through the API issued (`cts_…`).
+/// (`ctk_…`), the session a sign-in through the API issued (`cts_…`) or an API key (`cak_…`),
+/// which limits its account's rights (``AccessPolicy/key``).
 struct RequestAuthentication: Sendable {
     let stores: any CatalogDatabase
     let authenticator: Authenticator
@@ -12,16 +14,60 @@ struct RequestAuthentication: Sendable {
     ///
     /// - Throws: 401 for credentials that are present but malformed, unknown, expired or revoked.
     func user(for request: Request) throws -> User? {
+        try credential(for: request)?.user
+    }
+
+    /// The user and, when the request came with an API key, the key; nil without credentials.
+    ///
+    /// - Throws: 401 for credentials that are present but malformed, unknown, expired or revoked.
+    func credential(for request: Request) throws -> (user: User, key: StoredAPIKey?)? {
         guard request.headers["Authorization"] != nil else { return nil }
         guard let token = Self.bearerToken(request) else {
             throw Self.unauthorized("use 'Authorization: Bearer TOKEN'")
+        }
+        if token.hasPrefix(Authenticator.keyPrefix) {
+            let (key, user) = try self.key(token)
+            return (user, key)
         }
         let user =
             token.hasPrefix(Authenticator.sessionCookiePrefix)
             ? try authenticator.user(sessionCookie: token, in: stores.users())
             : try authenticator.user(bearerToken: token, in: stores.users())
         guard let user else { throw Self.unauthorized("the token is not valid") }
-        return user
+        return (user, nil)
+    }
+
+    /// A presented API key that works now, with its account as it is now.
+    ///
+    /// - Throws: 401 for a malformed, unknown, revoked or expired key (a deleted account's keys
+    ///   are gone with it).
+    func key(_ text: String) throws -> (key: StoredAPIKey, user: User) {
+        switch try authenticator.key(bearerKey: text, in: stores.users()) {
+        case .valid(let key, let user): return (key, user)
+        case .expired(let key): throw Self.unauthorized("the API key \"\(key.name)\" has expired")
+        case .invalid: throw Self.unauthorized("the API key is not valid")
+        }
+    }
+
+    /// The API key a request came with, or nil for any other credentials or none.
+    ///
+    /// - Throws: 401 as ``key(_:)``.
+    func key(for request: Request) throws -> StoredAPIKey? {
+        guard let token = Self.bearerToken(request), token.hasPrefix(Authenticator.keyPrefix) else { return nil }
+        return try key(token).key
+    }
+
+    /// The record filter of the request's API key, nil when there is none (or no key).
+    ///
+    /// - Throws: 401 as ``key(_:)``.
+    func recordFilter(for request: Request) throws -> RecordFilter? {
+        guard let text = try key(for: request)?.filter else { return nil }
+        // Stored in canonical form when the key was made; a filter this version cannot read
+        // lets nothing through rather than everything.
+        guard let filter = try? RecordFilter(parsing: text) else {
+            throw HTTPError(.forbidden, code: "forbidden", "this API key's record filter is not understood")
+        }
+        return filter
     }
 
     /// The token of an `Authorization: Bearer TOKEN` header, nil without one.
@@ -78,7 +124,7 @@ struct RequestAuthentication: Sendable {
         -> User
     {
         let user = try signedIn(request, context)
-        guard try policy(for: user).allows(action, catalog: catalog) else {
+        guard try policy(for: user, key: key(for: request)).allows(action, catalog: catalog) else {
             throw HTTPError(.forbidden, code: "forbidden", AccessPolicy.refusal(action, catalog: catalog))
         }
         return user
@@ -89,13 +135,15 @@ struct RequestAuthentication: Sendable {
     ///
     /// - Throws: what ``authorized(_:_:)`` throws.
     func policy(_ request: Request, _ context: RequestContext) throws -> AccessPolicy {
-        try policy(for: authorized(request, context))
+        let user = try authorized(request, context)
+        return try policy(for: user, key: user == nil ? nil : key(for: request))
     }
 
-    /// The policy of `user`: administrators need no roles, so theirs are not read.
-    func policy(for user: User?) throws -> AccessPolicy {
-        guard let user, !user.isAdmin else { return AccessPolicy(user: user, roles: [:]) }
-        return AccessPolicy(user: user, roles: try stores.users().roles(ofUser: user.id))
+    /// The policy of `user`, limited by the API key the request came with (nil: none):
+    /// administrators need no roles, so theirs are not read.
+    func policy(for user: User?, key: StoredAPIKey? = nil) throws -> AccessPolicy {
+        guard let user, !user.isAdmin else { return AccessPolicy(user: user, roles: [:], key: key) }
+        return AccessPolicy(user: user, roles: try stores.users().roles(ofUser: user.id), key: key)
     }
 
     /// The user; 401 without valid credentials.

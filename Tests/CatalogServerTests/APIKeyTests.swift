@@ -1,0 +1,264 @@
+import CatalogAuth
+import CatalogHTTP
+import CatalogStorage
+import CatalogTestSupport
+import Foundation
+import Testing
+
+@testable import CatalogServer
+
+/// API keys (`cak_…`): made and revoked through `/api/v1/keys`, limited to their catalogs and
+/// actions, never beyond what their account may do now, and to the records their filter passes.
+@Suite struct APIKeyTests {
+    let fixture: ServerFixture
+
+    init() throws {
+        fixture = try ServerFixture()
+    }
+
+    /// Makes a key through the API with `token`; returns the reply.
+    func make(_ body: String, token: String?) throws -> ServerFixture.Reply {
+        try fixture.request(
+            .post, "/api/v1/keys", headers: [("Content-Type", "application/json")], body: Array(body.utf8),
+            token: token)
+    }
+
+    /// Makes a key through the API and returns its text.
+    func key(_ body: String, token: String? = nil) throws -> String {
+        let reply = try make(body, token: token ?? fixture.adminToken)
+        #expect(reply.status == 201, "\(reply.text)")
+        return try #require(reply.object["token"] as? String)
+    }
+
+    @Test func accountsManageTheirOwnKeysAndAdministratorsEveryKey() throws {
+        let made = try make(
+            #"{"name":"mari-app","catalogs":["cookbook"],"actions":["search","read"],"expires":"30d"}"#,
+            token: fixture.userToken)
+        #expect(made.status == 201, "\(made.text)")
+        #expect(made.headers["Cache-Control"] == "private, no-store")
+        let token = try #require(made.object["token"] as? String)
+        #expect(token.hasPrefix("cak_") && token.count == APIToken.length)
+        let stored = try #require(made.object["key"] as? [String: Any])
+        #expect(stored["user"] as? String == "mari")
+        #expect(stored["actions"] as? [String] == ["read", "search"])
+        #expect((stored["expires"] as? String)?.hasSuffix("Z") == true)
+        #expect(!made.text.contains("hash") && !made.text.contains("selector"))
+        _ = try key(#"{"name":"admin-app","catalogs":["*"],"actions":["admin"]}"#)
+
+        let mine = try fixture.request("/api/v1/keys", token: fixture.userToken)
+        #expect(mine.status == 200)
+        #expect((mine.object["keys"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["mari-app"])
+        let all = try fixture.request("/api/v1/keys", token: fixture.adminToken)
+        #expect(
+            (all.object["keys"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["admin-app", "mari-app"])
+
+        // Someone else's key does not exist for an account; an administrator revokes any.
+        #expect(
+            try make(#"{"name":"x","user":"jozsi","catalogs":["*"],"actions":["read"]}"#, token: fixture.userToken)
+                .status == 403)
+        #expect(try fixture.request(.delete, "/api/v1/keys/admin-app", token: fixture.userToken).status == 404)
+        #expect(try fixture.request(.delete, "/api/v1/keys/mari-app", token: fixture.otherToken).status == 404)
+        #expect(try fixture.request(.delete, "/api/v1/keys/MARI-APP", token: fixture.adminToken).status == 204)
+        #expect(try fixture.request(.delete, "/api/v1/keys/mari-app", token: fixture.userToken).status == 404)
+        #expect(try fixture.request("/api/v1/keys").status == 401)
+
+        // A key manages no keys, not even with every action.
+        let admin = try key(#"{"name":"all","catalogs":["*"],"actions":["read","search","write","import","admin"]}"#)
+        let refused = try fixture.request("/api/v1/keys", token: admin)
+        #expect(refused.status == 403 && refused.text.contains("an API key cannot manage API keys"))
+    }
+
+    @Test(arguments: [
+        (#"{"name":"k","catalogs":["cookbook"],"actions":["fly"]}"#, 400, "lists one or more of"),
+        (#"{"name":"k","catalogs":["cookbook"],"actions":[]}"#, 400, "lists one or more of"),
+        (#"{"name":"k","catalogs":[],"actions":["read"]}"#, 400, "at least one catalog"),
+        (#"{"name":"k k","catalogs":["cookbook"],"actions":["read"]}"#, 400, "invalid key name"),
+        (#"{"name":"k","catalogs":["cookbook"],"actions":["read"],"expires":"soon"}"#, 400, "takes a duration"),
+        (#"{"name":"k","catalogs":["cookbook"],"actions":["read"],"filter":"colour = red"}"#, 400, "unknown field"),
+        (#"{"name":"k","user":"nobody","catalogs":["cookbook"],"actions":["read"]}"#, 404, "no user named"),
+        (#"{"name":"taken","catalogs":["cookbook"],"actions":["read"]}"#, 409, "already exists"),
+        (#"{"catalogs":["cookbook"]}"#, 400, "not the expected JSON"),
+    ])
+    func badKeysAreRefusedAndNothingIsStored(body: String, status: Int, message: String) throws {
+        _ = try key(#"{"name":"taken","catalogs":["products"],"actions":["read"]}"#)
+        let reply = try make(body, token: fixture.adminToken)
+        #expect(reply.status == status, "\(reply.text)")
+        #expect(reply.text.contains(message), "\(reply.text)")
+        #expect(try fixture.elsewhere { try $0.users().keys(ofUser: nil) }.map(\.name) == ["taken"])
+    }
+
+    @Test func aKeyTakesItsActionsInItsCatalogsOnly() throws {
+        let reader = try key(#"{"name":"reader","catalogs":["products"],"actions":["read"]}"#)
+        #expect(try fixture.request("/api/v1/catalogs/products/items?limit=3", token: reader).status == 200)
+        let search = try fixture.request("/api/v1/catalogs/products/search?q=saw", token: reader)
+        #expect(search.status == 403)
+        #expect(search.text.contains(#"this API key lacks the \"search\" action"#), "\(search.text)")
+        // Another catalog does not exist for the key: the same answer as a catalog that does not.
+        let other = try fixture.request("/api/v1/catalogs/cookbook/items", token: reader)
+        let missing = try fixture.request("/api/v1/catalogs/no-such/items", token: fixture.adminToken)
+        #expect(other.status == 404 && missing.status == 404)
+        #expect(other.text == missing.text.replacingOccurrences(of: "no-such", with: "cookbook"))
+        #expect(try fixture.request("/api/v1/catalogs/cookbook/search?q=a", token: reader).status == 404)
+        let listed = try fixture.request("/api/v1/catalogs", token: reader)
+        #expect((listed.object["catalogs"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["products"])
+        // Writing needs the write action, whatever the account may do (an administrator's here).
+        let write = try fixture.request(.delete, "/api/v1/catalogs/products/items/p001", token: reader)
+        #expect(write.status == 403 && write.text.contains(#"lacks the \"write\" action"#))
+        // Web pages and the original endpoints do not take keys.
+        #expect(try fixture.request("/gethots", token: reader).status == 403)
+        // Creating a catalog needs a key for every catalog.
+        let admin = try key(#"{"name":"cookbook-admin","catalogs":["cookbook"],"actions":["admin"]}"#)
+        let create = try fixture.request(
+            .post, "/api/v1/catalogs", headers: [("Content-Type", "application/json")],
+            body: Array(#"{"id":"new","title":"New","locale":"en"}"#.utf8), token: admin)
+        #expect(create.status == 403 && create.text.contains("a key for every catalog"), "\(create.text)")
+    }
+
+    @Test func expiredAndRevokedKeysAreNotValid() throws {
+        let store = try fixture.elsewhere { database in
+            // Made an hour ago for a minute: expired now.
+            let past = Date().addingTimeInterval(-3600)
+            return try Authenticator(clock: AuthClock { past }).addKey(
+                name: "old", user: "admin", catalogs: ["*"], actions: [.read], lifetime: .seconds(60), filter: nil,
+                in: database.users()
+            ).text
+        }
+        let expired = try fixture.request("/api/v1/catalogs/products/items", token: store)
+        #expect(expired.status == 401)
+        #expect(expired.text.contains(#"the API key \"old\" has expired"#), "\(expired.text)")
+        #expect(expired.headers["WWW-Authenticate"] == #"Bearer realm="catalog""#)
+
+        let revoked = try key(#"{"name":"revoked","catalogs":["*"],"actions":["read"]}"#)
+        #expect(try fixture.request("/api/v1/catalogs/products/items", token: revoked).status == 200)
+        #expect(try fixture.request(.delete, "/api/v1/keys/revoked", token: fixture.adminToken).status == 204)
+        let gone = try fixture.request("/api/v1/catalogs/products/items", token: revoked)
+        #expect(gone.status == 401 && gone.text.contains("the API key is not valid"))
+        // A key's text with one letter changed is not a key.
+        let forged = String(revoked.dropLast()) + (revoked.hasSuffix("A") ? "B" : "A")
+        #expect(try fixture.request("/api/v1/catalogs/products/items", token: forged).status == 401)
+    }
+
+    @Test func aKeyShrinksWithItsAccountAndStopsWithIt() throws {
+        try fixture.elsewhere { _ = try $0.users().grant(user: "mari", catalog: "cookbook", role: .editor) }
+        let writer = try key(
+            #"{"name":"mari-writer","catalogs":["cookbook"],"actions":["read","write"]}"#, token: fixture.userToken)
+        #expect(try fixture.request(.delete, "/api/v1/catalogs/cookbook/items/r01", token: writer).status == 204)
+        // Demoted to viewer: the key may no longer write, though it has the action.
+        try fixture.elsewhere { _ = try $0.users().grant(user: "mari", catalog: "cookbook", role: .viewer) }
+        let demoted = try fixture.request(.delete, "/api/v1/catalogs/cookbook/items/r02", token: writer)
+        #expect(demoted.status == 403)
+        #expect(demoted.text.contains(#"you may not change catalog \"cookbook\""#), "\(demoted.text)")
+        #expect(try fixture.request("/api/v1/catalogs/cookbook/items", token: writer).status == 200)
+        // The account removed: its keys stop working.
+        #expect(try fixture.elsewhere { try $0.users().removeUser(named: "mari") })
+        #expect(try fixture.request("/api/v1/catalogs/cookbook/items", token: writer).status == 401)
+    }
+
+    @Test func aKeyWithAFilterSeesOnlyItsRecords() throws {
+        let dealer = try key(
+            #"{"name":"dealer-de","catalogs":["products"],"actions":["read","search"],"filter":"country = de"}"#)
+        let stored = try #require(try fixture.elsewhere { try $0.users().key(named: "dealer-de") })
+        #expect(stored.filter == "country = DE", "kept in canonical form")
+
+        let all = try fixture.request(
+            "/api/v1/catalogs/products/search?q=&limit=100&facets=country,categories", token: dealer)
+        #expect(all.status == 200, "\(all.text)")
+        #expect(all.object["total"] as? Int == 4)
+        let items = try #require(all.object["items"] as? [[String: Any]])
+        #expect(Set(items.compactMap { $0["id"] as? String }) == ["p001", "p016", "p028", "p031"])
+        #expect(items.allSatisfy { $0["country"] as? String == "DE" })
+        let facets = try #require(all.object["facets"] as? [String: [[String: Any]]])
+        #expect(facets["country"]?.compactMap { $0["value"] as? String } == ["DE"])
+        #expect((facets["categories"] ?? []).reduce(0) { $0 + ($1["count"] as? Int ?? 0) } >= 4)
+        for scope in all.object["scopes"] as? [[String: Any]] ?? [] {
+            #expect((scope["count"] as? Int ?? 0) <= 4, "\(scope)")
+        }
+        // Asking for more never widens it; asking for another country finds nothing.
+        #expect(
+            try fixture.request("/api/v1/catalogs/products/search?q=saw", token: dealer).object["total"] as? Int == 1)
+        let sweden = try fixture.request("/api/v1/catalogs/products/search?q=&country=SE", token: dealer)
+        #expect(sweden.status == 200 && sweden.object["total"] as? Int == 0, "\(sweden.text)")
+        // Without the key the same search sees every country.
+        #expect((try fixture.request("/api/v1/catalogs/products/search?q=&limit=100").object["total"] as? Int ?? 0) > 4)
+
+        // A record by id: outside the filter it does not exist.
+        #expect(try fixture.request("/api/v1/catalogs/products/items/p001", token: dealer).status == 200)
+        let outside = try fixture.request("/api/v1/catalogs/products/items/p002", token: dealer)
+        let missing = try fixture.request("/api/v1/catalogs/products/items/p999", token: dealer)
+        #expect(outside.status == 404)
+        #expect(outside.text == missing.text.replacingOccurrences(of: "p999", with: "p002"))
+        // Answers that do not apply the filter yet refuse the key rather than show everything.
+        for target in [
+            "/api/v1/catalogs/products/items", "/api/v1/catalogs/products/sections",
+            "/api/v1/catalogs/products/outline",
+            "/api/v1/catalogs/products/featured", "/api/v1/catalogs/products/snapshot", "/api/v1/catalogs/products",
+            "/api/v1/catalogs/products/changes", "/api/v1/catalogs/products/categories", "/api/v1/catalogs",
+        ] {
+            let reply = try fixture.request(target, token: dealer)
+            #expect(reply.status == 403, "\(target)")
+            #expect(reply.text.contains("record filter"), "\(target)")
+        }
+    }
+
+    @Test func aKeysUseIsRecordedWithItsAddress() throws {
+        let reader = try key(#"{"name":"reader","catalogs":["*"],"actions":["read"]}"#)
+        #expect(try fixture.elsewhere { try $0.users().key(named: "reader") }?.lastUsed == nil)
+        var request = try #require(
+            Request(method: .get, target: "/api/v1/catalogs/products/items?limit=1", headers: HTTPHeaders([])))
+        request.headers["Authorization"] = "Bearer \(reader)"
+        request.clientAddress = "198.51.100.4"
+        #expect(try fixture.application.responder.respond(to: request, context: RequestContext()).status == .ok)
+        let used = try #require(try fixture.elsewhere { try $0.users().key(named: "reader") })
+        #expect(used.lastUsed?.hasSuffix("Z") == true)
+        #expect(used.lastUsedFrom == "198.51.100.4")
+    }
+
+    /// Every JSON API route says what a key needs there: none falls to the default refusal.
+    @Test func everyAPIRouteIsInTheKeyTable() {
+        for (method, pattern) in fixture.application.router.routes where pattern.hasPrefix("/api/") {
+            #expect(APIKeyRoutes.table[APIKeyRoutes.key(method, pattern)] != nil, "\(method) \(pattern)")
+        }
+    }
+
+    /// The OpenAPI document names the action a key needs for each operation (`x-key-action`).
+    @Test func openAPINamesEachOperationsKeyAction() throws {
+        let paths = try #require(
+            try fixture.request("/api/v1/openapi.json").object["paths"] as? [String: [String: Any]])
+        for (method, pattern) in fixture.application.router.routes where pattern.hasPrefix("/api/") {
+            guard let operation = paths[pattern]?[method.rawValue.lowercased()] as? [String: Any] else { continue }
+            switch APIKeyRoutes.requirement(method, pattern) {
+            case .key(let action, _, _):
+                #expect(operation["x-key-action"] as? String == action.rawValue, "\(method) \(pattern)")
+            case .open, .refused:
+                #expect(operation["x-key-action"] == nil, "\(method) \(pattern)")
+            }
+        }
+    }
+
+    /// Over the wire, against a live server: a key's answers and refusals.
+    @Test func overTheWire() throws {
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.threads = 2
+        let server = HTTPServer(configuration: configuration, responder: fixture.application.responder, log: { _ in })
+        try server.start()
+        defer { server.shutdown() }
+        let client = RawClient(port: server.port)
+        let dealer = try key(
+            #"{"name":"dealer","catalogs":["products"],"actions":["search"],"filter":"category = Garden and price <= 20"}"#
+        )
+        let found = try client.request(
+            "GET", "/api/v1/catalogs/products/search?q=", headers: [("Authorization", "Bearer \(dealer)")])
+        #expect(found.status == 200)
+        let object = try JSONSerialization.jsonObject(with: Data(found.body)) as? [String: Any]
+        let ids = (object?["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? []
+        #expect(!ids.isEmpty)
+        #expect(found.headers["cache-control"]?.contains("public") != true)
+        let refused = try client.request(
+            "GET", "/api/v1/catalogs/products/items/p001", headers: [("Authorization", "Bearer \(dealer)")])
+        #expect(refused.status == 403)
+        let unknown = try client.request(
+            "GET", "/api/v1/catalogs/products/search?q=", headers: [("Authorization", "Bearer cak_not-a-key")])
+        #expect(unknown.status == 401)
+    }
+}
