@@ -159,9 +159,14 @@ public final class CatalogApplication: Sendable {
         let baseURL = BaseURL(
             configured: options.publicURL.map { String($0.trimmingSuffix("/")) }, hostNames: options.allowedHostNames,
             listening: listening)
-        var routes = RouterBuilder()
         let authenticator = Authenticator()
         let authentication = RequestAuthentication(stores: stores, authenticator: authenticator)
+        // Every route that names a catalog asks the access policy whether the reader may see it.
+        let gate = CatalogVisibilityGate(
+            stores: stores, authentication: authentication,
+            fixedCatalogs: Dictionary(
+                uniqueKeysWithValues: CompatRoutes.cookbookEndpoints.map { ($0, options.compatCatalog) }))
+        var routes = RouterBuilder(routeMiddleware: [gate])
         let throttle = SignInThrottle(policy: options.signInPolicy, clock: options.signInClock)
         let feed = ChangeFeed(stores: stores)
         let metrics = MetricsRegistry()
@@ -169,7 +174,8 @@ public final class CatalogApplication: Sendable {
         let draining = Draining()
         let maintainer = SegmentMaintainer(database: stores, log: errorLog)
         let records = RecordsAPI(stores: stores, authentication: authentication, feed: feed, maintainer: maintainer)
-        CatalogAPI(stores: stores, metrics: CatalogMetrics(registry: metrics)).register(in: &routes)
+        CatalogAPI(stores: stores, authentication: authentication, metrics: CatalogMetrics(registry: metrics))
+            .register(in: &routes)
         HealthRoutes(stores: stores, isDraining: { draining.value }).register(in: &routes)
         if options.metricsOnMainPort {
             MetricsRoute(registry: metrics, allowed: options.metricsAllowed).register(in: &routes)

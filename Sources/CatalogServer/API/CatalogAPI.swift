@@ -9,14 +9,23 @@ import CatalogStorage
 /// and storage errors a client caused become 400 or 404.
 struct CatalogAPI {
     let stores: any CatalogDatabase
+    /// Who reads: the catalog list holds only the catalogs they may see.
+    let authentication: RequestAuthentication
     /// Where searches are counted; nil: nowhere.
     var metrics: CatalogMetrics?
 
     func register(in routes: inout RouterBuilder) {
         let stores = stores
         let metrics = metrics
-        routes.get("/api/v1/catalogs") { _, _ in
-            JSONResponse.list("catalogs", try stores.read { try $0.catalogs() })
+        let authentication = authentication
+        routes.get("/api/v1/catalogs") { request, _ in
+            // Every request reads its credentials, so that the list's work does not depend on
+            // which catalogs exist; a list made for a signed-in reader is theirs alone.
+            let reader = try authentication.reader(request)
+            let policy = try authentication.policy(for: reader)
+            var response = JSONResponse.list("catalogs", try stores.read { try $0.catalogs() }.filter(policy.sees))
+            if reader != nil { CatalogVisibilityGate.keepPrivate(&response) }
+            return response
         }
         routes.get("/api/v1/catalogs/{id}") { _, context in
             return try stores.read { reader in

@@ -92,8 +92,25 @@ struct RequestAuthentication: Sendable {
         try policy(for: authorized(request, context))
     }
 
+    /// Who reads: the user of the request's bearer token, else of the web app's session cookie
+    /// (the pages' scripts read the API with it), else nil. What a catalog's visibility is
+    /// checked against, on every route (``CatalogVisibilityGate``), whatever the route declared.
+    ///
+    /// - Throws: 401 for a bearer token that is malformed, unknown, expired or revoked.
+    func reader(_ request: Request) throws -> User? {
+        if let user = try user(for: request) { return user }
+        guard let cookie = WebSession.cookies(request)[WebSession.sessionCookie], !cookie.isEmpty else { return nil }
+        return try authenticator.user(sessionCookie: cookie, in: stores.users())
+    }
+
     /// The policy of `user`: administrators need no roles, so theirs are not read.
     func policy(for user: User?) throws -> AccessPolicy {
+        try Self.policy(for: user, stores: stores)
+    }
+
+    /// The policy of `user`, with their roles as `stores` holds them (none read for
+    /// administrators and anonymous requests).
+    static func policy(for user: User?, stores: any CatalogDatabase) throws -> AccessPolicy {
         guard let user, !user.isAdmin else { return AccessPolicy(user: user, roles: [:]) }
         return AccessPolicy(user: user, roles: try stores.users().roles(ofUser: user.id))
     }
