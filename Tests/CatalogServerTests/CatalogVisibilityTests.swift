@@ -65,6 +65,8 @@ import Testing
                 #expect(Self.catalogFreeRoutes.contains(key), "\(key) names no catalog the gate knows")
                 continue
             }
+            let authentication = fixture.application.router.options(of: route.method, route.pattern)?.authentication
+            let needsCredentials = authentication == .signedIn || authentication == .admin
             for (catalog, visibility) in Self.visibilities.sorted(by: { $0.key < $1.key }) {
                 if CompatRoutes.cookbookEndpoints.contains(route.pattern), catalog != "cookbook" { continue }
                 for requester in Requester.allCases {
@@ -76,11 +78,16 @@ import Testing
                         if route.method == .get {
                             #expect(seen.status != 404, "\(context): \(seen.body.prefix(300))")
                         }
-                        if requester != .admin {
+                        if requester == .anonymous && needsCredentials {
+                            // Asked to sign in whether the catalog exists or not.
+                            #expect(seen.status == 401, "\(context): \(seen.status)")
+                        } else if requester != .admin {
                             #expect(seen != missing, "\(context) answers as a missing catalog")
                         }
                     } else {
-                        #expect(seen.status == 404, "\(context): \(seen.status) \(seen.body.prefix(300))")
+                        // Without credentials a route that needs them asks for them, as for any catalog.
+                        let expected = requester == .anonymous && needsCredentials ? 401 : 404
+                        #expect(seen.status == expected, "\(context): \(seen.status) \(seen.body.prefix(300))")
                         #expect(seen == missing, "\(context) differs from a missing catalog")
                     }
                     checked += 1

@@ -15,7 +15,8 @@ import CatalogStorage
 /// A hidden catalog gets the very 404 of a missing one (``notFound(_:)``), after the same work:
 /// the catalog is looked up, and unless it is public the requester's credentials are read, in
 /// both cases. A missing catalog is a 404 here for everyone but administrators, whose handlers
-/// may create it. An answer about a catalog that is not public is marked `private` (no shared
+/// may create it. A request without credentials to a route that needs them gets the 401 that
+/// route would give, for a hidden catalog and a missing one alike. An answer about a catalog that is not public is marked `private` (no shared
 /// cache, nor the server's ``ResponseCache``, keeps it) and varies on the credentials.
 struct CatalogVisibilityGate: Middleware {
     let stores: any CatalogDatabase
@@ -33,7 +34,11 @@ struct CatalogVisibilityGate: Middleware {
         }
         let visibility = try stores.read { try $0.catalog(id)?.definition.visibility }
         if visibility == .public { return try next.respond(to: request, context: context) }
-        let policy = try authentication.policy(for: authentication.reader(request))
+        let reader = try authentication.reader(request)
+        if reader == nil, context.options.authentication == .signedIn || context.options.authentication == .admin {
+            throw RequestAuthentication.unauthorized("sign in with a bearer token")
+        }
+        let policy = try authentication.policy(for: reader)
         if let visibility, policy.allows(.read, catalog: id, visibility: visibility) {
             var response = try next.respond(to: request, context: context)
             Self.keepPrivate(&response)

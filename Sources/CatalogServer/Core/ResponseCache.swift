@@ -46,7 +46,8 @@ struct ResponseCache: Middleware {
 
     func respond(to request: Request, context: RequestContext, next: any Responder) throws -> Response {
         guard request.method == .get || request.method == .head, request.rawPath.hasPrefix("/api/v1/catalogs"),
-            request.headers["Authorization"] == nil, !request.acceptsEventStream, !Self.carriesSession(request)
+            request.headers["Authorization"] == nil, !request.acceptsEventStream,
+            !WebSession.carriesSession(request)
         else { return try next.respond(to: request, context: context) }
         let slot = try slots.value()
         let epoch = try stores.readEpoch()
@@ -78,11 +79,6 @@ struct ResponseCache: Middleware {
         if response.headers["Vary"] == nil { response.headers.add("Vary", "Accept-Encoding") }
         store(response, key: key, size: bytes.count, in: slot)
         return response
-    }
-
-    /// Whether the request carries the web app's session cookie (its answer may be that user's).
-    static func carriesSession(_ request: Request) -> Bool {
-        WebSession.cookies(request)[WebSession.sessionCookie].map { !$0.isEmpty } ?? false
     }
 
     /// Whether a response is someone's own: `Cache-Control` says `private` or `no-store`.

@@ -39,7 +39,7 @@ struct ErrorPage: Sendable {
             html.element("p", ["class": "error-status"], text: String(error.status.rawValue))
             html.element("p", ["class": "error-text", "id": "error-text"], text: strings[key])
             html.element("p") { $0.element("a", ["href": "/"], text: strings[.catalogs]) }
-            if error.status == .notFound, !ResponseCache.carriesSession(request) {
+            if error.status == .notFound, !WebSession.carriesSession(request) {
                 let next = WebPaths.encode(request.rawTarget)
                 html.element("p") { $0.element("a", ["href": "/signin?next=" + next], text: strings[.signIn]) }
             }

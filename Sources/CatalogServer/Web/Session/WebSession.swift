@@ -112,6 +112,11 @@ struct WebSession {
         }
     }
 
+    /// Whether a request carries a session cookie (valid or not): its answer may be that user's.
+    static func carriesSession(_ request: Request) -> Bool {
+        cookies(request)[sessionCookie].map { !$0.isEmpty } ?? false
+    }
+
     /// `name=value` pairs of the Cookie header.
     static func cookies(_ request: Request) -> [String: String] {
         var result: [String: String] = [:]
