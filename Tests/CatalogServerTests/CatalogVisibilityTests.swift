@@ -21,7 +21,7 @@ import Testing
     static let engines = TemporaryDatabase.Engine.available
 
     /// Who asks.
-    enum Requester: String, CaseIterable, CustomStringConvertible {
+    enum Requester: String, CaseIterable, CustomStringConvertible, Sendable {
         case anonymous, signedIn, viewer, editor, owner, admin
         var description: String { rawValue }
     }
@@ -50,6 +50,29 @@ import Testing
         "GET /offline/{language}", "GET /healthz", "GET /readyz", "GET /metrics", "GET /robots.txt",
         "GET /sitemap.xml", "GET /signin", "POST /signin", "POST /signout", "GET /new", "POST /new",
     ]
+
+    /// The policy's rule for reading, requester by requester, in the catalog of the role and in
+    /// another one: a role counts in its own catalog only.
+    @Test(arguments: Requester.allCases, CatalogVisibility.allCases)
+    func thePolicyReadsByVisibility(requester: Requester, visibility: CatalogVisibility) {
+        let user =
+            requester == .anonymous
+            ? nil : User(id: 7, name: requester.rawValue, isAdmin: requester == .admin, createdAt: "")
+        let role: CatalogRole? =
+            switch requester {
+            case .viewer: .viewer
+            case .editor: .editor
+            case .owner: .owner
+            default: nil
+            }
+        let policy = AccessPolicy(user: user, roles: role.map { ["cookbook": $0] } ?? [:])
+        #expect(policy.allows(.read, catalog: "cookbook", visibility: visibility) == Self.sees(requester, visibility))
+        let elsewhere = policy.allows(.read, catalog: "products", visibility: visibility)
+        #expect(elsewhere == (visibility == .members ? requester == .admin : Self.sees(requester, visibility)))
+        #expect(
+            policy.sees(CatalogSummary(id: "cookbook", title: "", locale: "hu", count: 0, visibility: visibility))
+                == Self.sees(requester, visibility))
+    }
 
     @Test(arguments: engines)
     func everyRouteHidesWhatTheRequesterMayNotSee(engine: TemporaryDatabase.Engine) throws {
