@@ -70,6 +70,10 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
     /// What the last import read and how (``ImportStamp``): the same source imported the same
     /// way again has nothing to do.
     public var lastImport: ImportStamp?
+    /// Who may see the catalog (``CatalogVisibility``); stored only when it is not `public`, so
+    /// definitions written before it read as public. It is part of ``published`` too: an export
+    /// re-imported elsewhere stays as private as it was.
+    public var visibility: CatalogVisibility
 
     /// Creates a definition with no mapping.
     public init(
@@ -109,6 +113,7 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
         self.flatList = false
         self.rowTint = nil
         self.schemaType = nil
+        self.visibility = .public
     }
 
     /// The label of a field (a role's raw value or an extra field's name) in `language`, when
@@ -153,7 +158,7 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case id, title, locale, rootElement, recordElement, mapping, categoryValues, categorySeparator, scopes
         case categories, fieldOrder, fieldTypes, language, translatedFields, idSource, rootAttributes
-        case recordAttributes, source, fieldLabels, flatList, rowTint, schemaType, lastImport
+        case recordAttributes, source, fieldLabels, flatList, rowTint, schemaType, lastImport, visibility
     }
 
     public init(from decoder: any Decoder) throws {
@@ -190,6 +195,7 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
         rowTint = try c.decodeIfPresent(RowTint.self, forKey: .rowTint)
         schemaType = try c.decodeIfPresent(String.self, forKey: .schemaType)
         lastImport = try c.decodeIfPresent(ImportStamp.self, forKey: .lastImport)
+        visibility = try c.decodeIfPresent(CatalogVisibility.self, forKey: .visibility) ?? .public
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -217,6 +223,7 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
         try c.encodeIfPresent(rowTint, forKey: .rowTint)
         try c.encodeIfPresent(schemaType, forKey: .schemaType)
         try c.encodeIfPresent(lastImport, forKey: .lastImport)
+        if visibility != .public { try c.encode(visibility, forKey: .visibility) }
     }
 }
 

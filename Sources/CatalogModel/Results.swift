@@ -8,13 +8,30 @@ public struct CatalogSummary: Codable, Sendable, Hashable, Identifiable {
     public var locale: String
     /// How many records it holds.
     public var count: Int
+    /// Who may see it (`public` from servers that predate visibility).
+    public var visibility: CatalogVisibility
 
     /// Creates a summary.
-    public init(id: String, title: String, locale: String, count: Int) {
+    public init(id: String, title: String, locale: String, count: Int, visibility: CatalogVisibility = .public) {
         self.id = id
         self.title = title
         self.locale = locale
         self.count = count
+        self.visibility = visibility
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case id, title, locale, count, visibility
+    }
+
+    /// Decodes a summary; one without `visibility` (an older server's) is public.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        title = try c.decode(String.self, forKey: .title)
+        locale = try c.decode(String.self, forKey: .locale)
+        count = try c.decode(Int.self, forKey: .count)
+        visibility = try c.decodeIfPresent(CatalogVisibility.self, forKey: .visibility) ?? .public
     }
 }
 

@@ -159,9 +159,14 @@ public final class CatalogApplication: Sendable {
         let baseURL = BaseURL(
             configured: options.publicURL.map { String($0.trimmingSuffix("/")) }, hostNames: options.allowedHostNames,
             listening: listening)
-        var routes = RouterBuilder()
         let authenticator = Authenticator()
         let authentication = RequestAuthentication(stores: stores, authenticator: authenticator)
+        // Every route that names a catalog asks the access policy whether the reader may see it.
+        let gate = CatalogVisibilityGate(
+            stores: stores, authentication: authentication,
+            fixedCatalogs: Dictionary(
+                uniqueKeysWithValues: CompatRoutes.cookbookEndpoints.map { ($0, options.compatCatalog) }))
+        var routes = RouterBuilder(routeMiddleware: [gate])
         let throttle = SignInThrottle(policy: options.signInPolicy, clock: options.signInClock)
         let feed = ChangeFeed(stores: stores)
         let metrics = MetricsRegistry()

@@ -92,6 +92,44 @@ import Testing
         #expect(missing.stderr == "catalog set-catalog: error: no catalog named \"nowhere\"\n")
     }
 
+    /// `--visibility` says who sees a catalog; `catalogs` shows it, and an export carries it into
+    /// the catalog its import makes.
+    @Test func setCatalogVisibilityIsShownAndKeptByExports() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        #expect(try cli.run(["demo", "--quiet"]).status == 0)
+        let hidden = try cli.run(["set-catalog", "cookbook", "--visibility", "members", "--json"])
+        #expect(hidden.status == 0, "\(hidden.stderr)")
+        #expect(try json(hidden.stdout)["visibility"] as? String == "members")
+        #expect(
+            try cli.run(["set-catalog", "products", "--visibility", "signed-in"]).stderr
+                == "catalog \"products\": its definition changed\n")
+        #expect(
+            try cli.run(["catalogs"]).stdout == """
+                cookbook    hu          32  Szakácskönyv  [members]
+                products    en          40  Products  [signed-in]
+                sequencers  de          11  Sequenzer
+
+                """)
+        let listed = try json(try cli.run(["catalogs", "--json"]).stdout)["catalogs"] as? [[String: Any]] ?? []
+        #expect(listed.map { $0["visibility"] as? String } == ["members", "signed-in", "public"])
+
+        let wrong = try cli.run(["set-catalog", "cookbook", "--visibility", "friends"])
+        #expect(wrong.status == 64)
+        #expect(
+            wrong.stderr.contains("--visibility takes public, signed-in, members, not \"friends\""), "\(wrong.stderr)")
+
+        // An export imported into a new catalog stays as private as it was.
+        let file = cli.directory.appendingPathComponent("cookbook.json").path
+        #expect(try cli.run(["export", "--catalog", "cookbook", "--format", "json", "--output", file]).status == 0)
+        let imported = try cli.run(["import", file, "--catalog", "cookbook2", "--quiet"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(try cli.run(["catalogs"]).stdout.contains("cookbook2   hu          32  Szakácskönyv  [members]"))
+
+        #expect(try cli.run(["set-catalog", "cookbook", "--visibility", "public"]).status == 0)
+        #expect(try cli.run(["catalogs"]).stdout.hasPrefix("cookbook    hu          32  Szakácskönyv\n"))
+    }
+
     /// Without a terminal to confirm on, only `--yes` deletes.
     @Test func deleteNeedsYesWithoutATerminal() throws {
         let cli = try CLIRunner()

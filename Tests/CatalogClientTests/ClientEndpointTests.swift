@@ -34,9 +34,11 @@ import Testing
         #expect(sequencers.scopes == ["Alle", "Windows", "Apple", "Apple&Win"])
         #expect(sequencers.locale == "de")
         let detail = try JSONSerialization.jsonObject(with: Data(serverBytes("/api/v1/catalogs/sequencers")))
-        // The seven keys a client draws its screens with, and the six of the definition an
-        // administrator may change (roles, types, labels, scopeDefinitions, flatList, rowTint).
-        #expect((detail as? [String: Any])?.count == 13)
+        // The seven keys a client draws its screens with, and the seven of the definition an
+        // administrator may change (roles, types, labels, scopeDefinitions, flatList, rowTint,
+        // visibility).
+        #expect((detail as? [String: Any])?.count == 14)
+        #expect((detail as? [String: Any])?["visibility"] as? String == "public")
         #expect(
             try CatalogJSONDecoder().decode(CatalogDetail.self, from: serverBytes("/api/v1/catalogs/sequencers"))
                 == sequencers)

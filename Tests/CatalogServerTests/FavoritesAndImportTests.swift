@@ -100,11 +100,16 @@ import Testing
     }
 
     @Test func othersMayNot() throws {
-        #expect(try fixture.request(.post, "/api/v1/catalogs/pantry/import", body: csv).status == 401)
+        #expect(try fixture.request(.post, "/api/v1/catalogs/cookbook/import", body: csv).status == 401)
         let reply = try fixture.request(
-            .post, "/api/v1/catalogs/pantry/import", headers: [("Content-Type", "text/csv")], body: csv,
+            .post, "/api/v1/catalogs/cookbook/import", headers: [("Content-Type", "text/csv")], body: csv,
             token: fixture.userToken)
         #expect(reply.status == 403)
+        // Only administrators make catalogs: to anyone else a new one is not found.
+        let new = try fixture.request(
+            .post, "/api/v1/catalogs/pantry/import", headers: [("Content-Type", "text/csv")], body: csv,
+            token: fixture.userToken)
+        #expect(new.status == 404)
     }
 
     @Test func malformedFilesChangeNothing() throws {

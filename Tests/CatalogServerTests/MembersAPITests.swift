@@ -66,8 +66,8 @@ import Testing
         #expect(try fixture.request("/api/v1/catalogs/cookbook/members", token: editor).status == 403)
         #expect(try fixture.request(.delete, "/api/v1/catalogs/cookbook/members/jozsi", token: editor).status == 403)
         #expect(try fixture.request("/api/v1/catalogs/cookbook/members").status == 401)
-        // Refused whether or not the catalog exists: a 403 tells nothing about it.
-        #expect(try fixture.request("/api/v1/catalogs/no-such/members", token: editor).status == 403)
+        // A catalog that does not exist is not found, as one the user may not see is.
+        #expect(try fixture.request("/api/v1/catalogs/no-such/members", token: editor).status == 404)
 
         // The owner takes their own role away, and no longer manages the catalog.
         #expect(try fixture.request(.delete, "/api/v1/catalogs/cookbook/members/jozsi", token: owner).status == 204)

@@ -61,8 +61,11 @@ import Testing
             try fixture.request("/c/cookbook", headers: [("Cookie", mari.cookie)]).text.contains("catalog-settings"))
         #expect(
             try send(.delete, "/c/cookbook/settings", "", type: "application/json", session: mari).status == 403)
+        // A catalog that does not exist is not found (as a hidden one is), before anything else.
         #expect(
-            try send(.post, "/c/mine/import/preview", Self.csv, type: "text/csv", session: mari).status == 403)
+            try send(.post, "/c/mine/import/preview", Self.csv, type: "text/csv", session: mari).status == 404)
+        #expect(
+            try send(.post, "/c/cookbook/import/preview", Self.csv, type: "text/csv", session: mari).status == 403)
     }
 
     @Test func theWebPreviewAndImportAreTheAPIsForTheSession() throws {

@@ -8,10 +8,13 @@ import Foundation
 struct CatalogsCommand: Command {
     static let name = "catalogs"
     static let summary = "List the catalogs in the database."
-    static let json = CommonOptions.json.help(#"print {"catalogs":[{"id","title","locale","count"}]}"#)
+    static let json = CommonOptions.json.help(#"print {"catalogs":[{"id","title","locale","count","visibility"}]}"#)
     static let options: [any OptionDeclaration] = [json]
     static let usage = [Usage(.option(json), .option(CommonOptions.db))]
-    static let discussion = "Lists every catalog: id, locale, record count and title."
+    static let discussion = """
+        Lists every catalog: id, locale, record count and title, then [signed-in] or [members] for a
+        catalog not everyone may see (set-catalog --visibility).
+        """
 
     func run(_ context: CommandContext) throws {
         let database = try context.openExisting()
@@ -27,7 +30,8 @@ struct CatalogsCommand: Command {
             context.output.line(
                 TerminalText.field(catalog.id).padding(toLength: width, withPad: " ", startingAt: 0) + "  "
                     + catalog.locale.padding(toLength: 6, withPad: " ", startingAt: 0)
-                    + String(catalog.count).leftPadded(to: 8) + "  " + TerminalText.field(catalog.title))
+                    + String(catalog.count).leftPadded(to: 8) + "  " + TerminalText.field(catalog.title)
+                    + (catalog.visibility == .public ? "" : "  [\(catalog.visibility)]"))
         }
     }
 }

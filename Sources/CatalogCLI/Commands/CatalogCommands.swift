@@ -23,18 +23,19 @@ struct CreateCommand: Command {
     static let label = Option<[String]>(
         "label", value: "FIELD@LANG=TEXT",
         help: "the label of a role or field in a language, such as price@de=Preis (repeatable)")
+    static let visibility = CatalogOptions.visibility
     static let json = CommonOptions.json.help("print the catalog as GET /api/v1/catalogs/ID shows it")
-    static let options: [any OptionDeclaration] = [title, locale, field, type, label, json]
+    static let options: [any OptionDeclaration] = [title, locale, field, type, label, visibility, json]
     static let usage = [
         Usage(
-            "ID", .option(title), .option(locale), .option(field), .option(type), .option(label), .option(json),
-            .option(CommonOptions.db))
+            "ID", .option(title), .option(locale), .option(field), .option(type), .option(label), .option(visibility),
+            .option(json), .option(CommonOptions.db))
     ]
     static let discussion = """
         Creates catalog ID without records, with the title, locale, role mapping, field types and
-        labels given, as POST /api/v1/catalogs does. Import records into it later with
-        `catalog import SOURCE --catalog ID`: the roles given here map the source's fields. ID is 1
-        to 64 letters, digits, '-' or '_', and must not be taken.
+        labels given (and, with --visibility, who sees it), as POST /api/v1/catalogs does. Import
+        records into it later with `catalog import SOURCE --catalog ID`: the roles given here map
+        the source's fields. ID is 1 to 64 letters, digits, '-' or '_', and must not be taken.
         """
 
     func run(_ context: CommandContext) throws {
@@ -45,6 +46,7 @@ struct CreateCommand: Command {
         settings.roles = try CatalogOptions.roles(try arguments[Self.field], resetting: false)
         settings.types = try CatalogOptions.types(try arguments[Self.type]).compactMapValues { $0 }
         try CatalogOptions.apply(labels: try arguments[Self.label], to: &settings)
+        if let visibility = try arguments[Self.visibility] { settings.visibility = visibility }
         let database = try context.openForWriting()
         defer { database.close() }
         let created = try CatalogOptions.run {
@@ -60,10 +62,10 @@ struct CreateCommand: Command {
     }
 }
 
-/// `catalog set-catalog`: a catalog's title, locale, roles, types and labels.
+/// `catalog set-catalog`: a catalog's title, locale, roles, types, labels and visibility.
 struct SetCatalogCommand: Command {
     static let name = "set-catalog"
-    static let summary = "Change a catalog's title, locale, field roles, types or labels."
+    static let summary = "Change a catalog's title, locale, field roles, types, labels or visibility."
     static let title = Option<String?>("title", value: "TEXT", help: "the new title")
     static let locale = Option<String?>(
         "locale", value: "LOCALE",
@@ -75,12 +77,13 @@ struct SetCatalogCommand: Command {
         "type", value: "NAME=TYPE", help: "read field NAME as a number, bool or text; NAME= drops its type")
     static let label = Option<[String]>(
         "label", value: "FIELD@LANG=TEXT", help: "the label of a role or field in a language; FIELD@LANG= removes it")
+    static let visibility = CatalogOptions.visibility
     static let json = CommonOptions.json.help("print the catalog as GET /api/v1/catalogs/ID shows it")
-    static let options: [any OptionDeclaration] = [title, locale, field, type, label, json]
+    static let options: [any OptionDeclaration] = [title, locale, field, type, label, visibility, json]
     static let usage = [
         Usage(
-            "ID", .option(title), .option(locale), .option(field), .option(type), .option(label), .option(json),
-            .option(CommonOptions.db))
+            "ID", .option(title), .option(locale), .option(field), .option(type), .option(label), .option(visibility),
+            .option(json), .option(CommonOptions.db))
     ]
     static let discussion = """
         Changes catalog ID as PATCH /api/v1/catalogs/ID does, in one transaction. A new title or new
@@ -89,6 +92,9 @@ struct SetCatalogCommand: Command {
         as an export imported with the new mapping would (`--field title=Name` makes the field Name
         the title, and the old title an extra field); a record the new mapping cannot read, a new id
         role, or a new title role when ids came from titles, is refused and nothing changes.
+        --visibility members hides the catalog from everyone but its members (`catalog user
+        grant`) and administrators, on every page, route and list of the server; signed-in hides
+        it from anonymous visitors.
         """
 
     func run(_ context: CommandContext) throws {
@@ -99,8 +105,11 @@ struct SetCatalogCommand: Command {
         let roles = try CatalogOptions.roles(try arguments[Self.field], resetting: true)
         let types = try CatalogOptions.types(try arguments[Self.type])
         let labels = try arguments[Self.label]
-        guard title != nil || locale != nil || !roles.isEmpty || !types.isEmpty || !labels.isEmpty else {
-            throw CLIError.usage("nothing to change: give --title, --locale, --field, --type or --label")
+        let visibility = try arguments[Self.visibility]
+        guard
+            title != nil || locale != nil || !roles.isEmpty || !types.isEmpty || !labels.isEmpty || visibility != nil
+        else {
+            throw CLIError.usage("nothing to change: give --title, --locale, --field, --type, --label or --visibility")
         }
         let database = try context.openExisting()
         defer { database.close() }
@@ -112,6 +121,7 @@ struct SetCatalogCommand: Command {
                 settings.roles.merge(roles) { _, new in new }
                 for (name, type) in types { settings.types[name] = type }
                 try CatalogOptions.apply(labels: labels, to: &settings)
+                if let visibility { settings.visibility = visibility }
                 return settings
             }
         }
@@ -170,6 +180,18 @@ struct DeleteCommand: Command {
 /// What the catalog commands share: the ID, the options that make settings, and their errors
 /// in the words of the options.
 enum CatalogOptions {
+    /// `--visibility`, of `create` and `set-catalog`: who sees the catalog on the server.
+    static let visibility = Option<CatalogVisibility?>(
+        "visibility", value: "WHO",
+        help: "who sees the catalog: public (anyone), signed-in (any account) or members (its roles' holders)"
+    ) { (text: String) throws(CLIError) -> CatalogVisibility in
+        guard let visibility = CatalogVisibility(rawValue: text) else {
+            throw CLIError.usage(
+                "--visibility takes \(CatalogVisibility.spellings), not \"\(UserCommand.printable(text))\"")
+        }
+        return visibility
+    }
+
     /// The one positional, a valid catalog id.
     static func catalogID(_ arguments: Arguments) throws(CLIError) -> String {
         guard arguments.positionals.count == 1, let id = arguments.positionals.first else {

@@ -4,7 +4,7 @@ import CatalogStorage
 extension CatalogReader {
     /// A catalog as `GET /api/v1/catalogs/{id}` describes it (and an offline catalog too): its
     /// scopes' labels, the source's field order and every label of its index, and what an
-    /// administrator may change of its definition (roles, types, labels, scopes, list options).
+    /// administrator may change of its definition (roles, types, labels, scopes, list options, visibility).
     public func detail(of catalog: StoredCatalog) -> CatalogDetail {
         let summary = catalog.summary
         let definition = catalog.definition
@@ -14,6 +14,6 @@ extension CatalogReader {
             sections: catalog.sectionLabels,
             roles: Dictionary(uniqueKeysWithValues: definition.mapping.map { ($0.key.rawValue, $0.value) }),
             types: definition.fieldTypes, labels: definition.fieldLabels, scopeDefinitions: definition.scopes,
-            flatList: definition.flatList, rowTint: definition.rowTint)
+            flatList: definition.flatList, rowTint: definition.rowTint, visibility: definition.visibility)
     }
 }

@@ -189,9 +189,16 @@ public struct RouterBuilder {
     private var built = false
     private var added: [(method: HTTPMethod, pattern: String)] = []
     private var declared: [String: RouteOptions] = [:]
+    private let routeMiddleware: [any Middleware]
 
     /// Creates an empty builder.
-    public init() {}
+    ///
+    /// - Parameter routeMiddleware: middleware every route's responder is wrapped in, the first
+    ///   outermost. It runs after the match, so it sees the route's parameters and options in its
+    ///   context (a check that every route of a kind must pass, written once).
+    public init(routeMiddleware: [any Middleware] = []) {
+        self.routeMiddleware = routeMiddleware
+    }
 
     /// Adds `responder` for `method` at `pattern`, with what the server must know about it.
     ///
@@ -207,8 +214,9 @@ public struct RouterBuilder {
         added.append((method, pattern))
         declared[Router.key(method, pattern)] = options
         let pieces = pattern.split(separator: "/").map(String.init)
+        let wrapped = routeMiddleware.isEmpty ? responder : responder.wrapped(in: routeMiddleware)
         root.insert(
-            pieces[...], method: method, route: Router.Route(pattern: pattern, options: options, responder: responder))
+            pieces[...], method: method, route: Router.Route(pattern: pattern, options: options, responder: wrapped))
     }
 
     /// Adds a closure for `method` at `pattern`, with its options.

@@ -1,7 +1,7 @@
 /// One catalog with what a client needs to draw its screens, and what an administrator may change
 /// of it (`GET /api/v1/catalogs/{id}`):
 /// `{"id","title","locale","count","scopes","fields","sections","roles","types","labels",
-/// "scopeDefinitions","flatList","rowTint"}`.
+/// "scopeDefinitions","flatList","rowTint","visibility"}`.
 ///
 /// `count`, `scopes` and `sections` follow from the records and the locale; the rest is the
 /// catalog's definition, in the shape `POST /api/v1/catalogs` takes and `PATCH` merges into
@@ -36,12 +36,15 @@ public struct CatalogDetail: Codable, Sendable, Hashable, Identifiable {
     public var flatList: Bool
     /// Every other row tinted with this color; nil for the web app's own colors.
     public var rowTint: RowTint?
+    /// Who may see the catalog: `public`, `signed-in` or `members`.
+    public var visibility: CatalogVisibility
 
     /// Creates a description.
     public init(
         id: String, title: String, locale: String, count: Int, scopes: [String], fields: [String], sections: [String],
         roles: [String: String] = [:], types: [String: FieldType] = [:], labels: [String: [String: String]] = [:],
-        scopeDefinitions: [ScopeDefinition] = [], flatList: Bool = false, rowTint: RowTint? = nil
+        scopeDefinitions: [ScopeDefinition] = [], flatList: Bool = false, rowTint: RowTint? = nil,
+        visibility: CatalogVisibility = .public
     ) {
         self.id = id
         self.title = title
@@ -56,10 +59,13 @@ public struct CatalogDetail: Codable, Sendable, Hashable, Identifiable {
         self.scopeDefinitions = scopeDefinitions
         self.flatList = flatList
         self.rowTint = rowTint
+        self.visibility = visibility
     }
 
     /// The summary as the catalog list shows it.
-    public var summary: CatalogSummary { CatalogSummary(id: id, title: title, locale: locale, count: count) }
+    public var summary: CatalogSummary {
+        CatalogSummary(id: id, title: title, locale: locale, count: count, visibility: visibility)
+    }
 
     /// What an administrator may change of the catalog.
     public var settings: CatalogSettings {
@@ -69,12 +75,12 @@ public struct CatalogDetail: Codable, Sendable, Hashable, Identifiable {
         }
         return CatalogSettings(
             title: title, locale: locale, fields: fields, roles: mapping, types: types, labels: labels,
-            scopes: scopeDefinitions, flatList: flatList, rowTint: rowTint)
+            scopes: scopeDefinitions, flatList: flatList, rowTint: rowTint, visibility: visibility)
     }
 
     enum CodingKeys: String, CodingKey {
         case id, title, locale, count, scopes, fields, sections, roles, types, labels, scopeDefinitions, flatList
-        case rowTint
+        case rowTint, visibility
     }
 
     /// Decodes a description; the members older servers did not send take their defaults.
@@ -93,6 +99,7 @@ public struct CatalogDetail: Codable, Sendable, Hashable, Identifiable {
         scopeDefinitions = try c.decodeIfPresent([ScopeDefinition].self, forKey: .scopeDefinitions) ?? []
         flatList = try c.decodeIfPresent(Bool.self, forKey: .flatList) ?? false
         rowTint = try c.decodeIfPresent(RowTint.self, forKey: .rowTint)
+        visibility = try c.decodeIfPresent(CatalogVisibility.self, forKey: .visibility) ?? .public
     }
 
     /// Encodes every member, `rowTint` as `null` when there is none, so clients see one shape.
@@ -111,5 +118,6 @@ public struct CatalogDetail: Codable, Sendable, Hashable, Identifiable {
         try c.encode(scopeDefinitions, forKey: .scopeDefinitions)
         try c.encode(flatList, forKey: .flatList)
         try c.encode(rowTint, forKey: .rowTint)
+        try c.encode(visibility, forKey: .visibility)
     }
 }

@@ -106,6 +106,7 @@ extension CatalogSummary: JSONWritable {
             object.string("id", id)
             object.string("locale", locale)
             object.string("title", title)
+            object.string("visibility", visibility.rawValue)
         }
     }
 }

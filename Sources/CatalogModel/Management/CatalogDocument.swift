@@ -5,7 +5,7 @@ import Foundation
 /// merge patch), every problem reported at its JSON pointer.
 ///
 /// Members: `id` (creation only; a patch may repeat it unchanged), `title`, `locale`, `fields`,
-/// `roles`, `types`, `labels`, `scopeDefinitions`, `flatList`, `rowTint`. `count`, `scopes` and
+/// `roles`, `types`, `labels`, `scopeDefinitions`, `flatList`, `rowTint`, `visibility`. `count`, `scopes` and
 /// `sections` follow from the records and the locale: a new catalog ignores them (so a catalog
 /// fetched from one server can be posted to another as it is), and a patch may only leave them as
 /// they are. Any other member is a problem.
@@ -34,6 +34,7 @@ public enum CatalogDocument {
     public static let derivedMembers: Set<String> = ["count", "scopes", "sections"]
     static let settingsMembers: Set<String> = [
         "title", "locale", "fields", "roles", "types", "labels", "scopeDefinitions", "flatList", "rowTint",
+        "visibility",
     ]
 
     /// A new catalog: its id and settings, from the bytes of a JSON object. A missing title is
@@ -288,6 +289,15 @@ private struct TreeReader {
                 add("/rowTint", "\(CatalogDocument.quoted(text)) is not a color: write rgb(180,190,150) or #b4be96")
             }
         }
+        if let value = members["visibility"], let text = string(value, at: "/visibility") {
+            if let visibility = CatalogVisibility(rawValue: text) {
+                settings.visibility = visibility
+            } else {
+                add(
+                    "/visibility",
+                    "\(CatalogDocument.quoted(text)) is no visibility; use \(CatalogVisibility.spellings)")
+            }
+        }
         return settings
     }
 
@@ -320,7 +330,7 @@ private struct TreeReader {
     }
 
     static let memberList =
-        "id, title, locale, fields, roles, types, labels, scopeDefinitions, flatList, rowTint "
+        "id, title, locale, fields, roles, types, labels, scopeDefinitions, flatList, rowTint, visibility "
         + "(and count, scopes and sections, which follow from its records)"
 }
 

@@ -30,12 +30,15 @@ public struct CatalogSettings: Sendable, Equatable {
     public var flatList: Bool
     /// The tint of every other row.
     public var rowTint: RowTint?
+    /// Who may see the catalog: its owners and administrators change it (a change of the
+    /// definition only).
+    public var visibility: CatalogVisibility
 
     /// Creates settings.
     public init(
         title: String, locale: String, fields: [String] = [], roles: [Role: String] = [:],
         types: [String: FieldType] = [:], labels: [String: [String: String]] = [:], scopes: [ScopeDefinition] = [],
-        flatList: Bool = false, rowTint: RowTint? = nil
+        flatList: Bool = false, rowTint: RowTint? = nil, visibility: CatalogVisibility = .public
     ) {
         self.title = title
         self.locale = locale
@@ -46,6 +49,7 @@ public struct CatalogSettings: Sendable, Equatable {
         self.scopes = scopes
         self.flatList = flatList
         self.rowTint = rowTint
+        self.visibility = visibility
     }
 
     /// The settings a definition holds.
@@ -53,7 +57,8 @@ public struct CatalogSettings: Sendable, Equatable {
         self.init(
             title: definition.title, locale: definition.locale, fields: definition.fieldOrder,
             roles: definition.mapping, types: definition.fieldTypes, labels: definition.fieldLabels,
-            scopes: definition.scopes, flatList: definition.flatList, rowTint: definition.rowTint)
+            scopes: definition.scopes, flatList: definition.flatList, rowTint: definition.rowTint,
+            visibility: definition.visibility)
     }
 
     /// `definition` with these settings; everything else it holds (category values, the feed it
@@ -70,6 +75,7 @@ public struct CatalogSettings: Sendable, Equatable {
         changed.scopes = scopes
         changed.flatList = flatList
         changed.rowTint = rowTint
+        changed.visibility = visibility
         return changed
     }
 
@@ -91,7 +97,7 @@ public struct CatalogSettings: Sendable, Equatable {
     public enum Change: Int, Sendable, Comparable {
         /// Nothing changes.
         case none
-        /// Only the definition: title, field order, labels, scopes, list options.
+        /// Only the definition: title, field order, labels, scopes, list options, visibility.
         case definition
         /// The locale: every record's section and place in the order are made again.
         case rebuild

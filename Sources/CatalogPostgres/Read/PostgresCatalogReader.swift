@@ -60,10 +60,14 @@ public final class PostgresCatalogReader: CatalogReader {
     }
 
     public func catalogs() throws -> [CatalogSummary] {
-        let rows = try read("SELECT id, title, locale, item_count FROM catalogs ORDER BY id")
+        // The visibility is a member of the definition (``CatalogDefinition/visibility``), absent when public.
+        let rows = try read(
+            "SELECT id, title, locale, item_count, coalesce(definition::json->>'visibility', '') FROM catalogs ORDER BY id"
+        )
         return (0..<rows.count).map { row in
             CatalogSummary(
-                id: rows.text(row, 0), title: rows.text(row, 1), locale: rows.text(row, 2), count: rows.int(row, 3))
+                id: rows.text(row, 0), title: rows.text(row, 1), locale: rows.text(row, 2), count: rows.int(row, 3),
+                visibility: CatalogVisibility(rawValue: rows.text(row, 4)) ?? .public)
         }
     }
 

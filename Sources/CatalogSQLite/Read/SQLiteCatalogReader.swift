@@ -33,10 +33,15 @@ public final class SQLiteCatalogReader: CatalogReader {
     }
 
     public func catalogs() throws -> [CatalogSummary] {
-        let statement = try connection.cached("SELECT id, title, locale, item_count FROM catalogs ORDER BY id")
+        // The visibility is a member of the definition (``CatalogDefinition/visibility``), absent when public.
+        let statement = try connection.cached(
+            "SELECT id, title, locale, item_count, json_extract(definition, '$.visibility') FROM catalogs ORDER BY id")
         var result: [CatalogSummary] = []
         try statement.forEachRow { row in
-            result.append(CatalogSummary(id: row.text(0), title: row.text(1), locale: row.text(2), count: row.int(3)))
+            result.append(
+                CatalogSummary(
+                    id: row.text(0), title: row.text(1), locale: row.text(2), count: row.int(3),
+                    visibility: CatalogVisibility(rawValue: row.text(4)) ?? .public))
         }
         return result
     }

@@ -9,8 +9,8 @@ import CatalogStorage
 /// and storage errors a client caused become 400 or 404.
 struct CatalogAPI {
     let stores: any CatalogDatabase
-    /// Whose request it is: an API key limits the catalogs listed and, with a record filter,
-    /// the records searched and read by id.
+    /// Whose request it is: the catalog list holds only the catalogs they may see; an API key
+    /// limits the catalogs listed and, with a record filter, the records searched and read by id.
     let authentication: RequestAuthentication
     /// Where searches are counted; nil: nowhere.
     var metrics: CatalogMetrics?
@@ -20,9 +20,17 @@ struct CatalogAPI {
         let metrics = metrics
         let authentication = authentication
         routes.get("/api/v1/catalogs") { request, _ in
-            let catalogs = try stores.read { try $0.catalogs() }
-            guard let key = try authentication.key(for: request) else { return JSONResponse.list("catalogs", catalogs) }
-            return JSONResponse.list("catalogs", catalogs.filter { key.covers(catalog: $0.id) })
+            // Every request reads its credentials, so that the list's work does not depend on
+            // which catalogs exist; a list made for a signed-in reader is theirs alone.
+            let reader = try authentication.reader(request)
+            let policy = try authentication.policy(for: reader)
+            let key = reader == nil ? nil : try authentication.key(for: request)
+            let catalogs = try stores.read { try $0.catalogs() }.filter {
+                policy.sees($0) && (key?.covers(catalog: $0.id) ?? true)
+            }
+            var response = JSONResponse.list("catalogs", catalogs)
+            if reader != nil { CatalogVisibilityGate.keepPrivate(&response) }
+            return response
         }
         routes.get("/api/v1/catalogs/{id}") { _, context in
             return try stores.read { reader in

@@ -5,7 +5,8 @@ import CatalogStorage
 
 /// Favorites per user: `GET /api/v1/favorites`, `PUT` and `DELETE /api/v1/favorites/{catalog}/{item}`.
 /// Adding and removing are idempotent; a favorite whose record disappeared in a re-import is
-/// still listed (with `record: null`) until the user removes it.
+/// still listed (with `record: null`) until the user removes it. A favorite in a catalog the user
+/// may no longer see (its visibility, their role) is left out, as if that catalog did not exist.
 struct FavoritesAPI {
     let stores: any CatalogDatabase
     let authentication: RequestAuthentication
@@ -16,14 +17,14 @@ struct FavoritesAPI {
         let signedIn = RouteOptions(authentication: .signedIn)
         routes.get("/api/v1/favorites", options: signedIn) { request, context in
             let user = try authentication.signedIn(request, context)
+            let policy = try authentication.policy(for: user)
             return try stores.read { reader in
-                let favorites = try stores.users().favorites(ofUser: user.id).map { favorite in
-                    FavoriteEntry(
+                let favorites = try stores.users().favorites(ofUser: user.id).compactMap { favorite -> FavoriteEntry? in
+                    let catalog = try? reader.catalog(favorite.catalog)
+                    if let catalog, !policy.sees(catalog.summary) { return nil }
+                    return FavoriteEntry(
                         catalog: favorite.catalog, item: favorite.item, added: favorite.added,
-                        record: try? reader.catalog(favorite.catalog).flatMap {
-                            try reader.item(of: $0, id: favorite.item)
-                        }?
-                        .record())
+                        record: try? catalog.flatMap { try reader.item(of: $0, id: favorite.item) }?.record())
                 }
                 var response = try JSONResponse.make(FavoriteList(favorites: favorites))
                 // One user's list: never stored by a browser, a proxy or the service worker.
@@ -46,9 +47,7 @@ struct FavoritesAPI {
         routes.on(.delete, "/api/v1/favorites/{catalog}/{item}", options: signedIn) { request, context in
             let user = try authentication.signedIn(request, context)
             let catalog = try context.require("catalog", as: String.self)
-            guard CatalogDefinition.isValidID(catalog) else {
-                throw HTTPError.notFound("no catalog named \"\(catalog)\"")
-            }
+            guard CatalogDefinition.isValidID(catalog) else { throw CatalogVisibilityGate.notFound(catalog) }
             _ = try stores.users().removeFavorite(
                 userID: user.id, catalog: catalog, item: try context.require("item", as: String.self))
             return Response(status: .noContent)

@@ -17,6 +17,10 @@ struct CompatRoutes {
     let catalog: String
     let baseURL: BaseURL
 
+    /// The cookbook's endpoints, which answer for the configured catalog without naming it: the
+    /// visibility gate checks that catalog for them (``CatalogVisibilityGate/fixedCatalogs``).
+    static let cookbookEndpoints = ["/gethots", "/getcategories", "/getrecipesbycategory", "/getrecipe"]
+
     /// Recipes listed for one category at most (the original listed all; this bounds a response).
     static let categoryLimit = 10_000
 
@@ -64,7 +68,7 @@ struct CompatRoutes {
         routes.get("/catalogs/{id}/feed.xml") { _, context in
             let id = try context.require("id", as: String.self)
             guard let definition = try stores.read({ try $0.catalog(id)?.definition }) else {
-                throw HTTPError.notFound("no catalog named \"\(id)\"")
+                throw CatalogVisibilityGate.notFound(id)
             }
             return Response(
                 status: .ok, headers: HTTPHeaders([("Content-Type", "application/xml; charset=utf-8")])

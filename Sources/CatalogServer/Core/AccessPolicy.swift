@@ -1,8 +1,10 @@
+import CatalogModel
 import CatalogStorage
 
 /// Something a request may want to do, which ``AccessPolicy`` allows or refuses.
 enum CatalogAction: String, Sendable, CaseIterable {
-    /// See a catalog and its records.
+    /// See a catalog and its records: who may depends on the catalog's visibility
+    /// (``requirement(visibility:)``).
     case read
     /// Change a catalog's records and images.
     case editRecords
@@ -19,6 +21,8 @@ enum CatalogAction: String, Sendable, CaseIterable {
     enum Requirement: Equatable, Sendable {
         /// Anyone, signed in or not.
         case anyone
+        /// Any signed-in user.
+        case signedIn
         /// A signed-in user with this role or a higher one in the catalog.
         case role(CatalogRole)
         /// Administrators only.
@@ -31,10 +35,19 @@ enum CatalogAction: String, Sendable, CaseIterable {
     /// takes every member's role with it (the owner's own included), and an owner could not make
     /// the catalog again.
     var requirement: Requirement {
+        requirement(visibility: .public)
+    }
+
+    /// Who may do it to a catalog of `visibility`: reading a `signed-in` catalog takes an
+    /// account, a `members` one a role in it; the other actions ask the same of every catalog.
+    func requirement(visibility: CatalogVisibility) -> Requirement {
         switch self {
-        // Issue 21: a members-only catalog will ask for `.role(.viewer)` here (the catalog's
-        // visibility, loaded with the request, decides); today every catalog is public.
-        case .read: .anyone
+        case .read:
+            switch visibility {
+            case .public: .anyone
+            case .signedIn: .signedIn
+            case .members: .role(.viewer)
+            }
         case .editRecords: .role(.editor)
         case .manageCatalog: .role(.owner)
         case .createCatalog, .deleteCatalog, .manageAccounts: .administrator
@@ -57,14 +70,18 @@ enum CatalogAction: String, Sendable, CaseIterable {
 ///
 /// | | read | editRecords | manageCatalog | createCatalog, deleteCatalog, manageAccounts |
 /// | --- | --- | --- | --- | --- |
-/// | anonymous, signed in | yes | — | — | — |
+/// | anonymous | public catalogs | — | — | — |
+/// | signed in | public, signed-in catalogs | — | — | — |
 /// | viewer of the catalog | yes | — | — | — |
 /// | editor of the catalog | yes | yes | — | — |
 /// | owner of the catalog | yes | yes | yes | — |
 /// | administrator | yes | yes | yes | yes |
 ///
-/// A role counts in its own catalog only. A request with an API key may do only what both the
-/// table and the key allow: the key's actions (``KeyAction``) in the key's catalogs.
+/// A role counts in its own catalog only. Reading needs what the catalog's visibility says
+/// (``CatalogVisibility``); a catalog the policy hides does not exist for the requester
+/// (``CatalogVisibilityGate`` answers the 404 of a missing one). A request with an API key may do
+/// only what both the table and the key allow: the key's actions (``KeyAction``) in the key's
+/// catalogs.
 ///
 /// ```swift
 /// let policy = AccessPolicy(user: mari, roles: ["cookbook": .editor])
@@ -88,16 +105,21 @@ struct AccessPolicy: Sendable {
         self.key = key
     }
 
-    /// Whether the user may do `action` to `catalog` (nil for actions on no one catalog): what
-    /// their roles allow, and with a key, only where the key's catalogs and actions allow it too
-    /// (an action on no one catalog needs a key for every catalog).
-    func allows(_ action: CatalogAction, catalog: String?) -> Bool {
+    /// Whether the user may do `action` to `catalog` (nil for actions on no one catalog) of
+    /// `visibility`: what their roles allow, and with a key, only where the key's catalogs and
+    /// actions allow it too (an action on no one catalog needs a key for every catalog).
+    func allows(_ action: CatalogAction, catalog: String?, visibility: CatalogVisibility = .public) -> Bool {
         if let key {
             guard key.actions.contains(action.keyAction) else { return false }
             let covered = catalog.map { key.covers(catalog: $0) } ?? (key.catalogs == [StoredAPIKey.allCatalogs])
             guard covered else { return false }
         }
-        return Self.allows(user, roles: roles, action, catalog: catalog)
+        return Self.allows(user, roles: roles, action, catalog: catalog, visibility: visibility)
+    }
+
+    /// Whether the user may see the catalog `summary` describes: what catalog lists keep.
+    func sees(_ summary: CatalogSummary) -> Bool {
+        allows(.read, catalog: summary.id, visibility: summary.visibility)
     }
 
     /// Whether `user`, with `roles`, may do `action` to `catalog`: the table above.
@@ -108,13 +130,17 @@ struct AccessPolicy: Sendable {
     ///   - action: what the request wants to do.
     ///   - catalog: the catalog's id; nil for an action on no one catalog, which only
     ///     administrators may take unless anyone may.
-    static func allows(_ user: User?, roles: [String: CatalogRole], _ action: CatalogAction, catalog: String?)
-        -> Bool
-    {
+    ///   - visibility: the catalog's visibility.
+    static func allows(
+        _ user: User?, roles: [String: CatalogRole], _ action: CatalogAction, catalog: String?,
+        visibility: CatalogVisibility = .public
+    ) -> Bool {
         if user?.isAdmin == true { return true }
-        switch action.requirement {
+        switch action.requirement(visibility: visibility) {
         case .anyone:
             return true
+        case .signedIn:
+            return user != nil
         case .role(let least):
             guard user != nil, let catalog, let role = roles[catalog] else { return false }
             return role >= least

@@ -5,11 +5,9 @@ import CatalogStorage
 
 /// Reads several routes share.
 extension CatalogReader {
-    /// The catalog named `id`, or a 404.
+    /// The catalog named `id`, or a 404 (the one a hidden catalog gets too).
     func catalogOr404(_ id: String) throws -> StoredCatalog {
-        guard let catalog = try catalog(id) else {
-            throw HTTPError.notFound("no catalog named \"\(id.prefix(80))\"")
-        }
+        guard let catalog = try catalog(id) else { throw CatalogVisibilityGate.notFound(id) }
         return catalog
     }
 

@@ -13,7 +13,7 @@ import CatalogHTTP
 struct PrivateResponsesMiddleware: Middleware {
     func respond(to request: Request, context: RequestContext, next: any Responder) throws -> Response {
         var response = try next.respond(to: request, context: context)
-        if response.headers.contains("Set-Cookie") || isPage(response) && carriesSession(request) {
+        if response.headers.contains("Set-Cookie") || isPage(response) && WebSession.carriesSession(request) {
             response.headers["Cache-Control"] = WebHeaders.personal
             let vary = response.headers["Vary"] ?? ""
             if !vary.lowercased().contains("cookie") {
@@ -25,9 +25,5 @@ struct PrivateResponsesMiddleware: Middleware {
 
     private func isPage(_ response: Response) -> Bool {
         response.headers["Content-Type"]?.hasPrefix("text/html") == true
-    }
-
-    private func carriesSession(_ request: Request) -> Bool {
-        WebSession.cookies(request)[WebSession.sessionCookie].map { !$0.isEmpty } ?? false
     }
 }

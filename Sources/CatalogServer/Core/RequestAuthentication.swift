@@ -139,9 +139,26 @@ struct RequestAuthentication: Sendable {
         return try policy(for: user, key: user == nil ? nil : key(for: request))
     }
 
+    /// Who reads: the user of the request's bearer token or key, else of the web app's session
+    /// cookie (the pages' scripts read the API with it), else nil. What a catalog's visibility is
+    /// checked against, on every route (``CatalogVisibilityGate``), whatever the route declared.
+    ///
+    /// - Throws: 401 for a bearer token that is malformed, unknown, expired or revoked.
+    func reader(_ request: Request) throws -> User? {
+        if let user = try user(for: request) { return user }
+        guard let cookie = WebSession.cookies(request)[WebSession.sessionCookie], !cookie.isEmpty else { return nil }
+        return try authenticator.user(sessionCookie: cookie, in: stores.users())
+    }
+
     /// The policy of `user`, limited by the API key the request came with (nil: none):
     /// administrators need no roles, so theirs are not read.
     func policy(for user: User?, key: StoredAPIKey? = nil) throws -> AccessPolicy {
+        try Self.policy(for: user, key: key, stores: stores)
+    }
+
+    /// The policy of `user` limited by `key`, with their roles as `stores` holds them (none read
+    /// for administrators and anonymous requests).
+    static func policy(for user: User?, key: StoredAPIKey? = nil, stores: any CatalogDatabase) throws -> AccessPolicy {
         guard let user, !user.isAdmin else { return AccessPolicy(user: user, roles: [:], key: key) }
         return AccessPolicy(user: user, roles: try stores.users().roles(ofUser: user.id), key: key)
     }

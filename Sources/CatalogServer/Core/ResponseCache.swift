@@ -6,8 +6,10 @@ import Foundation
 ///
 /// Each worker thread keeps its own cache (no locks), tied to its store's data epoch
 /// (``CatalogDatabase/readEpoch()``, asked once per request, before its read): a write through
-/// this server, or a change by another process the engine notices, empties it. Only anonymous GETs under `/api/v1/catalogs` with
-/// a 200 and an in-memory body are kept. Eviction is by generations, a cheap approximation of
+/// this server, or a change by another process the engine notices, empties it. Only anonymous GETs
+/// under `/api/v1/catalogs` (no `Authorization`, no session cookie) with a 200, an in-memory body
+/// and no `private` or `no-store` in `Cache-Control` are kept: an answer made for one reader
+/// (a catalog that is not public, ``CatalogVisibilityGate``) is never served to another. Eviction is by generations, a cheap approximation of
 /// least-recently-used: when the current generation fills half the budget it becomes the old
 /// one and the previous old one is dropped; a hit in the old generation moves back to the
 /// current one. The stored response carries its ETag, so revalidation stays cheap too.
@@ -44,7 +46,8 @@ struct ResponseCache: Middleware {
 
     func respond(to request: Request, context: RequestContext, next: any Responder) throws -> Response {
         guard request.method == .get || request.method == .head, request.rawPath.hasPrefix("/api/v1/catalogs"),
-            request.headers["Authorization"] == nil, !request.acceptsEventStream
+            request.headers["Authorization"] == nil, !request.acceptsEventStream,
+            !WebSession.carriesSession(request)
         else { return try next.respond(to: request, context: context) }
         let slot = try slots.value()
         let epoch = try stores.readEpoch()
@@ -64,7 +67,9 @@ struct ResponseCache: Middleware {
         }
         counters.miss()
         var response = try next.respond(to: request, context: context)
-        guard response.status == .ok, let bytes = response.bytes, bytes.count <= Self.maxEntryBytes else {
+        guard response.status == .ok, let bytes = response.bytes, bytes.count <= Self.maxEntryBytes,
+            !Self.isPersonal(response)
+        else {
             return response
         }
         // Stored as the conditional-GET and compression layers outside would leave them, so a
@@ -74,6 +79,12 @@ struct ResponseCache: Middleware {
         if response.headers["Vary"] == nil { response.headers.add("Vary", "Accept-Encoding") }
         store(response, key: key, size: bytes.count, in: slot)
         return response
+    }
+
+    /// Whether a response is someone's own: `Cache-Control` says `private` or `no-store`.
+    static func isPersonal(_ response: Response) -> Bool {
+        let cacheControl = response.headers["Cache-Control"]?.lowercased() ?? ""
+        return cacheControl.contains("private") || cacheControl.contains("no-store")
     }
 
     private func store(_ response: Response, key: String, size: Int, in slot: Slot) {

@@ -3,7 +3,8 @@ import CatalogHTTP
 import CatalogModel
 import CatalogStorage
 
-/// `/sitemap.xml`: a sitemap index of every record page, each part at most 50,000 URLs
+/// `/sitemap.xml`: a sitemap index of every record page of the public catalogs (what crawlers
+/// may see; a part of another catalog is for its readers only, ``CatalogVisibilityGate``), each part at most 50,000 URLs
 /// (`/sitemaps/{catalog}/{part}.xml`; part 0 also lists the catalog's list pages). The parts are
 /// streamed a page of records at a time, so a million records never sit in memory. And
 /// `/robots.txt`, which names the index.
@@ -24,7 +25,7 @@ struct Sitemap {
         let base = baseURL.resolve(for: request)
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml += "<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n"
-        for catalog in try stores.read({ try $0.catalogs() }) {
+        for catalog in try stores.read({ try $0.catalogs() }) where catalog.visibility == .public {
             let parts = max(1, (catalog.count + Self.urlsPerPart - 1) / Self.urlsPerPart)
             for part in 0..<parts {
                 xml +=

@@ -47,8 +47,11 @@ public enum StoredColumns {
     ) throws -> StoredCatalog {
         let decoder = JSONDecoder()
         do {
+            let definition = try decoder.decode(CatalogDefinition.self, from: Data(definition))
+            var summary = summary
+            summary.visibility = definition.visibility
             return StoredCatalog(
-                definition: try decoder.decode(CatalogDefinition.self, from: Data(definition)), summary: summary,
+                definition: definition, summary: summary,
                 sectionLabels: try decoder.decode([String].self, from: Data(sectionLabels)),
                 categories: try decoder.decode([CategoryCount].self, from: Data(categories)),
                 collationVersion: collationVersion, versionKey: versionKey, change: change)

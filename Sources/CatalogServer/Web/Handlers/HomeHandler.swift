@@ -3,20 +3,21 @@ import CatalogHTTP
 import CatalogModel
 import CatalogStorage
 
-/// The catalog list (`/`): every catalog, in the browser's language, and one search across them
-/// (`/search`).
+/// The catalog list (`/`): every catalog the visitor may see (a signed-in member sees their
+/// members catalogs too), in the browser's language, and one search across them (`/search`).
 struct HomeHandler: WebHandler {
     let web: WebRoutes
 
     /// `GET /`.
     func home(_ request: Request, _ context: RequestContext) throws -> Response {
         let session = try session(request, context)
-        let canCreate = try session.policy(stores: stores).allows(.createCatalog, catalog: nil)
+        let policy = try session.policy(stores: stores)
+        let canCreate = policy.allows(.createCatalog, catalog: nil)
         // After a deletion the settings page comes here with the id, which the page names.
         let deleted = request.query("deleted").flatMap { CatalogDefinition.isValidID($0) ? $0 : nil }
         return try stores.read { store in
             return HomePage(
-                catalogs: try store.catalogs(), session: session,
+                catalogs: try store.catalogs().filter(policy.sees), session: session,
                 strings: WebStrings.negotiate(request.headers["Accept-Language"]), canCreate: canCreate,
                 deleted: deleted
             ).render()
@@ -27,6 +28,7 @@ struct HomeHandler: WebHandler {
     /// results alone, for the home page's script.
     func search(_ request: Request, _ context: RequestContext) throws -> Response {
         let session = try session(request, context)
+        let policy = try session.policy(stores: stores)
         let query = try request.text("q", maxLength: CatalogLimits.maxTextLength) ?? ""
         let strings = WebStrings.negotiate(request.headers["Accept-Language"])
         let fragment: Bool
@@ -36,7 +38,8 @@ struct HomeHandler: WebHandler {
         default: throw HTTPError.badParameter("'fragment' must be 0 or 1")
         }
         return try stores.read { store in
-            let catalogs = try store.catalogs()
+            // Only the catalogs the visitor may see are searched (or named).
+            let catalogs = try store.catalogs().filter(policy.sees)
             let search = try HomeSearch.run(query, in: catalogs, store: store)
             guard !fragment else {
                 var html = HTMLWriter()

@@ -81,14 +81,16 @@ struct SignInHandler: WebHandler {
         return throttle.check(account: name, address: request.clientAddress) == .allowed
     }
 
-    /// The language of a sign-in page: that of the catalog it returns to, else the browser's; and
-    /// that catalog, for its tabs.
+    /// The language of a sign-in page: that of the public catalog it returns to, else the
+    /// browser's; and that catalog, for its tabs. A catalog that is not public is not named (the
+    /// page is the one of a missing catalog).
     static func language(of next: String, request: Request, stores: any CatalogDatabase) throws -> (
         WebStrings, CatalogDefinition?
     ) {
         let segments = next.split(separator: "?", maxSplits: 1).first?.split(separator: "/") ?? []
         if segments.count >= 2, segments[0] == "c",
-            let catalog = try stores.read({ try $0.catalog(String(segments[1]).removingPercentEncoding ?? "") })
+            let catalog = try stores.read({ try $0.catalog(String(segments[1]).removingPercentEncoding ?? "") }),
+            catalog.definition.visibility == .public
         {
             return (WebStrings.forLocale(catalog.definition.locale), catalog.definition)
         }
@@ -96,15 +98,19 @@ struct SignInHandler: WebHandler {
     }
 
     /// Adds the favorites a browser kept while signed out (`[["catalog","item"],…]`, at most 500)
-    /// to the account; entries whose record does not exist are left out.
+    /// to the account; entries whose record does not exist, or whose catalog the user may not
+    /// see, are left out.
     static func mergeFavorites(_ field: String?, user: User, stores: any CatalogDatabase) throws {
         guard let field, !field.isEmpty, field.utf8.count <= 200_000,
             let list = try? CatalogJSONDecoder().decode([[String]].self, from: Array(field.utf8))
         else { return }
+        let policy = try RequestAuthentication.policy(for: user, stores: stores)
         // The records that exist, in one read that ends before the account is written.
         let kept = try stores.read { reader in
             try list.prefix(500).filter { entry in
-                guard entry.count == 2, let catalog = try reader.catalog(entry[0]) else { return false }
+                guard entry.count == 2, let catalog = try reader.catalog(entry[0]), policy.sees(catalog.summary) else {
+                    return false
+                }
                 return try reader.item(of: catalog, id: entry[1]) != nil
             }
         }

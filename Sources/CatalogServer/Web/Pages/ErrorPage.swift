@@ -3,7 +3,9 @@ import CatalogModel
 import CatalogStorage
 
 /// Errors of web pages as pages in the reader's language: the catalog's language under
-/// `/c/{id}/`, else the best match of `Accept-Language` (the API and the original endpoints keep
+/// `/c/{id}/` when the catalog is public, else the best match of `Accept-Language` (a hidden
+/// catalog's page must be the page of a missing one); a 404 to a visitor who is not signed in
+/// offers the sign-in, since a member may just not be signed in (the API and the original endpoints keep
 /// their JSON errors). The page names the problem in general words; the server's own message,
 /// which is English and may name internals, stays in the log and the API.
 struct ErrorPage: Sendable {
@@ -37,6 +39,10 @@ struct ErrorPage: Sendable {
             html.element("p", ["class": "error-status"], text: String(error.status.rawValue))
             html.element("p", ["class": "error-text", "id": "error-text"], text: strings[key])
             html.element("p") { $0.element("a", ["href": "/"], text: strings[.catalogs]) }
+            if error.status == .notFound, !WebSession.carriesSession(request) {
+                let next = WebPaths.encode(request.rawTarget)
+                html.element("p") { $0.element("a", ["href": "/signin?next=" + next], text: strings[.signIn]) }
+            }
             html.close("div")
         }
         for (name, value) in error.headers { response.headers.add(name, value) }
@@ -51,10 +57,12 @@ struct ErrorPage: Sendable {
             && request.headers["Accept"]?.contains("application/json") == true
     }
 
-    /// The catalog's language for a path under `/c/{id}`, else the browser's.
+    /// The catalog's language for a path under `/c/{id}` of a public catalog, else the browser's.
     static func strings(for request: Request, stores: any CatalogDatabase) -> WebStrings {
         let segments = request.segments
-        if segments.count >= 2, segments[0] == "c", let catalog = try? stores.read({ try $0.catalog(segments[1]) }) {
+        if segments.count >= 2, segments[0] == "c", let catalog = try? stores.read({ try $0.catalog(segments[1]) }),
+            catalog.definition.visibility == .public
+        {
             return WebStrings.forLocale(catalog.definition.locale)
         }
         return WebStrings.negotiate(request.headers["Accept-Language"])

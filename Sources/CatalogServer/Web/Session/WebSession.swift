@@ -81,8 +81,7 @@ struct WebSession {
     /// What the signed-in visitor may do, by ``AccessPolicy`` (the API's rules): an anonymous
     /// visitor's policy when no one is signed in.
     func policy(stores: any CatalogDatabase) throws -> AccessPolicy {
-        guard let user, !user.isAdmin else { return AccessPolicy(user: user, roles: [:]) }
-        return AccessPolicy(user: user, roles: try stores.users().roles(ofUser: user.id))
+        try RequestAuthentication.policy(for: user, stores: stores)
     }
 
     /// Checks a change the page's script sends (a JSON body, not a form): it comes from our own
@@ -111,6 +110,11 @@ struct WebSession {
         else {
             throw HTTPError(.forbidden, code: "forbidden", "the form came from another site")
         }
+    }
+
+    /// Whether a request carries a session cookie (valid or not): its answer may be that user's.
+    static func carriesSession(_ request: Request) -> Bool {
+        cookies(request)[sessionCookie].map { !$0.isEmpty } ?? false
     }
 
     /// `name=value` pairs of the Cookie header.
