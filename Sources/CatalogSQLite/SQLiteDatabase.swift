@@ -404,6 +404,10 @@ final class SQLiteAccounts: UserStore, @unchecked Sendable {
     func members(ofCatalog id: String) throws -> [CatalogMember] { try read { try $0.members(ofCatalog: id) } }
     func removeCatalog(_ id: String) throws { try write { try $0.removeCatalog(id) } }
 
+    func appendAuditEvents(_ events: [AuditEvent]) throws { try write { try $0.appendAuditEvents(events) } }
+    func auditEvents(_ query: AuditQuery) throws -> [AuditEvent] { try read { try $0.auditEvents(query) } }
+    func pruneAuditEvents(before time: String) throws -> Int { try write { try $0.pruneAuditEvents(before: time) } }
+
     func accounts() throws -> [StoredAccount] { try read { try $0.accounts() } }
     func restore(_ account: StoredAccount) throws -> User { try write { try $0.restore(account) } }
 }

@@ -136,6 +136,21 @@ public protocol UserStore: AnyObject {
     /// starts with no members and no favorites. Nothing happens for an unknown id.
     func removeCatalog(_ id: String) throws
 
+    // MARK: Audit log
+
+    /// Stores security events (``AuditEvent``), in one transaction, numbering them in order.
+    /// Storing events does not count as a change of the catalogs: readers' caches stay valid.
+    ///
+    /// - Throws: ``StorageError`` when the store cannot write.
+    func appendAuditEvents(_ events: [AuditEvent]) throws
+
+    /// The stored events `query` asks for, in the order they were stored (newest last).
+    func auditEvents(_ query: AuditQuery) throws -> [AuditEvent]
+
+    /// Removes the events older than `time` (ISO 8601 UTC); returns how many went.
+    @discardableResult
+    func pruneAuditEvents(before time: String) throws -> Int
+
     // MARK: Copying
 
     /// Every account with its credentials, sessions, favorites and roles, ordered by name (what

@@ -198,7 +198,7 @@ import Testing
         #expect {
             try SQLiteUserStore(path: path, readOnly: true)
         } throws: { error in
-            (error as? StorageError)?.message.contains("has schema version 1, this program needs 2") == true
+            (error as? StorageError)?.message.contains("has schema version 1, this program needs 3") == true
         }
 
         let users = try SQLiteUserStore(path: path)

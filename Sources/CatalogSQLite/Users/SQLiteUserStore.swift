@@ -117,7 +117,7 @@ public final class SQLiteUserStore: UserStore {
     }
 
     /// Runs `body` in a write transaction, or fails clearly on a read-only store.
-    private func write<T>(_ action: String, _ body: () throws -> T) throws -> T {
+    func write<T>(_ action: String, _ body: () throws -> T) throws -> T {
         guard !isReadOnly else {
             throw StorageError(.engine, "cannot \(action): \(path) is open read-only")
         }

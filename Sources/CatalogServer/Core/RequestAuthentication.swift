@@ -79,7 +79,7 @@ struct RequestAuthentication: Sendable {
     {
         let user = try signedIn(request, context)
         guard try policy(for: user).allows(action, catalog: catalog) else {
-            throw HTTPError(.forbidden, code: "forbidden", AccessPolicy.refusal(action, catalog: catalog))
+            throw AccessRefusal(action, catalog: catalog)
         }
         return user
     }
