@@ -244,8 +244,8 @@ public final class CatalogApplication: Sendable {
     }
 
     /// The middleware around `router`, outermost first: request ids, metrics and the access log,
-    /// private responses, errors (where every error becomes its answer), the audit log's
-    /// refusals, CORS, security headers, compression, conditional GET, the response cache.
+    /// private responses, errors (where every error becomes its answer), CORS, the audit log's
+    /// refusals, security headers, compression, conditional GET, the response cache.
     static func middleware(
         stores: any CatalogDatabase, router: Router, accessLog: AccessLog?,
         errorLog: @escaping @Sendable (String) -> Void, audit: AuditLog? = nil,
@@ -257,10 +257,11 @@ public final class CatalogApplication: Sendable {
         middleware += [
             PrivateResponsesMiddleware(),
             ErrorMiddleware(log: errorLog, render: { ErrorPage(stores: stores).render($0, $1) }),
+            CORSMiddleware(pathPrefix: "/api/", allowedMethods: { router.allowedMethods(segments: $0) }),
         ]
+        // Inside CORS, which turns errors into their answers: the audit log sees what was thrown.
         if let audit { middleware.append(AuditMiddleware(audit: audit)) }
         middleware += [
-            CORSMiddleware(pathPrefix: "/api/", allowedMethods: { router.allowedMethods(segments: $0) }),
             SecurityHeadersMiddleware(),
             CompressionMiddleware(),
             ConditionalGetMiddleware(),

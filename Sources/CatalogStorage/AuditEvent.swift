@@ -6,7 +6,7 @@ import Foundation
 /// stored beside the accounts (``UserStore/appendAuditEvents(_:)``); `catalog audit` and
 /// `GET /api/v1/audit` read them. Encoded as
 /// `{"id","time","kind","actor","address","requestId","catalog","target","detail"}`, the
-/// optional members left out when unknown. Secrets never go in: a failed sign-in names the name
+/// optional members null when unknown. Secrets never go in: a failed sign-in names the name
 /// that was tried and why it failed, never the password.
 ///
 /// ```swift
@@ -82,6 +82,20 @@ public struct AuditEvent: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case id, time, kind, actor, address, catalog, target, detail
         case requestID = "requestId"
+    }
+
+    /// Every member, null when unknown (never left out), so each event has the same keys.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(time, forKey: .time)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(actor, forKey: .actor)
+        try container.encode(address, forKey: .address)
+        try container.encode(requestID, forKey: .requestID)
+        try container.encode(catalog, forKey: .catalog)
+        try container.encode(target, forKey: .target)
+        try container.encode(detail, forKey: .detail)
     }
 
     /// What happened. Raw values are what `catalog audit --kind` and `GET /api/v1/audit?kind=` take.
@@ -164,7 +178,7 @@ public struct AuditQuery: Sendable, Equatable {
     public static func time(since text: String, now: Date) -> String? {
         let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
         if let unit = text.last, let factor = units[unit], text.dropLast().allSatisfy(\.isASCII),
-            let value = Int(text.dropLast()), value >= 0, value <= 100_000_000 / Int(factor)
+            let value = Int(text.dropLast()), value >= 0, value <= 4_000_000_000 / Int(factor)
         {
             return AuditEvent.timestamp(now.addingTimeInterval(-Double(value) * factor))
         }

@@ -210,10 +210,12 @@ import Testing
         #expect(try users.roles(ofUser: 3).isEmpty)
         #expect(try users.grant(user: "mari", catalog: "shop", role: .editor) == nil)
         #expect(try users.members(ofCatalog: "shop") == [CatalogMember(user: "mari", role: .editor)])
+        // And the audit log (version 3).
+        #expect(try users.auditEvents(AuditQuery()).isEmpty)
         let connection = try Connection(path: path, mode: .readOnly)
         let version = try connection.prepare("PRAGMA user_version").scalarInt()
         connection.close()
-        #expect(version == 2)
+        #expect(version == 3)
         // Up to date now: a reader opens it, and opening it again changes nothing.
         let reader = try SQLiteUserStore(path: path, readOnly: true)
         defer { reader.close() }

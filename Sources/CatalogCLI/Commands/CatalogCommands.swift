@@ -50,6 +50,7 @@ struct CreateCommand: Command {
         let created = try CatalogOptions.run {
             try CatalogManagement.withICU.create(id, settings: settings, in: database)
         }
+        context.audit(.catalogCreated, in: database, catalog: id)
         if context.json {
             context.output.line(try JSON.string(created.detail))
         } else {
@@ -115,6 +116,9 @@ struct SetCatalogCommand: Command {
                 return settings
             }
         }
+        if changed.change != CatalogSettings.Change.none {
+            context.audit(.catalogChanged, in: database, catalog: id, detail: "\(changed.change)")
+        }
         if context.json {
             context.output.line(try JSON.string(changed.detail))
             return
@@ -163,6 +167,7 @@ struct DeleteCommand: Command {
         let deleted = try CatalogOptions.run {
             try CatalogManagement.withICU.delete(id, in: database, ifRevision: [catalog.revision])
         }
+        context.audit(.catalogDeleted, in: database, catalog: id)
         printError("deleted catalog \"\(id)\" with \(deleted.count == 1 ? "1 record" : "\(deleted.count) records")")
     }
 }

@@ -24,6 +24,7 @@ extension SQLiteUserStore {
                 "INSERT INTO audit_events (at, kind, actor, address, request_id, catalog, target, detail) "
                     + "VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
             for event in events {
+                insert.reset()
                 try insert.bind(
                     event.time, event.kind.rawValue, event.actor, event.address, event.requestID, event.catalog,
                     event.target, event.detail

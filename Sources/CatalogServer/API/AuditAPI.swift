@@ -63,7 +63,9 @@ struct AuditAPI {
             query.user = user
         }
         if let cursor = try request.cursor("cursor") {
-            guard let after = Int64(cursor), after >= 0 else { throw HTTPError.badParameter("'cursor' is not a cursor") }
+            guard let after = Int64(cursor), after >= 0 else {
+                throw HTTPError.badParameter("'cursor' is not a cursor")
+            }
             query.after = after
         }
         return query

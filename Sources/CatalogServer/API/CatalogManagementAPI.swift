@@ -71,7 +71,9 @@ struct CatalogManagementAPI {
         ) { current in
             try CatalogDocument.merging(patch, into: current, localeProblem: management.localeProblem)
         }
-        audit.record(.catalogChanged, of: request, context, catalog: id, detail: "revision \(updated.revision)")
+        if updated.change != CatalogSettings.Change.none {
+            audit.record(.catalogChanged, of: request, context, catalog: id, detail: "\(updated.change)")
+        }
         return try Self.answer(updated, status: .ok)
     }
 

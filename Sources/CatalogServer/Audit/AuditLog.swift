@@ -71,7 +71,8 @@ public final class AuditLog: Sendable {
         self.limits = limits
         self.log = log
         state = Mutex(
-            State(cap: AuditCap(limits: .init(perAddress: limits.perAddressPerMinute, perKind: limits.perKindPerMinute))))
+            State(
+                cap: AuditCap(limits: .init(perAddress: limits.perAddressPerMinute, perKind: limits.perKindPerMinute))))
         let thread = Thread { [self] in writeUntilStopped() }
         thread.name = "catalog-audit"
         thread.start()

@@ -7,8 +7,9 @@ import CatalogStorage
 /// with the catalog when the policy named one. A failed sign-in is recorded by its route, as what
 /// it is.
 ///
-/// Inside ``ErrorMiddleware``, so it sees the errors before they become answers; outside the
-/// router, so every route is covered, including those yet to be written.
+/// Inside ``ErrorMiddleware`` and `CORSMiddleware`, so it sees the errors as they were thrown,
+/// before they become answers; outside the router, so every route is covered, including those yet
+/// to be written.
 struct AuditMiddleware: Middleware {
     let audit: AuditLog
 

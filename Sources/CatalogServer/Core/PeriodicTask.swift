@@ -20,10 +20,12 @@ final class PeriodicTask: Sendable {
 
     /// Starts the thread (once).
     func start() {
-        guard state.withLock({ state in
-            defer { state.started = true }
-            return !state.started && !state.stopped
-        }) else { return }
+        guard
+            state.withLock({ state in
+                defer { state.started = true }
+                return !state.started && !state.stopped
+            })
+        else { return }
         let thread = Thread { [self] in
             while !state.withLock({ $0.stopped }) {
                 work()
