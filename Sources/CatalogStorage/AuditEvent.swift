@@ -134,7 +134,8 @@ public struct AuditEvent: Codable, Sendable, Equatable {
         case keyCreated = "key-created"
         /// An API key was revoked.
         case keyRevoked = "key-revoked"
-        /// An API key was used (recorded at most once a minute per key and address by the cap).
+        /// An API key was used (`target`: its name); like every kind, at most so many a minute from
+        /// one address are stored (`AuditLog.Limits`).
         case keyUsed = "key-used"
         /// Who may see a catalog changed; `detail` the visibility.
         case visibilityChanged = "visibility-changed"

@@ -89,7 +89,7 @@ struct PostgresDatabaseTests {
         let database = try PostgresDatabase(url: temporary.url)
         #expect(
             try temporary.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM catalog_schema")
-                == "1,2,3,4,5")
+                == "1,2,3,4,5,6")
         let user = try database.users().addUser(
             name: "ada", isAdmin: true, passwordHash: nil, tokenSelector: "s", tokenHash: [1])
         #expect(try database.users().user(named: "ADA") == user)
@@ -121,7 +121,7 @@ struct PostgresDatabaseTests {
 
         let database = try PostgresDatabase(url: temporary.url)
         defer { database.close() }
-        #expect(try temporary.psql("SELECT max(version) FROM catalog_schema") == "5")
+        #expect(try temporary.psql("SELECT max(version) FROM catalog_schema") == "6")
         let users = try database.users()
         let mari = try #require(try users.user(named: "mari"))
         #expect(mari.id == 3 && mari.name == "Mari" && mari.createdAt == "2024-05-01T12:00:00Z")

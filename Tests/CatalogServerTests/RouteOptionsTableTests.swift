@@ -83,6 +83,7 @@ import Testing
         "GET /api/v1/catalogs/{id}/members/{user}": Expected(authentication: .signedIn),
         "PUT /api/v1/catalogs/{id}/members/{user}": Expected(authentication: .signedIn),
         "DELETE /api/v1/catalogs/{id}/members/{user}": Expected(authentication: .signedIn),
+        "GET /api/v1/audit": Expected(authentication: .admin),
         "GET /": page,
         "GET /c/{id}": page,
         "GET /c/{id}/categories/{category}": page,
