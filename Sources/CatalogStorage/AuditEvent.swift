@@ -49,16 +49,17 @@ public struct AuditEvent: Codable, Sendable, Equatable {
         self.id = id
         self.kind = kind
         self.time = time
-        self.actor = Self.bounded(actor)
-        self.address = Self.bounded(address)
-        self.requestID = Self.bounded(requestID)
-        self.catalog = Self.bounded(catalog)
-        self.target = Self.bounded(target)
-        self.detail = Self.bounded(detail)
+        self.actor = Self.printable(actor)
+        self.address = Self.printable(address)
+        self.requestID = Self.printable(requestID)
+        self.catalog = Self.printable(catalog)
+        self.target = Self.printable(target)
+        self.detail = Self.printable(detail)
     }
 
-    /// `text` cut to ``maxTextLength`` characters, control characters as `?`; nil stays nil.
-    static func bounded(_ text: String?) -> String? {
+    /// `text` as an event keeps it: cut to ``maxTextLength`` characters, control characters as
+    /// `?`; nil stays nil. A name to look for in events (``AuditQuery/user``) is made so too.
+    public static func printable(_ text: String?) -> String? {
         guard let text else { return nil }
         let cut = text.count > maxTextLength ? String(text.prefix(maxTextLength)) : text
         guard cut.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return cut }
@@ -154,8 +155,11 @@ public struct AuditQuery: Sendable, Equatable {
     public var since: String?
     /// Events of these kinds; empty: of every kind.
     public var kinds: [AuditEvent.Kind]
-    /// Events whose actor or target is this user (ignoring ASCII case); nil: anyone's.
-    public var user: String?
+    /// Events whose actor or target is this user (ignoring ASCII case); nil: anyone's. Kept as
+    /// events keep names (``AuditEvent/printable(_:)``).
+    public var user: String? {
+        didSet { if let user, AuditEvent.printable(user) != user { self.user = AuditEvent.printable(user) } }
+    }
     /// Events stored after the one with this ``AuditEvent/id`` (a page's cursor); nil: from the
     /// first that matches.
     public var after: Int64?
@@ -198,7 +202,7 @@ public struct AuditQuery: Sendable, Equatable {
     ) {
         self.since = since
         self.kinds = kinds
-        self.user = user
+        self.user = AuditEvent.printable(user)
         self.after = after
         self.limit = min(max(limit, 1), Self.maxLimit)
         self.newest = newest
