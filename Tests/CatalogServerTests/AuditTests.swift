@@ -139,6 +139,8 @@ import Testing
         let refused = try fixture.request("/api/v1/audit", token: fixture.userToken)
         #expect(refused.status == 403)
         #expect(refused.errorCode == "forbidden")
+        // Events are written in the background: what the API reads next is what was written by then.
+        fixture.application.audit.flush()
 
         let first = try fixture.request("/api/v1/audit?kind=sign-in-failed&limit=3", token: fixture.adminToken)
         #expect(first.status == 200)
