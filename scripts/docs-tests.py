@@ -49,7 +49,7 @@ NOT_RUN = "<!-- not run -->"
 USAGE_MARK = re.compile(r"<!-- usage: ([a-z -]+) -->")
 COMMANDS = ["import", "create", "set-catalog", "delete", "demo", "catalogs", "list", "sections", "show",
             "search", "put", "set", "rm", "image", "history", "restore", "export", "refresh", "copy", "generate",
-            "serve", "user", "key", "browse"]
+            "serve", "user", "key", "audit", "browse"]
 FAILURES = []
 # Pages whose inline options are other tools' too (the benchmark scripts', swift build's).
 OTHER_TOOLS_PAGES = {"benchmarks.md", "development.md"}

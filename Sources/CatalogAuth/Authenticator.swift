@@ -98,10 +98,44 @@ public struct Authenticator: Sendable {
     ///
     /// - Returns: nil for an unknown name, a user without a password, or a wrong password.
     public func user(name: String, password: String, in store: any UserStore) throws -> User? {
-        guard User.isValidName(name), let (user, hash) = try store.passwordHash(forUser: name) else {
-            passwordHasher.verifyAgainstDummy(password)
+        guard case .signedIn(let user) = try checkPassword(name: name, password: password, in: store) else {
             return nil
         }
-        return passwordHasher.verify(password, against: hash) ? user : nil
+        return user
+    }
+
+    /// How a sign-in with a name and password went: the user, or why not (for the audit log;
+    /// clients are told only that the name or the password is wrong).
+    public enum PasswordCheck: Sendable, Equatable {
+        /// The password is the user's.
+        case signedIn(User)
+        /// No account has the name.
+        case unknownUser
+        /// The account has no password (it signs in with its API token only).
+        case noPassword
+        /// The password is not the account's.
+        case wrongPassword
+
+        /// The reason's name in the audit log: `unknown-user`, `no-password`, `wrong-password`;
+        /// nil for a sign-in.
+        public var failure: String? {
+            switch self {
+            case .signedIn: nil
+            case .unknownUser: "unknown-user"
+            case .noPassword: "no-password"
+            case .wrongPassword: "wrong-password"
+            }
+        }
+    }
+
+    /// Checks a name and password, as ``user(name:password:in:)`` does (an unknown name costs
+    /// the same password check), and says why a sign-in failed.
+    public func checkPassword(name: String, password: String, in store: any UserStore) throws -> PasswordCheck {
+        guard User.isValidName(name), let (user, hash) = try store.passwordHash(forUser: name) else {
+            passwordHasher.verifyAgainstDummy(password)
+            // Told apart only after the check, which costs the same either way.
+            return try User.isValidName(name) && store.user(named: name) != nil ? .noPassword : .unknownUser
+        }
+        return passwordHasher.verify(password, against: hash) ? .signedIn(user) : .wrongPassword
     }
 }

@@ -18,7 +18,8 @@ public enum CatalogCommandLine {
         PutCommand.self, SetCommand.self, RemoveCommand.self, ImageCommand.self, HistoryCommand.self,
         RestoreCommand.self,
         ExportCommand.self, RefreshCommand.self, CopyCommand.self, BackupCommand.self,
-        GenerateCommand.self, ServeCommand.self, UserCommand.self, KeyCommand.self, TerminalCommand.self,
+        GenerateCommand.self, ServeCommand.self, UserCommand.self, KeyCommand.self, AuditCommand.self,
+        TerminalCommand.self,
     ]
 
     /// The names of the global options that take a value, which may come before the command's name.

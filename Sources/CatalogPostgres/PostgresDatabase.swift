@@ -282,13 +282,14 @@ public final class PostgresDatabase: CatalogDatabase {
         let reader = try readers.value()
         if let store = reader.users { return store }
         let store = PostgresUserStore(
-            reads: { [unowned self] in try readingConnection() }
-        ) { [unowned self] body in
-            defer { generation.add(1, ordering: .releasing) }
-            try accounts.with { connection in
-                try transaction(on: connection, writerLock: false) { try body(connection) }
-            }
-        }
+            reads: { [unowned self] in try readingConnection() },
+            writes: { [unowned self] body in
+                defer { generation.add(1, ordering: .releasing) }
+                try accounts.with { connection in
+                    try transaction(on: connection, writerLock: false) { try body(connection) }
+                }
+            },
+            quietly: { [unowned self] body in try accounts.with { try body($0) } })
         reader.users = store
         return store
     }

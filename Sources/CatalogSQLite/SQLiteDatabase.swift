@@ -416,6 +416,9 @@ final class SQLiteAccounts: UserStore, @unchecked Sendable {
     func recordKeyUse(named name: String, at time: String, from address: String?) throws {
         try write { try $0.recordKeyUse(named: name, at: time, from: address) }
     }
+    func appendAuditEvents(_ events: [AuditEvent]) throws { try write { try $0.appendAuditEvents(events) } }
+    func auditEvents(_ query: AuditQuery) throws -> [AuditEvent] { try read { try $0.auditEvents(query) } }
+    func pruneAuditEvents(before time: String) throws -> Int { try write { try $0.pruneAuditEvents(before: time) } }
 
     func accounts() throws -> [StoredAccount] { try read { try $0.accounts() } }
     func restore(_ account: StoredAccount) throws -> User { try write { try $0.restore(account) } }

@@ -31,6 +31,10 @@ public struct CatalogServerSettings: Sendable {
     public var signInPolicy = SignInThrottle.Policy()
     /// The time the sign-in throttle reads (the system clock; tests move one of their own).
     public var signInClock: AuthClock = .system
+    /// How many audit events are kept in memory and stored per minute (``AuditLog/Limits``).
+    public var auditLimits = AuditLog.Limits()
+    /// The time audit events are recorded at (the system clock; tests move one of their own).
+    public var auditClock: AuthClock = .system
     /// Threads that check passwords (each check: about 0.1 s of CPU and 64 MiB).
     public var passwordThreads: Int = 1
     /// How an import through the API downloads a source given by URL (`?url=`): the refresher's
@@ -127,6 +131,9 @@ public final class CatalogApplication: Sendable {
     public let responder: any Responder
     /// Failed sign-ins, per account and per address.
     public let signInThrottle: SignInThrottle
+    /// Where security events are recorded (sign-ins, refusals, changes of roles and catalogs):
+    /// what other parts of the server record their own events through.
+    public let audit: AuditLog
     /// Thumbnails made and kept.
     let thumbnails: ThumbnailCache
     /// The streams that follow catalogs' changes.
@@ -168,6 +175,7 @@ public final class CatalogApplication: Sendable {
                 uniqueKeysWithValues: CompatRoutes.cookbookEndpoints.map { ($0, options.compatCatalog) }))
         var routes = RouterBuilder(routeMiddleware: [gate])
         let throttle = SignInThrottle(policy: options.signInPolicy, clock: options.signInClock)
+        let audit = AuditLog(database: stores, limits: options.auditLimits, clock: options.auditClock, log: errorLog)
         let feed = ChangeFeed(stores: stores)
         let metrics = MetricsRegistry()
         let httpMetrics = HTTPMetrics(registry: metrics)
@@ -182,10 +190,13 @@ public final class CatalogApplication: Sendable {
         }
         records.register(in: &routes)
         FavoritesAPI(stores: stores, authentication: authentication).register(in: &routes)
-        MembersAPI(stores: stores, authentication: authentication).register(in: &routes)
-        KeysAPI(stores: stores, authentication: authentication).register(in: &routes)
-        SignInAPI(stores: stores, authenticator: authenticator, authentication: authentication, throttle: throttle)
-            .register(in: &routes)
+        MembersAPI(stores: stores, authentication: authentication, audit: audit).register(in: &routes)
+        KeysAPI(stores: stores, authentication: authentication, audit: audit).register(in: &routes)
+        SignInAPI(
+            stores: stores, authenticator: authenticator, authentication: authentication, throttle: throttle,
+            audit: audit
+        ).register(in: &routes)
+        AuditAPI(stores: stores, authentication: authentication, now: options.auditClock.now).register(in: &routes)
         let snapshots = SnapshotCache(
             directory: SnapshotAPI.directory(configured: options.snapshotsDirectory, databaseLocation: stores.location),
             maxFiles: options.maxSnapshots)
@@ -198,25 +209,26 @@ public final class CatalogApplication: Sendable {
         let thumbnails = ThumbnailCache()
         let management = CatalogManagementAPI(
             stores: stores, authentication: authentication, management: options.management, snapshots: snapshots,
-            thumbnails: thumbnails)
+            thumbnails: thumbnails, audit: audit)
         management.register(in: &routes)
         WebRoutes(
             stores: stores, authenticator: authenticator,
-            settings: WebSessionSettings(publicURL: options.publicURL), throttle: throttle, baseURL: baseURL,
+            settings: WebSessionSettings(publicURL: options.publicURL), throttle: throttle, audit: audit,
+            baseURL: baseURL,
             records: records, imports: imports, management: management
         ).register(in: &routes)
         OpenAPIRoute().register(in: &routes)
         CompatRoutes(stores: stores, catalog: options.compatCatalog, baseURL: baseURL).register(in: &routes)
         ImageRoutes(store: ImageStore(directory: options.imagesDirectory), thumbnails: thumbnails, stores: stores)
             .register(in: &routes)
-        let router = routes.build(routeMiddleware: [APIKeyGate(authentication: authentication, uses: KeyUseRecorder())])
+        let router = routes.build(routeMiddleware: [APIKeyGate(authentication: authentication, uses: KeyUseRecorder(audit: audit))])
         let responseCache = CacheCounters()
         CatalogMetrics.register(
             .init(
                 stores: stores, responseCache: responseCache, thumbnails: thumbnails, throttle: throttle,
                 imports: jobs), in: metrics)
         let middleware = Self.middleware(
-            stores: stores, router: router, accessLog: accessLog, errorLog: errorLog,
+            stores: stores, router: router, accessLog: accessLog, errorLog: errorLog, audit: audit,
             observation: (httpMetrics, responseCache))
         var metricsRoutes = RouterBuilder()
         MetricsRoute(registry: metrics, allowed: nil).register(in: &metricsRoutes)
@@ -232,17 +244,18 @@ public final class CatalogApplication: Sendable {
         segmentMaintainer = maintainer
         self.options = options
         signInThrottle = throttle
+        self.audit = audit
         self.router = router
         self.listening = listening
         responder = router.wrapped(in: middleware)
     }
 
     /// The middleware around `router`, outermost first: request ids, metrics and the access log,
-    /// private responses, errors (where every error becomes its answer), CORS, security headers,
-    /// compression, conditional GET, the response cache.
+    /// private responses, errors (where every error becomes its answer), CORS, the audit log's
+    /// refusals, security headers, compression, conditional GET, the response cache.
     static func middleware(
         stores: any CatalogDatabase, router: Router, accessLog: AccessLog?,
-        errorLog: @escaping @Sendable (String) -> Void,
+        errorLog: @escaping @Sendable (String) -> Void, audit: AuditLog? = nil,
         observation: (metrics: HTTPMetrics, cache: CacheCounters)? = nil
     ) -> [any Middleware] {
         var middleware: [any Middleware] = [
@@ -252,6 +265,10 @@ public final class CatalogApplication: Sendable {
             PrivateResponsesMiddleware(),
             ErrorMiddleware(log: errorLog, render: { ErrorPage(stores: stores).render($0, $1) }),
             CORSMiddleware(pathPrefix: "/api/", allowedMethods: { router.allowedMethods(segments: $0) }),
+        ]
+        // Inside CORS, which turns errors into their answers: the audit log sees what was thrown.
+        if let audit { middleware.append(AuditMiddleware(audit: audit)) }
+        middleware += [
             SecurityHeadersMiddleware(),
             CompressionMiddleware(),
             ConditionalGetMiddleware(),
@@ -262,6 +279,7 @@ public final class CatalogApplication: Sendable {
 
     /// Closes every database connection. Call after the server stopped.
     public func close() {
+        audit.close()
         changeFeed.stop()
         importJobs.stop()
         segmentMaintainer.stop()

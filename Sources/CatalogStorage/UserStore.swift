@@ -168,6 +168,20 @@ public protocol UserStore: AnyObject {
     /// Records that a key was used at `time` (ISO 8601 UTC) from `address`; nothing happens for
     /// an unknown key.
     func recordKeyUse(named name: String, at time: String, from address: String?) throws
+    // MARK: Audit log
+
+    /// Stores security events (``AuditEvent``), in one transaction, numbering them in order.
+    /// Storing events does not count as a change of the catalogs: readers' caches stay valid.
+    ///
+    /// - Throws: ``StorageError`` when the store cannot write.
+    func appendAuditEvents(_ events: [AuditEvent]) throws
+
+    /// The stored events `query` asks for, in the order they were stored (newest last).
+    func auditEvents(_ query: AuditQuery) throws -> [AuditEvent]
+
+    /// Removes the events older than `time` (ISO 8601 UTC); returns how many went.
+    @discardableResult
+    func pruneAuditEvents(before time: String) throws -> Int
 
     // MARK: Copying
 

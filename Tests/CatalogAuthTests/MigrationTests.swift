@@ -198,7 +198,7 @@ import Testing
         #expect {
             try SQLiteUserStore(path: path, readOnly: true)
         } throws: { error in
-            (error as? StorageError)?.message.contains("has schema version 1, this program needs 3") == true
+            (error as? StorageError)?.message.contains("has schema version 1, this program needs 4") == true
         }
 
         let users = try SQLiteUserStore(path: path)
@@ -210,10 +210,12 @@ import Testing
         #expect(try users.roles(ofUser: 3).isEmpty)
         #expect(try users.grant(user: "mari", catalog: "shop", role: .editor) == nil)
         #expect(try users.members(ofCatalog: "shop") == [CatalogMember(user: "mari", role: .editor)])
+        // And the audit log (version 4).
+        #expect(try users.auditEvents(AuditQuery()).isEmpty)
         let connection = try Connection(path: path, mode: .readOnly)
         let version = try connection.prepare("PRAGMA user_version").scalarInt()
         connection.close()
-        #expect(version == 3)
+        #expect(version == 4)
         #expect(try users.keys(ofUser: nil).isEmpty, "version 3: API keys")
         // Up to date now: a reader opens it, and opening it again changes nothing.
         let reader = try SQLiteUserStore(path: path, readOnly: true)

@@ -121,7 +121,7 @@ struct PostgresDatabaseTests {
 
         let database = try PostgresDatabase(url: temporary.url)
         defer { database.close() }
-        #expect(try temporary.psql("SELECT max(version) FROM catalog_schema") == "6")
+        #expect(try temporary.psql("SELECT max(version) FROM catalog_schema") == "7")
         let users = try database.users()
         let mari = try #require(try users.user(named: "mari"))
         #expect(mari.id == 3 && mari.name == "Mari" && mari.createdAt == "2024-05-01T12:00:00Z")

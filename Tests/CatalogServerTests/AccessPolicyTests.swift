@@ -127,7 +127,7 @@ import Testing
             _ = try require(action, catalog, token: token)
             return nil
         } catch {
-            return error as? HTTPError
+            return (error as? any HTTPResponseError)?.httpError
         }
     }
 

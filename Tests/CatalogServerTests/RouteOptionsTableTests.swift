@@ -86,6 +86,7 @@ import Testing
         "GET /api/v1/keys": Expected(authentication: .signedIn),
         "POST /api/v1/keys": Expected(authentication: .signedIn),
         "DELETE /api/v1/keys/{name}": Expected(authentication: .signedIn),
+        "GET /api/v1/audit": Expected(authentication: .admin),
         "GET /": page,
         "GET /search": page,
         "GET /c/{id}": page,

@@ -52,6 +52,7 @@ struct CreateCommand: Command {
         let created = try CatalogOptions.run {
             try CatalogManagement.withICU.create(id, settings: settings, in: database)
         }
+        context.audit(.catalogCreated, in: database, catalog: id)
         if context.json {
             context.output.line(try JSON.string(created.detail))
         } else {
@@ -113,8 +114,10 @@ struct SetCatalogCommand: Command {
         }
         let database = try context.openExisting()
         defer { database.close() }
+        var before: CatalogVisibility?
         let changed = try CatalogOptions.run {
             try CatalogManagement.withICU.update(id, in: database) { current in
+                before = current.visibility
                 var settings = current.settings
                 if let title { settings.title = title }
                 if let locale { settings.locale = locale }
@@ -124,6 +127,14 @@ struct SetCatalogCommand: Command {
                 if let visibility { settings.visibility = visibility }
                 return settings
             }
+        }
+        if let before, before != changed.detail.visibility {
+            context.audit(
+                .visibilityChanged, in: database, catalog: id,
+                detail: "\(before.rawValue) => \(changed.detail.visibility.rawValue)")
+        }
+        if changed.change != CatalogSettings.Change.none {
+            context.audit(.catalogChanged, in: database, catalog: id, detail: "\(changed.change)")
         }
         if context.json {
             context.output.line(try JSON.string(changed.detail))
@@ -173,6 +184,7 @@ struct DeleteCommand: Command {
         let deleted = try CatalogOptions.run {
             try CatalogManagement.withICU.delete(id, in: database, ifRevision: [catalog.revision])
         }
+        context.audit(.catalogDeleted, in: database, catalog: id)
         printError("deleted catalog \"\(id)\" with \(deleted.count == 1 ? "1 record" : "\(deleted.count) records")")
     }
 }

@@ -151,6 +151,9 @@ struct KeyCommand: Command {
             } else {
                 context.output.line(text)
             }
+            context.audit(
+                .keyCreated, in: database, target: key.name,
+                detail: "of \(key.user): \(key.actionsText) in \(key.catalogsText)")
             printError(
                 "added key \"\(key.name)\" of \"\(account.name)\" (\(key.actionsText) in \(key.catalogsText)"
                     + (key.expires.map { ", until \($0)" } ?? "") + "); it is shown only this once")
@@ -187,6 +190,7 @@ struct KeyCommand: Command {
             guard try database.users().removeKey(named: name) else {
                 throw CLIError.failure("no key named \"\(name)\"")
             }
+            context.audit(.keyRevoked, in: database, target: name)
             printError("revoked key \"\(name)\"; it no longer works")
         }
     }

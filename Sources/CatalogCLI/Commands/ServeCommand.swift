@@ -113,6 +113,11 @@ struct ServeCommand: Command {
     static let keepHistory = Option<Int>(
         "keep-history", value: "DAYS", in: 1...36_500, default: 90,
         help: "how long the change log keeps a change (a record's history, the change feed)")
+    static let auditKeep = durationOption(
+        "audit-keep", showing: "90d",
+        help:
+            "how long the audit log keeps a security event (sign-ins, refused requests, changes of roles, accounts "
+            + "and catalogs: 'catalog audit'), pruned hourly (12h, 30d)")
     static let backupEvery = durationOption(
         "backup-every",
         help:
@@ -153,8 +158,9 @@ struct ServeCommand: Command {
             "serve /metrics on a port of its own (on the same address, to everyone who reaches it) instead of the "
             + "main port")
     /// An option that takes a duration of at least a second (90s, 15m, 2h, 1d; ``duration(_:)``).
-    private static func durationOption(_ name: String, help: String) -> Option<TimeInterval?> {
-        Option<TimeInterval?>(name, value: "DURATION", help: help) { (text: String) throws(CLIError) -> TimeInterval in
+    private static func durationOption(_ name: String, showing: String? = nil, help: String) -> Option<TimeInterval?> {
+        Option<TimeInterval?>(name, value: "DURATION", showing: showing, help: help) {
+            (text: String) throws(CLIError) -> TimeInterval in
             guard let seconds = ServeCommand.duration(text), seconds >= 1 else {
                 throw CLIError.usage("--\(name) takes a duration such as 90s, 15m, 2h or 1d, got '\(text)'")
             }
@@ -173,8 +179,8 @@ struct ServeCommand: Command {
     static let options: [any OptionDeclaration] = [
         host, port, threads, compatCatalog, images, publicURL, hostName, usersDB, maxUploadMB, importTimeout,
         maxConnections, maxConnectionsPerIP, timeout, headerTimeout, bodyTimeout, trustedProxy, clientCPUBudget,
-        refreshEvery, refreshTimeout, maxDownloadMB, allowPrivateFetch, snapshots, keepHistory, backupEvery, backupDir,
-        keep, quiet, logFormat, metricsAllow, metricsPort,
+        refreshEvery, refreshTimeout, maxDownloadMB, allowPrivateFetch, snapshots, keepHistory, auditKeep, backupEvery,
+        backupDir, keep, quiet, logFormat, metricsAllow, metricsPort,
     ]
     static let usage = [
         Usage(
@@ -260,6 +266,7 @@ struct ServeCommand: Command {
         settings.importFetch = refreshOptions
         TemporaryFiles.removeStale()
 
+        let auditRetention = try arguments[Self.auditKeep] ?? AuditLog.defaultRetention
         let backupInterval = try arguments[Self.backupEvery]
         if backupInterval != nil && CatalogEngines.isPostgres(path) {
             throw CLIError.usage("--backup-every backs up SQLite files; \(DatabaseBackup.postgresAdvice)")
@@ -333,6 +340,7 @@ struct ServeCommand: Command {
             database: application.stores, retention: TimeInterval(try arguments[Self.keepHistory]) * 86_400,
             log: { printError("catalog serve: \($0)") })
         pruner.start()
+        application.audit.startPruning(keeping: auditRetention)
 
         let backups = backupInterval.map { interval in
             let backups = ScheduledBackups(

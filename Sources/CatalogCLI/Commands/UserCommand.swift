@@ -108,6 +108,7 @@ struct UserCommand: Command {
             let store = try database.users()
             let (user, token) = try auth.addUser(
                 name: name, isAdmin: arguments[Self.admin], password: password, in: store)
+            context.audit(.userAdded, in: database, target: user.name, detail: user.isAdmin ? "admin" : "user")
             try Self.printToken(token, of: user, context: context)
             printError(
                 "added \(user.isAdmin ? "admin" : "user") \"\(user.name)\"\(password == nil ? "" : " with a password"); "
@@ -141,6 +142,7 @@ struct UserCommand: Command {
             defer { database.close() }
             let store = try database.users()
             guard try store.removeUser(named: name) else { throw CLIError.failure("no user named \"\(name)\"") }
+            context.audit(.userRemoved, in: database, target: name)
             printError("removed user \"\(name)\" with their web sessions, favorites and roles")
         case "token":
             let name = try Self.userName(arguments, action: action)
@@ -149,6 +151,7 @@ struct UserCommand: Command {
             let store = try database.users()
             guard let user = try store.user(named: name) else { throw CLIError.failure("no user named \"\(name)\"") }
             let token = try auth.replaceToken(forUser: user.name, in: store)
+            context.audit(.tokenReset, in: database, target: user.name)
             try Self.printToken(token, of: user, context: context)
             printError(
                 "issued a new API token for \"\(user.name)\"; the previous one no longer works, "
@@ -164,6 +167,11 @@ struct UserCommand: Command {
             let store = try database.users()
             guard let user = try store.user(named: name) else { throw CLIError.failure("no user named \"\(name)\"") }
             let previous = try store.grant(user: user.name, catalog: id, role: role)
+            if previous != role {
+                context.audit(
+                    .roleGranted, in: database, catalog: id, target: user.name,
+                    detail: role.rawValue + (previous.map { " (was \($0.rawValue))" } ?? ""))
+            }
             printError(
                 previous == role
                     ? "\"\(user.name)\" already had the role \(role.rawValue) in catalog \"\(id)\""
@@ -185,6 +193,7 @@ struct UserCommand: Command {
             guard let role = try store.roles(ofUser: user.id)[id], try store.revoke(user: user.name, catalog: id) else {
                 throw CLIError.failure("\"\(user.name)\" has no role in catalog \"\(id)\"")
             }
+            context.audit(.roleRevoked, in: database, catalog: id, target: user.name, detail: role.rawValue)
             printError("took the role \(role.rawValue) in catalog \"\(id)\" from \"\(user.name)\"")
         default:  // "password"
             let name = try Self.userName(arguments, action: action)
@@ -194,6 +203,7 @@ struct UserCommand: Command {
             guard let user = try store.user(named: name) else { throw CLIError.failure("no user named \"\(name)\"") }
             let password = try SecretInput.readLine(prompt: "New password for \(user.name): ")
             try auth.setPassword(password, forUser: user.name, in: store)
+            context.audit(.passwordChanged, in: database, target: user.name)
             printError("set the password of \"\(user.name)\"; their web sessions have ended")
         }
     }

@@ -13,6 +13,9 @@ import CatalogStorage
 public final class PostgresUserStore: UserStore {
     private let reads: () throws -> PostgresConnection
     private let writes: ((PostgresConnection) throws -> Void) throws -> Void
+    /// Runs one statement on the account connection outside a transaction of ``writes``: the audit
+    /// log's, which must not bump the data version (readers' caches stay valid).
+    let quietly: ((PostgresConnection) throws -> Void) throws -> Void
     private var writing: PostgresConnection?
 
     /// The connection statements run on: the write connection inside ``write(_:_:)``, else the
@@ -30,13 +33,16 @@ public final class PostgresUserStore: UserStore {
         "translate($1, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')"
 
     /// A store reading on the connection `reads` gives and writing through `writes`, which runs
-    /// its argument in a write transaction.
+    /// its argument in a write transaction, or `quietly`, which runs it on the same connection
+    /// without one.
     init(
         reads: @escaping () throws -> PostgresConnection,
-        writes: @escaping ((PostgresConnection) throws -> Void) throws -> Void
+        writes: @escaping ((PostgresConnection) throws -> Void) throws -> Void,
+        quietly: @escaping ((PostgresConnection) throws -> Void) throws -> Void
     ) {
         self.reads = reads
         self.writes = writes
+        self.quietly = quietly
     }
 
     /// Runs a lookup on the connection statements run on.

@@ -4,7 +4,8 @@
 ///
 /// Version 1's tables are those the catalog file held from its version 2 until accounts moved
 /// out of it, with the same columns, so rows are copied across unchanged; version 2 adds the
-/// roles in catalogs (`grants`), version 3 the API keys (`api_keys`). Older files are brought up to date when opened for writing.
+/// roles in catalogs (`grants`), version 3 the API keys (`api_keys`), version 4 the audit log
+/// (`audit_events`). Older files are brought up to date when opened for writing.
 enum UserSchema {
     /// `PRAGMA application_id` of accounts files ("CTLU").
     static let applicationID = 0x4354_4C55
@@ -67,6 +68,22 @@ enum UserSchema {
             last_used_from TEXT                  -- client address of that use
         ) WITHOUT ROWID;
         CREATE INDEX api_keys_user ON api_keys (user_id);
+        """,
+        // 4: the audit log: security events, kept for `catalog serve --audit-keep`. Names are
+        // kept as text, not as references, so an event outlives the account it names.
+        """
+        CREATE TABLE audit_events (
+            id INTEGER PRIMARY KEY AUTOINCREMENT, -- in the order stored; never reused, so cursors hold
+            at TEXT NOT NULL,                    -- ISO 8601 UTC with milliseconds
+            kind TEXT NOT NULL,                  -- sign-in, sign-in-failed, permission-refused, …
+            actor TEXT,                          -- the user who acted
+            address TEXT,                        -- the client's address
+            request_id TEXT,
+            catalog TEXT,
+            target TEXT,                         -- the user, role or key acted on
+            detail TEXT
+        );
+        CREATE INDEX audit_events_at ON audit_events (at);
         """,
     ]
 

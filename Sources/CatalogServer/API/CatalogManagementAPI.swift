@@ -12,7 +12,8 @@ import Foundation
 /// catalog is posted whole, a change is a JSON merge patch of it. `If-Match` with the catalog's
 /// `ETag` makes a change or a deletion conditional (412 when the catalog changed meanwhile).
 /// They run on the import lane, one at a time beside imports: a change of locale, roles or types
-/// builds the catalog again from its records, in time proportional to its size.
+/// builds the catalog again from its records, in time proportional to its size. Every creation,
+/// change and deletion goes to the audit log.
 struct CatalogManagementAPI {
     let stores: any CatalogDatabase
     let authentication: RequestAuthentication
@@ -21,6 +22,8 @@ struct CatalogManagementAPI {
     let snapshots: SnapshotCache
     /// The thumbnails, of which a deleted catalog's images' are forgotten.
     let thumbnails: ThumbnailCache
+    /// Where creations, changes and deletions are recorded.
+    let audit: AuditLog
 
     /// Creating and deleting: administrators only, on the import lane.
     static let options = RouteOptions(
@@ -33,11 +36,13 @@ struct CatalogManagementAPI {
         let stores = stores
         let authentication = authentication
         let management = management
+        let audit = audit
         routes.on(.post, "/api/v1/catalogs", options: Self.options) { request, context in
             _ = try authentication.authorized(request, context)
             try Self.requireJSON(request, accepting: ["application/json"])
             let (id, settings) = try CatalogDocument.creation(request.body, localeProblem: management.localeProblem)
             let created = try management.create(id, settings: settings, in: stores)
+            audit.record(.catalogCreated, of: request, context, catalog: id)
             var response = try Self.answer(created, status: .created)
             response.headers["Location"] = "/api/v1/catalogs/\(id)"
             return response
@@ -46,35 +51,45 @@ struct CatalogManagementAPI {
         routes.on(.patch, "/api/v1/catalogs/{id}", options: Self.changeOptions) { request, context in
             let id = try context.require("id", as: String.self)
             _ = try authentication.require(.manageCatalog, catalog: id, request, context)
-            return try api.change(request, catalog: id) { context.isCancelled() }
+            return try api.change(request, context, catalog: id)
         }
         routes.on(.delete, "/api/v1/catalogs/{id}", options: Self.options) { request, context in
             _ = try authentication.authorized(request, context)
-            return try api.delete(request, catalog: try context.require("id", as: String.self))
+            return try api.delete(request, context, catalog: try context.require("id", as: String.self))
         }
     }
 
     /// `PATCH` of catalog `id` by a user the access policy lets manage it: the API's route, and
     /// the web app's settings page (``OwnerHandler``).
-    func change(_ request: Request, catalog id: String, isCancelled: @escaping @Sendable () -> Bool) throws
-        -> Response
-    {
+    func change(_ request: Request, _ context: RequestContext, catalog id: String) throws -> Response {
+        let isCancelled = context.isCancelled
         try Self.requireJSON(request, accepting: ["application/merge-patch+json", "application/json"])
         // The body is read first: one that cannot be a patch is a 400 (or 422) whatever the catalog.
         let patch = try CatalogDocument.MergePatch(request.body)
+        var before: CatalogVisibility?
         let updated = try management.update(
             id, in: stores, ifRevision: Self.revisions(request), isCancelled: isCancelled
         ) { current in
-            try CatalogDocument.merging(patch, into: current, localeProblem: management.localeProblem)
+            before = current.visibility
+            return try CatalogDocument.merging(patch, into: current, localeProblem: management.localeProblem)
+        }
+        if updated.change != CatalogSettings.Change.none {
+            audit.record(.catalogChanged, of: request, context, catalog: id, detail: "\(updated.change)")
+        }
+        if let before, before != updated.detail.visibility {
+            audit.record(
+                .visibilityChanged, of: request, context, catalog: id,
+                detail: "\(before.rawValue) => \(updated.detail.visibility.rawValue)")
         }
         return try Self.answer(updated, status: .ok)
     }
 
     /// `DELETE` of catalog `id` by a user the access policy lets delete it, with its snapshots
     /// and thumbnails: the API's route, and the web app's settings page.
-    func delete(_ request: Request, catalog id: String) throws -> Response {
+    func delete(_ request: Request, _ context: RequestContext, catalog id: String) throws -> Response {
         let deleted = try management.delete(
             id, in: stores, ifRevision: Self.revisions(request), collectingImages: true)
+        audit.record(.catalogDeleted, of: request, context, catalog: id)
         snapshots.remove(catalog: id)
         thumbnails.remove(paths: Set(deleted.images.compactMap(Self.imagePath)))
         return Response(status: .noContent)

@@ -18,6 +18,8 @@ import CatalogStorage
 struct KeysAPI {
     let stores: any CatalogDatabase
     let authentication: RequestAuthentication
+    /// Where keys made and revoked are recorded.
+    var audit: AuditLog?
 
     /// The body of a `POST`.
     struct KeyRequest: Decodable {
@@ -38,6 +40,7 @@ struct KeysAPI {
             let keys = try stores.users().keys(ofUser: user.isAdmin ? nil : user.id)
             return MembersAPI.personal(try JSONResponse.make(KeyList(keys: keys)))
         }
+        let audit = audit
         routes.on(.post, "/api/v1/keys", options: signedIn) { request, context in
             let user = try authentication.signedIn(request, context)
             let body = try JSONResponse.decode(KeyRequest.self, from: request)
@@ -49,6 +52,9 @@ struct KeysAPI {
                 name: body.name, user: owner, catalogs: body.catalogs, actions: try Self.actions(body.actions),
                 lifetime: try body.expires.map(Self.lifetime), filter: try body.filter.map(Self.filter),
                 in: stores.users())
+            audit?.record(
+                .keyCreated, of: request, context, target: key.name,
+                detail: "of \(key.user): \(key.actionsText) in \(key.catalogsText)")
             return MembersAPI.personal(try JSONResponse.make(CreatedKey(token: text, key: key), status: .created))
         }
         routes.on(.delete, "/api/v1/keys/{name}", options: signedIn) { request, context in
@@ -58,6 +64,7 @@ struct KeysAPI {
             guard let key = try store.key(named: name), user.isAdmin || key.user == user.name,
                 try store.removeKey(named: key.name)
             else { throw HTTPError.notFound("no key named \"\(name.prefix(80))\"") }
+            audit?.record(.keyRevoked, of: request, context, target: key.name, detail: "of \(key.user)")
             return Response(status: .noContent)
         }
     }

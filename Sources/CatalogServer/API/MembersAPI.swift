@@ -12,10 +12,12 @@ import CatalogStorage
 ///
 /// The policy is asked before anything is read, so someone who may not manage the catalog is
 /// told so (403) whether or not it exists; then an unknown catalog or user is a 404. Roles are
-/// given here only in catalogs that exist (`catalog user grant` may give one beforehand).
+/// given here only in catalogs that exist (`catalog user grant` may give one beforehand). Every
+/// role given or taken away goes to the audit log.
 struct MembersAPI {
     let stores: any CatalogDatabase
     let authentication: RequestAuthentication
+    let audit: AuditLog
 
     /// The body of a `PUT`: `{"role":"viewer"|"editor"|"owner"}`.
     struct RoleRequest: Decodable {
@@ -25,6 +27,7 @@ struct MembersAPI {
     func register(in routes: inout RouterBuilder) {
         let stores = stores
         let authentication = authentication
+        let audit = audit
         let signedIn = RouteOptions(authentication: .signedIn)
         routes.get("/api/v1/catalogs/{id}/members", options: signedIn) { request, context in
             let id = try Self.catalog(request, context, authentication, stores)
@@ -45,13 +48,21 @@ struct MembersAPI {
                 throw HTTPError.badParameter("unknown role \"\(body.role.prefix(40))\"; roles: \(CatalogRole.names)")
             }
             let user = try Self.user(context, stores)
-            try stores.users().grant(user: user.name, catalog: id, role: role)
+            let previous = try stores.users().grant(user: user.name, catalog: id, role: role)
+            if previous != role {
+                audit.record(
+                    .roleGranted, of: request, context, catalog: id, target: user.name,
+                    detail: role.rawValue + (previous.map { " (was \($0.rawValue))" } ?? ""))
+            }
             return try Self.personal(JSONResponse.make(CatalogMember(user: user.name, role: role)))
         }
         routes.on(.delete, "/api/v1/catalogs/{id}/members/{user}", options: signedIn) { request, context in
             let id = try Self.catalog(request, context, authentication, stores)
             let user = try Self.user(context, stores)
-            _ = try stores.users().revoke(user: user.name, catalog: id)
+            let users = try stores.users()
+            if let role = try users.roles(ofUser: user.id)[id], try users.revoke(user: user.name, catalog: id) {
+                audit.record(.roleRevoked, of: request, context, catalog: id, target: user.name, detail: role.rawValue)
+            }
             return Response(status: .noContent)
         }
     }

@@ -11,12 +11,14 @@ import Foundation
 /// in on a phone never signs out the command line.
 ///
 /// Failed sign-ins are throttled like the web app's (429 with `Retry-After`), and password checks
-/// run on the password lane, never on an event-loop worker.
+/// run on the password lane, never on an event-loop worker. Sign-ins, failed or not, and
+/// sign-outs go to the audit log.
 struct SignInAPI {
     let stores: any CatalogDatabase
     let authenticator: Authenticator
     let authentication: RequestAuthentication
     let throttle: SignInThrottle
+    let audit: AuditLog
 
     /// How long a token from a sign-in lasts.
     static let lifetime: Duration = Authenticator.defaultSessionLifetime
@@ -26,26 +28,36 @@ struct SignInAPI {
         let authenticator = authenticator
         let authentication = authentication
         let throttle = throttle
+        let audit = audit
         // Password checks run on the password lane, unless the throttle refuses the attempt.
         let signIn = RouteOptions(
             lane: RouteLane(ServerLanes.passwords) { Self.isPasswordCheck($0, throttle: throttle) }, rateClass: .signIn)
-        routes.on(.post, "/api/v1/signin", options: signIn) { request, _ in
+        routes.on(.post, "/api/v1/signin", options: signIn) { request, context in
             let body = try JSONResponse.decode(SignInRequest.self, from: request)
+            func failed(_ reason: String) {
+                audit.record(.signInFailed, of: request, context, target: body.name, detail: "\(reason) (api)")
+            }
             guard !body.name.isEmpty, body.name.utf8.count <= 64, !body.password.isEmpty,
                 body.password.utf8.count <= 1024
-            else { throw Self.failed }
+            else {
+                failed("malformed")
+                throw Self.failed
+            }
             if case .locked(let seconds) = throttle.check(account: body.name, address: request.clientAddress) {
                 throttle.noteRefused()
+                failed("throttled")
                 throw HTTPError(
                     .tooManyRequests, code: "too_many_attempts",
                     "too many failed sign-ins; try again in \(seconds) s",
                     headers: HTTPHeaders([("Retry-After", String(seconds))]))
             }
-            guard let user = try authenticator.user(name: body.name, password: body.password, in: stores.users())
-            else {
+            let check = try authenticator.checkPassword(name: body.name, password: body.password, in: stores.users())
+            guard case .signedIn(let user) = check else {
                 throttle.recordFailure(account: body.name, address: request.clientAddress)
+                failed(check.failure ?? "failed")
                 throw Self.failed
             }
+            audit.record(.signIn, of: request, context, actor: user.name, target: user.name, detail: "api")
             throttle.recordSuccess(account: body.name, address: request.clientAddress)
             let started = authenticator.clock.now()
             let token = try authenticator.startSession(for: user, in: stores.users(), lifetime: Self.lifetime)
@@ -63,6 +75,7 @@ struct SignInAPI {
                 token.hasPrefix(Authenticator.sessionCookiePrefix)
             {
                 try authenticator.endSession(cookie: token, in: stores.users())
+                audit.record(.signOut, of: request, context, detail: "api")
             }
             return Response(status: .noContent)
         }

@@ -55,6 +55,8 @@ enum APIKeyRoutes {
         for method in [HTTPMethod.get, .put, .delete] {
             add(method, catalog + "/members/{user}", .key(.admin, catalogParameter: "id", filtered: false))
         }
+        // The audit log: administrators' (a key of theirs for every catalog, with `admin`).
+        add(.get, "/api/v1/audit", .key(.admin, catalogParameter: nil, filtered: false))
         add(.get, "/api/v1/favorites", .key(.read, catalogParameter: nil, filtered: false))
         add(.put, "/api/v1/favorites/{catalog}/{item}", .key(.write, catalogParameter: "catalog", filtered: false))
         add(.delete, "/api/v1/favorites/{catalog}/{item}", .key(.write, catalogParameter: "catalog", filtered: false))

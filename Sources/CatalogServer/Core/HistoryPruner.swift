@@ -1,7 +1,6 @@
 import CatalogModel
 import CatalogStorage
 import Foundation
-import Synchronization
 
 /// Keeps the change log for a while (`catalog serve --keep-history`, 90 days by default) and
 /// removes what is older: once when it starts, then every hour. A client whose `since` is older
@@ -12,21 +11,29 @@ public final class HistoryPruner: Sendable {
 
     private let database: any CatalogDatabase
     private let retention: TimeInterval
-    private let log: @Sendable (String) -> Void
-    private let condition = NSCondition()
-    private let stopped = Mutex(false)
-    private let finished = DispatchSemaphore(value: 0)
+    private let task: PeriodicTask
 
     /// Creates a pruner of `database`'s change log keeping `retention` seconds.
     public init(database: any CatalogDatabase, retention: TimeInterval, log: @escaping @Sendable (String) -> Void) {
         self.database = database
         self.retention = retention
-        self.log = log
+        task = PeriodicTask(name: "catalog-history", interval: 3600) { [database, retention, log] in
+            do {
+                let removed = try Self.prune(database, retention: retention, now: Date())
+                if removed > 0 { log("removed \(removed) changes older than the history keeps") }
+            } catch {
+                log("cannot prune the change log: \(error)")
+            }
+        }
     }
 
     /// Removes the changes older than the retention now; returns how many went.
     @discardableResult
     public func prune(now: Date = Date()) throws -> Int {
+        try Self.prune(database, retention: retention, now: now)
+    }
+
+    private static func prune(_ database: any CatalogDatabase, retention: TimeInterval, now: Date) throws -> Int {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         let cutoff = formatter.string(from: now.addingTimeInterval(-retention))
@@ -35,30 +42,11 @@ public final class HistoryPruner: Sendable {
 
     /// Starts the hourly thread.
     public func start() {
-        let thread = Thread { [self] in
-            while !stopped.withLock({ $0 }) {
-                do {
-                    let removed = try prune()
-                    if removed > 0 { log("removed \(removed) changes older than the history keeps") }
-                } catch {
-                    log("cannot prune the change log: \(error)")
-                }
-                condition.lock()
-                if !stopped.withLock({ $0 }) { _ = condition.wait(until: Date(timeIntervalSinceNow: 3600)) }
-                condition.unlock()
-            }
-            finished.signal()
-        }
-        thread.name = "catalog-history"
-        thread.start()
+        task.start()
     }
 
     /// Stops the thread and waits for it.
     public func stop() {
-        condition.lock()
-        stopped.withLock { $0 = true }
-        condition.signal()
-        condition.unlock()
-        finished.wait()
+        task.stop()
     }
 }

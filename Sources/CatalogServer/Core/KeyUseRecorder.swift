@@ -4,16 +4,18 @@ import Foundation
 import Synchronization
 
 /// Records when and from where API keys are used, at most once a minute per key, so a busy key
-/// does not write on every request.
+/// does not write on every request: on the key (its last use) and in the audit log (`key-used`).
 final class KeyUseRecorder: Sendable {
     /// How long after a recorded use the next is not recorded.
     static let interval: Duration = .seconds(60)
 
     private let recorded = Mutex<[String: ContinuousClock.Instant]>([:])
     private let clock: AuthClock
+    private let audit: AuditLog?
 
-    init(clock: AuthClock = .system) {
+    init(clock: AuthClock = .system, audit: AuditLog? = nil) {
         self.clock = clock
+        self.audit = audit
     }
 
     /// Records a use of `key` from `address`, unless one was recorded within ``interval``.
@@ -30,5 +32,6 @@ final class KeyUseRecorder: Sendable {
         }
         guard due else { return }
         try? stores.users().recordKeyUse(named: key.name, at: AuthClock.timestamp(clock.now()), from: address)
+        audit?.record(.keyUsed, actor: key.user, address: address, target: key.name)
     }
 }

@@ -88,11 +88,12 @@ struct RequestAuthentication: Sendable {
         switch context.options.authentication {
         case .none: return nil
         case .optional: user = try self.user(for: request)
-        case .signedIn: user = try requireUser(request)
-        case .admin: user = try requireAdmin(request)
+        case .signedIn, .admin: user = try requireUser(request)
         }
-        // The access log names who sent the request (a name, never the token).
+        // The access log and the audit log name who sent the request (a name, never the token),
+        // a refused one too.
         if let user { context.notes?.user = user.name }
+        if context.options.authentication == .admin, let user { try Self.requireAdmin(user) }
         return user
     }
 
@@ -125,7 +126,7 @@ struct RequestAuthentication: Sendable {
     {
         let user = try signedIn(request, context)
         guard try policy(for: user, key: key(for: request)).allows(action, catalog: catalog) else {
-            throw HTTPError(.forbidden, code: "forbidden", AccessPolicy.refusal(action, catalog: catalog))
+            throw AccessRefusal(action, catalog: catalog)
         }
         return user
     }
@@ -172,8 +173,13 @@ struct RequestAuthentication: Sendable {
     /// An administrator; 401 without credentials, 403 for other users.
     func requireAdmin(_ request: Request) throws -> User {
         let user = try requireUser(request)
-        guard user.isAdmin else { throw HTTPError(.forbidden, code: "forbidden", "only administrators may do this") }
+        try Self.requireAdmin(user)
         return user
+    }
+
+    /// 403 unless `user` is an administrator.
+    static func requireAdmin(_ user: User) throws {
+        guard user.isAdmin else { throw HTTPError(.forbidden, code: "forbidden", "only administrators may do this") }
     }
 
     static func unauthorized(_ message: String) -> HTTPError {

@@ -13,6 +13,8 @@ struct WebRoutes: Sendable {
     let authenticator: Authenticator
     let settings: WebSessionSettings
     let throttle: SignInThrottle
+    /// Where sign-ins, sign-outs and refusals are recorded.
+    let audit: AuditLog
     let baseURL: BaseURL
     /// The API's record changes, which the editor's changes are (``EditHandler``).
     let records: RecordsAPI

@@ -49,7 +49,7 @@ struct EditHandler: WebHandler {
             return WebRoutes.redirect("/signin?next=" + WebPaths.encode(here))
         }
         guard try session.policy(stores: stores).allows(.editRecords, catalog: id) else {
-            throw HTTPError(.forbidden, code: "forbidden", AccessPolicy.refusal(.editRecords, catalog: id))
+            throw AccessRefusal(.editRecords, catalog: id)
         }
         return try stores.read { store in
             let catalog = try store.catalogOr404(id)
@@ -103,7 +103,7 @@ struct EditHandler: WebHandler {
         let user = try session.checkScript(request)
         let id = try context.require("id", as: String.self)
         guard try session.policy(stores: stores).allows(.editRecords, catalog: id) else {
-            throw HTTPError(.forbidden, code: "forbidden", AccessPolicy.refusal(.editRecords, catalog: id))
+            throw AccessRefusal(.editRecords, catalog: id)
         }
         return (try stores.read { try $0.catalogOr404(id) }, user)
     }

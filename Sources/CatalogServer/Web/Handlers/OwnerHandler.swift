@@ -49,7 +49,7 @@ struct OwnerHandler: WebHandler {
         let session = try session(request, context)
         guard session.user != nil else { return WebRoutes.redirect("/signin?next=" + WebPaths.encode("/new")) }
         guard try session.policy(stores: stores).allows(.createCatalog, catalog: nil) else {
-            throw HTTPError(.forbidden, code: "forbidden", AccessPolicy.refusal(.createCatalog, catalog: nil))
+            throw AccessRefusal(.createCatalog, catalog: nil)
         }
         let strings = WebStrings.negotiate(request.headers["Accept-Language"])
         return NewCatalogPage(session: session, strings: strings, locales: locales(strings)).render()
@@ -86,7 +86,7 @@ struct OwnerHandler: WebHandler {
         let session = try session(request, context)
         let user = try session.checkScript(request)
         guard try session.policy(stores: stores).allows(.createCatalog, catalog: nil) else {
-            throw HTTPError(.forbidden, code: "forbidden", AccessPolicy.refusal(.createCatalog, catalog: nil))
+            throw AccessRefusal(.createCatalog, catalog: nil)
         }
         let id = try context.require("id", as: String.self)
         let strings = WebStrings.negotiate(request.headers["Accept-Language"])
@@ -107,7 +107,7 @@ struct OwnerHandler: WebHandler {
         }
         let policy = try session.policy(stores: stores)
         guard policy.allows(.manageCatalog, catalog: id) else {
-            throw HTTPError(.forbidden, code: "forbidden", AccessPolicy.refusal(.manageCatalog, catalog: id))
+            throw AccessRefusal(.manageCatalog, catalog: id)
         }
         let catalog = try stores.read { try $0.catalogOr404(id) }
         return CatalogSettingsPage(
@@ -121,7 +121,7 @@ struct OwnerHandler: WebHandler {
     func changeSettings(_ request: Request, _ context: RequestContext) throws -> Response {
         let id = try allowed(.manageCatalog, request, context)
         do {
-            return try web.management.change(request, catalog: id) { context.isCancelled() }
+            return try web.management.change(request, context, catalog: id)
         } catch let error as any HTTPResponseError {
             guard var http = error.httpError, http.status == .unprocessableContent else { throw error }
             let strings = try stores.read { try $0.catalogOr404(id) }.definition.locale
@@ -138,7 +138,7 @@ struct OwnerHandler: WebHandler {
     /// `DELETE /c/{id}/settings`: the API's deletion of the catalog.
     func deleteCatalog(_ request: Request, _ context: RequestContext) throws -> Response {
         let id = try allowed(.deleteCatalog, request, context)
-        return try web.management.delete(request, catalog: id)
+        return try web.management.delete(request, context, catalog: id)
     }
 
     /// The catalog of a change the settings page's script sends, once the session and the
@@ -148,7 +148,7 @@ struct OwnerHandler: WebHandler {
         _ = try session.checkScript(request)
         let id = try context.require("id", as: String.self)
         guard try session.policy(stores: stores).allows(action, catalog: id) else {
-            throw HTTPError(.forbidden, code: "forbidden", AccessPolicy.refusal(action, catalog: id))
+            throw AccessRefusal(action, catalog: id)
         }
         return id
     }

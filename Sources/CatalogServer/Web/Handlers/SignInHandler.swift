@@ -31,16 +31,26 @@ struct SignInHandler: WebHandler {
                 .render()
         }
         let password = fields["password"] ?? ""
-        guard !name.isEmpty, !password.isEmpty, password.utf8.count <= 1024 else { return page(.failed) }
+        func failed(_ reason: String) {
+            web.audit.record(.signInFailed, of: request, context, target: name, detail: "\(reason) (web)")
+        }
+        guard !name.isEmpty, !password.isEmpty, password.utf8.count <= 1024 else {
+            failed("malformed")
+            return page(.failed)
+        }
         let throttle = web.throttle
         if case .locked(let seconds) = throttle.check(account: name, address: request.clientAddress) {
             throttle.noteRefused()
+            failed("throttled")
             return page(.locked(retryAfter: seconds))
         }
-        guard let user = try web.authenticator.user(name: name, password: password, in: stores.users()) else {
+        let check = try web.authenticator.checkPassword(name: name, password: password, in: stores.users())
+        guard case .signedIn(let user) = check else {
             throttle.recordFailure(account: name, address: request.clientAddress)
+            failed(check.failure ?? "failed")
             return page(.failed)
         }
+        web.audit.record(.signIn, of: request, context, actor: user.name, target: user.name, detail: "web")
         throttle.recordSuccess(account: name, address: request.clientAddress)
         try Self.mergeFavorites(fields["favorites"], user: user, stores: stores)
         let cookie = try web.authenticator.startSession(for: user, in: stores.users())
@@ -64,6 +74,7 @@ struct SignInHandler: WebHandler {
         try session.checkForm(request, fields: fields)
         if let cookie = session.cookie {
             try web.authenticator.endSession(cookie: cookie, in: stores.users())
+            web.audit.record(.signOut, of: request, context, detail: "web")
         }
         var response = WebRoutes.redirect("/")
         response.headers.add(
