@@ -221,7 +221,8 @@ public final class CatalogApplication: Sendable {
         CompatRoutes(stores: stores, catalog: options.compatCatalog, baseURL: baseURL).register(in: &routes)
         ImageRoutes(store: ImageStore(directory: options.imagesDirectory), thumbnails: thumbnails, stores: stores)
             .register(in: &routes)
-        let router = routes.build(routeMiddleware: [APIKeyGate(authentication: authentication, uses: KeyUseRecorder(audit: audit))])
+        let keys = APIKeyGate(authentication: authentication, uses: KeyUseRecorder(audit: audit))
+        let router = routes.build(routeMiddleware: [keys])
         let responseCache = CacheCounters()
         CatalogMetrics.register(
             .init(
