@@ -1,4 +1,5 @@
 // swift-tools-version:6.1
+// Catalog is licensed under the Apache License, Version 2.0: see LICENSE.
 import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [

@@ -3,7 +3,8 @@
 # postgres user when run as root), on a private socket directory and port with no TCP at all,
 # then runs against it the Swift tests that need it (the behaviour suite on PostgreSQL, the
 # engine's own tests, the SQLite/PostgreSQL comparison, catalog copy, the two-server and nginx
-# tests, the change feed between two servers and the fault run that kills one again and again),
+# tests, the change feed between two servers, the fault run that kills one again and again, and
+# servers reading from a streaming replica of the cluster that is stopped and started under them),
 # a pg_dump restored with pg_restore and a `catalog copy` into SQLite and back (each must answer
 # as the original), and the OpenAPI conformance run against a server on PostgreSQL. The cluster is stopped and
 # removed on every way out.
@@ -29,9 +30,14 @@ postgres_cluster_start fsync=off synchronous_commit=off full_page_writes=off max
 server="$POSTGRES_CLUSTER_URL"
 export CATALOG_TEST_POSTGRES="$server"
 export CATALOG_TEST_POSTGRES_PASSWORDS=1
+# A hot standby streaming from it, for the read-replica tests (`serve --db-read`).
+postgres_replica_start
+export CATALOG_TEST_POSTGRES_REPLICA="$POSTGRES_REPLICA_URL"
+export CATALOG_TEST_POSTGRES_REPLICA_CTL="$POSTGRES_REPLICA_CTL"
 
 if [[ "$mode" == shell ]]; then
-  echo "export CATALOG_TEST_POSTGRES='$server' CATALOG_TEST_POSTGRES_PASSWORDS=1"
+  echo "export CATALOG_TEST_POSTGRES='$server' CATALOG_TEST_POSTGRES_PASSWORDS=1" \
+    "CATALOG_TEST_POSTGRES_REPLICA='$POSTGRES_REPLICA_URL' CATALOG_TEST_POSTGRES_REPLICA_CTL='$POSTGRES_REPLICA_CTL'"
   echo "(Ctrl-C stops and removes the cluster)" >&2
   while true; do sleep 3600; done
 fi
@@ -43,7 +49,7 @@ echo "test-postgres: Swift tests on PostgreSQL ($server)" >&2
 # of the filter that ran no test at all.
 suites=(PostgresCoverageTests CatalogBehaviourTests LiveCatalogTests LiveEditTests CatalogManagementTests
   UserBehaviourTests PostgresDatabaseTests PostgresLiveCatalogTests EngineEquivalenceTests CopyCommandTests TwoServersTests
-  SharedDatabaseServersTests FaultRunTests CatalogVisibilityTests)
+  SharedDatabaseServersTests FaultRunTests CatalogVisibilityTests ReadReplicaServersTests)
 log="$(mktemp)"
 filter="$(IFS='|'; echo "${suites[*]}")"
 swift test --skip-build --filter "$filter" 2>&1 | tee "$log"

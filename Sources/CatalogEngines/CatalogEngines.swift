@@ -29,10 +29,18 @@ public enum CatalogEngines {
         /// `generate`) create a database where none is, and make one in an empty file too,
         /// which holds nothing to lose.
         public var mustExist = false
+        /// PostgreSQL: hot standbys of the database that reads go to (`serve --db-read`), each a
+        /// `postgres://` URL. SQLite has none: its readers already read beside the writer.
+        public var readReplicas: [String] = []
 
         /// The command line's settings.
         public init() {}
     }
+
+    /// Why a SQLite database takes no read replicas.
+    public static let sqliteReplicasAdvice =
+        "read replicas (--db-read) are PostgreSQL standbys; a SQLite database has none: its readers already "
+        + "read in parallel with the writer, on one machine"
 
     /// Whether `location` names a PostgreSQL database.
     public static func isPostgres(_ location: String) -> Bool {
@@ -43,14 +51,22 @@ public enum CatalogEngines {
     /// catalogs whose stored form is older than this program or whose sort keys came from
     /// another collator version.
     ///
-    /// - Throws: ``StorageError`` `.cannotOpen` with a one-line reason.
+    /// - Throws: ``StorageError`` `.cannotOpen` with a one-line reason; `.invalidArgument` for
+    ///   read replicas of a SQLite file, or a replica that is not a `postgres://` URL.
     public static func open(_ location: String, options: Options = Options()) throws -> any CatalogDatabase {
+        if let replica = options.readReplicas.first(where: { !isPostgres($0) }) {
+            throw StorageError(
+                .invalidArgument, "a read replica must be a postgres:// or postgresql:// URL, not \(replica)")
+        }
         if isPostgres(location) {
             var postgres = options.server ? PostgresDatabase.Options.server : PostgresDatabase.Options()
             postgres.lockTimeout = options.lockTimeout
             postgres.waitingForLock = options.waitingForLock
-            let database = try PostgresDatabase(url: location, options: postgres)
+            let database = try PostgresDatabase(url: location, readReplicas: options.readReplicas, options: postgres)
             return try prepared(database) {}
+        }
+        guard options.readReplicas.isEmpty else {
+            throw StorageError(.invalidArgument, Self.sqliteReplicasAdvice)
         }
         if options.mustExist { try checkExistingFile(location) }
         var sqlite = options.server ? SQLiteDatabase.Options.server : SQLiteDatabase.Options()

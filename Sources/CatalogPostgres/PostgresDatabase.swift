@@ -16,6 +16,16 @@ import Synchronization
 /// lock a reader waits for. Account, session and favorite writes use a connection of their own
 /// and only row locks, so a sign-in never waits for an import.
 ///
+/// With read replicas (hot standbys of the primary, ``init(url:readReplicas:options:)``), a
+/// ``read(_:)`` begins its snapshot on one of them, taking turns, when that replica has replayed
+/// the newest data version this process knows of: every write made through it (the version its
+/// commit set) and the primary's version as last asked (at most the check interval ago, as for
+/// the epoch). A replica behind that, or down, is passed over for the next one, then for the
+/// primary; one that fails rests a second before it is tried again, and a read whose replica
+/// went away mid-read (or cancelled it for a recovery conflict) runs again on the primary. So a
+/// write is read back at once through this process, and another process's within the interval,
+/// however far a replica lags. Writes, accounts, sessions and favorites stay on the primary.
+///
 /// ```swift
 /// let database = try PostgresDatabase(url: "postgres://catalog@db.internal/catalog?sslmode=require")
 /// defer { database.close() }
@@ -42,6 +52,8 @@ public final class PostgresDatabase: CatalogDatabase {
         /// or an administrator's `ALTER TABLE` (and the readers queued behind it) waiting longer;
         /// the read goes on on a new connection.
         public var idleSnapshotTimeout: Duration = .seconds(30)
+        /// How long a read replica that could not be reached is left out before it is tried again.
+        public var replicaRetryAfter: Duration = .seconds(1)
 
         /// The defaults: imports and the command line.
         public init() {}
@@ -72,25 +84,40 @@ public final class PostgresDatabase: CatalogDatabase {
     private let workers: ReadWorkers
     /// Bumped after every write through this database: a new read epoch.
     private let generation = Atomic<Int>(0)
+    /// The newest data version this process knows the primary committed: set by its writes,
+    /// the primary's snapshots and epoch checks. A replica must have replayed it to be read.
+    private let newestVersion = Atomic<Int64>(0)
+    /// The read replicas, nil without any.
+    private let replicas: ReadReplicas?
+    /// The primary's connection for the replica probes.
+    private let primaryProbe: ConnectionSlot
 
     /// The advisory lock key catalog writers hold ("CTLG").
     static let writerLock: Int64 = 0x4354_4C47
 
     /// Connects, creating and migrating the schema when needed.
     ///
-    /// - Parameter url: a `postgres://` or `postgresql://` URL, given to libpq as is (host,
-    ///   port, user, password, database, `sslmode` and the other parameters libpq knows).
+    /// - Parameters:
+    ///   - url: a `postgres://` or `postgresql://` URL, given to libpq as is (host, port, user,
+    ///     password, database, `sslmode` and the other parameters libpq knows).
+    ///   - readReplicas: URLs of hot standbys of the same database, which reads go to (see the
+    ///     type's discussion). One that cannot be reached now is tried again later.
     /// - Throws: ``StorageError`` `.cannotOpen` for a server that cannot be reached, bad
-    ///   credentials, a database that is not a catalog database or is newer than this program.
-    public init(url: String, options: Options = Options()) throws {
+    ///   credentials, a database that is not a catalog database or is newer than this program, a
+    ///   replica that is a copy of another database.
+    public init(url: String, readReplicas: [String] = [], options: Options = Options()) throws {
         let location = PostgresLocation(url)
         postgresLocation = location
         self.options = options
         let connection = try PostgresConnection(location)
         let databaseID: String
+        let replicaLocations = readReplicas.map(PostgresLocation.init)
         do {
             try PostgresSchema.migrate(connection, lockTimeout: options.lockTimeout)
-            databaseID = try connection.query("SELECT database_id FROM catalog_state").text(0, 0)
+            let state = try connection.query("SELECT database_id, data_version FROM catalog_state")
+            databaseID = state.text(0, 0)
+            newestVersion.store(state.int64(0, 1), ordering: .relaxed)
+            for replica in replicaLocations { try Self.checkReplica(replica, of: location, databaseID: databaseID) }
         } catch {
             connection.close()
             throw error
@@ -98,6 +125,9 @@ public final class PostgresDatabase: CatalogDatabase {
         self.databaseID = databaseID
         writer = ConnectionSlot(location: location, connection: connection)
         accounts = ConnectionSlot(location: location, connection: nil)
+        primaryProbe = ConnectionSlot(location: location, connection: nil)
+        replicas =
+            replicaLocations.isEmpty ? nil : ReadReplicas(replicaLocations, retryAfter: options.replicaRetryAfter)
         let postings = PostingCache(budget: options.postingCacheBytes)
         self.postings = postings
         workers = ReadWorkers(name: "postgres.read")
@@ -107,8 +137,28 @@ public final class PostgresDatabase: CatalogDatabase {
         readers = WorkerLocal {
             Reader(
                 connection: try PostgresConnection(location, settings: settings), databaseID: databaseID,
-                postings: postings, indexCache: indexes, interval: interval)
+                postings: postings, indexCache: indexes, interval: interval, replicas: replicaLocations.count
+            ) { replica in
+                PostgresCatalogReader(
+                    connection: try PostgresConnection(replicaLocations[replica], settings: settings),
+                    databaseID: databaseID, postings: postings, indexCache: indexes)
+            }
         }
+    }
+
+    /// Refuses a replica that answers as a copy of another catalog database (its
+    /// `catalog_state.database_id` differs): reads from it would mix two databases. One that
+    /// cannot be reached, or has not replayed the schema yet, is accepted, and tried when read.
+    private static func checkReplica(
+        _ replica: PostgresLocation, of primary: PostgresLocation, databaseID: String
+    ) throws {
+        guard let connection = try? PostgresConnection(replica) else { return }
+        defer { connection.close() }
+        guard let found = try? connection.query("SELECT database_id FROM catalog_state").text(0, 0),
+            found != databaseID
+        else { return }
+        throw StorageError(
+            .cannotOpen, "the read replica \(replica) is not a copy of \(primary): it holds another catalog database")
     }
 
     // MARK: - Reading
@@ -116,22 +166,51 @@ public final class PostgresDatabase: CatalogDatabase {
     /// A thread's connection, how deep in `read`s the thread is, its read epoch and its user
     /// store. Used by its own thread only.
     final class Reader {
+        /// Reads on the primary.
         let catalogs: PostgresCatalogReader
         var epoch: ReadEpoch
         var depth = 0
         var users: PostgresUserStore?
+        /// The primary connection.
         var connection: PostgresConnection { catalogs.connection }
+        /// The reader the open snapshot is on: ``catalogs``, or a replica's.
+        private(set) var active: PostgresCatalogReader
+        /// Reads on each replica, connected on first use.
+        private var replicas: [PostgresCatalogReader?]
+        private let makeReplica: (Int) throws -> PostgresCatalogReader
         /// This process's write generation when the snapshot began.
         private var generation = 0
 
         init(
             connection: PostgresConnection, databaseID: String, postings: PostingCache, indexCache: SearchIndexCache,
-            interval: Duration
+            interval: Duration, replicas: Int, makeReplica: @escaping (Int) throws -> PostgresCatalogReader
         ) {
             catalogs = PostgresCatalogReader(
                 connection: connection, databaseID: databaseID, postings: postings, indexCache: indexCache)
+            active = catalogs
             epoch = ReadEpoch(interval: interval)
+            self.replicas = Array(repeating: nil, count: replicas)
+            self.makeReplica = makeReplica
             catalogs.restart = { [unowned self] in try begin(generation: generation) }
+        }
+
+        /// Begins a snapshot on `replica` and returns the data version it sees, connecting to
+        /// it first when this thread has not yet (or again once, when the connection was lost).
+        /// A replica's reader never restarts on its own: a read that loses it runs again on the
+        /// primary (``PostgresDatabase/read(_:)``).
+        func begin(onReplica replica: Int) throws -> (reader: PostgresCatalogReader, version: Int64) {
+            let reader: PostgresCatalogReader
+            if let made = replicas[replica] {
+                reader = made
+            } else {
+                reader = try makeReplica(replica)
+                replicas[replica] = reader
+            }
+            reader.dataVersion = -1
+            let version = try Self.beginSnapshot(on: reader.connection)
+            reader.dataVersion = version
+            active = reader
+            return (reader, version)
         }
 
         /// Begins a snapshot and reads the data version it sees, in one round trip (after a
@@ -139,13 +218,19 @@ public final class PostgresDatabase: CatalogDatabase {
         /// again once.
         func begin(generation: Int) throws {
             catalogs.dataVersion = -1
-            let begin = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SELECT data_version FROM catalog_state"
-            let sql = connection.inTransaction ? "ROLLBACK; " + begin : begin
-            let result = try Self.executeReconnecting(sql, on: connection)
-            let version = Int64(result.text(0, 0)) ?? 0
+            let version = try Self.beginSnapshot(on: connection)
             self.generation = generation
             epoch.observed(now: .now, generation: generation, dataVersion: version)
             catalogs.dataVersion = version
+            active = catalogs
+        }
+
+        /// Begins a snapshot on `connection` and returns the data version it sees, in one round
+        /// trip (after a ROLLBACK of a transaction left open, in the same one).
+        static func beginSnapshot(on connection: PostgresConnection) throws -> Int64 {
+            let begin = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SELECT data_version FROM catalog_state"
+            let sql = connection.inTransaction ? "ROLLBACK; " + begin : begin
+            return Int64(try executeReconnecting(sql, on: connection).text(0, 0)) ?? 0
         }
 
         /// Runs `sql`, connecting again once when the connection was lost (``PostgresConnection/isLost(after:)``:
@@ -165,14 +250,23 @@ public final class PostgresDatabase: CatalogDatabase {
         /// waiting for the server's answer: it ends the snapshot as soon as it reads it, and the
         /// next statement on the connection reads the answer. A read costs one round trip.
         func end() {
-            catalogs.dataVersion = -1
-            if connection.inTransaction { connection.send("ROLLBACK") }
+            active.dataVersion = -1
+            if active.connection.inTransaction { active.connection.send("ROLLBACK") }
+            active = catalogs
         }
 
         /// Ends the snapshot, if one is open, and waits for it (before closing the connection).
         func endNow() {
-            catalogs.dataVersion = -1
-            if connection.inTransaction { _ = try? connection.execute("ROLLBACK") }
+            active.dataVersion = -1
+            if active.connection.inTransaction { _ = try? active.connection.execute("ROLLBACK") }
+            active = catalogs
+        }
+
+        /// Closes every connection of this thread.
+        func close() {
+            endNow()
+            connection.close()
+            for replica in replicas { replica?.connection.close() }
         }
     }
 
@@ -181,15 +275,76 @@ public final class PostgresDatabase: CatalogDatabase {
         if reader.depth > 0 {
             reader.depth += 1
             defer { reader.depth -= 1 }
-            return try body(reader.catalogs)
+            return try body(reader.active)
         }
-        try reader.begin(generation: generation.load(ordering: .acquiring))
+        let generation = generation.load(ordering: .acquiring)
+        if let replicas, let chosen = beginOnReplica(reader, replicas, generation: generation) {
+            let (replica, on) = chosen
+            reader.depth = 1
+            do {
+                let result = try body(on)
+                reader.depth = 0
+                reader.end()
+                return result
+            } catch {
+                reader.depth = 0
+                reader.end()
+                // A replica that went away, or cancelled the read for a recovery conflict
+                // (SQLSTATE 40001 on a standby): the read runs again, on the primary.
+                let lost = on.connection.isLost(after: error)
+                guard lost || (error as? StorageError)?.engineCode == "40001" else { throw error }
+                if lost { replicas.failed(replica) } else { replicas.behind(replica) }
+            }
+        }
+        try reader.begin(generation: generation)
+        if let replicas {
+            observed(reader.catalogs.dataVersion)
+            replicas.readOnPrimary()
+        }
         reader.depth = 1
         defer {
             reader.depth = 0
             reader.end()
         }
         return try body(reader.catalogs)
+    }
+
+    /// Begins the thread's snapshot on the first replica in turn that answers and has replayed
+    /// the newest data version this process knows of (asked of the primary first when the
+    /// thread's last check is older than the check interval); nil when none has.
+    private func beginOnReplica(
+        _ reader: Reader, _ replicas: ReadReplicas, generation: Int
+    ) -> (replica: Int, reader: PostgresCatalogReader)? {
+        // A primary that does not answer leaves the replicas to answer with what they have.
+        if reader.epoch.needsCheck(now: .now, generation: generation) { _ = try? readEpoch() }
+        let needed = newestVersion.load(ordering: .acquiring)
+        for replica in replicas.candidates() {
+            do {
+                let (on, version) = try reader.begin(onReplica: replica)
+                if version >= needed {
+                    replicas.read(on: replica)
+                    return (replica, on)
+                }
+                reader.end()
+                replicas.behind(replica)
+            } catch {
+                reader.end()
+                replicas.failed(replica)
+            }
+        }
+        return nil
+    }
+
+    /// Where reads went, and each replica's replay as it answers now; nil without replicas.
+    public func readReplicaReport() -> ReadReplicaReport? {
+        guard let replicas else { return nil }
+        let primary = try? primaryProbe.with { try $0.query("SELECT data_version FROM catalog_state").int64(0, 0) }
+        return replicas.report(primaryVersion: primary)
+    }
+
+    /// Remembers that the primary committed data version `version`.
+    private func observed(_ version: Int64) {
+        newestVersion.max(version, ordering: .releasing)
     }
 
     public func read<T: Sendable>(_ body: @escaping @Sendable (any CatalogReader) throws -> T) async throws -> T {
@@ -205,7 +360,9 @@ public final class PostgresDatabase: CatalogDatabase {
             return reader.epoch.epoch
         }
         let result = try Reader.executeReconnecting("SELECT data_version FROM catalog_state", on: reader.connection)
-        reader.epoch.observed(now: now, generation: current, dataVersion: Int64(result.text(0, 0)) ?? 0)
+        let version = Int64(result.text(0, 0)) ?? 0
+        reader.epoch.observed(now: now, generation: current, dataVersion: version)
+        observed(version)
         return reader.epoch.epoch
     }
 
@@ -247,8 +404,10 @@ public final class PostgresDatabase: CatalogDatabase {
         do {
             if writerLock { try lockForWriting(connection) }
             let result = try body()
-            try connection.query("UPDATE catalog_state SET data_version = data_version + 1")
+            let version = try connection.query(
+                "UPDATE catalog_state SET data_version = data_version + 1 RETURNING data_version")
             try connection.execute("COMMIT")
+            observed(version.int64(0, 0))
             return result
         } catch {
             connection.abortCopy()
@@ -300,12 +459,11 @@ public final class PostgresDatabase: CatalogDatabase {
 
     public func close() {
         workers.close()
-        for reader in readers.drain() {
-            reader.endNow()
-            reader.connection.close()
-        }
+        for reader in readers.drain() { reader.close() }
         writer.close()
         accounts.close()
+        primaryProbe.close()
+        replicas?.close()
     }
 }
 

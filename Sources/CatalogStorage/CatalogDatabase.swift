@@ -46,6 +46,10 @@ public protocol CatalogDatabase: AnyObject, Sendable {
     /// Accounts, sessions, tokens and favorites, for the calling thread.
     func users() throws -> any UserStore
 
+    /// Where reads went and how the read replicas are, asked of each replica now; nil for a
+    /// database without replicas (the default).
+    func readReplicaReport() -> ReadReplicaReport?
+
     /// Closes every connection. Nothing may use the database afterwards.
     func close()
 }

@@ -17,11 +17,7 @@ import Testing
         init(engine: TemporaryDatabase.Engine) throws {
             database = try TemporaryDatabase(engine: engine, prefix: "shared-servers")
             let location = database.location
-            let demo = try ServeProcess.run(["demo", "--db", location])
-            guard demo.status == 0 else { throw ServeProcessError(message: "catalog demo: \(demo.output)") }
-            let user = try ServeProcess.run(["user", "add", "ada", "--admin", "--db", location])
-            guard user.status == 0 else { throw ServeProcessError(message: "catalog user add: \(user.output)") }
-            token = user.output.trimmingCharacters(in: .whitespacesAndNewlines)
+            token = try ServeProcess.demoWithAdministrator(at: location)
             let directory = database.directory
             // One snapshot folder for both, as servers of one database on one machine share by default.
             let arguments = [

@@ -157,6 +157,18 @@ public final class ServeProcess: Sendable {
         let status = process.terminationStatus
         return (status, status == 0 ? text : text + printed.lines.joined())
     }
+
+    /// Fills the database at `location` with the demo catalogs and adds the administrator `ada`;
+    /// returns ada's token.
+    ///
+    /// - Throws: when either command fails, with what it printed.
+    public static func demoWithAdministrator(at location: String) throws -> String {
+        let demo = try run(["demo", "--db", location])
+        guard demo.status == 0 else { throw ServeProcessError(message: "catalog demo: \(demo.output)") }
+        let user = try run(["user", "add", "ada", "--admin", "--db", location])
+        guard user.status == 0 else { throw ServeProcessError(message: "catalog user add: \(user.output)") }
+        return user.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
 }
 
 /// Why a ``ServeProcess`` could not start.

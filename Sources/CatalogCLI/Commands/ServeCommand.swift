@@ -46,6 +46,18 @@ struct ServeCommand: Command {
         }
         return name
     }
+    static let dbRead = Option<[String]>(
+        "db-read", value: "URL", showing: "none: every read goes to --db",
+        help:
+            "a PostgreSQL hot standby of --db to read from (repeatable; reads take turns among them); a standby that "
+            + "is down or has not replayed the newest write this server knows of is passed over for --db, and "
+            + "writes, sign-ins and favorites always go to --db"
+    ) { (url: String) throws(CLIError) -> String in
+        guard CatalogEngines.isPostgres(url) else {
+            throw CLIError.usage("--db-read takes a postgres:// or postgresql:// URL, got '\(url)'")
+        }
+        return url
+    }
     static let usersDB = CommonOptions.usersDB.help(
         "the accounts file: users, sessions, tokens, favorites",
         default: "beside the database, catalog.sqlite → catalog-users.sqlite")
@@ -177,7 +189,7 @@ struct ServeCommand: Command {
     }
 
     static let options: [any OptionDeclaration] = [
-        host, port, threads, compatCatalog, images, publicURL, hostName, usersDB, maxUploadMB, importTimeout,
+        dbRead, host, port, threads, compatCatalog, images, publicURL, hostName, usersDB, maxUploadMB, importTimeout,
         maxConnections, maxConnectionsPerIP, timeout, headerTimeout, bodyTimeout, trustedProxy, clientCPUBudget,
         refreshEvery, refreshTimeout, maxDownloadMB, allowPrivateFetch, snapshots, keepHistory, auditKeep, backupEvery,
         backupDir, keep, quiet, logFormat, metricsAllow, metricsPort,
@@ -277,6 +289,10 @@ struct ServeCommand: Command {
         let backupDirectory = try arguments[Self.backupDir] ?? ScheduledBackups.defaultDirectory(forDatabase: path)
         let backupsKept = try arguments[Self.keep] ?? 7
 
+        let readReplicas = try arguments[Self.dbRead]
+        if !readReplicas.isEmpty && !CatalogEngines.isPostgres(path) {
+            throw CLIError.usage("--db-read: \(CatalogEngines.sqliteReplicasAdvice)")
+        }
         // Fail now, with the reason, rather than on the first request.
         if !CatalogEngines.isPostgres(path) && !FileManager.default.fileExists(atPath: path) {
             throw CLIError.failure("no database at \(path); create one with 'catalog demo' or 'catalog import'")
@@ -284,6 +300,7 @@ struct ServeCommand: Command {
         var engineOptions = context.engineOptions
         engineOptions.server = true
         engineOptions.mustExist = true
+        engineOptions.readReplicas = readReplicas
         let options = CatalogServerOptions(database: try CatalogEngines.open(path, options: engineOptions), settings)
 
         // Block the stop signals before any thread starts, so every worker inherits the mask and

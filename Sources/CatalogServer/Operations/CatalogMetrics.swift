@@ -133,6 +133,51 @@ struct CatalogMetrics: Sendable {
         registry.gauge("catalog_records", help: "Records in each catalog.", labels: ["catalog"]) {
             catalogs(stores).map { ([$0.id], Double($0.count)) }
         }
+        registerReplicas(stores, in: registry)
+    }
+
+    /// The read replicas' metrics (`--db-read`); without replicas they have no samples.
+    private static func registerReplicas(_ stores: any CatalogDatabase, in registry: MetricsRegistry) {
+        registry.counter(
+            "catalog_database_reads_total",
+            help: "Read snapshots begun, by database server: primary, or a read replica's URL (with read replicas).",
+            labels: ["server"]
+        ) {
+            guard let report = stores.readReplicaReport() else { return [] }
+            return [(["primary"], Double(report.primaryReads))]
+                + report.replicas.map { ([$0.name], Double($0.reads)) }
+        }
+        registry.counter(
+            "catalog_database_replica_skipped_total",
+            help: "Reads that passed a read replica over because it was down or behind the newest write known.",
+            labels: ["replica"]
+        ) {
+            stores.readReplicaReport()?.replicas.map { ([$0.name], Double($0.skipped)) } ?? []
+        }
+        registry.gauge(
+            "catalog_database_replica_up", help: "Whether a read replica answers (1) or not (0).", labels: ["replica"]
+        ) {
+            stores.readReplicaReport()?.replicas.map { ([$0.name], $0.isUp ? 1 : 0) } ?? []
+        }
+        registry.gauge(
+            "catalog_database_replica_lag_seconds",
+            help:
+                "How far a read replica's replay is behind: the age of the last transaction it replayed, 0 when "
+                + "caught up.",
+            labels: ["replica"]
+        ) {
+            stores.readReplicaReport()?.replicas.compactMap { replica in
+                replica.lagSeconds.map { ([replica.name], $0) }
+            } ?? []
+        }
+        registry.gauge(
+            "catalog_database_replica_versions_behind",
+            help: "Committed writes (data versions) the primary is ahead of a read replica.", labels: ["replica"]
+        ) {
+            stores.readReplicaReport()?.replicas.compactMap { replica in
+                replica.versionsBehind.map { ([replica.name], Double($0)) }
+            } ?? []
+        }
     }
 
     /// One reading per search cache (``CatalogSearchIndex/cacheUsage``), labelled `search_NAME`.
