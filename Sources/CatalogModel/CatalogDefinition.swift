@@ -70,6 +70,9 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
     /// What the last import read and how (``ImportStamp``): the same source imported the same
     /// way again has nothing to do.
     public var lastImport: ImportStamp?
+    /// How search treats the catalog: synonyms, stop words, typo rules (``SearchSettings``).
+    /// Written only when it is not the default, so catalogs without settings keep their shape.
+    public var searchSettings: SearchSettings
 
     /// Creates a definition with no mapping.
     public init(
@@ -109,6 +112,7 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
         self.flatList = false
         self.rowTint = nil
         self.schemaType = nil
+        self.searchSettings = SearchSettings()
     }
 
     /// The label of a field (a role's raw value or an extra field's name) in `language`, when
@@ -153,7 +157,7 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case id, title, locale, rootElement, recordElement, mapping, categoryValues, categorySeparator, scopes
         case categories, fieldOrder, fieldTypes, language, translatedFields, idSource, rootAttributes
-        case recordAttributes, source, fieldLabels, flatList, rowTint, schemaType, lastImport
+        case recordAttributes, source, fieldLabels, flatList, rowTint, schemaType, lastImport, searchSettings
     }
 
     public init(from decoder: any Decoder) throws {
@@ -190,6 +194,7 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
         rowTint = try c.decodeIfPresent(RowTint.self, forKey: .rowTint)
         schemaType = try c.decodeIfPresent(String.self, forKey: .schemaType)
         lastImport = try c.decodeIfPresent(ImportStamp.self, forKey: .lastImport)
+        searchSettings = try c.decodeIfPresent(SearchSettings.self, forKey: .searchSettings) ?? SearchSettings()
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -217,6 +222,7 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
         try c.encodeIfPresent(rowTint, forKey: .rowTint)
         try c.encodeIfPresent(schemaType, forKey: .schemaType)
         try c.encodeIfPresent(lastImport, forKey: .lastImport)
+        if !searchSettings.isDefault { try c.encode(searchSettings, forKey: .searchSettings) }
     }
 }
 

@@ -262,7 +262,7 @@ public struct CatalogManagement: Sendable {
     // MARK: - Shared
 
     /// The catalog, at one of `revisions` when they are given.
-    private static func current(_ id: String, reader: any CatalogReader, revisions: Set<String>?) throws
+    static func current(_ id: String, reader: any CatalogReader, revisions: Set<String>?) throws
         -> StoredCatalog
     {
         guard let current = try reader.catalog(id) else {

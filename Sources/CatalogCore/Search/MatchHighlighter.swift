@@ -13,21 +13,23 @@ struct MatchHighlighter {
     /// The longest snippet, in UTF-16 code units.
     static let snippetLength = 120
 
-    private typealias Term = (bytes: [UInt8], scalars: [Unicode.Scalar], typos: TypoMatcher.Allowance?, isLast: Bool)
+    private typealias Term = (
+        bytes: [UInt8], scalars: [Unicode.Scalar], typos: TypoMatcher.Allowance?, isLast: Bool, synonyms: [[UInt8]]
+    )
 
-    /// The query's words (or symbols), each with its typo allowance: made once per search, not
-    /// once per hit.
+    /// The query's words (or symbols), each with its typo allowance and synonyms: made once per
+    /// search, not once per hit.
     private let terms: [Term]
 
-    init(query: SearchQuery) {
+    init(query: SearchQuery, rules: SearchRules) {
         self.query = query
         if query.words.isEmpty {
-            terms = query.symbols.map { (Array($0.utf8), Array($0.unicodeScalars), nil, false) }
+            terms = query.symbols.map { (Array($0.utf8), Array($0.unicodeScalars), nil, false, []) }
         } else {
             let last = query.sequence.last
             terms = query.words.map {
-                let scalars = Array($0.unicodeScalars)
-                return (Array($0.utf8), scalars, TypoMatcher.allowance(forLength: scalars.count), $0 == last)
+                let synonyms = (rules.synonyms[$0] ?? []).map { Array($0.utf8) }
+                return (Array($0.utf8), Array($0.unicodeScalars), rules.allowance(for: $0), $0 == last, synonyms)
             }
         }
     }
@@ -80,6 +82,9 @@ struct MatchHighlighter {
     /// word), else a word within the word's typos.
     private static func find(_ term: Term, in folded: FoldedText, fromWordStart: Bool = false) -> Range<Int>? {
         if let exact = folded.find(term.bytes, allowSubstring: !fromWordStart) { return exact.range }
+        for synonym in term.synonyms {
+            if let match = folded.find(synonym, allowSubstring: false), match.kind == .word { return match.range }
+        }
         guard let typos = term.typos else { return nil }
         var index = 0
         let bytes = folded.bytes
