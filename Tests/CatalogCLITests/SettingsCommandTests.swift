@@ -20,6 +20,7 @@ import Testing
                 stop words:    (none)
                 typos:         one from 5 letters, two from 9
                 typo-exempt:   (none)
+                searchable:    *
 
                 """)
         #expect(try cli.run(["search", "gulyás", "--catalog", "cookbook"]).stdout.contains("0 found"))
@@ -42,6 +43,7 @@ import Testing
                 stop words:    a, az
                 typos:         one from 4 letters, two from 8
                 typo-exempt:   paprika
+                searchable:    *
 
                 """)
         let found = try cli.run(["search", "gulyás", "--catalog", "cookbook"]).stdout
@@ -49,6 +51,12 @@ import Testing
         #expect(
             try cli.run(["search", "a gulyás", "--catalog", "cookbook"]).stdout == found,
             "a stop word leaves the query")
+
+        // Searchable fields build the index again.
+        #expect(try cli.run(["search", "burgonya", "--catalog", "cookbook"]).stdout.contains("r21\t"))
+        let titles = try cli.run(["settings", "cookbook", "--searchable", "title,subtitle", "--json"])
+        #expect(try json(titles.stdout)["searchableFields"] as? [String] == ["title", "subtitle"])
+        #expect(!(try cli.run(["search", "burgonya", "--catalog", "cookbook"]).stdout.contains("r21\t")))
 
         // An empty value removes a setting.
         let cleared = try cli.run(["settings", "cookbook", "--synonyms", "", "--json"])

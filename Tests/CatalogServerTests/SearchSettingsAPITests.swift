@@ -37,7 +37,8 @@ import Testing
         #expect(initial.status == 200)
         #expect(
             initial.text
-                == #"{"stopWords":[],"synonyms":[],"typos":{"exemptWords":[],"oneTypoFrom":5,"twoTyposFrom":9}}"#)
+                == #"{"searchableFields":["*"],"stopWords":[],"synonyms":[],"typos":{"exemptWords":[],"#
+                + #""oneTypoFrom":5,"twoTyposFrom":9}}"#)
         #expect(initial.headers["Cache-Control"] == "private, no-store")
         #expect(try hits("gulyás").isEmpty)
         #expect(try hits("halászlé") == ["r12"])
@@ -46,17 +47,28 @@ import Testing
         #expect(changed.status == 200, "\(changed.text)")
         #expect(
             changed.text
-                == #"{"stopWords":[],"synonyms":["gulyás, halászlé"],"typos":{"exemptWords":[],"oneTypoFrom":6,"#
-                + #""twoTyposFrom":9}}"#)
+                == #"{"searchableFields":["*"],"stopWords":[],"synonyms":["gulyás, halászlé"],"typos":{"#
+                + #""exemptWords":[],"oneTypoFrom":6,"twoTyposFrom":9}}"#)
         let etag = try #require(changed.headers["ETag"])
         #expect(try fixture.request("/api/v1/catalogs/cookbook/settings", token: admin).headers["ETag"] == etag)
         #expect(try hits("gulyás") == ["r12"])
         #expect(try hits("halászlé") == ["r12"])
 
+        // Searchable fields build the index again: a description's word is no longer found.
+        #expect(try hits("burgonya").contains("r21"))
+        let titles = try patch(#"{"searchableFields":["title","subtitle"]}"#, token: admin)
+        #expect(titles.status == 200, "\(titles.text)")
+        #expect(try hits("burgonya") == ["r15"])
+        let every = try patch(#"{"searchableFields":null}"#, token: admin)
+        #expect(every.status == 200)
+        #expect(every.headers["ETag"] != etag)
+        #expect(try hits("burgonya").contains("r21"))
+
         // A stale revision changes nothing.
         let stale = try patch(#"{"stopWords":["a"]}"#, token: admin, headers: [("If-Match", #""0-stale""#)])
         #expect(stale.status == 412)
-        #expect(try patch(#"{"synonyms":null}"#, token: admin, headers: [("If-Match", etag)]).status == 200)
+        let current = try #require(every.headers["ETag"])
+        #expect(try patch(#"{"synonyms":null}"#, token: admin, headers: [("If-Match", current)]).status == 200)
         #expect(try hits("gulyás").isEmpty)
     }
 
@@ -78,12 +90,13 @@ import Testing
     @Test func mistakesNameTheirKeyAndChangeNothing() throws {
         let admin = fixture.adminToken
         let bad = try patch(
-            #"{"synonyms":["krumpli"],"stopWords":[""],"typos":{"oneTypoFrom":0},"weights":{}}"#, token: admin)
+            #"{"synonyms":["krumpli"],"stopWords":[""],"typos":{"oneTypoFrom":0},"weights":{},"searchableFields":[]}"#,
+            token: admin)
         #expect(bad.status == 422, "\(bad.text)")
         let problems = (bad.object["error"] as? [String: Any])?["problems"] as? [[String: Any]] ?? []
         #expect(
             problems.compactMap { $0["pointer"] as? String } == [
-                "/weights", "/synonyms/0", "/typos/oneTypoFrom", "/stopWords/0",
+                "/weights", "/synonyms/0", "/typos/oneTypoFrom", "/stopWords/0", "/searchableFields",
             ])
         #expect(try patch("[1]", token: admin).status == 422)
         #expect(try patch("{", token: admin).status == 400)

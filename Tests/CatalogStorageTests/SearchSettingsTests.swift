@@ -152,6 +152,31 @@ import Testing
     }
 
     @Test(arguments: engines)
+    func searchableFieldsBuildTheIndexAgain(engine: TemporaryDatabase.Engine) throws {
+        let fixture = try fixture(engine)
+        #expect(try ids(fixture, "garage") == ["g7"])
+        #expect(try ids(fixture, "g7") == ["g7"])
+        let before = try fixture.catalog("shop")
+        let changed = try change(fixture) { $0.searchableFields = ["title", "subtitle"] }
+        #expect(changed.settings.searchableFields == ["title", "subtitle"])
+        #expect(try ids(fixture, "garage").isEmpty)
+        #expect(try ids(fixture, "g7").isEmpty)
+        let lamp = try fixture.search("lamp", in: "shop")
+        #expect(lamp.items.map(\.id) == ["g7"])
+        #expect(lamp.items.first?.snippet == nil)
+        let after = try fixture.catalog("shop")
+        #expect(after.revision != before.revision)
+        #expect(try fixture.items("shop").records.map(\.id).sorted() == Self.goods.map(\.id).sorted())
+        // Only the title searched: another field's words are neither found nor shown.
+        _ = try change(fixture) { $0.searchableFields = ["title"] }
+        #expect(try ids(fixture, "city").isEmpty)
+        #expect(try ids(fixture, "red") == ["g2"])
+        _ = try change(fixture) { $0.searchableFields = ["*"] }
+        #expect(try ids(fixture, "garage") == ["g7"])
+        #expect(try ids(fixture, "city") == ["g2"])
+    }
+
+    @Test(arguments: engines)
     func typoRulesChangeWhichWordsHaveTypos(engine: TemporaryDatabase.Engine) throws {
         let fixture = try fixture(engine)
         // "bicyle" (6 letters) has one typo by default; "pats" (4) only a swap.

@@ -35,8 +35,12 @@ struct RecordTermCollector {
         case title = 0x74, first = 0x66, field = 0x64
     }
 
-    init(germanVariants: Bool) {
+    /// The fields whose words are collected (``SearchSettings/searchableFields``).
+    private let searchable: SearchSettings
+
+    init(germanVariants: Bool, searchable: SearchSettings = SearchSettings()) {
         scanner = WordScanner(germanVariants: germanVariants)
+        self.searchable = searchable
         scratch.reserveCapacity(128)
     }
 
@@ -49,18 +53,23 @@ struct RecordTermCollector {
         var length = 0
         var wordIndex = 0
         var scanner = self.scanner
+        // The title's length ranks the record whether or not its words are searched.
+        let titleSearched = searchable.isSearchable("title")
         scanner.scan(record.title) { token, bytes in
             switch token {
             case .word:
                 length += (wordIndex > 0 ? 1 : 0) + Self.scalarCount(bytes)
-                if wordIndex == 0 { addWord(bytes, as: .first) }
-                addWord(bytes, as: .title)
+                if titleSearched {
+                    if wordIndex == 0 { addWord(bytes, as: .first) }
+                    addWord(bytes, as: .title)
+                }
                 wordIndex += 1
             case .variant:
+                guard titleSearched else { break }
                 if wordIndex == 1 { addWord(bytes, as: .first) }
                 addWord(bytes, as: .title)
             case .symbol:
-                addTerm(.titleSymbol, bytes)
+                if titleSearched { addTerm(.titleSymbol, bytes) }
             }
         }
         rankLength = length
@@ -73,12 +82,14 @@ struct RecordTermCollector {
             }
         }
         // Ids are unique: remembering their words would only fill the cache.
-        scanField(record.id, remember: false)
-        if let subtitle = record.subtitle { scanField(subtitle) }
-        if let description = record.description { scanField(description) }
-        for label in record.categories { scanField(label) }
+        if searchable.isSearchable("id") { scanField(record.id, remember: false) }
+        if let subtitle = record.subtitle, searchable.isSearchable("subtitle") { scanField(subtitle) }
+        if let description = record.description, searchable.isSearchable("description") { scanField(description) }
+        if searchable.isSearchable("categories") {
+            for label in record.categories { scanField(label) }
+        }
         // In name order, so the same records always number their terms the same way.
-        for name in record.fields.keys.sorted() {
+        for name in record.fields.keys.sorted() where searchable.isSearchable(name) {
             for text in record.fields[name]!.values { scanField(text) }
         }
         self.scanner = scanner

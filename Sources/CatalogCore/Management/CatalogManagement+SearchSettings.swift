@@ -8,8 +8,10 @@ extension CatalogManagement {
     /// One write transaction stores them in the catalog's definition and counts a change of the
     /// catalog, so every search, on this server or another sharing the database, reads the old
     /// settings or the new ones whole, and the response caches, snapshots and change feeds that
-    /// follow the catalog's changes see one. Nothing in the index changes: settings apply when a
-    /// query is read.
+    /// follow the catalog's changes see one. Synonyms, stop words and typo rules apply when a
+    /// query is read; new searchable fields build the catalog's index again from its records in
+    /// the same transaction (as a new locale does), readers keeping the previous version until it
+    /// commits.
     ///
     /// ```swift
     /// let changed = try management.updateSearchSettings("cookbook", in: database) { settings in
@@ -21,6 +23,7 @@ extension CatalogManagement {
     ///
     /// - Parameters:
     ///   - revisions: when given, the change is refused unless the catalog is at one of them.
+    ///   - isCancelled: checked while a rebuild runs; true stops it, changing nothing.
     ///   - change: the new settings, from the settings inside the transaction; it may throw (a
     ///     merge patch with problems).
     /// - Returns: the settings as stored, and the catalog's revision.
@@ -29,7 +32,7 @@ extension CatalogManagement {
     ///   throws.
     public func updateSearchSettings(
         _ id: String, in database: any CatalogDatabase, ifRevision revisions: Set<String>? = nil,
-        change: (SearchSettings) throws -> SearchSettings
+        isCancelled: () -> Bool = { false }, change: (SearchSettings) throws -> SearchSettings
     ) throws -> ManagedSearchSettings {
         try database.write { writer in
             let current = try Self.current(id, reader: writer.reader, revisions: revisions)
@@ -39,7 +42,15 @@ extension CatalogManagement {
             guard settings != current.definition.searchSettings else { return }
             var definition = current.definition
             definition.searchSettings = settings
-            try writer.updateDefinition(definition)
+            if settings.searchableFields != current.definition.searchSettings.searchableFields
+                && current.summary.count > 0
+            {
+                try rebuild(current, as: definition, writer: writer, isCancelled: isCancelled) { builder in
+                    try Self.addStoredRecords(of: current, reader: writer.reader, to: builder, isCancelled)
+                }
+            } else {
+                try writer.updateDefinition(definition)
+            }
         }
         return try database.read { reader in
             guard let stored = try reader.catalog(id) else {

@@ -20,9 +20,12 @@ struct MatchHighlighter {
     /// The query's words (or symbols), each with its typo allowance and synonyms: made once per
     /// search, not once per hit.
     private let terms: [Term]
+    /// Whether a field is searched (``SearchSettings/isSearchable(_:)``).
+    private let settings: SearchSettings
 
     init(query: SearchQuery, rules: SearchRules) {
         self.query = query
+        settings = rules.settings
         if query.words.isEmpty {
             terms = query.symbols.map { (Array($0.utf8), Array($0.unicodeScalars), nil, false, []) }
         } else {
@@ -37,9 +40,12 @@ struct MatchHighlighter {
     /// The ranges of the list fields and the snippet, if one is needed.
     func highlight(_ hit: StoredHit) -> ([MatchRange], MatchSnippet?) {
         guard !terms.isEmpty else { return ([], nil) }
-        var fields: [(name: String, text: String)] = [("title", hit.title)]
-        if let subtitle = hit.subtitle { fields.append(("subtitle", subtitle)) }
-        for (index, label) in hit.categories.enumerated() { fields.append(("categories.\(index)", label)) }
+        var fields: [(name: String, text: String)] = []
+        if settings.isSearchable("title") { fields.append(("title", hit.title)) }
+        if let subtitle = hit.subtitle, settings.isSearchable("subtitle") { fields.append(("subtitle", subtitle)) }
+        if settings.isSearchable("categories") {
+            for (index, label) in hit.categories.enumerated() { fields.append(("categories.\(index)", label)) }
+        }
         var found = [Bool](repeating: false, count: terms.count)
         var result: [MatchRange] = []
         for (name, text) in fields where !text.isEmpty {
@@ -58,11 +64,13 @@ struct MatchHighlighter {
         guard found.contains(false), let record = try? hit.record() else { return (result, nil) }
         // A word matched elsewhere: the first other field that holds it explains the match.
         var others: [(name: String, text: String)] = []
-        if let description = record.description { others.append(("description", description)) }
-        for name in record.fields.keys.sorted() {
+        if let description = record.description, settings.isSearchable("description") {
+            others.append(("description", description))
+        }
+        for name in record.fields.keys.sorted() where settings.isSearchable(name) {
             others.append(("fields.\(name)", record.fields[name]!.joined))
         }
-        others.append(("id", record.id))
+        if settings.isSearchable("id") { others.append(("id", record.id)) }
         for (name, text) in others where !text.isEmpty {
             let folded = FoldedText(text)
             let missing = terms.indices.filter { !found[$0] }

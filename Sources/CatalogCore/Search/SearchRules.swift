@@ -10,7 +10,8 @@ import CatalogModel
 /// - a word's synonyms match records as whole words, and rank as a typo does: in
 ///   ``SearchTier/titleTypos`` when every word matches the title, else in
 ///   ``SearchTier/otherFields`` (a synonym is no typo: such a hit is exact);
-/// - typo rules decide each word's ``TypoMatcher/Allowance``.
+/// - typo rules decide each word's ``TypoMatcher/Allowance``;
+/// - only searchable fields are highlighted (the index builder collects only their words).
 struct SearchRules: Sendable {
     /// Folded stop words.
     let stopWords: Set<String>
@@ -20,6 +21,8 @@ struct SearchRules: Sendable {
     let typos: TypoSettings
     /// Folded words that never match with a typo.
     let exemptWords: Set<String>
+    /// The settings the rules were made of (which fields are searched).
+    let settings: SearchSettings
 
     /// The rules of a catalog's settings.
     init(_ settings: SearchSettings) {
@@ -27,6 +30,7 @@ struct SearchRules: Sendable {
         stopWords = Set(settings.stopWords.compactMap(folded))
         exemptWords = Set(settings.typos.exemptWords.compactMap(folded))
         typos = settings.typos
+        self.settings = settings
         var synonyms: [String: [String]] = [:]
         func add(_ word: String, finds others: [String]) {
             for other in others where other != word && !(synonyms[word]?.contains(other) ?? false) {

@@ -4,8 +4,8 @@ import Foundation
 /// (``SearchSettings``), merged into for `PATCH`: an RFC 7396 merge patch, every problem reported
 /// at its JSON pointer.
 ///
-/// Members: `synonyms` (rules as text: `"auto, car"`, `"phone => iphone"`), `stopWords`, and
-/// `typos` (`oneTypoFrom`, `twoTyposFrom`, `exemptWords`). A member set to `null` takes its
+/// Members: `synonyms` (rules as text: `"auto, car"`, `"phone => iphone"`), `stopWords`,
+/// `typos` (`oneTypoFrom`, `twoTyposFrom`, `exemptWords`) and `searchableFields`. A member set to `null` takes its
 /// default again; any other member is a problem.
 ///
 /// ```swift
@@ -13,7 +13,7 @@ import Foundation
 /// let changed = try SearchSettingsDocument.merging(patch, into: definition.searchSettings)
 /// ```
 public enum SearchSettingsDocument {
-    static let members = "synonyms, stopWords, typos"
+    static let members = "synonyms, stopWords, typos, searchableFields"
     static let typoMembers = "oneTypoFrom, twoTyposFrom, exemptWords"
 
     /// The settings `patch` makes of `current`.
@@ -46,7 +46,7 @@ extension TreeReader {
     /// is a problem).
     mutating func searchSettings(_ members: [String: JSONTree]) -> SearchSettings {
         var settings = SearchSettings()
-        for name in members.keys.sorted() where !["synonyms", "stopWords", "typos"].contains(name) {
+        for name in members.keys.sorted() where !["synonyms", "stopWords", "typos", "searchableFields"].contains(name) {
             add(JSONPointer.make(name), "unknown member; search settings have " + SearchSettingsDocument.members)
         }
         if let value = members["synonyms"], let texts = strings(value, at: "/synonyms") {
@@ -59,6 +59,9 @@ extension TreeReader {
             }
         }
         if let value = members["stopWords"] { settings.stopWords = strings(value, at: "/stopWords") ?? [] }
+        if let value = members["searchableFields"] {
+            settings.searchableFields = strings(value, at: "/searchableFields") ?? [SearchSettings.everyField]
+        }
         if let value = members["typos"], let typos = object(value, at: "/typos") {
             for (name, member) in typos {
                 let pointer = JSONPointer.make("typos", name)

@@ -25,24 +25,44 @@ public struct SearchSettings: Codable, Sendable, Equatable, Hashable {
     public var stopWords: [String]
     /// When a query word may match with typos.
     public var typos: TypoSettings
+    /// The fields search reads: `title`, `subtitle`, `description`, `categories`, `id`, an extra
+    /// field's name, or `*` for every field not named (the default, `["*"]`). The title ranks
+    /// before every other field; the index keeps the others together, so their order does not
+    /// rank them yet. A change builds the catalog's index again from its records.
+    public var searchableFields: [String]
 
     /// The most synonym rules, and the most stop words or typo-exempt words.
     public static let maxEntries = 1000
     /// The longest synonym rule or word, in characters.
     public static let maxEntryLength = 200
 
+    /// Every field.
+    public static let everyField = "*"
+
     /// Creates settings; the defaults are today's search.
-    public init(synonyms: [SynonymRule] = [], stopWords: [String] = [], typos: TypoSettings = TypoSettings()) {
+    public init(
+        synonyms: [SynonymRule] = [], stopWords: [String] = [], typos: TypoSettings = TypoSettings(),
+        searchableFields: [String] = [SearchSettings.everyField]
+    ) {
         self.synonyms = synonyms
         self.stopWords = stopWords
         self.typos = typos
+        self.searchableFields = searchableFields
+    }
+
+    /// Whether search reads `field` (`title`, `subtitle`, `description`, `categories`, `id`, or
+    /// an extra field's name). A translation (`title@de`) is searched with its field.
+    public func isSearchable(_ field: String) -> Bool {
+        if searchableFields.contains(Self.everyField) || searchableFields.contains(field) { return true }
+        guard let at = field.lastIndex(of: "@"), at != field.startIndex else { return false }
+        return searchableFields.contains(String(field[..<at]))
     }
 
     /// Whether these are the settings of a catalog that has none.
     public var isDefault: Bool { self == SearchSettings() }
 
     enum CodingKeys: String, CodingKey {
-        case synonyms, stopWords, typos
+        case synonyms, stopWords, typos, searchableFields
     }
 
     public init(from decoder: any Decoder) throws {
@@ -50,6 +70,8 @@ public struct SearchSettings: Codable, Sendable, Equatable, Hashable {
         synonyms = try c.decodeIfPresent([SynonymRule].self, forKey: .synonyms) ?? []
         stopWords = try c.decodeIfPresent([String].self, forKey: .stopWords) ?? []
         typos = try c.decodeIfPresent(TypoSettings.self, forKey: .typos) ?? TypoSettings()
+        searchableFields =
+            try c.decodeIfPresent([String].self, forKey: .searchableFields) ?? [Self.everyField]
     }
 
     /// What is wrong with these settings, each problem at the JSON pointer of its member as
@@ -81,6 +103,25 @@ public struct SearchSettings: Codable, Sendable, Equatable, Hashable {
             add("/typos/twoTyposFrom", "must not be less than oneTypoFrom (\(typos.oneTypoFrom))")
         }
         words(typos.exemptWords, at: "/typos/exemptWords")
+        if searchableFields.isEmpty {
+            add("/searchableFields", "name at least one field, or \"*\" for every field")
+        }
+        if searchableFields.count > CatalogDocument.maxFields {
+            add("/searchableFields", "more than \(CatalogDocument.maxFields) fields")
+        }
+        var seen: Set<String> = []
+        for (index, field) in searchableFields.prefix(CatalogDocument.maxFields).enumerated() {
+            let pointer = "/searchableFields/\(index)"
+            if field.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                add(pointer, "must not be empty")
+            } else if field.unicodeScalars.count > CatalogDocument.maxNameLength {
+                add(pointer, "is longer than \(CatalogDocument.maxNameLength) characters")
+            } else if field.utf8.contains(0) {
+                add(pointer, "must not contain NUL characters")
+            } else if !seen.insert(field).inserted {
+                add(pointer, "\(CatalogDocument.quoted(field)) is named twice")
+            }
+        }
         return problems
     }
 }

@@ -5,10 +5,12 @@ import CatalogStorage
 
 /// A catalog's search settings (``SearchSettings``), for its owners and administrators:
 ///
-/// - `GET /api/v1/catalogs/{id}/settings` → `{"synonyms":[…],"stopWords":[…],"typos":{…}}`;
+/// - `GET /api/v1/catalogs/{id}/settings` → `{"synonyms":[…],"stopWords":[…],"typos":{…},
+///   "searchableFields":[…]}`;
 /// - `PATCH /api/v1/catalogs/{id}/settings` with a JSON merge patch of that document
 ///   (``SearchSettingsDocument``) answers the settings as stored; problems are a 422 naming each
-///   key (`/typos/oneTypoFrom`), and nothing changes.
+///   key (`/typos/oneTypoFrom`), and nothing changes. New searchable fields build the catalog's
+///   index again, on the import lane like a new locale.
 ///
 /// Both answer with the catalog's revision as `ETag`, which `If-Match` on a `PATCH` names. The
 /// policy is asked before anything is read, so someone who may not manage the catalog is told so
@@ -38,7 +40,8 @@ struct SearchSettingsAPI {
                 request, accepting: ["application/merge-patch+json", "application/json"])
             let patch = try CatalogDocument.MergePatch(request.body)
             let updated = try management.updateSearchSettings(
-                id, in: stores, ifRevision: CatalogManagementAPI.revisions(request)
+                id, in: stores, ifRevision: CatalogManagementAPI.revisions(request),
+                isCancelled: { context.isCancelled() }
             ) { current in
                 try SearchSettingsDocument.merging(patch, into: current)
             }
