@@ -1,7 +1,7 @@
 import Foundation
 
-/// How search treats one catalog: its synonyms, stop words and typo rules. A catalog without
-/// settings searches as every catalog did before (``isDefault``).
+/// How search treats one catalog: its synonyms, stop words, typo rules and searchable fields. A
+/// catalog without settings searches as every catalog did before (``isDefault``).
 ///
 /// Stored in the catalog's definition (``CatalogDefinition/searchSettings``), so every engine
 /// keeps it in the same transaction as the rest of the definition, an export carries it and a
@@ -14,6 +14,7 @@ import Foundation
 /// settings.synonyms = [try SynonymRule(parsing: "auto, car"), try SynonymRule(parsing: "phone => iphone")]
 /// settings.stopWords = ["the", "a"]
 /// settings.typos.oneTypoFrom = 6
+/// settings.searchableFields = ["title", "subtitle", "sku"]
 /// ```
 public struct SearchSettings: Codable, Sendable, Equatable, Hashable {
     /// Words a query word also matches: several-way groups (`auto, car`: each finds the other)
