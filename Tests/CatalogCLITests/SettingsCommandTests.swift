@@ -20,6 +20,7 @@ import Testing
                 stop words:    (none)
                 typos:         one from 5 letters, two from 9
                 typo-exempt:   (none)
+                exact fields:  id
                 searchable:    *
 
                 """)
@@ -43,6 +44,7 @@ import Testing
                 stop words:    a, az
                 typos:         one from 4 letters, two from 8
                 typo-exempt:   paprika
+                exact fields:  id
                 searchable:    *
 
                 """)

@@ -37,7 +37,7 @@ import Testing
         #expect(initial.status == 200)
         #expect(
             initial.text
-                == #"{"searchableFields":["*"],"stopWords":[],"synonyms":[],"typos":{"exemptWords":[],"#
+                == #"{"searchableFields":["*"],"stopWords":[],"synonyms":[],"typos":{"exemptFields":["id"],"exemptWords":[],"#
                 + #""oneTypoFrom":5,"twoTyposFrom":9}}"#)
         #expect(initial.headers["Cache-Control"] == "private, no-store")
         #expect(try hits("gulyás").isEmpty)
@@ -48,7 +48,7 @@ import Testing
         #expect(
             changed.text
                 == #"{"searchableFields":["*"],"stopWords":[],"synonyms":["gulyás, halászlé"],"typos":{"#
-                + #""exemptWords":[],"oneTypoFrom":6,"twoTyposFrom":9}}"#)
+                + #""exemptFields":["id"],"exemptWords":[],"oneTypoFrom":6,"twoTyposFrom":9}}"#)
         let etag = try #require(changed.headers["ETag"])
         #expect(try fixture.request("/api/v1/catalogs/cookbook/settings", token: admin).headers["ETag"] == etag)
         #expect(try hits("gulyás") == ["r12"])

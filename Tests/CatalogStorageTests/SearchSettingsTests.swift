@@ -101,6 +101,7 @@ import Testing
         #expect(merged.synonyms == [try SynonymRule(parsing: "auto,car")])
         #expect(merged.stopWords.isEmpty)
         #expect(merged.typos == TypoSettings(oneTypoFrom: 4, twoTyposFrom: 9, exemptWords: ["iphone"]))
+        #expect(merged.typos.exemptFields == ["id"])
     }
 
     @Test func synonymRulesAreReadOrRefused() throws {
@@ -174,6 +175,31 @@ import Testing
         _ = try change(fixture) { $0.searchableFields = ["*"] }
         #expect(try ids(fixture, "garage") == ["g7"])
         #expect(try ids(fixture, "city") == ["g2"])
+    }
+
+    /// Ids and URLs are found as typed, never with a typo; another field exempted likewise, once
+    /// the index is built again.
+    @Test(arguments: engines)
+    func typosNeverReachIdsURLsOrExemptFields(engine: TemporaryDatabase.Engine) throws {
+        let fixture = try StoreFixture(engine)
+        try fixture.load(
+            Self.shop,
+            [
+                Record(id: "widget-12345", title: "Widget"),
+                Record(id: "w2", title: "Gadget", fields: ["link": .text("https://example.com/sprocket")]),
+                Record(id: "w3", title: "Gizmo", fields: ["sku": .text("flange")]),
+            ])
+        #expect(try ids(fixture, "widget-12345") == ["widget-12345"])
+        #expect(try ids(fixture, "12345") == ["widget-12345"])
+        #expect(try ids(fixture, "12354").isEmpty, "an id with two digits swapped")
+        #expect(try ids(fixture, "sprocket") == ["w2"])
+        #expect(try ids(fixture, "sprokcet").isEmpty, "a URL's word with a typo")
+        #expect(try ids(fixture, "flagne") == ["w3"])
+        _ = try change(fixture) { $0.typos.exemptFields = ["id", "sku"] }
+        #expect(try ids(fixture, "flange") == ["w3"])
+        #expect(try ids(fixture, "flagne").isEmpty)
+        _ = try change(fixture) { $0.typos.exemptFields = [] }
+        #expect(try ids(fixture, "12354") == ["widget-12345"])
     }
 
     @Test(arguments: engines)

@@ -24,17 +24,23 @@ struct SettingsCommand: Command {
     static let typoExempt = Option<[String]?>(
         "typo-exempt", value: "WORDS", help: "query words that never match with a typo; '' removes them",
         parse: SettingsCommand.words)
+    static let typoExemptFields = Option<[String]?>(
+        "typo-exempt-fields", value: "FIELDS",
+        help: "fields whose words never match with a typo (default id; URLs never do); builds the index again",
+        parse: SettingsCommand.words)
     static let searchable = Option<[String]?>(
         "searchable", value: "FIELDS",
         help: "the fields searched: title, subtitle, description, categories, id, extra fields' names, or * for "
             + "every other field (default *); builds the index again",
         parse: SettingsCommand.words)
     static let json = CommonOptions.json.help("print the settings as GET /api/v1/catalogs/ID/settings shows them")
-    static let options: [any OptionDeclaration] = [synonyms, stopWords, typoMin, typoExempt, searchable, json]
+    static let options: [any OptionDeclaration] = [
+        synonyms, stopWords, typoMin, typoExempt, typoExemptFields, searchable, json,
+    ]
     static let usage = [
         Usage(
-            "ID", .option(synonyms), .option(stopWords), .option(typoMin), .option(typoExempt), .option(searchable),
-            .option(json), .option(CommonOptions.db))
+            "ID", .option(synonyms), .option(stopWords), .option(typoMin), .option(typoExempt),
+            .option(typoExemptFields), .option(searchable), .option(json), .option(CommonOptions.db))
     ]
     static let discussion = """
         Without options, prints catalog ID's search settings. Each option replaces one setting, as
@@ -42,8 +48,8 @@ struct SettingsCommand: Command {
         servers sharing the database, sees the old settings or the new ones. Search applies them
         everywhere (the API, the web app, `catalog search`, offline catalogs): a word finds its
         synonyms too, ranked after exact matches; stop words leave queries of more than one word;
-        words have typos by the lengths given. New searchable fields build the catalog's index
-        again from its records. Exports keep the settings.
+        words have typos by the lengths given. New searchable or typo-exempt fields build the
+        catalog's index again from its records. Exports keep the settings.
         """
 
     func run(_ context: CommandContext) throws {
@@ -54,10 +60,13 @@ struct SettingsCommand: Command {
         let lengths = try arguments[Self.typoMin]
         let exempt = try arguments[Self.typoExempt]
         let searchable = try arguments[Self.searchable]
+        let exemptFields = try arguments[Self.typoExemptFields]
         let database = try context.openExisting()
         defer { database.close() }
         let settings: SearchSettings
-        if rules.isEmpty && stopWords == nil && lengths == nil && exempt == nil && searchable == nil {
+        if rules.isEmpty && stopWords == nil && lengths == nil && exempt == nil && exemptFields == nil
+            && searchable == nil
+        {
             settings = try database.read { reader in
                 guard let catalog = try reader.catalog(id) else { throw CLIError.failure("no catalog named \"\(id)\"") }
                 return catalog.definition.searchSettings
@@ -73,6 +82,7 @@ struct SettingsCommand: Command {
                         if lengths.count > 1 { settings.typos.twoTyposFrom = lengths[1] }
                     }
                     if let exempt { settings.typos.exemptWords = exempt }
+                    if let exemptFields { settings.typos.exemptFields = exemptFields }
                     if let searchable {
                         settings.searchableFields = searchable.isEmpty ? [SearchSettings.everyField] : searchable
                     }
@@ -98,6 +108,7 @@ struct SettingsCommand: Command {
         let typos = settings.typos
         lines.append("typos:         one from \(typos.oneTypoFrom) letters, two from \(typos.twoTyposFrom)")
         lines.append("typo-exempt:   " + list(typos.exemptWords))
+        lines.append("exact fields:  " + list(typos.exemptFields))
         lines.append("searchable:    " + list(settings.searchableFields))
         return lines
     }
@@ -150,6 +161,7 @@ struct SettingsCommand: Command {
         case "synonyms": option = "--synonyms"
         case "stopWords": option = "--stop-words"
         case "typos" where tokens.count > 1 && tokens[1] == "exemptWords": option = "--typo-exempt"
+        case "typos" where tokens.count > 1 && tokens[1] == "exemptFields": option = "--typo-exempt-fields"
         case "typos": option = "--typo-min"
         case "searchableFields": option = "--searchable"
         default: option = problem.pointer

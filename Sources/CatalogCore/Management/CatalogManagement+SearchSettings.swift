@@ -9,7 +9,7 @@ extension CatalogManagement {
     /// catalog, so every search, on this server or another sharing the database, reads the old
     /// settings or the new ones whole, and the response caches, snapshots and change feeds that
     /// follow the catalog's changes see one. Synonyms, stop words and typo rules apply when a
-    /// query is read; new searchable fields build the catalog's index again from its records in
+    /// query is read; new searchable or typo-exempt fields build the catalog's index again from its records in
     /// the same transaction (as a new locale does), readers keeping the previous version until it
     /// commits.
     ///
@@ -42,9 +42,7 @@ extension CatalogManagement {
             guard settings != current.definition.searchSettings else { return }
             var definition = current.definition
             definition.searchSettings = settings
-            if settings.searchableFields != current.definition.searchSettings.searchableFields
-                && current.summary.count > 0
-            {
+            if settings.needsRebuild(from: current.definition.searchSettings) && current.summary.count > 0 {
                 try rebuild(current, as: definition, writer: writer, isCancelled: isCancelled) { builder in
                     try Self.addStoredRecords(of: current, reader: writer.reader, to: builder, isCancelled)
                 }

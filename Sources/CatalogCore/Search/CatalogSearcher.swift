@@ -248,7 +248,7 @@ struct WordMatches {
                 synonyms.compactMap { lexicon.index(of: IndexTerms.term(kind, Array($0.utf8))) }.sorted()
             }
             synonymTitle = TermSet(terms(.titleWord), of: lexicon)
-            synonymField = TermSet(terms(.fieldWord), of: lexicon)
+            synonymField = TermSet((terms(.fieldWord) + terms(.exactFieldWord)).sorted(), of: lexicon)
         }
         func set(_ indexes: [Int], _ kind: UInt8) -> TermSet {
             TermSet(indexes, of: lexicon, word: .word(key, kind: kind))

@@ -63,23 +63,29 @@ struct MatchHighlighter {
         }
         guard found.contains(false), let record = try? hit.record() else { return (result, nil) }
         // A word matched elsewhere: the first other field that holds it explains the match.
-        var others: [(name: String, text: String)] = []
+        var others: [(name: String, field: String, text: String)] = []
         if let description = record.description, settings.isSearchable("description") {
-            others.append(("description", description))
+            others.append(("description", "description", description))
         }
         for name in record.fields.keys.sorted() where settings.isSearchable(name) {
-            others.append(("fields.\(name)", record.fields[name]!.joined))
+            others.append(("fields.\(name)", name, record.fields[name]!.joined))
         }
-        if settings.isSearchable("id") { others.append(("id", record.id)) }
-        for (name, text) in others where !text.isEmpty {
+        if settings.isSearchable("id") { others.append(("id", "id", record.id)) }
+        for (name, field, text) in others where !text.isEmpty {
             let folded = FoldedText(text)
+            // As the index builder has it: typos never reach an exempt field's words, nor a URL's.
+            let typos =
+                !settings.typos.exemptFields.contains(field) && !text.hasPrefix("http://")
+                && !text.hasPrefix("https://")
             let missing = terms.indices.filter { !found[$0] }
-            guard missing.contains(where: { Self.find(terms[$0], in: folded, fromWordStart: true) != nil }) else {
-                continue
-            }
+            guard
+                missing.contains(where: {
+                    Self.find(terms[$0], in: folded, fromWordStart: true, typos: typos) != nil
+                })
+            else { continue }
             var ranges: [Range<Int>] = []
             for term in terms {
-                if let range = Self.find(term, in: folded, fromWordStart: true) { ranges.append(range) }
+                if let range = Self.find(term, in: folded, fromWordStart: true, typos: typos) { ranges.append(range) }
             }
             return (result, Self.snippet(name: name, text: text, ranges: Self.merge(ranges)))
         }
@@ -88,12 +94,14 @@ struct MatchHighlighter {
 
     /// The best place of a query word in a text: exactly (a whole word, a beginning, inside a
     /// word), else a word within the word's typos.
-    private static func find(_ term: Term, in folded: FoldedText, fromWordStart: Bool = false) -> Range<Int>? {
+    private static func find(
+        _ term: Term, in folded: FoldedText, fromWordStart: Bool = false, typos allowed: Bool = true
+    ) -> Range<Int>? {
         if let exact = folded.find(term.bytes, allowSubstring: !fromWordStart) { return exact.range }
         for synonym in term.synonyms {
             if let match = folded.find(synonym, allowSubstring: false), match.kind == .word { return match.range }
         }
-        guard let typos = term.typos else { return nil }
+        guard allowed, let typos = term.typos else { return nil }
         var index = 0
         let bytes = folded.bytes
         var word: [Unicode.Scalar] = []

@@ -53,7 +53,9 @@ struct WordTerms: Sendable {
         field =
             scalars.count <= IndexTerms.fieldPrefixLength
             ? exact(.fieldPrefix)
-            : Self.mostFrequent(beginning(.fieldWord), limit: Limits.fieldPrefixes, in: lexicon)
+            : Self.mostFrequent(
+                Array(beginning(.exactFieldWord)) + Array(beginning(.fieldWord)), limit: Limits.fieldPrefixes,
+                in: lexicon)
         firstWhole = exact(.firstWord)
         firstPrefix = scalars.count <= IndexTerms.prefixLength ? exact(.firstPrefix) : Array(beginning(.firstWord))
         if let typos {

@@ -5,7 +5,7 @@ import Foundation
 /// at its JSON pointer.
 ///
 /// Members: `synonyms` (rules as text: `"auto, car"`, `"phone => iphone"`), `stopWords`,
-/// `typos` (`oneTypoFrom`, `twoTyposFrom`, `exemptWords`) and `searchableFields`. A member set to `null` takes its
+/// `typos` (`oneTypoFrom`, `twoTyposFrom`, `exemptWords`, `exemptFields`) and `searchableFields`. A member set to `null` takes its
 /// default again; any other member is a problem.
 ///
 /// ```swift
@@ -14,7 +14,7 @@ import Foundation
 /// ```
 public enum SearchSettingsDocument {
     static let members = "synonyms, stopWords, typos, searchableFields"
-    static let typoMembers = "oneTypoFrom, twoTyposFrom, exemptWords"
+    static let typoMembers = "oneTypoFrom, twoTyposFrom, exemptWords, exemptFields"
 
     /// The settings `patch` makes of `current`.
     ///
@@ -69,6 +69,7 @@ extension TreeReader {
                 case "oneTypoFrom": settings.typos.oneTypoFrom = length(member, at: pointer) ?? 5
                 case "twoTyposFrom": settings.typos.twoTyposFrom = length(member, at: pointer) ?? 9
                 case "exemptWords": settings.typos.exemptWords = strings(member, at: pointer) ?? []
+                case "exemptFields": settings.typos.exemptFields = strings(member, at: pointer) ?? ["id"]
                 default: add(pointer, "unknown member; typos have " + SearchSettingsDocument.typoMembers)
                 }
             }

@@ -51,6 +51,12 @@ public struct SearchSettings: Codable, Sendable, Equatable, Hashable {
         self.searchableFields = searchableFields
     }
 
+    /// Whether a change from `self` to `other` builds the catalog's index again: the fields
+    /// searched, or those typos never reach, changed.
+    public func needsRebuild(from other: SearchSettings) -> Bool {
+        searchableFields != other.searchableFields || typos.exemptFields != other.typos.exemptFields
+    }
+
     /// Whether search reads `field` (`title`, `subtitle`, `description`, `categories`, `id`, or
     /// an extra field's name). A translation (`title@de`) is searched with its field.
     public func isSearchable(_ field: String) -> Bool {
@@ -104,25 +110,27 @@ public struct SearchSettings: Codable, Sendable, Equatable, Hashable {
             add("/typos/twoTyposFrom", "must not be less than oneTypoFrom (\(typos.oneTypoFrom))")
         }
         words(typos.exemptWords, at: "/typos/exemptWords")
+        func fields(_ list: [String], at pointer: String) {
+            if list.count > CatalogDocument.maxFields { add(pointer, "more than \(CatalogDocument.maxFields) fields") }
+            var seen: Set<String> = []
+            for (index, field) in list.prefix(CatalogDocument.maxFields).enumerated() {
+                let pointer = "\(pointer)/\(index)"
+                if field.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                    add(pointer, "must not be empty")
+                } else if field.unicodeScalars.count > CatalogDocument.maxNameLength {
+                    add(pointer, "is longer than \(CatalogDocument.maxNameLength) characters")
+                } else if field.utf8.contains(0) {
+                    add(pointer, "must not contain NUL characters")
+                } else if !seen.insert(field).inserted {
+                    add(pointer, "\(CatalogDocument.quoted(field)) is named twice")
+                }
+            }
+        }
+        fields(typos.exemptFields, at: "/typos/exemptFields")
         if searchableFields.isEmpty {
             add("/searchableFields", "name at least one field, or \"*\" for every field")
         }
-        if searchableFields.count > CatalogDocument.maxFields {
-            add("/searchableFields", "more than \(CatalogDocument.maxFields) fields")
-        }
-        var seen: Set<String> = []
-        for (index, field) in searchableFields.prefix(CatalogDocument.maxFields).enumerated() {
-            let pointer = "/searchableFields/\(index)"
-            if field.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-                add(pointer, "must not be empty")
-            } else if field.unicodeScalars.count > CatalogDocument.maxNameLength {
-                add(pointer, "is longer than \(CatalogDocument.maxNameLength) characters")
-            } else if field.utf8.contains(0) {
-                add(pointer, "must not contain NUL characters")
-            } else if !seen.insert(field).inserted {
-                add(pointer, "\(CatalogDocument.quoted(field)) is named twice")
-            }
-        }
+        fields(searchableFields, at: "/searchableFields")
         return problems
     }
 }
@@ -133,7 +141,8 @@ public struct SearchSettings: Codable, Sendable, Equatable, Hashable {
 /// A word may have one typo from ``oneTypoFrom`` letters and two from ``twoTyposFrom`` (5 and 9
 /// by default, the rule Meilisearch documents); from 4 letters up to the one-typo length, two
 /// neighbouring letters may be swapped ("yrok" for "york") and nothing else. Words in
-/// ``exemptWords`` (brand names, codes) match only as typed.
+/// ``exemptWords`` (brand names, codes) match only as typed, and so do the words of the fields in
+/// ``exemptFields`` (the id by default) and of URLs.
 public struct TypoSettings: Codable, Sendable, Equatable, Hashable {
     /// The shortest word that may have one typo.
     public var oneTypoFrom: Int
@@ -141,20 +150,26 @@ public struct TypoSettings: Codable, Sendable, Equatable, Hashable {
     public var twoTyposFrom: Int
     /// Query words that never match with a typo.
     public var exemptWords: [String]
+    /// Fields whose words typos never reach (`id` by default; a URL's words never either). A
+    /// change builds the catalog's index again from its records.
+    public var exemptFields: [String]
 
     /// The lengths the two thresholds may take; 65 is more than a query word's longest
     /// (``SearchQuery/maxWordBytes``), so it turns those typos off.
     public static let lengthRange = 1...65
 
-    /// Creates typo rules; the defaults are today's search.
-    public init(oneTypoFrom: Int = 5, twoTyposFrom: Int = 9, exemptWords: [String] = []) {
+    /// Creates typo rules.
+    public init(
+        oneTypoFrom: Int = 5, twoTyposFrom: Int = 9, exemptWords: [String] = [], exemptFields: [String] = ["id"]
+    ) {
         self.oneTypoFrom = oneTypoFrom
         self.twoTyposFrom = twoTyposFrom
         self.exemptWords = exemptWords
+        self.exemptFields = exemptFields
     }
 
     enum CodingKeys: String, CodingKey {
-        case oneTypoFrom, twoTyposFrom, exemptWords
+        case oneTypoFrom, twoTyposFrom, exemptWords, exemptFields
     }
 
     public init(from decoder: any Decoder) throws {
@@ -163,6 +178,7 @@ public struct TypoSettings: Codable, Sendable, Equatable, Hashable {
         oneTypoFrom = try c.decodeIfPresent(Int.self, forKey: .oneTypoFrom) ?? defaults.oneTypoFrom
         twoTyposFrom = try c.decodeIfPresent(Int.self, forKey: .twoTyposFrom) ?? defaults.twoTyposFrom
         exemptWords = try c.decodeIfPresent([String].self, forKey: .exemptWords) ?? []
+        exemptFields = try c.decodeIfPresent([String].self, forKey: .exemptFields) ?? defaults.exemptFields
     }
 }
 
