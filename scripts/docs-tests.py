@@ -47,7 +47,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 NOT_RUN = "<!-- not run -->"
 USAGE_MARK = re.compile(r"<!-- usage: ([a-z -]+) -->")
-COMMANDS = ["import", "create", "set-catalog", "delete", "demo", "catalogs", "list", "sections", "show",
+COMMANDS = ["import", "create", "set-catalog", "settings", "delete", "demo", "catalogs", "list", "sections", "show",
             "search", "put", "set", "rm", "image", "history", "restore", "export", "refresh", "copy", "generate",
             "serve", "user", "key", "audit", "browse"]
 FAILURES = []

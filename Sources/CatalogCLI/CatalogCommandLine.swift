@@ -13,7 +13,8 @@ import Foundation
 public enum CatalogCommandLine {
     /// Every command, in the order `catalog --help` lists them.
     static let commands: [any Command.Type] = [
-        ImportCommand.self, CreateCommand.self, SetCatalogCommand.self, DeleteCommand.self, DemoCommand.self,
+        ImportCommand.self, CreateCommand.self, SetCatalogCommand.self, SettingsCommand.self, DeleteCommand.self,
+        DemoCommand.self,
         CatalogsCommand.self, ListCommand.self, SectionsCommand.self, ShowCommand.self, SearchCommand.self,
         PutCommand.self, SetCommand.self, RemoveCommand.self, ImageCommand.self, HistoryCommand.self,
         RestoreCommand.self,

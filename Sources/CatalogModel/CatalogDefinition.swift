@@ -74,6 +74,9 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
     /// definitions written before it read as public. It is part of ``published`` too: an export
     /// re-imported elsewhere stays as private as it was.
     public var visibility: CatalogVisibility
+    /// How search treats the catalog: synonyms, stop words, typo rules (``SearchSettings``).
+    /// Written only when it is not the default, so catalogs without settings keep their shape.
+    public var searchSettings: SearchSettings
 
     /// Creates a definition with no mapping.
     public init(
@@ -114,6 +117,7 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
         self.rowTint = nil
         self.schemaType = nil
         self.visibility = .public
+        self.searchSettings = SearchSettings()
     }
 
     /// The label of a field (a role's raw value or an extra field's name) in `language`, when
@@ -159,6 +163,7 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
         case id, title, locale, rootElement, recordElement, mapping, categoryValues, categorySeparator, scopes
         case categories, fieldOrder, fieldTypes, language, translatedFields, idSource, rootAttributes
         case recordAttributes, source, fieldLabels, flatList, rowTint, schemaType, lastImport, visibility
+        case searchSettings
     }
 
     public init(from decoder: any Decoder) throws {
@@ -196,6 +201,7 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
         schemaType = try c.decodeIfPresent(String.self, forKey: .schemaType)
         lastImport = try c.decodeIfPresent(ImportStamp.self, forKey: .lastImport)
         visibility = try c.decodeIfPresent(CatalogVisibility.self, forKey: .visibility) ?? .public
+        searchSettings = try c.decodeIfPresent(SearchSettings.self, forKey: .searchSettings) ?? SearchSettings()
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -224,6 +230,7 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
         try c.encodeIfPresent(schemaType, forKey: .schemaType)
         try c.encodeIfPresent(lastImport, forKey: .lastImport)
         if visibility != .public { try c.encode(visibility, forKey: .visibility) }
+        if !searchSettings.isDefault { try c.encode(searchSettings, forKey: .searchSettings) }
     }
 }
 

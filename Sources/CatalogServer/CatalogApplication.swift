@@ -211,6 +211,8 @@ public final class CatalogApplication: Sendable {
             stores: stores, authentication: authentication, management: options.management, snapshots: snapshots,
             thumbnails: thumbnails, audit: audit)
         management.register(in: &routes)
+        SearchSettingsAPI(stores: stores, authentication: authentication, management: options.management)
+            .register(in: &routes)
         WebRoutes(
             stores: stores, authenticator: authenticator,
             settings: WebSessionSettings(publicURL: options.publicURL), throttle: throttle, audit: audit,

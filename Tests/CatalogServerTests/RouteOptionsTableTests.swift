@@ -61,6 +61,9 @@ import Testing
         "DELETE /c/{id}/settings": Expected(lane: "imports", authentication: .optional, rateClass: .expensive),
         "PATCH /api/v1/catalogs/{id}": Expected(lane: "imports", authentication: .signedIn, rateClass: .expensive),
         "DELETE /api/v1/catalogs/{id}": management,
+        "GET /api/v1/catalogs/{id}/settings": Expected(authentication: .signedIn),
+        "PATCH /api/v1/catalogs/{id}/settings": Expected(
+            lane: "imports", authentication: .signedIn, rateClass: .expensive),
         "GET /api/v1/catalogs/{id}/snapshot": Expected(lane: "snapshots", rateClass: .expensive),
         "PUT /api/v1/catalogs/{id}/items/{item}": edit,
         "PATCH /api/v1/catalogs/{id}/items/{item}": edit,

@@ -51,7 +51,9 @@ public final class CatalogIndexBuilder {
         var numbers = existingCategories
         for category in definition.categories { numbers[category.name] = category.id }
         categoryNumbers = numbers
-        collector = RecordTermCollector(germanVariants: WordScanner.wantsGermanVariants(locale: definition.locale))
+        collector = RecordTermCollector(
+            germanVariants: WordScanner.wantsGermanVariants(locale: definition.locale),
+            searchable: definition.searchSettings)
         records = try Spool(directory: temporaryDirectory)
         termLists = try Spool(directory: temporaryDirectory)
     }

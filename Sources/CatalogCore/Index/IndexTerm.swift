@@ -21,6 +21,9 @@ public enum IndexTermKind: UInt8, CaseIterable, Sendable {
     case fieldWord = 0x46  // F
     /// The first 1…``IndexTerms/fieldPrefixLength`` letters of a word of another field.
     case fieldPrefix = 0x51  // Q
+    /// A whole word of a field typos never reach: the id, a URL, a field the catalog's settings
+    /// exempt (``TypoSettings/exemptFields``). Found whole and from its start, like ``fieldWord``.
+    case exactFieldWord = 0x45  // E
     /// A symbol (currency sign, dash, emoji, …) in the title.
     case titleSymbol = 0x59  // Y
     /// A symbol in another field.

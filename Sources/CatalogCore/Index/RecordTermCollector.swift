@@ -32,11 +32,15 @@ struct RecordTermCollector {
     static let wordCacheLimit = 300_000
 
     private enum WordClass: UInt8 {
-        case title = 0x74, first = 0x66, field = 0x64
+        case title = 0x74, first = 0x66, field = 0x64, exactField = 0x65
     }
 
-    init(germanVariants: Bool) {
+    /// The fields whose words are collected (``SearchSettings/searchableFields``).
+    private let searchable: SearchSettings
+
+    init(germanVariants: Bool, searchable: SearchSettings = SearchSettings()) {
         scanner = WordScanner(germanVariants: germanVariants)
+        self.searchable = searchable
         scratch.reserveCapacity(128)
     }
 
@@ -49,37 +53,51 @@ struct RecordTermCollector {
         var length = 0
         var wordIndex = 0
         var scanner = self.scanner
+        // The title's length ranks the record whether or not its words are searched.
+        let titleSearched = searchable.isSearchable("title")
         scanner.scan(record.title) { token, bytes in
             switch token {
             case .word:
                 length += (wordIndex > 0 ? 1 : 0) + Self.scalarCount(bytes)
-                if wordIndex == 0 { addWord(bytes, as: .first) }
-                addWord(bytes, as: .title)
+                if titleSearched {
+                    if wordIndex == 0 { addWord(bytes, as: .first) }
+                    addWord(bytes, as: .title)
+                }
                 wordIndex += 1
             case .variant:
+                guard titleSearched else { break }
                 if wordIndex == 1 { addWord(bytes, as: .first) }
                 addWord(bytes, as: .title)
             case .symbol:
-                addTerm(.titleSymbol, bytes)
+                if titleSearched { addTerm(.titleSymbol, bytes) }
             }
         }
         rankLength = length
-        func scanField(_ text: String, remember: Bool = true) {
+        let searchable = searchable
+        func scanField(_ text: String, of field: String, remember: Bool = true) {
+            // Typos never reach an exempt field's words, nor a URL's.
+            let exact =
+                searchable.typos.exemptFields.contains(field) || text.hasPrefix("http://")
+                || text.hasPrefix("https://")
             scanner.scan(text) { token, bytes in
                 switch token {
-                case .word, .variant: addWord(bytes, as: .field, remember: remember)
+                case .word, .variant: addWord(bytes, as: exact ? .exactField : .field, remember: remember)
                 case .symbol: addTerm(.fieldSymbol, bytes)
                 }
             }
         }
         // Ids are unique: remembering their words would only fill the cache.
-        scanField(record.id, remember: false)
-        if let subtitle = record.subtitle { scanField(subtitle) }
-        if let description = record.description { scanField(description) }
-        for label in record.categories { scanField(label) }
+        if searchable.isSearchable("id") { scanField(record.id, of: "id", remember: false) }
+        if let subtitle = record.subtitle, searchable.isSearchable("subtitle") { scanField(subtitle, of: "subtitle") }
+        if let description = record.description, searchable.isSearchable("description") {
+            scanField(description, of: "description")
+        }
+        if searchable.isSearchable("categories") {
+            for label in record.categories { scanField(label, of: "categories") }
+        }
         // In name order, so the same records always number their terms the same way.
-        for name in record.fields.keys.sorted() {
-            for text in record.fields[name]!.values { scanField(text) }
+        for name in record.fields.keys.sorted() where searchable.isSearchable(name) {
+            for text in record.fields[name]!.values { scanField(text, of: name) }
         }
         self.scanner = scanner
         for number in categoryNumbers {
@@ -152,8 +170,8 @@ struct RecordTermCollector {
         case .first:
             add(.firstWord, 0..<word.count)
             for length in 1...min(IndexTerms.prefixLength, scalars) { add(.firstPrefix, 0..<end(length)) }
-        case .field:
-            add(.fieldWord, 0..<word.count)
+        case .field, .exactField:
+            add(wordClass == .field ? .fieldWord : .exactFieldWord, 0..<word.count)
             for length in 1...min(IndexTerms.fieldPrefixLength, scalars) { add(.fieldPrefix, 0..<end(length)) }
         }
     }

@@ -127,30 +127,49 @@ public struct CatalogManagement: Sendable {
                 try writer.updateDefinition(definition)
             case .rebuild, .remap:
                 try checkRemapping(from: current, to: settings, kind: kind)
-                let collation = try open(settings.locale)
-                let builder = try CatalogIndexBuilder(
-                    definition: definition, collation: collation,
-                    existingCategories: Dictionary(
-                        current.categories.map { ($0.name, $0.id) }, uniquingKeysWith: { first, _ in first }),
-                    temporaryDirectory: temporaryDirectory)
-                if kind == .remap {
-                    let mapped = try remap(
-                        current, reader: writer.reader, into: builder, definition: definition, isCancelled)
-                    definition.fieldOrder = mapped.fieldOrder
-                    definition.translatedFields = mapped.translatedFields
-                    builder.storedDefinition = definition
-                } else {
-                    try writer.reader.forEachItem(of: current) { hit in
-                        if isCancelled() { throw StorageError(.cancelled, "the change was cancelled") }
-                        try builder.add(try hit.record())
+                try rebuild(current, as: definition, writer: writer, isCancelled: isCancelled) { builder in
+                    if kind == .remap {
+                        let mapped = try remap(
+                            current, reader: writer.reader, into: builder, definition: definition, isCancelled)
+                        definition.fieldOrder = mapped.fieldOrder
+                        definition.translatedFields = mapped.translatedFields
+                        builder.storedDefinition = definition
+                    } else {
+                        try Self.addStoredRecords(of: current, reader: writer.reader, to: builder, isCancelled)
                     }
                 }
-                let version = try writer.beginVersion(of: id)
-                try version.commit(try builder.finish(into: version, isCancelled: isCancelled))
             }
             return kind
         }
         return try Self.managed(id, change: kind, in: database)
+    }
+
+    /// Builds catalog `current` again as `definition` (its collation, its searchable fields) in
+    /// the write transaction of `writer`: `add` gives the builder the records, then the new
+    /// version commits with the definition; readers keep the previous version until then.
+    func rebuild(
+        _ current: StoredCatalog, as definition: CatalogDefinition, writer: any CatalogWriter,
+        isCancelled: () -> Bool, add: (CatalogIndexBuilder) throws -> Void
+    ) throws {
+        let builder = try CatalogIndexBuilder(
+            definition: definition, collation: try open(definition.locale),
+            existingCategories: Dictionary(
+                current.categories.map { ($0.name, $0.id) }, uniquingKeysWith: { first, _ in first }),
+            temporaryDirectory: temporaryDirectory)
+        try add(builder)
+        let version = try writer.beginVersion(of: current.id)
+        try version.commit(try builder.finish(into: version, isCancelled: isCancelled))
+    }
+
+    /// Gives `builder` every stored record of `current`, as it is.
+    static func addStoredRecords(
+        of current: StoredCatalog, reader: any CatalogReader, to builder: CatalogIndexBuilder,
+        _ isCancelled: () -> Bool
+    ) throws {
+        try reader.forEachItem(of: current) { hit in
+            if isCancelled() { throw StorageError(.cancelled, "the change was cancelled") }
+            try builder.add(try hit.record())
+        }
     }
 
     /// Refuses a new mapping the stored records cannot follow without changing their ids.
@@ -262,7 +281,7 @@ public struct CatalogManagement: Sendable {
     // MARK: - Shared
 
     /// The catalog, at one of `revisions` when they are given.
-    private static func current(_ id: String, reader: any CatalogReader, revisions: Set<String>?) throws
+    static func current(_ id: String, reader: any CatalogReader, revisions: Set<String>?) throws
         -> StoredCatalog
     {
         guard let current = try reader.catalog(id) else {
@@ -292,7 +311,7 @@ public struct CatalogManagement: Sendable {
     }
 
     /// The collation of a locale already checked; its error as the locale's problem all the same.
-    private func open(_ locale: String) throws -> any CatalogCollating {
+    func open(_ locale: String) throws -> any CatalogCollating {
         do {
             return try collation(locale)
         } catch {

@@ -111,7 +111,8 @@ public struct CatalogSearcher {
     ///   `.nameNotFound` for an unknown scope.
     public func search(_ request: SearchRequest.Checked) throws -> SearchResult {
         let cursor = try request.after.map { try SearchCursor(parsing: $0) }
-        let query = SearchQuery(request.query)
+        let rules = SearchRules(catalog.definition.searchSettings)
+        let query = rules.query(request.query)
         let scopes = catalog.scopes
         var selected: ScopeDefinition?
         if let label = request.scope, !label.isEmpty {
@@ -125,7 +126,7 @@ public struct CatalogSearcher {
         let live = isSingle ? segments : segments.filter { $0.liveCount > 0 }
         let evaluations = try live.map { segment in
             try Evaluation(
-                segment: segment, catalog: catalog, query: query, request: request,
+                segment: segment, catalog: catalog, query: query, rules: rules, request: request,
                 scope: selected?.categories ?? [], budget: budget)
         }
         func count(_ each: (Evaluation) throws -> (Int, Bool)) rethrows -> (Int, Bool) {
@@ -179,7 +180,7 @@ public struct CatalogSearcher {
                 ranked
                 ? try merge.rankedPage(after: cursor) : try merge.orderedPage(sort: request.sort, after: cursor)
         }
-        let highlighter = MatchHighlighter(query: query)
+        let highlighter = MatchHighlighter(query: query, rules: rules)
         let hits = page.map { hit, entry in
             let (matches, snippet) = highlighter.highlight(hit)
             return RankedHit(stored: hit, matches: matches, snippet: snippet, tier: entry.tier, isExact: entry.isExact)
@@ -229,14 +230,26 @@ struct WordMatches {
     var typoField = TermSet()
     var firstWhole = TermSet()
     var firstPrefix = TermSet()
+    /// The word's synonyms (``SearchRules``) as whole words of the title, and of other fields.
+    var synonymTitle = TermSet()
+    var synonymField = TermSet()
 
     init() {}
 
-    /// The matches of a folded word in `index` (its terms from ``CatalogSearchIndex/wordTerms(_:isLast:)``).
-    init(word: String, isLast: Bool, index: CatalogSearchIndex) {
-        let terms = index.wordTerms(word, isLast: isLast)
+    /// The matches of a folded word in `index` under `rules` (its terms from
+    /// ``CatalogSearchIndex/wordTerms(_:isLast:typos:)``, its synonyms' whole words).
+    init(word: String, isLast: Bool, index: CatalogSearchIndex, rules: SearchRules) {
+        let typos = rules.allowance(for: word)
+        let terms = index.wordTerms(word, isLast: isLast, typos: typos)
         let lexicon = index.lexicon
-        let key = index.wordKey(word, isLast: isLast)
+        let key = index.wordKey(word, isLast: isLast, typos: typos)
+        if let synonyms = rules.synonyms[word] {
+            func terms(_ kind: IndexTermKind) -> [Int] {
+                synonyms.compactMap { lexicon.index(of: IndexTerms.term(kind, Array($0.utf8))) }.sorted()
+            }
+            synonymTitle = TermSet(terms(.titleWord), of: lexicon)
+            synonymField = TermSet((terms(.fieldWord) + terms(.exactFieldWord)).sorted(), of: lexicon)
+        }
         func set(_ indexes: [Int], _ kind: UInt8) -> TermSet {
             TermSet(indexes, of: lexicon, word: .word(key, kind: kind))
         }

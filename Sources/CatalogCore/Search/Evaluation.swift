@@ -46,8 +46,8 @@ final class Evaluation {
     private var earlier: [Int: (next: Int, bitmap: ChunkBitmap)] = [:]
 
     init(
-        segment: LoadedSegment, catalog: SearchCatalog, query: SearchQuery, request: SearchRequest.Checked,
-        scope: [String], budget: CountBudget
+        segment: LoadedSegment, catalog: SearchCatalog, query: SearchQuery, rules: SearchRules,
+        request: SearchRequest.Checked, scope: [String], budget: CountBudget
     ) throws {
         index = segment.index
         reader = segment.reader
@@ -61,7 +61,7 @@ final class Evaluation {
         } else {
             let last = query.sequence.last
             words = query.words.map {
-                WordMatches(word: $0, isLast: $0 == last, index: segment.index)
+                WordMatches(word: $0, isLast: $0 == last, index: segment.index, rules: rules)
             }
             sequence = query.sequence.compactMap { word in query.words.firstIndex(of: word) }
         }
@@ -157,7 +157,8 @@ final class Evaluation {
         if let gone = deleted.chunks[chunk] { bitmap.subtract(gone) }
         for word in words {
             var any = try word.inside.bitmap(chunk, index, reader)
-            for set in [word.typoTitle, word.field, word.typoField] where !set.isEmpty {
+            for set in [word.typoTitle, word.field, word.typoField, word.synonymTitle, word.synonymField]
+            where !set.isEmpty {
                 any.formUnion(try set.bitmap(chunk, index, reader))
             }
             bitmap.formIntersection(any)
@@ -245,8 +246,9 @@ final class Evaluation {
             case .wholeWords: result = try all { try $0.whole.bitmap(chunk, index, reader) }
             case .wordStarts: result = try all { try $0.prefix.bitmap(chunk, index, reader) }
             case .insideWords: result = try all { try $0.inside.bitmap(chunk, index, reader) }
-            case .titleTypos: result = try all { try union([$0.inside, $0.typoTitle]) }
-            case .otherFields: result = try all { try union([$0.inside, $0.field]) }
+            case .titleTypos: result = try all { try union([$0.inside, $0.typoTitle, $0.synonymTitle]) }
+            case .otherFields:
+                result = try all { try union([$0.inside, $0.field, $0.synonymTitle, $0.synonymField]) }
             case .anyTypos: result = scoped
             }
         }

@@ -13,21 +13,26 @@ struct MatchHighlighter {
     /// The longest snippet, in UTF-16 code units.
     static let snippetLength = 120
 
-    private typealias Term = (bytes: [UInt8], scalars: [Unicode.Scalar], typos: TypoMatcher.Allowance?, isLast: Bool)
+    private typealias Term = (
+        bytes: [UInt8], scalars: [Unicode.Scalar], typos: TypoMatcher.Allowance?, isLast: Bool, synonyms: [[UInt8]]
+    )
 
-    /// The query's words (or symbols), each with its typo allowance: made once per search, not
-    /// once per hit.
+    /// The query's words (or symbols), each with its typo allowance and synonyms: made once per
+    /// search, not once per hit.
     private let terms: [Term]
+    /// Whether a field is searched (``SearchSettings/isSearchable(_:)``).
+    private let settings: SearchSettings
 
-    init(query: SearchQuery) {
+    init(query: SearchQuery, rules: SearchRules) {
         self.query = query
+        settings = rules.settings
         if query.words.isEmpty {
-            terms = query.symbols.map { (Array($0.utf8), Array($0.unicodeScalars), nil, false) }
+            terms = query.symbols.map { (Array($0.utf8), Array($0.unicodeScalars), nil, false, []) }
         } else {
             let last = query.sequence.last
             terms = query.words.map {
-                let scalars = Array($0.unicodeScalars)
-                return (Array($0.utf8), scalars, TypoMatcher.allowance(forLength: scalars.count), $0 == last)
+                let synonyms = (rules.synonyms[$0] ?? []).map { Array($0.utf8) }
+                return (Array($0.utf8), Array($0.unicodeScalars), rules.allowance(for: $0), $0 == last, synonyms)
             }
         }
     }
@@ -35,9 +40,12 @@ struct MatchHighlighter {
     /// The ranges of the list fields and the snippet, if one is needed.
     func highlight(_ hit: StoredHit) -> ([MatchRange], MatchSnippet?) {
         guard !terms.isEmpty else { return ([], nil) }
-        var fields: [(name: String, text: String)] = [("title", hit.title)]
-        if let subtitle = hit.subtitle { fields.append(("subtitle", subtitle)) }
-        for (index, label) in hit.categories.enumerated() { fields.append(("categories.\(index)", label)) }
+        var fields: [(name: String, text: String)] = []
+        if settings.isSearchable("title") { fields.append(("title", hit.title)) }
+        if let subtitle = hit.subtitle, settings.isSearchable("subtitle") { fields.append(("subtitle", subtitle)) }
+        if settings.isSearchable("categories") {
+            for (index, label) in hit.categories.enumerated() { fields.append(("categories.\(index)", label)) }
+        }
         var found = [Bool](repeating: false, count: terms.count)
         var result: [MatchRange] = []
         for (name, text) in fields where !text.isEmpty {
@@ -55,21 +63,29 @@ struct MatchHighlighter {
         }
         guard found.contains(false), let record = try? hit.record() else { return (result, nil) }
         // A word matched elsewhere: the first other field that holds it explains the match.
-        var others: [(name: String, text: String)] = []
-        if let description = record.description { others.append(("description", description)) }
-        for name in record.fields.keys.sorted() {
-            others.append(("fields.\(name)", record.fields[name]!.joined))
+        var others: [(name: String, field: String, text: String)] = []
+        if let description = record.description, settings.isSearchable("description") {
+            others.append(("description", "description", description))
         }
-        others.append(("id", record.id))
-        for (name, text) in others where !text.isEmpty {
+        for name in record.fields.keys.sorted() where settings.isSearchable(name) {
+            others.append(("fields.\(name)", name, record.fields[name]!.joined))
+        }
+        if settings.isSearchable("id") { others.append(("id", "id", record.id)) }
+        for (name, field, text) in others where !text.isEmpty {
             let folded = FoldedText(text)
+            // As the index builder has it: typos never reach an exempt field's words, nor a URL's.
+            let typos =
+                !settings.typos.exemptFields.contains(field) && !text.hasPrefix("http://")
+                && !text.hasPrefix("https://")
             let missing = terms.indices.filter { !found[$0] }
-            guard missing.contains(where: { Self.find(terms[$0], in: folded, fromWordStart: true) != nil }) else {
-                continue
-            }
+            guard
+                missing.contains(where: {
+                    Self.find(terms[$0], in: folded, fromWordStart: true, typos: typos) != nil
+                })
+            else { continue }
             var ranges: [Range<Int>] = []
             for term in terms {
-                if let range = Self.find(term, in: folded, fromWordStart: true) { ranges.append(range) }
+                if let range = Self.find(term, in: folded, fromWordStart: true, typos: typos) { ranges.append(range) }
             }
             return (result, Self.snippet(name: name, text: text, ranges: Self.merge(ranges)))
         }
@@ -78,9 +94,14 @@ struct MatchHighlighter {
 
     /// The best place of a query word in a text: exactly (a whole word, a beginning, inside a
     /// word), else a word within the word's typos.
-    private static func find(_ term: Term, in folded: FoldedText, fromWordStart: Bool = false) -> Range<Int>? {
+    private static func find(
+        _ term: Term, in folded: FoldedText, fromWordStart: Bool = false, typos allowed: Bool = true
+    ) -> Range<Int>? {
         if let exact = folded.find(term.bytes, allowSubstring: !fromWordStart) { return exact.range }
-        guard let typos = term.typos else { return nil }
+        for synonym in term.synonyms {
+            if let match = folded.find(synonym, allowSubstring: false), match.kind == .word { return match.range }
+        }
+        guard allowed, let typos = term.typos else { return nil }
         var index = 0
         let bytes = folded.bytes
         var word: [Unicode.Scalar] = []

@@ -23,11 +23,12 @@ final class SearchCaches: Sendable {
         var chunk: UInt32
     }
 
-    /// A query word in one index, as ``CatalogSearchIndex/wordTerms(_:isLast:)`` keeps it.
+    /// A query word in one index, as ``CatalogSearchIndex/wordTerms(_:isLast:typos:)`` keeps it.
     struct WordKey: Hashable {
         var index: UInt64
         var word: String
         var isLast: Bool
+        var typos: TypoMatcher.Allowance?
     }
 
     /// One chunk of a set of terms in one index: one term's (a category, a country, a short

@@ -52,18 +52,19 @@ public final class CatalogSearchIndex: Sendable {
         SearchCaches.ChunkKey(index: cacheID, term: term, chunk: UInt32(chunk))
     }
 
-    /// The terms a folded query word matches in this index, worked out once.
-    func wordTerms(_ word: String, isLast: Bool) -> WordTerms {
-        let key = wordKey(word, isLast: isLast)
+    /// The terms a folded query word matches in this index with `typos`, worked out once.
+    func wordTerms(_ word: String, isLast: Bool, typos: TypoMatcher.Allowance?) -> WordTerms {
+        let key = wordKey(word, isLast: isLast, typos: typos)
         if let known = caches.words.withLock({ $0.value(for: key, cost: \.bytes) }) { return known }
-        let terms = WordTerms(word: word, isLast: isLast, lexicon: lexicon, infix: infix)
+        let terms = WordTerms(word: word, isLast: isLast, typos: typos, lexicon: lexicon, infix: infix)
         caches.words.withLock { $0.insert(terms, for: key, cost: terms.bytes) }
         return terms
     }
 
-    /// A query word's key in the shared caches.
-    func wordKey(_ word: String, isLast: Bool) -> SearchCaches.WordKey {
-        SearchCaches.WordKey(index: cacheID, word: word, isLast: isLast)
+    /// A query word's key in the shared caches: its typos are part of it, so a change of a
+    /// catalog's typo rules finds none of the terms the old rules gave.
+    func wordKey(_ word: String, isLast: Bool, typos: TypoMatcher.Allowance?) -> SearchCaches.WordKey {
+        SearchCaches.WordKey(index: cacheID, word: word, isLast: isLast, typos: typos)
     }
 
     /// A set's chunk bitmap made by an earlier search, if it is still kept.

@@ -1,3 +1,5 @@
+import CatalogModel
+
 /// Finds the lexicon's terms within a small edit distance of a query word: insertions,
 /// deletions, substitutions and transpositions of adjacent characters each count one.
 ///
@@ -8,24 +10,24 @@
 ///
 /// How many typos a word may have follows its length (the rule Meilisearch documents): none
 /// below 5 characters, one from 5, two from 9. A four-letter word may have two neighbouring
-/// letters swapped ("yrok" for "york"), the commonest slip of all, and nothing else.
+/// letters swapped ("yrok" for "york"), the commonest slip of all, and nothing else. A catalog's
+/// settings may move both lengths (``TypoSettings``): words from 4 letters up to the one-typo
+/// length may then have a swap only.
 public enum TypoMatcher {
     /// The typos a word may have.
-    public struct Allowance: Sendable, Equatable {
+    public struct Allowance: Sendable, Equatable, Hashable {
         /// The most edits.
         public var maxDistance: Int
         /// What an insertion, deletion or substitution costs (a swap of neighbours costs 1).
         public var editCost: Int
     }
 
-    /// The typos allowed in a word of `length` characters, nil for none.
-    public static func allowance(forLength length: Int) -> Allowance? {
-        switch length {
-        case 9...: Allowance(maxDistance: 2, editCost: 1)
-        case 5...: Allowance(maxDistance: 1, editCost: 1)
-        case 4: Allowance(maxDistance: 1, editCost: 2)
-        default: nil
-        }
+    /// The typos allowed in a word of `length` characters under `rules`' lengths, nil for none.
+    public static func allowance(forLength length: Int, rules: TypoSettings = TypoSettings()) -> Allowance? {
+        if length >= rules.twoTyposFrom { return Allowance(maxDistance: 2, editCost: 1) }
+        if length >= rules.oneTypoFrom { return Allowance(maxDistance: 1, editCost: 1) }
+        if length >= 4 { return Allowance(maxDistance: 1, editCost: 2) }
+        return nil
     }
 
     /// The lexicon indexes of the terms in `range` (one kind; their first byte is the kind) that are

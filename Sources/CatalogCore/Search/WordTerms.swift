@@ -1,5 +1,5 @@
 /// The lexicon terms one folded query word matches, kind by kind: what ``WordMatches`` reads
-/// the documents of. Worked out once per segment and word (``CatalogSearchIndex/wordTerms(_:isLast:)``
+/// the documents of. Worked out once per segment and word (``CatalogSearchIndex/wordTerms(_:isLast:typos:)``
 /// keeps them), since as-you-type queries repeat their words keystroke after keystroke.
 ///
 /// The work of one word is bounded: a word that expands to more terms than a person could mean
@@ -29,8 +29,9 @@ struct WordTerms: Sendable {
         static let twoTypos = 50
     }
 
-    /// The terms of a folded word; `isLast`: the word being typed (matched as a beginning).
-    init(word: String, isLast: Bool, lexicon: Lexicon, infix: InfixIndex) {
+    /// The terms of a folded word; `isLast`: the word being typed (matched as a beginning);
+    /// `typos`: the typos it may have (``SearchRules/allowance(for:)``), nil for none.
+    init(word: String, isLast: Bool, typos: TypoMatcher.Allowance?, lexicon: Lexicon, infix: InfixIndex) {
         let bytes = Array(word.utf8)
         let scalars = Array(word.unicodeScalars)
         func exact(_ kind: IndexTermKind) -> [Int] {
@@ -52,10 +53,12 @@ struct WordTerms: Sendable {
         field =
             scalars.count <= IndexTerms.fieldPrefixLength
             ? exact(.fieldPrefix)
-            : Self.mostFrequent(beginning(.fieldWord), limit: Limits.fieldPrefixes, in: lexicon)
+            : Self.mostFrequent(
+                Array(beginning(.exactFieldWord)) + Array(beginning(.fieldWord)), limit: Limits.fieldPrefixes,
+                in: lexicon)
         firstWhole = exact(.firstWord)
         firstPrefix = scalars.count <= IndexTerms.prefixLength ? exact(.firstPrefix) : Array(beginning(.firstWord))
-        if let typos = TypoMatcher.allowance(forLength: scalars.count) {
+        if let typos {
             let limit = typos.maxDistance >= 2 ? Limits.twoTypos : Limits.oneTypo
             for kind in [IndexTermKind.titleWord, .fieldWord] {
                 let range = lexicon.range(prefix: [kind.rawValue])

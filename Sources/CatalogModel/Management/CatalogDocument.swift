@@ -137,13 +137,7 @@ public enum CatalogDocument {
     private static func checked(
         _ settings: CatalogSettings, reader: TreeReader, localeProblem: (String) -> String?
     ) throws(CatalogChangeError) -> CatalogSettings {
-        let typed = Set(reader.problems.map(\.pointer))
-        let problems =
-            reader.problems
-            + settings.problems(localeProblem: localeProblem).filter { problem in
-                !typed.contains { problem.pointer == $0 || problem.pointer.hasPrefix($0 + "/") }
-            }
-        guard problems.isEmpty else { throw .invalid(Array(problems.prefix(maxProblems))) }
+        try reader.check(settings.problems(localeProblem: localeProblem))
         return settings
     }
 
@@ -189,13 +183,25 @@ public enum CatalogDocument {
 }
 
 /// Reads a document's members, collecting a problem for each value of the wrong type.
-private struct TreeReader {
+struct TreeReader {
     var problems: [CatalogChangeError.Problem] = []
 
     mutating func add(_ pointer: String, _ message: String) {
         if problems.count < CatalogDocument.maxProblems {
             problems.append(CatalogChangeError.Problem(pointer: pointer, message: message))
         }
+    }
+
+    /// Throws the problems found while reading, with those of `checks` (the read value's own
+    /// checks) that are not inside a member already reported.
+    func check(_ checks: [CatalogChangeError.Problem]) throws(CatalogChangeError) {
+        let typed = Set(problems.map(\.pointer))
+        let all =
+            problems
+            + checks.filter { problem in
+                !typed.contains { problem.pointer == $0 || problem.pointer.hasPrefix($0 + "/") }
+            }
+        guard all.isEmpty else { throw .invalid(Array(all.prefix(CatalogDocument.maxProblems))) }
     }
 
     mutating func string(_ value: JSONTree, at pointer: String) -> String? {

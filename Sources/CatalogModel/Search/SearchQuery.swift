@@ -50,6 +50,26 @@ public struct SearchQuery: Sendable, Equatable {
         self.symbols = words.isEmpty ? symbols : []
     }
 
+    private init(words: [String], sequence: [String], symbols: [String]) {
+        self.words = words
+        self.sequence = sequence
+        self.symbols = symbols
+    }
+
+    /// This query without the folded `stopWords`, when it has more than one word and some word
+    /// is no stop word; otherwise (one word, or stop words only) the query as it is.
+    ///
+    /// ```swift
+    /// SearchQuery("The Lord of the Rings").removing(stopWords: ["the", "of"]).words  // ["lord", "rings"]
+    /// SearchQuery("the").removing(stopWords: ["the"]).words                         // ["the"]
+    /// ```
+    public func removing(stopWords: Set<String>) -> SearchQuery {
+        guard sequence.count > 1, !stopWords.isEmpty else { return self }
+        let kept = sequence.filter { !stopWords.contains($0) }
+        guard !kept.isEmpty, kept.count < sequence.count else { return self }
+        return SearchQuery(words: words.filter { !stopWords.contains($0) }, sequence: kept, symbols: symbols)
+    }
+
     /// True when there is nothing to search for.
     public var isEmpty: Bool { words.isEmpty && symbols.isEmpty }
 

@@ -55,6 +55,9 @@ enum APIKeyRoutes {
         for method in [HTTPMethod.get, .put, .delete] {
             add(method, catalog + "/members/{user}", .key(.admin, catalogParameter: "id", filtered: false))
         }
+        // A catalog's search settings are its owners': reading and changing them takes `admin`.
+        add(.get, catalog + "/settings", .key(.admin, catalogParameter: "id", filtered: false))
+        add(.patch, catalog + "/settings", .key(.admin, catalogParameter: "id", filtered: false))
         // The audit log: administrators' (a key of theirs for every catalog, with `admin`).
         add(.get, "/api/v1/audit", .key(.admin, catalogParameter: nil, filtered: false))
         add(.get, "/api/v1/favorites", .key(.read, catalogParameter: nil, filtered: false))

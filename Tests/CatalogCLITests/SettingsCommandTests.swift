@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+/// `catalog settings` as a process: shows and changes a catalog's search settings, which
+/// `catalog search` applies and an export carries to the catalog it is imported into.
+@Suite struct SettingsCommandTests {
+    func json(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    @Test func settingsAreShownChangedAndApplied() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        #expect(try cli.run(["demo", "--quiet"]).status == 0)
+        let initial = try cli.run(["settings", "cookbook"])
+        #expect(initial.status == 0, "\(initial.stderr)")
+        #expect(
+            initial.stdout == """
+                synonyms:      (none)
+                stop words:    (none)
+                typos:         one from 5 letters, two from 9
+                typo-exempt:   (none)
+                exact fields:  id
+                searchable:    *
+
+                """)
+        #expect(try cli.run(["search", "gulyás", "--catalog", "cookbook"]).stdout.contains("0 found"))
+
+        let changed = try cli.run([
+            "settings", "cookbook", "--synonyms", "gulyás,halászlé", "--synonyms", "leves => gulyás", "--stop-words",
+            "a, az", "--typo-min", "4,8", "--typo-exempt", "paprika", "--json",
+        ])
+        #expect(changed.status == 0, "\(changed.stderr)")
+        let settings = try json(changed.stdout)
+        #expect(settings["synonyms"] as? [String] == ["gulyás, halászlé", "leves => gulyás"])
+        #expect(settings["stopWords"] as? [String] == ["a", "az"])
+        let typos = try #require(settings["typos"] as? [String: Any])
+        #expect(typos["oneTypoFrom"] as? Int == 4 && typos["twoTyposFrom"] as? Int == 8)
+        #expect(typos["exemptWords"] as? [String] == ["paprika"])
+        #expect(
+            try cli.run(["settings", "cookbook"]).stdout == """
+                synonyms:      gulyás, halászlé
+                               leves => gulyás
+                stop words:    a, az
+                typos:         one from 4 letters, two from 8
+                typo-exempt:   paprika
+                exact fields:  id
+                searchable:    *
+
+                """)
+        let found = try cli.run(["search", "gulyás", "--catalog", "cookbook"]).stdout
+        #expect(found.contains("r12\tSzegedi halászlé"), "\(found)")
+        #expect(
+            try cli.run(["search", "a gulyás", "--catalog", "cookbook"]).stdout == found,
+            "a stop word leaves the query")
+
+        // Searchable fields build the index again.
+        #expect(try cli.run(["search", "burgonya", "--catalog", "cookbook"]).stdout.contains("r21\t"))
+        let titles = try cli.run(["settings", "cookbook", "--searchable", "title,subtitle", "--json"])
+        #expect(try json(titles.stdout)["searchableFields"] as? [String] == ["title", "subtitle"])
+        #expect(!(try cli.run(["search", "burgonya", "--catalog", "cookbook"]).stdout.contains("r21\t")))
+
+        // An empty value removes a setting.
+        let cleared = try cli.run(["settings", "cookbook", "--synonyms", "", "--json"])
+        #expect(try json(cleared.stdout)["synonyms"] as? [String] == [])
+    }
+
+    @Test func mistakesAreToldInTheWordsOfTheOptions() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        #expect(try cli.run(["demo", "--quiet"]).status == 0)
+        let reversed = try cli.run(["settings", "cookbook", "--typo-min", "9,5"])
+        #expect(reversed.status == 64)
+        #expect(reversed.stderr.contains("--typo-min: must not be less than oneTypoFrom (9)"), "\(reversed.stderr)")
+        let lonely = try cli.run(["settings", "cookbook", "--synonyms", "car"])
+        #expect(lonely.status == 64)
+        #expect(lonely.stderr.contains("--synonyms 'car' is a group of one word"), "\(lonely.stderr)")
+        #expect(try cli.run(["settings", "cookbook", "--typo-min", "five"]).status == 64)
+        let words = try cli.run(["settings", "cookbook", "--stop-words", "a,két szó"])
+        #expect(words.stderr.contains(#"--stop-words: "két szó" is not one word"#), "\(words.stderr)")
+        #expect(words.status == 64)
+        #expect(try cli.run(["settings", "nosuch"]).status == 1)
+        #expect(try cli.run(["settings", "cookbook", "--json"]).stdout.contains(#""synonyms":[]"#))
+    }
+
+    /// An export carries the settings in its definition; importing it into a new catalog keeps them.
+    @Test(arguments: ["json", "csv", "xml"]) func anExportReimportsWithItsSettings(format: String) throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        #expect(try cli.run(["demo", "--quiet"]).status == 0)
+        let set = try cli.run([
+            "settings", "cookbook", "--synonyms", "phone => iphone", "--stop-words", "the", "--json",
+        ])
+        #expect(set.status == 0, "\(set.stderr)")
+        let file = cli.directory.appendingPathComponent("cookbook.\(format)").path
+        let exported = try cli.run(["export", "--catalog", "cookbook", "--format", format, "--output", file])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let imported = try cli.run(["import", file, "--catalog", "copy", "--quiet"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(try cli.run(["settings", "copy", "--json"]).stdout == set.stdout)
+    }
+}

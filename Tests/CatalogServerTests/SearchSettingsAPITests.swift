@@ -1,0 +1,128 @@
+import CatalogCore
+import CatalogEngines
+import CatalogHTTP
+import CatalogModel
+import CatalogStorage
+import Foundation
+import Testing
+
+@testable import CatalogServer
+
+/// `GET` and `PATCH /api/v1/catalogs/{id}/settings`: a catalog's owners and administrators read and
+/// change its search settings, and every search of the server applies them at once, also when
+/// another process changed them.
+@Suite struct SearchSettingsAPITests {
+    let fixture: ServerFixture
+
+    init() throws {
+        fixture = try ServerFixture()
+    }
+
+    func patch(_ body: String, token: String?, headers: [(String, String)] = []) throws -> ServerFixture.Reply {
+        try fixture.request(
+            .patch, "/api/v1/catalogs/cookbook/settings",
+            headers: [("Content-Type", "application/merge-patch+json")] + headers, body: Array(body.utf8),
+            token: token)
+    }
+
+    func hits(_ query: String) throws -> [String] {
+        let reply = try fixture.request("/api/v1/catalogs/cookbook/search?q=\(query)&limit=50")
+        #expect(reply.status == 200, "\(reply.text)")
+        return (reply.object["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+    }
+
+    @Test func anAdministratorReadsAndChangesSettingsAndSearchFollows() throws {
+        let admin = fixture.adminToken
+        let initial = try fixture.request("/api/v1/catalogs/cookbook/settings", token: admin)
+        #expect(initial.status == 200)
+        #expect(
+            initial.text
+                == #"{"searchableFields":["*"],"stopWords":[],"synonyms":[],"typos":{"exemptFields":["id"],"exemptWords":[],"#
+                + #""oneTypoFrom":5,"twoTyposFrom":9}}"#)
+        #expect(initial.headers["Cache-Control"] == "private, no-store")
+        #expect(try hits("gulyás").isEmpty)
+        #expect(try hits("halászlé") == ["r12"])
+
+        let changed = try patch(#"{"synonyms":["gulyás, halászlé"],"typos":{"oneTypoFrom":6}}"#, token: admin)
+        #expect(changed.status == 200, "\(changed.text)")
+        #expect(
+            changed.text
+                == #"{"searchableFields":["*"],"stopWords":[],"synonyms":["gulyás, halászlé"],"typos":{"#
+                + #""exemptFields":["id"],"exemptWords":[],"oneTypoFrom":6,"twoTyposFrom":9}}"#)
+        let etag = try #require(changed.headers["ETag"])
+        #expect(try fixture.request("/api/v1/catalogs/cookbook/settings", token: admin).headers["ETag"] == etag)
+        #expect(try hits("gulyás") == ["r12"])
+        #expect(try hits("halászlé") == ["r12"])
+
+        // Searchable fields build the index again: a description's word is no longer found.
+        #expect(try hits("burgonya").contains("r21"))
+        let titles = try patch(#"{"searchableFields":["title","subtitle"]}"#, token: admin)
+        #expect(titles.status == 200, "\(titles.text)")
+        #expect(try hits("burgonya") == ["r15"])
+        let every = try patch(#"{"searchableFields":null}"#, token: admin)
+        #expect(every.status == 200)
+        #expect(every.headers["ETag"] != etag)
+        #expect(try hits("burgonya").contains("r21"))
+
+        // A stale revision changes nothing.
+        let stale = try patch(#"{"stopWords":["a"]}"#, token: admin, headers: [("If-Match", #""0-stale""#)])
+        #expect(stale.status == 412)
+        let current = try #require(every.headers["ETag"])
+        #expect(try patch(#"{"synonyms":null}"#, token: admin, headers: [("If-Match", current)]).status == 200)
+        #expect(try hits("gulyás").isEmpty)
+    }
+
+    @Test func aChangeByAnotherProcessIsSeenByTheNextSearch() throws {
+        #expect(try hits("pörkölt") == ["r13"])
+        _ = try fixture.elsewhere { database in
+            try CatalogManagement.withICU.updateSearchSettings("cookbook", in: database) { current in
+                var settings = current
+                settings.synonyms = [try SynonymRule(parsing: "pörkölt => paprikás")]
+                return settings
+            }
+        }
+        // The title with the synonym before the subtitle's word; one way only.
+        let after = try hits("pörkölt")
+        #expect(after.first == "r30" && after.contains("r13"), "\(after)")
+        #expect(!(try hits("paprikás")).contains("r13"))
+    }
+
+    @Test func mistakesNameTheirKeyAndChangeNothing() throws {
+        let admin = fixture.adminToken
+        let bad = try patch(
+            #"{"synonyms":["krumpli"],"stopWords":[""],"typos":{"oneTypoFrom":0},"weights":{},"searchableFields":[]}"#,
+            token: admin)
+        #expect(bad.status == 422, "\(bad.text)")
+        let problems = (bad.object["error"] as? [String: Any])?["problems"] as? [[String: Any]] ?? []
+        #expect(
+            problems.compactMap { $0["pointer"] as? String } == [
+                "/weights", "/synonyms/0", "/typos/oneTypoFrom", "/stopWords/0", "/searchableFields",
+            ])
+        #expect(try patch("[1]", token: admin).status == 422)
+        #expect(try patch("{", token: admin).status == 400)
+        let text = try fixture.request(
+            .patch, "/api/v1/catalogs/cookbook/settings", headers: [("Content-Type", "text/plain")],
+            body: Array("{}".utf8), token: admin)
+        #expect(text.status == 415)
+        #expect(
+            try fixture.request("/api/v1/catalogs/cookbook/settings", token: admin).text.contains(#""synonyms":[]"#))
+        #expect(try fixture.request("/api/v1/catalogs/no-such/settings", token: admin).status == 404)
+    }
+
+    @Test func onlyOwnersAndAdministratorsSeeOrChangeSettings() throws {
+        try fixture.elsewhere { _ = try $0.users().grant(user: "jozsi", catalog: "cookbook", role: .owner) }
+        try fixture.elsewhere { _ = try $0.users().grant(user: "mari", catalog: "cookbook", role: .editor) }
+        let owner = fixture.otherToken
+        #expect(try fixture.request("/api/v1/catalogs/cookbook/settings", token: owner).status == 200)
+        #expect(try patch(#"{"stopWords":["a"]}"#, token: owner).status == 200)
+        let editor = fixture.userToken
+        #expect(try fixture.request("/api/v1/catalogs/cookbook/settings", token: editor).status == 403)
+        let refused = try patch(#"{"stopWords":[]}"#, token: editor)
+        #expect(refused.status == 403)
+        #expect(refused.errorCode == "forbidden")
+        #expect(try fixture.request("/api/v1/catalogs/products/settings", token: owner).status == 403)
+        #expect(try fixture.request("/api/v1/catalogs/cookbook/settings").status == 401)
+        #expect(try patch(#"{"stopWords":[]}"#, token: nil).status == 401)
+        #expect(try fixture.request("/api/v1/catalogs/cookbook/settings", token: owner).text.contains(#"["a"]"#))
+    }
+}
