@@ -24,6 +24,16 @@ import Testing
     enum Requester: String, CaseIterable, CustomStringConvertible, Sendable {
         case anonymous, signedIn, viewer, editor, owner, admin
         var description: String { rawValue }
+
+        /// The requester's role in the catalogs they are a member of.
+        var role: CatalogRole? {
+            switch self {
+            case .viewer: .viewer
+            case .editor: .editor
+            case .owner: .owner
+            default: nil
+            }
+        }
     }
 
     /// The three catalogs: products public, sequencers for signed-in users, the cookbook (which
@@ -63,14 +73,7 @@ import Testing
         let user =
             requester == .anonymous
             ? nil : User(id: 7, name: requester.rawValue, isAdmin: requester == .admin, createdAt: "")
-        let role: CatalogRole? =
-            switch requester {
-            case .viewer: .viewer
-            case .editor: .editor
-            case .owner: .owner
-            default: nil
-            }
-        let policy = AccessPolicy(user: user, roles: role.map { ["cookbook": $0] } ?? [:])
+        let policy = AccessPolicy(user: user, roles: requester.role.map { ["cookbook": $0] } ?? [:])
         #expect(policy.allows(.read, catalog: "cookbook", visibility: visibility) == Self.sees(requester, visibility))
         let elsewhere = policy.allows(.read, catalog: "products", visibility: visibility)
         #expect(elsewhere == (visibility == .members ? requester == .admin : Self.sees(requester, visibility)))
@@ -248,18 +251,7 @@ final class VisibilityFixture {
     init(_ engine: TemporaryDatabase.Engine) throws {
         temporary = try TemporaryDatabase(engine: engine, prefix: "catalog-visibility")
         let database = temporary.database
-        for demo in DemoCatalogs.all {
-            let data = Data(demo.source.utf8)
-            let reader: any RecordSource =
-                switch demo.format {
-                case .xml: XMLRecordReader(data: data, sourceName: "demo", recordElement: demo.definition.recordElement)
-                case .json: JSONRecordReader(data: data, sourceName: "demo", recordPath: demo.recordPath)
-                }
-            _ = try ImportPipeline.run(
-                reader, into: database, definition: demo.definition, replace: true,
-                collation: try ICUCollation(locale: demo.definition.locale)
-            ) { _ in }
-        }
+        try ServerFixture.importDemos(into: database)
         let users = try database.users()
         let authenticator = Authenticator()
         for requester in CatalogVisibilityTests.Requester.allCases where requester != .anonymous {
@@ -267,15 +259,10 @@ final class VisibilityFixture {
                 name: requester.rawValue, isAdmin: requester == .admin, password: nil, in: users)
             tokens[requester] = added.token
             cookies[requester] = try authenticator.startSession(for: added.user, in: users)
-            let role: CatalogRole? =
-                switch requester {
-                case .viewer: .viewer
-                case .editor: .editor
-                case .owner: .owner
-                default: nil
-                }
             for catalog in CatalogVisibilityTests.visibilities.keys {
-                if let role { _ = try users.grant(user: requester.rawValue, catalog: catalog, role: role) }
+                if let role = requester.role {
+                    _ = try users.grant(user: requester.rawValue, catalog: catalog, role: role)
+                }
             }
         }
         for (catalog, visibility) in CatalogVisibilityTests.visibilities {

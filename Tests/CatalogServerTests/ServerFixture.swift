@@ -26,13 +26,8 @@ final class ServerFixture {
     let userToken: String
     let otherToken: String
 
-    init(accessLog: AccessLog? = nil, _ configure: (inout CatalogServerOptions) -> Void = { _ in }) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-server-\(UUID().uuidString)")
-        images = directory.appendingPathComponent("images")
-        try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
-        path = directory.appendingPathComponent("test.sqlite").path
-        let database = try CatalogEngines.open(path)
-        defer { database.close() }
+    /// Imports the three demo catalogs (cookbook, products, sequencers) into `database`.
+    static func importDemos(into database: any CatalogDatabase) throws {
         for demo in DemoCatalogs.all {
             let data = Data(demo.source.utf8)
             let reader: any RecordSource =
@@ -45,6 +40,16 @@ final class ServerFixture {
                 collation: try ICUCollation(locale: demo.definition.locale)
             ) { _ in }
         }
+    }
+
+    init(accessLog: AccessLog? = nil, _ configure: (inout CatalogServerOptions) -> Void = { _ in }) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-server-\(UUID().uuidString)")
+        images = directory.appendingPathComponent("images")
+        try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
+        path = directory.appendingPathComponent("test.sqlite").path
+        let database = try CatalogEngines.open(path)
+        defer { database.close() }
+        try Self.importDemos(into: database)
         usersPath = SQLiteUserStore.defaultPath(forCatalog: path)
         let store = try database.users()
         let authenticator = Authenticator()

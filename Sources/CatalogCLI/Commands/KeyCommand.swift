@@ -92,13 +92,16 @@ struct KeyCommand: Command {
         A key's last use is recorded at most once a minute.
         """
 
-    /// The options each subcommand takes, by name; any other given is a usage error.
-    static let subcommandOptions: [String: Set<String>] = [
-        "add": [
-            user.spec.name, catalog.spec.name, actions.spec.name, expires.spec.name, filter.spec.name, json.spec.name,
-        ],
-        "list": [user.spec.name, json.spec.name], "revoke": [],
-    ]
+    /// The subcommands and the options each takes, by name; any other given is a usage error.
+    static let subcommands = Subcommands(
+        command: "key",
+        options: [
+            "add": [
+                user.spec.name, catalog.spec.name, actions.spec.name, expires.spec.name, filter.spec.name,
+                json.spec.name,
+            ],
+            "list": [user.spec.name, json.spec.name], "revoke": [],
+        ])
 
     /// The names of the command's own options that `arguments` gives.
     static func givenOptions(_ arguments: Arguments) throws(CLIError) -> [String] {
@@ -113,16 +116,7 @@ struct KeyCommand: Command {
 
     func run(_ context: CommandContext) throws {
         let arguments = context.arguments
-        guard let action = arguments.positionals.first else {
-            throw CLIError.usage("name a subcommand: add, list or revoke")
-        }
-        guard let allowed = Self.subcommandOptions[action] else {
-            throw CLIError.usage(
-                "unknown subcommand '\(UserCommand.printable(action))'; subcommands: add, list, revoke")
-        }
-        for name in try Self.givenOptions(arguments) where !allowed.contains(name) {
-            throw CLIError.usage("'--\(name)' does not apply to 'key \(action)'")
-        }
+        let action = try Self.subcommands.action(arguments, given: try Self.givenOptions(arguments))
         switch action {
         case "add":
             let name = try Self.keyName(arguments, action: action)

@@ -69,12 +69,14 @@ struct UserCommand: Command {
         NAME is 1 to 64 letters, digits, '.', '-', '_' or '@', unique ignoring case.
         """
 
-    /// The options each subcommand takes, by name; any other given is a usage error.
-    static let subcommandOptions: [String: Set<String>] = [
-        "add": [admin.spec.name, passwordStdin.spec.name, json.spec.name], "list": [json.spec.name], "remove": [],
-        "token": [json.spec.name], "password": [], "grant": [catalog.spec.name, role.spec.name],
-        "revoke": [catalog.spec.name],
-    ]
+    /// The subcommands and the options each takes, by name; any other given is a usage error.
+    static let subcommands = Subcommands(
+        command: "user",
+        options: [
+            "add": [admin.spec.name, passwordStdin.spec.name, json.spec.name], "list": [json.spec.name],
+            "remove": [], "token": [json.spec.name], "password": [], "grant": [catalog.spec.name, role.spec.name],
+            "revoke": [catalog.spec.name],
+        ])
 
     /// The names of the command's own options that `arguments` gives.
     static func givenOptions(_ arguments: Arguments) throws(CLIError) -> [String] {
@@ -86,17 +88,7 @@ struct UserCommand: Command {
 
     func run(_ context: CommandContext) throws {
         let arguments = context.arguments
-        guard let action = arguments.positionals.first else {
-            throw CLIError.usage("name a subcommand: add, list, remove, token, password, grant or revoke")
-        }
-        guard let allowed = Self.subcommandOptions[action] else {
-            throw CLIError.usage(
-                "unknown subcommand '\(Self.printable(action))'; "
-                    + "subcommands: add, list, remove, token, password, grant, revoke")
-        }
-        for name in try Self.givenOptions(arguments) where !allowed.contains(name) {
-            throw CLIError.usage("'--\(name)' does not apply to 'user \(action)'")
-        }
+        let action = try Self.subcommands.action(arguments, given: try Self.givenOptions(arguments))
         let auth = Authenticator()
         switch action {
         case "add":
