@@ -92,6 +92,14 @@ import Testing
         #expect(try fixture.request("/c/cookbook/i/nope").status == 404)
         #expect(
             try fixture.request("/c/cookbook/i/nope").response.headers["Content-Type"]?.hasPrefix("text/html") == true)
+        // A record that is not there keeps the catalog's tab bar and a way back to it.
+        let missing = try fixture.request("/c/cookbook/i/nope").text
+        #expect(missing.contains("<nav class=\"tabs\""))
+        #expect(missing.contains("href=\"/c/cookbook\" id=\"error-back\""))
+        #expect(missing.contains("<html lang=\"hu\""))
+        // A catalog that is not there has neither.
+        let nowhere = try fixture.request("/c/nowhere/i/nope").text
+        #expect(!nowhere.contains("<nav class=\"tabs\"") && !nowhere.contains("error-back"))
     }
 
     func firstEmptyDescription() throws -> String {

@@ -19,7 +19,10 @@ struct ErrorPage: Sendable {
         {
             return ErrorMiddleware.json(error, request)
         }
-        let strings = Self.strings(for: request, stores: stores)
+        let catalog = Self.publicCatalog(for: request, stores: stores)
+        let strings =
+            catalog.map { WebStrings.forLocale($0.locale) }
+            ?? WebStrings.negotiate(request.headers["Accept-Language"])
         let key: WebStrings.Key =
             switch error.status.rawValue {
             case 400: .error400
@@ -33,11 +36,21 @@ struct ErrorPage: Sendable {
             case 503: .error503
             default: .error500
             }
-        let layout = PageLayout(title: strings[.errorTitle], strings: strings, back: ("/", strings[.catalogs]))
+        // Inside a public catalog (a record or category that is not there), the page keeps the
+        // catalog's tab bar and leads back to it.
+        let inside = catalog != nil && request.segments.count > 2
+        let back = inside ? catalog.map { (WebPaths.catalog($0.id), $0.title) } : nil
+        let layout = PageLayout(
+            title: strings[.errorTitle], strings: strings, back: back ?? ("/", strings[.catalogs]),
+            catalog: inside ? catalog : nil,
+            tabs: inside ? catalog.map { CollectionPages.tabs(for: $0, strings: strings, selected: "") } ?? [] : [])
         var response = layout.render(status: error.status) { html in
             html.open("div", ["class": "error-page"])
             html.element("p", ["class": "error-status"], text: String(error.status.rawValue))
             html.element("p", ["class": "error-text", "id": "error-text"], text: strings[key])
+            if let back {
+                html.element("p") { $0.element("a", ["href": back.0, "id": "error-back"], text: back.1) }
+            }
             html.element("p") { $0.element("a", ["href": "/"], text: strings[.catalogs]) }
             if error.status == .notFound, !WebSession.carriesSession(request) {
                 let next = WebPaths.encode(request.rawTarget)
@@ -59,13 +72,19 @@ struct ErrorPage: Sendable {
 
     /// The catalog's language for a path under `/c/{id}` of a public catalog, else the browser's.
     static func strings(for request: Request, stores: any CatalogDatabase) -> WebStrings {
+        publicCatalog(for: request, stores: stores).map { WebStrings.forLocale($0.locale) }
+            ?? WebStrings.negotiate(request.headers["Accept-Language"])
+    }
+
+    /// The definition of the public catalog a path under `/c/{id}` names, nil for any other path
+    /// or catalog (a hidden catalog's page must be the page of a missing one).
+    static func publicCatalog(for request: Request, stores: any CatalogDatabase) -> CatalogDefinition? {
         let segments = request.segments
-        if segments.count >= 2, segments[0] == "c", let catalog = try? stores.read({ try $0.catalog(segments[1]) }),
+        guard segments.count >= 2, segments[0] == "c",
+            let catalog = try? stores.read({ try $0.catalog(segments[1]) }),
             catalog.definition.visibility == .public
-        {
-            return WebStrings.forLocale(catalog.definition.locale)
-        }
-        return WebStrings.negotiate(request.headers["Accept-Language"])
+        else { return nil }
+        return catalog.definition
     }
 }
 
