@@ -238,9 +238,14 @@ export function startSearch() {
       keystrokeAt = event.timeStamp || performance.now();
       search();
     });
-    // Filters search at once; the URL is replaced, so they add no history entries.
+    // Filters search at once; the URL is replaced, so they add no history entries. A sort or
+    // filter chosen while browsing turns the list into its results (every record, so ordered).
     filters?.addEventListener("change", () => {
       keystrokeAt = performance.now();
+      if (!list.classList.contains("searching")) {
+        rememberBeforeSearch();
+        list.classList.add("searching");
+      }
       searchSoon();
     });
   }
