@@ -38,7 +38,8 @@
         public private(set) var isLoading = false
         /// The last failure, nil once a page loads.
         public private(set) var error: CatalogClientError?
-        /// The search text; changing it searches after ``debounce`` (empty: the list in index order).
+        /// The search text; changing it searches once typing pauses (the `debounce` given to
+        /// ``init(client:catalog:pageSize:debounce:)``; empty: the list in index order).
         public var query = "" {
             didSet { if query != oldValue { restart(after: debounce) } }
         }
