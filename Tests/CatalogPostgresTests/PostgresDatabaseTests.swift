@@ -89,7 +89,7 @@ struct PostgresDatabaseTests {
         let database = try PostgresDatabase(url: temporary.url)
         #expect(
             try temporary.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM catalog_schema")
-                == "1,2,3,4,5,6")
+                == "1,2,3,4,5,6,7")
         let user = try database.users().addUser(
             name: "ada", isAdmin: true, passwordHash: nil, tokenSelector: "s", tokenHash: [1])
         #expect(try database.users().user(named: "ADA") == user)

@@ -52,7 +52,7 @@ struct PostgresLiveCatalogTests {
         // program holds).
         try temporary.psql(
             """
-            DROP TABLE changes, deleted_documents, segments, stored_images, api_keys;
+            DROP TABLE changes, deleted_documents, segments, stored_images, api_keys, audit_events;
             DROP INDEX items_live_id, items_live_order, items_live_featured;
             ALTER TABLE items DROP COLUMN live;
             ALTER TABLE item_categories DROP COLUMN segment;
@@ -68,7 +68,7 @@ struct PostgresLiveCatalogTests {
         defer { migrated.close() }
         #expect(
             try temporary.psql("SELECT string_agg(version::text, ',' ORDER BY version) FROM catalog_schema")
-                == "1,2,3,4,5,6")
+                == "1,2,3,4,5,6,7")
         #expect(
             try temporary.psql("SELECT segment, version, documents, deleted FROM segments")
                 == "\(version)|\(version)|4|0")
