@@ -100,12 +100,12 @@ struct ReadReplicaServersTests {
         let client = setup.server.client
         // Until the server has seen the replica up and caught up with what the primary holds
         // (the server's own start may write there), its reads rightly go to the primary.
-        let caughtUp = waitUntil(timeout: 60, every: .milliseconds(20)) {
+        let replicaSeen = waitUntil(timeout: 60, every: .milliseconds(20)) {
             let up = (try? setup.replicaSample("catalog_database_replica_up")) ?? nil
             let behind = (try? setup.replicaSample("catalog_database_replica_versions_behind")) ?? nil
             return up == 1 && behind == 0
         }
-        #expect(caughtUp, "the server never saw the replica caught up")
+        #expect(replicaSeen, "the server never saw the replica caught up")
         let before = try #require(try setup.replicaSample("catalog_database_reads_total"))
         for path in Self.reads { #expect(try client.request("GET", path).status == 200, "\(path)") }
         let after = try #require(try setup.replicaSample("catalog_database_reads_total"))
