@@ -33,7 +33,7 @@ final class EventStreamRequest: Sendable {
     /// Starts `request` through a session made with `configuration`.
     init(_ request: URLRequest, configuration: URLSessionConfiguration, idleTimeout: Duration) {
         receiver = Receiver(url: request.url)
-        session = URLSession(configuration: configuration, delegate: receiver, delegateQueue: nil)
+        session = .transport(configuration: configuration, delegate: receiver)
         task = session.dataTask(with: request)
         let seconds = Double(idleTimeout.components.seconds) + Double(idleTimeout.components.attoseconds) / 1e18
         receiver.watch(task, limit: seconds)

@@ -43,7 +43,7 @@ final class SnapshotTransfer: NSObject, URLSessionDataDelegate, Sendable {
     /// cancelling the task cancels the transfer, leaving the partial file for a resume.
     func run(_ request: URLRequest, configuration: URLSessionConfiguration) async -> Result<Outcome, CatalogClientError>
     {
-        let session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
+        let session = URLSession.transport(configuration: configuration, delegate: self)
         defer { session.finishTasksAndInvalidate() }
         let slot = TaskSlot()
         return await withTaskCancellationHandler {

@@ -41,12 +41,12 @@ final class HTTPTransport: Sendable {
     init(configuration: URLSessionConfiguration, totalTimeout: TimeInterval?) {
         self.totalTimeout = totalTimeout
         backgroundIdentifier = configuration.identifier
-        let configuration = configuration.copy() as? URLSessionConfiguration ?? .default
-        // The limits are the transport's; the session's own must not cut in first.
-        configuration.timeoutIntervalForRequest = max(configuration.timeoutIntervalForRequest, 7 * 24 * 3600)
-        configuration.timeoutIntervalForResource = max(configuration.timeoutIntervalForResource, 7 * 24 * 3600)
         transfers = TransferTable()
-        session = URLSession(configuration: configuration, delegate: transfers, delegateQueue: nil)
+        session = .transport(configuration: configuration, delegate: transfers) { copy in
+            // The limits are the transport's; the session's own must not cut in first.
+            copy.timeoutIntervalForRequest = max(copy.timeoutIntervalForRequest, 7 * 24 * 3600)
+            copy.timeoutIntervalForResource = max(copy.timeoutIntervalForResource, 7 * 24 * 3600)
+        }
     }
 
     /// Lets running requests finish, then releases the session (and its delegate).
