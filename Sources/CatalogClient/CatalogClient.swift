@@ -455,8 +455,10 @@ public final class CatalogClient: Sendable {
         let answer: HTTPAnswer
         do {
             answer = try await sendRetrying(request)
-        } catch let error where error.isConnectivity && stored != nil {
-            return answerFromCache(stored!)
+        } catch {
+            // Unreachable: the stored answer stands in (and says since when), anything else is the error.
+            guard error.isConnectivity, let stored else { throw error }
+            return answerFromCache(stored)
         }
         if answer.status >= 500, let stored { return answerFromCache(stored) }
         staleDate.withLock { $0 = nil }

@@ -135,6 +135,34 @@ import Testing
         #expect(try again.record(from: back) == record)
     }
 
+    /// Tags with a script or a POSIX modifier, and codes Foundation's ISO list lacks but CLDR
+    /// names, are translations too: exported as `name@sr@latin`, they come back as translations.
+    @Test(arguments: ["sr@latin", "be@latin", "ca@valencia", "en@shaw", "sd@devanagari", "mhr", "zh_Hant_HK"])
+    func translationsWithModifiersAndUncommonCodes(_ tag: String) throws {
+        let definition = CatalogDefinition(id: "t", title: "T", locale: "en", mapping: [.title: "name"])
+        var mapper = RecordMapper(definition: definition)
+        let record = try mapper.record(
+            from: source([("name", "Calculator"), ("name@" + tag, "Kalkulator"), ("name_old", "Calc"), ("name_usd", "1")]))
+        #expect(record.fields["title@" + tag] == .text("Kalkulator"))
+        // Suffixes that are no language stay fields of their own.
+        #expect(record.fields["name_old"] == .text("Calc"))
+        #expect(record.fields["name_usd"] == .text("1"))
+        let back = mapper.sourceRecord(from: record)
+        #expect(back.fields.contains { $0.name == "name" && $0.language == tag && $0.value == "Kalkulator" })
+        var again = RecordMapper(definition: definition)
+        #expect(try again.record(from: back) == record)
+    }
+
+    @Test(arguments: ["sr@latin", "ca@valencia", "pt_BR", "zh-Hant-HK", "mhr", "de"])
+    func languageTags(_ tag: String) {
+        #expect(LanguageTag.isTag(tag[...]))
+    }
+
+    @Test(arguments: ["old", "usd", "2", "sr@", "sr@l", "@latin", "sr@latin@x", "sr@lat-in", "de-", "xx", "qaa"])
+    func notLanguageTags(_ text: String) {
+        #expect(!LanguageTag.isTag(text[...]))
+    }
+
     @Test func typedFieldsFromText() throws {
         var definition = CatalogDefinition(id: "t", title: "T", locale: "en")
         definition.fieldTypes = ["weight": .number, "organic": .bool]

@@ -24,20 +24,43 @@ public enum LanguageTag {
         normalized(tag) == normalized(wanted)
     }
 
-    /// Whether `text` looks like a language tag: an ISO 639 code (two or three lower-case
-    /// letters), then optional subtags of 2 to 8 letters or digits after `-` or `_`.
+    /// Whether `text` looks like a language tag: a language code, then optional subtags of 2 to 8
+    /// letters or digits after `-` or `_` (`pt_BR`, `zh-Hant-HK`), then an optional POSIX
+    /// modifier of 2 to 12 of them after `@` (`sr@latin`, `ca@valencia`, `sd@devanagari`).
+    ///
+    /// The language code is two or three lower-case letters that ISO 639 as Foundation knows it
+    /// holds, or that CLDR has an English name for (`mhr`, `quz`): a suffix such as `_old` or
+    /// `_usd` is not a language.
     public static func isTag(_ text: Substring) -> Bool {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false).flatMap {
+        var tag = text
+        if let at = text.firstIndex(of: "@") {
+            let modifier = text[text.index(after: at)...]
+            guard (2...12).contains(modifier.count), modifier.utf8.allSatisfy(isASCIIAlphanumeric) else {
+                return false
+            }
+            tag = text[..<at]
+        }
+        let parts = tag.split(separator: "-", omittingEmptySubsequences: false).flatMap {
             $0.split(separator: "_", omittingEmptySubsequences: false)
         }
-        guard let first = parts.first, (2...3).contains(first.count),
-            first.utf8.allSatisfy({ $0 >= 0x61 && $0 <= 0x7A }), isoCodes.contains(String(first))
-        else { return false }
+        guard let first = parts.first, isLanguageCode(first) else { return false }
         return parts.dropFirst().allSatisfy { part in
-            (2...8).contains(part.count)
-                && part.utf8.allSatisfy { ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A || ($0 >= 0x30 && $0 <= 0x39) }
+            (2...8).contains(part.count) && part.utf8.allSatisfy(isASCIIAlphanumeric)
         }
     }
+
+    private static func isLanguageCode(_ text: Substring) -> Bool {
+        guard (2...3).contains(text.count), text.utf8.allSatisfy({ $0 >= 0x61 && $0 <= 0x7A }) else { return false }
+        let code = String(text)
+        return isoCodes.contains(code) || englishNames.localizedString(forLanguageCode: code) != nil
+    }
+
+    private static func isASCIIAlphanumeric(_ byte: UInt8) -> Bool {
+        (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A || (byte >= 0x30 && byte <= 0x39)
+    }
+
+    /// CLDR's English names of languages, for codes beyond Foundation's ISO list.
+    private static let englishNames = Locale(identifier: "en")
 
     /// ISO 639 language codes Foundation knows.
     private static let isoCodes: Set<String> = Set(Locale.LanguageCode.isoLanguageCodes.map(\.identifier))
