@@ -142,7 +142,9 @@ import Testing
         let definition = CatalogDefinition(id: "t", title: "T", locale: "en", mapping: [.title: "name"])
         var mapper = RecordMapper(definition: definition)
         let record = try mapper.record(
-            from: source([("name", "Calculator"), ("name@" + tag, "Kalkulator"), ("name_old", "Calc"), ("name_usd", "1")]))
+            from: source([
+                ("name", "Calculator"), ("name@" + tag, "Kalkulator"), ("name_old", "Calc"), ("name_usd", "1"),
+            ]))
         #expect(record.fields["title@" + tag] == .text("Kalkulator"))
         // Suffixes that are no language stay fields of their own.
         #expect(record.fields["name_old"] == .text("Calc"))
