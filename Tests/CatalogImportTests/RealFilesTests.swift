@@ -101,6 +101,36 @@ import Testing
         #expect(try readAll(plain).map(pairs) == [["id=1", "title=A"]])
     }
 
+    /// GeoJSON-style coordinates: arrays inside arrays become one list of their values, and the
+    /// import says so once per field, with the first place and how many arrays (keyed records too).
+    @Test(arguments: [false, true])
+    func arraysInsideArraysAreFlattenedWithANote(keyed: Bool) throws {
+        let records = [
+            #""id": "a", "shape": [[13.1, 52.3], [13.7, 52.3]], "point": [13.4, 52.5]"#,
+            #""id": "b", "shape": [[1, 2]], "deep": [[[1], [2]]]"#,
+        ]
+        let objects = records.map { "{" + $0 + "}" }
+        let json =
+            keyed
+            ? "{" + objects.enumerated().map { #""k\#($0.offset)": "# + $0.element }.joined(separator: ",\n") + "}"
+            : "[" + objects.joined(separator: ",\n") + "]"
+        let reader = JSONRecordReader(data: Data(json.utf8), sourceName: "places.json")
+        var read: [SourceRecord] = []
+        let summary = try reader.read(cancellation: .never, fieldNames: { _ in }) { read.append($0) }
+        #expect(
+            read.map(pairs)[0].filter { $0.hasPrefix("shape=") } == [
+                "shape=13.1", "shape=52.3", "shape=13.7", "shape=52.3",
+            ])
+        #expect(summary.notes.count == 2)
+        #expect(summary.notes.first?.hasPrefix(keyed ? "places.json:1:" : "places.json:1:") == true)
+        #expect(summary.notes.first?.contains(#"field "shape""#) == true)
+        #expect(summary.notes.first?.hasSuffix("(3 arrays in all)") == true)
+        #expect(summary.notes.last?.hasPrefix("places.json:2:") == true)
+        #expect(summary.notes.last?.contains(#"field "deep""#) == true)
+        // A plain array is no news.
+        #expect(summary.notes.allSatisfy { !$0.contains("point") })
+    }
+
     @Test func invisibleCharactersBetweenElementsAreNotMixedContent() throws {
         let xml =
             "<feed><item>\u{200B}<title>Kabul</title>\u{FEFF}\u{00A0}<code>AF</code></item>"

@@ -25,6 +25,9 @@ struct JSONParser {
     /// Top-level members whose value is an object, and those whose value is anything else.
     private var objectMembers = 0
     private var otherMembers = 0
+    /// Fields whose arrays held arrays (flattened into one list), in the order first met, with
+    /// where each was first met and how many times in all.
+    private var nestedArrays: [(field: String, location: SourceLocation, count: Int)] = []
 
     /// What a pass over the document found.
     enum Outcome {
@@ -306,6 +309,7 @@ struct JSONParser {
         case Byte.openBrace:
             try parseObject(prefix: name, inList: inList, into: &fields)
         case Byte.openBracket:
+            if inList { noteNestedArray(name, at: location) }
             try enterContainer()
             if try skipWhitespace() == Byte.closeBracket {
                 scanner.pos += 1
@@ -330,6 +334,25 @@ struct JSONParser {
             fields.append(SourceField(name: name, value: "", kind: .null, isListElement: inList, location: location))
         default:
             throw expected("a value", found: first)
+        }
+    }
+
+    /// What the user should know about values passed over in the records' shape: arrays inside
+    /// arrays (GeoJSON coordinates, say) are flattened, each field said once with the first place
+    /// and how often.
+    var notes: [String] {
+        nestedArrays.map { field, location, count in
+            let more = count > 1 ? " (\(count) arrays in all)" : ""
+            return "\(location): field \"\(field)\": an array inside an array is flattened into one list of its "
+                + "values, in order\(more)"
+        }
+    }
+
+    private mutating func noteNestedArray(_ field: String, at location: SourceLocation) {
+        if let index = nestedArrays.firstIndex(where: { $0.field == field }) {
+            nestedArrays[index].count += 1
+        } else if nestedArrays.count < 20 {
+            nestedArrays.append((field, location, 1))
         }
     }
 

@@ -15,7 +15,7 @@ import Foundation
 /// - strings as they are (escapes decoded); numbers as their literal, exactly as written
 ///   (`12.50` stays `12.50`, `1e3` stays `1e3`); booleans; `null` as a field of kind `null`;
 /// - an array repeats the key once per element, each marked ``SourceField/isListElement`` (so a
-///   one-element array stays a list; arrays of arrays are flattened the same way); an empty array
+///   one-element array stays a list; arrays of arrays are flattened the same way, with a note); an empty array
 ///   is one field of kind ``SourceField/Kind/emptyList``; an empty object adds no field;
 /// - a nested object is flattened with `.` (`dimensions.width`), and so is every object in an
 ///   array (`images.url`, repeated).
@@ -81,9 +81,13 @@ public struct JSONRecordReader: RecordSource {
             input, progress: progress, cancellation: cancellation, fieldNames: fieldNames, body
         ) { pass, _, body in
             var parser = JSONParser(scanner: try pass.scanner(), recordPath: recordPath)
-            guard try parser.run(body) == .keyedRecords else { return }
+            guard try parser.run(body) == .keyedRecords else {
+                pass.notes += parser.notes
+                return
+            }
             var keyed = JSONParser(scanner: try pass.scanner(reportsProgress: false), recordPath: nil, keyed: true)
             try keyed.run(body)
+            pass.notes += keyed.notes
         }
     }
 }
