@@ -132,6 +132,33 @@ import Testing
         }
     }
 
+    /// A CSV export is a plain table (no comment line for spreadsheets and pandas to trip on);
+    /// its definition goes beside it and comes back with the import; `--plain` removes a stale one.
+    @Test func aCSVExportKeepsItsDefinitionBesideIt() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        let xml = try cli.write(
+            "apps.xml",
+            #"<r><app><id>a</id><name>Calculator</name><name xml:lang="sr@latin">Kalkulator</name></app></r>"#)
+        #expect(try cli.run(["import", xml, "--catalog", "apps", "--field", "title=name", "--quiet"]).status == 0)
+        let csv = cli.directory.appendingPathComponent("apps.csv").path
+        let exported = try cli.run(["export", "--catalog", "apps", "--format", "csv", "--output", csv])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let table = try String(contentsOfFile: csv, encoding: .utf8)
+        #expect(table.hasPrefix("id,name,name@sr@latin\r\n"), "\(table)")
+        let sidecar = csv + ".definition.json"
+        #expect(FileManager.default.fileExists(atPath: sidecar))
+        #expect(try cli.run(["import", csv, "--catalog", "copy", "--quiet"]).status == 0)
+        let copy = try cli.run(["export", "--catalog", "copy", "--format", "xml"]).stdout
+        #expect(copy.contains(#"<name xml:lang="sr@latin">Kalkulator</name>"#), "\(copy)")
+        // Plain: the table only, and no definition file left from before.
+        #expect(
+            try cli.run(["export", "--catalog", "apps", "--format", "csv", "--plain", "--output", csv]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: sidecar))
+        // On standard output there is no room for it (the help says so).
+        #expect(try cli.run(["export", "--catalog", "apps", "--format", "csv"]).stdout.hasPrefix("id,name,"))
+    }
+
     @Test func notesAndMappingErrors() throws {
         let cli = try CLIRunner()
         defer { cli.cleanUp() }

@@ -76,6 +76,10 @@ import Testing
                 try CatalogExporter.write(
                     format, definition: definition, embedDefinition: !plain, records: records, to: &sink)
                 try sink.data.write(to: URL(fileURLWithPath: path))
+                if format == .csv, !plain {
+                    try EmbeddedDefinition.sidecarData(definition).write(
+                        to: EmbeddedDefinition.sidecar(of: URL(fileURLWithPath: path)))
+                }
             }
             return path
         }

@@ -28,7 +28,9 @@ struct ExportCommand: Command {
         so an export imports back to the same records. XML uses the catalog's root and record
         elements: the sequencers export is a valid original <sequenzer> feed. The file carries the
         catalog's definition (mapping, types, categories), so importing it into a new catalog needs
-        no --field flags; --plain leaves it out.
+        no --field flags; --plain leaves it out. A CSV file holds only the table, for spreadsheets
+        and CSV readers: with --output FILE its definition goes beside it, in FILE.definition.json,
+        which an import of FILE reads (on standard output it has none).
 
         CSV: lists and values that are not text go to columns named NAME:json holding JSON values;
         "" is an empty value, an empty cell a missing one. SQLite (--output required): one table
@@ -58,6 +60,13 @@ struct ExportCommand: Command {
             context.output.flush()
 
             let temporaryPath = outputPath.map { $0 + ".partial-\(getpid())" }
+            // CSV's definition file, written beside the CSV file and put in place with it.
+            let sidecar: (path: String, temporary: String)? =
+                format == .csv && embed
+                ? outputPath.map { output in
+                    let path = EmbeddedDefinition.sidecar(of: URL(fileURLWithPath: output)).path
+                    return (path, path + ".partial-\(getpid())")
+                } : nil
             do {
                 if format == .sqlite, let temporaryPath {
                     try? FileManager.default.removeItem(atPath: temporaryPath)
@@ -85,14 +94,32 @@ struct ExportCommand: Command {
                         }
                     }
                 }
+                if let sidecar {
+                    do {
+                        try EmbeddedDefinition.sidecarData(definition).write(
+                            to: URL(fileURLWithPath: sidecar.temporary))
+                    } catch {
+                        throw CLIError.failure("cannot write \(sidecar.path): \(error.localizedDescription)")
+                    }
+                }
                 if let temporaryPath, let outputPath {
                     // rename(2) replaces the old file atomically: readers see the old or the new one.
                     guard rename(temporaryPath, outputPath) == 0 else {
                         throw CLIError.failure("cannot write \(outputPath): \(String(cString: strerror(errno)))")
                     }
                 }
+                if let sidecar, rename(sidecar.temporary, sidecar.path) != 0 {
+                    throw CLIError.failure("cannot write \(sidecar.path): \(String(cString: strerror(errno)))")
+                }
+                if format == .csv, !embed, let outputPath {
+                    // A definition file left by an earlier export would speak for this plain one.
+                    try? FileManager.default.removeItem(
+                        at: EmbeddedDefinition.sidecar(of: URL(fileURLWithPath: outputPath)))
+                }
             } catch {
-                if let temporaryPath { try? FileManager.default.removeItem(atPath: temporaryPath) }
+                for path in [temporaryPath, sidecar?.temporary].compactMap({ $0 }) {
+                    try? FileManager.default.removeItem(atPath: path)
+                }
                 throw error
             }
         }

@@ -8,7 +8,9 @@ import Foundation
 /// - XML: `<?catalog-definition {…}?>` on the line after the XML declaration;
 /// - JSON: the document is `{"catalog-definition":{…},"records":[…]}`, the definition on the first
 ///   line;
-/// - CSV: a first line `#catalog-definition {…}` before the header;
+/// - CSV: a file of its own beside the CSV file, `FILE.csv.definition.json` (``sidecar(of:)``),
+///   so that spreadsheets, pandas and other CSV readers see nothing but the table; a first line
+///   `#catalog-definition {…}` before the header, as earlier versions wrote it, is still read;
 /// - SQLite: a table `catalog_definition` beside the records' table (read by the SQLite target).
 ///
 /// The definition is JSON on one line, with `<` and `>` escaped, so it can never end the
@@ -30,8 +32,32 @@ public enum EmbeddedDefinition {
         return text.replacingOccurrences(of: "<", with: "\\u003c").replacingOccurrences(of: ">", with: "\\u003e")
     }
 
-    /// The definition embedded in a text file (XML, JSON, CSV) as ``json(_:)`` wrote it, if any.
+    /// What the name of a CSV file's definition file adds to the CSV file's name.
+    public static let sidecarSuffix = ".definition.json"
+
+    /// The file beside a CSV file that holds its definition: `cities.csv.definition.json`.
+    public static func sidecar(of fileURL: URL) -> URL {
+        URL(fileURLWithPath: fileURL.path + sidecarSuffix)
+    }
+
+    /// The contents of a definition file: ``json(_:)`` and a line end.
+    public static func sidecarData(_ definition: CatalogDefinition) -> Data {
+        Data((json(definition) + "\n").utf8)
+    }
+
+    /// The definition a file carries as ``json(_:)`` wrote it, if any: embedded in a text file
+    /// (XML, JSON, CSV), or for CSV in the definition file beside it.
     public static func read(fileURL: URL, format: ImportFormat) -> CatalogDefinition? {
+        let embedded = readEmbedded(fileURL: fileURL, format: format)
+        guard embedded == nil, format == .csv else { return embedded }
+        let sidecar = sidecar(of: fileURL)
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: sidecar.path))?[.size] as? Int,
+            size <= maxBytes, let data = try? Data(contentsOf: sidecar)
+        else { return nil }
+        return decode(String(decoding: data, as: UTF8.self))
+    }
+
+    private static func readEmbedded(fileURL: URL, format: ImportFormat) -> CatalogDefinition? {
         guard format != .sqlite, let handle = try? FileHandle(forReadingFrom: fileURL) else { return nil }
         defer { try? handle.close() }
         var head = Data()

@@ -22,7 +22,9 @@ public enum CatalogExporter {
     /// - Parameters:
     ///   - format: `.xml`, `.json` or `.csv` (SQLite tables are written by the SQLite target).
     ///   - definition: the catalog's definition.
-    ///   - embedDefinition: embed the definition (``EmbeddedDefinition``).
+    ///   - embedDefinition: embed the definition (``EmbeddedDefinition``) in XML and JSON; a CSV
+    ///     document never holds it (its definition file is written apart, with
+    ///     ``EmbeddedDefinition/sidecarData(_:)``).
     ///   - records: the records.
     ///   - sink: where the document goes.
     /// - Throws: ``ImportError`` from the writers or the sink, or what `records` throws.
@@ -45,7 +47,9 @@ public enum CatalogExporter {
         case .csv:
             var layout = CSVRecordWriter.Layout(columns: mapper.fieldOrder)
             try records { layout.add(mapper.sourceRecord(from: $0)) }
-            var writer = CSVRecordWriter(layout: layout, definition: embedded)
+            // CSV readers trip on anything but the table: the definition goes beside the file
+            // (``EmbeddedDefinition/sidecar(of:)``), which the caller writes.
+            var writer = CSVRecordWriter(layout: layout)
             try write(with: &writer, mapper: mapper, typedRoles: false, records: records, to: &sink)
         case .sqlite:
             throw ImportError(.invalidArgument, "SQLite tables are written with SQLiteTableWriter")
