@@ -201,11 +201,17 @@ public final class Connection {
         case SQLITE_FULL: code = .full
         default: code = .engine
         }
-        if rc & 0xFF == SQLITE_IOERR, let handle, sqlite3_system_errno(handle) == ENOSPC { code = .full }
+        let systemError = handle.map { sqlite3_system_errno($0) } ?? 0
+        if rc & 0xFF == SQLITE_IOERR, systemError == ENOSPC { code = .full }
         let text: String
         switch code {
         case .full: text = "the disk is full: cannot write \(path)"
         case .cannotOpen: text = "database error in \(path): \(message)"
+        case _ where rc & 0xFF == SQLITE_IOERR:
+            // Which operation failed (the extended code) and what the system said, for whoever
+            // has to find out why.
+            let system = systemError != 0 ? ", " + String(cString: strerror(systemError)) : ""
+            text = "database error in \(path): \(message) (SQLite code \(rc)\(system))"
         default: text = "database error: \(message)"
         }
         return StorageError(code, text, engineCode: "SQLITE \(rc)", statement: sql)

@@ -182,10 +182,13 @@ public final class HTTPServer: Sendable {
         // Offloaded work (an import) sees the server stopping and gives up within the grace
         // period; streams end at their next chunk; answers say `Connection: close`.
         core.stopping.store(true, ordering: .releasing)
+        // The listening socket stops taking connections now (new ones are refused at once), but
+        // its descriptor stays ours until the daemon stopped: libmicrohttpd's threads may still
+        // look at it, and a number closed early could be handed to another file meanwhile.
         let listening = MHD_quiesce_daemon(daemon)
         if listening >= 0 {
             Self.adoptWaitingConnections(from: listening, into: daemon)
-            close(listening)
+            Glibc.shutdown(listening, Int32(SHUT_RDWR))
         }
         // Every open stream resumes and ends; its request completes once its last chunk is out.
         core.eventStreams.stop()
@@ -202,6 +205,7 @@ public final class HTTPServer: Sendable {
         core.stopOffloading()
         core.connections.stopSweeping()
         MHD_stop_daemon(daemon)
+        if listening >= 0 { close(listening) }
         // The close handlers of streams the daemon closed run before this returns.
         core.eventStreams.join()
         state.withLock {
