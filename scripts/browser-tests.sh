@@ -147,7 +147,7 @@ echo "Browser tests against $url ($(chromium --version 2>/dev/null | head -n 1))
 filter=()
 for pattern in ${CATALOG_BROWSER_FILTER:-}; do filter+=(-k "$pattern"); done
 status=0
-(cd "$root/Tests/browser" && exec python3 -m unittest "${filter[@]}" -v test_web test_app test_live test_edit test_owner test_polish test_screens test_speed) &
+(cd "$root/Tests/browser" && exec python3 -m unittest "${filter[@]}" -v test_web test_app test_live test_edit test_owner test_polish test_browsing test_screens test_speed) &
 runner=$!
 wait "$runner" || status=$?
 runner=""

@@ -211,6 +211,27 @@ import Testing
         #expect(try fixture.request("/c/sequencers?q=o&sort=price").text.contains("<option value=\"price\" selected>"))
     }
 
+    @Test func theListIsSortedWhileBrowsingWithTheRailBeforeTheSort() throws {
+        let products = try fixture.request("/c/products").text
+        #expect(products.contains("class=\"list\""))
+        // After the rail (one Tab stop after the search field), before the rows; by name, chosen.
+        let rail = try #require(products.range(of: "id=\"rail\""))
+        let sort = try #require(products.range(of: "<select name=\"sort\" id=\"browse-sort\">"))
+        let rows = try #require(products.range(of: "id=\"sections\""))
+        #expect(rail.upperBound < sort.lowerBound && sort.upperBound < rows.lowerBound)
+        let choices = try #require(products[sort.upperBound...].components(separatedBy: "</select>").first)
+        #expect(choices.hasPrefix("<option value=\"title\" selected>"))
+        #expect(choices.contains("<option value=\"-price\">") && !choices.contains("relevance"))
+        // Without the script its button sends the form: every record, in that order.
+        let sorted = try fixture.request("/c/products?search=1&sort=-price").text
+        #expect(sorted.contains("class=\"list searching\"") && !sorted.contains("id=\"browse-sort\""))
+        let prices = sorted.matches(of: /<span class="price">€([0-9.]+)<\/span>/).compactMap { Double($0.1) }
+        #expect(prices.count > 1 && prices == prices.sorted(by: >))
+        // A catalog without prices is not sorted by them.
+        let sequencers = try fixture.request("/c/sequencers").text
+        #expect(sequencers.contains("id=\"browse-sort\"") && !sequencers.contains("<option value=\"price\""))
+    }
+
     @Test func searchFiltersAreInTheURLAndInTheForm() throws {
         let page = try fixture.request("/c/products?q=a&country=DE&country=fr&pmin=10&pmax=60&sort=-price").text
         #expect(page.contains("class=\"list searching\""))

@@ -24,6 +24,19 @@ struct FilterPanel {
         return !source.isEmpty && (definition.mapping[.price] != nil || definition.fieldOrder.contains(source))
     }
 
+    /// The orders the catalog offers, with their words: best match and by name, and by price in a
+    /// catalog with prices (a catalog without them is not sorted by them; one that sorts so already
+    /// keeps it).
+    var sorts: [(SearchSort, WebStrings.Key)] {
+        var sorts: [(SearchSort, WebStrings.Key)] = [
+            (.relevance, .sortRelevance), (.title, .sortTitle), (.titleDescending, .sortTitleDescending),
+        ]
+        if hasPrices || state.sort == .price || state.sort == .priceDescending {
+            sorts += [(.price, .sortPrice), (.priceDescending, .sortPriceDescending)]
+        }
+        return sorts
+    }
+
     func write(_ facets: [String: [FacetCount]], into html: inout HTMLWriter) {
         html.open("section", ["class": "filters", "id": "filters", "aria-labelledby": "filters-title"])
         html.open("div", ["class": "filters-head"])
@@ -33,13 +46,6 @@ struct FilterPanel {
         html.open("label", ["class": "filter-sort"])
         html.element("span", text: strings[.sort])
         html.open("select", ["name": "sort", "form": "search-form", "id": "sort"])
-        var sorts: [(SearchSort, WebStrings.Key)] = [
-            (.relevance, .sortRelevance), (.title, .sortTitle), (.titleDescending, .sortTitleDescending),
-        ]
-        // A catalog without prices is not sorted by them (one that sorts so already keeps it).
-        if hasPrices || state.sort == .price || state.sort == .priceDescending {
-            sorts += [(.price, .sortPrice), (.priceDescending, .sortPriceDescending)]
-        }
         for (sort, key) in sorts {
             html.element(
                 "option", ["value": sort.rawValue, "selected": state.sort == sort ? "" : nil], text: strings[key])

@@ -76,11 +76,10 @@ struct ListPage {
                 ])
             searchForm(state, scopes: content.scopes, into: &html)
             // The filters are there while browsing too, for a search the script starts.
-            FilterPanel(
+            let filters = FilterPanel(
                 definition: definition, strings: strings, state: state, category: category?.name, base: base,
-                scopes: store.scopes(of: catalog)
-            )
-            .write(content.facets, into: &html)
+                scopes: store.scopes(of: catalog))
+            filters.write(content.facets, into: &html)
             switch content {
             case .results(let response):
                 results(response, state: state, into: &html)
@@ -89,6 +88,7 @@ struct ListPage {
                     // The rail comes first in the focus order: one Tab stop before the rows.
                     rail(rows.outline, into: &html)
                 }
+                if !rows.records.isEmpty { browseSort(filters, into: &html) }
                 browseList(rows, state: state, into: &html)
             }
             html.close("div")
@@ -389,6 +389,25 @@ struct ListPage {
                 "a", ["class": "more", "id": "more", "rel": "next", "href": base + "?after=" + next],
                 text: strings[.later])
         }
+    }
+
+    /// The sort while browsing, above the rows: after the index rail in the focus order (the rail
+    /// stays one Tab stop after the search field). Choosing an order shows the list's records in
+    /// it as results: at once with the script (search.js), else with the form's button.
+    private func browseSort(_ filters: FilterPanel, into html: inout HTMLWriter) {
+        html.open("form", ["class": "list-head", "id": "list-head", "method": "get", "action": base])
+        html.element("input", ["type": "hidden", "name": "search", "value": "1"])
+        html.open("label", ["class": "browse-sort"])
+        html.element("span", text: strings[.sort])
+        html.open("select", ["name": "sort", "id": "browse-sort"])
+        // Browsing is in the index's order, by name: the first choice, chosen.
+        for (sort, key) in filters.sorts where sort != .relevance {
+            html.element("option", ["value": sort.rawValue, "selected": sort == .title ? "" : nil], text: strings[key])
+        }
+        html.close("select")
+        html.close("label")
+        html.element("button", ["type": "submit", "class": "browse-sort-go"], text: strings[.apply])
+        html.close("form")
     }
 
     /// Whether a list has an index rail: a list of sections (not a flat one) long enough to need

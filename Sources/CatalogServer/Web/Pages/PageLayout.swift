@@ -130,7 +130,7 @@ enum ClientMessages {
         .catalogDeleted, .deletedToast, .restored, .undo, .dismiss, .saved, .saving, .notSaved, .conflict,
         .recordExists, .problemsTitle, .problemRecord, .problemID, .removeCategory, .previewShown, .mappingDetected,
         .importing, .importRead, .importFailed, .problemCatalogID, .problemCatalogTitle, .problemLocale, .problemLabel,
-        .problemSource,
+        .problemSource, .recentlyViewed, .clearRecent, .offlineSearch,
     ]
 
     static func json(_ strings: WebStrings) -> String {

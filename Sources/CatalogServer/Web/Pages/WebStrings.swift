@@ -188,6 +188,7 @@ struct WebStrings: Sendable {
         case problemLabel, problemSource, pageNeedsScript
         case share, linkCopied, zoomImage, noResultsHelp, searchEverywhere, showAll, searchCatalogs, appDescription
         case chooseImage, removeImage, imagePreview, uploadingImage, imageNotStored
+        case recentlyViewed, clearRecent, offlineSearch
     }
 }
 

@@ -15,6 +15,7 @@
 //   its preview and the import's progress; a catalog's settings, and deleting it;
 // - favorites.js: favorites with and without an account;
 // - record.js: a record's share button and its picture full size;
+// - recent.js: the records viewed last, on the catalog's start page (kept in this browser);
 // - signin.js: the sign-in form's show-password toggle;
 // - home-search.js: the home page's search across every catalog;
 // - offline.js: the service worker, and forgetting a signed-out user's traces.
@@ -29,6 +30,7 @@ import { startKeyboard } from "./keyboard.js";
 import { startPane, startSplitter } from "./pane.js";
 import { startFavorites } from "./favorites.js";
 import { startRecord } from "./record.js";
+import { startRecent } from "./recent.js";
 import { startLive } from "./live.js";
 import { startEditor } from "./editor.js";
 import { startToasts } from "./toast.js";
@@ -43,6 +45,8 @@ startBanner();
 startImagePlaceholders();
 startPlaceLinks();
 startSearch();
+// Before the list: it measures where its rows start.
+startRecent();
 startList();
 startRail();
 startKeyboard();

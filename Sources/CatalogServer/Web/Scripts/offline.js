@@ -3,18 +3,20 @@
 
 import { body, doc, lang } from "./page.js";
 import { saveLocalFavorites } from "./favorites.js";
+import { forgetRecent } from "./recent.js";
 
 // ---- Signing out on a shared device --------------------------------------------------------------
 
 // Pages made for a signed-in user are never kept (the server marks them no-store). When someone
 // signs out (the form, or a session that ended), what this browser kept goes too: the service
-// worker's pages and images and the favorites in localStorage. The browser's own favorites
+// worker's pages and images, and the favorites and recently viewed records in localStorage. The browser's own favorites
 // without an account start afresh after that, as on a new device.
 const SIGNED_IN = "catalog:signed-in";
 
 function forgetThisBrowser() {
   try { localStorage.removeItem(SIGNED_IN); } catch (_) { /* storage off */ }
   saveLocalFavorites([]);
+  forgetRecent();
   const message = { type: "signed-out" };
   if (!("serviceWorker" in navigator)) return;
   // The worker in charge of this page hears it before the next page's requests.

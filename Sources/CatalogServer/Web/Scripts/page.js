@@ -64,7 +64,8 @@ export async function request(url, options = {}) {
     const result = accept === "application/json"
       ? (response.status === 204 ? null : await response.json())
       : await response.text();
-    if (banner) banner.hidden = true;
+    // An answer the service worker saved, while offline, leaves the offline banner up.
+    if (navigator.onLine) showBanner(false);
     return result;
   } finally {
     clearTimeout(timer);
@@ -91,13 +92,24 @@ export function failed(error, action) {
   console.error("catalog:", error);
   retryAction = action;
   if (bannerText) bannerText.textContent = text("unreachable");
-  if (banner) banner.hidden = false;
+  showBanner(true);
+}
+
+// What the banner's Retry does next (a search drawn from the rows saved offline runs again).
+export function offerRetry(action) { retryAction = action; }
+
+// The banner shows under the bar and moves the search field and the list's sticky header down
+// (the stylesheet's --banner-h), so the windowed list measures where its rows show again.
+function showBanner(shown) {
+  if (!banner || banner.hidden === !shown) return;
+  banner.hidden = !shown;
+  if (state.list) { state.list.measure(); state.list.schedule(); }
 }
 
 // The banner's Retry, the offline page's, and the banner while the browser is offline.
 export function startBanner() {
   doc.getElementById("retry")?.addEventListener("click", () => {
-    if (banner) banner.hidden = true;
+    showBanner(false);
     const action = retryAction;
     retryAction = null;
     if (action) action(); else location.reload();
@@ -106,10 +118,10 @@ export function startBanner() {
   const showOffline = () => {
     if (!banner || navigator.onLine || doc.querySelector(".offline-page")) return;
     if (bannerText) bannerText.textContent = text("offlineBanner");
-    banner.hidden = false;
+    showBanner(true);
   };
   addEventListener("offline", showOffline);
-  addEventListener("online", () => { if (banner && !retryAction) banner.hidden = true; });
+  addEventListener("online", () => { if (!retryAction) showBanner(false); });
   showOffline();
 }
 

@@ -1,9 +1,10 @@
-// A record's page (and the pane beside a list): the share button, and the picture shown full
-// size. Both listen on the document, so a record that the pane or a live change draws later
-// works the same as the page's own.
+// A record's page (and the pane beside a list): the share button, the picture shown full size,
+// and the record noted as recently viewed. They listen on the document, so a record that the pane
+// or a live change draws later works the same as the page's own.
 
 import { doc, element, text } from "./page.js";
 import { showToast } from "./toast.js";
+import { noteViewed } from "./recent.js";
 
 // The full-size picture: a modal dialog over the page that closes on a tap, Escape or its close
 // button; on phones it may be pinched (the dialog allows the browser's pinch zoom), on desktop a
@@ -68,6 +69,9 @@ export function startRecord() {
       image.setAttribute("role", "button");
       image.setAttribute("aria-label", image.dataset.zoom);
     }
+    // A record seen (its page, or the pane): first among the catalog's recently viewed.
+    const articles = root.matches?.("article.detail[data-id]") ? [root] : root.querySelectorAll("article.detail[data-id]");
+    for (const article of articles) noteViewed(article);
   };
   prepare(doc);
   // Records the pane or a live change draws later.

@@ -1,11 +1,13 @@
 // Search as you type (the previous request cancelled, timings kept for tests), scope buttons,
 // filters (facets, price, sort) that search at once, results paged by cursor. The results, their
 // total, the scope and facet counts and the filter button's words are the server's (a rows
-// fragment, RowsFragment.swift); the script puts them in place.
+// fragment, RowsFragment.swift); the script puts them in place. Offline, the rows saved on this
+// device are searched instead, and the total says so.
 
-import { activity, doc, element, failed, requestRows, state, text } from "./page.js";
+import { activity, doc, element, failed, offerRetry, requestRows, state, text } from "./page.js";
 import { list, rememberPlace } from "./lists.js";
 import { WindowedList } from "./windowed-list.js";
+import { savedRowsMatching } from "./offline-search.js";
 
 const form = doc.getElementById("search-form");
 export const input = doc.getElementById("q");
@@ -106,6 +108,7 @@ function drawFacets(fresh, toggleWords) {
 export function drawSearchParts(answer, shown) {
   const total = answer.part("total")?.textContent || "";
   doc.getElementById("total").textContent = total;
+  delete doc.getElementById("total").dataset.offline;
   if (doc.getElementById("results")?.hasAttribute("aria-label")) doc.getElementById("results").setAttribute("aria-label", total);
   const empty = answer.part("empty");
   if (empty) doc.getElementById("empty").replaceWith(empty);
@@ -129,6 +132,10 @@ async function search() {
   activity.drawing += 1;
   let finishing = false;
   try {
+    if (!navigator.onLine) {
+      await searchSaved(query, mine);
+      return;
+    }
     const requestedAt = performance.now();
     const answer = await requestRows(url, { signal: mine.signal });
     if (mine !== controller) return;
@@ -161,9 +168,38 @@ async function search() {
     });
   } catch (error) {
     failed(error, search);
+    // No network (a request that got no answer at all): the rows saved here, said to be only those.
+    if (error && error.name !== "AbortError" && (error instanceof TypeError || !navigator.onLine) && mine === controller) {
+      await searchSaved(query, mine);
+    }
   } finally {
     if (!finishing) activity.drawing -= 1;
   }
+}
+
+// Offline: the rows saved on this device (offline-search.js) that hold every word of the query,
+// said to be only those; never the whole list as if every row matched.
+async function searchSaved(query, mine) {
+  const rows = await savedRowsMatching(list.dataset.base || location.pathname, query);
+  if (mine !== controller) return;
+  const results = ensureResults();
+  state.list?.destroy();
+  rows.forEach((node, index) => { node.dataset.position = String(index); });
+  const windowed = new WindowedList(results, { kind: "static" }, { rows: new Map(rows.map((node, index) => [index, node])) });
+  state.list = windowed;
+  window.scrollTo({ top: 0, behavior: "instant" });
+  windowed.update();
+  const total = doc.getElementById("total");
+  total.textContent = text("offlineSearch");
+  total.dataset.offline = "";
+  results.setAttribute("aria-label", total.textContent);
+  const empty = doc.getElementById("empty");
+  empty.replaceChildren(element("p", "empty-title", text("noResults")));
+  empty.hidden = rows.length > 0;
+  state.renders += 1;
+  history.replaceState(history.state, "", location.pathname + stateQuery(query));
+  // The banner's Retry searches the server again (it stays up for that once the network is back).
+  offerRetry(search);
 }
 
 // A keystroke searches at once when nothing is running; keystrokes that come while a search
@@ -240,14 +276,30 @@ export function startSearch() {
     });
     // Filters search at once; the URL is replaced, so they add no history entries. A sort or
     // filter chosen while browsing turns the list into its results (every record, so ordered).
-    filters?.addEventListener("change", () => {
+    const searchFiltered = () => {
       keystrokeAt = performance.now();
       if (!list.classList.contains("searching")) {
         rememberBeforeSearch();
         list.classList.add("searching");
       }
       searchSoon();
+    };
+    filters?.addEventListener("change", searchFiltered);
+    // The sort above the rows while browsing: the filters' sort takes its choice.
+    doc.getElementById("browse-sort")?.addEventListener("change", (event) => {
+      const sort = doc.getElementById("sort");
+      if (!sort) return;
+      sort.value = event.target.value;
+      searchFiltered();
     });
+    // A search page opened offline is the saved copy of its list (the service worker keeps
+    // pages by their path): the search runs again, in the rows saved here.
+    const asked = new URL(location.href).searchParams;
+    if (!navigator.onLine && asked.has("search") && !list.classList.contains("searching")) {
+      input.value = asked.get("q") || "";
+      list.classList.add("searching");
+      search();
+    }
   }
   // The filter sheet (a phone) or panel (a wide screen).
   doc.getElementById("filter-toggle")?.addEventListener("click", (event) => {
