@@ -138,17 +138,17 @@ import Testing
         }
     }
 
-    @Test func aSilentServerTimesOut() async throws {
+    /// The server never answers (until it stops, after the call): only the client's own limit can
+    /// end the call, so `.timedOut` is the proof. No bound on the wall clock: while the whole
+    /// suite runs on two cores the calling task has waited ten minutes for a thread to resume on.
+    @Test(.timeLimit(.minutes(30))) func aSilentServerTimesOut() async throws {
         let server = try LoopbackHTTPServer(routes: ["/api/v1/catalogs": .silence])
         defer { server.stop() }
-        let started = ContinuousClock.now
         let client = CatalogClient(
             baseURL: URL(string: server.baseURL)!, session: Self.ownSession(), cache: .none, timeout: 1)
         let error = await failure { try await client.catalogs() }
         #expect(error?.code == .timedOut)
-        // One second asked for. The bound only proves the call does not wait for the server: while
-        // the whole suite runs, the calling task may wait minutes for a thread to resume on.
-        #expect(ContinuousClock.now - started < .seconds(300))
+        #expect(error?.message.contains("silent for 1 s") == true, "\(String(describing: error))")
     }
 
     /// Cancelling the calling task cancels the request: the call returns at once and the
@@ -159,13 +159,11 @@ import Testing
         let client = client(server, timeout: 60)
         let task = Task { try await client.catalogs() }
         #expect(await waitUntil { !server.requestedPaths.isEmpty })
-        let started = ContinuousClock.now
         task.cancel()
         let error = await failure { try await task.value }
+        // `.cancelled`, not the 60 s `.timedOut`, and the server never answers: the call ended by
+        // the cancellation (no wall-clock bound, which a loaded machine stretches past any limit).
         #expect(error?.code == .cancelled)
-        // One second asked for. The bound only proves the call does not wait for the server: while
-        // the whole suite runs, the calling task may wait minutes for a thread to resume on.
-        #expect(ContinuousClock.now - started < .seconds(300))
         await waitUntil(timeout: 5) { server.clientClosures > 0 }
         #expect(server.clientClosures == 1)
         // A task cancelled before it starts never sends anything.
