@@ -1,6 +1,7 @@
 import CatalogAuth
 import CatalogCore
 import CatalogHTTP
+import CatalogModel
 import CatalogStorage
 import Foundation
 import Testing
@@ -108,6 +109,21 @@ import Testing
             session: admin)
         #expect(renamed.status == 200, "\(renamed.text)")
         #expect(try fixture.request("/api/v1/catalogs/cookbook").object["title"] as? String == "Renamed")
+        // Who may see it: the page offers the three choices with the current one checked, and the
+        // same patch changes it.
+        let page = try fixture.request("/c/cookbook/settings", headers: [("Cookie", admin.cookie)]).text
+        for value in CatalogVisibility.allCases {
+            #expect(page.contains(#"id="s-visibility-\#(value.rawValue)""#))
+        }
+        #expect(page.range(of: #"<input[^>]*id="s-visibility-public"[^>]*checked"#, options: .regularExpression) != nil)
+        let hidden = try send(
+            .patch, "/c/cookbook/settings", #"{"visibility":"members"}"#, type: "application/merge-patch+json",
+            session: admin)
+        #expect(hidden.status == 200, "\(hidden.text)")
+        #expect(try fixture.request("/api/v1/catalogs/cookbook").status == 404)
+        let again = try fixture.request("/c/cookbook/settings", headers: [("Cookie", admin.cookie)]).text
+        #expect(
+            again.range(of: #"<input[^>]*id="s-visibility-members"[^>]*checked"#, options: .regularExpression) != nil)
         let deleted = try send(.delete, "/c/cookbook/settings", "", type: "application/json", session: admin)
         #expect(deleted.status == 204)
         #expect(try fixture.request("/api/v1/catalogs/cookbook").status == 404)

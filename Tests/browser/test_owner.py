@@ -9,6 +9,7 @@ the API with an administrator's token; every wait is on the page or the server."
 import os
 import tempfile
 import unittest
+import urllib.error
 
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
@@ -204,6 +205,33 @@ class OwnerBehaviour:
         status, _, _ = api_change("GET", "/api/v1/catalogs/" + catalog)
         self.assertEqual(status, 404)
         self.made.discard(catalog)
+
+    def test_visibility_on_the_settings_page(self):
+        catalog = self.catalog_id("members")
+        self.make_catalog(catalog, "Dealers only")
+        self.sign_in_as_admin("/c/%s/settings" % catalog)
+        self.assertTrue(self.find("#s-visibility-public").is_selected())
+        self.check_look("#catalog-settings")
+        # Members only, chosen by its label: saved, and the API says so.
+        self.tap(self.find('label[for="s-visibility-members"]'))
+        self.assertTrue(self.find("#s-visibility-members").is_selected())
+        self.follow(self.find("#save-settings"))
+        self.assertEqual(self.path(), "/c/" + catalog)
+        status, _, body = api_change("GET", "/api/v1/catalogs/" + catalog)
+        self.assertEqual(status, 200, body)
+        self.assertIn(b'"visibility":"members"', body.replace(b" ", b""))
+        # For a visitor who is not a member the catalog does not exist: the API and the page say
+        # what they say of a catalog that is not there.
+        with self.assertRaises(urllib.error.HTTPError) as refused:
+            api("/api/v1/catalogs/" + catalog)
+        self.assertEqual(refused.exception.code, 404)
+        self.allowed_console += ["404"]
+        self.driver.delete_all_cookies()
+        self.open("/c/" + catalog)
+        hidden = self.find("#error-text").text
+        self.open("/c/" + catalog + "-nowhere")
+        self.assertEqual(self.find("#error-text").text, hidden)
+        self.assertEqual(hidden, "There is no page at this address.")
 
     # ---- Who sees them ----------------------------------------------------------------------------
 

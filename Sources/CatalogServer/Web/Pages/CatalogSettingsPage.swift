@@ -4,7 +4,8 @@ import CatalogModel
 import CatalogStorage
 
 /// `/c/{id}/settings` *(script)*: a catalog's settings, for its owners (``CatalogAction/manageCatalog``):
-/// the title, the locale, and the label of each field in the catalog's language; for those who
+/// the title, the locale, who may see it (``CatalogVisibility``), and the label of each field in
+/// the catalog's language; for those who
 /// may delete it, a danger section whose Delete button is enabled only once the catalog's id is
 /// typed.
 ///
@@ -60,6 +61,7 @@ struct CatalogSettingsPage {
                 attributes: ["maxlength": "200"], into: &html)
             OwnerFields.locale(
                 id: "s-locale", selected: definition.locale, locales: locales, strings: strings, into: &html)
+            visibility(into: &html)
             html.open("fieldset", ["class": "field labels"])
             html.element("legend", text: strings[.fieldLabels])
             for (index, field) in fields.enumerated() {
@@ -87,6 +89,38 @@ struct CatalogSettingsPage {
             html.close("form")
             if canDelete { danger(into: &html) }
         }
+    }
+
+    /// Who may see the catalog: one radio button per ``CatalogVisibility``, each with what it
+    /// means.
+    private func visibility(into html: inout HTMLWriter) {
+        let choices: [(CatalogVisibility, WebStrings.Key, WebStrings.Key)] = [
+            (.public, .visibilityPublic, .visibilityPublicHelp),
+            (.signedIn, .visibilitySignedIn, .visibilitySignedInHelp),
+            (.members, .visibilityMembers, .visibilityMembersHelp),
+        ]
+        html.open(
+            "fieldset", ["class": "field visibility", "id": "s-visibility", "aria-describedby": "s-visibility-error"])
+        html.element("legend", text: strings[.visibility])
+        for (value, label, help) in choices {
+            let control = "s-visibility-\(value.rawValue)"
+            // The label holds its radio button, so the whole line is the touch target.
+            html.open("div", ["class": "choice"])
+            html.open("label", ["for": control])
+            html.element(
+                "input",
+                [
+                    "type": "radio", "name": "visibility", "id": control, "value": value.rawValue,
+                    "data-pointer": "/visibility", "checked": definition.visibility == value ? "" : nil,
+                    "aria-describedby": control + "-help",
+                ])
+            html.element("span", text: strings[label])
+            html.close("label")
+            html.element("p", ["class": "hint", "id": control + "-help"], text: strings[help])
+            html.close("div")
+        }
+        html.element("p", ["class": "field-error", "id": "s-visibility-error", "hidden": ""])
+        html.close("fieldset")
     }
 
     /// Delete, behind typing the catalog's id.

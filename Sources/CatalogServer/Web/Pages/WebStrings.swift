@@ -189,6 +189,8 @@ struct WebStrings: Sendable {
         case share, linkCopied, zoomImage, noResultsHelp, searchEverywhere, showAll, searchCatalogs, appDescription
         case chooseImage, removeImage, imagePreview, uploadingImage, imageNotStored
         case recentlyViewed, clearRecent, offlineSearch
+        case visibility, visibilityPublic, visibilityPublicHelp, visibilitySignedIn, visibilitySignedInHelp
+        case visibilityMembers, visibilityMembersHelp
     }
 }
 

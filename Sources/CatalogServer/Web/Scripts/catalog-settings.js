@@ -1,6 +1,6 @@
 // A catalog's settings (CatalogSettingsPage.swift): what changed goes as a JSON merge patch
 // (`PATCH /c/{id}/settings`, the API's own change, with the page's revision in If-Match): the
-// title, the locale, and each label in the catalog's language (an emptied one is removed). A
+// title, the locale, who may see it, and each label in the catalog's language (an emptied one is removed). A
 // 422's problems are shown beside their controls. Delete is enabled only while the catalog's id
 // is typed; after it, the home page says what was deleted.
 
@@ -32,6 +32,8 @@ function patch() {
   const locale = control("s-locale");
   const drawn = Array.from(locale.options).find((option) => option.defaultSelected);
   if (drawn && locale.value !== drawn.value) changes.locale = locale.value;
+  const visibility = form.querySelector("input[name=visibility]:checked");
+  if (visibility && !visibility.defaultChecked) changes.visibility = visibility.value;
   const language = form.dataset.language;
   for (const input of form.querySelectorAll("input[data-field]")) {
     if (input.value === input.defaultValue) continue;
