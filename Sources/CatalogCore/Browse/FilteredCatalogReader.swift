@@ -20,7 +20,9 @@ import CatalogStorage
 /// Answers walk the underlying reader's pages in index order and test each record, so they cost
 /// in proportion to the part of the catalog they pass over (the index's in-memory orders, which
 /// know no filter, are not used: ``CatalogReader/isFiltered``). The catalog's filtered counts
-/// are worked out once per reader. Search narrows its request instead (``RecordFilter/narrowing(_:)``).
+/// (in all, by category, by section) are worked out once per catalog version and filter, and kept
+/// in the database's ``SearchIndexCache``. Search narrows its request instead
+/// (``RecordFilter/narrowing(_:)``).
 public final class FilteredCatalogReader: CatalogReader {
     /// The reader that sees every record.
     public let base: any CatalogReader
@@ -51,17 +53,11 @@ public final class FilteredCatalogReader: CatalogReader {
     public func catalog(_ id: String) throws -> StoredCatalog? {
         guard let stored = try base.catalog(id) else { return nil }
         if let known = narrowed[stored.versionKey] { return known }
-        var count = 0
-        var perCategory: [String: Int] = [:]
-        try scan(stored, .all, from: nil) { hit in
-            count += 1
-            for label in Set(hit.categories) { perCategory[label, default: 0] += 1 }
-            return true
-        }
+        let counts = try passing(stored)
         var catalog = stored
-        catalog.summary.count = count
+        catalog.summary.count = counts.count
         catalog.categories = stored.categories.compactMap { category in
-            guard let passing = perCategory[category.name], passing > 0 else { return nil }
+            guard let passing = counts.categories[category.name], passing > 0 else { return nil }
             var counted = category
             counted.count = passing
             return counted
@@ -70,6 +66,29 @@ public final class FilteredCatalogReader: CatalogReader {
         catalog.versionKey = Self.versionKey(stored.versionKey, filter)
         narrowed[stored.versionKey] = catalog
         return catalog
+    }
+
+    /// How many records of a catalog version pass the filter, in all, by category and by
+    /// section: worked out by one walk over the catalog, then kept in the database's cache until
+    /// the catalog changes.
+    struct Counts: Sendable {
+        var count = 0
+        var categories: [String: Int] = [:]
+        var sections: [Int: Int] = [:]
+    }
+
+    /// The counts of the records of `catalog` (the underlying reader's) the filter passes.
+    private func passing(_ catalog: StoredCatalog) throws -> Counts {
+        try indexCache.listValue(for: Self.versionKey(catalog.versionKey, filter) + "/counts") {
+            var counts = Counts()
+            try scan(catalog, .all, from: nil) { hit in
+                counts.count += 1
+                for label in Set(hit.categories) { counts.categories[label, default: 0] += 1 }
+                if let section = hit.key?.section { counts.sections[section, default: 0] += 1 }
+                return true
+            }
+            return counts
+        }
     }
 
     /// The version key of a catalog version seen through `filter`.
@@ -199,10 +218,18 @@ public final class FilteredCatalogReader: CatalogReader {
     public func sectionCounts(of catalog: StoredCatalog, selection: BrowseSelection) throws -> [(
         position: Int, count: Int
     )] {
+        let stored = try original(catalog)
         var counts: [Int: Int] = [:]
-        try scan(original(catalog), selection, from: nil) { hit in
-            if let section = hit.key?.section { counts[section, default: 0] += 1 }
-            return true
+        switch selection {
+        case .all:
+            counts = try passing(stored).sections
+        case .section(let position):
+            counts = try passing(stored).sections.filter { $0.key == position }
+        case .category:
+            try scan(stored, selection, from: nil) { hit in
+                if let section = hit.key?.section { counts[section, default: 0] += 1 }
+                return true
+            }
         }
         return counts.sorted { $0.key < $1.key }.map { (position: $0.key, count: $0.value) }
     }
