@@ -221,8 +221,10 @@ public final class CatalogApplication: Sendable {
         ).register(in: &routes)
         OpenAPIRoute().register(in: &routes)
         CompatRoutes(stores: stores, catalog: options.compatCatalog, baseURL: baseURL).register(in: &routes)
-        ImageRoutes(store: ImageStore(directory: options.imagesDirectory), thumbnails: thumbnails, stores: stores)
-            .register(in: &routes)
+        ImageRoutes(
+            store: ImageStore(directory: options.imagesDirectory), thumbnails: thumbnails, stores: stores,
+            authentication: authentication
+        ).register(in: &routes)
         let keys = APIKeyGate(authentication: authentication, uses: KeyUseRecorder(audit: audit))
         let router = routes.build(routeMiddleware: [keys])
         let responseCache = CacheCounters()

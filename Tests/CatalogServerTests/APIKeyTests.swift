@@ -1,5 +1,6 @@
 import CatalogAuth
 import CatalogHTTP
+import CatalogImages
 import CatalogStorage
 import CatalogTestSupport
 import Foundation
@@ -187,17 +188,163 @@ import Testing
         let missing = try fixture.request("/api/v1/catalogs/products/items/p999", token: dealer)
         #expect(outside.status == 404)
         #expect(outside.text == missing.text.replacingOccurrences(of: "p999", with: "p002"))
-        // Answers that do not apply the filter yet refuse the key rather than show everything.
-        for target in [
-            "/api/v1/catalogs/products/items", "/api/v1/catalogs/products/sections",
-            "/api/v1/catalogs/products/outline",
-            "/api/v1/catalogs/products/featured", "/api/v1/catalogs/products/snapshot", "/api/v1/catalogs/products",
-            "/api/v1/catalogs/products/changes", "/api/v1/catalogs/products/categories", "/api/v1/catalogs",
-        ] {
-            let reply = try fixture.request(target, token: dealer)
-            #expect(reply.status == 403, "\(target)")
-            #expect(reply.text.contains("record filter"), "\(target)")
+        // The snapshot, which holds every record, refuses the key rather than show everything.
+        let snapshot = try fixture.request("/api/v1/catalogs/products/snapshot", token: dealer)
+        #expect(snapshot.status == 403)
+        #expect(snapshot.text.contains("record filter"), "\(snapshot.text)")
+    }
+
+    /// The ids of the items of an answer.
+    func ids(_ reply: ServerFixture.Reply) -> [String] {
+        (reply.object["items"] as? [[String: Any]])?.compactMap { $0["id"] as? String } ?? []
+    }
+
+    /// The records of the products catalog from Germany.
+    static let german: Set<String> = ["p001", "p016", "p028", "p031"]
+
+    @Test func aFilteredKeysBrowsingCountsAndListsOnlyItsRecords() throws {
+        let dealer = try key(
+            #"{"name":"dealer-de","catalogs":["products"],"actions":["read","search"],"filter":"country = DE"}"#)
+        func get(_ path: String) throws -> ServerFixture.Reply {
+            let reply = try fixture.request("/api/v1/catalogs/products" + path, token: dealer)
+            #expect(reply.status == 200, "\(path): \(reply.text)")
+            return reply
         }
+        let whole = ids(try fixture.request("/api/v1/catalogs/products/items?limit=500"))
+        let expected = whole.filter(Self.german.contains)
+        #expect(expected.count == 4 && whole.count > 4)
+
+        // The list in index order, a page of one at a time, and back.
+        var listed: [String] = []
+        var next: String?
+        repeat {
+            let page = try get("/items?limit=1" + (next.map { "&after=\($0)" } ?? ""))
+            listed += ids(page)
+            next = page.object["next"] as? String
+        } while next != nil && listed.count <= expected.count
+        #expect(listed == expected)
+        let last = try get("/items?limit=2&after=" + (try get("/items?limit=2").object["next"] as? String ?? ""))
+        #expect(ids(last) == Array(expected[2...]))
+        let back = try get("/items?limit=2&before=" + (last.object["previous"] as? String ?? ""))
+        #expect(ids(back) == Array(expected[..<2]))
+        // By position, with the count of the list.
+        let positioned = try get("/items?position=1&limit=2")
+        #expect(positioned.object["count"] as? Int == 4)
+        #expect(ids(positioned) == Array(expected[1...2]))
+
+        // The outline, the sections, a section's items, the catalog's count agree with the list.
+        let outline = try get("/outline")
+        #expect(outline.object["count"] as? Int == 4)
+        let sections = outline.object["sections"] as? [[String: Any]] ?? []
+        #expect(sections.reduce(0) { $0 + ($1["count"] as? Int ?? 0) } == 4)
+        let labels = sections.compactMap { $0["label"] as? String }
+        let listedSections = try get("/sections").object["sections"] as? [[String: Any]] ?? []
+        #expect(listedSections.compactMap { $0["label"] as? String } == labels)
+        #expect(listedSections.compactMap { $0["count"] as? Int } == sections.compactMap { $0["count"] as? Int })
+        for section in sections {
+            let label = try #require(section["label"] as? String)
+            let encoded = try #require(label.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+            #expect(ids(try get("/items?limit=100&section=\(encoded)")).count == section["count"] as? Int)
+        }
+        #expect(try get("").object["count"] as? Int == 4)
+        let catalogs = try fixture.request("/api/v1/catalogs", token: dealer).object["catalogs"] as? [[String: Any]]
+        #expect(catalogs?.count == 1 && catalogs?.first?["count"] as? Int == 4)
+
+        // Categories: those its records carry, counted as search's facets count them.
+        let search = try get("/search?q=&limit=100&facets=categories")
+        let facets = (search.object["facets"] as? [String: [[String: Any]]])?["categories"] ?? []
+        let categories = try get("/categories").object["categories"] as? [[String: Any]] ?? []
+        func counts(_ list: [[String: Any]], _ name: String) -> [String: Int] {
+            Dictionary(list.map { ($0[name] as? String ?? "", $0["count"] as? Int ?? 0) }, uniquingKeysWith: +)
+        }
+        #expect(!categories.isEmpty)
+        #expect(counts(categories, "name") == counts(facets, "value"))
+        for category in categories {
+            let name = try #require(category["name"] as? String)
+            let encoded = try #require(name.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+            let items = ids(try get("/categories/\(encoded)/items?limit=100"))
+            #expect(items.count == category["count"] as? Int && items.allSatisfy(Self.german.contains), "\(name)")
+            #expect(try get("/categories/\(encoded)/outline").object["count"] as? Int == items.count)
+        }
+        // A category none of its records carries does not exist for the key.
+        let every = try fixture.request("/api/v1/catalogs/products/categories").object["categories"] as? [[String: Any]]
+        let shown = Set(categories.compactMap { $0["name"] as? String })
+        if let hidden = every?.compactMap({ $0["name"] as? String }).first(where: { !shown.contains($0) }),
+            let encoded = hidden.addingPercentEncoding(withAllowedCharacters: .alphanumerics)
+        {
+            let outside = try fixture.request("/api/v1/catalogs/products/categories/\(encoded)/items", token: dealer)
+            let missing = try fixture.request("/api/v1/catalogs/products/categories/Nope/items", token: dealer)
+            #expect(outside.status == 404 && missing.status == 404)
+            #expect(outside.text == missing.text.replacingOccurrences(of: "Nope", with: hidden))
+        }
+        // Featured: the catalog's featured records it may see, in the same order.
+        let featured = ids(try fixture.request("/api/v1/catalogs/products/featured?limit=50"))
+        #expect(ids(try get("/featured?limit=50")) == featured.filter(Self.german.contains))
+    }
+
+    @Test func aFilteredKeysChangesHistoryAndImagesKeepToItsRecords() throws {
+        let dealer = try key(
+            #"{"name":"dealer-de","catalogs":["products"],"actions":["read","write"],"filter":"country = DE"}"#)
+        let item = "/api/v1/catalogs/products/items/"
+        // A key with a filter changes nothing: a change may reach records outside it.
+        let refused = try fixture.request(
+            .patch, item + "p001", headers: [("Content-Type", "application/merge-patch+json")],
+            body: Array(#"{"title":"x"}"#.utf8), token: dealer)
+        #expect(refused.status == 403 && refused.text.contains("record filter"), "\(refused.text)")
+        let picture = StoredImageAPITests.picture(.jpeg)
+        for id in ["p001", "p002"] {
+            let stored = try fixture.request(
+                .put, item + id + "/image", headers: [("Content-Type", "image/jpeg")], body: picture,
+                token: fixture.adminToken)
+            #expect(stored.status == 200, "\(stored.text)")
+        }
+        let images = try ["p001", "p002"].map { id in
+            try #require(try fixture.request(item + id, token: fixture.adminToken).object["image"] as? String)
+        }
+        #expect(try fixture.request(images[0], token: dealer).status == 200)
+        let hiddenImage = try fixture.request(images[1], token: dealer)
+        #expect(hiddenImage.status == 404 && hiddenImage.text.contains("no such image"))
+        #expect(try fixture.request(images[1]).status == 200, "the public catalog's image, without the key")
+        let start = try #require(try fixture.request("/api/v1/catalogs/products/changes").object["change"] as? Int)
+
+        // The administrator moves one record out of Germany, changes one outside it, adds one
+        // and removes one inside it.
+        func patch(_ id: String, _ body: String) throws {
+            let reply = try fixture.request(
+                .patch, item + id, headers: [("Content-Type", "application/merge-patch+json")],
+                body: Array(body.utf8), token: fixture.adminToken)
+            #expect(reply.status == 200, "\(reply.text)")
+        }
+        try patch("p001", #"{"country":"SE"}"#)
+        try patch("p002", #"{"title":"Elsewhere"}"#)
+        let added = try fixture.request(
+            .put, item + "p900", headers: [("Content-Type", "application/json")],
+            body: Array(#"{"id":"p900","title":"Neu","country":"DE"}"#.utf8), token: fixture.adminToken)
+        #expect(added.status == 201 || added.status == 200, "\(added.text)")
+        #expect(try fixture.request(.delete, item + "p016", token: fixture.adminToken).status == 204)
+
+        let feed = try fixture.request("/api/v1/catalogs/products/changes?since=\(start)", token: dealer)
+        #expect(feed.status == 200, "\(feed.text)")
+        #expect(feed.object["change"] as? Int == start + 4)
+        let changes = feed.object["changes"] as? [[String: Any]] ?? []
+        #expect(changes.compactMap { $0["id"] as? String } == ["p001", "p900", "p016"])
+        #expect(changes.compactMap { $0["kind"] as? String } == ["delete", "upsert", "delete"])
+        #expect(changes.first?["record"] is NSNull && changes.first?["cursor"] is NSNull)
+        #expect(!feed.text.contains("Elsewhere") && !feed.text.contains("\"SE\""))
+        let whole = try fixture.request("/api/v1/catalogs/products/changes?since=\(start)", token: fixture.adminToken)
+        #expect((whole.object["changes"] as? [[String: Any]])?.count == 4)
+
+        // The record that left, and one outside, have no history for the key, as a missing one.
+        let kept = try fixture.request(item + "p900/history", token: dealer)
+        #expect(kept.status == 200 && (kept.object["items"] as? [Any])?.count == 1, "\(kept.text)")
+        let missing = try fixture.request(item + "p999/history", token: dealer)
+        for id in ["p001", "p002"] {
+            let outside = try fixture.request(item + id + "/history", token: dealer)
+            #expect(outside.status == missing.status && outside.text == missing.text, "\(id)")
+            #expect(try fixture.request(item + id, token: dealer).status == 404)
+        }
+        // The image of the record that left is gone for the key.
+        #expect(try fixture.request(images[0], token: dealer).status == 404)
     }
 
     @Test func aKeysUseIsRecordedWithItsAddress() throws {

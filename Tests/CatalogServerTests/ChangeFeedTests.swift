@@ -91,6 +91,45 @@ import Testing
                 == 404)
     }
 
+    /// The next change event's number, kind and record id.
+    func nextKindedChange(_ client: EventStreamClient) -> (Int, String, String)? {
+        guard case .event(let id, let event, let data) = client.nextEvent(), event == "change", let id,
+            let number = Int(id),
+            let object = try? JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: Any],
+            let kind = object["kind"] as? String, let item = object["id"] as? String
+        else { return nil }
+        return (number, kind, item)
+    }
+
+    @Test func aKeysRecordFilterNarrowsTheStream() throws {
+        let made = try fixture.request(
+            .post, "/api/v1/keys", headers: [("Content-Type", "application/json")],
+            body: Array(#"{"name":"dealer","catalogs":["products"],"actions":["read"],"filter":"country = DE"}"#.utf8),
+            token: fixture.adminToken)
+        let key = try #require(made.object["token"] as? String)
+        let start = try #require(
+            try fixture.request("/api/v1/catalogs/products/changes").headers["Catalog-Change"].flatMap(Int.init))
+        let client = try EventStreamClient(
+            port: server.port, path: "/api/v1/catalogs/products/changes?since=\(start)",
+            headers: [("Authorization", "Bearer \(key)")])
+        defer { client.close() }
+        #expect(client.readHead())
+        #expect(client.status == 200)
+        func put(_ id: String, country: String) throws {
+            let reply = try fixture.request(
+                .put, "/api/v1/catalogs/products/items/\(id)", headers: [("Content-Type", "application/json")],
+                body: Array("{\"title\":\"Item \(id)\",\"country\":\"\(country)\"}".utf8), token: fixture.adminToken)
+            #expect(reply.status == 201 || reply.status == 200, "\(reply.text)")
+        }
+        try put("x1", country: "SE")  // outside the filter: left out
+        try put("x2", country: "DE")  // inside: an upsert
+        try put("x2", country: "SE")  // out again: a deletion for the key
+        let first = try #require(nextKindedChange(client))
+        #expect(first == (start + 2, "upsert", "x2"))
+        let second = try #require(nextKindedChange(client))
+        #expect(second == (start + 3, "delete", "x2"))
+    }
+
     @Test func stoppingTheServerEndsStreams() throws {
         let client = try EventStreamClient(
             port: server.port, path: "/api/v1/catalogs/cookbook/changes?since=\(try current())")

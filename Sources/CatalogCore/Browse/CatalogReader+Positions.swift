@@ -207,8 +207,10 @@ extension CatalogReader {
     }
 
     /// The catalog's index when it is one segment without deletions (its orders answer lists by
-    /// position in memory), nil otherwise.
+    /// position in memory), nil otherwise; nil for a filtered reader too, as the index's orders
+    /// hold every record.
     fileprivate func singleSegment(of catalog: StoredCatalog) throws -> LoadedSegment? {
+        guard !isFiltered else { return nil }
         let segments = try loadedSegments(of: catalog)
         guard segments.count == 1, segments[0].deleted.count == 0 else { return nil }
         return segments[0]

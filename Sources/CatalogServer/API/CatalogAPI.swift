@@ -10,7 +10,8 @@ import CatalogStorage
 struct CatalogAPI {
     let stores: any CatalogDatabase
     /// Whose request it is: the catalog list holds only the catalogs they may see; an API key
-    /// limits the catalogs listed and, with a record filter, the records searched and read by id.
+    /// limits the catalogs listed and, with a record filter, the records of every answer
+    /// (``FilteredCatalogReader``; search narrows its request instead).
     let authentication: RequestAuthentication
     /// Where searches are counted; nil: nowhere.
     var metrics: CatalogMetrics?
@@ -25,15 +26,24 @@ struct CatalogAPI {
             let reader = try authentication.reader(request)
             let policy = try authentication.policy(for: reader)
             let key = reader == nil ? nil : try authentication.key(for: request)
-            let catalogs = try stores.read { try $0.catalogs() }.filter {
-                policy.sees($0) && (key?.covers(catalog: $0.id) ?? true)
+            let filter = try authentication.recordFilter(for: request)
+            // With a record filter, each catalog listed counts the records the filter passes.
+            let catalogs = try stores.read { reader in
+                let narrowed = filter.map { FilteredCatalogReader(reader, filter: $0) }
+                return try reader.catalogs().filter { policy.sees($0) && (key?.covers(catalog: $0.id) ?? true) }.map {
+                    summary in
+                    guard let narrowed else { return summary }
+                    var counted = summary
+                    counted.count = try narrowed.catalog(summary.id)?.summary.count ?? 0
+                    return counted
+                }
             }
             var response = JSONResponse.list("catalogs", catalogs)
             if reader != nil { CatalogVisibilityGate.keepPrivate(&response) }
             return response
         }
-        routes.get("/api/v1/catalogs/{id}") { _, context in
-            return try stores.read { reader in
+        routes.get("/api/v1/catalogs/{id}") { request, context in
+            return try stores.read(narrowedBy: authentication.recordFilter(for: request)) { reader in
                 let catalog = try reader.catalogOr404(context.require("id", as: String.self))
                 // A strong ETag of the revision, which `If-Match` of a change names.
                 var response = try JSONResponse.make(reader.detail(of: catalog))
@@ -41,21 +51,21 @@ struct CatalogAPI {
                 return response
             }
         }
-        routes.get("/api/v1/catalogs/{id}/sections") { _, context in
-            return try stores.read { reader in
+        routes.get("/api/v1/catalogs/{id}/sections") { request, context in
+            return try stores.read(narrowedBy: authentication.recordFilter(for: request)) { reader in
                 let sections = try reader.sections(of: reader.catalogOr404(context.require("id", as: String.self)))
                 return JSONResponse.list("sections", sections)
             }
         }
-        routes.get("/api/v1/catalogs/{id}/outline") { _, context in
-            return try stores.read { reader in
+        routes.get("/api/v1/catalogs/{id}/outline") { request, context in
+            return try stores.read(narrowedBy: authentication.recordFilter(for: request)) { reader in
                 let catalog = try reader.catalogOr404(context.require("id", as: String.self))
                 let outline = try reader.outline(of: catalog)
                 return JSONResponse.write(OutlineAnswer(outline: outline, labels: catalog.sectionLabels))
             }
         }
-        routes.get("/api/v1/catalogs/{id}/categories/{category}/outline") { _, context in
-            return try stores.read { reader in
+        routes.get("/api/v1/catalogs/{id}/categories/{category}/outline") { request, context in
+            return try stores.read(narrowedBy: authentication.recordFilter(for: request)) { reader in
                 let catalog = try reader.catalogOr404(context.require("id", as: String.self))
                 let number = try catalog.categoryNumber(context.require("category", as: String.self))
                 let outline = try reader.outline(of: catalog, category: number)
@@ -67,7 +77,7 @@ struct CatalogAPI {
             let after = try request.cursor()
             let before = try request.cursor("before")
             let section = try request.text("section", maxLength: 64)
-            return try stores.read { reader in
+            return try stores.read(narrowedBy: authentication.recordFilter(for: request)) { reader in
                 let catalog = try reader.catalogOr404(context.require("id", as: String.self))
                 if let page = try Self.positionedPage(
                     request, reader: reader, catalog: catalog, category: nil, limit: limit)
@@ -85,7 +95,7 @@ struct CatalogAPI {
             let limit = try request.pageLimit()
             let after = try request.cursor()
             let before = try request.cursor("before")
-            return try stores.read { reader in
+            return try stores.read(narrowedBy: authentication.recordFilter(for: request)) { reader in
                 let catalog = try reader.catalogOr404(context.require("id", as: String.self))
                 let number = try catalog.categoryNumber(context.require("category", as: String.self))
                 if let page = try Self.positionedPage(
@@ -102,12 +112,10 @@ struct CatalogAPI {
         routes.get("/api/v1/catalogs/{id}/items/{item}") { request, context in
             let id = try context.require("id", as: String.self)
             let itemID = try context.require("item", as: String.self)
-            let filter = try authentication.recordFilter(for: request)
-            return try stores.read { reader in
+            // Outside a key's record filter an item does not exist for the key.
+            return try stores.read(narrowedBy: authentication.recordFilter(for: request)) { reader in
                 let catalog = try reader.catalogOr404(id)
-                let record = try reader.item(of: catalog, id: itemID)
-                // Outside a key's record filter an item does not exist for the key.
-                guard let record, filter.map({ Self.passes(record.json, $0) }) ?? true else {
+                guard let record = try reader.item(of: catalog, id: itemID) else {
                     throw HTTPError.notFound("catalog \"\(id)\" has no item \"\(itemID)\"")
                 }
                 var response = JSONResponse.write(record)
@@ -128,13 +136,15 @@ struct CatalogAPI {
                 return JSONResponse.write(result)
             }
         }
-        routes.get("/api/v1/catalogs/{id}/categories") { _, context in
-            let catalog = try stores.read { try $0.catalogOr404(context.require("id", as: String.self)) }
+        routes.get("/api/v1/catalogs/{id}/categories") { request, context in
+            let catalog = try stores.read(narrowedBy: authentication.recordFilter(for: request)) {
+                try $0.catalogOr404(context.require("id", as: String.self))
+            }
             return JSONResponse.list("categories", catalog.categories)
         }
         routes.get("/api/v1/catalogs/{id}/featured") { request, context in
             let limit = try request.featuredLimit()
-            return try stores.read { reader in
+            return try stores.read(narrowedBy: authentication.recordFilter(for: request)) { reader in
                 let catalog = try reader.catalogOr404(context.require("id", as: String.self))
                 let items = try reader.featured(of: catalog, limit: limit)
                 return JSONResponse.list("items", items)
@@ -144,13 +154,6 @@ struct CatalogAPI {
 }
 
 extension CatalogAPI {
-    /// Whether a stored record (its JSON) passes a key's record filter; a record that does not
-    /// read back passes nothing.
-    static func passes(_ json: [UInt8], _ filter: RecordFilter) -> Bool {
-        guard let record = try? Record(json: json) else { return false }
-        return filter.matches(record)
-    }
-
     /// The page a request asks for by `position=N` (rows from the N-th on) or `at=CURSOR` (rows
     /// from the cursor's place on), or nil when it asks for neither.
     static func positionedPage(

@@ -29,8 +29,12 @@ struct ChangePage: JSONWritable {
     /// The browse cursors of the upserts' records, by change number (``place(with:sortedWith:)``).
     var cursors: [Int: String] = [:]
 
-    /// The page after `since`.
-    static func read(_ catalog: StoredCatalog, since: Int, limit: Int, reader: any CatalogReader) throws -> ChangePage {
+    /// The page after `since`; with `filter` (an API key's), only the changes someone who sees
+    /// the records it passes sees (``RecordFilter/seen(_:)``: a record that leaves the filter is a
+    /// deletion), while `next` still follows the whole log.
+    static func read(
+        _ catalog: StoredCatalog, since: Int, limit: Int, reader: any CatalogReader, filter: RecordFilter? = nil
+    ) throws -> ChangePage {
         guard since <= catalog.change else {
             return ChangePage(current: catalog.change, changes: [], next: nil, reload: true)
         }
@@ -41,8 +45,8 @@ struct ChangePage: JSONWritable {
         let changes = try reader.changes(of: catalog, since: since, limit: limit)
         let last = changes.last?.number ?? since
         return ChangePage(
-            current: catalog.change, changes: changes, next: last < catalog.change ? last : nil,
-            reload: changes.contains { $0.kind == .reload })
+            current: catalog.change, changes: filter.map { changes.compactMap($0.seen) } ?? changes,
+            next: last < catalog.change ? last : nil, reload: changes.contains { $0.kind == .reload })
     }
 
     /// The page with ``cursors`` filled by a collator of `catalog`'s locale from `collations`,

@@ -6,7 +6,8 @@ import CatalogStorage
 /// Favorites per user: `GET /api/v1/favorites`, `PUT` and `DELETE /api/v1/favorites/{catalog}/{item}`.
 /// Adding and removing are idempotent; a favorite whose record disappeared in a re-import is
 /// still listed (with `record: null`) until the user removes it. A favorite in a catalog the user
-/// may no longer see (its visibility, their role) is left out, as if that catalog did not exist.
+/// may no longer see (its visibility, their role) is left out, as if that catalog did not exist;
+/// so is, for an API key with a record filter, a favorite whose record the filter does not pass.
 struct FavoritesAPI {
     let stores: any CatalogDatabase
     let authentication: RequestAuthentication
@@ -18,13 +19,15 @@ struct FavoritesAPI {
         routes.get("/api/v1/favorites", options: signedIn) { request, context in
             let user = try authentication.signedIn(request, context)
             let policy = try authentication.policy(for: user)
-            return try stores.read { reader in
+            let filter = try authentication.recordFilter(for: request)
+            return try stores.read(narrowedBy: filter) { reader in
                 let favorites = try stores.users().favorites(ofUser: user.id).compactMap { favorite -> FavoriteEntry? in
                     let catalog = try? reader.catalog(favorite.catalog)
                     if let catalog, !policy.sees(catalog.summary) { return nil }
+                    let record = try? catalog.flatMap { try reader.item(of: $0, id: favorite.item) }?.record()
+                    if filter != nil, record == nil { return nil }
                     return FavoriteEntry(
-                        catalog: favorite.catalog, item: favorite.item, added: favorite.added,
-                        record: try? catalog.flatMap { try reader.item(of: $0, id: favorite.item) }?.record())
+                        catalog: favorite.catalog, item: favorite.item, added: favorite.added, record: record)
                 }
                 var response = try JSONResponse.make(FavoriteList(favorites: favorites))
                 // One user's list: never stored by a browser, a proxy or the service worker.

@@ -181,6 +181,7 @@ struct RecordsAPI {
         var since = try request.integer("since", in: 0...Int(Int32.max), default: 0)
         let limit = try request.pageLimit()
         let id = try context.require("id", as: String.self)
+        let filter = try authentication.recordFilter(for: request)
         if request.acceptsEventStream {
             // A reconnecting client says where it was with Last-Event-ID (the number of the last
             // change it got); it wins over `since`.
@@ -192,12 +193,12 @@ struct RecordsAPI {
             }
             _ = try stores.read { try $0.catalogOr404(id) }
             let stream = EventStream()
-            feed.follow(id, since: since, on: stream)
+            feed.follow(id, since: since, filter: filter, on: stream)
             return .eventStream(stream)
         }
         let (read, catalog) = try stores.read { reader in
             let catalog = try reader.catalogOr404(id)
-            return (try ChangePage.read(catalog, since: since, limit: limit, reader: reader), catalog)
+            return (try ChangePage.read(catalog, since: since, limit: limit, reader: reader, filter: filter), catalog)
         }
         let page = read.placed(using: collations, for: catalog)
         return Response(
@@ -211,7 +212,8 @@ struct RecordsAPI {
         let limit = try request.pageLimit()
         let (catalog, _) = try editable(request, context)
         let itemID = try context.require("item", as: String.self)
-        let entries = try stores.read { reader in
+        // A record outside a key's record filter has no history for the key.
+        let entries = try stores.read(narrowedBy: authentication.recordFilter(for: request)) { reader in
             try reader.history(of: reader.catalogOr404(catalog.id), item: itemID, limit: limit)
         }
         var output = JSONOutput()

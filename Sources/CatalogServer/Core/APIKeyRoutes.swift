@@ -27,17 +27,20 @@ enum APIKeyRoutes {
         func add(_ method: HTTPMethod, _ pattern: String, _ requirement: Requirement) {
             table[key(method, pattern)] = requirement
         }
-        func read(_ pattern: String, filtered: Bool = false) {
+        func read(_ pattern: String, filtered: Bool = true) {
             add(.get, pattern, .key(.read, catalogParameter: "id", filtered: filtered))
         }
+        // Every answer read through the key's record filter (FilteredCatalogReader, ChangePage).
         for pattern in [
             "", "/sections", "/outline", "/categories/{category}/outline", "/items", "/categories/{category}/items",
-            "/categories", "/featured", "/snapshot", "/changes", "/items/{item}/history",
+            "/categories", "/featured", "/changes", "/items/{item}", "/items/{item}/history",
         ] {
             read(catalog + pattern)
         }
-        read(catalog + "/items/{item}", filtered: true)
-        add(.get, "/api/v1/catalogs", .key(.read, catalogParameter: nil, filtered: false))
+        // A snapshot is the catalog version's search index and records as one file, made once and
+        // shared by every reader: it cannot leave records out.
+        read(catalog + "/snapshot", filtered: false)
+        add(.get, "/api/v1/catalogs", .key(.read, catalogParameter: nil, filtered: true))
         add(.get, catalog + "/search", .key(.search, catalogParameter: "id", filtered: true))
         for (method, pattern) in [
             (HTTPMethod.post, "/items"), (.put, "/items/{item}"), (.patch, "/items/{item}"), (.delete, "/items/{item}"),
@@ -60,7 +63,7 @@ enum APIKeyRoutes {
         add(.patch, catalog + "/settings", .key(.admin, catalogParameter: "id", filtered: false))
         // The audit log: administrators' (a key of theirs for every catalog, with `admin`).
         add(.get, "/api/v1/audit", .key(.admin, catalogParameter: nil, filtered: false))
-        add(.get, "/api/v1/favorites", .key(.read, catalogParameter: nil, filtered: false))
+        add(.get, "/api/v1/favorites", .key(.read, catalogParameter: nil, filtered: true))
         add(.put, "/api/v1/favorites/{catalog}/{item}", .key(.write, catalogParameter: "catalog", filtered: false))
         add(.delete, "/api/v1/favorites/{catalog}/{item}", .key(.write, catalogParameter: "catalog", filtered: false))
         let credentials = "an API key cannot manage API keys or sessions: use your token or a session"

@@ -1,3 +1,4 @@
+import CatalogCore
 import CatalogHTTP
 import CatalogModel
 import CatalogStorage
@@ -36,6 +37,8 @@ final class ChangeFeed: Sendable {
     private struct Follower {
         let stream: EventStream
         var position: Int
+        /// The record filter of the key that follows (``RecordFilter/seen(_:)``), nil for none.
+        let filter: RecordFilter?
     }
 
     private struct State {
@@ -52,12 +55,13 @@ final class ChangeFeed: Sendable {
     /// How many streams follow catalogs now.
     var followerCount: Int { state.withLock { $0.followers.values.reduce(0) { $0 + $1.count } } }
 
-    /// Starts following `catalog` on `stream` after change `since`.
-    func follow(_ catalog: String, since: Int, on stream: EventStream) {
+    /// Starts following `catalog` on `stream` after change `since`, with `filter` (an API key's)
+    /// the changes of the records it passes only.
+    func follow(_ catalog: String, since: Int, filter: RecordFilter? = nil, on stream: EventStream) {
         let key = ObjectIdentifier(stream)
         let start = state.withLock { state -> Bool in
             guard !state.stopped else { return false }
-            state.followers[catalog, default: [:]][key] = Follower(stream: stream, position: since)
+            state.followers[catalog, default: [:]][key] = Follower(stream: stream, position: since, filter: filter)
             state.pending = true
             defer { state.running = true }
             return !state.running
@@ -175,12 +179,16 @@ final class ChangeFeed: Sendable {
                 position = current
             } else {
                 for change in page.changes where change.number > position {
-                    var output = JSONOutput()
-                    ChangePage.write(change, withPrevious: false, cursor: page.cursors[change.number], to: &output)
-                    follower.stream.send(
-                        id: String(change.number), event: change.kind == .reload ? "reload" : "change",
-                        data: String(decoding: output.bytes, as: UTF8.self))
+                    // A change the follower's filter leaves out still moves its position.
                     position = change.number
+                    let seen: StoredChange? = if let filter = follower.filter { filter.seen(change) } else { change }
+                    guard let seen else { continue }
+                    let cursor = seen.kind == .upsert ? page.cursors[seen.number] : nil
+                    var output = JSONOutput()
+                    ChangePage.write(seen, withPrevious: false, cursor: cursor, to: &output)
+                    follower.stream.send(
+                        id: String(seen.number), event: seen.kind == .reload ? "reload" : "change",
+                        data: String(decoding: output.bytes, as: UTF8.self))
                 }
             }
             moved[key] = position

@@ -1,3 +1,4 @@
+import CatalogCore
 import CatalogHTTP
 import CatalogModel
 import CatalogStorage
@@ -12,6 +13,9 @@ struct ImageRoutes {
     let thumbnails: ThumbnailCache
     /// Where stored images are read.
     let stores: any CatalogDatabase
+    /// Whose request it is: an API key with a record filter sees the stored images of the
+    /// records it passes only.
+    let authentication: RequestAuthentication
 
     /// A week: images change rarely, and a changed file gets a new ETag for revalidation.
     static let cacheControl = "public, max-age=604800"
@@ -33,13 +37,16 @@ struct ImageRoutes {
         let store = store
         let thumbnails = thumbnails
         let stores = stores
+        let authentication = authentication
         let options = RouteOptions(
             lane: RouteLane(ServerLanes.thumbnails) { Self.isThumbnailToMake($0, cache: thumbnails) },
             rateClass: .expensive)
         routes.get("/images/{path...}", options: options) { request, context in
             let location = StoredImageLocation(segments: context.remainder)
+            let filter = try location == nil ? nil : authentication.recordFilter(for: request)
             guard
-                var image = try location.map({ try Self.stored($0, in: stores) }) ?? store.image(at: context.remainder)
+                var image = try location.map({ try Self.stored($0, in: stores, narrowedBy: filter) })
+                    ?? store.image(at: context.remainder)
             else {
                 throw HTTPError.notFound("no such image")
             }
@@ -83,9 +90,14 @@ struct ImageRoutes {
 
 extension ImageRoutes {
     /// The stored image at `location`, nil when the record has none or another one (the URL of
-    /// an image replaced since names a hash no longer stored).
-    static func stored(_ location: StoredImageLocation, in stores: any CatalogDatabase) throws -> ImageStore.Image? {
-        guard let stored = try stores.read({ try $0.storedImage(of: location.catalog, item: location.item) }),
+    /// an image replaced since names a hash no longer stored), or is outside `filter` (an API
+    /// key's record filter).
+    static func stored(
+        _ location: StoredImageLocation, in stores: any CatalogDatabase, narrowedBy filter: RecordFilter? = nil
+    ) throws -> ImageStore.Image? {
+        guard
+            let stored = try stores.read(
+                narrowedBy: filter, { try $0.storedImage(of: location.catalog, item: location.item) }),
             stored.hash == location.hash, stored.contentType == location.contentType
         else { return nil }
         let modified =

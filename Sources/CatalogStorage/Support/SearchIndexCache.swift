@@ -46,6 +46,13 @@ public final class SearchIndexCache: Sendable {
         try Self.value(for: catalog.versionKey + "/" + String(category), on: lists, make: compute)
     }
 
+    /// A small value worked out from a whole catalog version (what a record filter passes of it),
+    /// made by `compute` when not cached; kept with the category lists. `key` starts with the
+    /// version's ``StoredCatalog/versionKey``.
+    public func listValue<Value: Sendable>(for key: String, compute: () throws -> Value) throws -> Value {
+        try Self.value(for: key, on: lists, make: compute)
+    }
+
     private static func value<Value: Sendable>(
         for key: String, on shelf: borrowing Mutex<Shelf>, make: () throws -> Value
     ) throws -> Value {
