@@ -173,7 +173,7 @@ public final class CatalogApplication: Sendable {
             stores: stores, authentication: authentication,
             fixedCatalogs: Dictionary(
                 uniqueKeysWithValues: CompatRoutes.cookbookEndpoints.map { ($0, options.compatCatalog) }))
-        var routes = RouterBuilder(routeMiddleware: [gate])
+        var routes = RouterBuilder()
         let throttle = SignInThrottle(policy: options.signInPolicy, clock: options.signInClock)
         let audit = AuditLog(database: stores, limits: options.auditLimits, clock: options.auditClock, log: errorLog)
         let feed = ChangeFeed(stores: stores)
@@ -225,8 +225,10 @@ public final class CatalogApplication: Sendable {
             store: ImageStore(directory: options.imagesDirectory), thumbnails: thumbnails, stores: stores,
             authentication: authentication
         ).register(in: &routes)
+        // Every matched request passes the key gate (what an API key may do), then the visibility
+        // gate (whether the requester may see the catalog the route names).
         let keys = APIKeyGate(authentication: authentication, uses: KeyUseRecorder(audit: audit))
-        let router = routes.build(routeMiddleware: [keys])
+        let router = routes.build(routeMiddleware: [keys, gate])
         let responseCache = CacheCounters()
         CatalogMetrics.register(
             .init(

@@ -189,16 +189,9 @@ public struct RouterBuilder {
     private var built = false
     private var added: [(method: HTTPMethod, pattern: String)] = []
     private var declared: [String: RouteOptions] = [:]
-    private let routeMiddleware: [any Middleware]
 
     /// Creates an empty builder.
-    ///
-    /// - Parameter routeMiddleware: middleware every route's responder is wrapped in, the first
-    ///   outermost. It runs after the match, so it sees the route's parameters and options in its
-    ///   context (a check that every route of a kind must pass, written once).
-    public init(routeMiddleware: [any Middleware] = []) {
-        self.routeMiddleware = routeMiddleware
-    }
+    public init() {}
 
     /// Adds `responder` for `method` at `pattern`, with what the server must know about it.
     ///
@@ -214,9 +207,8 @@ public struct RouterBuilder {
         added.append((method, pattern))
         declared[Router.key(method, pattern)] = options
         let pieces = pattern.split(separator: "/").map(String.init)
-        let wrapped = routeMiddleware.isEmpty ? responder : responder.wrapped(in: routeMiddleware)
         root.insert(
-            pieces[...], method: method, route: Router.Route(pattern: pattern, options: options, responder: wrapped))
+            pieces[...], method: method, route: Router.Route(pattern: pattern, options: options, responder: responder))
     }
 
     /// Adds a closure for `method` at `pattern`, with its options.
@@ -238,7 +230,9 @@ public struct RouterBuilder {
     /// The finished router; the builder cannot be used afterwards.
     ///
     /// - Parameter routeMiddleware: middleware every matched request passes between the router
-    ///   and the route's handler (outermost first), which sees the matched route in its context.
+    ///   and the route's handler (outermost first). It runs after the match, so it sees the
+    ///   route's pattern, parameters and options in its context: a check that every route of a
+    ///   kind must pass is written once, and a new route is checked without asking.
     public mutating func build(routeMiddleware: [any Middleware] = []) -> Router {
         built = true
         return Router(root: root, routes: added, declared: declared, routeMiddleware: routeMiddleware)

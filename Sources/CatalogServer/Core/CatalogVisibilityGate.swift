@@ -3,8 +3,9 @@ import CatalogModel
 import CatalogStorage
 
 /// Makes a catalog the requester may not see (``CatalogVisibility``, decided by ``AccessPolicy``)
-/// not exist for them, on every route that names a catalog: each route's responder is wrapped in
-/// it (``RouterBuilder/init(routeMiddleware:)``), so a new route is checked without asking.
+/// not exist for them, on every route that names a catalog: every matched request passes it
+/// (``RouterBuilder/build(routeMiddleware:)``, after ``APIKeyGate``), so a new route is checked
+/// without asking.
 ///
 /// A route names a catalog by its `{id}` or `{catalog}` parameter (`/api/v1/catalogs/{id}/…`,
 /// `/c/{id}/…`, `/catalogs/{id}/feed.xml`, `/themes/{id}/…`, `/sitemaps/{catalog}/…`,
