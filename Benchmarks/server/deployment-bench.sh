@@ -80,7 +80,8 @@ for _ in $(seq 600); do
 done
 [[ "$(psql "$standby_db" -Atc "$state")" == "$(psql "$primary_db" -Atc "$state")" ]] ||
     fail "the standby did not replay the catalog within a minute"
-say "$(sed 's/ typo=.*//' <<<"$workload"); PostgreSQL $(psql "$server" -Atc 'SHOW server_version') with a standby"
+say "$(sed 's/ typo=.*//' <<<"$workload"); PostgreSQL $(psql "$server" -Atc 'SHOW server_version') with a standby;" \
+    "set up in $SECONDS s"
 
 # MARK: - Measuring
 
@@ -158,4 +159,4 @@ curl -fsS "$server_url/metrics" | awk '
               reads["standby"], reads["primary"], (total > 0 ? 100 * reads["standby"] / total : 0) }'
 stop_process "$server_pid"
 stop_process "$first_pid"
-echo "ended $(date -u '+%F %T') UTC, load average $(cut -d' ' -f1 /proc/loadavg)"
+echo "ended $(date -u '+%F %T') UTC, $SECONDS s in all, load average $(cut -d' ' -f1 /proc/loadavg)"
