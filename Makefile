@@ -12,8 +12,9 @@
 #               headless Chromium, the main screens checked with axe-core)
 #   make bench  every benchmark figure beside its peer (catalog-bench: import, re-imports, JSON and
 #               CSV import, the CATALOG_PROFILE breakdown, search beside FTS5 and Tantivy, sections;
-#               postgres-bench.sh: PostgreSQL beside SQLite; client-bench; server-bench.sh beside
-#               nginx and Datasette; attack-bench.sh), files in BENCH_DIR (/tmp/catalog-bench);
+#               postgres-bench.sh: PostgreSQL beside SQLite; deployment-bench.sh: the README's three
+#               deployments side by side; client-bench; server-bench.sh beside nginx and Datasette;
+#               attack-bench.sh), files in BENCH_DIR (/tmp/catalog-bench);
 #               exits 0 when the measurements ran, goals met or not
 #   make bench-postgres  the PostgreSQL figures alone
 #   make browser-bench  the browser tests on a release build, with the keystroke-to-results
@@ -88,6 +89,7 @@ bench:
 	@echo "make bench: started $$(date -u '+%F %T') UTC, load average $$(cut -d' ' -f1-3 /proc/loadavg), $$(nproc) cores"
 	Benchmarks/.build/release/catalog-bench --catalog-binary .build/release/catalog --dir $(BENCH_DIR) $(BENCH_ARGS)
 	Benchmarks/server/postgres-bench.sh --catalog-binary .build/release/catalog --dir $(BENCH_DIR) $(BENCH_ARGS)
+	Benchmarks/server/deployment-bench.sh --catalog-binary .build/release/catalog $(DEPLOYMENT_BENCH_ARGS)
 	Benchmarks/.build/release/client-bench --catalog-binary .build/release/catalog --dir $(BENCH_DIR) $(CLIENT_BENCH_ARGS)
 	Benchmarks/server/server-bench.sh --catalog-binary .build/release/catalog --db $(BENCH_DIR)/bench.sqlite $(SERVER_BENCH_ARGS)
 	Benchmarks/server/attack-bench.sh --catalog-binary .build/release/catalog --db $(BENCH_DIR)/bench.sqlite $(ATTACK_BENCH_ARGS)

@@ -10,6 +10,12 @@
 #                          /tmp/catalog-bench/bench.sqlite, else Benchmarks/.cache/server-bench.sqlite,
 #                          generated (1,000,000 records, about two minutes) when missing; sets
 #                          $database to its absolute path. Needs $binary.
+#   field LINE KEY         a value of a wrk-result line (report.lua)
+#   start_server NAME DB [OPTION…]
+#                          `catalog serve --db DB --threads 2 --quiet --client-cpu-budget 0` on a
+#                          loopback port it picks, with OPTIONs after; its output in $work/NAME.out
+#                          and .err; waits (at most 60 s) for its "listening on" line, then sets
+#                          $server_url (no trailing slash) and $server_pid. Needs $binary, $work.
 
 fail() {
     echo "$bench_name: $*" >&2
@@ -75,4 +81,25 @@ bench_database() {
         done
     fi
     database="$(cd "$(dirname "$database")" && pwd)/$(basename "$database")"
+}
+
+field() { sed -n "s/.* $2=\([0-9.-]*\).*/\1/p" <<<" $1"; }
+
+start_server() {
+    local name="$1" db="$2" url=""
+    shift 2
+    # One load generator, one address: no per-client CPU budget (it would measure the slow lane).
+    "$binary" serve --db "$db" --host 127.0.0.1 --port 0 --threads 2 --quiet --client-cpu-budget 0 "$@" \
+        >"$work/$name.out" 2>"$work/$name.err" &
+    local pid=$!
+    started_pids+=("$pid")
+    for _ in $(seq 600); do
+        url="$(sed -n 's/^listening on \(http:\/\/[^ ]*\).*/\1/p' "$work/$name.out" | head -n 1)"
+        [[ -n "$url" ]] && break
+        kill -0 "$pid" 2>/dev/null || { cat "$work/$name.err" >&2; fail "catalog serve ($name) exited"; }
+        sleep 0.1
+    done
+    [[ -n "$url" ]] || fail "catalog serve ($name) printed no listening line"
+    server_url="${url%/}"
+    server_pid="$pid"
 }

@@ -81,26 +81,12 @@ hz="$(getconf CLK_TCK)"
 
 # serve DB NAME: starts a server; sets $url_NAME and $pid_NAME.
 serve() {
-    local db="$1" name="$2" url=""
-    # One load generator, one address: no per-client CPU budget (it would measure the slow lane).
-    "$binary" serve --db "$db" --host 127.0.0.1 --port 0 --threads 2 --quiet --client-cpu-budget 0 >"$work/$name.out" 2>"$work/$name.err" &
-    local pid=$!
-    started_pids+=("$pid")
-    for _ in $(seq 600); do
-        url="$(sed -n 's/^listening on \(http:\/\/[^ ]*\).*/\1/p' "$work/$name.out" | head -n 1)"
-        [[ -n "$url" ]] && break
-        kill -0 "$pid" 2>/dev/null || { cat "$work/$name.err" >&2; fail "catalog serve ($name) exited"; }
-        sleep 0.1
-    done
-    [[ -n "$url" ]] || fail "catalog serve ($name) printed no listening line"
-    printf -v "url_$name" '%s' "${url%/}"
-    printf -v "pid_$name" '%s' "$pid"
+    start_server "$2" "$1"
+    printf -v "url_$2" '%s' "$server_url"
+    printf -v "pid_$2" '%s' "$server_pid"
     # Warm: the index loaded, the first pages read.
-    timeout 60 wrk -t1 -c4 -d3s -s "$here/rotate.lua" "${url%/}" -- "$work/paths.txt" >/dev/null 2>&1 || true
+    timeout 60 wrk -t1 -c4 -d3s -s "$here/rotate.lua" "$server_url" -- "$work/paths.txt" >/dev/null 2>&1 || true
 }
-
-# field LINE KEY: a value of a wrk-result line.
-field() { sed -n "s/.* $2=\([0-9.-]*\).*/\1/p" <<<" $1"; }
 
 # measure LABEL ENGINE PID URL CONNECTIONS [PID URL CONNECTIONS]: wrk against each server at
 # once; prints requests/s (all), the worst p99, and each server's CPU per request it served, and

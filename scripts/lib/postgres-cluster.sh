@@ -61,11 +61,12 @@ postgres_cluster_stop() {
 # A hot standby of the running cluster: a base backup streamed from it (`pg_basebackup -R` writes
 # standby.signal and primary_conninfo), started with the primary's settings (a standby needs at
 # least its max_connections) on the next port, with hot_standby_feedback so that the primary keeps
-# the rows the standby's snapshots read (no recovery conflicts in the tests).
+# the rows the standby's snapshots read (no recovery conflicts in the tests). The backup begins
+# with an immediate checkpoint: the default spreads it over minutes once the cluster holds data.
 postgres_replica_start() {
     local dir="$postgres_cluster_dir" port="${CATALOG_POSTGRES_PORT:-55433}"
     local replica_port=$((port + 1))
-    if ! "${postgres_cluster_as[@]}" "$postgres_cluster_bin/pg_basebackup" -D "$dir/replica" -R -X stream \
+    if ! "${postgres_cluster_as[@]}" "$postgres_cluster_bin/pg_basebackup" -D "$dir/replica" -R -X stream -c fast \
         -h "$dir" -p "$port" -U postgres >"$dir/basebackup.log" 2>&1; then
         cat "$dir/basebackup.log" >&2
         return 1
