@@ -225,10 +225,11 @@ public final class CatalogApplication: Sendable {
             store: ImageStore(directory: options.imagesDirectory), thumbnails: thumbnails, stores: stores,
             authentication: authentication
         ).register(in: &routes)
-        // Every matched request passes the key gate (what an API key may do), then the visibility
-        // gate (whether the requester may see the catalog the route names).
+        // Every matched request passes the visibility gate (whether the requester, a key's account
+        // too, may see the catalog the route names), then the key gate (what an API key may do):
+        // a hidden catalog is missing for a key too, whatever the key's catalogs and actions.
         let keys = APIKeyGate(authentication: authentication, uses: KeyUseRecorder(audit: audit))
-        let router = routes.build(routeMiddleware: [keys, gate])
+        let router = routes.build(routeMiddleware: [gate, keys])
         let responseCache = CacheCounters()
         CatalogMetrics.register(
             .init(

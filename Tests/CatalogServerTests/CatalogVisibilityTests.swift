@@ -20,10 +20,33 @@ import Testing
 @Suite struct CatalogVisibilityTests {
     static let engines = TemporaryDatabase.Engine.available
 
-    /// Who asks.
+    /// Who asks: people, and API keys of the signed-in account (a member of no catalog), one per
+    /// action, one with a record filter, one expired and one revoked.
     enum Requester: String, CaseIterable, CustomStringConvertible, Sendable {
         case anonymous, signedIn, viewer, editor, owner, admin
+        case keyRead, keySearch, keyWrite, keyImport, keyAdmin, keyFiltered, keyExpired, keyRevoked
         var description: String { rawValue }
+
+        /// The requesters who are people (a token or a session of their own).
+        static let people: [Requester] = [.anonymous, .signedIn, .viewer, .editor, .owner, .admin]
+
+        var isKey: Bool { !Self.people.contains(self) }
+
+        /// What a key may do (none for people, and for keys that no longer work).
+        var keyActions: Set<KeyAction> {
+            switch self {
+            case .keyRead: [.read]
+            case .keySearch: [.search]
+            case .keyWrite: [.write]
+            case .keyImport: [.import]
+            case .keyAdmin: [.admin]
+            case .keyFiltered: [.read, .search]
+            default: []
+            }
+        }
+
+        /// Whether the key works at all.
+        var isValidKey: Bool { isKey && self != .keyExpired && self != .keyRevoked }
 
         /// The requester's role in the catalogs they are a member of.
         var role: CatalogRole? {
@@ -42,12 +65,14 @@ import Testing
         "products": .public, "sequencers": .signedIn, "cookbook": .members,
     ]
 
-    /// Whether `requester` may see a catalog of `visibility`: the rule, spelled out.
+    /// Whether `requester` may see a catalog of `visibility`: the rule, spelled out. A key sees
+    /// what its account sees (the signed-in account's).
     static func sees(_ requester: Requester, _ visibility: CatalogVisibility) -> Bool {
+        if requester.isKey { return sees(.signedIn, visibility) }
         switch visibility {
-        case .public: true
-        case .signedIn: requester != .anonymous
-        case .members: requester != .anonymous && requester != .signedIn
+        case .public: return true
+        case .signedIn: return requester != .anonymous
+        case .members: return requester != .anonymous && requester != .signedIn
         }
     }
 
@@ -68,7 +93,7 @@ import Testing
 
     /// The policy's rule for reading, requester by requester, in the catalog of the role and in
     /// another one: a role counts in its own catalog only.
-    @Test(arguments: Requester.allCases, CatalogVisibility.allCases)
+    @Test(arguments: Requester.people, CatalogVisibility.allCases)
     func thePolicyReadsByVisibility(requester: Requester, visibility: CatalogVisibility) {
         let user =
             requester == .anonymous
@@ -105,7 +130,11 @@ import Testing
                     let missing = try fixture.ask(
                         route.method, route.pattern, catalog: catalog, as: requester, missing: true)
                     let context = "\(key) on \(catalog) (\(visibility)) as \(requester), \(engine)"
-                    if Self.sees(requester, visibility) {
+                    if requester.isKey {
+                        Self.expectKeyAnswer(
+                            seen, missing: missing, requester: requester, visible: Self.sees(requester, visibility),
+                            requirement: APIKeyRoutes.requirement(route.method, route.pattern), context: context)
+                    } else if Self.sees(requester, visibility) {
                         if route.method == .get {
                             #expect(seen.status != 404, "\(context): \(seen.body.prefix(300))")
                         }
@@ -128,10 +157,45 @@ import Testing
         #expect(checked > 300, "every catalog route was asked (\(checked) answers)")
     }
 
+    /// What a key gets: for a catalog its account may not see, exactly what a missing catalog
+    /// gets (404, or 401 for a key that no longer works), whatever the key's actions; for one it
+    /// sees, 401 if the key no longer works, 403 for a route keys may not use, an action it lacks
+    /// or a filter the route cannot apply, and otherwise an answer that found the catalog.
+    static func expectKeyAnswer(
+        _ seen: VisibilityFixture.Answer, missing: VisibilityFixture.Answer, requester: Requester, visible: Bool,
+        requirement: APIKeyRoutes.Requirement, context: String
+    ) {
+        guard visible else {
+            #expect(
+                seen.status == (requester.isValidKey ? 404 : 401), "\(context): \(seen.status) \(seen.body.prefix(200))"
+            )
+            #expect(seen == missing, "\(context) differs from a missing catalog")
+            return
+        }
+        switch requirement {
+        case .open:
+            break
+        case _ where !requester.isValidKey:
+            #expect(seen.status == 401, "\(context): \(seen.status) \(seen.body.prefix(200))")
+        case .refused:
+            #expect(seen.status == 403, "\(context): \(seen.status) \(seen.body.prefix(200))")
+        case .key(let action, _, let filtered):
+            if !requester.keyActions.contains(action) || (requester == .keyFiltered && !filtered) {
+                #expect(seen.status == 403, "\(context): \(seen.status) \(seen.body.prefix(200))")
+            } else {
+                // The catalog is found; what happens next is the account's and the route's
+                // business (a record outside the key's filter is missing, a change the account
+                // may not make is refused), never a missing catalog or a bad key.
+                let missingCatalog = seen.status == 404 && seen.body.contains("no catalog named")
+                #expect(seen.status != 401 && !missingCatalog, "\(context): \(seen.status) \(seen.body.prefix(200))")
+            }
+        }
+    }
+
     @Test(arguments: engines)
     func listsHoldOnlyWhatTheRequesterMaySee(engine: TemporaryDatabase.Engine) throws {
         let fixture = try VisibilityFixture(engine)
-        for requester in Requester.allCases {
+        for requester in Requester.people {
             let expected = Self.visibilities.filter { Self.sees(requester, $0.value) }.keys.sorted()
             let list = try fixture.send(.get, "/api/v1/catalogs", as: requester)
             let catalogs = (list.object["catalogs"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
@@ -254,7 +318,7 @@ final class VisibilityFixture {
         try ServerFixture.importDemos(into: database)
         let users = try database.users()
         let authenticator = Authenticator()
-        for requester in CatalogVisibilityTests.Requester.allCases where requester != .anonymous {
+        for requester in CatalogVisibilityTests.Requester.people where requester != .anonymous {
             let added = try authenticator.addUser(
                 name: requester.rawValue, isAdmin: requester == .admin, password: nil, in: users)
             tokens[requester] = added.token
@@ -282,6 +346,7 @@ final class VisibilityFixture {
             categoryNumbers[catalog] = stored.categories.first?.id ?? 0
             themes[catalog] = String(WebPaths.theme(catalog, tint: tint).split(separator: "/").last ?? "")
         }
+        tokens.merge(try Self.makeKeys(in: database)) { _, key in key }
         var engineOptions = CatalogEngines.Options()
         engineOptions.server = true
         application = CatalogApplication(
@@ -308,6 +373,30 @@ final class VisibilityFixture {
     deinit {
         application.close()
         missingCompat.close()
+    }
+
+    /// The keys of the signed-in account, for the three catalogs (the admin key for every one, as
+    /// its action asks): one per action, one reading and searching German records only, one that
+    /// expired an hour ago and one revoked.
+    private static func makeKeys(in database: any CatalogDatabase) throws
+        -> [CatalogVisibilityTests.Requester: String]
+    {
+        var tokens: [CatalogVisibilityTests.Requester: String] = [:]
+        let users = try database.users()
+        let catalogs = CatalogVisibilityTests.visibilities.keys.sorted()
+        for requester in CatalogVisibilityTests.Requester.allCases where requester.isKey {
+            let past = Date().addingTimeInterval(-3600)
+            let authenticator = requester == .keyExpired ? Authenticator(clock: AuthClock { past }) : Authenticator()
+            let actions = requester.isValidKey ? Array(requester.keyActions) : [.read]
+            let made = try authenticator.addKey(
+                name: requester.rawValue, user: CatalogVisibilityTests.Requester.signedIn.rawValue,
+                catalogs: requester == .keyAdmin ? [StoredAPIKey.allCatalogs] : catalogs, actions: actions,
+                lifetime: requester == .keyExpired ? .seconds(60) : nil,
+                filter: requester == .keyFiltered ? "country = DE" : nil, in: users)
+            tokens[requester] = made.text
+            if requester == .keyRevoked { _ = try users.removeKey(named: requester.rawValue) }
+        }
+        return tokens
     }
 
     /// Runs `body` with a handle on the database of its own.

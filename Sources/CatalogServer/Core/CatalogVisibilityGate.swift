@@ -4,8 +4,8 @@ import CatalogStorage
 
 /// Makes a catalog the requester may not see (``CatalogVisibility``, decided by ``AccessPolicy``)
 /// not exist for them, on every route that names a catalog: every matched request passes it
-/// (``RouterBuilder/build(routeMiddleware:)``, after ``APIKeyGate``), so a new route is checked
-/// without asking.
+/// (``RouterBuilder/build(routeMiddleware:)``, before ``APIKeyGate``, so that a catalog hidden
+/// from a key's account is missing for the key too), and a new route is checked without asking.
 ///
 /// A route names a catalog by its `{id}` or `{catalog}` parameter (`/api/v1/catalogs/{id}/…`,
 /// `/c/{id}/…`, `/catalogs/{id}/feed.xml`, `/themes/{id}/…`, `/sitemaps/{catalog}/…`,
