@@ -31,6 +31,10 @@
 #    the same database, whose event stream a reader follows. Goal: every acknowledged change
 #    delivered exactly once and in order, with what was written; nothing no client sent.
 #
+# 1b. Hidden beside missing: a catalog for its members only and a missing one of an id as long,
+#    read anonymously through eight API routes, in turns, 3 s each, twice. Goal: p50 within 1.25x
+#    either way (what a hidden catalog answers must not tell it exists, in time either).
+#
 # 5. Expensive clients (expensive-clients.py): two clients, each from a loopback address of its
 #    own, loop on the costliest search (empty query, a huge price range, a price sort, two facets)
 #    while a third browses, with the per-client CPU budget and without it. Goal: with it, the
@@ -169,6 +173,30 @@ wait "$flood_pid" || true
 stop_process "$flood_pid"
 grep -m1 '^flood-result ' "$work/flood.txt" | sed 's/^flood-result /flood /' >>"$results" ||
     { cat "$work/flood.txt" >&2; fail "the sign-in flood printed no result"; }
+
+# MARK: - 1b. A hidden catalog is refused as fast as a missing one is
+
+# A catalog for its members only, and a missing one of an id as long: anonymous reads of both,
+# taken in turns (hidden, missing, hidden, missing) so that both meet the same load.
+hidden=attack-bench-hidden
+missing=attack-bench-hiddex
+status="$(curl -s -o "$work/hidden.out" -w '%{http_code}' -X POST -H "Authorization: Bearer $token" \
+    -H "Content-Type: text/csv" --data-binary $'id,title\nh1,Hidden one\nh2,Hidden two\n' \
+    "$url/api/v1/catalogs/$hidden/import?replace=true")"
+[[ "$status" == 200 ]] || { cat "$work/hidden.out" >&2; fail "could not import the hidden catalog ($status)"; }
+status="$(curl -s -o "$work/hidden.out" -w '%{http_code}' -X PATCH -H "Authorization: Bearer $token" \
+    -H "Content-Type: application/merge-patch+json" --data '{"visibility":"members"}' "$url/api/v1/catalogs/$hidden")"
+[[ "$status" == 200 ]] || { cat "$work/hidden.out" >&2; fail "could not hide the catalog ($status)"; }
+for id in "$hidden" "$missing"; do
+    for path in "" /items /items/h1 "/search?q=hid" /sections /outline /featured /changes; do
+        echo "GET /api/v1/catalogs/$id$path"
+    done >"$work/refused-$id.txt"
+done
+for round in a b; do
+    run_wrk "hidden_$round" 3 -t1 -c4 -s "$here/mixed.lua" "$url" -- "$work/refused-$hidden.txt" ""
+    run_wrk "missing_$round" 3 -t1 -c4 -s "$here/mixed.lua" "$url" -- "$work/refused-$missing.txt" ""
+done
+curl -s -o /dev/null -X DELETE -H "Authorization: Bearer $token" "$url/api/v1/catalogs/$hidden" || true
 
 # MARK: - 2. Soak: mixed reads and writes, imports, and slow clients
 
@@ -422,6 +450,19 @@ if imp and during:
     ok = worst < 100000 and n("import-result", "status") == 200 and "import_crash" not in records
     print(f"  goal worst reader latency < 100 ms: {verdict(ok)}"
           + ("" if n("import-result", "status") == 200 else "; the import did NOT succeed"))
+if all(records.get(f"{kind}_{r}") for kind in ("hidden", "missing") for r in "ab"):
+    def both(kind, key):
+        return (n(f"{kind}_a", key) + n(f"{kind}_b", key)) / 2
+    hidden_p50, missing_p50 = both("hidden", "p50_us"), both("missing", "p50_us")
+    answered = sum(n(f"{kind}_{r}", "requests") for kind in ("hidden", "missing") for r in "ab")
+    refused = sum(n(f"{kind}_{r}", "non2xx") for kind in ("hidden", "missing") for r in "ab")
+    ratio = hidden_p50 / missing_p50 if missing_p50 else float("inf")
+    print(
+        f"a members-only catalog asked anonymously beside a missing one (8 API routes, in turns): p50"
+        f" {ms(hidden_p50)} against {ms(missing_p50)} ({ratio:.2f}x), p99 {ms(both('hidden', 'p99_us'))} against"
+        f" {ms(both('missing', 'p99_us'))}; {int(refused):,} of {int(answered):,} answers refused"
+    )
+    print(f"  goal the same answer time within noise (p50 within 1.25x either way): {verdict(0.8 <= ratio <= 1.25)}")
 if records.get("expensive_on") and records.get("expensive_off"):
     for kind in ("expensive_on", "expensive_off"):
         print(

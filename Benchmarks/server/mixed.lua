@@ -1,5 +1,5 @@
 -- mixed.lua: each request the next line of a list, "METHOD PATH" (GET, PUT, DELETE), with a
--- bearer token, for attack-bench.sh's soak of reads and writes.
+-- bearer token (none when the token is ""), for attack-bench.sh's soak of reads and writes.
 --
 --   wrk -t2 -c100 -d60s -s mixed.lua http://127.0.0.1:PORT -- REQUESTS_FILE TOKEN
 --
@@ -41,6 +41,9 @@ function request()
   local method, path = lines[position][1], lines[position][2]
   if method ~= "GET" then
     writes = writes + 1
+  end
+  if token == "" then
+    return wrk.format(method, path)
   end
   return wrk.format(method, path, { ["Authorization"] = "Bearer " .. token })
 end
