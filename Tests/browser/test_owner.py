@@ -14,7 +14,7 @@ import urllib.error
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from harness import ADMIN_TOKEN, DESKTOP, PASSWORD, PHONE, BrowserCase, api, api_change, quote
+from harness import ADMIN_TOKEN, DESKTOP, PASSWORD, PHONE, USER, BrowserCase, api, api_change, quote
 from test_app import LOW_CONTRAST, SMALL_TARGETS
 
 ADMIN_USER = os.environ.get("CATALOG_ADMIN_USER", "")
@@ -232,6 +232,17 @@ class OwnerBehaviour:
         self.open("/c/" + catalog + "-nowhere")
         self.assertEqual(self.find("#error-text").text, hidden)
         self.assertEqual(hidden, "There is no page at this address.")
+        # Signed in without a role there, the catalog is still not there; made a viewer, the same
+        # account browses it.
+        self.sign_in("/")
+        self.open("/c/" + catalog)
+        self.assertEqual(self.find("#error-text").text, hidden)
+        status, _, body = api_change(
+            "PUT", "/api/v1/catalogs/%s/members/%s" % (quote(catalog), quote(USER)), {"role": "viewer"})
+        self.assertEqual(status, 200, body)
+        self.open("/c/" + catalog)
+        self.assertEqual(self.find("#bar-title").text, "Dealers only")
+        self.assertEqual(self.find_all("#error-text"), [])
 
     # ---- Who sees them ----------------------------------------------------------------------------
 
