@@ -119,12 +119,12 @@ public enum CatalogEngines {
     /// - Returns: the catalog as it was copied (``StoredCatalog/versionKey`` is the source's).
     /// - Throws: ``StorageError`` `.catalogNotFound`, `.cancelled`, or the engine's failure.
     public static func writeSnapshot(
-        catalog id: String, from reader: any CatalogReader, to path: String,
+        catalog id: String, from reader: any CatalogReader, to path: String, change: Int? = nil,
         isCancelled: @escaping @Sendable () -> Bool = { false },
         metadata: (StoredCatalog) -> [String: String]
     ) throws -> StoredCatalog {
         try SQLiteSnapshotWriter.write(
-            catalog: id, from: reader, to: path, isCancelled: isCancelled, metadata: metadata)
+            catalog: id, from: reader, to: path, change: change, isCancelled: isCancelled, metadata: metadata)
     }
 
     /// Brings an opened database up to this program (`conversions`, then catalogs of another

@@ -200,7 +200,7 @@ public final class CatalogApplication: Sendable {
         let snapshots = SnapshotCache(
             directory: SnapshotAPI.directory(configured: options.snapshotsDirectory, databaseLocation: stores.location),
             maxFiles: options.maxSnapshots)
-        SnapshotAPI(stores: stores, cache: snapshots).register(in: &routes)
+        SnapshotAPI(stores: stores, authentication: authentication, cache: snapshots).register(in: &routes)
         let jobs = ImportJobs()
         let imports = ImportAPI(
             stores: stores, authentication: authentication, timeout: options.importTimeout,

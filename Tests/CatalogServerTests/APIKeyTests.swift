@@ -1,6 +1,9 @@
 import CatalogAuth
 import CatalogHTTP
+import CatalogCore
 import CatalogImages
+import CatalogModel
+import CatalogSQLite
 import CatalogStorage
 import CatalogTestSupport
 import Foundation
@@ -188,10 +191,33 @@ import Testing
         let missing = try fixture.request("/api/v1/catalogs/products/items/p999", token: dealer)
         #expect(outside.status == 404)
         #expect(outside.text == missing.text.replacingOccurrences(of: "p999", with: "p002"))
-        // The snapshot, which holds every record, refuses the key rather than show everything.
+        // The offline snapshot holds the key's records only, browses and searches them, and is as
+        // of the catalog's change number (the key's change feed goes on from there).
         let snapshot = try fixture.request("/api/v1/catalogs/products/snapshot", token: dealer)
-        #expect(snapshot.status == 403)
-        #expect(snapshot.text.contains("record filter"), "\(snapshot.text)")
+        #expect(snapshot.status == 200, "\(snapshot.text)")
+        guard case .file(let body) = snapshot.response.body else {
+            Issue.record("the snapshot is no file")
+            return
+        }
+        let file = try SQLiteCatalogFile(path: body.path)
+        defer { file.close() }
+        let offline = try file.reader.requireCatalog("products")
+        #expect(offline.summary.count == 4)
+        var offlineIDs: [String] = []
+        try file.reader.forEachItem(of: offline) { offlineIDs.append($0.id) }
+        #expect(Set(offlineIDs) == ["p001", "p016", "p028", "p031"])
+        let source = try fixture.elsewhere { try $0.read { try $0.requireCatalog("products") } }
+        #expect(offline.change == source.change)
+        let searched = try file.reader.search(SearchRequest(query: "saw").checked(), in: offline)
+        #expect(searched.hits.count == 1)
+        // Asked again, the same version; the whole catalog's snapshot is another file.
+        let again = try fixture.request(
+            "/api/v1/catalogs/products/snapshot", headers: [("If-None-Match", snapshot.headers["ETag"] ?? "")],
+            token: dealer)
+        #expect(again.status == 304)
+        let whole = try fixture.request("/api/v1/catalogs/products/snapshot")
+        #expect(whole.status == 200)
+        #expect(snapshot.headers["ETag"] != nil && snapshot.headers["ETag"] != whole.headers["ETag"])
     }
 
     /// The ids of the items of an answer.

@@ -40,6 +40,9 @@ public enum SQLiteSnapshotWriter {
     ///   - reader: where it is read from (for the generic method, in one snapshot of the source).
     ///   - path: the new file; on failure nothing is left there.
     ///   - method: how rows are copied.
+    ///   - change: the change number the snapshot is as of, nil for the source's (a snapshot
+    ///     built from a copy of the records, such as one record filter's, gives the original's,
+    ///     where its reader follows the change feed on).
     ///   - isCancelled: asked while copying; true stops with `.cancelled`.
     ///   - metadata: the `snapshot` table's pairs, given the catalog as it was copied.
     /// - Returns: the catalog as the source described it when its rows were copied (its
@@ -47,7 +50,7 @@ public enum SQLiteSnapshotWriter {
     /// - Throws: ``StorageError`` `.catalogNotFound`, `.cancelled`, or the engine's failure.
     public static func write(
         catalog id: String, from reader: any CatalogReader, to path: String, method: Method = .automatic,
-        isCancelled: @escaping @Sendable () -> Bool = { false },
+        change: Int? = nil, isCancelled: @escaping @Sendable () -> Bool = { false },
         metadata: (StoredCatalog) -> [String: String]
     ) throws -> StoredCatalog {
         try? FileManager.default.removeItem(atPath: path)
@@ -69,7 +72,8 @@ public enum SQLiteSnapshotWriter {
             connection.setProgressHandler(every: 0, nil)
             try connection.transaction {
                 // The snapshot is the catalog as of the source's change number; it keeps no log.
-                try connection.cached("UPDATE catalogs SET change = ? WHERE id = ?").bind(source.change, id).run()
+                try connection.cached("UPDATE catalogs SET change = ? WHERE id = ?").bind(change ?? source.change, id)
+                    .run()
                 try connection.execute("DELETE FROM changes")
                 let insert = try connection.cached("INSERT INTO \(metadataTable) (name, value) VALUES (?, ?)")
                 for (name, value) in metadata(source).sorted(by: { $0.key < $1.key }) {

@@ -12,16 +12,23 @@ import Foundation
 /// without building anything, `Range` (with `If-Range`) resumes a download with 206, HEAD tells the
 /// size. The file is built on the server's snapshot lane (threads of their own, off the event
 /// loops) the first time a version is asked for, and kept on disk beside the database.
+///
+/// An API key with a record filter gets the snapshot of its records only (their own file, with
+/// an ETag of their own), as of the catalog's change number, so that the key's change feed goes
+/// on from there.
 struct SnapshotAPI {
     let stores: any CatalogDatabase
+    let authentication: RequestAuthentication
     let cache: SnapshotCache
 
     func register(in routes: inout RouterBuilder) {
         let stores = stores
         let cache = cache
+        let authentication = authentication
         routes.get("/api/v1/catalogs/{id}/snapshot", options: Self.options) { request, context in
             let id = try context.require("id", as: String.self)
-            return try stores.read { reader in
+            let filter = try authentication.recordFilter(for: request)
+            return try stores.read(narrowedBy: filter) { reader in
                 let catalog = try reader.catalogOr404(id)
                 let etag = SnapshotCache.etag(of: catalog)
                 if let condition = request.headers["If-None-Match"],
@@ -30,7 +37,7 @@ struct SnapshotAPI {
                     return Response(status: .notModified, headers: Self.headers(etag: etag))
                 }
                 let file = try cache.file(
-                    catalog: id, etag: etag, reader: reader, isCancelled: context.isCancelled)
+                    catalog: id, etag: etag, filter: filter, reader: reader, isCancelled: context.isCancelled)
                 var headers = Self.headers(etag: file.etag)
                 headers["Content-Type"] = "application/vnd.sqlite3"
                 headers["Content-Disposition"] = "attachment; filename=\"\(id).sqlite\""

@@ -1,3 +1,5 @@
+import CatalogCollation
+import CatalogCore
 import CatalogEngines
 import CatalogHTTP
 import CatalogModel
@@ -74,9 +76,15 @@ final class SnapshotCache: Sendable {
     ///
     /// The file holds the catalog as it is when it is built; if it changed since `etag` was
     /// computed, the file has the newer data and the returned ETag says so.
+    ///
+    /// With a record `filter` (an API key's), `reader` sees only the records it passes
+    /// (``FilteredCatalogReader``): their snapshot is built from a copy of them, indexed as an
+    /// import of them would be, as of the catalog's change number, so that its reader follows the
+    /// key's change feed from there. Such files leave the catalog's other snapshots in place (the
+    /// limit on files removes the least recently served).
     func file(
-        catalog id: String, etag: String, reader: @autoclosure () throws -> any CatalogReader,
-        isCancelled: @escaping @Sendable () -> Bool
+        catalog id: String, etag: String, filter: RecordFilter? = nil,
+        reader: @autoclosure () throws -> any CatalogReader, isCancelled: @escaping @Sendable () -> Bool
     ) throws -> File {
         let lock = locks.withLock { locks in
             if let lock = locks[id] { return lock }
@@ -93,14 +101,17 @@ final class SnapshotCache: Sendable {
         }
         let temporary = directory.appendingPathComponent(
             "\(id).\(ProcessInfo.processInfo.processIdentifier).\(UUID().uuidString).part")
-        let copied = try CatalogEngines.writeSnapshot(
-            catalog: id, from: reader(), to: temporary.path, isCancelled: isCancelled
-        ) { catalog in
+        let metadata = { (catalog: StoredCatalog) in
             [
                 "catalog": catalog.id, "etag": Self.etag(of: catalog), "format": "1",
                 "created": ISO8601DateFormatter().string(from: Date()),
             ]
         }
+        let copied =
+            filter == nil
+            ? try CatalogEngines.writeSnapshot(
+                catalog: id, from: reader(), to: temporary.path, isCancelled: isCancelled, metadata: metadata)
+            : try writeCopied(catalog: id, from: reader(), to: temporary, isCancelled: isCancelled, metadata: metadata)
         let built = Self.etag(of: copied)
         let final = url(catalog: id, etag: built)
         // rename(2) replaces a file of the same version that another server sharing the directory
@@ -109,9 +120,51 @@ final class SnapshotCache: Sendable {
             try? FileManager.default.removeItem(at: temporary)
             throw StorageError(.engine, "cannot store the snapshot of \"\(id)\"")
         }
-        removeStale(catalog: id, keeping: final)
+        removeStale(catalog: filter == nil ? id : nil, keeping: final)
         guard let size = Self.size(of: final) else { throw StorageError(.engine, "the snapshot of \"\(id)\" vanished") }
         return File(url: final, etag: built, size: size)
+    }
+
+    /// Writes the snapshot of the records `reader` sees of catalog `id` to `path`: they are
+    /// imported into a database file of their own beside it (with the catalog's definition and
+    /// category numbers), whose snapshot is then written as of the catalog's change number.
+    ///
+    /// - Returns: the catalog as `reader` describes it.
+    private func writeCopied(
+        catalog id: String, from reader: any CatalogReader, to path: URL,
+        isCancelled: @escaping @Sendable () -> Bool, metadata: (StoredCatalog) -> [String: String]
+    ) throws -> StoredCatalog {
+        guard let catalog = try reader.catalog(id) else {
+            throw StorageError(.catalogNotFound, "no catalog named \"\(id.prefix(80))\"")
+        }
+        // `id.pid.uuid-records.part`: a temporary file as the others are, removed by a server that
+        // starts after this one stopped.
+        let records = directory.appendingPathComponent(
+            "\(id).\(ProcessInfo.processInfo.processIdentifier).\(UUID().uuidString)-records.part")
+        defer {
+            for suffix in ["", "-wal", "-shm", "-journal"] {
+                try? FileManager.default.removeItem(atPath: records.path + suffix)
+            }
+        }
+        let copy = try CatalogEngines.open(records.path)
+        defer { copy.close() }
+        _ = try CatalogImporter.run(
+            into: copy, definition: catalog.definition, replace: true,
+            collation: try ICUCollation.forImport(locale: catalog.definition.locale),
+            records: { add in
+                try reader.forEachItem(of: catalog) { hit in
+                    if isCancelled() { throw StorageError(.cancelled, "the snapshot was cancelled") }
+                    try add(try hit.record())
+                }
+                return nil
+            },
+            categoryNumbers: Dictionary(catalog.categories.map { ($0.name, $0.id) }) { first, _ in first })
+        _ = try copy.read { copied in
+            try CatalogEngines.writeSnapshot(
+                catalog: id, from: copied, to: path.path, change: catalog.change, isCancelled: isCancelled
+            ) { _ in metadata(catalog) }
+        }
+        return catalog
     }
 
     /// Removes every snapshot of catalog `id` (it was deleted), waiting for a build of one to end.
@@ -141,8 +194,9 @@ final class SnapshotCache: Sendable {
         try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: url.path)
     }
 
-    /// Removes the catalog's other snapshots, then the least recently served files beyond the limit.
-    private func removeStale(catalog id: String, keeping kept: URL) {
+    /// Removes the catalog's other snapshots (none when `id` is nil), then the least recently
+    /// served files beyond the limit.
+    private func removeStale(catalog id: String?, keeping kept: URL) {
         let manager = FileManager.default
         let names = ((try? manager.contentsOfDirectory(atPath: directory.path)) ?? []).filter {
             $0.hasSuffix(".sqlite")
@@ -151,7 +205,7 @@ final class SnapshotCache: Sendable {
         for name in names where name != kept.lastPathComponent {
             let url = directory.appendingPathComponent(name)
             // Catalog ids have no dots, so `id.` names this catalog's files only.
-            if name.hasPrefix(id + ".") {
+            if let id, name.hasPrefix(id + ".") {
                 try? manager.removeItem(at: url)
             } else {
                 let modified =

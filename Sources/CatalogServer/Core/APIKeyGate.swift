@@ -48,9 +48,8 @@ struct APIKeyGate: Middleware {
             guard key.filter == nil || filtered else {
                 throw HTTPError(
                     .forbidden, code: "forbidden",
-                    "this API key has a record filter, which this route cannot apply (a snapshot holds every "
-                        + "record, a change may reach records outside it); "
-                        + "browse, search or follow the changes instead")
+                    "this API key has a record filter, which this route cannot apply (a change may reach "
+                        + "records outside it); browse, search or follow the changes instead")
             }
         }
         // What a key sees depends on the key (its catalogs, its filter): no shared cache keeps it.

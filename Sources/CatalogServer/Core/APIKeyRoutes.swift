@@ -34,12 +34,11 @@ enum APIKeyRoutes {
         for pattern in [
             "", "/sections", "/outline", "/categories/{category}/outline", "/items", "/categories/{category}/items",
             "/categories", "/featured", "/changes", "/items/{item}", "/items/{item}/history",
+            // A filtered key's snapshot is a file of its records only (SnapshotCache).
+            "/snapshot",
         ] {
             read(catalog + pattern)
         }
-        // A snapshot is the catalog version's search index and records as one file, made once and
-        // shared by every reader: it cannot leave records out.
-        read(catalog + "/snapshot", filtered: false)
         add(.get, "/api/v1/catalogs", .key(.read, catalogParameter: nil, filtered: true))
         add(.get, catalog + "/search", .key(.search, catalogParameter: "id", filtered: true))
         for (method, pattern) in [
