@@ -15,6 +15,9 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
     public var id: String
     /// Human-readable name.
     public var title: String
+    /// What the catalog holds, in a sentence or two of plain text (the home page shows it under the
+    /// title); nil when it has none. ``CatalogDocument/maxDescriptionLength`` characters at most.
+    public var description: String?
     /// BCP 47 locale (`de`, `en`, `hu`, `sv`, …): decides sections, sort order and UI language.
     public var locale: String
     /// The XML root element used on export (`sequenzer`); `catalog` when unset.
@@ -96,6 +99,7 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
     ) {
         self.id = id
         self.title = title
+        self.description = nil
         self.locale = locale
         self.rootElement = rootElement
         self.recordElement = recordElement
@@ -160,7 +164,8 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, title, locale, rootElement, recordElement, mapping, categoryValues, categorySeparator, scopes
+        case id, title, description, locale, rootElement, recordElement, mapping, categoryValues, categorySeparator,
+            scopes
         case categories, fieldOrder, fieldTypes, language, translatedFields, idSource, rootAttributes
         case recordAttributes, source, fieldLabels, flatList, rowTint, schemaType, lastImport, visibility
         case searchSettings
@@ -170,6 +175,7 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         id = try c.decode(String.self, forKey: .id)
         title = try c.decode(String.self, forKey: .title)
+        description = try c.decodeIfPresent(String.self, forKey: .description)
         locale = try c.decode(String.self, forKey: .locale)
         rootElement = try c.decodeIfPresent(String.self, forKey: .rootElement)
         recordElement = try c.decodeIfPresent(String.self, forKey: .recordElement)
@@ -208,6 +214,7 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id)
         try c.encode(title, forKey: .title)
+        try c.encodeIfPresent(description, forKey: .description)
         try c.encode(locale, forKey: .locale)
         try c.encodeIfPresent(rootElement, forKey: .rootElement)
         try c.encodeIfPresent(recordElement, forKey: .recordElement)

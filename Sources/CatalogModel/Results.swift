@@ -1,4 +1,4 @@
-/// A catalog as listed: `{"id","title","locale","count"}`.
+/// A catalog as listed: `{"id","title","description","locale","count","visibility"}`.
 public struct CatalogSummary: Codable, Sendable, Hashable, Identifiable {
     /// The catalog's identifier.
     public var id: String
@@ -10,21 +10,28 @@ public struct CatalogSummary: Codable, Sendable, Hashable, Identifiable {
     public var count: Int
     /// Who may see it (`public` from servers that predate visibility).
     public var visibility: CatalogVisibility
+    /// What it holds, in plain text; nil when it has none (and from servers that predate it).
+    public var description: String?
 
     /// Creates a summary.
-    public init(id: String, title: String, locale: String, count: Int, visibility: CatalogVisibility = .public) {
+    public init(
+        id: String, title: String, locale: String, count: Int, visibility: CatalogVisibility = .public,
+        description: String? = nil
+    ) {
         self.id = id
         self.title = title
         self.locale = locale
         self.count = count
         self.visibility = visibility
+        self.description = description
     }
 
     enum CodingKeys: String, CodingKey {
-        case id, title, locale, count, visibility
+        case id, title, locale, count, visibility, description
     }
 
-    /// Decodes a summary; one without `visibility` (an older server's) is public.
+    /// Decodes a summary; one without `visibility` (an older server's) is public, one without
+    /// `description` has none.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         id = try c.decode(String.self, forKey: .id)
@@ -32,6 +39,18 @@ public struct CatalogSummary: Codable, Sendable, Hashable, Identifiable {
         locale = try c.decode(String.self, forKey: .locale)
         count = try c.decode(Int.self, forKey: .count)
         visibility = try c.decodeIfPresent(CatalogVisibility.self, forKey: .visibility) ?? .public
+        description = try c.decodeIfPresent(String.self, forKey: .description)
+    }
+
+    /// Encodes every member, `description` as `null` when there is none, as the server writes it.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(title, forKey: .title)
+        try c.encode(description, forKey: .description)
+        try c.encode(locale, forKey: .locale)
+        try c.encode(count, forKey: .count)
+        try c.encode(visibility, forKey: .visibility)
     }
 }
 

@@ -130,6 +130,64 @@ import Testing
         #expect(try cli.run(["catalogs"]).stdout.hasPrefix("cookbook    hu          32  Szakácskönyv\n"))
     }
 
+    /// `--description` sets what a catalog holds (an empty text removes it); `catalogs --json`
+    /// shows it, and exports carry it into the catalog their import makes.
+    @Test func setCatalogDescriptionIsShownAndKeptByExports() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        #expect(try cli.run(["demo", "--quiet"]).status == 0)
+        func descriptions() throws -> [String: String] {
+            let listed = try json(try cli.run(["catalogs", "--json"]).stdout)["catalogs"] as? [[String: Any]] ?? []
+            var found: [String: String] = [:]
+            for catalog in listed {
+                if let id = catalog["id"] as? String, let text = catalog["description"] as? String { found[id] = text }
+            }
+            return found
+        }
+        // The demo catalogs have their own, in their languages.
+        #expect(try descriptions()["sequencers"]?.hasPrefix("Programme zum Aufnehmen") == true)
+        #expect(try descriptions().keys.sorted() == ["cookbook", "products", "sequencers"])
+
+        let set = try cli.run([
+            "set-catalog", "products", "--description", "Saws, cups and cans.\nAll invented.", "--json",
+        ])
+        #expect(set.status == 0, "\(set.stderr)")
+        #expect(try json(set.stdout)["description"] as? String == "Saws, cups and cans.\nAll invented.")
+        #expect(
+            try cli.run(["set-catalog", "products", "--description", "Saws, cups and cans."]).stderr
+                == "catalog \"products\": its definition changed\n")
+        #expect(try descriptions()["products"] == "Saws, cups and cans.")
+
+        // Exports in every text format carry it into the catalog their import makes.
+        for format in ["json", "xml", "csv"] {
+            let file = cli.directory.appendingPathComponent("products.\(format)").path
+            let exported = try cli.run(["export", "--catalog", "products", "--format", format, "--output", file])
+            #expect(exported.status == 0, "\(exported.stderr)")
+            let imported = try cli.run(["import", file, "--catalog", "products-\(format)", "--quiet"])
+            #expect(imported.status == 0, "\(imported.stderr)")
+            #expect(try descriptions()["products-\(format)"] == "Saws, cups and cans.", "\(format)")
+        }
+
+        let long = String(repeating: "x", count: 501)
+        let tooLong = try cli.run(["set-catalog", "products", "--description", long])
+        #expect(tooLong.status == 64)
+        #expect(
+            tooLong.stderr.hasPrefix(
+                "catalog set-catalog: error: --description: is 501 characters long; a description has at most 500\n"),
+            "\(tooLong.stderr)")
+        let escape = try cli.run(["create", "notes", "--description", "red \u{1B}[31m"])
+        #expect(escape.status == 64)
+        #expect(escape.stderr.contains("--description: holds the control character U+001B at character 5"))
+
+        // An empty text removes it; create takes one.
+        let cleared = try cli.run(["set-catalog", "products", "--description", "", "--json"])
+        #expect(cleared.status == 0, "\(cleared.stderr)")
+        #expect(try json(cleared.stdout)["description"] is NSNull)
+        #expect(try descriptions()["products"] == nil)
+        let created = try cli.run(["create", "notes", "--description", "Jegyzetek.", "--json"])
+        #expect(try json(created.stdout)["description"] as? String == "Jegyzetek.")
+    }
+
     /// Without a terminal to confirm on, only `--yes` deletes.
     @Test func deleteNeedsYesWithoutATerminal() throws {
         let cli = try CLIRunner()

@@ -34,11 +34,13 @@ import Testing
         #expect(sequencers.scopes == ["Alle", "Windows", "Apple", "Apple&Win"])
         #expect(sequencers.locale == "de")
         let detail = try JSONSerialization.jsonObject(with: Data(serverBytes("/api/v1/catalogs/sequencers")))
-        // The seven keys a client draws its screens with, and the seven of the definition an
-        // administrator may change (roles, types, labels, scopeDefinitions, flatList, rowTint,
-        // visibility).
-        #expect((detail as? [String: Any])?.count == 14)
+        // The seven keys a client draws its screens with, and the eight of the definition an
+        // administrator may change (description, roles, types, labels, scopeDefinitions, flatList,
+        // rowTint, visibility).
+        #expect((detail as? [String: Any])?.count == 15)
         #expect((detail as? [String: Any])?["visibility"] as? String == "public")
+        #expect(sequencers.description?.hasPrefix("Programme zum Aufnehmen") == true)
+        #expect(catalogs.first { $0.id == "products" }?.description?.hasPrefix("Tools, kitchenware") == true)
         #expect(
             try CatalogJSONDecoder().decode(CatalogDetail.self, from: serverBytes("/api/v1/catalogs/sequencers"))
                 == sequencers)

@@ -14,7 +14,7 @@ import Testing
         #expect(reply.status == 200)
         let catalogs = try #require(reply.object["catalogs"] as? [[String: Any]])
         #expect(catalogs.map { $0["id"] as? String } == ["cookbook", "products", "sequencers"])
-        #expect(Set(catalogs[0].keys) == ["id", "title", "locale", "count", "visibility"])
+        #expect(Set(catalogs[0].keys) == ["id", "title", "description", "locale", "count", "visibility"])
         #expect(catalogs.allSatisfy { $0["visibility"] as? String == "public" })
         #expect(catalogs.first { $0["id"] as? String == "sequencers" }?["locale"] as? String == "de")
     }

@@ -109,6 +109,17 @@ import Testing
             session: admin)
         #expect(renamed.status == 200, "\(renamed.text)")
         #expect(try fixture.request("/api/v1/catalogs/cookbook").object["title"] as? String == "Renamed")
+        // The description: a field of the page, its problem in the catalog's language.
+        let settingsPage = try fixture.request("/c/cookbook/settings", headers: [("Cookie", admin.cookie)]).text
+        #expect(settingsPage.contains(#"<textarea id="s-description" name="description" data-pointer="/description""#))
+        #expect(settingsPage.contains("Otthoni receptek levesektől a desszertekig"))
+        let tooLong = try send(
+            .patch, "/c/cookbook/settings", #"{"description":"\#(String(repeating: "x", count: 501))"}"#,
+            type: "application/merge-patch+json", session: admin)
+        #expect(tooLong.status == 422)
+        let described = (tooLong.object["error"] as? [String: Any])?["problems"] as? [[String: Any]]
+        #expect(described?.first?["pointer"] as? String == "/description")
+        #expect(described?.first?["message"] as? String == WebStrings.forLocale(locale)[.problemCatalogDescription])
         // Who may see it: the page offers the three choices with the current one checked, and the
         // same patch changes it.
         let page = try fixture.request("/c/cookbook/settings", headers: [("Cookie", admin.cookie)]).text

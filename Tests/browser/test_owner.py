@@ -178,6 +178,32 @@ class OwnerBehaviour:
         self.assertEqual(detail["title"], "After")
         self.assertEqual(detail["labels"]["maker"]["en"], "Manufacturer")
 
+    def test_the_description_is_set_and_cleared_on_the_settings_page(self):
+        catalog = self.catalog_id("describe")
+        self.make_catalog(catalog, "Described")
+        self.allowed_console += ["status of 422"]
+        self.sign_in_as_admin("/c/%s/settings" % catalog)
+        # Too long: said beside the field in the catalog's language, nothing changed.
+        self.js("document.getElementById('s-description').removeAttribute('maxlength');")
+        self.set_field("#s-description", "x" * 501)
+        self.tap(self.find("#save-settings"))
+        self.wait_for(lambda: self.find("#s-description-error").is_displayed(), message="the problem was not shown")
+        self.assertEqual(self.text_of("#s-description-error"),
+                         "Write a description of at most 500 characters, as plain text.")
+        self.assertIsNone(api("/api/v1/catalogs/" + catalog)["description"])
+        # Saved, it shows on the catalog's card on the home page.
+        self.set_field("#s-description", "Saws, cups and cans.\nAll invented.")
+        self.follow(self.find("#save-settings"))
+        self.assertEqual(api("/api/v1/catalogs/" + catalog)["description"], "Saws, cups and cans.\nAll invented.")
+        self.open("/")
+        card = self.find('#catalogs .card-link[href$="/c/%s"]' % catalog)
+        self.assertIn("Saws, cups and cans.", card.find_element("css selector", ".card-description").text)
+        # Emptied, it is removed.
+        self.open("/c/%s/settings" % catalog)
+        self.set_field("#s-description", "")
+        self.follow(self.find("#save-settings"))
+        self.assertIsNone(api("/api/v1/catalogs/" + catalog)["description"])
+
     def test_delete_by_typing_the_id(self):
         catalog = self.catalog_id("delete")
         self.make_catalog(catalog, "Doomed")

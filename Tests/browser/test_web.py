@@ -19,19 +19,61 @@ class Behaviour:
 
     # ---- Home ------------------------------------------------------------------------------------
 
-    def test_home_lists_the_catalogs_with_counts(self):
+    def test_home_shows_each_catalog_as_a_card(self):
         self.open("/")
         catalogs = {entry["id"]: entry for entry in api("/api/v1/catalogs")["catalogs"]}
-        rows = self.find_all("#catalogs .row-link")
-        self.assertGreaterEqual(len(rows), 3)
+        cards = self.find_all("#catalogs .card-link")
+        self.assertGreaterEqual(len(cards), 3)
         shown = {}
-        for row in rows:
-            href = row.get_attribute("href")
-            shown[href.rsplit("/c/", 1)[1]] = row.find_element("css selector", ".count").text
+        for card in cards:
+            shown[card.get_attribute("href").rsplit("/c/", 1)[1]] = card
         for id in ("sequencers", "products", "cookbook"):
-            self.assertEqual(shown[id], format(catalogs[id]["count"], ","), id)
+            card = shown[id]
+            self.assertEqual(card.find_element("css selector", ".card-title").text, catalogs[id]["title"], id)
+            self.assertIn(format(catalogs[id]["count"], ","), card.find_element("css selector", ".count").text, id)
+            description = card.find_element("css selector", ".card-description")
+            self.assertTrue(description.text, id)
+            self.assertTrue(catalogs[id]["description"].startswith(description.text[:20]), id)
+            # Clamped: a long description takes at most three lines (two on a phone).
+            lines = self.js(
+                "const s = getComputedStyle(arguments[0]); return arguments[0].clientHeight / parseFloat(s.lineHeight);",
+                description)
+            self.assertLessEqual(lines, (2 if self.size is PHONE else 3) + 0.1, id)
+            # Every card is a whole touch target.
+            self.assertGreaterEqual(card.size["height"], 44, id)
+        # The products' and the cookbook's pictures load; the sequencers have none and show a tile.
+        for id in ("products", "cookbook"):
+            picture = shown[id].find_element("css selector", "img.card-picture")
+            self.js("arguments[0].scrollIntoView({block: 'center'});", picture)
+            self.wait_for(lambda: self.js("return arguments[0].complete && arguments[0].naturalWidth > 0;", picture),
+                          message="the picture of %s did not load" % id)
+        self.assertEqual(shown["sequencers"].find_elements("css selector", "img"), [])
+        self.assertEqual(shown["sequencers"].find_element("css selector", ".card-initial").text, "S")
+        # One column on a phone, a grid on a wide screen.
+        lefts = {round(card.rect["x"]) for card in cards}
+        self.assertEqual(len(lefts) > 1, self.size is DESKTOP, lefts)
+        self.js("window.scrollTo(0, 0);")
         self.assertNoHorizontalScroll()
         self.screenshot("01-home")
+
+    def test_a_long_description_is_clamped_and_a_broken_picture_has_a_placeholder(self):
+        self.open("/")
+        card = self.find("#catalogs .catalog-card .card-link")
+        description = card.find_element("css selector", ".card-description")
+        self.js("arguments[0].textContent = Array(80).fill('Lorem ipsum dolor').join(' ');", description)
+        lines = self.js(
+            "const s = getComputedStyle(arguments[0]); return arguments[0].clientHeight / parseFloat(s.lineHeight);",
+            description)
+        self.assertLessEqual(lines, (2 if self.size is PHONE else 3) + 0.1)
+        self.assertNoHorizontalScroll()
+        # A picture that does not load becomes a neutral placeholder, never a broken image.
+        self.allowed_console.append("no-such-picture")
+        self.js("""
+            const img = document.createElement('img');
+            img.className = 'card-picture'; img.alt = ''; img.src = '/images/no-such-picture.png';
+            document.querySelector('#catalogs .card-link').prepend(img);""")
+        self.wait_for(lambda: self.find_all("#catalogs .card-picture.image-failed"),
+                      message="the broken picture stayed")
 
     # ---- Search ----------------------------------------------------------------------------------
 

@@ -14,6 +14,9 @@ struct CreateCommand: Command {
     static let name = "create"
     static let summary = "Create an empty catalog with a title, a locale and field roles."
     static let title = Option<String?>("title", value: "TEXT", showing: "its id", help: "the catalog's title")
+    static let description = CatalogOptions.description.help(
+        "what the catalog holds, shown on the home page: plain text, at most "
+            + "\(CatalogDocument.maxDescriptionLength) characters")
     static let locale = Option<String?>(
         "locale", value: "LOCALE", showing: "en", help: "the catalog's locale: de, hu, sv-SE… (one ICU knows)")
     static let field = Option<[String]>(
@@ -25,17 +28,17 @@ struct CreateCommand: Command {
         help: "the label of a role or field in a language, such as price@de=Preis (repeatable)")
     static let visibility = CatalogOptions.visibility
     static let json = CommonOptions.json.help("print the catalog as GET /api/v1/catalogs/ID shows it")
-    static let options: [any OptionDeclaration] = [title, locale, field, type, label, visibility, json]
+    static let options: [any OptionDeclaration] = [title, description, locale, field, type, label, visibility, json]
     static let usage = [
         Usage(
-            "ID", .option(title), .option(locale), .option(field), .option(type), .option(label), .option(visibility),
-            .option(json), .option(CommonOptions.db))
+            "ID", .option(title), .option(description), .option(locale), .option(field), .option(type),
+            .option(label), .option(visibility), .option(json), .option(CommonOptions.db))
     ]
     static let discussion = """
-        Creates catalog ID without records, with the title, locale, role mapping, field types and
-        labels given (and, with --visibility, who sees it), as POST /api/v1/catalogs does. Import
-        records into it later with `catalog import SOURCE --catalog ID`: the roles given here map
-        the source's fields. ID is 1 to 64 letters, digits, '-' or '_', and must not be taken.
+        Creates catalog ID without records, with the title, description, locale, role mapping, field
+        types and labels given (and, with --visibility, who sees it), as POST /api/v1/catalogs does.
+        Import records into it later with `catalog import SOURCE --catalog ID`: the roles given here
+        map the source's fields. ID is 1 to 64 letters, digits, '-' or '_', and must not be taken.
         """
 
     func run(_ context: CommandContext) throws {
@@ -47,6 +50,7 @@ struct CreateCommand: Command {
         settings.types = try CatalogOptions.types(try arguments[Self.type]).compactMapValues { $0 }
         try CatalogOptions.apply(labels: try arguments[Self.label], to: &settings)
         if let visibility = try arguments[Self.visibility] { settings.visibility = visibility }
+        settings.description = CatalogOptions.description(try arguments[Self.description])
         let database = try context.openForWriting()
         defer { database.close() }
         let created = try CatalogOptions.run {
@@ -63,11 +67,12 @@ struct CreateCommand: Command {
     }
 }
 
-/// `catalog set-catalog`: a catalog's title, locale, roles, types, labels and visibility.
+/// `catalog set-catalog`: a catalog's title, description, locale, roles, types, labels and visibility.
 struct SetCatalogCommand: Command {
     static let name = "set-catalog"
-    static let summary = "Change a catalog's title, locale, field roles, types, labels or visibility."
+    static let summary = "Change a catalog's title, description, locale, field roles, types, labels or visibility."
     static let title = Option<String?>("title", value: "TEXT", help: "the new title")
+    static let description = CatalogOptions.description
     static let locale = Option<String?>(
         "locale", value: "LOCALE",
         help: "the new locale (one ICU knows): sections and order are made again from the records")
@@ -80,19 +85,20 @@ struct SetCatalogCommand: Command {
         "label", value: "FIELD@LANG=TEXT", help: "the label of a role or field in a language; FIELD@LANG= removes it")
     static let visibility = CatalogOptions.visibility
     static let json = CommonOptions.json.help("print the catalog as GET /api/v1/catalogs/ID shows it")
-    static let options: [any OptionDeclaration] = [title, locale, field, type, label, visibility, json]
+    static let options: [any OptionDeclaration] = [title, description, locale, field, type, label, visibility, json]
     static let usage = [
         Usage(
-            "ID", .option(title), .option(locale), .option(field), .option(type), .option(label), .option(visibility),
-            .option(json), .option(CommonOptions.db))
+            "ID", .option(title), .option(description), .option(locale), .option(field), .option(type),
+            .option(label), .option(visibility), .option(json), .option(CommonOptions.db))
     ]
     static let discussion = """
-        Changes catalog ID as PATCH /api/v1/catalogs/ID does, in one transaction. A new title or new
-        labels change only its definition. A new locale builds the catalog again from its records:
-        their sections and order follow the new locale. New roles or types map every record again,
-        as an export imported with the new mapping would (`--field title=Name` makes the field Name
-        the title, and the old title an extra field); a record the new mapping cannot read, a new id
-        role, or a new title role when ids came from titles, is refused and nothing changes.
+        Changes catalog ID as PATCH /api/v1/catalogs/ID does, in one transaction. A new title, a new
+        description (--description "" removes it) or new labels change only its definition. A new
+        locale builds the catalog again from its records: their sections and order follow the new
+        locale. New roles or types map every record again, as an export imported with the new
+        mapping would (`--field title=Name` makes the field Name the title, and the old title an
+        extra field); a record the new mapping cannot read, a new id role, or a new title role when
+        ids came from titles, is refused and nothing changes.
         --visibility members hides the catalog from everyone but its members (`catalog user
         grant`) and administrators, on every page, route and list of the server; signed-in hides
         it from anonymous visitors.
@@ -102,15 +108,18 @@ struct SetCatalogCommand: Command {
         let id = try CatalogOptions.catalogID(context.arguments)
         let arguments = context.arguments
         let title = try arguments[Self.title]
+        let description = try arguments[Self.description]
         let locale = try arguments[Self.locale]
         let roles = try CatalogOptions.roles(try arguments[Self.field], resetting: true)
         let types = try CatalogOptions.types(try arguments[Self.type])
         let labels = try arguments[Self.label]
         let visibility = try arguments[Self.visibility]
         guard
-            title != nil || locale != nil || !roles.isEmpty || !types.isEmpty || !labels.isEmpty || visibility != nil
+            title != nil || description != nil || locale != nil || !roles.isEmpty || !types.isEmpty
+                || !labels.isEmpty || visibility != nil
         else {
-            throw CLIError.usage("nothing to change: give --title, --locale, --field, --type, --label or --visibility")
+            throw CLIError.usage(
+                "nothing to change: give --title, --description, --locale, --field, --type, --label or --visibility")
         }
         let database = try context.openExisting()
         defer { database.close() }
@@ -120,6 +129,7 @@ struct SetCatalogCommand: Command {
                 before = current.visibility
                 var settings = current.settings
                 if let title { settings.title = title }
+                if let description { settings.description = CatalogOptions.description(description) }
                 if let locale { settings.locale = locale }
                 settings.roles.merge(roles) { _, new in new }
                 for (name, type) in types { settings.types[name] = type }
@@ -202,6 +212,18 @@ enum CatalogOptions {
                 "--visibility takes \(CatalogVisibility.spellings), not \"\(UserCommand.printable(text))\"")
         }
         return visibility
+    }
+
+    /// `--description`, of `create` and `set-catalog`: what the catalog holds, shown on the home page.
+    static let description = Option<String?>(
+        "description", value: "TEXT",
+        help: "the new description, shown on the home page: plain text, at most "
+            + "\(CatalogDocument.maxDescriptionLength) characters; \"\" removes it")
+
+    /// A `--description` value as settings hold it: an empty (or blank) text is none.
+    static func description(_ text: String?) -> String? {
+        guard let text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
+        return text
     }
 
     /// The one positional, a valid catalog id.
@@ -290,6 +312,7 @@ enum CatalogOptions {
         switch (tokens.first, tokens.count) {
         case ("id", _): option = "ID"
         case ("title", _): option = "--title"
+        case ("description", _): option = "--description"
         case ("locale", _): option = "--locale"
         case ("roles", 2): option = "--field \(tokens[1])=…"
         case ("types", 2): option = "--type \(tokens[1])=…"

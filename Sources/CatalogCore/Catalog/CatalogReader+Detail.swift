@@ -14,6 +14,7 @@ extension CatalogReader {
             sections: catalog.sectionLabels,
             roles: Dictionary(uniqueKeysWithValues: definition.mapping.map { ($0.key.rawValue, $0.value) }),
             types: definition.fieldTypes, labels: definition.fieldLabels, scopeDefinitions: definition.scopes,
-            flatList: definition.flatList, rowTint: definition.rowTint, visibility: definition.visibility)
+            flatList: definition.flatList, rowTint: definition.rowTint, visibility: definition.visibility,
+            description: definition.description)
     }
 }

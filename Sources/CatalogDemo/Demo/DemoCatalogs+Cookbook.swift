@@ -25,6 +25,8 @@ extension DemoCatalogs {
             "complexity": ["hu": "Elkészítési idő", "en": "Preparation time", "de": "Zubereitungszeit"]
         ]
         definition.schemaType = "Recipe"
+        definition.description =
+            "Otthoni receptek levesektől a desszertekig, elkészítési idővel és kiemelt ajánlatokkal."
         return definition
     }
 

@@ -23,6 +23,8 @@ extension DemoCatalogs {
             "sku": ["en": "Item number", "de": "Artikelnummer", "hu": "Cikkszám"],
             "weight": ["en": "Weight", "de": "Gewicht", "hu": "Tömeg"],
         ]
+        definition.description =
+            "Tools, kitchenware and garden goods from makers in many countries, with prices, stock and origin."
         return definition
     }
 

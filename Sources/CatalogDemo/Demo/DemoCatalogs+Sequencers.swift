@@ -32,6 +32,8 @@ extension DemoCatalogs {
         )
         definition.flatList = true
         definition.rowTint = RowTint(red: 180, green: 190, blue: 150)
+        definition.description =
+            "Programme zum Aufnehmen und Arrangieren von Musik, für macOS, Windows oder beide Systeme."
         definition.fieldLabels = ["categories": ["de": "Kategorie", "en": "Platforms"]]
         return definition
     }

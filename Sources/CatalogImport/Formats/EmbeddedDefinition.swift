@@ -101,9 +101,17 @@ public enum EmbeddedDefinition {
     }
 
     /// A new catalog's definition made from an embedded one: its mapping, types, categories,
-    /// scopes, languages and document shape, with the new catalog's id, title and locale.
+    /// scopes, languages, description and document shape, with the new catalog's id, title and
+    /// locale. A description the file carries that no catalog may have (too long, control
+    /// characters: ``CatalogDocument/descriptionProblem(_:)``) is left out, as is an empty one.
     public static func apply(_ embedded: CatalogDefinition, to definition: CatalogDefinition) -> CatalogDefinition {
         var result = embedded
+        if let description = embedded.description,
+            description.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+                || CatalogDocument.descriptionProblem(description) != nil
+        {
+            result.description = nil
+        }
         result.id = definition.id
         result.title = definition.title
         result.locale = definition.locale

@@ -1,6 +1,6 @@
 /// One catalog with what a client needs to draw its screens, and what an administrator may change
 /// of it (`GET /api/v1/catalogs/{id}`):
-/// `{"id","title","locale","count","scopes","fields","sections","roles","types","labels",
+/// `{"id","title","description","locale","count","scopes","fields","sections","roles","types","labels",
 /// "scopeDefinitions","flatList","rowTint","visibility"}`.
 ///
 /// `count`, `scopes` and `sections` follow from the records and the locale; the rest is the
@@ -11,6 +11,8 @@ public struct CatalogDetail: Codable, Sendable, Hashable, Identifiable {
     public var id: String
     /// Its human-readable name.
     public var title: String
+    /// What it holds, in plain text; nil when it has none (and from servers that predate it).
+    public var description: String?
     /// Its locale (`de`, `hu`): the language of its screens.
     public var locale: String
     /// How many records it holds.
@@ -44,10 +46,11 @@ public struct CatalogDetail: Codable, Sendable, Hashable, Identifiable {
         id: String, title: String, locale: String, count: Int, scopes: [String], fields: [String], sections: [String],
         roles: [String: String] = [:], types: [String: FieldType] = [:], labels: [String: [String: String]] = [:],
         scopeDefinitions: [ScopeDefinition] = [], flatList: Bool = false, rowTint: RowTint? = nil,
-        visibility: CatalogVisibility = .public
+        visibility: CatalogVisibility = .public, description: String? = nil
     ) {
         self.id = id
         self.title = title
+        self.description = description
         self.locale = locale
         self.count = count
         self.scopes = scopes
@@ -64,7 +67,8 @@ public struct CatalogDetail: Codable, Sendable, Hashable, Identifiable {
 
     /// The summary as the catalog list shows it.
     public var summary: CatalogSummary {
-        CatalogSummary(id: id, title: title, locale: locale, count: count, visibility: visibility)
+        CatalogSummary(
+            id: id, title: title, locale: locale, count: count, visibility: visibility, description: description)
     }
 
     /// What an administrator may change of the catalog.
@@ -75,12 +79,13 @@ public struct CatalogDetail: Codable, Sendable, Hashable, Identifiable {
         }
         return CatalogSettings(
             title: title, locale: locale, fields: fields, roles: mapping, types: types, labels: labels,
-            scopes: scopeDefinitions, flatList: flatList, rowTint: rowTint, visibility: visibility)
+            scopes: scopeDefinitions, flatList: flatList, rowTint: rowTint, visibility: visibility,
+            description: description)
     }
 
     enum CodingKeys: String, CodingKey {
         case id, title, locale, count, scopes, fields, sections, roles, types, labels, scopeDefinitions, flatList
-        case rowTint, visibility
+        case rowTint, visibility, description
     }
 
     /// Decodes a description; the members older servers did not send take their defaults.
@@ -88,6 +93,7 @@ public struct CatalogDetail: Codable, Sendable, Hashable, Identifiable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         id = try c.decode(String.self, forKey: .id)
         title = try c.decode(String.self, forKey: .title)
+        description = try c.decodeIfPresent(String.self, forKey: .description)
         locale = try c.decode(String.self, forKey: .locale)
         count = try c.decode(Int.self, forKey: .count)
         scopes = try c.decode([String].self, forKey: .scopes)
@@ -102,11 +108,13 @@ public struct CatalogDetail: Codable, Sendable, Hashable, Identifiable {
         visibility = try c.decodeIfPresent(CatalogVisibility.self, forKey: .visibility) ?? .public
     }
 
-    /// Encodes every member, `rowTint` as `null` when there is none, so clients see one shape.
+    /// Encodes every member, `description` and `rowTint` as `null` when there is none, so clients
+    /// see one shape.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id)
         try c.encode(title, forKey: .title)
+        try c.encode(description, forKey: .description)
         try c.encode(locale, forKey: .locale)
         try c.encode(count, forKey: .count)
         try c.encode(scopes, forKey: .scopes)

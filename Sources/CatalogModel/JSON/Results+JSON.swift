@@ -103,6 +103,7 @@ extension CatalogSummary: JSONWritable {
     public func write(to output: inout JSONOutput) {
         output.object { object in
             object.integer("count", count)
+            object.string("description", description)
             object.string("id", id)
             object.string("locale", locale)
             object.string("title", title)

@@ -4,7 +4,8 @@ import Foundation
 /// read for `POST /api/v1/catalogs` (a new catalog) and merged into for `PATCH` (an RFC 7396
 /// merge patch), every problem reported at its JSON pointer.
 ///
-/// Members: `id` (creation only; a patch may repeat it unchanged), `title`, `locale`, `fields`,
+/// Members: `id` (creation only; a patch may repeat it unchanged), `title`, `description` (plain
+/// text; `null` or empty for none), `locale`, `fields`,
 /// `roles`, `types`, `labels`, `scopeDefinitions`, `flatList`, `rowTint`, `visibility`. `count`, `scopes` and
 /// `sections` follow from the records and the locale: a new catalog ignores them (so a catalog
 /// fetched from one server can be posted to another as it is), and a patch may only leave them as
@@ -17,6 +18,8 @@ import Foundation
 public enum CatalogDocument {
     /// The longest title, in characters (Unicode scalars, as JSON Schema's `maxLength` counts).
     public static let maxTitleLength = 200
+    /// The longest description, in characters (Unicode scalars): two or three sentences.
+    public static let maxDescriptionLength = 500
     /// The longest locale tag.
     public static let maxLocaleLength = 35
     /// The longest field name, source name, label, scope label or category, in characters.
@@ -33,8 +36,8 @@ public enum CatalogDocument {
     /// The members that follow from the records and the locale.
     public static let derivedMembers: Set<String> = ["count", "scopes", "sections"]
     static let settingsMembers: Set<String> = [
-        "title", "locale", "fields", "roles", "types", "labels", "scopeDefinitions", "flatList", "rowTint",
-        "visibility",
+        "title", "description", "locale", "fields", "roles", "types", "labels", "scopeDefinitions", "flatList",
+        "rowTint", "visibility",
     ]
 
     /// A new catalog: its id and settings, from the bytes of a JSON object. A missing title is
@@ -176,6 +179,25 @@ public enum CatalogDocument {
         return tree
     }
 
+    /// What is wrong with a catalog's description, nil when nothing is: it is plain text of at most
+    /// ``maxDescriptionLength`` characters, without control characters other than line breaks and
+    /// tabs (PostgreSQL stores no NUL).
+    public static func descriptionProblem(_ text: String) -> String? {
+        let scalars = text.unicodeScalars
+        if scalars.count > maxDescriptionLength {
+            return "is \(scalars.count) characters long; a description has at most \(maxDescriptionLength)"
+        }
+        let allowed: Set<Unicode.Scalar> = ["\n", "\r", "\t"]
+        if let (offset, scalar) = scalars.enumerated().first(where: {
+            $0.element.properties.generalCategory == .control && !allowed.contains($0.element)
+        }) {
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            return "holds the control character \(code) at character \(offset + 1); a description is plain text"
+        }
+        return nil
+    }
+
     /// `text` in quotes for a message, cut at 80 characters.
     public static func quoted(_ text: String) -> String {
         "\"" + String(text.prefix(80)) + (text.count > 80 ? "…" : "") + "\""
@@ -247,6 +269,12 @@ struct TreeReader {
             settings.locale = string(value, at: "/locale") ?? ""
         } else {
             add("/locale", "a catalog needs a locale")
+        }
+        // An empty (or blank) description is none, so a form's empty field clears it.
+        if let value = members["description"], value != .null, let text = string(value, at: "/description"),
+            !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        {
+            settings.description = text
         }
         if let value = members["fields"] { settings.fields = strings(value, at: "/fields") ?? [] }
         if let value = members["roles"], let roles = object(value, at: "/roles") {
@@ -336,7 +364,8 @@ struct TreeReader {
     }
 
     static let memberList =
-        "id, title, locale, fields, roles, types, labels, scopeDefinitions, flatList, rowTint, visibility "
+        "id, title, description, locale, fields, roles, types, labels, scopeDefinitions, flatList, rowTint, "
+        + "visibility "
         + "(and count, scopes and sections, which follow from its records)"
 }
 
@@ -365,6 +394,9 @@ extension CatalogSettings {
             }
         }
         text(title, at: "/title", max: CatalogDocument.maxTitleLength)
+        if let description, let problem = CatalogDocument.descriptionProblem(description) {
+            add("/description", problem)
+        }
         let problemsBeforeLocale = problems.count
         text(locale, at: "/locale", max: CatalogDocument.maxLocaleLength)
         if problems.count == problemsBeforeLocale, let problem = localeProblem(locale) { add("/locale", problem) }

@@ -14,6 +14,8 @@
 public struct CatalogSettings: Sendable, Equatable {
     /// The catalog's name.
     public var title: String
+    /// What the catalog holds, in plain text; nil when it has none (an empty text is none).
+    public var description: String?
     /// Its BCP 47 locale: sections, sort order, the language of its screens.
     public var locale: String
     /// The source's field names, in order (exports keep it).
@@ -38,9 +40,11 @@ public struct CatalogSettings: Sendable, Equatable {
     public init(
         title: String, locale: String, fields: [String] = [], roles: [Role: String] = [:],
         types: [String: FieldType] = [:], labels: [String: [String: String]] = [:], scopes: [ScopeDefinition] = [],
-        flatList: Bool = false, rowTint: RowTint? = nil, visibility: CatalogVisibility = .public
+        flatList: Bool = false, rowTint: RowTint? = nil, visibility: CatalogVisibility = .public,
+        description: String? = nil
     ) {
         self.title = title
+        self.description = description
         self.locale = locale
         self.fields = fields
         self.roles = roles
@@ -58,7 +62,7 @@ public struct CatalogSettings: Sendable, Equatable {
             title: definition.title, locale: definition.locale, fields: definition.fieldOrder,
             roles: definition.mapping, types: definition.fieldTypes, labels: definition.fieldLabels,
             scopes: definition.scopes, flatList: definition.flatList, rowTint: definition.rowTint,
-            visibility: definition.visibility)
+            visibility: definition.visibility, description: definition.description)
     }
 
     /// `definition` with these settings; everything else it holds (category values, the feed it
@@ -67,6 +71,7 @@ public struct CatalogSettings: Sendable, Equatable {
     public func applied(to definition: CatalogDefinition) -> CatalogDefinition {
         var changed = definition
         changed.title = title
+        changed.description = description
         changed.locale = locale
         changed.fieldOrder = fields
         changed.mapping = roles.filter { $0.key.rawValue != $0.value }
@@ -97,7 +102,7 @@ public struct CatalogSettings: Sendable, Equatable {
     public enum Change: Int, Sendable, Comparable {
         /// Nothing changes.
         case none
-        /// Only the definition: title, field order, labels, scopes, list options, visibility.
+        /// Only the definition: title, description, field order, labels, scopes, list options, visibility.
         case definition
         /// The locale: every record's section and place in the order are made again.
         case rebuild

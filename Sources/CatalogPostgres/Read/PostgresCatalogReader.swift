@@ -60,14 +60,20 @@ public final class PostgresCatalogReader: CatalogReader {
     }
 
     public func catalogs() throws -> [CatalogSummary] {
-        // The visibility is a member of the definition (``CatalogDefinition/visibility``), absent when public.
+        // The visibility and the description are members of the definition (``CatalogDefinition``),
+        // absent when public and when there is none: the stored JSON needs no column of its own.
         let rows = try read(
-            "SELECT id, title, locale, item_count, coalesce(definition::json->>'visibility', '') FROM catalogs ORDER BY id"
+            """
+            SELECT id, title, locale, item_count, coalesce(definition::json->>'visibility', ''),
+                coalesce(definition::json->>'description', '') FROM catalogs ORDER BY id
+            """
         )
         return (0..<rows.count).map { row in
-            CatalogSummary(
+            let description = rows.text(row, 5)
+            return CatalogSummary(
                 id: rows.text(row, 0), title: rows.text(row, 1), locale: rows.text(row, 2), count: rows.int(row, 3),
-                visibility: CatalogVisibility(rawValue: rows.text(row, 4)) ?? .public)
+                visibility: CatalogVisibility(rawValue: rows.text(row, 4)) ?? .public,
+                description: description.isEmpty ? nil : description)
         }
     }
 

@@ -33,15 +33,19 @@ public final class SQLiteCatalogReader: CatalogReader {
     }
 
     public func catalogs() throws -> [CatalogSummary] {
-        // The visibility is a member of the definition (``CatalogDefinition/visibility``), absent when public.
+        // The visibility and the description are members of the definition (``CatalogDefinition``),
+        // absent when public and when there is none: the stored JSON needs no column of its own.
         let statement = try connection.cached(
-            "SELECT id, title, locale, item_count, json_extract(definition, '$.visibility') FROM catalogs ORDER BY id")
+            """
+            SELECT id, title, locale, item_count, json_extract(definition, '$.visibility'),
+                json_extract(definition, '$.description') FROM catalogs ORDER BY id
+            """)
         var result: [CatalogSummary] = []
         try statement.forEachRow { row in
             result.append(
                 CatalogSummary(
                     id: row.text(0), title: row.text(1), locale: row.text(2), count: row.int(3),
-                    visibility: CatalogVisibility(rawValue: row.text(4)) ?? .public))
+                    visibility: CatalogVisibility(rawValue: row.text(4)) ?? .public, description: row.optionalText(5)))
         }
         return result
     }

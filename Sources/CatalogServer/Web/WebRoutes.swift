@@ -22,6 +22,8 @@ struct WebRoutes: Sendable {
     let imports: ImportAPI
     /// The API's changes and deletions of catalogs, which the settings page's are.
     let management: CatalogManagementAPI
+    /// The home page's catalog pictures, kept per catalog version.
+    let covers = CatalogCovers()
     /// The locales catalogs may have.
     var catalogManagement: CatalogManagement { management.management }
 

@@ -50,6 +50,7 @@ public enum StoredColumns {
             let definition = try decoder.decode(CatalogDefinition.self, from: Data(definition))
             var summary = summary
             summary.visibility = definition.visibility
+            summary.description = definition.description
             return StoredCatalog(
                 definition: definition, summary: summary,
                 sectionLabels: try decoder.decode([String].self, from: Data(sectionLabels)),

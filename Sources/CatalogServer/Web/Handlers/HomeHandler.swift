@@ -16,12 +16,27 @@ struct HomeHandler: WebHandler {
         // After a deletion the settings page comes here with the id, which the page names.
         let deleted = request.query("deleted").flatMap { CatalogDefinition.isValidID($0) ? $0 : nil }
         return try stores.read { store in
-            return HomePage(
-                catalogs: try store.catalogs().filter(policy.sees), session: session,
+            let catalogs = try store.catalogs().filter(policy.sees)
+            var page = HomePage(
+                catalogs: catalogs, session: session,
                 strings: WebStrings.negotiate(request.headers["Accept-Language"]), canCreate: canCreate,
-                deleted: deleted
-            ).render()
+                deleted: deleted)
+            page.covers = covers(of: catalogs, in: store)
+            return page.render()
         }
+    }
+
+    /// The pictures of `catalogs` by id (``CatalogCovers``, kept per catalog version). A catalog
+    /// whose records cannot be read (deleted meanwhile, damaged) has none rather than no page.
+    private func covers(of catalogs: [CatalogSummary], in store: any CatalogReader) -> [String: String] {
+        var covers: [String: String] = [:]
+        for summary in catalogs {
+            guard let catalog = try? store.catalog(summary.id),
+                let image = try? web.covers.image(of: catalog, in: store)
+            else { continue }
+            covers[summary.id] = image
+        }
+        return covers
     }
 
     /// `GET /search?q=`: a search across every catalog (``HomeSearch``); with `fragment=1` the
@@ -50,6 +65,7 @@ struct HomeHandler: WebHandler {
                 return response
             }
             var page = HomePage(catalogs: catalogs, session: session, strings: strings)
+            page.covers = covers(of: catalogs, in: store)
             page.search = search
             return page.render()
         }

@@ -158,6 +158,7 @@ struct OwnerHandler: WebHandler {
         switch pointer.split(separator: "/", omittingEmptySubsequences: true).first {
         case "id": .problemCatalogID
         case "title": .problemCatalogTitle
+        case "description": .problemCatalogDescription
         case "locale": .problemLocale
         case "labels": .problemLabel
         default: nil

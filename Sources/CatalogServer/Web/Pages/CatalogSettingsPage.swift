@@ -4,8 +4,8 @@ import CatalogModel
 import CatalogStorage
 
 /// `/c/{id}/settings` *(script)*: a catalog's settings, for its owners (``CatalogAction/manageCatalog``):
-/// the title, the locale, who may see it (``CatalogVisibility``), and the label of each field in
-/// the catalog's language; for those who
+/// the title, the description, the locale, who may see it (``CatalogVisibility``), and the label of
+/// each field in the catalog's language; for those who
 /// may delete it, a danger section whose Delete button is enabled only once the catalog's id is
 /// typed.
 ///
@@ -59,6 +59,10 @@ struct CatalogSettingsPage {
             OwnerFields.text(
                 id: "s-title", name: "title", label: strings[.catalogTitle], pointer: "/title", value: definition.title,
                 attributes: ["maxlength": "200"], into: &html)
+            OwnerFields.multiline(
+                id: "s-description", name: "description", label: strings[.catalogDescription],
+                hint: strings[.catalogDescriptionHint], pointer: "/description", value: definition.description,
+                maxLength: CatalogDocument.maxDescriptionLength, into: &html)
             OwnerFields.locale(
                 id: "s-locale", selected: definition.locale, locales: locales, strings: strings, into: &html)
             visibility(into: &html)

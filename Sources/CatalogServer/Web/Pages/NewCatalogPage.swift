@@ -136,6 +136,24 @@ enum OwnerFields {
         html.close("div")
     }
 
+    /// A text of several lines (a catalog's description), with its hint and its problem's place.
+    static func multiline(
+        id: String, name: String, label: String, hint: String, pointer: String, value: String?, maxLength: Int,
+        into html: inout HTMLWriter
+    ) {
+        html.open("div", ["class": "field"])
+        html.element("label", ["for": id], text: label)
+        html.element("p", ["class": "hint", "id": id + "-hint"], text: hint)
+        html.element(
+            "textarea",
+            [
+                "id": id, "name": name, "data-pointer": pointer, "rows": "3", "maxlength": String(maxLength),
+                "aria-describedby": id + "-hint " + id + "-error",
+            ], text: value ?? "")
+        html.element("p", ["class": "field-error", "id": id + "-error", "hidden": ""])
+        html.close("div")
+    }
+
     static func locale(
         id: String, selected: String, locales: [(tag: String, name: String)], strings: WebStrings,
         into html: inout HTMLWriter

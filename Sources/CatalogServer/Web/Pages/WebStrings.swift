@@ -181,10 +181,12 @@ struct WebStrings: Sendable {
         case problemTitle, problemPrice, problemCurrency, problemQuantity, problemCountry, problemCategory
         case problemText, problemRecord, addCategory, newCategory, removeCategory, noCountry, noCurrency
         case translations, otherFields, editNeedsScript, saved, saving, notSaved
-        case newCatalog, catalogID, catalogIDHint, catalogTitle, catalogLocale, sourceLegend, sourceFile, sourceURL
+        case newCatalog, catalogID, catalogIDHint, catalogTitle, catalogDescription, catalogDescriptionHint
+        case catalogLocale, sourceLegend, sourceFile, sourceURL
         case showPreview, previewShown, mappingTitle, mappingDetected, startImport, importing, importRead
         case importFailed, catalogSettings, settingsOf, fieldLabels, saveSettings, dangerZone, deleteHelp
-        case deleteConfirm, deleteCatalog, catalogRemoved, problemCatalogID, problemCatalogTitle, problemLocale
+        case deleteConfirm, deleteCatalog, catalogRemoved, problemCatalogID, problemCatalogTitle
+        case problemCatalogDescription, problemLocale
         case problemLabel, problemSource, pageNeedsScript
         case share, linkCopied, zoomImage, noResultsHelp, searchEverywhere, showAll, searchCatalogs, appDescription
         case chooseImage, removeImage, imagePreview, uploadingImage, imageNotStored

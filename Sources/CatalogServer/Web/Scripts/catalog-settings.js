@@ -1,8 +1,9 @@
 // A catalog's settings (CatalogSettingsPage.swift): what changed goes as a JSON merge patch
 // (`PATCH /c/{id}/settings`, the API's own change, with the page's revision in If-Match): the
-// title, the locale, who may see it, and each label in the catalog's language (an emptied one is removed). A
-// 422's problems are shown beside their controls. Delete is enabled only while the catalog's id
-// is typed; after it, the home page says what was deleted.
+// title, the description, the locale, who may see it, and each label in the catalog's language (an
+// emptied description or label is removed). A 422's problems are shown beside their controls.
+// Delete is enabled only while the catalog's id is typed; after it, the home page says what was
+// deleted.
 
 import { encode, text } from "./page.js";
 import { clearProblems, control, headers, problemsOf, showProblems } from "./owner-form.js";
@@ -29,6 +30,11 @@ function patch() {
   const changes = {};
   const title = control("s-title");
   if (title.value !== title.defaultValue) changes.title = title.value;
+  // An emptied description is removed.
+  const description = control("s-description");
+  if (description.value !== description.defaultValue) {
+    changes.description = description.value.trim() === "" ? null : description.value;
+  }
   const locale = control("s-locale");
   const drawn = Array.from(locale.options).find((option) => option.defaultSelected);
   if (drawn && locale.value !== drawn.value) changes.locale = locale.value;
