@@ -49,7 +49,8 @@ echo "test-postgres: Swift tests on PostgreSQL ($server)" >&2
 # of the filter that ran no test at all.
 suites=(PostgresCoverageTests CatalogBehaviourTests LiveCatalogTests LiveEditTests CatalogManagementTests
   UserBehaviourTests PostgresDatabaseTests PostgresLiveCatalogTests EngineEquivalenceTests CopyCommandTests TwoServersTests
-  SharedDatabaseServersTests FaultRunTests CatalogVisibilityTests ReadReplicaServersTests)
+  SharedDatabaseServersTests FaultRunTests CatalogVisibilityTests ReadReplicaServersTests FilteredReaderTests
+  SearchSettingsTests CatalogCardTests SearchSuggestionTests)
 log="$(mktemp)"
 filter="$(IFS='|'; echo "${suites[*]}")"
 swift test --skip-build --filter "$filter" 2>&1 | tee "$log"

@@ -205,11 +205,14 @@ public struct SearchResponse: Codable, Sendable, Hashable {
     public var next: String?
     /// Facet counts by facet name (`categories`, `country`), when asked for.
     public var facets: [String: [FacetCount]]?
+    /// When nothing was found: a query close to this one that finds something with the same
+    /// scope and filters ("did you mean"), its words as the index keeps them; nil otherwise.
+    public var suggestion: String?
 
     /// Creates a response.
     public init(
         items: [SearchHit], total: Int, totalCapped: Bool, scope: String?, scopes: [ScopeCount], next: String? = nil,
-        facets: [String: [FacetCount]]? = nil
+        facets: [String: [FacetCount]]? = nil, suggestion: String? = nil
     ) {
         self.items = items
         self.total = total
@@ -218,9 +221,11 @@ public struct SearchResponse: Codable, Sendable, Hashable {
         self.scopes = scopes
         self.next = next
         self.facets = facets
+        self.suggestion = suggestion
     }
 
-    /// Encodes `scope` and `next` as `null` rather than leaving them out.
+    /// Encodes `scope` and `next` as `null` rather than leaving them out; `facets` and
+    /// `suggestion` only when there are some.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(items, forKey: .items)
@@ -230,5 +235,6 @@ public struct SearchResponse: Codable, Sendable, Hashable {
         try container.encode(scopes, forKey: .scopes)
         try container.encode(next, forKey: .next)
         try container.encodeIfPresent(facets, forKey: .facets)
+        try container.encodeIfPresent(suggestion, forKey: .suggestion)
     }
 }

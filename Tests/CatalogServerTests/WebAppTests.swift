@@ -211,6 +211,20 @@ import Testing
         #expect(try fixture.request("/c/sequencers?q=o&sort=price").text.contains("<option value=\"price\" selected>"))
     }
 
+    /// "No results" offers a query that finds something: a link with the same scope and filters,
+    /// in the page and in the part the script swaps in.
+    @Test func noResultsSuggestsAQueryThatFindsSomething() throws {
+        let api = try fixture.request("/api/v1/catalogs/products/search?q=cappor")
+        #expect(api.object["total"] as? Int == 0)
+        #expect(api.object["suggestion"] as? String == "copper", "\(api.text)")
+        let page = try fixture.request("/c/products?q=cappor&search=1").text
+        #expect(page.contains(#"<a href="/c/products?q=copper&amp;search=1" id="suggestion">copper</a>"#))
+        #expect(page.contains("Did you mean "))
+        let rows = try fixture.request("/c/products/rows?q=cappor").text
+        #expect(rows.contains(#"id="suggestion""#))
+        #expect(!(try fixture.request("/c/products?q=copper").text.contains(#"id="suggestion""#)))
+    }
+
     @Test func theListIsSortedWhileBrowsingWithTheRailBeforeTheSort() throws {
         let products = try fixture.request("/c/products").text
         #expect(products.contains("class=\"list\""))

@@ -13,6 +13,7 @@ from selenium.webdriver.common.keys import Keys
 from axe_selenium_python import Axe
 
 from harness import BASE_URL, DESKTOP, PHONE, BrowserCase
+from test_app import SMALL_TARGETS
 
 
 class Behaviour:
@@ -81,6 +82,16 @@ class Behaviour:
         self.follow(self.find("#empty .empty-actions a[href*='country=DE']"))
         self.assertNotIn("scope", self.query())
         self.screenshot("41-no-results")
+        # Two letters off every word of the catalog: a query that finds something is offered,
+        # as the script searches too, and followed.
+        self.open("/c/products")
+        self.type_search("cappor")
+        self.wait_for(lambda: self.find_all("#suggestion"), message="no suggestion")
+        self.assertEqual(self.find("#suggestion").text, "copper")
+        self.assertEqual(self.js(SMALL_TARGETS), [])
+        self.follow(self.find("#suggestion"))
+        self.wait_for(lambda: self.find_all("#results .row"), message="the suggestion found nothing")
+        self.assertIn("Copper", " ".join(self.texts("#results .row .title")))
 
     def test_a_record_has_its_price_by_the_title_a_share_button_and_a_full_size_picture(self):
         self.open("/c/products/i/p001")

@@ -257,6 +257,7 @@ struct SearchCommand: Command {
                         .joined(separator: "  "))
             }
             output.line("\(response.total)\(response.totalCapped ? "+" : "") found")
+            if let suggestion = response.suggestion { output.line("did you mean: \(TerminalText.field(suggestion))") }
             for hit in response.items {
                 let ranges = hit.matches.filter { $0.field == "title" }
                 let title = TerminalText.field(hit.record.title)

@@ -22,11 +22,13 @@ extension StoredHit: JSONWritable {
 }
 
 extension SearchResult: JSONWritable {
-    /// `{"facets"?,"items":[record + "matches" + "snippet"],"next","scope","scopes","total","totalCapped"}`.
+    /// `{"facets"?,"items":[record + "matches" + "snippet"],"next","scope","scopes","suggestion"?,"total",
+    /// "totalCapped"}`.
     public func write(to output: inout JSONOutput) {
         SearchResponse.writeEnvelope(
             facets: facets.isEmpty ? nil : Dictionary(uniqueKeysWithValues: facets.map { ($0.key.rawValue, $0.value) }),
-            next: next, scope: scope, scopes: scopes, total: total, totalCapped: totalCapped, to: &output
+            next: next, scope: scope, scopes: scopes, suggestion: suggestion, total: total, totalCapped: totalCapped,
+            to: &output
         ) { output in
             output.array(hits) { output, hit in
                 // The stored record without its closing brace, then the search's own keys: a

@@ -34,6 +34,8 @@ public struct SearchResult: Sendable {
     public var next: String?
     /// Facet counts, when asked for.
     public var facets: [SearchFacet: [FacetCount]]
+    /// When nothing was found: a query that finds something (``SearchResponse/suggestion``).
+    public var suggestion: String? = nil
 }
 
 /// One result: the stored record, where the query matched, and in which tier.
@@ -110,6 +112,12 @@ public struct CatalogSearcher {
     /// - Throws: ``StorageError`` `.invalidArgument` for a cursor that does not decode,
     ///   `.nameNotFound` for an unknown scope.
     public func search(_ request: SearchRequest.Checked) throws -> SearchResult {
+        try search(request, suggesting: true)
+    }
+
+    /// Runs a checked search; `suggesting`: when it finds nothing on its first page, look for a
+    /// query that finds something (``suggestion(for:words:)``, which searches without).
+    func search(_ request: SearchRequest.Checked, suggesting: Bool) throws -> SearchResult {
         let cursor = try request.after.map { try SearchCursor(parsing: $0) }
         let rules = SearchRules(catalog.definition.searchSettings)
         let query = rules.query(request.query)
@@ -190,9 +198,11 @@ public struct CatalogSearcher {
         for facet in request.facets where facets[facet] == nil {
             facets[facet] = try mergedFacetCounts(facet, evaluations)
         }
+        let suggestion =
+            suggesting && total == 0 && cursor == nil ? try self.suggestion(for: request, words: query.words) : nil
         return SearchResult(
             hits: hits, total: total, totalCapped: totalCapped, scope: selected?.label, scopes: scopeCounts,
-            next: next?.text, facets: facets)
+            next: next?.text, facets: facets, suggestion: suggestion)
     }
 
     /// A facet's counts over every segment: each value's counts added up, largest first, at most
@@ -278,6 +288,7 @@ extension SearchResult {
         SearchResponse(
             items: try hits.map { SearchHit(record: try $0.stored.record(), matches: $0.matches, snippet: $0.snippet) },
             total: total, totalCapped: totalCapped, scope: scope, scopes: scopes, next: next,
-            facets: facets.isEmpty ? nil : Dictionary(uniqueKeysWithValues: facets.map { ($0.key.rawValue, $0.value) }))
+            facets: facets.isEmpty ? nil : Dictionary(uniqueKeysWithValues: facets.map { ($0.key.rawValue, $0.value) }),
+            suggestion: suggestion)
     }
 }

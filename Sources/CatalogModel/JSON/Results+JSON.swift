@@ -57,17 +57,19 @@ extension ScopeCount: JSONWritable {
 extension SearchResponse: JSONWritable {
     public func write(to output: inout JSONOutput) {
         Self.writeEnvelope(
-            facets: facets, next: next, scope: scope, scopes: scopes, total: total, totalCapped: totalCapped,
-            to: &output
+            facets: facets, next: next, scope: scope, scopes: scopes, suggestion: suggestion, total: total,
+            totalCapped: totalCapped, to: &output
         ) { output in output.array(items) }
     }
 
-    /// A search answer's object, `{"facets"?,"items","next","scope","scopes","total","totalCapped"}`,
-    /// (`facets` left out when nil), with `items` writing the array: one shape for the server's
-    /// stored records and the model's.
+    /// A search answer's object,
+    /// `{"facets"?,"items","next","scope","scopes","suggestion"?,"total","totalCapped"}` (`facets`
+    /// and `suggestion` left out when nil), with `items` writing the array: one shape for the
+    /// server's stored records and the model's.
     public static func writeEnvelope(
-        facets: [String: [FacetCount]]?, next: String?, scope: String?, scopes: [ScopeCount], total: Int,
-        totalCapped: Bool, to output: inout JSONOutput, items: (inout JSONOutput) -> Void
+        facets: [String: [FacetCount]]?, next: String?, scope: String?, scopes: [ScopeCount],
+        suggestion: String? = nil, total: Int, totalCapped: Bool, to output: inout JSONOutput,
+        items: (inout JSONOutput) -> Void
     ) {
         output.object { object in
             if let facets {
@@ -83,6 +85,7 @@ extension SearchResponse: JSONWritable {
             object.string("next", next)
             object.string("scope", scope)
             object.array("scopes", scopes)
+            if let suggestion { object.string("suggestion", suggestion) }
             object.integer("total", total)
             object.boolean("totalCapped", totalCapped)
         }

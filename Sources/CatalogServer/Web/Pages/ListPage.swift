@@ -244,11 +244,23 @@ struct ListPage {
     /// "No results", with what to do about it: the search without its filters, or in every
     /// scope, where either is set (the rows fragment carries it too, for the script to show).
     static func emptyState(
-        _ state: ListState, hidden: Bool, base: String, firstScope: String?, strings: WebStrings,
-        into html: inout HTMLWriter
+        _ state: ListState, hidden: Bool, base: String, firstScope: String?, suggestion: String? = nil,
+        strings: WebStrings, into html: inout HTMLWriter
     ) {
         html.open("div", ["class": "empty", "id": "empty", "data-part": "empty", "hidden": hidden ? "" : nil])
         html.element("p", ["class": "empty-title"], text: strings[.noResults])
+        if let suggestion {
+            // "Did you mean kávé?": the suggested query with the same scope and filters.
+            var instead = state
+            instead.query = suggestion
+            let (before, after) = strings.split(.didYouMean, at: "query")
+            html.open("p", ["class": "empty-suggestion"])
+            html.text(before)
+            html.element(
+                "a", ["href": base + WebPaths.query(instead.searchPairs), "id": "suggestion"], text: suggestion)
+            html.text(after)
+            html.close("p")
+        }
         html.element("p", ["class": "empty-help"], text: strings[.noResultsHelp])
         var unfiltered = state
         unfiltered.categories = []
@@ -321,7 +333,8 @@ struct ListPage {
         html.close("ol")
         Self.emptyState(
             state, hidden: !response.items.isEmpty, base: Self.base(definition, category: category),
-            firstScope: store.scopes(of: catalog).first?.label, strings: strings, into: &html)
+            firstScope: store.scopes(of: catalog).first?.label, suggestion: response.suggestion, strings: strings,
+            into: &html)
         if let next = response.next {
             html.element(
                 "a",

@@ -151,7 +151,7 @@ struct RowsFragment {
             let base = ListPage.base(definition, category: category)
             ListPage.emptyState(
                 state, hidden: !response.items.isEmpty, base: base, firstScope: store.scopes(of: catalog).first?.label,
-                strings: strings, into: &html)
+                suggestion: response.suggestion, strings: strings, into: &html)
             html.open("div", ["data-part": "facets"])
             FilterPanel(
                 definition: definition, strings: strings, state: state, category: category?.name, base: base,

@@ -118,6 +118,14 @@ struct WebStrings: Sendable {
         return text
     }
 
+    /// The text of `key` around its `{name}` placeholder: what comes before it and after it (all
+    /// of the text before it when it has none), for a link in the middle of a sentence.
+    func split(_ key: Key, at name: String) -> (before: String, after: String) {
+        let text = self[key]
+        guard let range = text.range(of: "{\(name)}") else { return (text, "") }
+        return (String(text[..<range.lowerBound]), String(text[range.upperBound...]))
+    }
+
     /// The plural message `key` for `count`, the number written with the locale's separators:
     /// `plural(.results, 1)` is "1 result", `plural(.results, 200000)` "200,000 results".
     func plural(_ key: Key, _ count: Int) -> String {
@@ -192,7 +200,7 @@ struct WebStrings: Sendable {
         case chooseImage, removeImage, imagePreview, uploadingImage, imageNotStored
         case recentlyViewed, clearRecent, offlineSearch
         case visibility, visibilityPublic, visibilityPublicHelp, visibilitySignedIn, visibilitySignedInHelp
-        case visibilityMembers, visibilityMembersHelp
+        case visibilityMembers, visibilityMembersHelp, didYouMean
     }
 }
 

@@ -1,0 +1,70 @@
+import CatalogModel
+
+extension CatalogSearcher {
+    /// The most words a query may have for a suggestion to be looked for: past it, finding one
+    /// would cost a search per word.
+    static let suggestionWords = 4
+
+    /// What to search instead of a query that finds nothing (the empty state's "did you mean"),
+    /// with the same scope and filters: each word that finds nothing on its own becomes the indexed
+    /// word nearest to it that most records carry, and the result is offered only when it finds
+    /// something.
+    ///
+    /// Nearest means within two edits for a word of five letters or more and one edit from three
+    /// letters, further than search's own typo tolerance goes (a title or another field's word,
+    /// never an id or a URL). Queries of more than ``suggestionWords`` words, and words of one or
+    /// two letters, get none. Every engine and the offline catalog run this one rule.
+    ///
+    /// - Returns: the suggested query (its words folded, as the index keeps them), or nil.
+    func suggestion(for request: SearchRequest.Checked, words: [String]) throws -> String? {
+        guard !words.isEmpty, words.count <= Self.suggestionWords else { return nil }
+        var suggested: [String] = []
+        var changed = false
+        for word in words {
+            if try finds(word, like: request) {
+                suggested.append(word)
+            } else if let nearest = nearestWord(to: word), nearest != word {
+                suggested.append(nearest)
+                changed = true
+            } else {
+                return nil
+            }
+        }
+        let query = suggested.joined(separator: " ")
+        guard changed, try finds(query, like: request) else { return nil }
+        return query
+    }
+
+    /// Whether `query` finds a record under `request`'s scope and filters.
+    private func finds(_ query: String, like request: SearchRequest.Checked) throws -> Bool {
+        let probe = try SearchRequest.Checked(
+            SearchRequest(
+                query: query, scope: request.scope, categories: request.categories,
+                countries: request.countries.map(\.text), price: request.price, limit: 1))
+        return try search(probe, suggesting: false).total > 0
+    }
+
+    /// The title or field word nearest to `word` that most live records carry, over every
+    /// segment, or nil.
+    private func nearestWord(to word: String) -> String? {
+        let scalars = Array(word.unicodeScalars)
+        let allowance: TypoMatcher.Allowance
+        switch scalars.count {
+        case 5...: allowance = TypoMatcher.Allowance(maxDistance: 2, editCost: 1)
+        case 3...: allowance = TypoMatcher.Allowance(maxDistance: 1, editCost: 1)
+        default: return nil
+        }
+        var carried: [String: Int] = [:]
+        for segment in segments where segment.liveCount > 0 {
+            let lexicon = segment.index.lexicon
+            for kind in [IndexTermKind.titleWord, .fieldWord] {
+                let range = lexicon.range(prefix: [kind.rawValue])
+                for term in TypoMatcher.matches(scalars, allowance: allowance, prefix: false, in: range, of: lexicon) {
+                    let text = String(decoding: lexicon.term(at: term).dropFirst(), as: UTF8.self)
+                    carried[text, default: 0] += lexicon.documentCount(at: term)
+                }
+            }
+        }
+        return carried.max { a, b in a.value != b.value ? a.value < b.value : a.key > b.key }?.key
+    }
+}
