@@ -8,16 +8,7 @@ import Testing
 @Suite struct CatalogDescriptionTests {
     func json(_ text: String) -> [UInt8] { Array(text.utf8) }
 
-    func problems(_ body: () throws -> Any) -> [String: String] {
-        do {
-            _ = try body()
-            return [:]
-        } catch let error as CatalogChangeError {
-            return Dictionary(error.problems.map { ($0.pointer, $0.message) }, uniquingKeysWith: { first, _ in first })
-        } catch {
-            return ["unexpected": "\(error)"]
-        }
-    }
+    func problems(_ body: () throws -> Any) -> [String: String] { changeProblems(body) }
 
     @Test func theDefinitionKeepsItThroughJSON() throws {
         var definition = CatalogDefinition(id: "pantry", title: "Kamra", locale: "hu")

@@ -14,16 +14,7 @@ import Testing
 
     func json(_ text: String) -> [UInt8] { Array(text.utf8) }
 
-    func problems(_ body: () throws -> Any) -> [String: String] {
-        do {
-            _ = try body()
-            return [:]
-        } catch let error as CatalogChangeError {
-            return Dictionary(error.problems.map { ($0.pointer, $0.message) }, uniquingKeysWith: { first, _ in first })
-        } catch {
-            return ["unexpected": "\(error)"]
-        }
-    }
+    func problems(_ body: () throws -> Any) -> [String: String] { changeProblems(body) }
 
     @Test func aNewCatalogTakesDefaults() throws {
         let (id, settings) = try CatalogDocument.creation(json(#"{"id":"pantry"}"#))
