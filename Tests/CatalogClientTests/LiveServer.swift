@@ -112,6 +112,17 @@ final class LiveServer: @unchecked Sendable {
     }
 
     /// Removes every entry of the change log, as `catalog changes prune` would.
+    /// An API key of the administrator for `catalogs` with `actions` and a record `filter`: its
+    /// text, shown once.
+    func addKey(catalogs: [String], actions: [KeyAction], filter: String? = nil) throws -> String {
+        let database = try CatalogEngines.open(path)
+        defer { database.close() }
+        return try Authenticator().addKey(
+            name: "key-\(UUID().uuidString.prefix(8))", user: "admin", catalogs: catalogs, actions: actions,
+            lifetime: nil, filter: filter, in: database.users()
+        ).text
+    }
+
     func pruneChangeLog() throws {
         let database = try CatalogEngines.open(path)
         defer { database.close() }
