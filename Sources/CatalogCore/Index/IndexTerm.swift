@@ -1,3 +1,5 @@
+import CatalogModel
+
 /// What an indexed term stands for: its first byte. The rest of a term is folded UTF-8 text
 /// (or, for categories and countries, the value's own spelling).
 ///
@@ -32,6 +34,17 @@ public enum IndexTermKind: UInt8, CaseIterable, Sendable {
     case category = 0x43  // C
     /// The record's country code.
     case country = 0x4B  // K
+    /// A value of a record's own field, for equality filters and facets: the field's name, a
+    /// zero byte, the folded value, a zero byte and the value as written (``IndexTerms/fieldValue(_:_:)``).
+    /// A field with no value (`""`, `null`, `[]`) has the term with both texts empty.
+    case fieldValue = 0x56  // V
+    /// A number value of a record's own field: the field's name, a zero byte and the number's
+    /// eight ordered bytes (``FieldValueOrder/sortable(_:)``), so a range is a run of terms.
+    case fieldNumber = 0x4E  // N
+    /// A date value of a record's own field, as ``fieldNumber`` with seconds since 1970.
+    case fieldDate = 0x44  // D
+    /// That a record has a field, whatever its value: the field's name.
+    case fieldPresent = 0x58  // X
 }
 
 /// Term spelling shared by the index builder and the searcher.
@@ -61,5 +74,59 @@ public enum IndexTerms {
     /// The term of a country code (upper case, as records store it).
     public static func country(_ code: String) -> [UInt8] {
         term(.country, code.uppercased().utf8)
+    }
+
+    /// The start of every term of `kind` (``IndexTermKind/fieldValue`` and the other field kinds)
+    /// of one field: the kind, the field's name and a zero byte.
+    public static func fieldPrefix(_ kind: IndexTermKind, _ field: String) -> [UInt8] {
+        var term = [kind.rawValue]
+        term.append(contentsOf: field.utf8)
+        if kind != .fieldPresent { term.append(0) }
+        return term
+    }
+
+    /// The start of the value terms of `field` equal to `value` (case and accents aside): every
+    /// spelling of the value continues it.
+    public static func fieldValuePrefix(_ field: String, folded value: String) -> [UInt8] {
+        var term = fieldPrefix(.fieldValue, field)
+        term.append(contentsOf: value.utf8)
+        term.append(0)
+        return term
+    }
+
+    /// The value term of `value` of `field`, nil for a value longer than
+    /// ``FieldValueOrder/maxValueBytes`` or holding a zero byte.
+    public static func fieldValue(_ field: String, _ value: String) -> [UInt8]? {
+        guard value.utf8.count <= FieldValueOrder.maxValueBytes, !value.utf8.contains(0) else { return nil }
+        var term = fieldValuePrefix(field, folded: TextFolding.fold(value))
+        term.append(contentsOf: value.utf8)
+        return term
+    }
+
+    /// The number term of `value` of `field` (``IndexTermKind/fieldNumber`` or ``IndexTermKind/fieldDate``).
+    public static func fieldOrdered(_ kind: IndexTermKind, _ field: String, _ value: Double) -> [UInt8] {
+        fieldPrefix(kind, field) + FieldValueOrder.sortable(value)
+    }
+
+    /// The terms of one of a record's own fields: its presence, each value (texts up to
+    /// ``FieldValueOrder/maxValueBytes``), each number and each date, each once.
+    public static func fieldTerms(_ field: String, _ value: FieldValue) -> [[UInt8]] {
+        guard !field.utf8.contains(0) else { return [] }
+        var terms = [fieldPrefix(.fieldPresent, field)]
+        let texts = value.values
+        if texts.allSatisfy(\.isEmpty) {
+            terms.append(fieldPrefix(.fieldValue, field) + [0])
+            return terms
+        }
+        for text in texts where !text.isEmpty {
+            if let term = fieldValue(field, text) { terms.append(term) }
+            if let number = FieldValueOrder.number(text) {
+                terms.append(fieldOrdered(.fieldNumber, field, number))
+            } else if let date = FieldValueOrder.date(text) {
+                terms.append(fieldOrdered(.fieldDate, field, date))
+            }
+        }
+        var seen: Set<[UInt8]> = []
+        return terms.filter { seen.insert($0).inserted }
     }
 }

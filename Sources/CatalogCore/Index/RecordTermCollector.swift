@@ -107,6 +107,12 @@ struct RecordTermCollector {
         if let country = record.country {
             IndexTerms.country(country).withUnsafeBufferPointer { addRawTerm($0) }
         }
+        // Every field's values, searched or not, for filters, facets and sorting.
+        for name in record.fields.keys.sorted() {
+            for term in IndexTerms.fieldTerms(name, record.fields[name]!) {
+                term.withUnsafeBufferPointer { addRawTerm($0) }
+            }
+        }
     }
 
     /// Lets go of what only collecting needs (the word cache, the term lookup), keeping the

@@ -23,6 +23,8 @@ public struct SearchRequest: Sendable, Equatable, Hashable {
     public var countries: [String]
     /// The price range, either side open.
     public var price: NumericRange?
+    /// A filter on any fields (`filter=`), with the others: a record passes every one.
+    public var filter: FilterExpression?
     /// Which facet counts to add.
     public var facets: [SearchFacet]
     /// The order of the results.
@@ -35,14 +37,15 @@ public struct SearchRequest: Sendable, Equatable, Hashable {
     /// Creates a request.
     public init(
         query: String, scope: String? = nil, categories: [String] = [], countries: [String] = [],
-        price: NumericRange? = nil, facets: [SearchFacet] = [], sort: SearchSort = .relevance, after: String? = nil,
-        limit: Int = 50
+        price: NumericRange? = nil, filter: FilterExpression? = nil, facets: [SearchFacet] = [],
+        sort: SearchSort = .relevance, after: String? = nil, limit: Int = 50
     ) {
         self.query = query
         self.scope = scope
         self.categories = categories
         self.countries = countries
         self.price = price
+        self.filter = filter
         self.facets = facets
         self.sort = sort
         self.after = after
