@@ -9,7 +9,7 @@ import PackageDescription
 // for a bounded time over its corpus in `Fuzz/Corpus/NAME`. `make fuzz` and `make test` call it.
 let targets = [
     "FuzzXML", "FuzzJSON", "FuzzCSV", "FuzzSQLiteValue", "FuzzSearchQuery", "FuzzRecordJSON", "FuzzContentDecoder",
-    "FuzzRecordChanges", "FuzzServerSentEvents", "FuzzImageReader",
+    "FuzzRecordChanges", "FuzzServerSentEvents", "FuzzImageReader", "FuzzFilterExpression",
 ]
 
 let package = Package(

@@ -22,7 +22,7 @@ while (($#)); do
 done
 
 targets=(FuzzXML FuzzJSON FuzzCSV FuzzSQLiteValue FuzzSearchQuery FuzzRecordJSON FuzzContentDecoder FuzzRecordChanges
-  FuzzServerSentEvents FuzzImageReader)
+  FuzzServerSentEvents FuzzImageReader FuzzFilterExpression)
 if [[ -n "$only" ]]; then IFS=, read -r -a targets <<<"$only"; fi
 
 # --sanitize=fuzzer links libFuzzer and compiles the targets as libraries; the coverage that guides

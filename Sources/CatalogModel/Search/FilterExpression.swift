@@ -53,6 +53,7 @@ public struct FilterCondition: Sendable, Hashable {
     public var test: FilterTest
     /// Where the condition starts in the filter's text (1-based, in characters), for error
     /// messages about it (a field that cannot be filtered); 0 when it was not parsed from text.
+    /// Not part of what the condition is: equal conditions may be written in different places.
     public var column: Int
 
     /// Creates a condition.
@@ -60,6 +61,16 @@ public struct FilterCondition: Sendable, Hashable {
         self.field = field
         self.test = test
         self.column = column
+    }
+
+    /// Conditions are the same when they test the same field the same way, wherever they were written.
+    public static func == (a: FilterCondition, b: FilterCondition) -> Bool {
+        a.field == b.field && a.test == b.test
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(field)
+        hasher.combine(test)
     }
 }
 
@@ -110,13 +121,8 @@ public struct FilterValue: Sendable, Hashable, CustomStringConvertible {
     /// The value as a date, in seconds since 1970 UTC (nil when quoted or not a date).
     public var date: Double? { quoted ? nil : FieldValueOrder.date(text) }
 
-    /// The value as a filter writes it: bare when it can be, quoted otherwise.
+    /// The value as a filter writes it: bare when it reads back the same, quoted otherwise.
     public var description: String {
-        let bare =
-            !quoted && !text.isEmpty
-            && text.unicodeScalars.allSatisfy {
-                $0.properties.isAlphabetic || $0.properties.numericType != nil || "-.:+_".unicodeScalars.contains($0)
-            }
-        return bare ? text : "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        !quoted && FilterLexer.readsBare(text) ? text : "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }
