@@ -384,6 +384,7 @@ public final class CatalogClient: Sendable {
         for category in request.categories { query.append(("category", category)) }
         for country in request.countries { query.append(("country", country)) }
         if let price = request.price { query.append(("price", price.description)) }
+        if let filter = request.filter { query.append(("filter", filter.description)) }
         if !request.facets.isEmpty { query.append(("facets", request.facets.map(\.rawValue).joined(separator: ","))) }
         if request.sort != .relevance { query.append(("sort", request.sort.rawValue)) }
         if let after = request.after { query.append(("after", after)) }

@@ -170,6 +170,16 @@ struct SearchCommand: Command {
         }
         return range
     }
+    static let filter = Option<FilterExpression?>(
+        "filter", value: "EXPRESSION",
+        help: #"only records passing it: 'Origin = "Japan" AND Horsepower 100..150' (see the discussion)"#
+    ) { (text: String) throws(CLIError) -> FilterExpression in
+        do throws(RecordFilterError) {
+            return try FilterExpression(parsing: text)
+        } catch {
+            throw CLIError.usage("--filter at character \(error.column): \(error.message)")
+        }
+    }
     static let sort = Option<SearchSort?>(
         "sort", value: "ORDER", help: "relevance (default), title, -title, price or -price"
     ) { (text: String) throws(CLIError) -> SearchSort in
@@ -196,12 +206,12 @@ struct SearchCommand: Command {
     static let json = CommonOptions.json.help(
         #"print {"items","total","totalCapped","scope","scopes","next"}; an item is a record with its "matches""#)
     static let options: [any OptionDeclaration] = [
-        CommonOptions.catalog, scope, category, country, price, sort, facets, limit, after, json,
+        CommonOptions.catalog, scope, category, country, price, filter, sort, facets, limit, after, json,
     ]
     static let usage = [
         Usage(
             "QUERY", .option(CommonOptions.catalog), .option(scope), .option(category), .option(country),
-            .option(price),
+            .option(price), .option(filter),
             .option(sort), .option(facets), .option(limit), .option(after), .option(json), .option(CommonOptions.db))
     ]
     static let discussion = """
@@ -211,6 +221,12 @@ struct SearchCommand: Command {
         nine). Results are ranked: the exact title, titles that start with the query, whole title
         words, title word starts, inside title words, typos, other fields; shorter titles first.
         Counts stop at 1000 ("1000+"). QUERY is plain text, never query syntax.
+
+        --filter takes conditions on any of the records' fields: FIELD = v, !=, <, <=, >, >=
+        (numbers and dates), FIELD a..b (a range, either end open), FIELD IN [a, b], FIELD
+        EXISTS, FIELD IS EMPTY, joined with AND, OR, NOT and parentheses; quote names and values
+        with spaces ("Model Year" >= 1970, Origin = "South Korea"). category, country and price
+        are the records' own.
         """
 
     func run(_ context: CommandContext) throws {
@@ -223,6 +239,7 @@ struct SearchCommand: Command {
         request.categories = try arguments[Self.category]
         request.countries = try arguments[Self.country]
         if let range = try arguments[Self.price] { request.price = range }
+        request.filter = try arguments[Self.filter]
         if let order = try arguments[Self.sort] { request.sort = order }
         if let facets = try arguments[Self.facets] { request.facets = facets }
         // The same checks as the server's and offline catalogs' (``SearchRequest/Checked``).

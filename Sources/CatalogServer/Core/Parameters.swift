@@ -1,3 +1,4 @@
+import Foundation
 import CatalogCore
 import CatalogHTTP
 import CatalogModel
@@ -72,10 +73,64 @@ extension Request {
 }
 
 /// The search parameters of the API: `q`, `scope`, `category` (repeatable: all must hold),
-/// `country` (repeatable: any may hold), `price=MIN..MAX`, `facets=categories,country`,
-/// `sort=relevance|title|-title|price|-price`, `after`, `limit`. The values are parsed by their
-/// types and checked by ``SearchRequest/Checked``, as the CLI's and offline catalogs' are.
+/// `country` (repeatable: any may hold), `price=MIN..MAX`, `filter=EXPRESSION` (the filter
+/// language, ``FilterExpression``), `facets=categories,country`,
+/// `sort=relevance|title|-title|price|-price`, `after`, `limit`, and any other name as a record
+/// field (`Origin=Japan`, `Year=1970..1975`; repeated: any value may hold). The values are parsed
+/// by their types and checked by ``SearchRequest/Checked``, as the CLI's and offline catalogs' are.
 enum SearchParameters {
+    /// The parameters that are not field names: the search's own and those of other routes that
+    /// clients send along. A field with one of these names is filtered with `filter=`.
+    static let reserved: Set<String> = [
+        "q", "scope", "limit", "after", "before", "category", "country", "price", "filter", "facets", "sort",
+        "position", "at", "lang", "format", "callback",
+    ]
+
+    /// The most field parameters in one search.
+    static let maxFieldParameters = 20
+
+    /// The filter a request's `filter` and field parameters spell together, nil for none.
+    static func filter(from request: Request) throws -> FilterExpression? {
+        var conditions: [FilterExpression] = []
+        if let text = request.query("filter") {
+            do {
+                conditions.append(try FilterExpression(parsing: text))
+            } catch {
+                throw HTTPError.badParameter("'filter' at character \(error.column): \(error.message)")
+            }
+        }
+        var fields: [String: [String]] = [:]
+        var order: [String] = []
+        for (name, value) in request.query
+        where !reserved.contains(name) && !name.hasPrefix("_") && !name.isEmpty {
+            if fields[name] == nil { order.append(name) }
+            fields[name, default: []].append(value)
+        }
+        guard order.count <= maxFieldParameters else {
+            throw HTTPError.badParameter("at most \(maxFieldParameters) field parameters (Origin=Japan)")
+        }
+        for name in order {
+            let values = fields[name]!
+            guard values.count <= FilterExpression.maxListValues, values.allSatisfy({ $0.count <= 200 }) else {
+                throw HTTPError.badParameter("'\(name.prefix(40))' has too many or too long values")
+            }
+            let tests = values.map { value -> FilterTest in
+                let ends = value.components(separatedBy: "..")
+                guard ends.count == 2, !(ends[0].isEmpty && ends[1].isEmpty) else {
+                    return .compare(.equal, FilterValue(value))
+                }
+                return .range(ends[0].isEmpty ? nil : FilterValue(ends[0]), ends[1].isEmpty ? nil : FilterValue(ends[1]))
+            }
+            let any = tests.map { FilterExpression.condition(FilterCondition(field: name, test: $0)) }
+            conditions.append(any.count == 1 ? any[0] : .or(any))
+        }
+        switch conditions.count {
+        case 0: return nil
+        case 1: return conditions[0]
+        default: return .and(conditions)
+        }
+    }
+
     /// The search a request asks for, narrowed to the records `filter` (an API key's) passes.
     static func request(from request: Request, narrowedBy filter: RecordFilter? = nil) throws
         -> SearchRequest.Checked
@@ -93,6 +148,7 @@ enum SearchParameters {
                 search.facets = try SearchFacet.list(parameter: facets)
             }
             if let sort = try request.present("sort", maxLength: 20) { search.sort = try SearchSort(parameter: sort) }
+            search.filter = try Self.filter(from: request)
             if let filter { search = filter.narrowing(search) }
             return try search.checked()
         } catch let error as SearchRequestError {
