@@ -220,4 +220,9 @@ public enum FieldType: String, Codable, Sendable, CaseIterable, Hashable {
     case number
     /// `true`/`false` (also `yes`/`no`, `1`/`0`, any case); an empty value is `null`.
     case bool
+    /// An ISO 8601 date or date and time (`2024-05-01`, `2024-05-01T12:30Z`), kept as written and
+    /// checked on import; an empty value is `null`. Filters, ranges and sorting compare such
+    /// values as dates whether the field is declared so or not (``FieldValueOrder/date(_:)``):
+    /// declaring it makes a value that is not a date an error instead of a text.
+    case date
 }

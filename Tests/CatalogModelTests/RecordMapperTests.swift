@@ -181,6 +181,23 @@ import Testing
         }
     }
 
+    @Test func dateFieldsAreCheckedAndKeptAsWritten() throws {
+        var definition = CatalogDefinition(id: "t", title: "T", locale: "en")
+        definition.fieldTypes = ["released": .date]
+        var mapper = RecordMapper(definition: definition)
+        let record = try mapper.record(
+            from: source([("title", "Tea"), ("released", " 2024-05-01 "), ("released", "2024-05-01T12:30+02:00")]))
+        #expect(record.fields["released"] == .list([.text("2024-05-01"), .text("2024-05-01T12:30+02:00")]))
+        #expect(try mapper.record(from: source([("title", "Tea"), ("released", "")])).fields["released"] == .null)
+        #expect {
+            try mapper.record(from: source([("title", "Tea"), ("released", "1.5.2024")], line: 4))
+        } throws: { error in
+            (error as? ImportError)?.description
+                == "feed.xml:4:5: field \"released\": \"1.5.2024\" is not an ISO 8601 date such as 2024-05-01 or "
+                + "2024-05-01T12:30Z (the field is typed as a date)"
+        }
+    }
+
     @Test func requiredMappingsMustNameAField() throws {
         var definition = CatalogDefinition(id: "t", title: "T", locale: "en", mapping: [.id: "alpha2"])
         var mapper = RecordMapper(definition: definition)

@@ -22,7 +22,7 @@ struct CreateCommand: Command {
     static let field = Option<[String]>(
         "field", value: "ROLE=NAME", help: "ROLE takes its value from source field NAME (repeatable)")
     static let type = Option<[String]>(
-        "type", value: "NAME=TYPE", help: "read field NAME of CSV or XML as a number or bool (or text)")
+        "type", value: "NAME=TYPE", help: "read field NAME of CSV or XML as a number, bool or date (or text)")
     static let label = Option<[String]>(
         "label", value: "FIELD@LANG=TEXT",
         help: "the label of a role or field in a language, such as price@de=Preis (repeatable)")
@@ -80,7 +80,7 @@ struct SetCatalogCommand: Command {
         "field", value: "ROLE=NAME",
         help: "ROLE takes its value from source field NAME (repeatable); ROLE= takes the field named like the role")
     static let type = Option<[String]>(
-        "type", value: "NAME=TYPE", help: "read field NAME as a number, bool or text; NAME= drops its type")
+        "type", value: "NAME=TYPE", help: "read field NAME as a number, bool, date or text; NAME= drops its type")
     static let label = Option<[String]>(
         "label", value: "FIELD@LANG=TEXT", help: "the label of a role or field in a language; FIELD@LANG= removes it")
     static let visibility = CatalogOptions.visibility

@@ -31,7 +31,7 @@ struct ImportCommand: Command {
         "no-role", value: "ROLE",
         help: "feed ROLE from no field, not even one named like it (repeatable; same as --field ROLE=)")
     static let type = Option<[String]>(
-        "type", value: "NAME=TYPE", help: "read field NAME of CSV or XML as a number or bool (or text)")
+        "type", value: "NAME=TYPE", help: "read field NAME of CSV or XML as a number, bool or date (or text)")
     static let locale = Option<String?>(
         "locale", value: "LOCALE", showing: "en", help: "the catalog's locale for new catalogs: de, hu, sv…")
     static let lang = Option<String?>(
@@ -174,7 +174,7 @@ struct ImportCommand: Command {
         for value in values {
             let parts = value.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, !parts[0].isEmpty, let type = FieldType(rawValue: parts[1]) else {
-                throw CLIError.usage("--type takes NAME=number, NAME=bool or NAME=text, got '\(value)'")
+                throw CLIError.usage("--type takes NAME=number, NAME=bool, NAME=date or NAME=text, got '\(value)'")
             }
             types[parts[0]] = type
         }

@@ -292,7 +292,7 @@ struct TreeReader {
                 let pointer = JSONPointer.make("types", name)
                 guard let text = string(type, at: pointer) else { continue }
                 guard let fieldType = FieldType(rawValue: text) else {
-                    add(pointer, "unknown type \(CatalogDocument.quoted(text)); types: text, number, bool")
+                    add(pointer, "unknown type \(CatalogDocument.quoted(text)); types: text, number, bool, date")
                     continue
                 }
                 settings.types[name] = fieldType

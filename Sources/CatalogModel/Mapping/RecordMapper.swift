@@ -338,6 +338,15 @@ public struct RecordMapper: Sendable {
                         .invalidValue, "\"\(text)\" is not true or false (the field is typed as a boolean)",
                         at: field.location, field: name)
                 }
+            case .date:
+                guard FieldValueOrder.date(text) != nil else {
+                    throw ImportError(
+                        .invalidValue,
+                        "\"\(text)\" is not an ISO 8601 date such as 2024-05-01 or 2024-05-01T12:30Z "
+                            + "(the field is typed as a date)",
+                        at: field.location, field: name)
+                }
+                return .text(text)
             case .text: return .text(field.value)
             }
         }
