@@ -16,6 +16,25 @@ struct FilterPanel {
     let base: String
     /// The catalog's scopes: a category a scope button already selects is not offered again.
     var scopes: [ScopeDefinition] = []
+    /// The record fields the sheet offers, from the catalog's filterable fields.
+    var fields: [SheetField] = []
+
+    /// A record field the sheet offers: its values with their counts (a text field of few
+    /// values), or a range with the values' real bounds (numbers, dates).
+    struct SheetField: Equatable {
+        var name: String
+        var kind: Kind
+
+        enum Kind: Equatable {
+            /// Checkboxes, one per value, with counts (`f:NAME`).
+            case values
+            /// From and to (`min:NAME`, `max:NAME`): numbers, or dates (`YYYY-MM-DD`).
+            case range(lower: String, upper: String, dates: Bool)
+        }
+    }
+
+    /// Lists of more values than this get a search field of their own.
+    static let searchableListLength = 12
 
     /// Whether the catalog has prices to filter and sort by: a source field feeds the price role
     /// (mapped to it, or named like it).
@@ -54,12 +73,18 @@ struct FilterPanel {
         html.close("label")
         writeFacets(facets, into: &html)
         if hasPrices || state.price != nil { writePriceRange(into: &html) }
+        for field in fields {
+            if case .range(let lower, let upper, let dates) = field.kind {
+                writeRange(field.name, lower: lower, upper: upper, dates: dates, into: &html)
+            }
+        }
         html.open("div", ["class": "filter-actions"])
         html.element("button", ["type": "submit", "form": "search-form", "class": "apply"], text: strings[.apply])
         var cleared = state
         cleared.categories = []
         cleared.countries = []
         cleared.price = nil
+        cleared.fields = []
         cleared.sort = .relevance
         html.element(
             "a", ["class": "reset", "id": "filters-reset", "href": base + cleared.backQuery],
@@ -88,6 +113,28 @@ struct FilterPanel {
         html.close("fieldset")
     }
 
+    /// A number or date field's range: two inputs bounded by the values the catalog has.
+    private func writeRange(_ name: String, lower: String, upper: String, dates: Bool, into html: inout HTMLWriter) {
+        let chosen = state.fields.first { $0.name == name }
+        html.open("fieldset", ["class": "facet field-range", "data-field": name])
+        html.element("legend", text: strings.fieldLabel(name, definition: definition))
+        for (prefix, label, value, hint) in [
+            ("min:", strings[.priceFrom], chosen?.lower, lower), ("max:", strings[.priceTo], chosen?.upper, upper),
+        ] {
+            html.open("label")
+            html.element("span", text: label)
+            html.element(
+                "input",
+                [
+                    "type": dates ? "date" : "number", "name": prefix + name, "form": "search-form",
+                    "min": lower, "max": upper, "step": dates ? nil : "any", "value": value ?? "",
+                    "placeholder": hint, "inputmode": dates ? nil : "decimal", "data-range": "",
+                ])
+            html.close("label")
+        }
+        html.close("fieldset")
+    }
+
     /// The two facets with their values and counts. Both are always there (hidden while they
     /// have no values), so the script can take them from any search's rows fragment.
     func writeFacets(_ facets: [String: [FacetCount]], into html: inout HTMLWriter) {
@@ -104,6 +151,13 @@ struct FilterPanel {
             values: merged(facets["country"] ?? [], selected: state.countries.map(\.text)),
             selected: Set(state.countries.map(\.text)),
             label: { strings.locale.localizedString(forRegionCode: $0) ?? $0 }, into: &html)
+        for field in fields where field.kind == .values {
+            let selected = state.fields.first { $0.name == field.name }?.values ?? []
+            facet(
+                "f:" + field.name, title: strings.fieldLabel(field.name, definition: definition),
+                values: merged(facets[field.name] ?? [], selected: selected), selected: Set(selected),
+                label: { $0 }, into: &html)
+        }
     }
 
     /// The facet's values, with the selected ones kept even when the search no longer counts them.
@@ -118,6 +172,15 @@ struct FilterPanel {
     ) {
         html.open("fieldset", ["class": "facet", "data-facet": name, "hidden": values.isEmpty ? "" : nil])
         html.element("legend", text: title)
+        if values.count > Self.searchableListLength {
+            // Typing narrows the list to the values that contain it (facet-search in search.js).
+            html.element(
+                "input",
+                [
+                    "type": "search", "class": "facet-search", "placeholder": strings[.findValue],
+                    "aria-label": title + ": " + strings[.findValue], "autocomplete": "off",
+                ])
+        }
         html.open("ul")
         for value in values {
             html.open("li")

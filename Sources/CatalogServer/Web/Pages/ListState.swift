@@ -9,7 +9,8 @@ import CatalogModel
 ///   script), `after=` and `before=` (the page links without the script);
 /// - searching (`search=1`, or any of these): `q`, `scope`, `category` (repeatable, all must
 ///   hold), `country` (repeatable, any may hold), `price=MIN..MAX` (or the form's `pmin` and
-///   `pmax`), `sort`, and `after=` for the next page of results;
+///   `pmax`), a record field's values `f:NAME=VALUE` (repeatable, any may hold) and range
+///   `min:NAME=A`, `max:NAME=B` (numbers and dates), `sort`, and `after=` for the next page of results;
 /// - `open=ITEM`: the record shown beside the list on a wide screen.
 struct ListState {
     var query = ""
@@ -18,6 +19,8 @@ struct ListState {
     var categories: [String] = []
     var countries: [CountryCode] = []
     var price: NumericRange?
+    /// The record fields the filter sheet filters by, in the order the URL names them.
+    var fields: [FieldChoice] = []
     var sort: SearchSort = .relevance
     /// The next page of results (while searching) or of rows (browsing).
     var after: String?
@@ -50,9 +53,10 @@ struct ListState {
         } catch let error as SearchRequestError {
             throw HTTPError.badParameter(error.message)
         }
+        fields = try FieldChoice.choices(in: request)
         searching =
             !query.isEmpty || scope != nil || request.query("search") == "1" || !categories.isEmpty
-            || !countries.isEmpty || price != nil || sort != .relevance
+            || !countries.isEmpty || price != nil || sort != .relevance || !fields.isEmpty
         after = try request.cursor("after")
         before = try request.cursor("before")
         at = try request.cursor("at")
@@ -61,7 +65,10 @@ struct ListState {
     }
 
     /// How many filters are set (the filter button's count).
-    var filterCount: Int { categories.count + countries.count + (price == nil ? 0 : 1) + (sort == .relevance ? 0 : 1) }
+    var filterCount: Int {
+        categories.count + countries.count + (price == nil ? 0 : 1) + (sort == .relevance ? 0 : 1)
+            + fields.reduce(0) { $0 + $1.values.count + ($1.lower == nil && $1.upper == nil ? 0 : 1) }
+    }
 
     /// The search's part of the URL, without a page cursor.
     var searchPairs: [(String, String?)] {
@@ -69,6 +76,11 @@ struct ListState {
         pairs += categories.map { ("category", $0) }
         pairs += countries.map { ("country", $0.text) }
         pairs.append(("price", price?.description))
+        for field in fields {
+            pairs += field.values.map { ("f:" + field.name, $0) }
+            if let lower = field.lower { pairs.append(("min:" + field.name, lower)) }
+            if let upper = field.upper { pairs.append(("max:" + field.name, upper)) }
+        }
         pairs.append(("sort", sort == .relevance ? nil : sort.rawValue))
         pairs.append(("search", "1"))
         return pairs
@@ -87,12 +99,73 @@ struct ListState {
     func searchRequest(within category: String?, limit: Int) throws -> SearchRequest.Checked {
         let request = SearchRequest(
             query: query, scope: scope, categories: categories + (category.map { [$0] } ?? []),
-            countries: countries.map(\.text), price: price, facets: [.categories, .country], sort: sort, after: after,
-            limit: limit)
+            countries: countries.map(\.text), price: price, filter: FieldChoice.filter(fields),
+            facets: [.categories, .country], sort: sort, after: after, limit: limit)
         do {
             return try request.checked()
         } catch {
             throw HTTPError.badParameter(error.message)
         }
+    }
+}
+
+/// One record field the filter sheet filters by: values any of which may hold (`f:NAME=VALUE`),
+/// and a range of numbers or dates (`min:NAME`, `max:NAME`, either end open).
+struct FieldChoice: Equatable {
+    var name: String
+    var values: [String] = []
+    var lower: String?
+    var upper: String?
+
+    /// The most fields, and values of one field, a URL may choose.
+    static let maxFields = 20
+    static let maxValues = 100
+
+    /// The choices a request's query names, in the order of their first parameter.
+    static func choices(in request: Request) throws -> [FieldChoice] {
+        var choices: [FieldChoice] = []
+        for (name, value) in request.query where !value.isEmpty {
+            let parts = name.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2, ["f", "min", "max"].contains(parts[0]) else { continue }
+            let field = String(parts[1])
+            guard value.count <= CatalogLimits.maxTextLength, field.count <= CatalogLimits.maxTextLength else {
+                throw HTTPError.badParameter("'\(name.prefix(40))' is longer than \(CatalogLimits.maxTextLength) characters")
+            }
+            let index = choices.firstIndex { $0.name == field } ?? choices.count
+            if index == choices.count {
+                guard choices.count < maxFields else {
+                    throw HTTPError.badParameter("at most \(maxFields) fields may be filtered")
+                }
+                choices.append(FieldChoice(name: field))
+            }
+            switch parts[0] {
+            case "f":
+                guard choices[index].values.count < maxValues else {
+                    throw HTTPError.badParameter("at most \(maxValues) values of one field")
+                }
+                if !choices[index].values.contains(value) { choices[index].values.append(value) }
+            case "min": choices[index].lower = value
+            default: choices[index].upper = value
+            }
+        }
+        return choices
+    }
+
+    /// The search's filter for `choices`: each field's values (any) and range, all of them.
+    static func filter(_ choices: [FieldChoice]) -> FilterExpression? {
+        var all: [FilterExpression] = []
+        for choice in choices {
+            // A value the sheet offers is the text as records have it: quoted, so it is matched as text.
+            let values = choice.values.map {
+                FilterExpression.condition(
+                    FilterCondition(field: choice.name, test: .compare(.equal, FilterValue($0, quoted: true))))
+            }
+            if !values.isEmpty { all.append(values.count == 1 ? values[0] : .or(values)) }
+            if choice.lower != nil || choice.upper != nil {
+                let test = FilterTest.range(choice.lower.map { FilterValue($0) }, choice.upper.map { FilterValue($0) })
+                all.append(.condition(FilterCondition(field: choice.name, test: test)))
+            }
+        }
+        return all.isEmpty ? nil : all.count == 1 ? all[0] : .and(all)
     }
 }

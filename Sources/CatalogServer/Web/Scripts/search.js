@@ -18,7 +18,7 @@ if (scope === firstScope) scope = null;
 let controller = null;
 let keystrokeAt = 0;
 
-// The search's filters as the form holds them (facets, price, sort).
+// The search's filters as the form holds them (facets, price, record fields, sort).
 function filterParams() {
   const params = [];
   if (!form) return params;
@@ -26,6 +26,10 @@ function filterParams() {
   const low = doc.getElementById("pmin")?.value.trim() || "";
   const high = doc.getElementById("pmax")?.value.trim() || "";
   if (low || high) params.push(["price", low + ".." + high]);
+  // A record field's range (min:NAME, max:NAME), numbers or dates.
+  for (const bound of doc.querySelectorAll("input[data-range][form=search-form]")) {
+    if (bound.value.trim()) params.push([bound.name, bound.value.trim()]);
+  }
   const sort = doc.getElementById("sort")?.value;
   if (sort && sort !== "relevance") params.push(["sort", sort]);
   return params;
@@ -284,7 +288,9 @@ export function startSearch() {
       }
       searchSoon();
     };
-    filters?.addEventListener("change", searchFiltered);
+    filters?.addEventListener("change", (event) => {
+      if (!event.target.classList?.contains("facet-search")) searchFiltered();
+    });
     // The sort above the rows while browsing: the filters' sort takes its choice.
     doc.getElementById("browse-sort")?.addEventListener("change", (event) => {
       const sort = doc.getElementById("sort");
@@ -307,12 +313,23 @@ export function startSearch() {
     filters?.classList.toggle("open");
     if (filters?.classList.contains("open")) filters.querySelector("select, input")?.focus({ preventScroll: true });
   });
+  // A long list of values narrows to those containing what is typed above it (case and accents aside).
+  const fold = (value) => value.normalize("NFD").replace(/\p{M}/gu, "").toLocaleLowerCase();
+  filters?.addEventListener("input", (event) => {
+    const box = event.target;
+    if (!box.classList?.contains("facet-search")) return;
+    const needle = fold(box.value.trim());
+    for (const item of box.closest("fieldset").querySelectorAll("li")) {
+      item.hidden = needle !== "" && !fold(item.querySelector(".facet-label")?.textContent || "").includes(needle);
+    }
+  });
   doc.getElementById("filters-close")?.addEventListener("click", (event) => { event.preventDefault(); closeFilters(); });
   doc.getElementById("filters-reset")?.addEventListener("click", (event) => {
     if (!input) return;
     event.preventDefault();
     for (const box of doc.querySelectorAll("input[type=checkbox][form=search-form]")) box.checked = false;
     for (const id of ["pmin", "pmax"]) { const field = doc.getElementById(id); if (field) field.value = ""; }
+    for (const bound of doc.querySelectorAll("input[data-range][form=search-form]")) bound.value = "";
     const sort = doc.getElementById("sort"); if (sort) sort.value = "relevance";
     search();
   });
