@@ -131,8 +131,8 @@ public struct MatchSnippet: Codable, Sendable, Hashable {
     }
 }
 
-/// A search result: the record's keys plus `matches` and, when the match is outside the list's
-/// fields, `snippet`.
+/// A search result: the record's keys plus `matches`, `snippet` (when the match is outside the
+/// list's fields) and `typo` (when it matched only through a typo).
 public struct SearchHit: Codable, Sendable, Hashable, Identifiable {
     /// The record's id (``Record/id``): a page holds each record once.
     public var id: String { record.id }
@@ -142,12 +142,16 @@ public struct SearchHit: Codable, Sendable, Hashable, Identifiable {
     public var matches: [MatchRange]
     /// The piece of another field that matched, if that is where it did.
     public var snippet: MatchSnippet?
+    /// Whether some query word matched this record only with a typo: such hits rank after every
+    /// exact one, and apps may show them apart ("did you mean …" rows).
+    public var typo: Bool
 
     /// Creates a hit.
-    public init(record: Record, matches: [MatchRange], snippet: MatchSnippet? = nil) {
+    public init(record: Record, matches: [MatchRange], snippet: MatchSnippet? = nil, typo: Bool = false) {
         self.record = record
         self.matches = matches
         self.snippet = snippet
+        self.typo = typo
     }
 
     public init(from decoder: any Decoder) throws {
@@ -155,6 +159,7 @@ public struct SearchHit: Codable, Sendable, Hashable, Identifiable {
         let c = try decoder.container(keyedBy: Keys.self)
         matches = try c.decodeIfPresent([MatchRange].self, forKey: .matches) ?? []
         snippet = try c.decodeIfPresent(MatchSnippet.self, forKey: .snippet)
+        typo = try c.decodeIfPresent(Bool.self, forKey: .typo) ?? false
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -162,9 +167,10 @@ public struct SearchHit: Codable, Sendable, Hashable, Identifiable {
         var c = encoder.container(keyedBy: Keys.self)
         try c.encode(matches, forKey: .matches)
         try c.encode(snippet, forKey: .snippet)
+        try c.encode(typo, forKey: .typo)
     }
 
-    enum Keys: String, CodingKey { case matches, snippet }
+    enum Keys: String, CodingKey { case matches, snippet, typo }
 }
 
 /// A scope button with its count: `{"label","count","capped"}`.

@@ -176,7 +176,7 @@ import Testing
             missing.stderr.contains("--field id=code: no field \"code\" in the source; its fields: t, c"),
             "\(missing.stderr)")
         #expect(try cli.run(["list", "--catalog", "m"]).status == 1)
-        let badType = try cli.run(["import", xml, "--catalog", "n", "--type", "c=date"])
+        let badType = try cli.run(["import", xml, "--catalog", "n", "--type", "c=colour"])
         #expect(badType.status == 64)
         #expect(badType.stderr.contains("--type takes NAME=number"))
     }

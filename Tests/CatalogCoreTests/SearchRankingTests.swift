@@ -55,7 +55,7 @@ import Testing
         #expect(try catalog.titles("germny") == ["Germany"])
         #expect(try catalog.titles("frnch") == ["French Guiana"])
         #expect(try catalog.titles("new yrok") == ["New York"])
-        #expect(try catalog.search("germny").hits.first?.tier == .titleTypos)
+        #expect(try catalog.search("germny").hits.first?.tier == .titleOneTypo)
         // Four letters allow only swapped neighbours; three none.
         #expect(try catalog.titles("grmn").isEmpty)
         #expect(try catalog.titles("nwe").isEmpty)
@@ -79,7 +79,7 @@ import Testing
         #expect(try catalog.titles("munchen") == ["München"])
         // Elsewhere "ue" is no umlaut: only a typo away.
         let english = try TestCatalog(titles: ["München"], locale: "en")
-        #expect(try english.search("muenchen").hits.map(\.tier) == [.titleTypos])
+        #expect(try english.search("muenchen").hits.map(\.tier) == [.titleOneTypo])
     }
 
     @Test func scriptsWithoutSpaces() throws {
@@ -108,13 +108,64 @@ import Testing
             Record(id: "z1", title: "Cambridge", fields: ["zip": .text("02139")]),
             Record(id: "x", title: "Nyack"),
         ])
-        #expect(try catalog.titles("ny") == ["Nyack", "Albany"])
+        // The state's whole value is "NY": it ranks as an exact title, before a title that starts so.
+        #expect(try catalog.titles("ny") == ["Albany", "Nyack"])
         #expect(try catalog.titles("02139") == ["Cambridge"])
         #expect(try catalog.titles("z1") == ["Cambridge"])
         let hit = try #require(try catalog.search("02139").hits.first)
-        #expect(hit.tier == .otherFields)
+        // The zip's whole value is the query: it ranks as an exact title would.
+        #expect(hit.tier == .exactTitle)
+        #expect(try catalog.search("021").hits.first?.tier == .otherFields)
         #expect(hit.snippet?.field == "fields.zip")
         #expect(hit.snippet?.matches == [MatchRange(field: "fields.zip", start: 0, length: 5)])
+    }
+
+    @Test func anExactValueOrAWordAnywhereBeatsInfixesAndTypos() throws {
+        let catalog = try TestCatalog([
+            Record(id: "md", title: "Münchendorf"),
+            Record(id: "m", title: "Munich", fields: ["name_de": .text("München")]),
+            Record(id: "st", title: "Stallen"),
+            Record(
+                id: "sg", title: "Sankt Gallen", fields: ["alt": .list([.text("St. Gallen"), .text("Saint-Gall")])]),
+            Record(id: "x", title: "Tecalculatorium"),
+            Record(id: "d", title: "Abacus", description: "An old calculator for the pocket"),
+            Record(id: "c", title: "Rechner", fields: ["name": .text("Calculator")]),
+        ])
+        // A field whose whole value is the query ranks with the exact title, before title starts.
+        #expect(try catalog.titles("münchen") == ["Munich", "Münchendorf"])
+        #expect(try catalog.search("münchen").hits.map(\.tier) == [.exactTitle, .titleStart])
+        #expect(try catalog.titles("st. gallen").first == "Sankt Gallen")
+        #expect(try catalog.titles("saint gall") == ["Sankt Gallen"])
+        // A whole word of another field comes before a run inside a title word.
+        #expect(try catalog.titles("calculator") == ["Rechner", "Abacus", "Tecalculatorium"])
+        #expect(
+            try catalog.search("calculator").hits.map(\.tier) == [.exactTitle, .wholeWordsAnywhere, .insideWords])
+    }
+
+    @Test func fewerTyposRankFirst() throws {
+        let catalog = try TestCatalog(titles: ["Frankfort", "Frankfort Heights", "Frankfurt", "Frankfort East"])
+        let hits = try catalog.search("frankfrut").hits
+        #expect(hits.first?.stored.title == "Frankfurt")
+        #expect(hits.map(\.tier) == [.titleOneTypo, .titleTypos, .titleTypos, .titleTypos])
+        #expect(hits.allSatisfy { !$0.isExact })
+    }
+
+    @Test func punctuationFindsTheRecordsThatHaveIt() throws {
+        let catalog = try TestCatalog(titles: ["What now?", "Plain", "Tea (green)", "Why? Because", "Tea"])
+        #expect(Set(try catalog.titles("?")) == ["What now?", "Why? Because"])
+        #expect(try catalog.titles("()") == ["Tea (green)"])
+        #expect(try catalog.search("!").total == 0)
+        #expect(try catalog.titles("tea") == ["Tea", "Tea (green)"])
+    }
+
+    @Test func hitsSayWhetherTheyMatchedOnlyThroughATypo() throws {
+        let catalog = try TestCatalog([
+            Record(id: "g", title: "Germany"), Record(id: "s", title: "Germans"),
+            Record(id: "f", title: "Flags", description: "The flag of Germany"),
+        ])
+        let response = try catalog.search("germany").response()
+        #expect(response.items.map(\.id) == ["g", "f", "s"])
+        #expect(response.items.map(\.typo) == [false, false, true])
     }
 
     @Test func stableOrder() throws {

@@ -131,8 +131,8 @@ import Testing
             settings.synonyms = [try SynonymRule(parsing: "auto, car"), try SynonymRule(parsing: "light => lamp")]
         }
         let found = try fixture.search("auto", in: "shop", limit: 20)
-        // The exact title word first, then titles with the synonym, then other fields.
-        #expect(found.items.map(\.id) == ["g1", "g2", "g6", "g7"])
+        // The exact title word first, then the exact word in another field, then the synonyms.
+        #expect(found.items.map(\.id) == ["g1", "g7", "g2", "g6"])
         let car = try #require(found.items.first { $0.id == "g2" })
         #expect(car.matches.contains { $0.field == "title" && $0.start == 4 && $0.length == 3 })
         #expect(try ids(fixture, "car") == ["g2", "g6", "g1"])

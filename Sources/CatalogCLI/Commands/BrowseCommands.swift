@@ -218,8 +218,10 @@ struct SearchCommand: Command {
         Search as you type: case, accents and letter variants are ignored; every word must match,
         the last one as a prefix; words match inside title words from the first letter, and other
         fields from the start of their words; from five letters on a typo is forgiven (two from
-        nine). Results are ranked: the exact title, titles that start with the query, whole title
-        words, title word starts, inside title words, typos, other fields; shorter titles first.
+        nine). Results are ranked: the exact title (or a field's whole value), titles that start
+        with the query, whole title words, title word starts, whole words anywhere, inside title
+        words, other fields, synonyms, one typo, two typos, typos in other fields; shorter titles
+        first.
         Counts stop at 1000 ("1000+"). QUERY is plain text, never query syntax.
 
         --filter takes conditions on any of the records' fields: FIELD = v, !=, <, <=, >, >=

@@ -85,7 +85,7 @@ public enum IndexTerms {
         return term
     }
 
-    /// The start of the value terms of `field` equal to `value` (case and accents aside): every
+    /// The start of the value terms of `field` equal to `value` (its ``valueKey(_:)``): every
     /// spelling of the value continues it.
     public static func fieldValuePrefix(_ field: String, folded value: String) -> [UInt8] {
         var term = fieldPrefix(.fieldValue, field)
@@ -94,11 +94,18 @@ public enum IndexTerms {
         return term
     }
 
+    /// How a value is compared for equality and an exact match: its folded words one space apart
+    /// (`"St. Gallen"` and `"st gallen"` are the same value), or, without words, the folded text.
+    public static func valueKey(_ value: String) -> String {
+        let words = TextFolding.words(value)
+        return words.isEmpty ? TextFolding.fold(value) : words.joined(separator: " ")
+    }
+
     /// The value term of `value` of `field`, nil for a value longer than
     /// ``FieldValueOrder/maxValueBytes`` or holding a zero byte.
     public static func fieldValue(_ field: String, _ value: String) -> [UInt8]? {
         guard value.utf8.count <= FieldValueOrder.maxValueBytes, !value.utf8.contains(0) else { return nil }
-        var term = fieldValuePrefix(field, folded: TextFolding.fold(value))
+        var term = fieldValuePrefix(field, folded: valueKey(value))
         term.append(contentsOf: value.utf8)
         return term
     }

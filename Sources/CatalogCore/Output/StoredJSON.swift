@@ -22,7 +22,7 @@ extension StoredHit: JSONWritable {
 }
 
 extension SearchResult: JSONWritable {
-    /// `{"facets"?,"items":[record + "matches" + "snippet"],"next","scope","scopes","suggestion"?,"total",
+    /// `{"facets"?,"items":[record + "matches" + "snippet" + "typo"],"next","scope","scopes","suggestion"?,"total",
     /// "totalCapped"}`.
     public func write(to output: inout JSONOutput) {
         SearchResponse.writeEnvelope(
@@ -40,6 +40,9 @@ extension SearchResult: JSONWritable {
                 output.raw(",")
                 output.key("snippet")
                 if let snippet = hit.snippet { snippet.write(to: &output) } else { output.raw("null") }
+                output.raw(",")
+                output.key("typo")
+                output.raw(hit.isExact ? "false" : "true")
                 output.raw("}")
             }
         }

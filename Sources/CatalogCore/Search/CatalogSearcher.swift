@@ -237,7 +237,9 @@ struct WordMatches {
     var inside = TermSet()
     var field = TermSet()
     var typoTitle = TermSet()
+    var typoTitleNear = TermSet()
     var typoField = TermSet()
+    var fieldWhole = TermSet()
     var firstWhole = TermSet()
     var firstPrefix = TermSet()
     /// The word's synonyms (``SearchRules``) as whole words of the title, and of other fields.
@@ -271,6 +273,8 @@ struct WordMatches {
         typoField = set(terms.typoField, 5)
         firstWhole = set(terms.firstWhole, 6)
         firstPrefix = set(terms.firstPrefix, 7)
+        typoTitleNear = set(terms.typoTitleNear, 8)
+        fieldWhole = set(terms.fieldWhole, 9)
     }
 
     /// The matches of a symbol: literally, in the title or another field.
@@ -286,7 +290,10 @@ extension SearchResult {
     /// library work with; the server writes the stored JSON directly).
     public func response() throws -> SearchResponse {
         SearchResponse(
-            items: try hits.map { SearchHit(record: try $0.stored.record(), matches: $0.matches, snippet: $0.snippet) },
+            items: try hits.map {
+                SearchHit(
+                    record: try $0.stored.record(), matches: $0.matches, snippet: $0.snippet, typo: !$0.isExact)
+            },
             total: total, totalCapped: totalCapped, scope: scope, scopes: scopes, next: next,
             facets: facets.isEmpty ? nil : Dictionary(uniqueKeysWithValues: facets.map { ($0.key.rawValue, $0.value) }),
             suggestion: suggestion)

@@ -22,6 +22,8 @@ final class Evaluation {
     /// enough candidates to check.
     private var exactTitles: Set<Int> = []
     private var titleStarts: Set<Int> = []
+    /// The documents one of whose own fields has the query as its whole value (rank as an exact title).
+    private var exactValues = TermSet()
 
     /// Chunk visits the counts of this search may still make (``CatalogSearcher/countBudget``),
     /// shared by the evaluations of every segment of the search.
@@ -86,6 +88,19 @@ final class Evaluation {
         countBudget = budget
         self.scope = scope.isEmpty ? nil : Self.intersection(scope.map(categorySet))
         if sequence.count >= 2 { try verifyTitles() }
+        if !query.sequence.isEmpty { exactValues = Self.exactValues(of: query, in: lexicon) }
+    }
+
+    /// The value terms of every field whose value is the query's words (``IndexTerms/valueKey(_:)``).
+    private static func exactValues(of query: SearchQuery, in lexicon: Lexicon) -> TermSet {
+        let key = query.sequence.joined(separator: " ")
+        var terms: [Int] = []
+        let fields = lexicon.range(prefix: [IndexTermKind.fieldPresent.rawValue])
+        lexicon.withTerms(in: fields) { _, term in
+            let field = String(decoding: UnsafeBufferPointer(rebasing: term.dropFirst()), as: UTF8.self)
+            terms += lexicon.range(prefix: IndexTerms.fieldValuePrefix(field, folded: key))
+        }
+        return TermSet(terms.sorted(), of: lexicon)
     }
 
     /// The intersection of sets, as one set when there is one; several become a chain the
@@ -236,8 +251,10 @@ final class Evaluation {
                     result.formIntersection(lengthMask)
                     result.formIntersection(scoped)
                 }
+                try addExactValues(chunk, within: scoped, to: &result)
             case .exactTitle:
                 result = Self.bitmap(of: exactTitles, chunk: chunk, within: scoped)
+                try addExactValues(chunk, within: scoped, to: &result)
             case .titleStart where sequence.count == 1:
                 result = try words[sequence[0]].firstPrefix.bitmap(chunk, index, reader)
                 if !result.isEmpty { result.formIntersection(scoped) }
@@ -245,15 +262,25 @@ final class Evaluation {
                 result = Self.bitmap(of: titleStarts, chunk: chunk, within: scoped)
             case .wholeWords: result = try all { try $0.whole.bitmap(chunk, index, reader) }
             case .wordStarts: result = try all { try $0.prefix.bitmap(chunk, index, reader) }
+            case .wholeWordsAnywhere: result = try all { try union([$0.whole, $0.fieldWhole]) }
             case .insideWords: result = try all { try $0.inside.bitmap(chunk, index, reader) }
+            case .otherFields: result = try all { try union([$0.inside, $0.field]) }
+            case .synonyms: result = try all { try union([$0.inside, $0.field, $0.synonymTitle, $0.synonymField]) }
+            case .titleOneTypo: result = try all { try union([$0.inside, $0.typoTitleNear, $0.synonymTitle]) }
             case .titleTypos: result = try all { try union([$0.inside, $0.typoTitle, $0.synonymTitle]) }
-            case .otherFields:
-                result = try all { try union([$0.inside, $0.field, $0.synonymTitle, $0.synonymField]) }
             case .anyTypos: result = scoped
             }
         }
         tierCache[key] = result
         return result
+    }
+
+    /// Adds the chunk's documents whose own field has the query as its value (within `scoped`).
+    private func addExactValues(_ chunk: Int, within scoped: ChunkBitmap, to result: inout ChunkBitmap) throws {
+        guard !exactValues.isEmpty else { return }
+        var values = try exactValues.bitmap(chunk, index, reader)
+        values.formIntersection(scoped)
+        result.formUnion(values)
     }
 
     private static func bitmap(of documents: Set<Int>, chunk: Int, within: ChunkBitmap) -> ChunkBitmap {
@@ -391,7 +418,7 @@ final class Evaluation {
     /// Whether a matching document matches every word without a typo.
     private func isExact(_ document: Int) throws -> Bool {
         guard !words.isEmpty else { return true }
-        return try tier(.otherFields, document >> PostingChunk.shift).contains(document & (PostingChunk.size - 1))
+        return try tier(.synonyms, document >> PostingChunk.shift).contains(document & (PostingChunk.size - 1))
     }
 
     /// The chunk's documents of the tiers before `tier` (which rank there): kept per chunk and
@@ -444,7 +471,7 @@ final class Evaluation {
                 }
                 let base = chunk << PostingChunk.shift
                 let start = chunk == from >> PostingChunk.shift ? from & (PostingChunk.size - 1) : 0
-                let exact = try self.tier(.otherFields, chunk)
+                let exact = try self.tier(.synonyms, chunk)
                 bitmap.forEach(from: start) { offset in
                     page.append(PageEntry(document: base + offset, tier: tier, isExact: exact.contains(offset)))
                     return page.count <= limit

@@ -8,14 +8,23 @@
 ///
 /// A record falls into the first tier it qualifies for, and results come tier by tier:
 ///
-/// 1. ``exactTitle``: the whole title is the query (`"Guinea"` for "guinea");
+/// 1. ``exactTitle``: the whole title is the query (`"Guinea"` for "guinea"), or the whole value
+///    of another field is (a translation, an alternate name, an untranslated name: records'
+///    own fields, values of up to ``FieldValueOrder/maxValueBytes`` bytes);
 /// 2. ``titleStart``: the title starts with the query;
 /// 3. ``wholeWords``: every query word is a whole word of the title;
 /// 4. ``wordStarts``: every query word starts a word of the title;
-/// 5. ``insideWords``: every query word occurs inside a word of the title;
-/// 6. ``titleTypos``: every query word matches the title, some with a typo;
+/// 5. ``wholeWordsAnywhere``: every query word is a whole word of the title or another field
+///    (an exact word anywhere beats an infix or a typo in the title);
+/// 6. ``insideWords``: every query word occurs inside a word of the title;
 /// 7. ``otherFields``: some word matches only another field, none with a typo;
-/// 8. ``anyTypos``: the rest: some word matches another field with a typo.
+/// 8. ``synonyms``: some word matches only through a synonym (``SearchSettings/synonyms``);
+/// 9. ``titleOneTypo``: every query word matches the title, some with one typo and none with more;
+/// 10. ``titleTypos``: every query word matches the title, some with two typos;
+/// 11. ``anyTypos``: the rest: some word matches another field with a typo.
+///
+/// So a synonym comes after every word as typed, every match through a typo after every match
+/// without one, and fewer typos first.
 ///
 /// Within a tier, shorter titles come first, then the locale's collation order, then the id:
 /// the order documents are numbered in (``CatalogIndexBuilder``), so each tier is walked in
@@ -26,7 +35,8 @@
 /// the previous ones (a longer run occurs in fewer words, a longer prefix starts fewer), so
 /// totals never jump up while typing; only typo matches, which need five letters, can join.
 public enum SearchTier: Int, CaseIterable, Sendable, Comparable {
-    case exactTitle, titleStart, wholeWords, wordStarts, insideWords, titleTypos, otherFields, anyTypos
+    case exactTitle, titleStart, wholeWords, wordStarts, wholeWordsAnywhere, insideWords, otherFields, synonyms
+    case titleOneTypo, titleTypos, anyTypos
 
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }

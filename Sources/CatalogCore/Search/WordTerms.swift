@@ -13,7 +13,11 @@ struct WordTerms: Sendable {
     var inside: [Int] = []
     var field: [Int] = []
     var typoTitle: [Int] = []
+    /// The title words within one typo of the word, when it may have two (else ``typoTitle``).
+    var typoTitleNear: [Int] = []
     var typoField: [Int] = []
+    /// Whole words of other fields (exact and typo-exempt ones): the word exactly.
+    var fieldWhole: [Int] = []
     var firstWhole: [Int] = []
     var firstPrefix: [Int] = []
 
@@ -56,6 +60,7 @@ struct WordTerms: Sendable {
             : Self.mostFrequent(
                 Array(beginning(.exactFieldWord)) + Array(beginning(.fieldWord)), limit: Limits.fieldPrefixes,
                 in: lexicon)
+        fieldWhole = (exact(.fieldWord) + exact(.exactFieldWord)).sorted()
         firstWhole = exact(.firstWord)
         firstPrefix = scalars.count <= IndexTerms.prefixLength ? exact(.firstPrefix) : Array(beginning(.firstWord))
         if let typos {
@@ -65,6 +70,15 @@ struct WordTerms: Sendable {
                 let found = TypoMatcher.matches(scalars, allowance: typos, prefix: isLast, in: range, of: lexicon)
                 let kept = Self.mostFrequent(found, limit: limit, in: lexicon)
                 if kind == .titleWord { typoTitle = kept } else { typoField = kept }
+                guard kind == .titleWord else { continue }
+                // Fewer typos rank first: the title words one typo away, apart.
+                if typos.maxDistance >= 2 {
+                    let one = TypoMatcher.Allowance(maxDistance: 1, editCost: typos.editCost)
+                    let near = TypoMatcher.matches(scalars, allowance: one, prefix: isLast, in: range, of: lexicon)
+                    typoTitleNear = Self.mostFrequent(near, limit: Limits.oneTypo, in: lexicon)
+                } else {
+                    typoTitleNear = kept
+                }
             }
         }
     }
@@ -82,7 +96,9 @@ struct WordTerms: Sendable {
 
     /// A rough size in bytes, for the cache's budget.
     var bytes: Int {
-        let kinds = [whole, prefix, inside, field, typoTitle, typoField, firstWhole, firstPrefix]
+        let kinds = [
+            whole, prefix, inside, field, typoTitle, typoTitleNear, typoField, fieldWhole, firstWhole, firstPrefix,
+        ]
         return 8 * kinds.reduce(64) { $0 + $1.count }
     }
 }

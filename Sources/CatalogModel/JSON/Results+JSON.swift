@@ -40,6 +40,7 @@ extension SearchHit: JSONWritable {
         output.object { object in
             record.writeMembers(to: &object, matches: matches)
             object.value("snippet", snippet)
+            object.boolean("typo", typo)
         }
     }
 }

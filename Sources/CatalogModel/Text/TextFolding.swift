@@ -68,18 +68,21 @@ public enum TextFolding {
     }
 
     /// Whether `scalar` is a symbol searches match literally: math, currency and other symbols
-    /// (emoji among them) and dashes. Other punctuation only separates words.
+    /// (emoji among them) and punctuation (`?`, `(`, `–`, `»`). Between words they only
+    /// separate them; a query of symbols alone finds the records that have them, so `?` finds
+    /// the titles with a question mark, never the whole catalog.
     @inline(__always)
     public static func isSymbolScalar(_ scalar: Unicode.Scalar) -> Bool {
         let value = scalar.value
         if value < 0x80 {
-            switch value {
-            case 0x24, 0x2B, 0x2D, 0x3C, 0x3D, 0x3E, 0x5E, 0x60, 0x7C, 0x7E: return true
-            default: return false
-            }
+            // Every printable ASCII character but letters, digits and the space.
+            return value > 0x20 && value < 0x7F && !(0x30...0x39).contains(value)
+                && !(0x41...0x5A).contains(value) && !(0x61...0x7A).contains(value)
         }
         switch scalar.properties.generalCategory {
-        case .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol, .dashPunctuation: return true
+        case .mathSymbol, .currencySymbol, .modifierSymbol, .otherSymbol, .dashPunctuation, .connectorPunctuation,
+            .openPunctuation, .closePunctuation, .initialPunctuation, .finalPunctuation, .otherPunctuation:
+            return true
         default: return false
         }
     }

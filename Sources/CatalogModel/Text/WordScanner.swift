@@ -4,8 +4,8 @@
 /// A word is a maximal run of letters, digits and combining marks, folded with ``TextFolding``
 /// (`"Ötzi Drums"` → `otzi`, `drums`). Scripts written without spaces (Chinese, Japanese, Thai)
 /// give one word per run; the index finds any run of characters inside it. A symbol is one
-/// currency sign, math or other symbol (emoji among them) or dash; other punctuation only
-/// separates words.
+/// currency sign, math or other symbol (emoji among them) or punctuation mark
+/// (``TextFolding/isSymbolScalar(_:)``).
 ///
 /// With ``germanVariants`` a word holding ä, ö or ü (composed or not) also gives its spelling
 /// with ae, oe, ue (`"München"` → `munchen` and `muenchen`), the way German users type without

@@ -119,7 +119,8 @@ enum SearchParameters {
                 guard ends.count == 2, !(ends[0].isEmpty && ends[1].isEmpty) else {
                     return .compare(.equal, FilterValue(value))
                 }
-                return .range(ends[0].isEmpty ? nil : FilterValue(ends[0]), ends[1].isEmpty ? nil : FilterValue(ends[1]))
+                return .range(
+                    ends[0].isEmpty ? nil : FilterValue(ends[0]), ends[1].isEmpty ? nil : FilterValue(ends[1]))
             }
             let any = tests.map { FilterExpression.condition(FilterCondition(field: name, test: $0)) }
             conditions.append(any.count == 1 ? any[0] : .or(any))

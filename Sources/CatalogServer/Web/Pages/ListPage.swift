@@ -327,8 +327,8 @@ struct ListPage {
             ])
         for (index, hit) in response.items.enumerated() {
             RowView.write(
-                hit.record, context: context, matches: hit.matches, snippet: hit.snippet, position: index,
-                into: &html)
+                hit.record, context: context, matches: hit.matches, snippet: hit.snippet, typo: hit.typo,
+                position: index, into: &html)
         }
         html.close("ol")
         Self.emptyState(

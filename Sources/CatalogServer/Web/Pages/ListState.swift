@@ -129,7 +129,8 @@ struct FieldChoice: Equatable {
             guard parts.count == 2, ["f", "min", "max"].contains(parts[0]) else { continue }
             let field = String(parts[1])
             guard value.count <= CatalogLimits.maxTextLength, field.count <= CatalogLimits.maxTextLength else {
-                throw HTTPError.badParameter("'\(name.prefix(40))' is longer than \(CatalogLimits.maxTextLength) characters")
+                throw HTTPError.badParameter(
+                    "'\(name.prefix(40))' is longer than \(CatalogLimits.maxTextLength) characters")
             }
             let index = choices.firstIndex { $0.name == field } ?? choices.count
             if index == choices.count {

@@ -22,12 +22,13 @@ enum RowView {
 
     static func write(
         _ record: Record, context: Context, matches: [MatchRange] = [], snippet: MatchSnippet? = nil,
-        cursor: String? = nil, position: Int? = nil, into html: inout HTMLWriter
+        typo: Bool = false, cursor: String? = nil, position: Int? = nil, into html: inout HTMLWriter
     ) {
         html.open(
             "li",
             [
-                "class": position.map { $0 % 2 == 1 ? "row alt" : "row" } ?? "row", "data-id": record.id,
+                "class": (position.map { $0 % 2 == 1 ? "row alt" : "row" } ?? "row") + (typo ? " typo" : ""),
+                "data-id": record.id,
                 "data-cursor": cursor, "data-position": position.map(String.init),
             ])
         html.open(
@@ -43,7 +44,14 @@ enum RowView {
             html.raw("<span class=\"thumb thumb-none\" aria-hidden=\"true\"></span>")
         }
         html.open("span", ["class": "row-text"])
-        html.element("span", ["class": "title"]) { $0.text(record.title, marking: ranges(matches, field: "title")) }
+        html.element("span", ["class": "title"]) { html in
+            // A hit found only through a typo says so: a mark, and its words for screen readers.
+            if typo {
+                html.element("span", ["class": "typo-mark", "aria-hidden": "true"], text: "≈")
+                html.element("span", ["class": "visually-hidden"], text: context.strings[.similarSpelling] + ": ")
+            }
+            html.text(record.title, marking: ranges(matches, field: "title"))
+        }
         html.open("span", ["class": "row-sub"])
         if let snippet, ranges(matches, field: "title").isEmpty {
             html.element("span", ["class": "subtitle snippet"]) {

@@ -182,7 +182,7 @@ struct WebStrings: Sendable {
         case index, pickRecord, noFavorites, details, close, loading, filters, activeFilters, sort
         case sortRelevance, sortTitle, sortTitleDescending, sortPrice, sortPriceDescending, priceRange
         case priceFrom, priceTo, apply, resetFilters, imageUnavailable, offlineTitle, offlineText, offlineBanner
-        case findValue
+        case findValue, similarSpelling
         case errorTitle, error400, error401, error403, error404, error405, error413, error415, error429
         case error500, error503
         case recordDeleted, catalogDeleted, edit, newRecord, editRecord, save, deleteRecord, conflict, conflictHelp
