@@ -211,7 +211,7 @@ public final class CatalogApplication: Sendable {
             stores: stores, authentication: authentication, management: options.management, snapshots: snapshots,
             thumbnails: thumbnails, audit: audit)
         management.register(in: &routes)
-        SearchSettingsAPI(stores: stores, authentication: authentication, management: options.management)
+        SearchSettingsAPI(stores: stores, authentication: authentication, management: options.management, jobs: jobs)
             .register(in: &routes)
         WebRoutes(
             stores: stores, authenticator: authenticator,

@@ -72,6 +72,34 @@ import Testing
         #expect(try hits("gulyás").isEmpty)
     }
 
+    /// A change that builds the index again runs in the background when asked: 202 with a job
+    /// whose progress counts the records, readers keeping the old settings until it commits.
+    @Test func aRebuildingChangeRunsAsAJobWhenAskedTo() throws {
+        let admin = fixture.adminToken
+        #expect(try hits("burgonya").contains("r21"))
+        let async = [("Prefer", "respond-async")]
+        // Problems are still a 422 at once, and a change that builds nothing applies at once.
+        #expect(try patch(#"{"searchableFields":[]}"#, token: admin, headers: async).status == 422)
+        let quick = try patch(#"{"stopWords":["a"]}"#, token: admin, headers: async)
+        #expect(quick.status == 200 && quick.headers["Preference-Applied"] == nil, "\(quick.text)")
+
+        let started = try patch(#"{"searchableFields":["title","subtitle"]}"#, token: admin, headers: async)
+        #expect(started.status == 202, "\(started.text)")
+        #expect(started.headers["Preference-Applied"] == "respond-async")
+        let location = try #require(started.headers["Location"])
+        let job = try #require(started.object["id"] as? String)
+        #expect(location == "/api/v1/imports/" + job)
+        let ended = try #require(fixture.application.importJobs.waitForEnd(of: job))
+        #expect(ended.state == .done)
+        let status = try fixture.request(location, token: admin)
+        #expect(status.status == 200, "\(status.text)")
+        #expect(status.object["state"] as? String == "done")
+        #expect(status.object["recordsRead"] as? Int == 32, "\(status.text)")
+        #expect(!(try hits("burgonya")).contains("r21"))
+        let settings = try fixture.request("/api/v1/catalogs/cookbook/settings", token: admin)
+        #expect(settings.text.contains(#""searchableFields":["title","subtitle"]"#))
+    }
+
     @Test func aChangeByAnotherProcessIsSeenByTheNextSearch() throws {
         #expect(try hits("pörkölt") == ["r13"])
         _ = try fixture.elsewhere { database in

@@ -24,6 +24,7 @@ extension CatalogManagement {
     /// - Parameters:
     ///   - revisions: when given, the change is refused unless the catalog is at one of them.
     ///   - isCancelled: checked while a rebuild runs; true stops it, changing nothing.
+    ///   - recordsRead: hears how many records a rebuild has read so far (a job's progress).
     ///   - change: the new settings, from the settings inside the transaction; it may throw (a
     ///     merge patch with problems).
     /// - Returns: the settings as stored, and the catalog's revision.
@@ -32,7 +33,8 @@ extension CatalogManagement {
     ///   throws.
     public func updateSearchSettings(
         _ id: String, in database: any CatalogDatabase, ifRevision revisions: Set<String>? = nil,
-        isCancelled: () -> Bool = { false }, change: (SearchSettings) throws -> SearchSettings
+        isCancelled: () -> Bool = { false }, recordsRead: ((Int) -> Void)? = nil,
+        change: (SearchSettings) throws -> SearchSettings
     ) throws -> ManagedSearchSettings {
         try database.write { writer in
             let current = try Self.current(id, reader: writer.reader, revisions: revisions)
@@ -44,7 +46,8 @@ extension CatalogManagement {
             definition.searchSettings = settings
             if settings.needsRebuild(from: current.definition.searchSettings) && current.summary.count > 0 {
                 try rebuild(current, as: definition, writer: writer, isCancelled: isCancelled) { builder in
-                    try Self.addStoredRecords(of: current, reader: writer.reader, to: builder, isCancelled)
+                    try Self.addStoredRecords(
+                        of: current, reader: writer.reader, to: builder, isCancelled, recordsRead: recordsRead)
                 }
             } else {
                 try writer.updateDefinition(definition)
@@ -55,6 +58,28 @@ extension CatalogManagement {
                 throw StorageError(.catalogNotFound, "catalog \"\(id.prefix(80))\" was deleted meanwhile")
             }
             return ManagedSearchSettings(settings: stored.definition.searchSettings, revision: stored.revision)
+        }
+    }
+
+    /// Whether changing catalog `id`'s settings as `change` does builds its index again (and how
+    /// many records that reads), checking the new settings first: a server runs such a change
+    /// as a background job when asked to.
+    ///
+    /// - Returns: nil when the change needs no rebuild (it applies at once), else the record count.
+    /// - Throws: as ``updateSearchSettings(_:in:ifRevision:isCancelled:recordsRead:change:)`` would
+    ///   for problems, a missing catalog or a stale revision, before anything changes.
+    public func rebuildSize(
+        _ id: String, in database: any CatalogDatabase, ifRevision revisions: Set<String>? = nil,
+        change: (SearchSettings) throws -> SearchSettings
+    ) throws -> Int? {
+        try database.read { reader in
+            let current = try Self.current(id, reader: reader, revisions: revisions)
+            let settings = try change(current.definition.searchSettings)
+            let problems = settings.problems()
+            guard problems.isEmpty else { throw CatalogChangeError.invalid(problems) }
+            let rebuilds =
+                settings.needsRebuild(from: current.definition.searchSettings) && current.summary.count > 0
+            return rebuilds ? current.summary.count : nil
         }
     }
 }

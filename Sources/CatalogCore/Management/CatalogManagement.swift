@@ -161,16 +161,24 @@ public struct CatalogManagement: Sendable {
         try version.commit(try builder.finish(into: version, isCancelled: isCancelled))
     }
 
-    /// Gives `builder` every stored record of `current`, as it is.
+    /// Gives `builder` every stored record of `current`, as it is; `recordsRead` hears how many
+    /// so far, every ``progressStep`` records and at the end.
     static func addStoredRecords(
         of current: StoredCatalog, reader: any CatalogReader, to builder: CatalogIndexBuilder,
-        _ isCancelled: () -> Bool
+        _ isCancelled: () -> Bool, recordsRead: ((Int) -> Void)? = nil
     ) throws {
+        var read = 0
         try reader.forEachItem(of: current) { hit in
             if isCancelled() { throw StorageError(.cancelled, "the change was cancelled") }
             try builder.add(try hit.record())
+            read += 1
+            if read % progressStep == 0 { recordsRead?(read) }
         }
+        recordsRead?(read)
     }
+
+    /// How often a rebuild reports its progress, in records.
+    static let progressStep = 1000
 
     /// Refuses a new mapping the stored records cannot follow without changing their ids.
     private func checkRemapping(from current: StoredCatalog, to settings: CatalogSettings, kind: CatalogSettings.Change)

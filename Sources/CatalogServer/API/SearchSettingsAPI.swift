@@ -10,7 +10,10 @@ import CatalogStorage
 /// - `PATCH /api/v1/catalogs/{id}/settings` with a JSON merge patch of that document
 ///   (``SearchSettingsDocument``) answers the settings as stored; problems are a 422 naming each
 ///   key (`/typos/oneTypoFrom`), and nothing changes. New searchable fields build the catalog's
-///   index again, on the import lane like a new locale.
+///   index again, on the import lane like a new locale; with `Prefer: respond-async` such a
+///   change runs as a background job instead (202, `Location: /api/v1/imports/{job}`, whose
+///   `recordsRead` grows as the index is built), readers keeping the old settings until it
+///   commits. A change that builds nothing applies at once either way.
 ///
 /// Both answer with the catalog's revision as `ETag`, which `If-Match` on a `PATCH` names. The
 /// policy is asked before anything is read, so someone who may not manage the catalog is told so
@@ -19,11 +22,15 @@ struct SearchSettingsAPI {
     let stores: any CatalogDatabase
     let authentication: RequestAuthentication
     let management: CatalogManagement
+    /// The background jobs imports run as; a rebuilding change asked for with
+    /// `Prefer: respond-async` is one.
+    let jobs: ImportJobs
 
     func register(in routes: inout RouterBuilder) {
         let stores = stores
         let authentication = authentication
         let management = management
+        let jobs = jobs
         routes.get("/api/v1/catalogs/{id}/settings", options: RouteOptions(authentication: .signedIn)) {
             request, context in
             let id = try context.require("id", as: String.self)
@@ -35,10 +42,20 @@ struct SearchSettingsAPI {
         routes.on(.patch, "/api/v1/catalogs/{id}/settings", options: CatalogManagementAPI.changeOptions) {
             request, context in
             let id = try context.require("id", as: String.self)
-            _ = try authentication.require(.manageCatalog, catalog: id, request, context)
+            let user = try authentication.require(.manageCatalog, catalog: id, request, context)
             try CatalogManagementAPI.requireJSON(
                 request, accepting: ["application/merge-patch+json", "application/json"])
             let patch = try CatalogDocument.MergePatch(request.body)
+            let revisions = CatalogManagementAPI.revisions(request)
+            if ImportAPI.prefersAsync(request),
+                let records = try management.rebuildSize(id, in: stores, ifRevision: revisions, change: { current in
+                    try SearchSettingsDocument.merging(patch, into: current)
+                })
+            {
+                return try Self.startRebuild(
+                    id, records: records, patch: patch, revisions: revisions, owner: user.id, jobs: jobs,
+                    management: management, stores: stores)
+            }
             let updated = try management.updateSearchSettings(
                 id, in: stores, ifRevision: CatalogManagementAPI.revisions(request),
                 isCancelled: { context.isCancelled() }
@@ -47,6 +64,30 @@ struct SearchSettingsAPI {
             }
             return try Self.answer(updated)
         }
+    }
+
+    /// Runs a settings change that builds the index again as a job of `owner`'s: 202 with the
+    /// job's state and `Location`, as a background import answers.
+    static func startRebuild(
+        _ id: String, records: Int, patch: CatalogDocument.MergePatch, revisions: Set<String>?, owner: Int64,
+        jobs: ImportJobs, management: CatalogManagement, stores: any CatalogDatabase
+    ) throws -> Response {
+        let job = try jobs.start(catalog: id, owner: owner) { progress in
+            progress.report(.size(nil))
+            _ = try management.updateSearchSettings(
+                id, in: stores, ifRevision: revisions, isCancelled: progress.isStopped,
+                recordsRead: { progress.report(.records($0)) }
+            ) { current in
+                try SearchSettingsDocument.merging(patch, into: current)
+            }
+            return ImportSummary(
+                read: records, total: records, added: 0, updated: 0, removed: 0,
+                notes: ["the search settings changed: the index was built again from \(records) records"])
+        }
+        var response = try JSONResponse.make(job.document, status: .accepted)
+        response.headers["Location"] = ImportJobs.path(job.id)
+        response.headers["Preference-Applied"] = "respond-async"
+        return response
     }
 
     /// The settings with the catalog's `ETag`, kept out of shared caches (they are its managers').
