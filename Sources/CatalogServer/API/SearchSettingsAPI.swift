@@ -48,9 +48,11 @@ struct SearchSettingsAPI {
             let patch = try CatalogDocument.MergePatch(request.body)
             let revisions = CatalogManagementAPI.revisions(request)
             if ImportAPI.prefersAsync(request),
-                let records = try management.rebuildSize(id, in: stores, ifRevision: revisions, change: { current in
-                    try SearchSettingsDocument.merging(patch, into: current)
-                })
+                let records = try management.rebuildSize(
+                    id, in: stores, ifRevision: revisions,
+                    change: { current in
+                        try SearchSettingsDocument.merging(patch, into: current)
+                    })
             {
                 return try Self.startRebuild(
                     id, records: records, patch: patch, revisions: revisions, owner: user.id, jobs: jobs,
