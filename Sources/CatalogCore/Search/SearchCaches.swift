@@ -37,6 +37,9 @@ final class SearchCaches: Sendable {
         enum Set: Hashable {
             case term(Int)
             case word(WordKey, kind: UInt8)
+            /// The terms of a filter's condition (``FieldFilter``), by the lexicon's term
+            /// indexes it unites.
+            case filter(String)
         }
         var index: UInt64
         var set: Set

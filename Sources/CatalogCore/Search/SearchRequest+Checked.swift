@@ -22,7 +22,10 @@ extension SearchRequest {
         public let countries: [CountryCode]
         /// The price range, either side open.
         public let price: NumericRange?
-        /// Which facet counts to add.
+        /// A filter on any fields, at most ``maxFilterConditions`` conditions (the searcher
+        /// checks its fields against the catalog's).
+        public let filter: FilterExpression?
+        /// Which facet counts to add, each once, at most ``CatalogLimits/maxFilters``.
         public let facets: [SearchFacet]
         /// The order of the results.
         public let sort: SearchSort
@@ -31,6 +34,9 @@ extension SearchRequest {
         public let after: String?
         /// Results per page, 1 to ``CatalogLimits/maxSearchLimit``.
         public let limit: Int
+
+        /// The most conditions a filter may have: each is a set of documents a search works out.
+        public static let maxFilterConditions = 100
 
         /// Checks `request`: country codes upper-cased, an empty scope meaning all records,
         /// empty filters dropped.
@@ -71,7 +77,14 @@ extension SearchRequest {
             self.scope = scope
             self.categories = categories
             self.price = request.price
-            self.facets = request.facets
+            if let filter = request.filter, filter.conditions.count > Self.maxFilterConditions {
+                throw SearchRequestError("'filter' has more than \(Self.maxFilterConditions) conditions")
+            }
+            self.filter = request.filter
+            var seen: Set<SearchFacet> = []
+            let facets = request.facets.filter { seen.insert($0).inserted }
+            guard facets.count <= maxFilters else { throw SearchRequestError("at most \(maxFilters) 'facets'") }
+            self.facets = facets
             self.sort = request.sort
             self.after = request.after
             self.limit = request.limit
