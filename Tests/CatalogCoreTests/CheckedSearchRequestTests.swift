@@ -47,8 +47,12 @@ import Testing
             try SearchSort(parameter: "cheap")
         }
         #expect(try SearchFacet.list(parameter: "categories,country") == [.categories, .country])
-        #expect(throws: SearchRequestError("'facets' takes categories and/or country")) {
-            try SearchFacet.list(parameter: "categories,colour")
+        #expect(try SearchFacet.list(parameter: "category,Origin") == [.categories, .field("Origin")])
+        #expect(
+            throws: SearchRequestError(
+                "'facets' takes categories, country or field names, comma-separated; \"a\u{7}b\" is not one")
+        ) {
+            try SearchFacet.list(parameter: "categories,a\u{7}b")
         }
         #expect(try NumericRange.parse(parameter: "10..") == NumericRange(lower: 10, upper: nil))
         #expect(try NumericRange.parse(parameter: "..") == nil)

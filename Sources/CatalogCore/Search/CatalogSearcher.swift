@@ -280,7 +280,9 @@ public struct CatalogSearcher {
                 merged[key] = sum
             }
         }
-        if case .field = facet { return Array(merged.values.sorted(by: FacetCount.fieldOrder).prefix(Self.maxFacetValues)) }
+        if case .field = facet {
+            return Array(merged.values.sorted(by: FacetCount.fieldOrder).prefix(Self.maxFacetValues))
+        }
         let order = Dictionary(
             catalog.categories.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { a, _ in a })
         let sorted = merged.values.sorted { a, b in

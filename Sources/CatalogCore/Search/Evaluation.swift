@@ -367,7 +367,8 @@ final class Evaluation {
             for group in groups {
                 let set =
                     group.terms.count >= TermSet.sharedFrom
-                    ? TermSet(group.terms, of: lexicon, word: .filter("\(group.terms)")) : TermSet(group.terms, of: lexicon)
+                    ? TermSet(group.terms, of: lexicon, word: .filter("\(group.terms)"))
+                    : TermSet(group.terms, of: lexicon)
                 values.append((group.spelling, set))
             }
         case .categories:

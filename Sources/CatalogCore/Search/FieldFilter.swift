@@ -63,7 +63,8 @@ final class FieldFilter {
                 for offset in 0..<size {
                     let price = prices[first + offset]
                     // NaN (no price) passes no comparison.
-                    if (lowerIncluded ? price >= lower : price > lower) && (upperIncluded ? price <= upper : price < upper)
+                    if (lowerIncluded ? price >= lower : price > lower)
+                        && (upperIncluded ? price <= upper : price < upper)
                     {
                         allowed.insert(offset)
                     }
@@ -101,8 +102,7 @@ final class FieldFilter {
         }
     }
 
-    private static func node(_ condition: FilterCondition, lexicon: Lexicon, categoryNumbers: [String: Int]) -> Node
-    {
+    private static func node(_ condition: FilterCondition, lexicon: Lexicon, categoryNumbers: [String: Int]) -> Node {
         let field = condition.field
         if field == "price" { return priceNode(condition.test) }
         // The terms one value stands for.
@@ -135,14 +135,17 @@ final class FieldFilter {
             let isLower = op == .greater || op == .greaterOrEqual
             return orderedNode(field, lower: isLower ? bound : nil, upper: isLower ? nil : bound, lexicon: lexicon)
         case .range(let lower, let upper):
-            return orderedNode(field, lower: lower.map { ($0, true) }, upper: upper.map { ($0, true) }, lexicon: lexicon)
+            return orderedNode(
+                field, lower: lower.map { ($0, true) }, upper: upper.map { ($0, true) }, lexicon: lexicon)
         }
     }
 
     /// The value terms of every spelling of `value`, and its number and date terms.
     private static func equalTerms(_ field: String, _ value: FilterValue, lexicon: Lexicon) -> [Int] {
-        var terms = Array(lexicon.range(prefix: IndexTerms.fieldValuePrefix(field, folded: TextFolding.fold(value.text))))
-        if let number = value.number, let term = lexicon.index(of: IndexTerms.fieldOrdered(.fieldNumber, field, number)) {
+        var terms = Array(
+            lexicon.range(prefix: IndexTerms.fieldValuePrefix(field, folded: TextFolding.fold(value.text))))
+        if let number = value.number, let term = lexicon.index(of: IndexTerms.fieldOrdered(.fieldNumber, field, number))
+        {
             terms.append(term)
         }
         if let date = value.date, let term = lexicon.index(of: IndexTerms.fieldOrdered(.fieldDate, field, date)) {
