@@ -255,6 +255,24 @@ import Testing
     }
 
     @Test(arguments: engines)
+    func aFacetOfManyValuesCountsTheMostCommon(engine: TemporaryDatabase.Engine) throws {
+        let fixture = try StoreFixture(engine)
+        let parts = (0..<160).map { n in
+            Record(
+                id: "p\(n)", title: "Part \(n)", fields: ["Maker": .text(n < 30 ? "Acme" : n < 45 ? "Bolt" : "m\(n)")])
+        }
+        try fixture.load(CatalogDefinition(id: "parts", title: "Parts", locale: "en"), parts)
+        for _ in 0..<2 {  // the second time from the shared caches
+            let counts = try fixture.read { reader in
+                try reader.search(
+                    SearchRequest(query: "", facets: [.field("Maker")]).checked(), in: reader.requireCatalog("parts"))
+            }.facets[.field("Maker")]
+            #expect(counts?.count == CatalogSearcher.maxFacetValues)
+            #expect(counts?.prefix(2) == [FacetCount(value: "Acme", count: 30), FacetCount(value: "Bolt", count: 15)])
+        }
+    }
+
+    @Test(arguments: engines)
     func aFacetsValuesAreSearchedByPrefix(engine: TemporaryDatabase.Engine) throws {
         let fixture = try fixture(engine)
         func values(_ facet: SearchFacet, _ prefix: String, filter: FilterExpression? = nil, limit: Int = 50) throws

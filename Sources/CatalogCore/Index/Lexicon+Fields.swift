@@ -1,8 +1,9 @@
 import CatalogModel
+import Synchronization
 
 /// One value of a record field in a lexicon, case and accents aside: the run of value terms
 /// (``IndexTermKind/fieldValue``) of its spellings.
-struct FieldValueGroup {
+struct FieldValueGroup: Sendable {
     /// The terms of its spellings, a run in byte order.
     var terms: Range<Int>
     /// The folded value.
@@ -111,5 +112,31 @@ extension Lexicon {
             statistics[name] = field
         }
         return statistics
+    }
+}
+
+extension CatalogSearchIndex {
+    /// The ``CatalogSearcher/maxFacetValues`` values of `field` most records have (whose folded
+    /// text starts with `prefix`), in the byte order of their folded text: worked out once per
+    /// index, field and prefix and kept in the shared caches, since a field of many values has
+    /// as many terms to read.
+    func topFieldValues(_ field: String, foldedPrefix prefix: String) -> [FieldValueGroup] {
+        let key = SearchCaches.FacetKey(index: cacheID, field: field, prefix: prefix)
+        if let known = SearchCaches.shared.facets.withLock({ $0.value(for: key, cost: Self.bytes(of:)) }) { return known }
+        var groups = lexicon.fieldValueGroups(field, foldedPrefix: prefix)
+        if groups.count > CatalogSearcher.maxFacetValues {
+            // The most frequent values; ties in value order.
+            groups = groups.enumerated().sorted {
+                $0.element.count != $1.element.count ? $0.element.count > $1.element.count : $0.offset < $1.offset
+            }
+            .prefix(CatalogSearcher.maxFacetValues).map(\.element).sorted { $0.terms.lowerBound < $1.terms.lowerBound }
+        }
+        SearchCaches.shared.facets.withLock { $0.insert(groups, for: key, cost: Self.bytes(of: groups)) }
+        return groups
+    }
+
+    /// What a list of values costs the cache (an estimate).
+    static func bytes(of groups: [FieldValueGroup]) -> Int {
+        groups.reduce(0) { $0 + 48 + $1.folded.utf8.count + $1.spelling.utf8.count }
     }
 }

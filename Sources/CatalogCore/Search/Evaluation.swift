@@ -356,15 +356,8 @@ final class Evaluation {
         var values: [(value: String, set: TermSet)] = []
         switch facet {
         case .field(let name):
-            var groups = lexicon.fieldValueGroups(name, foldedPrefix: valuePrefix)
-            if groups.count > CatalogSearcher.maxFacetValues {
-                // The most frequent values, before any set is made of them; ties in value order.
-                groups = groups.enumerated().sorted {
-                    $0.element.count != $1.element.count ? $0.element.count > $1.element.count : $0.offset < $1.offset
-                }
-                .prefix(CatalogSearcher.maxFacetValues).map(\.element)
-            }
-            for group in groups {
+            // The most frequent values, before any set is made of them.
+            for group in index.topFieldValues(name, foldedPrefix: valuePrefix) {
                 let set =
                     group.terms.count >= TermSet.sharedFrom
                     ? TermSet(group.terms, of: lexicon, word: .filter("\(group.terms)"))

@@ -210,9 +210,46 @@ final class FieldFilter {
         guard sorted.count >= TermSet.sharedFrom, let first = sorted.first, let last = sorted.last else {
             return TermSet(sorted, of: lexicon)
         }
-        if last - first + 1 == sorted.count { return TermSet(sorted, of: lexicon, word: .filter("\(first)-\(last)")) }
+        if last - first + 1 == sorted.count {
+            return KeptTermSet(sorted, of: lexicon, key: .filter("\(first)-\(last)"))
+        }
         guard sorted.count <= 64 else { return TermSet(sorted, of: lexicon) }
-        return TermSet(sorted, of: lexicon, word: .filter(sorted.map(String.init).joined(separator: ",")))
+        return KeptTermSet(sorted, of: lexicon, key: .filter(sorted.map(String.init).joined(separator: ",")))
+    }
+}
+
+/// A filter condition's set of many terms (a range over many numbers) whose chunk bitmaps an
+/// earlier search may have left in the shared caches: its terms' documents are gathered only
+/// for a chunk the caches do not hold, so a repeated range costs a lookup per chunk.
+final class KeptTermSet: TermSet {
+    private let terms: [Int]
+    private let lexicon: Lexicon
+    private let key: SearchCaches.SetKey.Set
+    private var gathered: TermSet?
+
+    init(_ terms: [Int], of lexicon: Lexicon, key: SearchCaches.SetKey.Set) {
+        self.terms = terms
+        self.lexicon = lexicon
+        self.key = key
+        super.init()
+    }
+
+    override var isEmpty: Bool { terms.isEmpty }
+
+    override func covers(_ chunk: Int) -> Bool { set().covers(chunk) }
+
+    override func bitmap(_ chunk: Int, _ index: CatalogSearchIndex, _ reader: any SearchIndexReading) throws
+        -> ChunkBitmap
+    {
+        if let kept = index.setBitmap(key, chunk: chunk) { return kept }
+        return try set().bitmap(chunk, index, reader)
+    }
+
+    private func set() -> TermSet {
+        if let gathered { return gathered }
+        let set = TermSet(terms, of: lexicon, word: key)
+        gathered = set
+        return set
     }
 }
 
