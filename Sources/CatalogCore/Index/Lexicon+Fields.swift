@@ -122,7 +122,9 @@ extension CatalogSearchIndex {
     /// as many terms to read.
     func topFieldValues(_ field: String, foldedPrefix prefix: String) -> [FieldValueGroup] {
         let key = SearchCaches.FacetKey(index: cacheID, field: field, prefix: prefix)
-        if let known = SearchCaches.shared.facets.withLock({ $0.value(for: key, cost: Self.bytes(of:)) }) { return known }
+        if let known = SearchCaches.shared.facets.withLock({ $0.value(for: key, cost: Self.bytes(of:)) }) {
+            return known
+        }
         var groups = lexicon.fieldValueGroups(field, foldedPrefix: prefix)
         if groups.count > CatalogSearcher.maxFacetValues {
             // The most frequent values; ties in value order.
