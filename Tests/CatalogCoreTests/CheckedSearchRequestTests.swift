@@ -48,6 +48,17 @@ import Testing
         }
         #expect(try SearchFacet.list(parameter: "categories,country") == [.categories, .country])
         #expect(try SearchFacet.list(parameter: "category,Origin") == [.categories, .field("Origin")])
+        // A filter's size and depth are bounded.
+        let condition = FilterExpression.condition(FilterCondition(field: "Year", test: .exists))
+        var deep = condition
+        for _ in 0..<40 { deep = .not(deep) }
+        #expect(throws: SearchRequestError("'filter' nests more than 32 levels deep")) {
+            try SearchRequest(query: "", filter: deep).checked()
+        }
+        #expect(throws: SearchRequestError("'filter' has more than 100 conditions")) {
+            try SearchRequest(query: "", filter: .or(Array(repeating: condition, count: 101))).checked()
+        }
+        #expect(try SearchRequest(query: "", filter: .and([condition, .not(condition)])).checked().filter != nil)
         #expect(
             throws: SearchRequestError(
                 "'facets' takes categories, country or field names, comma-separated; \"a\u{7}b\" is not one")

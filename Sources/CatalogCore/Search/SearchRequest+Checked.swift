@@ -37,6 +37,18 @@ extension SearchRequest {
 
         /// The most conditions a filter may have: each is a set of documents a search works out.
         public static let maxFilterConditions = 100
+        /// The deepest a filter's `AND`, `OR`, `NOT` and parentheses may nest.
+        public static let maxFilterDepth = 32
+
+        /// How deep `expression` nests, counted up to just past `limit`.
+        static func depth(of expression: FilterExpression, limit: Int) -> Int {
+            guard limit >= 0 else { return 1 }
+            switch expression {
+            case .condition: return 1
+            case .not(let inner): return 1 + depth(of: inner, limit: limit - 1)
+            case .and(let list), .or(let list): return 1 + (list.map { depth(of: $0, limit: limit - 1) }.max() ?? 0)
+            }
+        }
 
         /// Checks `request`: country codes upper-cased, an empty scope meaning all records,
         /// empty filters dropped.
@@ -79,6 +91,9 @@ extension SearchRequest {
             self.price = request.price
             if let filter = request.filter, filter.conditions.count > Self.maxFilterConditions {
                 throw SearchRequestError("'filter' has more than \(Self.maxFilterConditions) conditions")
+            }
+            if let filter = request.filter, Self.depth(of: filter, limit: Self.maxFilterDepth) > Self.maxFilterDepth {
+                throw SearchRequestError("'filter' nests more than \(Self.maxFilterDepth) levels deep")
             }
             self.filter = request.filter
             var seen: Set<SearchFacet> = []
