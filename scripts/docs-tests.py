@@ -289,7 +289,8 @@ def check_api_shapes(scratch, api_page, record_keys, openapi):
                            cwd=scratch.dir, input="docs-password\n", capture_output=True, text=True,
                            check=True).stdout.strip()
     category = scratch.get("/api/v1/catalogs/cookbook/categories")["categories"][0]["name"]
-    values = {"id": "cookbook", "catalog": "cookbook", "item": "r01", "category": urllib.parse.quote(category)}
+    values = {"id": "cookbook", "catalog": "cookbook", "item": "r01", "category": urllib.parse.quote(category),
+              "field": "complexity"}
     scratch.get("/api/v1/favorites/cookbook/r01", token=token, method="PUT", body=b"")
     documented = set()
     for number, line in enumerate(api_page.read_text(encoding="utf-8").split("\n"), 1):

@@ -22,6 +22,8 @@ import Testing
                 typo-exempt:   (none)
                 exact fields:  id
                 searchable:    *
+                filterable:    (from the data)
+                facets:        (from the data)
 
                 """)
         #expect(try cli.run(["search", "gulyás", "--catalog", "cookbook"]).stdout.contains("0 found"))
@@ -46,6 +48,8 @@ import Testing
                 typo-exempt:   paprika
                 exact fields:  id
                 searchable:    *
+                filterable:    (from the data)
+                facets:        (from the data)
 
                 """)
         let found = try cli.run(["search", "gulyás", "--catalog", "cookbook"]).stdout
@@ -59,6 +63,20 @@ import Testing
         let titles = try cli.run(["settings", "cookbook", "--searchable", "title,subtitle", "--json"])
         #expect(try json(titles.stdout)["searchableFields"] as? [String] == ["title", "subtitle"])
         #expect(!(try cli.run(["search", "burgonya", "--catalog", "cookbook"]).stdout.contains("r21\t")))
+
+        // Filterable fields and facets: listed, shown with the catalog's fields, and from the data again.
+        let listed = try cli.run([
+            "settings", "cookbook", "--filterable", "complexity", "--facets", "complexity", "--json",
+        ])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        let document = try json(listed.stdout)
+        #expect(document["filterableFields"] as? [String] == ["complexity"])
+        #expect(document["facetFields"] as? [String] == ["complexity"])
+        let fields = try #require(document["fields"] as? [[String: Any]])
+        #expect(fields.compactMap { $0["name"] as? String } == ["complexity"])
+        #expect(try cli.run(["settings", "cookbook"]).stdout.contains("filterable:    complexity\n"))
+        let restored = try cli.run(["settings", "cookbook", "--filterable", "", "--facets", "", "--json"])
+        #expect(try json(restored.stdout)["filterableFields"] == nil)
 
         // An empty value removes a setting.
         let cleared = try cli.run(["settings", "cookbook", "--synonyms", "", "--json"])

@@ -47,8 +47,23 @@ import Testing
             try SearchSort(parameter: "cheap")
         }
         #expect(try SearchFacet.list(parameter: "categories,country") == [.categories, .country])
-        #expect(throws: SearchRequestError("'facets' takes categories and/or country")) {
-            try SearchFacet.list(parameter: "categories,colour")
+        #expect(try SearchFacet.list(parameter: "category,Origin") == [.categories, .field("Origin")])
+        // A filter's size and depth are bounded.
+        let condition = FilterExpression.condition(FilterCondition(field: "Year", test: .exists))
+        var deep = condition
+        for _ in 0..<40 { deep = .not(deep) }
+        #expect(throws: SearchRequestError("'filter' nests more than 32 levels deep")) {
+            try SearchRequest(query: "", filter: deep).checked()
+        }
+        #expect(throws: SearchRequestError("'filter' has more than 100 conditions")) {
+            try SearchRequest(query: "", filter: .or(Array(repeating: condition, count: 101))).checked()
+        }
+        #expect(try SearchRequest(query: "", filter: .and([condition, .not(condition)])).checked().filter != nil)
+        #expect(
+            throws: SearchRequestError(
+                "'facets' takes categories, country or field names, comma-separated; \"a\u{7}b\" is not one")
+        ) {
+            try SearchFacet.list(parameter: "categories,a\u{7}b")
         }
         #expect(try NumericRange.parse(parameter: "10..") == NumericRange(lower: 10, upper: nil))
         #expect(try NumericRange.parse(parameter: "..") == nil)

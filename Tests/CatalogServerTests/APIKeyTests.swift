@@ -177,6 +177,10 @@ import Testing
         for scope in all.object["scopes"] as? [[String: Any]] ?? [] {
             #expect((scope["count"] as? Int ?? 0) <= 4, "\(scope)")
         }
+        // A facet's value search counts the key's records only.
+        let countries = try fixture.request("/api/v1/catalogs/products/facets/country?q=", token: dealer)
+        #expect(countries.status == 200, "\(countries.text)")
+        #expect((countries.object["values"] as? [[String: Any]])?.compactMap { $0["value"] as? String } == ["DE"])
         // Asking for more never widens it; asking for another country finds nothing.
         #expect(
             try fixture.request("/api/v1/catalogs/products/search?q=saw", token: dealer).object["total"] as? Int == 1)

@@ -37,7 +37,8 @@ import Testing
         #expect(initial.status == 200)
         #expect(
             initial.text
-                == #"{"searchableFields":["*"],"stopWords":[],"synonyms":[],"typos":{"exemptFields":["id"],"exemptWords":[],"#
+                == #"{"fields":[{"facet":true,"filterable":true,"kind":"text","name":"complexity","records":32}],"#
+                + #""searchableFields":["*"],"stopWords":[],"synonyms":[],"typos":{"exemptFields":["id"],"exemptWords":[],"#
                 + #""oneTypoFrom":5,"twoTyposFrom":9}}"#)
         #expect(initial.headers["Cache-Control"] == "private, no-store")
         #expect(try hits("gulyás").isEmpty)
@@ -47,7 +48,8 @@ import Testing
         #expect(changed.status == 200, "\(changed.text)")
         #expect(
             changed.text
-                == #"{"searchableFields":["*"],"stopWords":[],"synonyms":["gulyás, halászlé"],"typos":{"#
+                == #"{"fields":[{"facet":true,"filterable":true,"kind":"text","name":"complexity","records":32}],"#
+                + #""searchableFields":["*"],"stopWords":[],"synonyms":["gulyás, halászlé"],"typos":{"#
                 + #""exemptFields":["id"],"exemptWords":[],"oneTypoFrom":6,"twoTyposFrom":9}}"#)
         let etag = try #require(changed.headers["ETag"])
         #expect(try fixture.request("/api/v1/catalogs/cookbook/settings", token: admin).headers["ETag"] == etag)

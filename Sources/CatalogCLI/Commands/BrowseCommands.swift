@@ -189,11 +189,12 @@ struct SearchCommand: Command {
         return order
     }
     static let facets = Option<[SearchFacet]?>(
-        "facets", value: "LIST", help: "counts per value of categories and/or country (comma-separated)"
+        "facets", value: "LIST",
+        help: "counts per value of categories, country or any filterable field (comma-separated names)"
     ) { (text: String) throws(CLIError) -> [SearchFacet] in
         try text.split(separator: ",").map { (name: Substring) throws(CLIError) -> SearchFacet in
             guard let facet = SearchFacet(rawValue: name.trimmingCharacters(in: .whitespaces)) else {
-                throw CLIError.usage("--facets takes categories and/or country, not \"\(name)\"")
+                throw CLIError.usage("--facets takes categories, country or field names, not \"\(name.prefix(40))\"")
             }
             return facet
         }

@@ -33,14 +33,24 @@ struct SettingsCommand: Command {
         help: "the fields searched: title, subtitle, description, categories, id, extra fields' names, or * for "
             + "every other field (default *); builds the index again",
         parse: SettingsCommand.words)
-    static let json = CommonOptions.json.help("print the settings as GET /api/v1/catalogs/ID/settings shows them")
+    static let filterable = Option<[String]?>(
+        "filterable", value: "FIELDS",
+        help: "the fields filters and facets may name besides category, country and price; '' takes them from "
+            + "the data again (short texts with few values, numbers and dates)",
+        parse: SettingsCommand.words)
+    static let facets = Option<[String]?>(
+        "facets", value: "FIELDS", help: "the facets shown by default; '' takes them from the data again",
+        parse: SettingsCommand.words)
+    static let json = CommonOptions.json.help(
+        "print the settings as GET /api/v1/catalogs/ID/settings shows them, with the catalog's fields")
     static let options: [any OptionDeclaration] = [
-        synonyms, stopWords, typoMin, typoExempt, typoExemptFields, searchable, json,
+        synonyms, stopWords, typoMin, typoExempt, typoExemptFields, searchable, filterable, facets, json,
     ]
     static let usage = [
         Usage(
             "ID", .option(synonyms), .option(stopWords), .option(typoMin), .option(typoExempt),
-            .option(typoExemptFields), .option(searchable), .option(json), .option(CommonOptions.db))
+            .option(typoExemptFields), .option(searchable), .option(filterable), .option(facets), .option(json),
+            .option(CommonOptions.db))
     ]
     static let discussion = """
         Without options, prints catalog ID's search settings. Each option replaces one setting, as
@@ -49,7 +59,9 @@ struct SettingsCommand: Command {
         everywhere (the API, the web app, `catalog search`, offline catalogs): a word finds its
         synonyms too, ranked after exact matches; stop words leave queries of more than one word;
         words have typos by the lengths given. New searchable or typo-exempt fields build the
-        catalog's index again from its records. Exports keep the settings.
+        catalog's index again from its records. Filterable fields and facets are the data's
+        (text fields whose 200 most common values are those of at least half of their records,
+        numbers and dates) until listed. Exports keep the settings.
         """
 
     func run(_ context: CommandContext) throws {
@@ -61,11 +73,13 @@ struct SettingsCommand: Command {
         let exempt = try arguments[Self.typoExempt]
         let searchable = try arguments[Self.searchable]
         let exemptFields = try arguments[Self.typoExemptFields]
+        let filterable = try arguments[Self.filterable]
+        let facets = try arguments[Self.facets]
         let database = try context.openExisting()
         defer { database.close() }
         let settings: SearchSettings
         if rules.isEmpty && stopWords == nil && lengths == nil && exempt == nil && exemptFields == nil
-            && searchable == nil
+            && searchable == nil && filterable == nil && facets == nil
         {
             settings = try database.read { reader in
                 guard let catalog = try reader.catalog(id) else { throw CLIError.failure("no catalog named \"\(id)\"") }
@@ -86,12 +100,15 @@ struct SettingsCommand: Command {
                     if let searchable {
                         settings.searchableFields = searchable.isEmpty ? [SearchSettings.everyField] : searchable
                     }
+                    if let filterable { settings.filterableFields = filterable.isEmpty ? nil : filterable }
+                    if let facets { settings.facetFields = facets.isEmpty ? nil : facets }
                     return settings
                 }
             }.settings
         }
         if context.json {
-            context.output.line(try JSON.string(settings))
+            let fields = try database.read { reader in try reader.fields(of: reader.requireCatalog(id)) }
+            context.output.line(try JSON.string(SearchSettingsDocument.Shown(settings: settings, fields: fields)))
         } else {
             for line in Self.text(settings) { context.output.line(line) }
         }
@@ -110,6 +127,8 @@ struct SettingsCommand: Command {
         lines.append("typo-exempt:   " + list(typos.exemptWords))
         lines.append("exact fields:  " + list(typos.exemptFields))
         lines.append("searchable:    " + list(settings.searchableFields))
+        lines.append("filterable:    " + (settings.filterableFields.map(list) ?? "(from the data)"))
+        lines.append("facets:        " + (settings.facetFields.map(list) ?? "(from the data)"))
         return lines
     }
 
@@ -164,6 +183,8 @@ struct SettingsCommand: Command {
         case "typos" where tokens.count > 1 && tokens[1] == "exemptFields": option = "--typo-exempt-fields"
         case "typos": option = "--typo-min"
         case "searchableFields": option = "--searchable"
+        case "filterableFields": option = "--filterable"
+        case "facetFields": option = "--facets"
         default: option = problem.pointer
         }
         return "\(option): \(problem.message)"

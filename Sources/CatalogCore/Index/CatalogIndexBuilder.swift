@@ -374,6 +374,7 @@ public final class CatalogIndexBuilder {
                 lastChunk: lastChunk)
         }
         try sink.write(blob: lexicon.serialized(), named: SearchBlobs.lexicon)
+        try sink.write(blob: [1], named: SearchBlobs.fieldTerms)
         try ImportProfile.step("infix index") {
             try sink.write(blob: InfixIndex(titleWordsOf: lexicon).serialized(), named: SearchBlobs.infix)
         }
@@ -568,10 +569,13 @@ public enum SearchBlobs {
     public static let lexicon = "lexicon"
     /// The ``InfixIndex``.
     public static let infix = "title_infix"
+    /// A marker: the index has the terms of every record field's values (``IndexTerms/fieldTerms(_:_:)``),
+    /// which indexes built before them lack (``CatalogMaintenance`` builds those again).
+    public static let fieldTerms = "field_terms_v1"
 
     /// Every blob an index may have, for copying an index (offline snapshots).
     public static let all = [
-        lexicon, infix, DocumentAttributes.ranksBlob, DocumentAttributes.browseOrderBlob,
+        lexicon, infix, fieldTerms, DocumentAttributes.ranksBlob, DocumentAttributes.browseOrderBlob,
         DocumentAttributes.pricesBlob, DocumentAttributes.priceOrderBlob,
     ]
 }

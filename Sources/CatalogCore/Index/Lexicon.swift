@@ -92,6 +92,12 @@ public struct Lexicon: Sendable {
         }
     }
 
+    /// The index of the first term not before `key` in byte order (``count`` when every term is):
+    /// where a run of terms from `key` on starts.
+    public func firstIndex(notBefore key: some Collection<UInt8>) -> Int {
+        withKey(key) { lowerBound($0) }
+    }
+
     /// The first index at or after `index` whose term does not start with `prefix`, found by
     /// galloping forward: cheap when the run of terms with the prefix is short.
     public func endOfPrefix(from index: Int, prefix: some Collection<UInt8>) -> Int {

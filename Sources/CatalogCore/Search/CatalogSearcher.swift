@@ -122,14 +122,8 @@ public struct CatalogSearcher {
         let rules = SearchRules(catalog.definition.searchSettings)
         let query = rules.query(request.query)
         let scopes = catalog.scopes
-        var selected: ScopeDefinition?
-        if let label = request.scope, !label.isEmpty {
-            guard let match = scopes.first(where: { $0.label == label }) else {
-                throw StorageError(
-                    .nameNotFound, "catalog \"\(catalog.definition.id)\" has no scope \"\(label.prefix(80))\"")
-            }
-            selected = match.categories.isEmpty ? nil : match
-        }
+        let selected = try scope(named: request.scope, in: scopes)
+        try checkFields(request)
         let budget = CountBudget(countBudget)
         let live = isSingle ? segments : segments.filter { $0.liveCount > 0 }
         let evaluations = try live.map { segment in
@@ -205,19 +199,89 @@ public struct CatalogSearcher {
             next: next?.text, facets: facets, suggestion: suggestion)
     }
 
+    /// The scope a request names, nil for all records (or a scope of every record).
+    ///
+    /// - Throws: ``StorageError`` `.nameNotFound` for a scope the catalog does not have.
+    private func scope(named label: String?, in scopes: [ScopeDefinition]) throws -> ScopeDefinition? {
+        guard let label, !label.isEmpty else { return nil }
+        guard let match = scopes.first(where: { $0.label == label }) else {
+            throw StorageError(
+                .nameNotFound, "catalog \"\(catalog.definition.id)\" has no scope \"\(label.prefix(80))\"")
+        }
+        return match.categories.isEmpty ? nil : match
+    }
+
+    /// The values of a facet that start with `request.query` (case and accents aside), with their
+    /// counts among the records of the request's scope that pass its filters: a search inside a
+    /// long list of values (`GET /api/v1/catalogs/{id}/facets/{field}?q=…`). At most `limit`
+    /// values (and ``maxFacetValues``), the most common first, then by value.
+    ///
+    /// - Throws: ``StorageError`` `.invalidArgument` for a field the catalog does not have or
+    ///   may not filter on, or a bad filter; `.nameNotFound` for an unknown scope.
+    public func facetValues(of facet: SearchFacet, _ request: SearchRequest.Checked, limit: Int) throws
+        -> [FacetCount]
+    {
+        try checkFields(request)
+        if case .field(let name) = facet {
+            try FieldFilter.checkFacet(
+                name, lexicons: segments.map(\.index.lexicon), settings: catalog.definition.searchSettings)
+        }
+        let rules = SearchRules(catalog.definition.searchSettings)
+        let selected = try scope(named: request.scope, in: catalog.scopes)
+        let budget = CountBudget(countBudget)
+        let live = isSingle ? segments : segments.filter { $0.liveCount > 0 }
+        let evaluations = try live.map { segment in
+            try Evaluation(
+                segment: segment, catalog: catalog, query: rules.query(""), rules: rules, request: request,
+                scope: selected?.categories ?? [], budget: budget)
+        }
+        let prefix = IndexTerms.valueKey(request.query)
+        var counts: [FacetCount]
+        if case .field = facet {
+            counts = try mergedFacetCounts(facet, evaluations, valuePrefix: prefix)
+        } else {
+            counts = try mergedFacetCounts(facet, evaluations).filter { IndexTerms.valueKey($0.value).hasPrefix(prefix) }
+        }
+        return Array(counts.prefix(max(0, min(limit, Self.maxFacetValues))))
+    }
+
+    /// Checks the fields a request's filter and facets name against the catalog's
+    /// (``FieldFilter/check(_:lexicons:settings:)``).
+    func checkFields(_ request: SearchRequest.Checked) throws {
+        let lexicons = segments.map(\.index.lexicon)
+        let settings = catalog.definition.searchSettings
+        if let filter = request.filter { try FieldFilter.check(filter, lexicons: lexicons, settings: settings) }
+        for case .field(let name) in request.facets {
+            try FieldFilter.checkFacet(name, lexicons: lexicons, settings: settings)
+        }
+    }
+
     /// A facet's counts over every segment: each value's counts added up, largest first, at most
-    /// ``maxFacetValues`` values.
-    private func mergedFacetCounts(_ facet: SearchFacet, _ evaluations: [Evaluation]) throws -> [FacetCount] {
-        if evaluations.count == 1 { return try evaluations[0].facetCounts(facet) }
+    /// ``maxFacetValues`` values. A field's values are one value case and accents aside, shown
+    /// in the spelling of the segment that counts most of them.
+    private func mergedFacetCounts(_ facet: SearchFacet, _ evaluations: [Evaluation], valuePrefix: String = "")
+        throws -> [FacetCount]
+    {
+        if evaluations.count == 1 { return try evaluations[0].facetCounts(facet, valuePrefix: valuePrefix) }
         var merged: [String: FacetCount] = [:]
+        var spellingCounts: [String: Int] = [:]
         for evaluation in evaluations {
-            for count in try evaluation.facetCounts(facet) {
-                var sum = merged[count.value] ?? FacetCount(value: count.value, count: 0, capped: false)
+            for count in try evaluation.facetCounts(facet, valuePrefix: valuePrefix) {
+                var key = count.value
+                if case .field = facet { key = IndexTerms.valueKey(count.value) }
+                var sum = merged[key] ?? FacetCount(value: count.value, count: 0, capped: false)
+                if count.count > spellingCounts[key, default: 0] {
+                    sum.value = count.value
+                    spellingCounts[key] = count.count
+                }
                 sum.count += count.count
                 sum.capped = sum.capped || count.capped
                 if sum.count > SearchResponse.countCap { (sum.count, sum.capped) = (SearchResponse.countCap, true) }
-                merged[count.value] = sum
+                merged[key] = sum
             }
+        }
+        if case .field = facet {
+            return Array(merged.values.sorted(by: FacetCount.fieldOrder).prefix(Self.maxFacetValues))
         }
         let order = Dictionary(
             catalog.categories.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { a, _ in a })

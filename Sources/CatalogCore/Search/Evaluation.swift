@@ -17,6 +17,8 @@ final class Evaluation {
     private let categoryFilters: [TermSet]
     private let countryFilter: TermSet?
     private let priceFilter: NumericRange?
+    /// The filter on any fields (`filter=`), as this segment's sets.
+    private let fieldFilter: FieldFilter?
     private let scope: TermSet?
     /// Multi-word queries: the documents whose title is the query / starts with it, when few
     /// enough candidates to check.
@@ -85,6 +87,9 @@ final class Evaluation {
                 request.countries.compactMap { lexicon.index(of: IndexTerms.country($0.text)) }, of: lexicon)
         }
         priceFilter = request.price
+        fieldFilter = request.filter.map {
+            FieldFilter($0, index: segment.index, reader: segment.reader, categoryNumbers: categoryNumbers)
+        }
         countBudget = budget
         self.scope = scope.isEmpty ? nil : Self.intersection(scope.map(categorySet))
         if sequence.count >= 2 { try verifyTitles() }
@@ -151,6 +156,9 @@ final class Evaluation {
                 }
             }
             bitmap.formIntersection(allowed)
+        }
+        if let fieldFilter, !bitmap.isEmpty {
+            bitmap.formIntersection(try fieldFilter.bitmap(chunk, size: chunkSize(chunk)))
         }
         bases[chunk] = bitmap
         return bitmap
@@ -368,11 +376,21 @@ final class Evaluation {
     }
 
     /// The counts of a facet's values under the query, filters and scope, largest first: at
-    /// most ``CatalogSearcher/maxFacetValues`` values, the most frequent in the catalog first.
-    func facetCounts(_ facet: SearchFacet) throws -> [FacetCount] {
+    /// most ``CatalogSearcher/maxFacetValues`` values, the most frequent in the catalog first;
+    /// `valuePrefix`: of a field's facet, only the values that start with it (folded).
+    func facetCounts(_ facet: SearchFacet, valuePrefix: String = "") throws -> [FacetCount] {
         let lexicon = index.lexicon
         var values: [(value: String, set: TermSet)] = []
         switch facet {
+        case .field(let name):
+            // The most frequent values, before any set is made of them.
+            for group in index.topFieldValues(name, foldedPrefix: valuePrefix) {
+                let set =
+                    group.terms.count >= TermSet.sharedFrom
+                    ? TermSet(group.terms, of: lexicon, word: .filter("\(group.terms)"))
+                    : TermSet(group.terms, of: lexicon)
+                values.append((group.spelling, set))
+            }
         case .categories:
             for category in catalog.categories where category.count > 0 {
                 guard let term = lexicon.index(of: IndexTerms.category(category.id)) else { continue }
@@ -403,6 +421,7 @@ final class Evaluation {
             }
             if count > 0 { counts.append(FacetCount(value: value, count: count, capped: capped)) }
         }
+        if case .field = facet { return counts.sorted(by: FacetCount.fieldOrder) }
         return counts.sorted { $0.count != $1.count ? $0.count > $1.count : order[$0.value]! < order[$1.value]! }
     }
 

@@ -37,22 +37,35 @@ final class SearchCaches: Sendable {
         enum Set: Hashable {
             case term(Int)
             case word(WordKey, kind: UInt8)
+            /// The terms of a filter's condition (``FieldFilter``), by the lexicon's term
+            /// indexes it unites.
+            case filter(String)
         }
         var index: UInt64
         var set: Set
         var chunk: Int
     }
 
-    /// The budgets, in bytes: 32 MB in all.
+    /// A field's most common values in one index, whose folded text starts with `prefix`
+    /// (``CatalogSearchIndex/topFieldValues(_:foldedPrefix:)``).
+    struct FacetKey: Hashable {
+        var index: UInt64
+        var field: String
+        var prefix: String
+    }
+
+    /// The budgets, in bytes: 32 MB in all, and 2 MB of facet values.
     enum Budget {
         static let chunks = 16 << 20
         static let words = 4 << 20
         static let sets = 12 << 20
+        static let facets = 2 << 20
     }
 
     let chunks = Mutex(GenerationCache<ChunkKey, [UInt8]>(budget: Budget.chunks))
     let words = Mutex(GenerationCache<WordKey, WordTerms>(budget: Budget.words))
     let sets = Mutex(GenerationCache<SetKey, ChunkBitmap>(budget: Budget.sets))
+    let facets = Mutex(GenerationCache<FacetKey, [FieldValueGroup]>(budget: Budget.facets))
 
     private let nextID = Atomic<UInt64>(1)
 

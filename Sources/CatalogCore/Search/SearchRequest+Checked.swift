@@ -22,7 +22,10 @@ extension SearchRequest {
         public let countries: [CountryCode]
         /// The price range, either side open.
         public let price: NumericRange?
-        /// Which facet counts to add.
+        /// A filter on any fields, at most ``maxFilterConditions`` conditions (the searcher
+        /// checks its fields against the catalog's).
+        public let filter: FilterExpression?
+        /// Which facet counts to add, each once, at most ``CatalogLimits/maxFilters``.
         public let facets: [SearchFacet]
         /// The order of the results.
         public let sort: SearchSort
@@ -31,6 +34,21 @@ extension SearchRequest {
         public let after: String?
         /// Results per page, 1 to ``CatalogLimits/maxSearchLimit``.
         public let limit: Int
+
+        /// The most conditions a filter may have: each is a set of documents a search works out.
+        public static let maxFilterConditions = 100
+        /// The deepest a filter's `AND`, `OR`, `NOT` and parentheses may nest.
+        public static let maxFilterDepth = 32
+
+        /// How deep `expression` nests, counted up to just past `limit`.
+        static func depth(of expression: FilterExpression, limit: Int) -> Int {
+            guard limit >= 0 else { return 1 }
+            switch expression {
+            case .condition: return 1
+            case .not(let inner): return 1 + depth(of: inner, limit: limit - 1)
+            case .and(let list), .or(let list): return 1 + (list.map { depth(of: $0, limit: limit - 1) }.max() ?? 0)
+            }
+        }
 
         /// Checks `request`: country codes upper-cased, an empty scope meaning all records,
         /// empty filters dropped.
@@ -71,7 +89,17 @@ extension SearchRequest {
             self.scope = scope
             self.categories = categories
             self.price = request.price
-            self.facets = request.facets
+            if let filter = request.filter, filter.conditions.count > Self.maxFilterConditions {
+                throw SearchRequestError("'filter' has more than \(Self.maxFilterConditions) conditions")
+            }
+            if let filter = request.filter, Self.depth(of: filter, limit: Self.maxFilterDepth) > Self.maxFilterDepth {
+                throw SearchRequestError("'filter' nests more than \(Self.maxFilterDepth) levels deep")
+            }
+            self.filter = request.filter
+            var seen: Set<SearchFacet> = []
+            let facets = request.facets.filter { seen.insert($0).inserted }
+            guard facets.count <= maxFilters else { throw SearchRequestError("at most \(maxFilters) 'facets'") }
+            self.facets = facets
             self.sort = request.sort
             self.after = request.after
             self.limit = request.limit

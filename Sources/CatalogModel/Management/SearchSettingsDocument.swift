@@ -5,16 +5,47 @@ import Foundation
 /// at its JSON pointer.
 ///
 /// Members: `synonyms` (rules as text: `"auto, car"`, `"phone => iphone"`), `stopWords`,
-/// `typos` (`oneTypoFrom`, `twoTyposFrom`, `exemptWords`, `exemptFields`) and `searchableFields`. A member set to `null` takes its
-/// default again; any other member is a problem.
+/// `typos` (`oneTypoFrom`, `twoTyposFrom`, `exemptWords`, `exemptFields`), `searchableFields`,
+/// `filterableFields` and `facetFields` (absent or `null`: from the data). A member set to `null`
+/// takes its default again; `fields`, which `GET` adds (``CatalogField``), is read-only and left
+/// as it is; any other member is a problem.
 ///
 /// ```swift
 /// let patch = try CatalogDocument.MergePatch(Array(#"{"typos":{"oneTypoFrom":4}}"#.utf8))
 /// let changed = try SearchSettingsDocument.merging(patch, into: definition.searchSettings)
 /// ```
 public enum SearchSettingsDocument {
-    static let members = "synonyms, stopWords, typos, searchableFields"
+    static let members = "synonyms, stopWords, typos, searchableFields, filterableFields, facetFields"
+    /// The members a document may have; `fields` is shown, never set.
+    static let memberNames = [
+        "synonyms", "stopWords", "typos", "searchableFields", "filterableFields", "facetFields", "fields",
+    ]
     static let typoMembers = "oneTypoFrom, twoTyposFrom, exemptWords, exemptFields"
+
+    /// The document `GET` answers: the settings' members and, read-only, `fields`, the catalog's
+    /// own fields (``CatalogField``) with what filters and facets make of them.
+    public struct Shown: Encodable, Sendable {
+        /// The settings.
+        public var settings: SearchSettings
+        /// The catalog's own fields, by name.
+        public var fields: [CatalogField]
+
+        /// Creates the document.
+        public init(settings: SearchSettings, fields: [CatalogField]) {
+            self.settings = settings
+            self.fields = fields
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case fields
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            try settings.encode(to: encoder)
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(fields, forKey: .fields)
+        }
+    }
 
     /// The settings `patch` makes of `current`.
     ///
@@ -46,7 +77,7 @@ extension TreeReader {
     /// is a problem).
     mutating func searchSettings(_ members: [String: JSONTree]) -> SearchSettings {
         var settings = SearchSettings()
-        for name in members.keys.sorted() where !["synonyms", "stopWords", "typos", "searchableFields"].contains(name) {
+        for name in members.keys.sorted() where !SearchSettingsDocument.memberNames.contains(name) {
             add(JSONPointer.make(name), "unknown member; search settings have " + SearchSettingsDocument.members)
         }
         if let value = members["synonyms"], let texts = strings(value, at: "/synonyms") {
@@ -61,6 +92,12 @@ extension TreeReader {
         if let value = members["stopWords"] { settings.stopWords = strings(value, at: "/stopWords") ?? [] }
         if let value = members["searchableFields"] {
             settings.searchableFields = strings(value, at: "/searchableFields") ?? [SearchSettings.everyField]
+        }
+        if let value = members["filterableFields"], value != .null {
+            settings.filterableFields = strings(value, at: "/filterableFields")
+        }
+        if let value = members["facetFields"], value != .null {
+            settings.facetFields = strings(value, at: "/facetFields")
         }
         if let value = members["typos"], let typos = object(value, at: "/typos") {
             for (name, member) in typos {

@@ -108,9 +108,43 @@ public struct NumericRange: Sendable, Equatable, Hashable, CustomStringConvertib
     }
 }
 
-/// A facet a search can count: `facets=categories,country`.
-public enum SearchFacet: String, Sendable, Equatable, Hashable, CaseIterable {
-    case categories, country
+/// A facet a search can count: `facets=categories,country,Origin`: the built-in categories and
+/// country, or any filterable field of the catalog's records, by its name.
+public enum SearchFacet: Sendable, Equatable, Hashable, RawRepresentable, CustomStringConvertible {
+    /// The categories.
+    case categories
+    /// The country codes.
+    case country
+    /// One of the records' own fields, by its name (`Origin`): its values, case and accents aside.
+    case field(String)
+
+    /// The longest field name a facet takes, in UTF-8 bytes.
+    public static let maxNameBytes = 200
+
+    /// The facet a name spells: `categories` (or `category`), `country`, or a field's name; nil
+    /// for an empty name, one longer than ``maxNameBytes`` or holding a control character or comma.
+    public init?(rawValue: String) {
+        switch rawValue {
+        case "categories", "category": self = .categories
+        case "country": self = .country
+        default:
+            guard !rawValue.isEmpty, rawValue.utf8.count <= Self.maxNameBytes,
+                !rawValue.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == "," })
+            else { return nil }
+            self = .field(rawValue)
+        }
+    }
+
+    /// The facet's name as `facets=` and the response's `facets` object spell it.
+    public var rawValue: String {
+        switch self {
+        case .categories: "categories"
+        case .country: "country"
+        case .field(let name): name
+        }
+    }
+
+    public var description: String { rawValue }
 }
 
 /// The order of search results: `sort=relevance|title|-title|price|-price`.

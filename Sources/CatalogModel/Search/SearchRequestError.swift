@@ -37,13 +37,16 @@ extension SearchSort {
 }
 
 extension SearchFacet {
-    /// The facets a `facets` parameter lists, comma-separated.
+    /// The facets a `facets` parameter lists, comma-separated: `categories`, `country` or any
+    /// field's name (whether the catalog has the field, its search decides).
     ///
-    /// - Throws: ``SearchRequestError`` for a name that is not a facet.
+    /// - Throws: ``SearchRequestError`` for a name that cannot be a facet.
     public static func list(parameter text: String) throws(SearchRequestError) -> [SearchFacet] {
         try text.split(separator: ",").map { (name: Substring) throws(SearchRequestError) -> SearchFacet in
             guard let facet = SearchFacet(rawValue: String(name)) else {
-                throw SearchRequestError("'facets' takes categories and/or country")
+                throw SearchRequestError(
+                    "'facets' takes categories, country or field names, comma-separated; "
+                        + "\"\(name.prefix(40))\" is not one")
             }
             return facet
         }

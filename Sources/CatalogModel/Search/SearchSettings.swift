@@ -31,6 +31,13 @@ public struct SearchSettings: Codable, Sendable, Equatable, Hashable {
     /// before every other field; the index keeps the others together, so their order does not
     /// rank them yet. A change builds the catalog's index again from its records.
     public var searchableFields: [String]
+    /// The fields `filter=` (and `facets=`) may name besides the built-in category, country and
+    /// price; nil: every field (and the default filter sheet shows those the data suggests,
+    /// ``FieldStatistics/isFilterableByDefault``). With a list, a filter on another field is a
+    /// bad request.
+    public var filterableFields: [String]?
+    /// The facets shown by default (the web app's filter sheet); nil: those the data suggests.
+    public var facetFields: [String]?
 
     /// The most synonym rules, and the most stop words or typo-exempt words.
     public static let maxEntries = 1000
@@ -43,12 +50,21 @@ public struct SearchSettings: Codable, Sendable, Equatable, Hashable {
     /// Creates settings; the defaults are today's search.
     public init(
         synonyms: [SynonymRule] = [], stopWords: [String] = [], typos: TypoSettings = TypoSettings(),
-        searchableFields: [String] = [SearchSettings.everyField]
+        searchableFields: [String] = [SearchSettings.everyField], filterableFields: [String]? = nil,
+        facetFields: [String]? = nil
     ) {
         self.synonyms = synonyms
         self.stopWords = stopWords
         self.typos = typos
         self.searchableFields = searchableFields
+        self.filterableFields = filterableFields
+        self.facetFields = facetFields
+    }
+
+    /// Whether `filter=` may name `field` (one of the records' own fields): any field without a
+    /// ``filterableFields`` list, the listed ones with it.
+    public func isFilterable(_ field: String) -> Bool {
+        filterableFields?.contains(field) ?? true
     }
 
     /// Whether a change from `self` to `other` builds the catalog's index again: the fields
@@ -69,7 +85,7 @@ public struct SearchSettings: Codable, Sendable, Equatable, Hashable {
     public var isDefault: Bool { self == SearchSettings() }
 
     enum CodingKeys: String, CodingKey {
-        case synonyms, stopWords, typos, searchableFields
+        case synonyms, stopWords, typos, searchableFields, filterableFields, facetFields
     }
 
     public init(from decoder: any Decoder) throws {
@@ -79,6 +95,8 @@ public struct SearchSettings: Codable, Sendable, Equatable, Hashable {
         typos = try c.decodeIfPresent(TypoSettings.self, forKey: .typos) ?? TypoSettings()
         searchableFields =
             try c.decodeIfPresent([String].self, forKey: .searchableFields) ?? [Self.everyField]
+        filterableFields = try c.decodeIfPresent([String].self, forKey: .filterableFields)
+        facetFields = try c.decodeIfPresent([String].self, forKey: .facetFields)
     }
 
     /// What is wrong with these settings, each problem at the JSON pointer of its member as
@@ -131,6 +149,8 @@ public struct SearchSettings: Codable, Sendable, Equatable, Hashable {
             add("/searchableFields", "name at least one field, or \"*\" for every field")
         }
         fields(searchableFields, at: "/searchableFields")
+        if let filterableFields { fields(filterableFields, at: "/filterableFields") }
+        if let facetFields { fields(facetFields, at: "/facetFields") }
         return problems
     }
 }

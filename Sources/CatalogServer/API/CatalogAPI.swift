@@ -136,6 +136,21 @@ struct CatalogAPI {
                 return JSONResponse.write(result)
             }
         }
+        // A search inside one facet's values (a long list of them): the values that start with
+        // `q`, counted under the scope and filters, as `facets=` counts them.
+        routes.get("/api/v1/catalogs/{id}/facets/{field}") { request, context in
+            let search = try SearchParameters.request(
+                from: request, narrowedBy: authentication.recordFilter(for: request))
+            let field = try context.require("field", as: String.self)
+            guard let facet = SearchFacet(rawValue: field) else {
+                throw HTTPError.badParameter("the field \"\(field.prefix(40))\" cannot be a facet")
+            }
+            return try stores.read { reader in
+                let catalog = try reader.catalogOr404(context.require("id", as: String.self))
+                let values = try reader.facetValues(of: facet, search, limit: search.limit, in: catalog)
+                return try JSONResponse.make(FacetValues(field: field, values: values))
+            }
+        }
         routes.get("/api/v1/catalogs/{id}/categories") { request, context in
             let catalog = try stores.read(narrowedBy: authentication.recordFilter(for: request)) {
                 try $0.catalogOr404(context.require("id", as: String.self))
@@ -220,4 +235,10 @@ extension PositionedPage: JSONWritable {
             object.string("previous", previous)
         }
     }
+}
+
+/// The answer of `GET /api/v1/catalogs/{id}/facets/{field}`: `{"field","values":[{"value","count","capped"}]}`.
+struct FacetValues: Encodable {
+    var field: String
+    var values: [FacetCount]
 }

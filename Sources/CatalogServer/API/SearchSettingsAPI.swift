@@ -6,7 +6,9 @@ import CatalogStorage
 /// A catalog's search settings (``SearchSettings``), for its owners and administrators:
 ///
 /// - `GET /api/v1/catalogs/{id}/settings` → `{"synonyms":[…],"stopWords":[…],"typos":{…},
-///   "searchableFields":[…]}`;
+///   "searchableFields":[…],"filterableFields":[…],"facetFields":[…],"fields":[…]}` (the two
+///   lists only when set; `fields`, read-only, every field of the records with its kind, bounds,
+///   and whether it is filterable and a facet: ``CatalogField``);
 /// - `PATCH /api/v1/catalogs/{id}/settings` with a JSON merge patch of that document
 ///   (``SearchSettingsDocument``) answers the settings as stored; problems are a 422 naming each
 ///   key (`/typos/oneTypoFrom`), and nothing changes. New searchable fields build the catalog's
@@ -35,9 +37,13 @@ struct SearchSettingsAPI {
             request, context in
             let id = try context.require("id", as: String.self)
             _ = try authentication.require(.manageCatalog, catalog: id, request, context)
-            let catalog = try stores.read { reader in try reader.catalogOr404(id) }
+            let (catalog, fields) = try stores.read { reader in
+                let catalog = try reader.catalogOr404(id)
+                return (catalog, try reader.fields(of: catalog))
+            }
             return try Self.answer(
-                ManagedSearchSettings(settings: catalog.definition.searchSettings, revision: catalog.revision))
+                ManagedSearchSettings(settings: catalog.definition.searchSettings, revision: catalog.revision),
+                fields: fields)
         }
         routes.on(.patch, "/api/v1/catalogs/{id}/settings", options: CatalogManagementAPI.changeOptions) {
             request, context in
@@ -64,7 +70,8 @@ struct SearchSettingsAPI {
             ) { current in
                 try SearchSettingsDocument.merging(patch, into: current)
             }
-            return try Self.answer(updated)
+            let fields = try stores.read { reader in try reader.fields(of: reader.catalogOr404(id)) }
+            return try Self.answer(updated, fields: fields)
         }
     }
 
@@ -93,8 +100,9 @@ struct SearchSettingsAPI {
     }
 
     /// The settings with the catalog's `ETag`, kept out of shared caches (they are its managers').
-    static func answer(_ managed: ManagedSearchSettings) throws -> Response {
-        var response = MembersAPI.personal(try JSONResponse.make(managed.settings))
+    static func answer(_ managed: ManagedSearchSettings, fields: [CatalogField]) throws -> Response {
+        var response = MembersAPI.personal(
+            try JSONResponse.make(SearchSettingsDocument.Shown(settings: managed.settings, fields: fields)))
         response.headers["ETag"] = CatalogManagementAPI.etag(managed.revision)
         return response
     }

@@ -41,6 +41,7 @@ enum APIKeyRoutes {
         }
         add(.get, "/api/v1/catalogs", .key(.read, catalogParameter: nil, filtered: true))
         add(.get, catalog + "/search", .key(.search, catalogParameter: "id", filtered: true))
+        add(.get, catalog + "/facets/{field}", .key(.search, catalogParameter: "id", filtered: true))
         for (method, pattern) in [
             (HTTPMethod.post, "/items"), (.put, "/items/{item}"), (.patch, "/items/{item}"), (.delete, "/items/{item}"),
             (.post, "/items/{item}/restore"), (.put, "/items/{item}/image"), (.delete, "/items/{item}/image"),

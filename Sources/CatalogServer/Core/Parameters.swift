@@ -145,7 +145,7 @@ enum SearchParameters {
             search.categories = try request.texts("category", maxLength: CatalogLimits.maxTextLength)
             search.countries = try request.texts("country")
             if let price = request.query("price") { search.price = try NumericRange.parse(parameter: price) }
-            if let facets = try request.present("facets", maxLength: 60) {
+            if let facets = try request.present("facets", maxLength: 1000) {
                 search.facets = try SearchFacet.list(parameter: facets)
             }
             if let sort = try request.present("sort", maxLength: 20) { search.sort = try SearchSort(parameter: sort) }

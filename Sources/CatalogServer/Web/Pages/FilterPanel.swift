@@ -35,6 +35,46 @@ struct FilterPanel {
 
     /// Lists of more values than this get a search field of their own.
     static let searchableListLength = 12
+    /// The most record fields the sheet offers.
+    static let maxFields = 12
+
+    /// The record fields the sheet offers for a catalog whose fields are `fields` (``CatalogField``,
+    /// from its settings or by default from its data): a range for each filterable number or date
+    /// field, a value list for each facet field; at most ``maxFields``, the most common first.
+    static func sheetFields(_ fields: [CatalogField]) -> [SheetField] {
+        let offered = fields.filter { field in
+            field.kind == .text ? field.facet : field.filterable && field.min != nil && field.max != nil
+        }
+        return offered.sorted { $0.records != $1.records ? $0.records > $1.records : $0.name < $1.name }
+            .prefix(maxFields).map { field in
+                switch field.kind {
+                case .text: return SheetField(name: field.name, kind: .values)
+                case .number:
+                    return SheetField(
+                        name: field.name,
+                        kind: .range(lower: bound(field.min!), upper: bound(field.max!), dates: false))
+                case .date:
+                    return SheetField(
+                        name: field.name,
+                        kind: .range(lower: day(field.min!), upper: day(field.max!, roundingUp: true), dates: true))
+                }
+            }
+    }
+
+    /// A number as an input shows it: whole numbers without a fraction.
+    private static func bound(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+
+    /// Seconds since 1970 as the day (`YYYY-MM-DD`, UTC) a date input takes.
+    private static func day(_ seconds: Double, roundingUp: Bool = false) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let date = Date(timeIntervalSince1970: roundingUp ? seconds.rounded(.up) : seconds)
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        func two(_ number: Int) -> String { number < 10 ? "0\(number)" : String(number) }
+        return "\(parts.year ?? 1970)-\(two(parts.month ?? 1))-\(two(parts.day ?? 1))"
+    }
 
     /// Whether the catalog has prices to filter and sort by: a source field feeds the price role
     /// (mapped to it, or named like it).

@@ -56,9 +56,10 @@ struct ListPage {
         layout.mainClass = opened == nil ? "split" : "split has-open"
         layout.change = catalog.change
         let content: Content
+        let sheetFields = FilterPanel.sheetFields(try store.fields(of: catalog))
         if state.searching {
             let response = try store.search(
-                state.searchRequest(within: category?.name, limit: Self.searchLimit), in: catalog
+                state.searchRequest(within: category?.name, limit: Self.searchLimit, sheet: sheetFields), in: catalog
             ).response()
             content = .results(response)
         } else {
@@ -78,7 +79,7 @@ struct ListPage {
             // The filters are there while browsing too, for a search the script starts.
             let filters = FilterPanel(
                 definition: definition, strings: strings, state: state, category: category?.name, base: base,
-                scopes: store.scopes(of: catalog))
+                scopes: store.scopes(of: catalog), fields: sheetFields)
             filters.write(content.facets, into: &html)
             switch content {
             case .results(let response):

@@ -96,11 +96,16 @@ struct ListState {
     /// The search as the API's request, checked.
     ///
     /// - Throws: a 400 for a request ``SearchRequest/Checked`` refuses.
-    func searchRequest(within category: String?, limit: Int) throws -> SearchRequest.Checked {
+    ///
+    /// - Parameter sheet: the record fields the filter sheet offers; those with value lists are counted.
+    func searchRequest(within category: String?, limit: Int, sheet: [FilterPanel.SheetField] = []) throws
+        -> SearchRequest.Checked
+    {
+        let counted = sheet.filter { $0.kind == .values }.map { SearchFacet.field($0.name) }
         let request = SearchRequest(
             query: query, scope: scope, categories: categories + (category.map { [$0] } ?? []),
             countries: countries.map(\.text), price: price, filter: FieldChoice.filter(fields),
-            facets: [.categories, .country], sort: sort, after: after, limit: limit)
+            facets: [.categories, .country] + counted, sort: sort, after: after, limit: limit)
         do {
             return try request.checked()
         } catch {

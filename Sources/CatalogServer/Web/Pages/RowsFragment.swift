@@ -120,7 +120,8 @@ struct RowsFragment {
     /// A page of results; a first page also brings what the search changes around the rows.
     private func searchRows(_ state: ListState, thumbs: Bool?, into html: inout HTMLWriter) throws {
         let strings = strings
-        let request = try state.searchRequest(within: category?.name, limit: ListPage.searchLimit)
+        let sheetFields = FilterPanel.sheetFields(try store.fields(of: catalog))
+        let request = try state.searchRequest(within: category?.name, limit: ListPage.searchLimit, sheet: sheetFields)
         let response = try store.search(request, in: catalog).response()
         let thumbnails = thumbs ?? response.items.contains { $0.record.image != nil }
         let context = RowView.Context(
@@ -155,7 +156,7 @@ struct RowsFragment {
             html.open("div", ["data-part": "facets"])
             FilterPanel(
                 definition: definition, strings: strings, state: state, category: category?.name, base: base,
-                scopes: store.scopes(of: catalog)
+                scopes: store.scopes(of: catalog), fields: sheetFields
             )
             .writeFacets(response.facets ?? [:], into: &html)
             html.close("div")
