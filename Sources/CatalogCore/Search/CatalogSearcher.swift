@@ -240,7 +240,9 @@ public struct CatalogSearcher {
         if case .field = facet {
             counts = try mergedFacetCounts(facet, evaluations, valuePrefix: prefix)
         } else {
-            counts = try mergedFacetCounts(facet, evaluations).filter { IndexTerms.valueKey($0.value).hasPrefix(prefix) }
+            counts = try mergedFacetCounts(facet, evaluations).filter {
+                IndexTerms.valueKey($0.value).hasPrefix(prefix)
+            }
         }
         return Array(counts.prefix(max(0, min(limit, Self.maxFacetValues))))
     }
