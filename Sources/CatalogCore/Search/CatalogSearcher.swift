@@ -109,8 +109,9 @@ public struct CatalogSearcher {
 
     /// Runs a checked search (``SearchRequest/Checked``: its limit and filters are valid).
     ///
-    /// - Throws: ``StorageError`` `.invalidArgument` for a cursor that does not decode,
-    ///   `.nameNotFound` for an unknown scope.
+    /// - Throws: ``StorageError`` `.invalidArgument` for a cursor that does not decode or a sort
+    ///   by a field the catalog cannot sort by (``sortableProblem(_:)``), `.nameNotFound` for an
+    ///   unknown scope.
     public func search(_ request: SearchRequest.Checked) throws -> SearchResult {
         try search(request, suggesting: true)
     }
@@ -132,10 +133,11 @@ public struct CatalogSearcher {
         }
         let budget = CountBudget(countBudget)
         let live = isSingle ? segments : segments.filter { $0.liveCount > 0 }
+        let sortKeyOrder = try self.sortKeyOrder(for: request.sort, segments: live)
         let evaluations = try live.map { segment in
             try Evaluation(
                 segment: segment, catalog: catalog, query: query, rules: rules, request: request,
-                scope: selected?.categories ?? [], budget: budget)
+                scope: selected?.categories ?? [], budget: budget, sortKeyOrder: sortKeyOrder)
         }
         func count(_ each: (Evaluation) throws -> (Int, Bool)) rethrows -> (Int, Bool) {
             var total = 0
