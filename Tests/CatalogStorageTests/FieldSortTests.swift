@@ -210,5 +210,16 @@ import Testing
         #expect(tooMany?.code == .invalidArgument)
         #expect(tooMany?.message.contains("more than 200 distinct texts") == true)
         #expect(try search(fixture, "-Horsepower", catalog: "names").hits.prefix(2).map(\.stored.id) == ["c2", "c1"])
+
+        // With sortable fields in the settings, only those (and title and price) sort.
+        var listed = Self.cars
+        listed.searchSettings.sortableFields = ["Year", "Nick"]
+        try fixture.load(listed, Self.records)
+        #expect(try search(fixture, "-Year,price,title").hits.map(\.stored.id).prefix(2) == ["c6", "c4"])
+        let unlisted = #expect(throws: StorageError.self) { try search(fixture, "Year,Horsepower") }
+        #expect(unlisted?.code == .invalidArgument)
+        #expect(
+            unlisted?.message
+                == "'sort': catalog \"cars\" does not sort by \"Horsepower\"; its sortable fields are Year, Nick")
     }
 }

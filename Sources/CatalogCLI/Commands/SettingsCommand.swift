@@ -33,14 +33,20 @@ struct SettingsCommand: Command {
         help: "the fields searched: title, subtitle, description, categories, id, extra fields' names, or * for "
             + "every other field (default *); builds the index again",
         parse: SettingsCommand.words)
+    static let sortable = Option<[String]?>(
+        "sortable", value: "FIELDS",
+        help: "the fields results may be sorted by (title and price always sort); '' reads them from the data "
+            + "again: number and date fields, and text fields of at most 200 distinct values",
+        parse: SettingsCommand.words)
     static let json = CommonOptions.json.help("print the settings as GET /api/v1/catalogs/ID/settings shows them")
     static let options: [any OptionDeclaration] = [
-        synonyms, stopWords, typoMin, typoExempt, typoExemptFields, searchable, json,
+        synonyms, stopWords, typoMin, typoExempt, typoExemptFields, searchable, sortable, json,
     ]
     static let usage = [
         Usage(
             "ID", .option(synonyms), .option(stopWords), .option(typoMin), .option(typoExempt),
-            .option(typoExemptFields), .option(searchable), .option(json), .option(CommonOptions.db))
+            .option(typoExemptFields), .option(searchable), .option(sortable), .option(json),
+            .option(CommonOptions.db))
     ]
     static let discussion = """
         Without options, prints catalog ID's search settings. Each option replaces one setting, as
@@ -48,7 +54,8 @@ struct SettingsCommand: Command {
         servers sharing the database, sees the old settings or the new ones. Search applies them
         everywhere (the API, the web app, `catalog search`, offline catalogs): a word finds its
         synonyms too, ranked after exact matches; stop words leave queries of more than one word;
-        words have typos by the lengths given. New searchable or typo-exempt fields build the
+        words have typos by the lengths given; results sort by the sortable fields only. New
+        searchable or typo-exempt fields build the
         catalog's index again from its records. Exports keep the settings.
         """
 
@@ -61,11 +68,12 @@ struct SettingsCommand: Command {
         let exempt = try arguments[Self.typoExempt]
         let searchable = try arguments[Self.searchable]
         let exemptFields = try arguments[Self.typoExemptFields]
+        let sortable = try arguments[Self.sortable]
         let database = try context.openExisting()
         defer { database.close() }
         let settings: SearchSettings
         if rules.isEmpty && stopWords == nil && lengths == nil && exempt == nil && exemptFields == nil
-            && searchable == nil
+            && searchable == nil && sortable == nil
         {
             settings = try database.read { reader in
                 guard let catalog = try reader.catalog(id) else { throw CLIError.failure("no catalog named \"\(id)\"") }
@@ -86,6 +94,7 @@ struct SettingsCommand: Command {
                     if let searchable {
                         settings.searchableFields = searchable.isEmpty ? [SearchSettings.everyField] : searchable
                     }
+                    if let sortable { settings.sortableFields = sortable.isEmpty ? nil : sortable }
                     return settings
                 }
             }.settings
@@ -110,6 +119,7 @@ struct SettingsCommand: Command {
         lines.append("typo-exempt:   " + list(typos.exemptWords))
         lines.append("exact fields:  " + list(typos.exemptFields))
         lines.append("searchable:    " + list(settings.searchableFields))
+        lines.append("sortable:      " + (settings.sortableFields.map(list) ?? "(from the data)"))
         return lines
     }
 
@@ -164,6 +174,7 @@ struct SettingsCommand: Command {
         case "typos" where tokens.count > 1 && tokens[1] == "exemptFields": option = "--typo-exempt-fields"
         case "typos": option = "--typo-min"
         case "searchableFields": option = "--searchable"
+        case "sortableFields": option = "--sortable"
         default: option = problem.pointer
         }
         return "\(option): \(problem.message)"

@@ -8,11 +8,22 @@ extension CatalogSearcher {
     public static let maxSortableTexts = 200
 
     /// Why the catalog cannot sort by the record field `name`, nil when it can: the one rule of
-    /// which fields are sortable, for every engine and the offline catalog. A field is sortable
-    /// when some record has it and it holds at most ``maxSortableTexts`` distinct texts (numbers
+    /// which fields are sortable, for every engine and the offline catalog. With
+    /// ``SearchSettings/sortableFields`` set, the fields it lists; otherwise, read from the data,
+    /// a field some record has that holds at most ``maxSortableTexts`` distinct texts (numbers
     /// and dates do not count: every number and date field is sortable), counted over the
     /// index's terms without reading records.
     public func sortableProblem(_ name: String) -> String? {
+        if let listed = catalog.definition.searchSettings.sortableFields {
+            guard listed.contains(name) else {
+                return "'sort': catalog \"\(catalog.definition.id)\" does not sort by \"\(name.prefix(80))\"; "
+                    + (listed.isEmpty
+                        ? "its settings name no sortable fields"
+                        : "its sortable fields are "
+                            + listed.joined(separator: ", "))
+            }
+            return nil
+        }
         let presence = IndexTerms.fieldPrefix(.fieldPresent, name)
         let live = segments.filter { $0.liveCount > 0 }
         guard live.contains(where: { $0.index.lexicon.index(of: presence) != nil }) else {

@@ -5,7 +5,8 @@ import Foundation
 /// at its JSON pointer.
 ///
 /// Members: `synonyms` (rules as text: `"auto, car"`, `"phone => iphone"`), `stopWords`,
-/// `typos` (`oneTypoFrom`, `twoTyposFrom`, `exemptWords`, `exemptFields`) and `searchableFields`. A member set to `null` takes its
+/// `typos` (`oneTypoFrom`, `twoTyposFrom`, `exemptWords`, `exemptFields`), `searchableFields` and
+/// `sortableFields` (absent or `null`: read from the data). A member set to `null` takes its
 /// default again; any other member is a problem.
 ///
 /// ```swift
@@ -13,7 +14,7 @@ import Foundation
 /// let changed = try SearchSettingsDocument.merging(patch, into: definition.searchSettings)
 /// ```
 public enum SearchSettingsDocument {
-    static let members = "synonyms, stopWords, typos, searchableFields"
+    static let members = "synonyms, stopWords, typos, searchableFields, sortableFields"
     static let typoMembers = "oneTypoFrom, twoTyposFrom, exemptWords, exemptFields"
 
     /// The settings `patch` makes of `current`.
@@ -46,7 +47,8 @@ extension TreeReader {
     /// is a problem).
     mutating func searchSettings(_ members: [String: JSONTree]) -> SearchSettings {
         var settings = SearchSettings()
-        for name in members.keys.sorted() where !["synonyms", "stopWords", "typos", "searchableFields"].contains(name) {
+        for name in members.keys.sorted()
+        where !["synonyms", "stopWords", "typos", "searchableFields", "sortableFields"].contains(name) {
             add(JSONPointer.make(name), "unknown member; search settings have " + SearchSettingsDocument.members)
         }
         if let value = members["synonyms"], let texts = strings(value, at: "/synonyms") {
@@ -61,6 +63,9 @@ extension TreeReader {
         if let value = members["stopWords"] { settings.stopWords = strings(value, at: "/stopWords") ?? [] }
         if let value = members["searchableFields"] {
             settings.searchableFields = strings(value, at: "/searchableFields") ?? [SearchSettings.everyField]
+        }
+        if let value = members["sortableFields"], value != .null {
+            settings.sortableFields = strings(value, at: "/sortableFields")
         }
         if let value = members["typos"], let typos = object(value, at: "/typos") {
             for (name, member) in typos {

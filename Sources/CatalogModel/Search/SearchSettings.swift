@@ -1,6 +1,6 @@
 import Foundation
 
-/// How search treats one catalog: its synonyms, stop words, typo rules and searchable fields. A
+/// How search treats one catalog: its synonyms, stop words, typo rules, searchable and sortable fields. A
 /// catalog without settings searches as every catalog did before (``isDefault``).
 ///
 /// Stored in the catalog's definition (``CatalogDefinition/searchSettings``), so every engine
@@ -31,6 +31,11 @@ public struct SearchSettings: Codable, Sendable, Equatable, Hashable {
     /// before every other field; the index keeps the others together, so their order does not
     /// rank them yet. A change builds the catalog's index again from its records.
     public var searchableFields: [String]
+    /// The record fields results may be sorted by (`sort=Year,-Horsepower`), or nil to read them
+    /// from the data (CatalogCore's `CatalogSearcher.sortableProblem`: every number and date
+    /// field, and text fields of few distinct values). The title and the price always sort.
+    /// Sorting by a field the list leaves out is a 400. A change needs no new index.
+    public var sortableFields: [String]?
 
     /// The most synonym rules, and the most stop words or typo-exempt words.
     public static let maxEntries = 1000
@@ -43,12 +48,13 @@ public struct SearchSettings: Codable, Sendable, Equatable, Hashable {
     /// Creates settings; the defaults are today's search.
     public init(
         synonyms: [SynonymRule] = [], stopWords: [String] = [], typos: TypoSettings = TypoSettings(),
-        searchableFields: [String] = [SearchSettings.everyField]
+        searchableFields: [String] = [SearchSettings.everyField], sortableFields: [String]? = nil
     ) {
         self.synonyms = synonyms
         self.stopWords = stopWords
         self.typos = typos
         self.searchableFields = searchableFields
+        self.sortableFields = sortableFields
     }
 
     /// Whether a change from `self` to `other` builds the catalog's index again: the fields
@@ -69,7 +75,7 @@ public struct SearchSettings: Codable, Sendable, Equatable, Hashable {
     public var isDefault: Bool { self == SearchSettings() }
 
     enum CodingKeys: String, CodingKey {
-        case synonyms, stopWords, typos, searchableFields
+        case synonyms, stopWords, typos, searchableFields, sortableFields
     }
 
     public init(from decoder: any Decoder) throws {
@@ -79,6 +85,7 @@ public struct SearchSettings: Codable, Sendable, Equatable, Hashable {
         typos = try c.decodeIfPresent(TypoSettings.self, forKey: .typos) ?? TypoSettings()
         searchableFields =
             try c.decodeIfPresent([String].self, forKey: .searchableFields) ?? [Self.everyField]
+        sortableFields = try c.decodeIfPresent([String].self, forKey: .sortableFields)
     }
 
     /// What is wrong with these settings, each problem at the JSON pointer of its member as
@@ -131,6 +138,7 @@ public struct SearchSettings: Codable, Sendable, Equatable, Hashable {
             add("/searchableFields", "name at least one field, or \"*\" for every field")
         }
         fields(searchableFields, at: "/searchableFields")
+        if let sortableFields { fields(sortableFields, at: "/sortableFields") }
         return problems
     }
 }
