@@ -55,8 +55,8 @@ struct SettingsCommand: Command {
         everywhere (the API, the web app, `catalog search`, offline catalogs): a word finds its
         synonyms too, ranked after exact matches; stop words leave queries of more than one word;
         words have typos by the lengths given; results sort by the sortable fields only. New
-        searchable or typo-exempt fields build the
-        catalog's index again from its records. Exports keep the settings.
+        searchable or typo-exempt fields build the catalog's index again from its records. Exports
+        keep the settings.
         """
 
     func run(_ context: CommandContext) throws {
