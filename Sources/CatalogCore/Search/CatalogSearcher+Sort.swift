@@ -51,6 +51,27 @@ extension CatalogSearcher {
         return nil
     }
 
+    /// The record fields the catalog sorts by (``sortableProblem(_:)``): its settings' list, or
+    /// every field its records have that is sortable, in the definition's field order, then by
+    /// name.
+    public var sortableFields: [String] {
+        if let listed = catalog.definition.searchSettings.sortableFields { return listed }
+        var names: Set<String> = []
+        let prefix = [IndexTermKind.fieldPresent.rawValue]
+        for segment in segments where segment.liveCount > 0 {
+            let lexicon = segment.index.lexicon
+            for term in lexicon.range(prefix: prefix) {
+                names.insert(String(decoding: lexicon.term(at: term).dropFirst(), as: UTF8.self))
+            }
+        }
+        let order = Dictionary(
+            catalog.definition.fieldOrder.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { a, _ in a })
+        return names.filter { sortableProblem($0) == nil }.sorted { a, b in
+            let (x, y) = (order[a] ?? Int.max, order[b] ?? Int.max)
+            return x != y ? x < y : a < b
+        }
+    }
+
     /// How this search compares sort keys' values: the catalog's locale for texts and, for a sort
     /// by price, the currency most of the live segments' priced records have (ties by code).
     ///
