@@ -131,7 +131,12 @@ import Testing
             ], to: "cars", in: fixture.database, collation: collation)
         let rest = try search(fixture, "Horsepower", after: try #require(first.next), limit: 50)
         #expect(rest.hits.map(\.stored.id) == ["c10", "c7", "c1", "c2", "c3", "c6"])
+        // A cursor made before the segments are merged into one goes on from its place after.
+        let beforeMerge = try search(fixture, "-Horsepower", limit: 4)
+        #expect(beforeMerge.hits.map(\.stored.id) == ["c3", "c2", "c1", "c7"])
         _ = try SegmentMerger.mergeAll(catalog: "cars", in: fixture.database)
+        let afterMerge = try search(fixture, "-Horsepower", after: try #require(beforeMerge.next), limit: 50)
+        #expect(afterMerge.hits.map(\.stored.id) == ["c10", "c9", "c8", "c4", "c5", "c6"])
         #expect(
             try pages(fixture, "-Horsepower", limit: 4) == [
                 "c3", "c2", "c1", "c7", "c10", "c9", "c8", "c4", "c5", "c6",

@@ -173,7 +173,14 @@ public struct CatalogSearcher {
         let ranked = !query.isEmpty && request.sort == .relevance
         let page: [(hit: StoredHit, entry: Evaluation.PageEntry)]
         let next: SearchCursor?
-        if isSingle, let evaluation = evaluations.first {
+        // A cursor that names a place (made while the index had several segments) is followed by
+        // place also in one segment, so that a merge between two pages skips or repeats nothing.
+        let keyed =
+            switch cursor {
+            case .rankedKey, .orderedKey, .sortedKey: true
+            case .ranked, .ordered, nil: false
+            }
+        if isSingle, !keyed, let evaluation = evaluations.first {
             let entries: [Evaluation.PageEntry]
             (entries, next) =
                 ranked
