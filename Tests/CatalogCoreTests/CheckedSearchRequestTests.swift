@@ -41,6 +41,16 @@ import Testing
         #expect(try SearchRequest(query: "x", limit: 1).checked().limit == 1)
     }
 
+    @Test func anOrderMadeInCodeIsCheckedAsAParameterIs() throws {
+        let many = SearchSort(keys: (1...5).map { SearchSort.Key(.field("f\($0)")) })
+        #expect(throws: SearchRequestError("'sort' takes at most 4 keys")) {
+            try SearchRequest(query: "", sort: many).checked()
+        }
+        let comma = SearchSort(keys: [SearchSort.Key(.field("a,b"))])
+        #expect(throws: SearchRequestError.self) { try SearchRequest(query: "", sort: comma).checked() }
+        #expect(try SearchRequest(query: "", sort: .priceDescending).checked().sort == .priceDescending)
+    }
+
     @Test func parametersAreParsedInOneWording() throws {
         #expect(try SearchSort(parameter: "-price") == .priceDescending)
         #expect(

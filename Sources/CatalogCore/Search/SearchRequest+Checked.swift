@@ -72,7 +72,13 @@ extension SearchRequest {
             self.categories = categories
             self.price = request.price
             self.facets = request.facets
-            self.sort = request.sort
+            // An order made in code is held to what a `sort` parameter may say.
+            let sort = try SearchSort(parameter: request.sort.rawValue)
+            guard sort == request.sort else {
+                throw SearchRequestError(
+                    "'sort' names a field that a sort parameter cannot name (\(sort.rawValue.prefix(80)))")
+            }
+            self.sort = sort
             self.after = request.after
             self.limit = request.limit
         }
