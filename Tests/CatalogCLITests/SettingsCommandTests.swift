@@ -24,6 +24,7 @@ import Testing
                 searchable:    *
                 filterable:    (from the data)
                 facets:        (from the data)
+                sortable:      (from the data)
 
                 """)
         #expect(try cli.run(["search", "gulyás", "--catalog", "cookbook"]).stdout.contains("0 found"))
@@ -50,6 +51,7 @@ import Testing
                 searchable:    *
                 filterable:    (from the data)
                 facets:        (from the data)
+                sortable:      (from the data)
 
                 """)
         let found = try cli.run(["search", "gulyás", "--catalog", "cookbook"]).stdout
@@ -60,6 +62,11 @@ import Testing
 
         // Searchable fields build the index again.
         #expect(try cli.run(["search", "burgonya", "--catalog", "cookbook"]).stdout.contains("r21\t"))
+        let sortable = try cli.run(["settings", "cookbook", "--sortable", "complexity, Year", "--json"])
+        #expect(try json(sortable.stdout)["sortableFields"] as? [String] == ["complexity", "Year"])
+        #expect(try cli.run(["settings", "cookbook"]).stdout.contains("sortable:      complexity, Year\n"))
+        let reset = try cli.run(["settings", "cookbook", "--sortable", "", "--json"])
+        #expect(try json(reset.stdout)["sortableFields"] == nil)
         let titles = try cli.run(["settings", "cookbook", "--searchable", "title,subtitle", "--json"])
         #expect(try json(titles.stdout)["searchableFields"] as? [String] == ["title", "subtitle"])
         #expect(!(try cli.run(["search", "burgonya", "--catalog", "cookbook"]).stdout.contains("r21\t")))

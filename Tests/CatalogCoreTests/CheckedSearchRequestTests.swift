@@ -41,10 +41,40 @@ import Testing
         #expect(try SearchRequest(query: "x", limit: 1).checked().limit == 1)
     }
 
+    @Test func anOrderMadeInCodeIsCheckedAsAParameterIs() throws {
+        let many = SearchSort(keys: (1...5).map { SearchSort.Key(.field("f\($0)")) })
+        #expect(throws: SearchRequestError("'sort' takes at most 4 keys")) {
+            try SearchRequest(query: "", sort: many).checked()
+        }
+        let comma = SearchSort(keys: [SearchSort.Key(.field("a,b"))])
+        #expect(throws: SearchRequestError.self) { try SearchRequest(query: "", sort: comma).checked() }
+        #expect(try SearchRequest(query: "", sort: .priceDescending).checked().sort == .priceDescending)
+    }
+
     @Test func parametersAreParsedInOneWording() throws {
         #expect(try SearchSort(parameter: "-price") == .priceDescending)
-        #expect(throws: SearchRequestError("'sort' must be relevance, title, -title, price or -price")) {
-            try SearchSort(parameter: "cheap")
+        #expect(
+            try SearchSort(parameter: "Year,-Horsepower")
+                == SearchSort(keys: [
+                    SearchSort.Key(.field("Year")), SearchSort.Key(.field("Horsepower"), descending: true),
+                ]))
+        #expect(
+            try SearchSort(parameter: "-price,title")
+                == SearchSort(keys: [
+                    SearchSort.Key(.price, descending: true), SearchSort.Key(.title),
+                ]))
+        for order in SearchSort.allCases + [try SearchSort(parameter: "Year,-Horsepower,title")] {
+            #expect(try SearchSort(parameter: order.rawValue) == order)
+        }
+        for (bad, message) in [
+            ("a,b,c,d,e", "'sort' takes at most 4 keys"),
+            ("title,,price", "'sort' has an empty key: each is title, price or a field's name"),
+            ("-", "'sort' has an empty key: each is title, price or a field's name"),
+            ("relevance,title", "'sort' takes relevance alone, not as one of several keys"),
+            ("Year,-Year", "'sort' names \"Year\" twice"),
+            (String(repeating: "x", count: 201), "'sort' names a field longer than 200 bytes"),
+        ] {
+            #expect(throws: SearchRequestError(message), "\(bad)") { try SearchSort(parameter: bad) }
         }
         #expect(try SearchFacet.list(parameter: "categories,country") == [.categories, .country])
         #expect(try SearchFacet.list(parameter: "category,Origin") == [.categories, .field("Origin")])

@@ -1,4 +1,5 @@
 import CatalogCore
+import CatalogModel
 import Foundation
 import Testing
 
@@ -35,14 +36,16 @@ import Testing
         #expect(schema("category")["maxItems"] as? Int == CatalogLimits.maxFilters)
         #expect((schema("category")["items"] as? [String: Any])?["maxLength"] as? Int == CatalogLimits.maxTextLength)
         #expect(schema("country")["maxItems"] as? Int == CatalogLimits.maxFilters)
+        #expect(schema("sort")["maxLength"] as? Int == SearchSort.maxParameterLength)
     }
 
     @Test(arguments: [
         ("limit=201", "'limit' must be a whole number from 1 to 200"),
         ("country=DEU", "'country' must be a two-letter ISO 3166 code"),
         ("country=1A", "'country' must be a two-letter ISO 3166 code"),
-        ("sort=cheap", "'sort' must be relevance, title, -title, price or -price"),
-        ("facets=colour", "'facets' takes categories and/or country"),
+        ("sort=cheap", "'sort': catalog \"products\" has no field \"cheap\""),
+        ("sort=a,b,c,d,e", "'sort' takes at most 4 keys"),
+        ("facets=colour", "facets: 'colour' is not a field of this catalog (fields: sku, weight)"),
         ("price=abc", "'price' must be MIN..MAX, either side may be empty"),
         ("q=" + String(repeating: "a", count: 201), "'q' is longer than 200 characters"),
     ])

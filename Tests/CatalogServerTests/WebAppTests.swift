@@ -236,6 +236,12 @@ import Testing
         let choices = try #require(products[sort.upperBound...].components(separatedBy: "</select>").first)
         #expect(choices.hasPrefix("<option value=\"title\" selected>"))
         #expect(choices.contains("<option value=\"-price\">") && !choices.contains("relevance"))
+        // The catalog's sortable fields both ways, by their labels.
+        #expect(choices.contains("<option value=\"weight\">Weight, ascending</option>"))
+        #expect(choices.contains("<option value=\"-sku\">Item number, descending</option>"))
+        let byWeight = try fixture.request("/c/products?search=1&sort=-weight").text
+        #expect(byWeight.contains("<option value=\"-weight\" selected>Weight, descending</option>"))
+        #expect(try fixture.request("/c/products?search=1&sort=colour").status == 400)
         // Without the script its button sends the form: every record, in that order.
         let sorted = try fixture.request("/c/products?search=1&sort=-price").text
         #expect(sorted.contains("class=\"list searching\"") && !sorted.contains("id=\"browse-sort\""))

@@ -178,6 +178,30 @@ class Behaviour:
 
     # ---- Offline -----------------------------------------------------------------------------------
 
+    def test_sorting_by_a_field_of_the_catalog(self):
+        self.open("/c/products")
+        sort = self.find("#browse-sort")
+        labels = {option.get_attribute("value"): option.get_attribute("textContent")
+                  for option in Select(sort).options}
+        # The catalog's own fields, by their labels, both ways.
+        self.assertEqual(labels.get("sku"), "Item number, ascending")
+        self.assertEqual(labels.get("-sku"), "Item number, descending")
+        self.assertEqual(labels.get("weight"), "Weight, ascending")
+        before = self.renders()
+        Select(sort).select_by_value("-sku")
+        self.wait_for(lambda: self.renders() > before, message="sorting by a field drew nothing")
+        self.settle()
+        self.assertEqual(self.query().get("sort"), "-sku")
+        self.assertEqual(self.find("#sort").get_attribute("value"), "-sku")
+        skus = [api("/api/v1/catalogs/products/items/%s" % quote(node.get_attribute("data-id")))["fields"]["sku"]
+                for node in self.find_all("#results .row")[:8]]
+        self.assertGreater(len(skus), 5)
+        self.assertEqual(skus, sorted(skus, reverse=True))
+        # The filters' sort offers the same fields while searching.
+        filter_labels = [option.get_attribute("textContent") for option in Select(self.find("#sort")).options]
+        self.assertIn("Weight, descending", filter_labels)
+        self.screenshot("29-sorted-by-a-field")
+
     def test_searching_offline_searches_the_saved_rows_and_says_so(self):
         words = strings("en")
         self.serve_offline("/c/products")

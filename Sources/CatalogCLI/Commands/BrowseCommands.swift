@@ -181,12 +181,14 @@ struct SearchCommand: Command {
         }
     }
     static let sort = Option<SearchSort?>(
-        "sort", value: "ORDER", help: "relevance (default), title, -title, price or -price"
+        "sort", value: "KEYS",
+        help: "relevance (default), or up to 4 comma-separated keys: title, price or a field's name, -KEY descending"
     ) { (text: String) throws(CLIError) -> SearchSort in
-        guard let order = SearchSort(rawValue: text) else {
-            throw CLIError.usage("--sort takes relevance, title, -title, price or -price, not \"\(text)\"")
+        do throws(SearchRequestError) {
+            return try SearchSort(parameter: text)
+        } catch {
+            throw CLIError.usage("--sort: \(error.message)")
         }
-        return order
     }
     static let facets = Option<[SearchFacet]?>(
         "facets", value: "LIST",

@@ -41,15 +41,21 @@ struct SettingsCommand: Command {
     static let facets = Option<[String]?>(
         "facets", value: "FIELDS", help: "the facets shown by default; '' takes them from the data again",
         parse: SettingsCommand.words)
+    static let sortable = Option<[String]?>(
+        "sortable", value: "FIELDS",
+        help: "the fields results may be sorted by (title and price always sort); '' reads them from the data "
+            + "again: number and date fields, and text fields of at most 200 distinct values",
+        parse: SettingsCommand.words)
     static let json = CommonOptions.json.help(
         "print the settings as GET /api/v1/catalogs/ID/settings shows them, with the catalog's fields")
     static let options: [any OptionDeclaration] = [
-        synonyms, stopWords, typoMin, typoExempt, typoExemptFields, searchable, filterable, facets, json,
+        synonyms, stopWords, typoMin, typoExempt, typoExemptFields, searchable, filterable, facets, sortable, json,
     ]
     static let usage = [
         Usage(
             "ID", .option(synonyms), .option(stopWords), .option(typoMin), .option(typoExempt),
-            .option(typoExemptFields), .option(searchable), .option(filterable), .option(facets), .option(json),
+            .option(typoExemptFields), .option(searchable), .option(filterable), .option(facets), .option(sortable),
+            .option(json),
             .option(CommonOptions.db))
     ]
     static let discussion = """
@@ -58,10 +64,11 @@ struct SettingsCommand: Command {
         servers sharing the database, sees the old settings or the new ones. Search applies them
         everywhere (the API, the web app, `catalog search`, offline catalogs): a word finds its
         synonyms too, ranked after exact matches; stop words leave queries of more than one word;
-        words have typos by the lengths given. New searchable or typo-exempt fields build the
-        catalog's index again from its records. Filterable fields and facets are the data's
-        (text fields whose 200 most common values are those of at least half of their records,
-        numbers and dates) until listed. Exports keep the settings.
+        words have typos by the lengths given; results sort by the sortable fields only. New
+        searchable or typo-exempt fields build the catalog's index again from its records.
+        Filterable fields and facets are the data's (text fields whose 200 most common values are
+        those of at least half of their records, numbers and dates) until listed. Exports keep the
+        settings.
         """
 
     func run(_ context: CommandContext) throws {
@@ -75,11 +82,12 @@ struct SettingsCommand: Command {
         let exemptFields = try arguments[Self.typoExemptFields]
         let filterable = try arguments[Self.filterable]
         let facets = try arguments[Self.facets]
+        let sortable = try arguments[Self.sortable]
         let database = try context.openExisting()
         defer { database.close() }
         let settings: SearchSettings
         if rules.isEmpty && stopWords == nil && lengths == nil && exempt == nil && exemptFields == nil
-            && searchable == nil && filterable == nil && facets == nil
+            && searchable == nil && filterable == nil && facets == nil && sortable == nil
         {
             settings = try database.read { reader in
                 guard let catalog = try reader.catalog(id) else { throw CLIError.failure("no catalog named \"\(id)\"") }
@@ -102,6 +110,7 @@ struct SettingsCommand: Command {
                     }
                     if let filterable { settings.filterableFields = filterable.isEmpty ? nil : filterable }
                     if let facets { settings.facetFields = facets.isEmpty ? nil : facets }
+                    if let sortable { settings.sortableFields = sortable.isEmpty ? nil : sortable }
                     return settings
                 }
             }.settings
@@ -129,6 +138,7 @@ struct SettingsCommand: Command {
         lines.append("searchable:    " + list(settings.searchableFields))
         lines.append("filterable:    " + (settings.filterableFields.map(list) ?? "(from the data)"))
         lines.append("facets:        " + (settings.facetFields.map(list) ?? "(from the data)"))
+        lines.append("sortable:      " + (settings.sortableFields.map(list) ?? "(from the data)"))
         return lines
     }
 
@@ -185,6 +195,7 @@ struct SettingsCommand: Command {
         case "searchableFields": option = "--searchable"
         case "filterableFields": option = "--filterable"
         case "facetFields": option = "--facets"
+        case "sortableFields": option = "--sortable"
         default: option = problem.pointer
         }
         return "\(option): \(problem.message)"

@@ -130,6 +130,14 @@ extension CatalogReader {
         return limit
     }
 
+    /// The record fields the catalog's results may be sorted by (``CatalogSearcher/sortableFields``).
+    public func sortableFields(of catalog: StoredCatalog) throws -> [String] {
+        CatalogSearcher(
+            segments: try loadedSegments(of: catalog),
+            catalog: SearchCatalog(definition: catalog.definition, categories: catalog.categories)
+        ).sortableFields
+    }
+
     /// Runs a checked search (``CatalogSearcher``).
     public func search(_ request: SearchRequest.Checked, in catalog: StoredCatalog) throws -> SearchResult {
         let searcher = CatalogSearcher(

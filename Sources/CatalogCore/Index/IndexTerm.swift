@@ -45,6 +45,8 @@ public enum IndexTermKind: UInt8, CaseIterable, Sendable {
     case fieldDate = 0x44  // D
     /// That a record has a field, whatever its value: the field's name.
     case fieldPresent = 0x58  // X
+    /// The currency code of a record's price (upper case), for sorting prices within a currency.
+    case currency = 0x24  // $
 }
 
 /// Term spelling shared by the index builder and the searcher.
@@ -74,6 +76,11 @@ public enum IndexTerms {
     /// The term of a country code (upper case, as records store it).
     public static func country(_ code: String) -> [UInt8] {
         term(.country, code.uppercased().utf8)
+    }
+
+    /// The term of a price's currency code.
+    public static func currency(_ code: String) -> [UInt8] {
+        term(.currency, code.uppercased().utf8)
     }
 
     /// The start of every term of `kind` (``IndexTermKind/fieldValue`` and the other field kinds)

@@ -107,6 +107,9 @@ struct RecordTermCollector {
         if let country = record.country {
             IndexTerms.country(country).withUnsafeBufferPointer { addRawTerm($0) }
         }
+        if record.price != nil, let currency = record.currency, !currency.isEmpty, !currency.utf8.contains(0) {
+            IndexTerms.currency(currency).withUnsafeBufferPointer { addRawTerm($0) }
+        }
         // Every field's values, searched or not, for filters, facets and sorting.
         for name in record.fields.keys.sorted() {
             for term in IndexTerms.fieldTerms(name, record.fields[name]!) {

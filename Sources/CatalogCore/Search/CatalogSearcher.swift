@@ -109,8 +109,9 @@ public struct CatalogSearcher {
 
     /// Runs a checked search (``SearchRequest/Checked``: its limit and filters are valid).
     ///
-    /// - Throws: ``StorageError`` `.invalidArgument` for a cursor that does not decode,
-    ///   `.nameNotFound` for an unknown scope.
+    /// - Throws: ``StorageError`` `.invalidArgument` for a cursor that does not decode or a sort
+    ///   by a field the catalog cannot sort by (``sortableProblem(_:)``), `.nameNotFound` for an
+    ///   unknown scope.
     public func search(_ request: SearchRequest.Checked) throws -> SearchResult {
         try search(request, suggesting: true)
     }
@@ -126,10 +127,11 @@ public struct CatalogSearcher {
         try checkFields(request)
         let budget = CountBudget(countBudget)
         let live = isSingle ? segments : segments.filter { $0.liveCount > 0 }
+        let sortKeyOrder = try self.sortKeyOrder(for: request.sort, segments: live)
         let evaluations = try live.map { segment in
             try Evaluation(
                 segment: segment, catalog: catalog, query: query, rules: rules, request: request,
-                scope: selected?.categories ?? [], budget: budget)
+                scope: selected?.categories ?? [], budget: budget, sortKeyOrder: sortKeyOrder)
         }
         func count(_ each: (Evaluation) throws -> (Int, Bool)) rethrows -> (Int, Bool) {
             var total = 0
@@ -165,7 +167,14 @@ public struct CatalogSearcher {
         let ranked = !query.isEmpty && request.sort == .relevance
         let page: [(hit: StoredHit, entry: Evaluation.PageEntry)]
         let next: SearchCursor?
-        if isSingle, let evaluation = evaluations.first {
+        // A cursor that names a place (made while the index had several segments) is followed by
+        // place also in one segment, so that a merge between two pages skips or repeats nothing.
+        let keyed =
+            switch cursor {
+            case .rankedKey, .orderedKey, .sortedKey: true
+            case .ranked, .ordered, nil: false
+            }
+        if isSingle, !keyed, let evaluation = evaluations.first {
             let entries: [Evaluation.PageEntry]
             (entries, next) =
                 ranked
@@ -230,10 +239,11 @@ public struct CatalogSearcher {
         let selected = try scope(named: request.scope, in: catalog.scopes)
         let budget = CountBudget(countBudget)
         let live = isSingle ? segments : segments.filter { $0.liveCount > 0 }
+        let sortKeyOrder = try self.sortKeyOrder(for: request.sort, segments: live)
         let evaluations = try live.map { segment in
             try Evaluation(
                 segment: segment, catalog: catalog, query: rules.query(""), rules: rules, request: request,
-                scope: selected?.categories ?? [], budget: budget)
+                scope: selected?.categories ?? [], budget: budget, sortKeyOrder: sortKeyOrder)
         }
         let prefix = IndexTerms.valueKey(request.query)
         var counts: [FacetCount]

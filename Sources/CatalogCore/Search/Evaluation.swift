@@ -32,6 +32,8 @@ final class Evaluation {
     private let countBudget: CountBudget
     /// The segment's deleted documents: no set, count or page includes them.
     private let deleted: DeletedDocuments
+    /// How sort keys' values compare in this search (``SortKeyOrder``).
+    let sortKeyOrder: SortKeyOrder
 
     private var bases: [Int: ChunkBitmap] = [:]
     private var scopedBases: [Int: ChunkBitmap] = [:]
@@ -51,8 +53,9 @@ final class Evaluation {
 
     init(
         segment: LoadedSegment, catalog: SearchCatalog, query: SearchQuery, rules: SearchRules,
-        request: SearchRequest.Checked, scope: [String], budget: CountBudget
+        request: SearchRequest.Checked, scope: [String], budget: CountBudget, sortKeyOrder: SortKeyOrder
     ) throws {
+        self.sortKeyOrder = sortKeyOrder
         index = segment.index
         reader = segment.reader
         deleted = segment.deleted
@@ -464,7 +467,7 @@ final class Evaluation {
         case .ordered(let position):
             // A cursor of a sorted search: continue from that position in the first tier.
             startDocument = position + 1
-        case .rankedKey, .orderedKey, nil:
+        case .rankedKey, .orderedKey, .sortedKey, nil:
             break
         }
         let (page, more) = try rankedPage(fromTier: startTier, document: startDocument, limit: limit)
@@ -502,36 +505,42 @@ final class Evaluation {
         return (page, false)
     }
 
-    /// A page in a fixed order: index order (title), its reverse, or by price.
+    /// A page in a fixed order: index order (title), its reverse, or by prices and fields.
     func orderedPage(sort: SearchSort, after cursor: SearchCursor?, limit: Int) throws -> ([PageEntry], SearchCursor?) {
         var position = 0
         switch cursor {
         case .ordered(let last): position = last + 1
         // A cursor of a ranked search: its document number stands in for the position.
         case .ranked(_, let document): position = document + 1
-        case .rankedKey, .orderedKey, nil: break
+        case .rankedKey, .orderedKey, .sortedKey, nil: break
         }
         let (page, last, more) = try orderedPage(sort: sort, from: position, limit: limit)
         return (page, more ? .ordered(position: last) : nil)
     }
 
-    /// The segment's documents in a fixed order: the document at each position.
+    /// The segment's documents in a fixed order: the document at each position. Title orders
+    /// are the index's own; orders by prices and fields are made from the keys' columns
+    /// (``SortColumn``) once per segment and kept.
     func order(_ sort: SearchSort) throws -> (count: Int, document: (Int) -> Int) {
         let count = index.count
-        switch sort {
-        case .relevance, .title:
+        if sort == .relevance || sort == .title {
             let order = try index.browseOrder(reader)
             return (count, { Int(order[$0]) })
-        case .titleDescending:
+        }
+        if sort == .titleDescending {
             let order = try index.browseOrder(reader)
             return (count, { Int(order[count - 1 - $0]) })
-        case .price:
-            let order = try index.priceOrder(reader)
-            return (count, { Int(order[$0]) })
-        case .priceDescending:
-            let order = try index.priceOrder(reader)
-            let priced = try index.prices(reader).reduce(0) { $0 + ($1.isNaN ? 0 : 1) }
-            return (count, { $0 < priced ? Int(order[priced - 1 - $0]) : Int(order[$0]) })
+        }
+        let order = try index.sortOrder(sort, reader, order: sortKeyOrder)
+        return (count, { Int(order[$0]) })
+    }
+
+    /// A document's values of the sort's keys (nil for none and for a `.title` key), which
+    /// every segment compares alike (``SortKeyOrder``).
+    func sortValues(of document: Int, _ sort: SearchSort) throws -> [[UInt8]?] {
+        try sort.keys.map { key in
+            try index.sortColumn(key.field, reader, order: sortKeyOrder)?.value(
+                of: document, descending: key.descending)
         }
     }
 

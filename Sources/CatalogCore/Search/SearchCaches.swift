@@ -54,18 +54,40 @@ final class SearchCaches: Sendable {
         var prefix: String
     }
 
-    /// The budgets, in bytes: 32 MB in all, and 2 MB of facet values.
+    /// A sort's column of one key, or its whole order, in one index (``SortColumn``).
+    struct SortKey: Hashable {
+        var index: UInt64
+        var name: String
+    }
+
+    /// What the sorts cache keeps.
+    enum SortEntry {
+        case column(SortColumn)
+        case order([UInt32])
+
+        var bytes: Int {
+            switch self {
+            case .column(let column): column.bytes
+            case .order(let documents): 4 * documents.count
+            }
+        }
+    }
+
+    /// The budgets, in bytes: 32 MB for searches, 2 MB of facet values, 48 MB for sorts by fields
+    /// and prices (a column of 1,000,000 records takes about 8 MB, an order 4 MB).
     enum Budget {
         static let chunks = 16 << 20
         static let words = 4 << 20
         static let sets = 12 << 20
         static let facets = 2 << 20
+        static let sorts = 48 << 20
     }
 
     let chunks = Mutex(GenerationCache<ChunkKey, [UInt8]>(budget: Budget.chunks))
     let words = Mutex(GenerationCache<WordKey, WordTerms>(budget: Budget.words))
     let sets = Mutex(GenerationCache<SetKey, ChunkBitmap>(budget: Budget.sets))
     let facets = Mutex(GenerationCache<FacetKey, [FieldValueGroup]>(budget: Budget.facets))
+    let sorts = Mutex(GenerationCache<SortKey, SortEntry>(budget: Budget.sorts))
 
     private let nextID = Atomic<UInt64>(1)
 
@@ -83,7 +105,7 @@ final class SearchCaches: Sendable {
                     misses: $0.misses)
             }
         }
-        return [usage("postings", chunks), usage("words", words), usage("sets", sets)]
+        return [usage("postings", chunks), usage("words", words), usage("sets", sets), usage("sorts", sorts)]
     }
 }
 
@@ -95,7 +117,7 @@ extension CatalogSearchIndex {
 
 /// What one of the search caches holds and how often it answered (``CatalogSearchIndex/cacheUsage``).
 public struct SearchCacheUsage: Sendable, Equatable {
-    /// The cache's name: `postings`, `words` or `sets`.
+    /// The cache's name: `postings`, `words`, `sets` or `sorts`.
     public var name: String
     /// The entries it keeps.
     public var entries: Int

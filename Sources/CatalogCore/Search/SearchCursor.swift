@@ -15,7 +15,11 @@ import Foundation
 /// last result by its place in the order instead, which every segment can find:
 ///
 /// - ranked: `k` and URL-safe base64 of the tier, the rank length, the collation key and the id;
-/// - sorted: `p` and URL-safe base64 of the price (if the order is by price) and the browse key.
+/// - sorted by title: `p` and URL-safe base64 of the price (unused today) and the browse key;
+/// - sorted by prices and fields: `s` and URL-safe base64 of each key's value
+///   (``SortKeyOrder``: what a value is, not a segment's rank of it; none for a record without
+///   one) and the browse key. A `p` cursor of a sort by price (made before prices sorted by
+///   currency) reads as a price of the catalog's most common currency.
 ///
 /// Such a cursor keeps working across changes and merges: the next page starts right after
 /// the same place, so no record that did not itself change is repeated or skipped.
@@ -24,6 +28,7 @@ public enum SearchCursor: Sendable, Equatable {
     case ordered(position: Int)
     case rankedKey(tier: Int, length: Int, sortKey: [UInt8], id: String)
     case orderedKey(price: Double?, key: BrowseKey)
+    case sortedKey(values: [[UInt8]?], key: BrowseKey)
 
     /// The text form.
     public var text: String {
@@ -37,6 +42,12 @@ public enum SearchCursor: Sendable, Equatable {
                 + Self.base64(
                     (price.map { [1] + Self.u64($0.bitPattern) } ?? [0]) + Self.u16(key.section)
                         + Self.u16(key.sortKey.count) + key.sortKey + Array(key.id.utf8))
+        case .sortedKey(let values, let key):
+            "s"
+                + Self.base64(
+                    [UInt8(values.count)]
+                        + values.flatMap { value in value.map { [1] + Self.u16($0.count) + $0 } ?? [0] }
+                        + Self.u16(key.section) + Self.u16(key.sortKey.count) + key.sortKey + Array(key.id.utf8))
         }
     }
 
@@ -114,6 +125,29 @@ public enum SearchCursor: Sendable, Equatable {
             let section = Int(bytes[offset]) | Int(bytes[offset + 1]) << 8
             guard let (sortKey, id) = Self.key(bytes, at: offset + 2) else { throw invalid }
             self = .orderedKey(price: price, key: BrowseKey(section: section, sortKey: sortKey, id: id))
+        } else if text.hasPrefix("s"), let bytes = Self.bytes(text.dropFirst()), let count = bytes.first,
+            (1...Int(SearchSort.maxKeys)).contains(Int(count))
+        {
+            var offset = 1
+            var values: [[UInt8]?] = []
+            for _ in 0..<count {
+                guard offset < bytes.count else { throw invalid }
+                let flag = bytes[offset]
+                offset += 1
+                if flag == 0 {
+                    values.append(nil)
+                    continue
+                }
+                guard flag == 1, bytes.count >= offset + 2 else { throw invalid }
+                let length = Int(bytes[offset]) | Int(bytes[offset + 1]) << 8
+                offset += 2
+                guard bytes.count >= offset + length else { throw invalid }
+                values.append(Array(bytes[offset..<(offset + length)]))
+                offset += length
+            }
+            guard bytes.count >= offset + 2, let (sortKey, id) = Self.key(bytes, at: offset + 2) else { throw invalid }
+            let section = Int(bytes[offset]) | Int(bytes[offset + 1]) << 8
+            self = .sortedKey(values: values, key: BrowseKey(section: section, sortKey: sortKey, id: id))
         } else {
             throw invalid
         }

@@ -100,7 +100,13 @@ extension SearchRequest {
             let facets = request.facets.filter { seen.insert($0).inserted }
             guard facets.count <= maxFilters else { throw SearchRequestError("at most \(maxFilters) 'facets'") }
             self.facets = facets
-            self.sort = request.sort
+            // An order made in code is held to what a `sort` parameter may say.
+            let sort = try SearchSort(parameter: request.sort.rawValue)
+            guard sort == request.sort else {
+                throw SearchRequestError(
+                    "'sort' names a field that a sort parameter cannot name (\(sort.rawValue.prefix(80)))")
+            }
+            self.sort = sort
             self.after = request.after
             self.limit = request.limit
         }

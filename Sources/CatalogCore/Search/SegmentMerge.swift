@@ -7,7 +7,7 @@ import CatalogStorage
 /// catalog of a single segment would give.
 ///
 /// Cursors name the last result's place in that order (``SearchCursor/rankedKey(tier:length:sortKey:id:)``,
-/// ``SearchCursor/orderedKey(price:key:)``); in each segment the next page starts after it,
+/// ``SearchCursor/orderedKey(price:key:)``, ``SearchCursor/sortedKey(values:key:)``); in each segment the next page starts after it,
 /// found by a binary search of the segment's order. A cursor of a document number (a catalog
 /// that had one segment when the page was made) is read in the first segment.
 struct SegmentMerge {
@@ -104,7 +104,7 @@ struct SegmentMerge {
             guard document < first.index.count, let key = try first.reader.hits(documents: [document]).first?.key
             else { return (tier, Int.max, [], "") }
             return (tier, first.index.attributes.length(of: document), key.sortKey, key.id)
-        case .ordered, .orderedKey:
+        case .ordered, .orderedKey, .sortedKey:
             // A cursor of a sorted search: start again from the top.
             return nil
         }
@@ -129,28 +129,30 @@ struct SegmentMerge {
 
     // MARK: - Fixed orders
 
-    /// A place in a fixed order: the price (NaN for none) and the browse key.
+    /// A place in a fixed order: the values of the sort's keys (``SortKeyOrder``; nil for none
+    /// and for a title key) and the browse key.
     private struct Place {
-        var price: Double
+        var values: [[UInt8]?]
         var key: BrowseKey
     }
 
-    /// Whether `a` comes before `b` in `sort`'s order.
-    private static func precedes(_ a: Place, _ b: Place, _ sort: SearchSort) -> Bool {
-        switch sort {
-        case .relevance, .title: return a.key < b.key
-        case .titleDescending: return b.key < a.key
-        case .price, .priceDescending:
-            // Records without a price come last, in index order.
-            switch (a.price.isNaN, b.price.isNaN) {
-            case (true, true): return a.key < b.key
-            case (true, false): return false
-            case (false, true): return true
-            case (false, false):
-                if a.price != b.price { return sort == .price ? a.price < b.price : a.price > b.price }
-                return sort == .price ? a.key < b.key : b.key < a.key
-            }
+    /// How the search compares sort keys' values (every segment's evaluation has the same).
+    private var keyOrder: SortKeyOrder { evaluations[0].sortKeyOrder }
+
+    /// Whether `a` comes before `b` in `sort`'s order: key by key, a title key by index order
+    /// (which decides), and ties after the last key in index order.
+    private func precedes(_ a: Place, _ b: Place, _ sort: SearchSort) -> Bool {
+        for (position, key) in sort.keys.enumerated() {
+            if key.field == .title { return key.descending ? b.key < a.key : a.key < b.key }
+            let order = keyOrder.compare(a.values[position], b.values[position], key)
+            if order != 0 { return order < 0 }
         }
+        return a.key < b.key
+    }
+
+    /// Whether the sort's cursors carry key values (a sort by prices or fields).
+    private static func hasValues(_ sort: SearchSort) -> Bool {
+        sort.keys.contains { $0.field != .title }
     }
 
     mutating func orderedPage(sort: SearchSort, after cursor: SearchCursor?) throws -> Result {
@@ -161,20 +163,21 @@ struct SegmentMerge {
             let start = try place.map { try firstPosition(after: $0, sort: sort, in: segment, evaluation) } ?? 0
             let (entries, _, segmentMore) = try evaluation.orderedPage(sort: sort, from: start, limit: limit)
             more = more || segmentMore
-            let prices = sort == .price || sort == .priceDescending ? try segment.index.prices(segment.reader) : []
             for (hit, entry) in try Self.hits(entries, segment) {
                 guard let key = hit.key else { throw StorageError(.engine, "a search hit came without its key") }
-                let price = prices.isEmpty ? Double.nan : prices[entry.document]
-                candidates.append((Place(price: price, key: key), hit, entry))
+                let values = try evaluation.sortValues(of: entry.document, sort)
+                candidates.append((Place(values: values, key: key), hit, entry))
             }
         }
-        candidates.sort { Self.precedes($0.place, $1.place, sort) }
+        candidates.sort { precedes($0.place, $1.place, sort) }
         more = more || candidates.count > limit
         let page = candidates.prefix(limit)
         let next =
             more
             ? page.last.map {
-                SearchCursor.orderedKey(price: $0.place.price.isNaN ? nil : $0.place.price, key: $0.place.key)
+                Self.hasValues(sort)
+                    ? SearchCursor.sortedKey(values: $0.place.values, key: $0.place.key)
+                    : SearchCursor.orderedKey(price: nil, key: $0.place.key)
             } : nil
         return (page.map { ($0.hit, $0.entry) }, next)
     }
@@ -183,15 +186,25 @@ struct SegmentMerge {
     private func orderedPlace(of cursor: SearchCursor?, sort: SearchSort) throws -> Place? {
         switch cursor {
         case nil, .ranked, .rankedKey: return nil
-        case .orderedKey(let price, let key): return Place(price: price ?? .nan, key: key)
+        case .orderedKey(let price, let key):
+            // Title orders carry no values; a price cursor of before currencies is a price of
+            // the catalog's most common currency.
+            let values = sort.keys.map { sortKey in
+                sortKey.field == .price ? price.map { SortKeyOrder.price($0, currency: keyOrder.mainCurrency) } : nil
+            }
+            return Place(values: values, key: key)
+        case .sortedKey(let values, let key):
+            guard values.count == sort.keys.count else {
+                throw StorageError(.invalidArgument, "the cursor is of a search in another order")
+            }
+            return Place(values: values, key: key)
         case .ordered(let position):
             let first = segments[0]
             let (count, document) = try evaluations[0].order(sort)
             guard position < count else { return nil }
             let at = document(position)
             guard let key = try first.reader.hits(documents: [at]).first?.key else { return nil }
-            let prices = try first.index.prices(first.reader)
-            return Place(price: prices[at], key: key)
+            return Place(values: try evaluations[0].sortValues(of: at, sort), key: key)
         }
     }
 
@@ -202,7 +215,6 @@ struct SegmentMerge {
         throws -> Int
     {
         let (count, document) = try evaluation.order(sort)
-        let prices = sort == .price || sort == .priceDescending ? try segment.index.prices(segment.reader) : []
         var low = 0
         var high = count
         while low < high {
@@ -211,8 +223,8 @@ struct SegmentMerge {
             guard let key = try segment.reader.hits(documents: [at]).first?.key else {
                 throw StorageError(.engine, "the search index names a missing record")
             }
-            let here = Place(price: prices.isEmpty ? .nan : prices[at], key: key)
-            if Self.precedes(place, here, sort) { high = middle } else { low = middle + 1 }
+            let here = Place(values: try evaluation.sortValues(of: at, sort), key: key)
+            if precedes(place, here, sort) { high = middle } else { low = middle + 1 }
         }
         return low
     }

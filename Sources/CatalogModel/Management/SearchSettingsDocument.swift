@@ -6,19 +6,20 @@ import Foundation
 ///
 /// Members: `synonyms` (rules as text: `"auto, car"`, `"phone => iphone"`), `stopWords`,
 /// `typos` (`oneTypoFrom`, `twoTyposFrom`, `exemptWords`, `exemptFields`), `searchableFields`,
-/// `filterableFields` and `facetFields` (absent or `null`: from the data). A member set to `null`
-/// takes its default again; `fields`, which `GET` adds (``CatalogField``), is read-only and left
-/// as it is; any other member is a problem.
+/// `filterableFields`, `facetFields` and `sortableFields` (absent or `null`: from the data). A
+/// member set to `null` takes its default again; `fields`, which `GET` adds (``CatalogField``), is
+/// read-only and left as it is; any other member is a problem.
 ///
 /// ```swift
 /// let patch = try CatalogDocument.MergePatch(Array(#"{"typos":{"oneTypoFrom":4}}"#.utf8))
 /// let changed = try SearchSettingsDocument.merging(patch, into: definition.searchSettings)
 /// ```
 public enum SearchSettingsDocument {
-    static let members = "synonyms, stopWords, typos, searchableFields, filterableFields, facetFields"
+    static let members = "synonyms, stopWords, typos, searchableFields, filterableFields, facetFields, sortableFields"
     /// The members a document may have; `fields` is shown, never set.
     static let memberNames = [
-        "synonyms", "stopWords", "typos", "searchableFields", "filterableFields", "facetFields", "fields",
+        "synonyms", "stopWords", "typos", "searchableFields", "filterableFields", "facetFields", "sortableFields",
+        "fields",
     ]
     static let typoMembers = "oneTypoFrom, twoTyposFrom, exemptWords, exemptFields"
 
@@ -98,6 +99,9 @@ extension TreeReader {
         }
         if let value = members["facetFields"], value != .null {
             settings.facetFields = strings(value, at: "/facetFields")
+        }
+        if let value = members["sortableFields"], value != .null {
+            settings.sortableFields = strings(value, at: "/sortableFields")
         }
         if let value = members["typos"], let typos = object(value, at: "/typos") {
             for (name, member) in typos {

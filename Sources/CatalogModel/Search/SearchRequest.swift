@@ -147,18 +147,115 @@ public enum SearchFacet: Sendable, Equatable, Hashable, RawRepresentable, Custom
     public var description: String { rawValue }
 }
 
-/// The order of search results: `sort=relevance|title|-title|price|-price`.
-public enum SearchSort: String, Sendable, Equatable, Hashable, CaseIterable {
+/// The order of search results: `relevance` (the default), or up to ``maxKeys`` keys separated
+/// by commas, each the built-in `title` or `price` or the name of one of the records' fields,
+/// with `-` in front for descending: `sort=title`, `sort=-price`, `sort=Year,-Horsepower`.
+///
+/// Each key orders the records the one before it leaves tied; records without a key's field
+/// (or price) come after those with it, whichever the direction; ties after the last key keep
+/// index order. Fields order numbers before dates before texts, texts by the catalog's
+/// collation; a record with several values sorts by its smallest ascending, its largest
+/// descending. Prices sort within one currency (``SearchSort/priceRule``).
+///
+/// ```swift
+/// SearchSort(rawValue: "Year,-Horsepower")?.keys.count  // 2
+/// SearchSort.priceDescending.rawValue                     // "-price"
+/// ```
+public struct SearchSort: Sendable, Equatable, Hashable, CustomStringConvertible {
+    /// What a key orders by.
+    public enum Field: Sendable, Equatable, Hashable {
+        /// The title, in index order (the locale's collation).
+        case title
+        /// The price, within one currency (``SearchSort/priceRule``).
+        case price
+        /// One of the records' own fields, by name.
+        case field(String)
+    }
+
+    /// One key of an order.
+    public struct Key: Sendable, Equatable, Hashable {
+        /// What it orders by.
+        public var field: Field
+        /// Largest first.
+        public var descending: Bool
+
+        /// Creates a key.
+        public init(_ field: Field, descending: Bool = false) {
+            self.field = field
+            self.descending = descending
+        }
+
+        /// The key as a `sort` parameter writes it: `title`, `-price`, `Year`.
+        public var text: String {
+            let name =
+                switch field {
+                case .title: "title"
+                case .price: "price"
+                case .field(let name): name
+                }
+            return descending ? "-" + name : name
+        }
+    }
+
+    /// The keys, first first; none for relevance.
+    public var keys: [Key]
+
+    /// The most keys one order has.
+    public static let maxKeys = 4
+    /// The longest field name a key names, in UTF-8 bytes.
+    public static let maxFieldBytes = 200
+    /// The longest `sort` parameter read, in characters.
+    public static let maxParameterLength = maxKeys * (maxFieldBytes + 2)
+
+    /// The rule by which prices sort, in one place for every engine, the offline catalog and the
+    /// documentation: a price is only compared with prices of the same currency.
+    public static let priceRule =
+        "prices sort within their currency: the catalog's most common currency first, then the other currencies"
+        + " by code, then prices without a currency, then records without a price"
+
+    /// An order of `keys`.
+    public init(keys: [Key]) {
+        self.keys = keys
+    }
+
     /// Best matches first (for an empty query: index order).
-    case relevance
+    public static let relevance = SearchSort(keys: [])
     /// The locale's collation order.
-    case title
+    public static let title = SearchSort(keys: [Key(.title)])
     /// Reverse collation order.
-    case titleDescending = "-title"
-    /// Cheapest first; records without a price last.
-    case price
-    /// Dearest first; records without a price last.
-    case priceDescending = "-price"
+    public static let titleDescending = SearchSort(keys: [Key(.title, descending: true)])
+    /// Cheapest first, within one currency; records without a price last.
+    public static let price = SearchSort(keys: [Key(.price)])
+    /// Dearest first, within one currency; records without a price last.
+    public static let priceDescending = SearchSort(keys: [Key(.price, descending: true)])
+
+    /// The built-in orders: relevance, title, -title, price, -price.
+    public static let allCases: [SearchSort] = [.relevance, .title, .titleDescending, .price, .priceDescending]
+
+    /// Whether the order is by relevance.
+    public var isRelevance: Bool { keys.isEmpty }
+
+    /// The fields of the records the order names (not title and price), each once.
+    public var fieldNames: [String] {
+        var names: [String] = []
+        for key in keys {
+            if case .field(let name) = key.field, !names.contains(name) { names.append(name) }
+        }
+        return names
+    }
+
+    /// The order as a `sort` parameter writes it: `relevance`, `-price`, `Year,-Horsepower`.
+    public var rawValue: String {
+        keys.isEmpty ? "relevance" : keys.map(\.text).joined(separator: ",")
+    }
+
+    public var description: String { rawValue }
+
+    /// The order `text` spells, nil when it is malformed (``init(parameter:)`` says why).
+    public init?(rawValue text: String) {
+        guard let order = try? SearchSort(parameter: text) else { return nil }
+        self = order
+    }
 }
 
 /// One value of a facet with its count: `{"value","count","capped"}`.

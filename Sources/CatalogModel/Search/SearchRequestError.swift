@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a ``SearchRequest`` cannot be run: the parameter and what is wrong with it. Each kind of
 /// mistake has one wording, written where the value is parsed (``CountryCode/init(parsing:)``,
 /// ``SearchSort/init(parameter:)``, ``NumericRange/parse(parameter:)``,
@@ -25,14 +27,46 @@ extension CountryCode {
 }
 
 extension SearchSort {
-    /// The order a `sort` parameter names.
+    /// The order a `sort` parameter names: `relevance`, or up to ``maxKeys`` comma-separated
+    /// keys, each `title`, `price` or a field's name, `-` in front for descending. Whether the
+    /// catalog has the fields named is the search's to say.
     ///
-    /// - Throws: ``SearchRequestError`` for any other word.
+    /// - Throws: ``SearchRequestError`` for an empty or repeated key, too many keys, or
+    ///   `relevance` among other keys.
     public init(parameter text: String) throws(SearchRequestError) {
-        guard let order = SearchSort(rawValue: text) else {
-            throw SearchRequestError("'sort' must be relevance, title, -title, price or -price")
+        if text == "relevance" {
+            self = .relevance
+            return
         }
-        self = order
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count <= Self.maxKeys else {
+            throw SearchRequestError("'sort' takes at most \(Self.maxKeys) keys")
+        }
+        var keys: [Key] = []
+        for part in parts {
+            let descending = part.hasPrefix("-")
+            let name = String(descending ? part.dropFirst() : part).trimmingCharacters(in: .whitespaces)
+            guard !name.isEmpty else {
+                throw SearchRequestError("'sort' has an empty key: each is title, price or a field's name")
+            }
+            guard name.utf8.count <= Self.maxFieldBytes, !name.utf8.contains(0) else {
+                throw SearchRequestError("'sort' names a field longer than \(Self.maxFieldBytes) bytes")
+            }
+            guard name != "relevance" else {
+                throw SearchRequestError("'sort' takes relevance alone, not as one of several keys")
+            }
+            let field: Field =
+                switch name {
+                case "title": .title
+                case "price": .price
+                default: .field(name)
+                }
+            guard !keys.contains(where: { $0.field == field }) else {
+                throw SearchRequestError("'sort' names \"\(name.prefix(80))\" twice")
+            }
+            keys.append(Key(field, descending: descending))
+        }
+        self.init(keys: keys)
     }
 }
 

@@ -1,6 +1,6 @@
 import Foundation
 
-/// How search treats one catalog: its synonyms, stop words, typo rules and searchable fields. A
+/// How search treats one catalog: its synonyms, stop words, typo rules, searchable and sortable fields. A
 /// catalog without settings searches as every catalog did before (``isDefault``).
 ///
 /// Stored in the catalog's definition (``CatalogDefinition/searchSettings``), so every engine
@@ -38,6 +38,11 @@ public struct SearchSettings: Codable, Sendable, Equatable, Hashable {
     public var filterableFields: [String]?
     /// The facets shown by default (the web app's filter sheet); nil: those the data suggests.
     public var facetFields: [String]?
+    /// The record fields results may be sorted by (`sort=Year,-Horsepower`), or nil to read them
+    /// from the data (CatalogCore's `CatalogSearcher.sortableProblem`: every number and date
+    /// field, and text fields of few distinct values). The title and the price always sort.
+    /// Sorting by a field the list leaves out is a 400. A change needs no new index.
+    public var sortableFields: [String]?
 
     /// The most synonym rules, and the most stop words or typo-exempt words.
     public static let maxEntries = 1000
@@ -51,7 +56,7 @@ public struct SearchSettings: Codable, Sendable, Equatable, Hashable {
     public init(
         synonyms: [SynonymRule] = [], stopWords: [String] = [], typos: TypoSettings = TypoSettings(),
         searchableFields: [String] = [SearchSettings.everyField], filterableFields: [String]? = nil,
-        facetFields: [String]? = nil
+        facetFields: [String]? = nil, sortableFields: [String]? = nil
     ) {
         self.synonyms = synonyms
         self.stopWords = stopWords
@@ -59,6 +64,7 @@ public struct SearchSettings: Codable, Sendable, Equatable, Hashable {
         self.searchableFields = searchableFields
         self.filterableFields = filterableFields
         self.facetFields = facetFields
+        self.sortableFields = sortableFields
     }
 
     /// Whether `filter=` may name `field` (one of the records' own fields): any field without a
@@ -85,7 +91,7 @@ public struct SearchSettings: Codable, Sendable, Equatable, Hashable {
     public var isDefault: Bool { self == SearchSettings() }
 
     enum CodingKeys: String, CodingKey {
-        case synonyms, stopWords, typos, searchableFields, filterableFields, facetFields
+        case synonyms, stopWords, typos, searchableFields, filterableFields, facetFields, sortableFields
     }
 
     public init(from decoder: any Decoder) throws {
@@ -97,6 +103,7 @@ public struct SearchSettings: Codable, Sendable, Equatable, Hashable {
             try c.decodeIfPresent([String].self, forKey: .searchableFields) ?? [Self.everyField]
         filterableFields = try c.decodeIfPresent([String].self, forKey: .filterableFields)
         facetFields = try c.decodeIfPresent([String].self, forKey: .facetFields)
+        sortableFields = try c.decodeIfPresent([String].self, forKey: .sortableFields)
     }
 
     /// What is wrong with these settings, each problem at the JSON pointer of its member as
@@ -151,6 +158,7 @@ public struct SearchSettings: Codable, Sendable, Equatable, Hashable {
         fields(searchableFields, at: "/searchableFields")
         if let filterableFields { fields(filterableFields, at: "/filterableFields") }
         if let facetFields { fields(facetFields, at: "/facetFields") }
+        if let sortableFields { fields(sortableFields, at: "/sortableFields") }
         return problems
     }
 }

@@ -148,7 +148,9 @@ enum SearchParameters {
             if let facets = try request.present("facets", maxLength: 1000) {
                 search.facets = try SearchFacet.list(parameter: facets)
             }
-            if let sort = try request.present("sort", maxLength: 20) { search.sort = try SearchSort(parameter: sort) }
+            if let sort = try request.present("sort", maxLength: SearchSort.maxParameterLength) {
+                search.sort = try SearchSort(parameter: sort)
+            }
             search.filter = try Self.filter(from: request)
             if let filter { search = filter.narrowing(search) }
             return try search.checked()

@@ -83,16 +83,35 @@ struct FilterPanel {
         return !source.isEmpty && (definition.mapping[.price] != nil || definition.fieldOrder.contains(source))
     }
 
-    /// The orders the catalog offers, with their words: best match and by name, and by price in a
+    /// The record fields the catalog sorts by (``CatalogReader/sortableFields(of:)``).
+    var sortableFields: [String] = []
+
+    /// The orders the catalog offers, with their words: best match and by name, by price in a
     /// catalog with prices (a catalog without them is not sorted by them; one that sorts so already
-    /// keeps it).
-    var sorts: [(SearchSort, WebStrings.Key)] {
-        var sorts: [(SearchSort, WebStrings.Key)] = [
-            (.relevance, .sortRelevance), (.title, .sortTitle), (.titleDescending, .sortTitleDescending),
+    /// keeps it), and each sortable field both ways, named by its label in the page's language. An
+    /// order a link asked for that is none of these is offered as it is written.
+    var sorts: [(sort: SearchSort, label: String)] {
+        var sorts: [(SearchSort, String)] = [
+            (.relevance, strings[.sortRelevance]), (.title, strings[.sortTitle]),
+            (.titleDescending, strings[.sortTitleDescending]),
         ]
         if hasPrices || state.sort == .price || state.sort == .priceDescending {
-            sorts += [(.price, .sortPrice), (.priceDescending, .sortPriceDescending)]
+            sorts += [(.price, strings[.sortPrice]), (.priceDescending, strings[.sortPriceDescending])]
         }
+        for field in sortableFields {
+            let label = definition.fieldLabel(field, language: strings.language) ?? field
+            sorts.append(
+                (
+                    SearchSort(keys: [SearchSort.Key(.field(field))]),
+                    strings.format(.sortFieldAscending, ["field": label])
+                ))
+            sorts.append(
+                (
+                    SearchSort(keys: [SearchSort.Key(.field(field), descending: true)]),
+                    strings.format(.sortFieldDescending, ["field": label])
+                ))
+        }
+        if !sorts.contains(where: { $0.0 == state.sort }) { sorts.append((state.sort, state.sort.rawValue)) }
         return sorts
     }
 
@@ -105,9 +124,8 @@ struct FilterPanel {
         html.open("label", ["class": "filter-sort"])
         html.element("span", text: strings[.sort])
         html.open("select", ["name": "sort", "form": "search-form", "id": "sort"])
-        for (sort, key) in sorts {
-            html.element(
-                "option", ["value": sort.rawValue, "selected": state.sort == sort ? "" : nil], text: strings[key])
+        for (sort, label) in sorts {
+            html.element("option", ["value": sort.rawValue, "selected": state.sort == sort ? "" : nil], text: label)
         }
         html.close("select")
         html.close("label")

@@ -66,6 +66,7 @@ struct ListPage {
             let rows = try browseRows(state)
             content = .rows(rows)
         }
+        let sortableFields = try store.sortableFields(of: catalog)
         return layout.render { html in
             html.open(
                 "div",
@@ -79,7 +80,7 @@ struct ListPage {
             // The filters are there while browsing too, for a search the script starts.
             let filters = FilterPanel(
                 definition: definition, strings: strings, state: state, category: category?.name, base: base,
-                scopes: store.scopes(of: catalog), fields: sheetFields)
+                scopes: store.scopes(of: catalog), fields: sheetFields, sortableFields: sortableFields)
             filters.write(content.facets, into: &html)
             switch content {
             case .results(let response):
@@ -415,8 +416,8 @@ struct ListPage {
         html.element("span", text: strings[.sort])
         html.open("select", ["name": "sort", "id": "browse-sort"])
         // Browsing is in the index's order, by name: the first choice, chosen.
-        for (sort, key) in filters.sorts where sort != .relevance {
-            html.element("option", ["value": sort.rawValue, "selected": sort == .title ? "" : nil], text: strings[key])
+        for (sort, label) in filters.sorts where sort != .relevance {
+            html.element("option", ["value": sort.rawValue, "selected": sort == .title ? "" : nil], text: label)
         }
         html.close("select")
         html.close("label")

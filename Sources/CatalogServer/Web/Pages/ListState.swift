@@ -49,7 +49,9 @@ struct ListState {
                 try request.text("price", maxLength: NumericRange.maxParameterLength)
                 ?? (low.isEmpty && high.isEmpty ? "" : "\(low)..\(high)")
             if !priceText.isEmpty { price = try NumericRange.parse(parameter: priceText) }
-            if let sort = try request.text("sort", maxLength: 20) { self.sort = try SearchSort(parameter: sort) }
+            if let sort = try request.text("sort", maxLength: SearchSort.maxParameterLength) {
+                self.sort = try SearchSort(parameter: sort)
+            }
         } catch let error as SearchRequestError {
             throw HTTPError.badParameter(error.message)
         }

@@ -181,6 +181,7 @@ struct WebStrings: Sendable {
         case signInForFavorites, favoritesOnDevice, wrongCredentials, tooManySignIns, seconds, minutes
         case index, pickRecord, noFavorites, details, close, loading, filters, activeFilters, sort
         case sortRelevance, sortTitle, sortTitleDescending, sortPrice, sortPriceDescending, priceRange
+        case sortFieldAscending, sortFieldDescending
         case priceFrom, priceTo, apply, resetFilters, imageUnavailable, offlineTitle, offlineText, offlineBanner
         case findValue, similarSpelling
         case errorTitle, error400, error401, error403, error404, error405, error413, error415, error429

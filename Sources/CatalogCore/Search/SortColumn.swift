@@ -1,0 +1,259 @@
+import CatalogModel
+import CatalogStorage
+import Foundation
+import Synchronization
+
+/// One sort key's values in one segment, made from the segment's terms without reading
+/// records: the distinct values in ascending order (``SortKeyOrder``) and, by document, the
+/// rank of its smallest and of its largest value. Made once per segment and key in one pass
+/// over the key's postings, and kept in the shared caches (``CatalogSearchIndex/sortColumn(_:_:order:)``).
+///
+/// A field's values are its number terms (`N`, in lexicon order, which is numeric order), its
+/// date terms (`D`) and its text terms (`V`, texts that read as neither; up to
+/// ``FieldValueOrder/maxValueBytes`` bytes), sorted by the catalog's collation. A price's are
+/// the prices with the currency terms (`$`) of the records.
+final class SortColumn: Sendable {
+    /// By document: the rank of its smallest value, ``none`` without one.
+    let lowest: [UInt32]
+    /// By document: the rank of its largest value, ``none`` without one.
+    let highest: [UInt32]
+    /// The distinct values in ascending order, one after the other (a million arrays of nine
+    /// bytes would take four times the memory).
+    private let arena: [UInt8]
+    /// Where each value starts in ``arena``, and where the last ends.
+    private let starts: [UInt32]
+    /// By rank: the value's place in descending order (prices keep their currencies' order).
+    let descendingPlaces: [UInt32]
+
+    /// A document without a value.
+    static let none = UInt32.max
+
+    init(lowest: [UInt32], highest: [UInt32], values: [[UInt8]], descendingPlaces: [UInt32]) {
+        self.lowest = lowest
+        self.highest = highest
+        var starts: [UInt32] = [0]
+        starts.reserveCapacity(values.count + 1)
+        var arena: [UInt8] = []
+        arena.reserveCapacity(values.reduce(0) { $0 + $1.count })
+        for value in values {
+            arena.append(contentsOf: value)
+            starts.append(UInt32(arena.count))
+        }
+        self.arena = arena
+        self.starts = starts
+        self.descendingPlaces = descendingPlaces
+    }
+
+    /// The bytes it takes, about.
+    var bytes: Int { 8 * lowest.count + 8 * descendingPlaces.count + arena.count + 64 }
+
+    /// How many distinct values there are.
+    var valueCount: Int { starts.count - 1 }
+
+    /// The value a document sorts by in a direction: its smallest ascending, its largest
+    /// descending; nil without one.
+    func value(of document: Int, descending: Bool) -> [UInt8]? {
+        let rank = descending ? highest[document] : lowest[document]
+        guard rank != Self.none else { return nil }
+        return Array(arena[Int(starts[Int(rank)])..<Int(starts[Int(rank) + 1])])
+    }
+
+    /// The document's place among the values in a direction: 0 first, ``valueCount`` without one.
+    func bucket(of document: Int, descending: Bool) -> Int {
+        let rank = descending ? highest[document] : lowest[document]
+        if rank == Self.none { return valueCount }
+        return descending ? Int(descendingPlaces[Int(rank)]) : Int(rank)
+    }
+
+    // MARK: - Making
+
+    /// The column of a record field in one segment.
+    static func field(
+        _ name: String, index: CatalogSearchIndex, reader: any SearchIndexReading, order: SortKeyOrder
+    ) throws -> SortColumn {
+        let lexicon = index.lexicon
+        var ordered: [(term: Int, value: [UInt8])] = []
+        for (kind, kindClass) in [
+            (IndexTermKind.fieldNumber, SortKeyOrder.numberClass), (.fieldDate, SortKeyOrder.dateClass),
+        ] {
+            let prefix = IndexTerms.fieldPrefix(kind, name)
+            for term in lexicon.range(prefix: prefix) {
+                ordered.append((term, [kindClass] + lexicon.term(at: term).dropFirst(prefix.count)))
+            }
+        }
+        var texts: [(term: Int, value: [UInt8])] = []
+        let prefix = IndexTerms.fieldPrefix(.fieldValue, name)
+        for term in lexicon.range(prefix: prefix) {
+            let rest = lexicon.term(at: term).dropFirst(prefix.count)
+            guard let zero = rest.firstIndex(of: 0) else { continue }
+            let written = String(decoding: rest[(zero + 1)...], as: UTF8.self)
+            // Numbers and dates sort by their own terms; an empty value is none.
+            guard !written.isEmpty, FieldValueOrder.number(written) == nil, FieldValueOrder.date(written) == nil
+            else { continue }
+            texts.append((term, [SortKeyOrder.textClass] + Array(written.utf8)))
+        }
+        texts.sort { order.compareFields($0.value, $1.value) < 0 }
+        ordered += texts
+        var lowest = [UInt32](repeating: none, count: index.count)
+        var highest = [UInt32](repeating: none, count: index.count)
+        try forEachDocument(of: ordered.map(\.term), index: index, reader: reader) { document, rank in
+            let rank = UInt32(rank)
+            if lowest[document] == none || rank < lowest[document] { lowest[document] = rank }
+            if highest[document] == none || rank > highest[document] { highest[document] = rank }
+        }
+        let count = UInt32(ordered.count)
+        return SortColumn(
+            lowest: lowest, highest: highest, values: ordered.map(\.value),
+            descendingPlaces: (0..<count).map { count - 1 - $0 })
+    }
+
+    /// The column of prices in one segment (``SearchSort/priceRule``).
+    static func price(index: CatalogSearchIndex, reader: any SearchIndexReading, order: SortKeyOrder) throws
+        -> SortColumn
+    {
+        let lexicon = index.lexicon
+        let prices = try index.prices(reader)
+        let currencyTerms = Array(lexicon.range(prefix: [IndexTermKind.currency.rawValue]))
+        // Currency 0 is none; the others by their terms.
+        let codes = [""] + currencyTerms.map { String(decoding: lexicon.term(at: $0).dropFirst(), as: UTF8.self) }
+        var currencyOf = [UInt32](repeating: 0, count: index.count)
+        try forEachDocument(of: currencyTerms, index: index, reader: reader) { document, position in
+            currencyOf[document] = UInt32(position + 1)
+        }
+        // The currencies in the rule's order, each a group.
+        let groups = codes.indices.sorted { a, b in
+            let (zeroA, zeroB) = (SortKeyOrder.price(0, currency: codes[a]), SortKeyOrder.price(0, currency: codes[b]))
+            return order.compare(zeroA, zeroB, SearchSort.Key(.price)) < 0
+        }
+        var group = [Int](repeating: 0, count: codes.count)
+        for (place, currency) in groups.enumerated() { group[currency] = place }
+        var priced = prices.indices.filter { !prices[$0].isNaN }
+        priced.sort { a, b in
+            let (ga, gb) = (group[Int(currencyOf[a])], group[Int(currencyOf[b])])
+            return ga != gb ? ga < gb : prices[a] < prices[b]
+        }
+        var lowest = [UInt32](repeating: none, count: index.count)
+        var values: [[UInt8]] = []
+        var starts: [Int] = []  // where each group's run of values starts
+        var last: (group: Int, price: Double)?
+        for document in priced {
+            let here = (group[Int(currencyOf[document])], prices[document])
+            if last.map({ $0.group != here.0 || $0.price != here.1 }) ?? true {
+                if last?.group != here.0 { starts.append(values.count) }
+                values.append(SortKeyOrder.price(here.1, currency: codes[Int(currencyOf[document])]))
+                last = here
+            }
+            lowest[document] = UInt32(values.count - 1)
+        }
+        // Descending: each currency's prices reversed, the currencies in the same order.
+        var descendingPlaces = [UInt32](repeating: 0, count: values.count)
+        for (number, start) in starts.enumerated() {
+            let end = number + 1 < starts.count ? starts[number + 1] : values.count
+            for rank in start..<end { descendingPlaces[rank] = UInt32(start + (end - 1 - rank)) }
+        }
+        return SortColumn(lowest: lowest, highest: lowest, values: values, descendingPlaces: descendingPlaces)
+    }
+
+    /// Calls `body` with every document of each term and the term's place in `terms`, reading
+    /// stored postings one chunk number at a time, every term's chunks of it together.
+    private static func forEachDocument(
+        of terms: [Int], index: CatalogSearchIndex, reader: any SearchIndexReading, _ body: (Int, Int) -> Void
+    ) throws {
+        let lexicon = index.lexicon
+        var storedByChunk: [Int: [(term: UInt32, place: Int)]] = [:]
+        for (place, term) in terms.enumerated() {
+            switch lexicon.postings(at: term) {
+            case .inline(let documents):
+                for document in documents where Int(document) < index.count { body(Int(document), place) }
+            case .stored(let stored, let chunks):
+                for chunk in chunks { storedByChunk[chunk, default: []].append((stored, place)) }
+            }
+        }
+        for chunk in storedByChunk.keys.sorted() {
+            let entries = storedByChunk[chunk]!
+            let places = Dictionary(entries.map { ($0.term, $0.place) }, uniquingKeysWith: { a, _ in a })
+            let base = chunk << PostingChunk.shift
+            for (term, bytes) in try reader.postingChunks(terms: entries.map(\.term), chunk: chunk) {
+                guard let place = places[term] else { continue }
+                var bitmap = ChunkBitmap()
+                bytes.withUnsafeBytes { PostingChunk.merge($0, into: &bitmap) }
+                bitmap.forEach { offset in
+                    if base + offset < index.count { body(base + offset, place) }
+                    return true
+                }
+            }
+        }
+    }
+
+    // MARK: - Orders
+
+    /// The documents of a segment in the order of `keys` (a `.title` key's column is nil), ties
+    /// in index order: sorted by the last key first, then by each key before it, each sort a
+    /// stable counting sort over the key's places, so a whole order costs a few passes.
+    static func order(keys: [SearchSort.Key], columns: [SortColumn?], browseOrder: [UInt32]) -> [UInt32] {
+        var order = browseOrder
+        var used = keys.count
+        if let title = keys.firstIndex(where: { $0.field == .title }) {
+            // The title decides every tie (no two records share a place in index order).
+            if keys[title].descending { order.reverse() }
+            used = title
+        }
+        for position in (0..<used).reversed() {
+            guard let column = columns[position] else { continue }
+            let descending = keys[position].descending
+            var starts = [Int](repeating: 0, count: column.valueCount + 2)
+            for document in order { starts[column.bucket(of: Int(document), descending: descending) + 1] += 1 }
+            for bucket in 1..<starts.count { starts[bucket] += starts[bucket - 1] }
+            var sorted = [UInt32](repeating: 0, count: order.count)
+            for document in order {
+                let bucket = column.bucket(of: Int(document), descending: descending)
+                sorted[starts[bucket]] = document
+                starts[bucket] += 1
+            }
+            order = sorted
+        }
+        return order
+    }
+}
+
+extension CatalogSearchIndex {
+    /// The column of a sort key's field (not `.title`), from the shared caches or made now.
+    func sortColumn(_ field: SearchSort.Field, _ reader: any SearchIndexReading, order: SortKeyOrder) throws
+        -> SortColumn?
+    {
+        let name: String
+        switch field {
+        case .title: return nil
+        case .price: name = "p\0" + order.mainCurrency
+        case .field(let field): name = "f\0" + order.locale.identifier + "\0" + field
+        }
+        let key = SearchCaches.SortKey(index: cacheID, name: name)
+        if case .column(let column)? = SearchCaches.shared.sorts.withLock({ $0.value(for: key, cost: \.bytes) }) {
+            return column
+        }
+        let column =
+            switch field {
+            case .price: try SortColumn.price(index: self, reader: reader, order: order)
+            case .field(let name): try SortColumn.field(name, index: self, reader: reader, order: order)
+            case .title: nil as SortColumn?
+            }
+        if let column {
+            SearchCaches.shared.sorts.withLock { $0.insert(.column(column), for: key, cost: column.bytes) }
+        }
+        return column
+    }
+
+    /// The documents in the order of `sort` (keys other than relevance), from the shared caches
+    /// or made now from the keys' columns.
+    func sortOrder(_ sort: SearchSort, _ reader: any SearchIndexReading, order: SortKeyOrder) throws -> [UInt32] {
+        let key = SearchCaches.SortKey(
+            index: cacheID, name: "o\0" + order.mainCurrency + "\0" + order.locale.identifier + "\0" + sort.rawValue)
+        if case .order(let documents)? = SearchCaches.shared.sorts.withLock({ $0.value(for: key, cost: \.bytes) }) {
+            return documents
+        }
+        let columns = try sort.keys.map { try sortColumn($0.field, reader, order: order) }
+        let documents = SortColumn.order(keys: sort.keys, columns: columns, browseOrder: try browseOrder(reader))
+        SearchCaches.shared.sorts.withLock { $0.insert(.order(documents), for: key, cost: 4 * documents.count) }
+        return documents
+    }
+}
