@@ -300,7 +300,7 @@ struct JSONParser {
     }
 
     /// At the `{` of the member keyed `key` (at `location`): the record, its key the first field
-    /// (``keyField``). An error inside it names the key.
+    /// (``keyField``). An error inside it names the member's key.
     private mutating func parseKeyedRecord(key: String, at location: SourceLocation) throws(ImportError)
         -> SourceRecord
     {
@@ -310,7 +310,7 @@ struct JSONParser {
             try parseObject(prefix: "", inList: false, into: &fields)
         } catch {
             var error = error
-            error.message += " (in record \"\(key.prefix(200))\")"
+            error.message += " (in member \"\(key.prefix(200))\")"
             throw error
         }
         fieldCapacity = max(fieldCapacity, fields.count)
