@@ -59,15 +59,14 @@ enum KeyedJSONFigures {
         }
         for (label, file) in [("  error in the first record: no title", noTitle), ("  … malformed JSON", malformed)] {
             let result = try importFile(file)
-            let message = ((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "").prefix(100)
+            let text = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+            let message = text.split(separator: "\n").first.map { String($0.prefix(100)) } ?? ""
             let reported = result.status != 0 && !message.isEmpty
+            let timing = String(format: "%.2f s to the error (goal < 1 s) ", result.seconds)
             print(
                 Report.line(
                     label,
-                    String(
-                        format: "%.2f s to the error (goal < 1 s) %@", result.seconds,
-                        verdict(reported && result.seconds < 1))
-                        + (reported ? ": " + message.split(separator: "\n").first.map(String.init)! : " (no error)")))
+                    timing + verdict(reported && result.seconds < 1) + (reported ? ": " + message : " (no error)")))
         }
         print("")
     }
