@@ -2,8 +2,9 @@
 // coordinates, time zone, elevation, alternate names), written twice with the same records: as an
 // object keyed by id (`{"3040051": {...}, ...}`) and as an array whose records carry the same id as
 // their first field. Issue 22 measured 235,000 such records; `make bench` imports both files and
-// prints them side by side (KeyedJSONFigures), and `catalog-bench city-files DIR [N]` writes them
-// alone. Foundation only, so that it also compiles on its own.
+// prints them side by side (KeyedJSONFigures), and `catalog-bench keyed-json BINARY DIR [N]` writes
+// and imports them alone.
+import CatalogDemo
 import Foundation
 
 enum CityFiles {
@@ -23,7 +24,7 @@ enum CityFiles {
     ) throws {
         var keyed = try Output(path: keyedPath)
         var array = try arrayPath.map { try Output(path: $0) }
-        var random = SplitMix(state: seed)
+        var random = SplitMix64(seed: seed)
         keyed.append("{\n")
         array?.append("[\n")
         for index in 0..<count {
@@ -47,7 +48,7 @@ enum CityFiles {
     }
 
     /// One record's object, `{"name": ...}`.
-    private static func record(_ random: inout SplitMix, index: Int) -> String {
+    private static func record(_ random: inout SplitMix64, index: Int) -> String {
         let syllables = [
             "ka", "lo", "mi", "ber", "stad", "ur", "vá", "né", "os", "ga", "ri", "tön", "sel", "dor", "an", "fe",
             "hu", "ły", "zar", "ko", "lin", "bu", "mar", "ese",
@@ -100,19 +101,6 @@ enum CityFiles {
         mutating func close() throws {
             handle.write(buffer)
             try handle.close()
-        }
-    }
-
-    /// SplitMix64: small, fast, the same numbers on every platform.
-    private struct SplitMix {
-        var state: UInt64
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
         }
     }
 }
