@@ -18,15 +18,19 @@ enum CityFiles {
     }
 
     /// Writes `count` records as a keyed object to `keyedPath` and, when given, as an array to
-    /// `arrayPath`; the same seed gives the same records.
+    /// `arrayPath`, one record a line or (`oneLine`) the whole document on one line, as minified
+    /// files come; the same seed gives the same records.
     static func write(
-        count: Int, keyedPath: String, arrayPath: String?, firstRecord: FirstRecord = .valid, seed: UInt64 = 22
+        count: Int, keyedPath: String, arrayPath: String?, firstRecord: FirstRecord = .valid, oneLine: Bool = false,
+        seed: UInt64 = 22
     ) throws {
+        let lineEnd = oneLine ? "" : "\n"
+        let indent = oneLine ? "" : "  "
         var keyed = try Output(path: keyedPath)
         var array = try arrayPath.map { try Output(path: $0) }
         var random = SplitMix64(seed: seed)
-        keyed.append("{\n")
-        array?.append("[\n")
+        keyed.append("{" + lineEnd)
+        array?.append("[" + lineEnd)
         for index in 0..<count {
             let id = String(3_000_000 + index * 7 + Int(random.next() % 7))
             var body = record(&random, index: index)
@@ -37,9 +41,9 @@ enum CityFiles {
                 case .malformed: body = body.replacingOccurrences(of: #""population": "#, with: #""population": 0"#)
                 }
             }
-            let separator = index + 1 < count ? ",\n" : "\n"
-            keyed.append("  \"\(id)\": \(body)\(separator)")
-            array?.append("  {\"id\": \"\(id)\", " + body.dropFirst() + separator)
+            let separator = (index + 1 < count ? "," : "") + lineEnd
+            keyed.append("\(indent)\"\(id)\": \(body)\(separator)")
+            array?.append("\(indent){\"id\": \"\(id)\", " + body.dropFirst() + separator)
         }
         keyed.append("}\n")
         array?.append("]\n")
