@@ -4,6 +4,7 @@
 //   (a) the same file unchanged, (b) the same records in a rewritten file (the catalog's XML export),
 //   (c) 1% of the records changed (every 100th record's price, in a copy of the XML);
 // - JSON and CSV import of the same records (the catalog's exports) into new files;
+// - issue 22's JSON object keyed by id beside the same records as an array (KeyedJSONFigures);
 // - one XML import with CATALOG_PROFILE=1, its per-step breakdown printed;
 // - Tantivy (Benchmarks/tantivy/tantivy_bench.py, from the venv scripts/install-deps.sh bench makes)
 //   on the JSON export, answering the same queries, written to a file.
@@ -44,7 +45,9 @@ enum Spawn {
         _ = wait4(pid, &status, 0, &usage)
         let seconds = Date().timeIntervalSince(started)
         let exit = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return Child.Result(status: exit, seconds: seconds, peakRSSMiB: Int(usage.ru_maxrss) / 1024)
+        let cpu = [usage.ru_utime, usage.ru_stime].reduce(0) { $0 + Double($1.tv_sec) + Double($1.tv_usec) / 1e6 }
+        return Child.Result(
+            status: exit, seconds: seconds, peakRSSMiB: Int(usage.ru_maxrss) / 1024, cpuSeconds: cpu)
     }
 }
 
@@ -193,6 +196,8 @@ struct ImportFigures {
         }
         removeDatabase(fresh)
         print("")
+
+        try KeyedJSONFigures.run(binary: binary, directory: directory)
 
         // The breakdown: one more XML import into a new file, CATALOG_PROFILE=1.
         let profileLog = directory + "/import-profile.txt"

@@ -131,6 +131,8 @@ enum Child {
         var status: Int32
         var seconds: Double
         var peakRSSMiB: Int
+        /// User and system CPU seconds.
+        var cpuSeconds: Double = 0
     }
 
     /// Runs `path` with its standard output thrown away (``Spawn`` does the work).

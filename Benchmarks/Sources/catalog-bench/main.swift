@@ -7,7 +7,8 @@
 //    `ORDER BY rank LIMIT 50` on the same file.
 // 2. XML import of the same catalog (records/s, peak RSS), beside `xmllint --stream` and
 //    FoundationXML's raw parse; the XML reader alone (libxml2 SAX2, records/s and MB/s) beside them.
-//    Then (ImportFigures.swift) re-imports beside xmllint, JSON and CSV import, the CATALOG_PROFILE
+//    Then (ImportFigures.swift) re-imports beside xmllint, JSON and CSV import, a JSON object keyed
+//    by id beside the same records as an array (KeyedJSONFigures.swift), the CATALOG_PROFILE
 //    breakdown; and search beside Tantivy too.
 // 3. Section computation for every record (ICU sort keys and sections), beside Foundation's
 //    localized compare on a sample.
@@ -222,6 +223,14 @@ if CommandLine.arguments.count >= 5 && CommandLine.arguments[1] == "item" {
     for _ in 0..<rounds { bytes &+= record.jsonBytes.count }
     let json = Double(DispatchTime.now().uptimeNanoseconds - started) / Double(rounds) / 1000
     print(String(format: "item lookup %.2f µs, JSON %.2f µs (%d)", lookup, json, bytes))
+    exit(0)
+}
+
+if CommandLine.arguments.count >= 4 && CommandLine.arguments[1] == "keyed-json" {
+    // catalog-bench keyed-json CATALOG-BINARY DIR [RECORDS]: the keyed JSON figures alone.
+    let records = CommandLine.arguments.count > 4 ? Int(CommandLine.arguments[4]) ?? 235_000 : 235_000
+    try FileManager.default.createDirectory(atPath: CommandLine.arguments[3], withIntermediateDirectories: true)
+    try KeyedJSONFigures.run(binary: CommandLine.arguments[2], directory: CommandLine.arguments[3], records: records)
     exit(0)
 }
 

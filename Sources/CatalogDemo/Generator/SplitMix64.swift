@@ -1,17 +1,17 @@
 /// A small, fast, deterministic pseudo-random number generator (the SplitMix64 mixing function):
 /// the same seed yields the same sequence on every platform, which is what a reproducible synthetic
 /// catalog needs. Not suitable for anything secret.
-struct SplitMix64: Sendable {
+public struct SplitMix64: Sendable {
     private var state: UInt64
 
     /// Creates a generator whose sequence is fixed by `seed`.
-    init(seed: UInt64) {
+    public init(seed: UInt64) {
         state = seed
     }
 
     /// The next 64 random bits.
     @inline(__always)
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -21,7 +21,7 @@ struct SplitMix64: Sendable {
 
     /// A number in `0..<bound` (multiply-shift; the bias is far below anything a catalog notices).
     @inline(__always)
-    mutating func below(_ bound: Int) -> Int {
+    public mutating func below(_ bound: Int) -> Int {
         Int(truncatingIfNeeded: next().multipliedFullWidth(by: UInt64(bound)).high)
     }
 

@@ -60,9 +60,14 @@ public enum EmbeddedDefinition {
     private static func readEmbedded(fileURL: URL, format: ImportFormat) -> CatalogDefinition? {
         guard format != .sqlite, let handle = try? FileHandle(forReadingFrom: fileURL) else { return nil }
         defer { try? handle.close() }
+        // Only as much as the definition's lines need: reading stops at the second line end, or
+        // as soon as the head cannot be an export's (a one-line JSON file of 100 MB is not read
+        // whole, and the line ends are counted once per chunk).
         var head = Data()
-        while head.count < maxBytes, head.filter({ $0 == 0x0A }).count < 2 {
+        var lineEnds = 0
+        while head.count < maxBytes, lineEnds < 2, mayCarryDefinition(head, format: format) {
             guard let chunk = try? handle.read(upToCount: 64 * 1024), !chunk.isEmpty else { break }
+            lineEnds += chunk.withUnsafeBytes { bytes in bytes.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 } }
             head.append(chunk)
         }
         var lines = head.split(separator: 0x0A, maxSplits: 2, omittingEmptySubsequences: false).prefix(2)
@@ -93,6 +98,26 @@ public enum EmbeddedDefinition {
             json = nil
         }
         return json.flatMap { decode(String($0)) }
+    }
+
+    /// Whether a file that starts with `head` may still be one that carries a definition: JSON
+    /// and CSV must start with theirs (after a byte order mark), XML must have it first on its
+    /// second line.
+    static func mayCarryDefinition(_ head: Data, format: ImportFormat) -> Bool {
+        var bytes = head[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        let start: String
+        switch format {
+        case .json: start = "{\"\(marker)\":"
+        case .csv: start = "#\(marker) "
+        case .xml:
+            guard let lineEnd = bytes.firstIndex(of: 0x0A) else { return true }
+            bytes = bytes[(lineEnd + 1)...]
+            start = "<?\(marker) "
+        case .sqlite: return false
+        }
+        let prefix = Array(start.utf8)
+        return bytes.prefix(prefix.count).elementsEqual(prefix.prefix(min(prefix.count, bytes.count)))
     }
 
     /// Decodes a definition written by ``json(_:)``.

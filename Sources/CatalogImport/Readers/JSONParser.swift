@@ -20,29 +20,31 @@ struct JSONParser {
     private var recordCount = 0
     /// Top-level keys seen, for the "no records" message.
     private var keysSeen: [String] = []
-    /// Whether the records are the members of the top-level object, keyed by their ids.
-    private let keyed: Bool
     /// Top-level members whose value is an object, and those whose value is anything else.
     private var objectMembers = 0
     private var otherMembers = 0
+    /// Keyed records read but not yet handed on: the top-level object's first members, while
+    /// a later member could still show that they are not records (``keyedLookahead``).
+    private var pendingKeyed: [SourceRecord] = []
+    /// Where the first top-level member's value starts, for ``keyedLookaheadBytes``.
+    private var keyedStart: Int64 = 0
+    /// Whether the top-level object's members are handed on as keyed records as they come.
+    private var keyedCommitted = false
     /// Fields whose arrays held arrays (flattened into one list), in the order first met, with
     /// where each was first met and how many times in all.
     private var nestedArrays: [(field: String, location: SourceLocation, count: Int)] = []
 
-    /// What a pass over the document found.
-    enum Outcome {
-        /// The records were delivered.
-        case delivered
-        /// The top-level object holds only objects: the records, keyed by their ids, which a
-        /// second pass in keyed mode delivers.
-        case keyedRecords
-    }
-
     /// The field holding a keyed record's key.
     static let keyField = "id"
+    /// Top-level object members held back while they could still be something other than keyed
+    /// records (a later member holding the array of records makes them metadata): once this
+    /// many, or ``keyedLookaheadBytes`` of input, are all objects, they are keyed records.
+    static let keyedLookahead = 256
+    /// Input bytes, from the first top-level member on, after which held-back members are
+    /// keyed records (``keyedLookahead``).
+    static let keyedLookaheadBytes: Int64 = 1 << 20
 
-    init(scanner: ByteScanner, recordPath: String?, keyed: Bool = false) {
-        self.keyed = keyed
+    init(scanner: ByteScanner, recordPath: String?) {
         self.scanner = scanner
         self.recordPath = recordPath.map { path in
             path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
@@ -52,23 +54,10 @@ struct JSONParser {
 
     // MARK: - Document
 
-    /// Parses the whole input, calling `body` with each record.
-    ///
-    /// - Returns: ``Outcome/keyedRecords`` when the records turned out to be keyed members of
-    ///   the top-level object (nothing was delivered then).
-    @discardableResult
-    mutating func run(_ body: (SourceRecord) throws -> Void) throws -> Outcome {
-        if keyed {
-            guard try skipWhitespace() == Byte.openBrace else {
-                throw scanner.error(.malformed, "expected an object of records", at: scanner.pos)
-            }
-            try parseKeyedRecords(body)
-            if let extra = try skipWhitespace() {
-                throw scanner.error(
-                    .malformed, "unexpected \(describe(extra)) after the end of the top-level value", at: scanner.pos)
-            }
-            return .delivered
-        }
+    /// Parses the whole input, calling `body` with each record as soon as it is complete (the
+    /// first members of a top-level object of objects wait for at most ``keyedLookahead``
+    /// members).
+    mutating func run(_ body: (SourceRecord) throws -> Void) throws {
         guard let first = try skipWhitespace() else {
             throw ImportError(.empty, "no records found: the input is empty", at: scanner.location(at: scanner.pos))
         }
@@ -88,12 +77,14 @@ struct JSONParser {
         case Byte.openBrace:
             let found = try searchObject(for: recordPath.map { $0[...] }, level: 0, body)
             if !found, recordPath == nil, objectMembers > 0, otherMembers == 0 {
+                // Every member is an object: they are the records, keyed by their ids.
                 if let extra = try skipWhitespace() {
                     throw scanner.error(
                         .malformed, "unexpected \(describe(extra)) after the end of the top-level value",
                         at: scanner.pos)
                 }
-                return .keyedRecords
+                try handOnKeyed(body)
+                return
             }
             if !found {
                 let seen =
@@ -118,7 +109,6 @@ struct JSONParser {
             throw scanner.error(
                 .malformed, "unexpected \(describe(extra)) after the end of the top-level value", at: scanner.pos)
         }
-        return .delivered
     }
 
     /// Walks an object (at `{`) looking for the records: the key named by `path`, or (when `path`
@@ -139,6 +129,7 @@ struct JSONParser {
         }
         while true {
             guard next == Byte.quote else { throw expectedKey(next) }
+            let keyLocation = scanner.location(at: scanner.pos)
             let key = try readString(keep: true)
             if level == 0, keysSeen.count < 20 { keysSeen.append(key) }
             try expectColon()
@@ -163,18 +154,72 @@ struct JSONParser {
                 } else {
                     try skipValue()
                 }
-            } else if !found, path == nil, level == 0, valueStart == Byte.openBracket {
-                otherMembers += 1
-                found = try parseArrayIfRecords(body)
+            } else if !found, path == nil, level == 0 {
+                found = try readTopLevelMember(key: key, at: keyLocation, valueStart: valueStart, body)
             } else {
-                if level == 0 {
-                    if valueStart == Byte.openBrace { objectMembers += 1 } else { otherMembers += 1 }
-                }
                 try skipValue()
             }
             guard try continueContainer(closing: Byte.closeBrace, after: "an object member") else { return found }
             next = try skipWhitespace()
         }
+    }
+
+    /// A top-level member's value while the records are looked for (no record path): the first
+    /// array of objects is the records; while every member so far is an object, each is read as a
+    /// keyed record, held back until ``keyedLookahead`` members show that they are records, then
+    /// handed on as it comes.
+    ///
+    /// - Returns: whether this member was the array of records (and delivered).
+    private mutating func readTopLevelMember(
+        key: String, at keyLocation: SourceLocation, valueStart: UInt8?, _ body: (SourceRecord) throws -> Void
+    ) throws -> Bool {
+        if valueStart == Byte.openBrace {
+            objectMembers += 1
+            guard otherMembers == 0 else {
+                try skipValue()
+                return false
+            }
+            if objectMembers == 1 { keyedStart = scanner.base + Int64(scanner.pos) }
+            let record = try parseKeyedRecord(key: key, at: keyLocation)
+            if keyedCommitted {
+                try body(record)
+            } else {
+                pendingKeyed.append(record)
+                if pendingKeyed.count >= Self.keyedLookahead
+                    || scanner.base + Int64(scanner.pos) - keyedStart >= Self.keyedLookaheadBytes
+                {
+                    keyedCommitted = true
+                    try handOnKeyed(body)
+                }
+            }
+            return false
+        }
+        if keyedCommitted {
+            let shown = key.prefix(200)
+            let hint = valueStart == Byte.openBracket ? "; give --record \"\(shown)\" to read its array" : ""
+            throw scanner.error(
+                .malformed,
+                "record \"\(shown)\" holds \(describe(valueStart)), not an object (the top-level object's first "
+                    + "\(objectMembers) members are objects, read as records keyed by their ids\(hint))",
+                at: scanner.pos)
+        }
+        otherMembers += 1
+        if !pendingKeyed.isEmpty {
+            // They were not records after all: forget them and what was noted while reading them.
+            recordCount -= pendingKeyed.count
+            pendingKeyed = []
+            nestedArrays.removeAll()
+        }
+        if valueStart == Byte.openBracket { return try parseArrayIfRecords(body) }
+        try skipValue()
+        return false
+    }
+
+    /// Hands on the keyed records held back.
+    private mutating func handOnKeyed(_ body: (SourceRecord) throws -> Void) throws {
+        let records = pendingKeyed
+        pendingKeyed = []
+        for record in records { try body(record) }
     }
 
     /// At `[`: parses the array as the records if its first element is an object, otherwise
@@ -245,17 +290,32 @@ struct JSONParser {
             let valueStart = try skipWhitespace()
             guard valueStart == Byte.openBrace else {
                 throw scanner.error(
-                    .malformed, "record \"\(key)\" holds \(describe(valueStart)), not an object", at: scanner.pos)
+                    .malformed, "record \"\(key.prefix(200))\" holds \(describe(valueStart)), not an object",
+                    at: scanner.pos)
             }
-            var fields: [SourceField] = [SourceField(name: Self.keyField, value: key, location: location)]
-            fields.reserveCapacity(fieldCapacity)
-            try parseObject(prefix: "", inList: false, into: &fields)
-            fieldCapacity = max(fieldCapacity, fields.count)
-            recordCount += 1
-            try body(SourceRecord(fields: fields, location: location))
+            try body(try parseKeyedRecord(key: key, at: location))
             guard try continueContainer(closing: Byte.closeBrace, after: "a record") else { return }
             next = try skipWhitespace()
         }
+    }
+
+    /// At the `{` of the member keyed `key` (at `location`): the record, its key the first field
+    /// (``keyField``). An error inside it names the member's key.
+    private mutating func parseKeyedRecord(key: String, at location: SourceLocation) throws(ImportError)
+        -> SourceRecord
+    {
+        var fields: [SourceField] = [SourceField(name: Self.keyField, value: key, location: location)]
+        fields.reserveCapacity(fieldCapacity)
+        do {
+            try parseObject(prefix: "", inList: false, into: &fields)
+        } catch {
+            var error = error
+            error.message += " (in member \"\(key.prefix(200))\")"
+            throw error
+        }
+        fieldCapacity = max(fieldCapacity, fields.count)
+        recordCount += 1
+        return SourceRecord(fields: fields, location: location)
     }
 
     // MARK: - Record values

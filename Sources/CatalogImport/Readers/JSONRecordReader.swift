@@ -21,8 +21,11 @@ import Foundation
 ///   array (`images.url`, repeated).
 ///
 /// Keyed records are found when the top-level object holds nothing but objects and no array of
-/// records: the first pass, which validates the whole input, finds that out, and a second pass
-/// delivers them. A `recordPath` naming an object of objects reads them as keyed records at once.
+/// records. They stream in one pass like an array's: the first members are held back until 256 of
+/// them (or the first MiB of them) are all objects, in case a later member is the array of records
+/// (`{"meta": {…}, "items": [{…}]}` reads `items`), then every member is handed on as soon as it
+/// is read; a member that is not an object after that is an error. A syntax error inside a member
+/// names its key. A `recordPath` naming an object of objects reads them as keyed records at once.
 ///
 /// The input is validated strictly against RFC 8259 (no comments, trailing commas, leading zeros,
 /// unescaped control characters or lone surrogates; nothing after the top-level value), also in
@@ -70,7 +73,7 @@ public struct JSONRecordReader: RecordSource {
 
     /// Calls `body` with each record in document order.
     ///
-    /// - Returns: the records read and the bytes of the first (validating) pass.
+    /// - Returns: the records read and the bytes read.
     /// - Throws: an ``ImportError`` (`.malformed`, `.encoding`, `.empty`, `.notFound`, `.tooLarge`,
     ///   `.io`) with the line and column of the problem, ``ReadCancellation/Cancelled``, or whatever
     ///   `body` throws. Records before the problem have already been delivered.
@@ -81,13 +84,8 @@ public struct JSONRecordReader: RecordSource {
             input, progress: progress, cancellation: cancellation, fieldNames: fieldNames, body
         ) { pass, _, body in
             var parser = JSONParser(scanner: try pass.scanner(), recordPath: recordPath)
-            guard try parser.run(body) == .keyedRecords else {
-                pass.notes += parser.notes
-                return
-            }
-            var keyed = JSONParser(scanner: try pass.scanner(reportsProgress: false), recordPath: nil, keyed: true)
-            try keyed.run(body)
-            pass.notes += keyed.notes
+            try parser.run(body)
+            pass.notes += parser.notes
         }
     }
 }
