@@ -281,6 +281,29 @@ class AppBehaviour:
         self.assertEqual(self.find("#sort").get_attribute("value"), "-price")
         self.assertEqual(len(self.find_all("#results .row")), count)
 
+    def test_record_fields_filter_from_the_sheet(self):
+        # The cookbook's preparation time is a field of few values: the sheet lists them with counts,
+        # a value filters the results, and the URL keeps it.
+        self.open("/c/cookbook?search=1")
+        if self.size is PHONE:
+            self.tap(self.find("#filter-toggle"))
+            self.wait_for(lambda: self.find("#filters").is_displayed(), message="no filter sheet")
+        facet = self.find('#filters fieldset[data-facet="f:complexity"]')
+        self.assertTrue(facet.is_displayed(), "no list of the field's values")
+        box = facet.find_element("css selector", "input[value='1 óra']")
+        count = int(box.find_element("xpath", "..").find_element("css selector", ".facet-count").text)
+        self.assertLess(count, 32)
+        before = self.renders()
+        self.tap(box.find_element("xpath", ".."))
+        self.wait_for(lambda: self.renders() > before)
+        self.settle()
+        self.assertEqual(self.query().get("f:complexity"), "1 óra")
+        self.assertEqual(len(self.find_all("#results .row")), count)
+        self.driver.refresh()
+        self.wait_ready()
+        self.assertTrue(self.find('#filters fieldset[data-facet="f:complexity"] input[value="1 óra"]').is_selected())
+        self.assertEqual(len(self.find_all("#results .row")), count)
+
     # ---- Every word in the catalog's language ----------------------------------------------------
 
     def test_no_english_on_the_pages_of_a_german_catalog(self):
