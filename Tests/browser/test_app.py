@@ -304,6 +304,42 @@ class AppBehaviour:
         self.assertTrue(self.find('#filters fieldset[data-facet="f:complexity"] input[value="1 óra"]').is_selected())
         self.assertEqual(len(self.find_all("#results .row")), count)
 
+    def test_the_phone_filter_sheet_is_modal(self):
+        if self.size is not PHONE:
+            self.skipTest("a panel beside the results on a wide screen")
+        self.open("/c/cookbook?search=1")
+        toggle = self.find("#filter-toggle")
+        self.tap(toggle)
+        self.wait_for(lambda: self.find("#filters").is_displayed(), message="no filter sheet")
+        sheet = self.find("#filters")
+        self.assertEqual(sheet.get_attribute("aria-modal"), "true")
+        self.assertTrue(self.find(".sheet-backdrop").is_displayed(), "no dimmed backdrop")
+        # The focus stays inside: Tab from the last control comes back to the first.
+        inside = "return document.getElementById('filters').contains(document.activeElement);"
+        self.assertTrue(self.js(inside))
+        for _ in range(60):
+            self.driver.switch_to.active_element.send_keys(Keys.TAB)
+            self.assertTrue(self.js(inside), "the focus left the sheet")
+        # Escape closes it and gives the focus back to the button that opened it.
+        self.driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+        self.wait_for(lambda: not self.find("#filters").is_displayed(), message="Escape left the sheet open")
+        self.assertFalse(self.find(".sheet-backdrop").is_displayed())
+        self.assertEqual(self.js("return document.activeElement.id;"), "filter-toggle")
+        # "Show N results" counts what a choice finds, and closes the sheet over those results.
+        self.tap(toggle)
+        self.wait_for(lambda: self.find("#filters").is_displayed(), message="no filter sheet")
+        box = self.find('#filters fieldset[data-facet="f:complexity"] input[value="1 óra"]')
+        count = int(box.find_element("xpath", "..").find_element("css selector", ".facet-count").text)
+        before = self.renders()
+        self.tap(box.find_element("xpath", ".."))
+        self.wait_for(lambda: self.renders() > before)
+        self.settle()
+        button = self.find("#show-results")
+        self.assertIn(str(count), button.text)
+        self.tap(button)
+        self.wait_for(lambda: not self.find("#filters").is_displayed(), message="the button left the sheet open")
+        self.assertEqual(len(self.find_all("#results .row")), count)
+
     # ---- Every word in the catalog's language ----------------------------------------------------
 
     def test_no_english_on_the_pages_of_a_german_catalog(self):

@@ -115,7 +115,8 @@ struct FilterPanel {
         return sorts
     }
 
-    func write(_ facets: [String: [FacetCount]], into html: inout HTMLWriter) {
+    /// - Parameter total: the records the search finds (the sheet's "Show N results" button).
+    func write(_ facets: [String: [FacetCount]], total: Int, into html: inout HTMLWriter) {
         html.open("section", ["class": "filters", "id": "filters", "aria-labelledby": "filters-title"])
         html.open("div", ["class": "filters-head"])
         html.element("h2", ["id": "filters-title"], text: strings[.filters])
@@ -138,6 +139,10 @@ struct FilterPanel {
         }
         html.open("div", ["class": "filter-actions"])
         html.element("button", ["type": "submit", "form": "search-form", "class": "apply"], text: strings[.apply])
+        // With the script, on a phone: closes the sheet over the results it counts.
+        html.element(
+            "button", ["type": "button", "class": "show-results", "id": "show-results"],
+            text: strings.plural(.showResults, total))
         var cleared = state
         cleared.categories = []
         cleared.countries = []

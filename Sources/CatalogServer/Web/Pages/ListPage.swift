@@ -81,7 +81,7 @@ struct ListPage {
             let filters = FilterPanel(
                 definition: definition, strings: strings, state: state, category: category?.name, base: base,
                 scopes: store.scopes(of: catalog), fields: sheetFields, sortableFields: sortableFields)
-            filters.write(content.facets, into: &html)
+            filters.write(content.facets, total: content.total ?? catalog.summary.count, into: &html)
             switch content {
             case .results(let response):
                 results(response, state: state, into: &html)
@@ -105,6 +105,12 @@ struct ListPage {
 
         var scopes: [ScopeCount]? {
             if case .results(let response) = self { return response.scopes }
+            return nil
+        }
+
+        /// The records a search finds (nil while browsing).
+        var total: Int? {
+            if case .results(let response) = self { return response.total }
             return nil
         }
 

@@ -149,6 +149,7 @@ struct RowsFragment {
             html.element(
                 "span", ["data-part": "filter-toggle", "data-count": String(state.filterCount)],
                 text: ListPage.filterLabel(state, strings: strings))
+            html.element("span", ["data-part": "show-results"], text: strings.plural(.showResults, response.total))
             let base = ListPage.base(definition, category: category)
             ListPage.emptyState(
                 state, hidden: !response.items.isEmpty, base: base, firstScope: store.scopes(of: catalog).first?.label,

@@ -183,7 +183,7 @@ struct WebStrings: Sendable {
         case sortRelevance, sortTitle, sortTitleDescending, sortPrice, sortPriceDescending, priceRange
         case sortFieldAscending, sortFieldDescending
         case priceFrom, priceTo, apply, resetFilters, imageUnavailable, offlineTitle, offlineText, offlineBanner
-        case findValue, similarSpelling
+        case findValue, similarSpelling, showResults
         case errorTitle, error400, error401, error403, error404, error405, error413, error415, error429
         case error500, error503
         case recordDeleted, catalogDeleted, edit, newRecord, editRecord, save, deleteRecord, conflict, conflictHelp

@@ -119,6 +119,8 @@ export function drawSearchParts(answer, shown) {
   doc.getElementById("empty").hidden = shown > 0;
   drawScopes(answer.root);
   drawFacets(answer.part("facets"), answer.part("filter-toggle"));
+  const showResults = answer.part("show-results")?.textContent;
+  if (showResults && doc.getElementById("show-results")) doc.getElementById("show-results").textContent = showResults;
 }
 
 // Rows drawn before the frame: a screenful; the rest of the results follow right after it.
@@ -233,7 +235,56 @@ function cancelSearch(event) {
   }
 }
 
-function closeFilters() { filters?.classList.remove("open"); }
+// On a phone the filters are a modal sheet: a dimmed backdrop that closes it, the focus kept
+// inside, Escape closes it, and "Show N results" closes it over the results it counts. On a
+// wide screen they are a panel beside the results and none of that applies.
+let backdrop = null;
+let openedFrom = null;
+const isSheet = () => filters && getComputedStyle(filters).position === "fixed";
+
+function openFilters(from) {
+  if (!filters) return;
+  filters.classList.add("open");
+  if (!isSheet()) return;
+  openedFrom = from || null;
+  filters.setAttribute("role", "dialog");
+  filters.setAttribute("aria-modal", "true");
+  if (!backdrop) {
+    backdrop = element("div", "sheet-backdrop");
+    backdrop.addEventListener("click", () => closeFilters());
+  }
+  filters.before(backdrop);
+  backdrop.hidden = false;
+  filters.querySelector("select, input, button")?.focus({ preventScroll: true });
+}
+
+function closeFilters() {
+  if (!filters) return;
+  const wasSheet = filters.getAttribute("aria-modal") === "true";
+  filters.classList.remove("open");
+  filters.removeAttribute("role");
+  filters.removeAttribute("aria-modal");
+  if (backdrop) backdrop.hidden = true;
+  if (wasSheet && openedFrom) openedFrom.focus({ preventScroll: true });
+  openedFrom = null;
+}
+
+filters?.addEventListener("keydown", (event) => {
+  if (filters.getAttribute("aria-modal") !== "true") return;
+  if (event.key === "Escape") {
+    event.preventDefault();
+    closeFilters();
+  } else if (event.key === "Tab") {
+    // The focus goes round inside the sheet.
+    const stops = Array.from(filters.querySelectorAll("a[href], button, input, select"))
+      .filter((node) => node.offsetParent !== null && !node.disabled);
+    if (stops.length === 0) return;
+    const first = stops[0];
+    const last = stops[stops.length - 1];
+    if (event.shiftKey && doc.activeElement === first) { event.preventDefault(); last.focus(); }
+    else if (!event.shiftKey && doc.activeElement === last) { event.preventDefault(); first.focus(); }
+  }
+});
 
 export function startSearch() {
   if (input && list) {
@@ -310,9 +361,10 @@ export function startSearch() {
   // The filter sheet (a phone) or panel (a wide screen).
   doc.getElementById("filter-toggle")?.addEventListener("click", (event) => {
     event.preventDefault();
-    filters?.classList.toggle("open");
-    if (filters?.classList.contains("open")) filters.querySelector("select, input")?.focus({ preventScroll: true });
+    if (filters?.classList.contains("open")) closeFilters();
+    else openFilters(event.currentTarget);
   });
+  doc.getElementById("show-results")?.addEventListener("click", () => closeFilters());
   // A long list of values narrows to those containing what is typed above it (case and accents aside).
   const fold = (value) => value.normalize("NFD").replace(/\p{M}/gu, "").toLocaleLowerCase();
   filters?.addEventListener("input", (event) => {
