@@ -102,12 +102,7 @@ final class Evaluation {
     /// The value terms of every field whose value is the query's words (``IndexTerms/valueKey(_:)``).
     private static func exactValues(of query: SearchQuery, in lexicon: Lexicon) -> TermSet {
         let key = query.sequence.joined(separator: " ")
-        var terms: [Int] = []
-        let fields = lexicon.range(prefix: [IndexTermKind.fieldPresent.rawValue])
-        lexicon.withTerms(in: fields) { _, term in
-            let field = String(decoding: UnsafeBufferPointer(rebasing: term.dropFirst()), as: UTF8.self)
-            terms += lexicon.range(prefix: IndexTerms.fieldValuePrefix(field, folded: key))
-        }
+        let terms = lexicon.fieldNames().flatMap { lexicon.range(prefix: IndexTerms.fieldValuePrefix($0, folded: key)) }
         return TermSet(terms.sorted(), of: lexicon)
     }
 

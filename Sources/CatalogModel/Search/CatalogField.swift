@@ -78,7 +78,7 @@ public struct CatalogField: Sendable, Equatable, Hashable, Encodable {
     }
 
     /// Seconds since 1970 as an ISO 8601 date and time in UTC.
-    static func isoDate(_ seconds: Double) -> String {
+    public static func isoDate(_ seconds: Double) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.timeZone = TimeZone(identifier: "UTC")
         return formatter.string(from: Date(timeIntervalSince1970: seconds))

@@ -28,6 +28,16 @@ public indirect enum FilterExpression: Sendable, Hashable {
     /// The expression does not hold.
     case not(FilterExpression)
 
+    /// Every one of `parts`: nil for none, the part itself for one.
+    public static func all(_ parts: [FilterExpression]) -> FilterExpression? {
+        parts.count <= 1 ? parts.first : .and(parts)
+    }
+
+    /// Any of `parts`: nil for none, the part itself for one.
+    public static func any(_ parts: [FilterExpression]) -> FilterExpression? {
+        parts.count <= 1 ? parts.first : .or(parts)
+    }
+
     /// The conditions of the expression, in the order they are written.
     public var conditions: [FilterCondition] {
         switch self {

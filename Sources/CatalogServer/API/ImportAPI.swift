@@ -121,10 +121,7 @@ struct ImportAPI {
             upload.remove()
             throw error
         }
-        var response = try JSONResponse.make(job.document, status: .accepted)
-        response.headers["Location"] = ImportJobs.path(job.id)
-        response.headers["Preference-Applied"] = "respond-async"
-        return response
+        return try ImportJobs.accepted(job)
     }
 
     /// `GET /api/v1/imports/{job}`: 404 unless `user` started it or is an administrator.

@@ -41,6 +41,15 @@ final class ImportJobs: Sendable {
     /// `/api/v1/imports/{job}`.
     static func path(_ id: String) -> String { "/api/v1/imports/" + id }
 
+    /// The answer to a request that started `job`: 202 with its state and `Location`, the client's
+    /// `Prefer: respond-async` applied.
+    static func accepted(_ job: ImportJob) throws -> Response {
+        var response = try JSONResponse.make(job.document, status: .accepted)
+        response.headers["Location"] = path(job.id)
+        response.headers["Preference-Applied"] = "respond-async"
+        return response
+    }
+
     /// What a job's import reports as it goes: the counters ``SourceImporter`` calls.
     struct Progress: Sendable {
         let report: @Sendable (ImportJob.Event) -> Void

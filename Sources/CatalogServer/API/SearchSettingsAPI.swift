@@ -93,10 +93,7 @@ struct SearchSettingsAPI {
                 read: records, total: records, added: 0, updated: 0, removed: 0,
                 notes: ["the search settings changed: the index was built again from \(records) records"])
         }
-        var response = try JSONResponse.make(job.document, status: .accepted)
-        response.headers["Location"] = ImportJobs.path(job.id)
-        response.headers["Preference-Applied"] = "respond-async"
-        return response
+        return try ImportJobs.accepted(job)
     }
 
     /// The settings with the catalog's `ETag`, kept out of shared caches (they are its managers').

@@ -122,14 +122,11 @@ enum SearchParameters {
                 return .range(
                     ends[0].isEmpty ? nil : FilterValue(ends[0]), ends[1].isEmpty ? nil : FilterValue(ends[1]))
             }
-            let any = tests.map { FilterExpression.condition(FilterCondition(field: name, test: $0)) }
-            conditions.append(any.count == 1 ? any[0] : .or(any))
+            if let any = FilterExpression.any(tests.map { .condition(FilterCondition(field: name, test: $0)) }) {
+                conditions.append(any)
+            }
         }
-        switch conditions.count {
-        case 0: return nil
-        case 1: return conditions[0]
-        default: return .and(conditions)
-        }
+        return FilterExpression.all(conditions)
     }
 
     /// The search a request asks for, narrowed to the records `filter` (an API key's) passes.

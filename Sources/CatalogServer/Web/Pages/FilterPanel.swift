@@ -56,7 +56,7 @@ struct FilterPanel {
                 case .date:
                     return SheetField(
                         name: field.name,
-                        kind: .range(lower: day(field.min!), upper: day(field.max!, roundingUp: true), dates: true))
+                        kind: .range(lower: day(field.min!), upper: day(field.max!), dates: true))
                 }
             }
     }
@@ -67,13 +67,8 @@ struct FilterPanel {
     }
 
     /// Seconds since 1970 as the day (`YYYY-MM-DD`, UTC) a date input takes.
-    private static func day(_ seconds: Double, roundingUp: Bool = false) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let date = Date(timeIntervalSince1970: roundingUp ? seconds.rounded(.up) : seconds)
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        func two(_ number: Int) -> String { number < 10 ? "0\(number)" : String(number) }
-        return "\(parts.year ?? 1970)-\(two(parts.month ?? 1))-\(two(parts.day ?? 1))"
+    private static func day(_ seconds: Double) -> String {
+        String(CatalogField.isoDate(seconds).prefix(10))
     }
 
     /// Whether the catalog has prices to filter and sort by: a source field feeds the price role

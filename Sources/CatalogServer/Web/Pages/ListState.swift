@@ -168,12 +168,12 @@ struct FieldChoice: Equatable {
                 FilterExpression.condition(
                     FilterCondition(field: choice.name, test: .compare(.equal, FilterValue($0, quoted: true))))
             }
-            if !values.isEmpty { all.append(values.count == 1 ? values[0] : .or(values)) }
+            if let any = FilterExpression.any(values) { all.append(any) }
             if choice.lower != nil || choice.upper != nil {
                 let test = FilterTest.range(choice.lower.map { FilterValue($0) }, choice.upper.map { FilterValue($0) })
                 all.append(.condition(FilterCondition(field: choice.name, test: test)))
             }
         }
-        return all.isEmpty ? nil : all.count == 1 ? all[0] : .and(all)
+        return FilterExpression.all(all)
     }
 }
