@@ -107,7 +107,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         // The three demo catalogs and the synthetic catalog generator.
-        .target(name: "CatalogDemo", dependencies: ["CatalogModel"], swiftSettings: swiftSettings),
+        .target(name: "CatalogDemo", dependencies: ["CatalogModel", "CatalogSupport"], swiftSettings: swiftSettings),
         // API tokens and password hashes (libsodium): issuing, hashing, verifying in constant time.
         .target(name: "CatalogAuth", dependencies: ["CSodium", "CatalogStorage"], swiftSettings: swiftSettings),
         // The HTTP layer: libmicrohttpd server, requests, responses, router, middleware. No catalogs.

@@ -56,6 +56,18 @@ import Testing
         #expect(registry.render().contains(#"test_escaped{catalog="a\"b\\c\nd"} 1.5"#))
     }
 
+    /// A quote or line feed that is part of a larger character (`"` with a combining mark, CR LF)
+    /// is still a quote or a line feed to a scraper: it is escaped all the same.
+    @Test func escapesSeeScalarsNotCharacters() {
+        let registry = MetricsRegistry()
+        registry.gauge("test_scalars", help: "Line\r\nbreak.", labels: ["catalog"]) {
+            [(["q\"\u{301}x\r\ny"], 1)]
+        }
+        let text = registry.render()
+        #expect(text.contains("# HELP test_scalars Line\r\\nbreak.\n"))
+        #expect(text.contains("test_scalars{catalog=\"q\\\"\u{301}x\r\\ny\"} 1\n"))
+    }
+
     @Test func numbersAreSpelledAsTheFormatSays() {
         #expect(MetricsText.number(3) == "3")
         #expect(MetricsText.number(0.25) == "0.25")

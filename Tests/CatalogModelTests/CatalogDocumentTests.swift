@@ -85,6 +85,9 @@ import Testing
 
     @Test func pointersEscapeTheirTokens() {
         #expect(JSONPointer.make("labels", "a/b~c", "de") == "/labels/a~1b~0c/de")
+        #expect(JSONPointer.make("a/\u{301}~\u{301}") == "/a~1\u{301}~0\u{301}")
+        #expect(JSONPointer.tokens("/labels/a~1b~0c/\u{301}/") == ["labels", "a/b~c", "\u{301}", ""])
+        #expect(JSONPointer.tokens("") == [])
         let found = problems {
             try CatalogDocument.creation(json(#"{"id":"x","labels":{"a/b~c":{"de":""}}}"#))
         }

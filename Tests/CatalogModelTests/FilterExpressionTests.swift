@@ -57,6 +57,13 @@ import Testing
                 == .and([condition("a", .exists, at: 1), .not(condition("a", .isEmpty, at: 1))]))
     }
 
+    /// Found by the fuzzer: a range end with a dot of its own (`i.`, `.5`) must not run into `..`.
+    @Test(arguments: ["Un i. .. .", "a 5. .. 6", "a 1 .. .5", "a . ..", "a .. .b", "\"..\u{65E}\" = y"])
+    func rangeEndsWithDotsReadBack(text: String) throws {
+        let expression = try FilterExpression(parsing: text)
+        #expect(try FilterExpression(parsing: expression.description) == expression, "\(expression)")
+    }
+
     @Test func quotedFieldsAndValuesKeepTheirText() throws {
         let expression = try FilterExpression(parsing: #""Model Year" >= 1970 and name = 'O''Brien' and "or" = "and""#)
         #expect(expression.fields == ["Model Year", "name", "or"])

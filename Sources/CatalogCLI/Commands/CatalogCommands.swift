@@ -305,9 +305,7 @@ enum CatalogOptions {
 
     /// A problem at a JSON pointer of the catalog, named by the option that set the member.
     static func describe(_ problem: CatalogChangeError.Problem) -> String {
-        let tokens = problem.pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
-            $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
-        }
+        let tokens = JSONPointer.tokens(problem.pointer)
         let option: String
         switch (tokens.first, tokens.count) {
         case ("id", _): option = "ID"

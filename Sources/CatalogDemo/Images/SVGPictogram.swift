@@ -1,3 +1,5 @@
+import CatalogSupport
+
 /// Simple drawn pictures for the demo catalogs: a coloured tile with an initial for products, a
 /// dish for recipes, a motif per cookbook category. Shapes only, in a 64 × 64 box.
 enum SVGPictogram {
@@ -19,7 +21,8 @@ enum SVGPictogram {
     }
 
     private static func escaped(_ text: String) -> String {
-        text.replacingAll("&", with: "&amp;").replacingAll("<", with: "&lt;").replacingAll(">", with: "&gt;")
+        text.replacingScalars(of: "&", with: "&amp;").replacingScalars(of: "<", with: "&lt;")
+            .replacingScalars(of: ">", with: "&gt;")
     }
 
     /// A rounded tile in one of the tile colours, a faint motif for the category, the initial.
@@ -119,12 +122,5 @@ enum SVGPictogram {
                 + "<rect x=\"31\" y=\"14\" width=\"2\" height=\"7\"/>"
         }
         return document("<circle cx=\"32\" cy=\"32\" r=\"31\" fill=\"\(color)\"/><g fill=\"#fff\">\(motif)</g>")
-    }
-}
-
-extension String {
-    /// Every occurrence of `target` replaced with `replacement` (no Foundation needed).
-    fileprivate func replacingAll(_ target: String, with replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }

@@ -1,3 +1,5 @@
+import CatalogSupport
+
 /// Writes the Prometheus text exposition format, version 0.0.4: `# HELP` and `# TYPE` lines,
 /// then `name{label="value"} number` per sample, label values and help escaped.
 struct MetricsText {
@@ -30,20 +32,12 @@ struct MetricsText {
 
     /// A help text with `\` and newlines escaped.
     static func escapedHelp(_ text: String) -> String {
-        text.replacingAll("\\", with: "\\\\").replacingAll("\n", with: "\\n")
+        text.replacingScalars(of: "\\", with: "\\\\").replacingScalars(of: "\n", with: "\\n")
     }
 
     /// A label value with `\`, `"` and newlines escaped.
     static func escapedLabel(_ text: String) -> String {
-        text.replacingAll("\\", with: "\\\\").replacingAll("\"", with: "\\\"").replacingAll("\n", with: "\\n")
-    }
-}
-
-extension String {
-    fileprivate func replacingAll(_ target: Character, with replacement: String) -> String {
-        guard contains(target) else { return self }
-        var result = ""
-        for character in self { if character == target { result += replacement } else { result.append(character) } }
-        return result
+        text.replacingScalars(of: "\\", with: "\\\\").replacingScalars(of: "\"", with: "\\\"")
+            .replacingScalars(of: "\n", with: "\\n")
     }
 }

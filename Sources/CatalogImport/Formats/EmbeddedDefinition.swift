@@ -1,4 +1,5 @@
 import CatalogModel
+import CatalogSupport
 import Foundation
 
 /// The catalog definition an export carries, so importing the file into a new catalog needs no
@@ -29,7 +30,7 @@ public enum EmbeddedDefinition {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let text = (try? encoder.encode(portable)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         // Outside strings JSON has no '<' or '>', so escaping them everywhere stays valid JSON.
-        return text.replacingOccurrences(of: "<", with: "\\u003c").replacingOccurrences(of: ">", with: "\\u003e")
+        return text.replacingScalars(of: "<", with: "\\u003c").replacingScalars(of: ">", with: "\\u003e")
     }
 
     /// What the name of a CSV file's definition file adds to the CSV file's name.

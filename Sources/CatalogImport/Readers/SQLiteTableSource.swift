@@ -1,6 +1,7 @@
 import CSQLite
 import CatalogModel
 import CatalogStorage
+import CatalogSupport
 import Foundation
 import SQLiteSupport
 
@@ -47,7 +48,7 @@ public struct SQLiteTableSource: RecordSource {
         do {
             let name = try resolveTable(connection)
             let statement = try connection.prepare(
-                "SELECT * FROM \"\(name.replacingOccurrences(of: "\"", with: "\"\""))\"")
+                "SELECT * FROM \"\(name.replacingScalars(of: "\"", with: "\"\""))\"")
             let names = (0..<statement.columnCount).map { statement.columnName($0) }
             let json = (0..<statement.columnCount).map {
                 SQLiteTableWriter.isJSON(declaredType: statement.columnDeclaredType($0))

@@ -1,7 +1,8 @@
 import CatalogModel
-import SQLiteSupport
 import CatalogStorage
+import CatalogSupport
 import Foundation
+import SQLiteSupport
 
 /// Writes records as one plain table of a new SQLite file, for `catalog export --format sqlite`:
 /// a column per field, in the source's order, that `sqlite3` and Datasette browse directly and
@@ -183,7 +184,7 @@ public final class SQLiteTableWriter {
     }
 
     private static func quoted(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        "\"" + name.replacingScalars(of: "\"", with: "\"\"") + "\""
     }
 }
 

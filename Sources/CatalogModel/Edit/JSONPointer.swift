@@ -1,3 +1,4 @@
+import CatalogSupport
 import Foundation
 
 /// RFC 6901 JSON pointers, as problems of a request body spell them (``RecordProblem/pointer``,
@@ -31,6 +32,14 @@ public enum JSONPointer {
 
     /// One token escaped.
     public static func escape(_ token: String) -> String {
-        token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+        token.replacingScalars(of: "~", with: "~0").replacingScalars(of: "/", with: "~1")
+    }
+
+    /// The tokens of `pointer`, unescaped: `"/labels/a~1b"` is `["labels", "a/b"]`, `""` is `[]`.
+    public static func tokens(_ pointer: String) -> [String] {
+        pointer.unicodeScalars.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
+            String(String.UnicodeScalarView($0)).replacingScalars(of: "~1", with: "/").replacingScalars(
+                of: "~0", with: "~")
+        }
     }
 }

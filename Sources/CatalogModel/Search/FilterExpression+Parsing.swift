@@ -69,7 +69,11 @@ extension FilterCondition: CustomStringConvertible {
         switch test {
         case .compare(let op, let value): return "\(name) \(op.rawValue) \(value)"
         case .range(let lower, let upper):
-            return "\(name) \(lower?.description ?? "")..\(upper?.description ?? "")"
+            let low = lower?.description ?? ""
+            let high = upper?.description ?? ""
+            // A value may end or start with a dot (`5.`, `.5`): spaces keep it apart from `..`.
+            let dots = low.hasSuffix(".") || high.hasPrefix(".") ? " .. " : ".."
+            return "\(name) \(low)\(dots)\(high)"
         case .oneOf(let values): return "\(name) IN [" + values.map(\.description).joined(separator: ", ") + "]"
         case .exists: return "\(name) EXISTS"
         case .isEmpty: return "\(name) IS EMPTY"
@@ -116,8 +120,15 @@ private struct FilterToken {
 enum FilterLexer {
     /// Whether `text` reads back as one bare word that is not a keyword.
     static func readsBare(_ text: String) -> Bool {
-        !text.isEmpty && text.unicodeScalars.allSatisfy(isWordScalar) && !text.contains("..")
+        !text.isEmpty && text.unicodeScalars.allSatisfy(isWordScalar) && !hasRangeDots(text)
             && !FilterParser.keywords.contains(text.uppercased())
+    }
+
+    /// Whether two full stops follow each other, as the lexer sees them (by scalars: a combining mark
+    /// after the second dot makes another character of it, not another token).
+    static func hasRangeDots(_ text: String) -> Bool {
+        let scalars = text.unicodeScalars
+        return zip(scalars, scalars.dropFirst()).contains { $0 == "." && $1 == "." }
     }
 
     static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {

@@ -1,3 +1,4 @@
+import CatalogSupport
 import Foundation
 
 /// A filter on any of a catalog's fields, as `filter=` and `catalog search --filter` write it:
@@ -133,6 +134,6 @@ public struct FilterValue: Sendable, Hashable, CustomStringConvertible {
 
     /// The value as a filter writes it: bare when it reads back the same, quoted otherwise.
     public var description: String {
-        !quoted && FilterLexer.readsBare(text) ? text : "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        !quoted && FilterLexer.readsBare(text) ? text : "\"" + text.replacingScalars(of: "\"", with: "\"\"") + "\""
     }
 }

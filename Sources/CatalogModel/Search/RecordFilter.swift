@@ -1,3 +1,4 @@
+import CatalogSupport
 import Foundation
 
 /// A standing filter on a catalog's records, in the terms search filters in: categories a record
@@ -96,7 +97,7 @@ public struct RecordFilter: Sendable, Equatable, Hashable, CustomStringConvertib
 
     /// The filter's text in a canonical form: what parses back to the same filter.
     public var description: String {
-        var clauses = categories.map { "category = \"\($0.replacingOccurrences(of: "\"", with: "\"\""))\"" }
+        var clauses = categories.map { "category = \"\($0.replacingScalars(of: "\"", with: "\"\""))\"" }
         if let countries { clauses.append("country = " + countries.map(\.text).joined(separator: ",")) }
         if let price { clauses.append("price = \(price)") }
         return clauses.joined(separator: " and ")

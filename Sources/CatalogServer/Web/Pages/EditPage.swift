@@ -2,6 +2,7 @@ import CatalogCore
 import CatalogHTTP
 import CatalogModel
 import CatalogStorage
+import CatalogSupport
 import Foundation
 
 /// `/c/{id}/i/{item}/edit` and `/c/{id}/new` *(script)*: a record's editor, for users the access
@@ -24,7 +25,7 @@ struct EditPage {
 
     /// A field's JSON pointer, escaped as RFC 6901 says (`~0`, `~1`).
     static func pointer(_ parts: String...) -> String {
-        parts.map { "/" + $0.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1") }
+        parts.map { "/" + $0.replacingScalars(of: "~", with: "~0").replacingScalars(of: "/", with: "~1") }
             .joined()
     }
 
