@@ -12,7 +12,8 @@
 #    /search?q=…&limit=50; beside Datasette running FTS5 `MATCH '"word" "prefix"*' ORDER BY rank
 #    LIMIT 50` on the same file (catalog-bench's peer_fts table over title, subtitle and
 #    description, built here when missing; FTS5 has no typo tolerance). The warm-up uses other
-#    queries.
+#    queries. Then the same queries with filter=price 10..50 and facets=category, beside Datasette's
+#    search_filtered (FTS5 MATCH with a WHERE on the price, the categories of every match counted).
 # 3. Soak: 100 connections of mixed requests (pages, items, search): errors and peak RSS.
 # The server's memory (/proc/PID/status every 0.2 s from its start): anonymous (RssAnon, its own)
 # apart from mapped file pages (RssFile, the database through mmap); goal ≤ 100 MB anonymous.
@@ -303,6 +304,14 @@ if ours; then
     warm_up 3 -t2 -c16 -s "$here/rotate.lua" "$catalog_url" -- "$work/search-warm.txt"
     run_wrk search_catalog "$search_seconds" -t2 -c16 --timeout 10s -s "$here/rotate.lua" "$catalog_url" \
         -- "$work/search-ours.txt"
+    # 2b. The same queries with a number range and a facet (filtered-ours.txt).
+    first_filtered="$(head -n 1 "$work/filtered-ours.txt")"
+    status="$(curl -sS -o "$work/filtered-first.json" -w '%{http_code}' "$catalog_url$first_filtered")" ||
+        fail "curl $catalog_url$first_filtered failed"
+    [[ "$status" == "200" ]] || { cat "$work/filtered-first.json" >&2; fail "GET $first_filtered answered $status"; }
+    grep -q '"facets"' "$work/filtered-first.json" || fail "GET $first_filtered: no \"facets\" in the answer"
+    run_wrk filtered_catalog "$search_seconds" -t2 -c16 --timeout 10s -s "$here/rotate.lua" "$catalog_url" \
+        -- "$work/filtered-ours.txt"
 fi
 
 datasette_port="$(free_port 18100)"
@@ -323,6 +332,15 @@ say "Datasette $datasette_version (pid $datasette_pid) on port $datasette_port"
 warm_up 3 -t2 -c8 --timeout 30s -s "$here/rotate.lua" "$datasette_url" -- "$work/search-peer.txt"
 run_wrk search_datasette "$peer_seconds" -t2 -c8 --timeout 30s -s "$here/rotate.lua" "$datasette_url" \
     -- "$work/search-peer.txt"
+first_filtered_peer="$(head -n 1 "$work/filtered-peer.txt")"
+status="$(curl -sS -o "$work/filtered-peer-first.json" -w '%{http_code}' --max-time 60 \
+    "$datasette_url$first_filtered_peer")" || fail "curl $datasette_url$first_filtered_peer failed"
+[[ "$status" == "200" ]] || {
+    cat "$work/filtered-peer-first.json" >&2
+    fail "Datasette answered $status to $first_filtered_peer"
+}
+run_wrk filtered_datasette "$peer_seconds" -t2 -c8 --timeout 30s -s "$here/rotate.lua" "$datasette_url" \
+    -- "$work/filtered-peer.txt"
 stop_process "$datasette_pid"
 
 # MARK: - 3. Soak: 100 connections of mixed requests

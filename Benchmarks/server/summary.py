@@ -5,7 +5,8 @@
     summary.py --line NAME RESULTS   one line for the run NAME, printed as it finishes
 
 RESULTS holds one line per record, `KIND key=value …` (`database PATH` for the file): `meta`, `item`, the wrk runs
-(`item_catalog`, `item_nginx`, `search_catalog`, `search_datasette`, `soak`, from report.lua),
+(`item_catalog`, `item_nginx`, `search_catalog`, `search_datasette`, `filtered_catalog`, `filtered_datasette`,
+`soak`, from report.lua),
 `rss` (peaks of /proc/PID/status in kB), `stop` or `crash`, `end` (the load average). Each wrk run carries other_cpu_pct: the share of the
 CPU other processes used meanwhile (cpu.py).
 """
@@ -16,6 +17,8 @@ RUN_TITLES = {
     "item_nginx": "item by id, nginx",
     "search_catalog": "search, catalog",
     "search_datasette": "search, Datasette",
+    "filtered_catalog": "filtered search, catalog",
+    "filtered_datasette": "filtered search, Datasette",
     "soak": "soak, catalog",
 }
 
@@ -122,6 +125,18 @@ def table(records):
             if peer and rate(peer) > 0:
                 value = rate(ours) / rate(peer)
                 goals = f"{value:,.{0 if value >= 100 else 1}f}× Datasette (goal ≥ 100×) {verdict(value >= 100)}; " + goals
+        rows.append(
+            (figure, figures(ours) if ours else "not run", "Datasette " + figures(peer) if peer else "-", goals)
+        )
+
+    ours, peer = records.get("filtered_catalog"), records.get("filtered_datasette")
+    if ours or peer:
+        figure = "the same queries with filter=price 10..50 and facets=category (Datasette: FTS5 MATCH, WHERE, GROUP BY)"
+        goals = "-"
+        if ours:
+            goals = f"p99 ≤ 15 ms {verdict(number(ours, 'p99_us') <= 15000)}"
+            if peer and rate(peer) > 0:
+                goals = f"{rate(ours) / rate(peer):,.1f}× Datasette; " + goals
         rows.append(
             (figure, figures(ours) if ours else "not run", "Datasette " + figures(peer) if peer else "-", goals)
         )

@@ -14,6 +14,9 @@ Writes into OUTDIR (one URL path a line):
   search-warm.txt    other queries of the same kinds, for the warm-up (none of search-ours.txt)
   search-peer.txt    the same prefixes for Datasette's canned query: FTS5 syntax "prefix"*,
                      folded the way the index is (the full-text tables hold folded words)
+  filtered-ours.txt  the same searches with filter=price 10..50 and facets=category
+  filtered-peer.txt  the same for Datasette's canned query search_filtered (MATCH, WHERE on the
+                     price, the categories of every match counted)
   items-ours.txt     /api/v1/catalogs/ID/items/ITEM for ids spread over the catalog
   item-id.txt        one id in the middle of the catalog, for the single-item benchmark
 Prints the number of records, words and prefixes.
@@ -125,12 +128,14 @@ def main():
         if len(warm_queries) >= WARM_LINES:
             break
 
-    ours, peer = [], []
+    ours, peer, filtered_ours, filtered_peer = [], [], [], []
     for typed in typed_queries:
         ours.append(f"/api/v1/catalogs/{quote(catalog_id)}/search?q={quote(typed)}&limit=50")
+        filtered_ours.append(ours[-1] + "&filter=" + quote("price 10..50") + "&facets=category")
         parts = fold(typed).split()
         fts = " ".join('"' + part.replace('"', '""') + '"' for part in parts) + "*"
         peer.append(f"/{quote(datasette_name)}/search.json?q={quote(fts)}&_shape=objects")
+        filtered_peer.append(f"/{quote(datasette_name)}/search_filtered.json?q={quote(fts)}&_shape=objects")
 
     id_step = max(1, count // ITEMS)
     ids = [
@@ -155,6 +160,8 @@ def main():
     search_path = f"/api/v1/catalogs/{quote(catalog_id)}/search?limit=50&q="
     write("search-warm.txt", [search_path + quote(typed) for typed in warm_queries] or ours[::-1])
     write("search-peer.txt", peer)
+    write("filtered-ours.txt", filtered_ours)
+    write("filtered-peer.txt", filtered_peer)
     write("items-ours.txt", [f"/api/v1/catalogs/{quote(catalog_id)}/items/{quote(i, safe='')}" for i in ids])
     write("item-id.txt", [middle[0]])
     print(

@@ -5,8 +5,9 @@
 
 RECORDS_JSON is `catalog export --format json` of the benchmark catalog (id, title, description
 and categories are read from each record). QUERIES_TSV is written by catalog-bench: one query a
-line, `KIND<TAB>SCOPE<TAB>TEXT`, KIND `warm` (run first, not timed) or `query` (timed), SCOPE a
-category name or empty. The same text catalog-bench searches.
+line, `KIND<TAB>SCOPE<TAB>TEXT`, KIND `warm` (run first, not timed), `query` (timed), or
+`filtered` and `sorted` (timed apart: see below), SCOPE a category name or empty. The same text
+catalog-bench searches.
 
 Each query, built with tantivy's Query API:
   - every word must match (Occur.Must), on title or description (Occur.Should over both);
@@ -16,6 +17,10 @@ Each query, built with tantivy's Query API:
     1 from 5, 2 from 9 (Tantivy's prefix Levenshtein automaton), plus its term_query for BM25;
   - a scope becomes Must term_query on a raw `category` field holding the record's categories;
   - searcher.search(query, limit=50, count=True): BM25 top 50 and the total (catalog counts too).
+`filtered` adds a Must range_query on a fast float `price` field (10 to 50, both included, as
+catalog-bench's `price 10..50`) and times, besides the search, searcher.aggregate with a terms
+aggregation on the fast `category` field (the category facet); `sorted` is the same with the
+hits ordered by price, highest first (order_by_field).
 Fuzzy and prefix queries score a constant in Tantivy; exact terms carry the BM25 score.
 Text is tokenized with Tokenizer.simple + lowercase + ascii_fold, the query words the same way.
 
@@ -88,7 +93,8 @@ def main():
     builder.add_text_field("id", stored=True, tokenizer_name="raw")
     builder.add_text_field("title", stored=False, tokenizer_name="fold")
     builder.add_text_field("description", stored=False, tokenizer_name="fold")
-    builder.add_text_field("category", stored=False, tokenizer_name="raw", index_option="basic")
+    builder.add_text_field("category", stored=False, fast=True, tokenizer_name="raw", index_option="basic")
+    builder.add_float_field("price", stored=False, indexed=True, fast=True)
     schema = builder.build()
 
     shutil.rmtree(index_dir, ignore_errors=True)
@@ -106,14 +112,15 @@ def main():
         categories = record.get("categories") or []
         if isinstance(categories, str):
             categories = [categories]
-        writer.add_document(
-            tantivy.Document(
-                id=str(record.get("id", "")),
-                title=text_of(record.get("title")),
-                description=text_of(record.get("description")),
-                category=[str(c) for c in categories],
-            )
+        fields = dict(
+            id=str(record.get("id", "")),
+            title=text_of(record.get("title")),
+            description=text_of(record.get("description")),
+            category=[str(c) for c in categories],
         )
+        if isinstance(record.get("price"), (int, float)):
+            fields["price"] = float(record["price"])
+        writer.add_document(tantivy.Document(**fields))
         count += 1
     del records
     writer.commit()
@@ -155,11 +162,14 @@ def main():
             musts.append((tantivy.Occur.Must, tantivy.Query.term_query(schema, "category", scope)))
         return tantivy.Query.boolean_query(musts)
 
-    warm, timed = [], []
+    price_range = tantivy.Query.range_query(schema, "price", tantivy.FieldType.Float, 10.0, 50.0)
+    facet = {"categories": {"terms": {"field": "category", "size": 20}}}
+
+    warm, timed, kinds = [], [], {"filtered": [], "sorted": []}
     with open(queries_path, encoding="utf-8") as file:
         for raw in file:
             kind, scope, text = raw.rstrip("\n").split("\t", 2)
-            (warm if kind == "warm" else timed).append((scope, text))
+            {"warm": warm, "query": timed}.get(kind, kinds.get(kind, [])).append((scope, text))
 
     for scope, text in warm:
         query = build(scope, text)
@@ -189,6 +199,30 @@ def main():
         f" ({len(times)} queries, {scoped} scoped as a category term; with building the query in Python:"
         f" p50 {percentile(with_build, 50):.2f} ms  p99 {percentile(with_build, 99):.2f} ms)",
     )
+
+    # The same queries in the price range with the category facet, ranked, then by price.
+    kind_figures = {}
+    for kind, queries in kinds.items():
+        kind_times = []
+        for scope, text in queries:
+            query = build(scope, text)
+            if query is None:
+                continue
+            query = tantivy.Query.boolean_query([(tantivy.Occur.Must, query), (tantivy.Occur.Must, price_range)])
+            started = time.perf_counter_ns()
+            if kind == "sorted":
+                searcher.search(query, limit=50, count=True, order_by_field="price", order=tantivy.Order.Desc)
+            else:
+                searcher.search(query, limit=50, count=True)
+            searcher.aggregate(query, facet)
+            kind_times.append((time.perf_counter_ns() - started) / 1e6)
+        if kind_times:
+            kind_times.sort()
+            kind_figures[kind] = {
+                "p50": percentile(kind_times, 50),
+                "p99": percentile(kind_times, 99),
+                "max": kind_times[-1],
+            }
     with open("/proc/self/status", encoding="utf-8") as status:
         peak = next((line.split()[1] for line in status if line.startswith("VmHWM:")), "0")
     line("  (Tantivy process memory)", f"peak RSS {int(peak) // 1024} MB (VmHWM, records loaded from JSON included)")
@@ -202,6 +236,7 @@ def main():
                 "queries": len(times),
                 "build_seconds": build_seconds,
                 "median_total": percentile(sorted(totals), 50),
+                **kind_figures,
             },
             file,
         )

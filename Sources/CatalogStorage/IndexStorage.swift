@@ -161,6 +161,8 @@ public protocol SearchIndexReading: AnyObject {
     func hits(documents: [Int]) throws -> [StoredHit]
     /// The titles of these documents, in the order given.
     func titles(documents: [Int]) throws -> [String]
+    /// The ids of these documents, in the order given (`""` for a missing one).
+    func ids(documents: [Int]) throws -> [String]
     /// The documents deleted after change `since` (up to the reading snapshot), in any order.
     func deletedDocuments(since change: Int) throws -> [UInt32]
 }

@@ -40,6 +40,8 @@ final class MemoryIndex: CatalogIndexSink, SearchIndexReading {
 
     func titles(documents: [Int]) throws -> [String] { documents.map { items[$0].title } }
 
+    func ids(documents: [Int]) throws -> [String] { documents.map { items[$0].id } }
+
     /// Nothing is deleted in a built catalog.
     func deletedDocuments(since change: Int) throws -> [UInt32] { [] }
 }

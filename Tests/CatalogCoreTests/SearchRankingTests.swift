@@ -142,6 +142,55 @@ import Testing
             try catalog.search("calculator").hits.map(\.tier) == [.exactTitle, .wholeWordsAnywhere, .insideWords])
     }
 
+    /// Alternate names as GeoNames writes them: one text, comma-separated.
+    @Test func anItemOfAListOfNamesRanksAsAnExactMatch() throws {
+        let catalog = try TestCatalog([
+            Record(id: "md", title: "Münchendorf"),
+            Record(id: "mh", title: "München Hauptbahnhof"),
+            Record(
+                id: "m", title: "Munich",
+                fields: ["alternatenames": .text("Minga,Monaco di Baviera,München,Munich,Múnich,Myunkhen")]),
+            Record(
+                id: "d", title: "Deep sea", fields: ["notes": .text("Seen near München, where the river bends slowly")]),
+        ])
+        #expect(try catalog.search("münchen").hits.map(\.stored.id).first == "m")
+        #expect(try catalog.search("münchen").hits.first?.tier == .exactTitle)
+        #expect(try catalog.search("monaco di baviera").hits.first?.tier == .exactTitle)
+        // A sentence's clause is not an item: "near münchen" stays a match of words.
+        #expect(try catalog.search("seen near münchen").hits.first?.tier != .exactTitle)
+    }
+
+    @Test(
+        arguments: [
+            ("München,Munich,Monaco di Baviera", ["munchen", "munich", "monaco di baviera"]),
+            ("red; green;blue ; red", ["red", "green", "blue"]),
+            ("Tested in our workshop, rated quiet by customers.", nil),
+            ("No list here", nil),
+            ("a,,b", nil),
+            ("one item,", nil),
+            ("1,5", nil),
+            ("47.37,8.54", nil),
+        ] as [(String, [String]?)])
+    func listItemsAreNamesBetweenCommas(text: String, items: [String]?) {
+        #expect(IndexTerms.listItems(text) == items)
+    }
+
+    @Test func anExactIDRanksWithExactTitles() throws {
+        let catalog = try TestCatalog([
+            Record(id: "0042", title: "Asterisk", description: "Next to 0041 in the table"),
+            Record(id: "0041", title: "Latin Capital Letter A"),
+            Record(id: "x1", title: "Code 0041 lookalike"),
+            Record(id: "P-008", title: "Staple Gun"),
+            Record(id: "p", title: "P 008 spare part"),
+        ])
+        let hits = try catalog.search("0041").hits
+        #expect(hits.map(\.stored.id) == ["0041", "x1", "0042"])
+        #expect(hits.first?.tier == .exactTitle)
+        // Compared as folded words: case and punctuation as a query writes them.
+        #expect(try catalog.search("p-008").hits.first?.stored.id == "P-008")
+        #expect(try catalog.search("P 008").hits.map(\.tier).prefix(2) == [.exactTitle, .titleStart])
+    }
+
     @Test func fewerTyposRankFirst() throws {
         let catalog = try TestCatalog(titles: ["Frankfort", "Frankfort Heights", "Frankfurt", "Frankfort East"])
         let hits = try catalog.search("frankfrut").hits

@@ -243,14 +243,20 @@ enum TantivyPeer {
         var lines: [String]
         var p50: Double
         var p99: Double
+        /// The other kinds it timed (`filtered`, `sorted`: FilteredSearchFigures).
+        var kinds: [String: (p50: Double, p99: Double, max: Double)] = [:]
     }
+
+    /// The query kinds it times beside `query`: the same queries with a price range and the
+    /// category facet (FilteredSearchFigures), ranked, then sorted by price.
+    static let filteredKinds = ["filtered", "sorted"]
 
     static func writeQueries(warm: [BenchQuery], timed: [BenchQuery], to path: String) throws {
         func clean(_ text: String) -> String {
             text.replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " ")
         }
         var text = ""
-        for (kind, queries) in [("warm", warm), ("query", timed)] {
+        for (kind, queries) in [("warm", warm), ("query", timed)] + filteredKinds.map({ ($0, timed) }) {
             for query in queries { text += "\(kind)\t\(clean(query.scope ?? ""))\t\(clean(query.text))\n" }
         }
         try text.write(toFile: path, atomically: true, encoding: .utf8)
@@ -306,6 +312,12 @@ enum TantivyPeer {
         // process's peak (Linux keeps it across exec), and this process has the catalog mapped by now.
         lines.append(Report.line("  (Tantivy process)", String(format: "%.0f s in all", run.seconds)))
         try? FileManager.default.removeItem(atPath: directory + "/tantivy-index")
-        return Result(lines: lines, p50: p50, p99: p99)
+        var result = Result(lines: lines, p50: p50, p99: p99)
+        for kind in filteredKinds {
+            if let figures = object[kind] as? [String: Double], let p50 = figures["p50"], let p99 = figures["p99"] {
+                result.kinds[kind] = (p50, p99, figures["max"] ?? 0)
+            }
+        }
+        return result
     }
 }

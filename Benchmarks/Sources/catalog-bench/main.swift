@@ -15,6 +15,8 @@
 // 4. With --postgres (a server's URL): the same import and searches on PostgreSQL, beside the
 //    SQLite figures of this run and beside naive PostgreSQL full text, and whether both engines
 //    answer every query the same (PostgresBench.swift).
+// 5. Filtered, faceted and sorted searches beside FTS5 with WHERE and Tantivy with a range query
+//    (FilteredSearchFigures.swift).
 import CatalogCollation
 import CatalogDemo
 import CatalogImport
@@ -95,6 +97,26 @@ if CommandLine.arguments.count >= 4 && CommandLine.arguments[1] == "cold" {
         let ms = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
         print(String(format: "%8.2f ms  total %5d  %@", ms, total, text))
     }
+    exit(0)
+}
+
+if CommandLine.arguments.count >= 3 && CommandLine.arguments[1] == "filtered" {
+    // catalog-bench filtered DB [ITEMS] [RECORDS_JSON]: the filtered, faceted and sorted search
+    // figures alone, beside FTS5 (the file needs the peer_fts table a full run builds) and, given
+    // the catalog's JSON export, Tantivy.
+    let arguments = CommandLine.arguments
+    let items = arguments.count > 3 ? Int(arguments[3]) ?? 1_000_000 : 1_000_000
+    let generator = CatalogGenerator(items: items, locale: "en", seed: 1)
+    let queries = QuerySet.asYouType(
+        words: generator.titleWords, scopes: generator.definition.categories.map(\.name), count: 1_000)
+    let warm = QuerySet.asYouType(words: generator.titleWords.reversed(), scopes: [], count: 200)
+    let directory = (arguments[2] as NSString).deletingLastPathComponent
+    let tantivy =
+        arguments.count > 4
+        ? try TantivyPeer.measure(directory: directory, records: arguments[4], warm: warm, timed: queries) : nil
+    tantivy?.lines.forEach { print($0) }
+    try FilteredSearchFigures.run(
+        databasePath: arguments[2], queries: queries, warm: warm, tantivy: tantivy, peerSeconds: 20)
     exit(0)
 }
 
@@ -384,6 +406,10 @@ if let tantivy, tantivy.p99 > 0 {
                 verdict(p99 <= 5))))
 }
 print("")
+
+// MARK: - Filtered, faceted and sorted searches
+try FilteredSearchFigures.run(
+    databasePath: databasePath, queries: queries, warm: warmQueries, tantivy: tantivy, peerSeconds: options.peerSeconds)
 
 // MARK: - The most expensive single searches
 let worstStore = try BenchStore(path: databasePath)

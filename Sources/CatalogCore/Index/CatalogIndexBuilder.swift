@@ -570,8 +570,9 @@ public enum SearchBlobs {
     /// The ``InfixIndex``.
     public static let infix = "title_infix"
     /// A marker: the index has the terms of every record field's values (``IndexTerms/fieldTerms(_:_:)``),
-    /// which indexes built before them lack (``CatalogMaintenance`` builds those again).
-    public static let fieldTerms = "field_terms_v1"
+    /// which indexes built before them lack (``CatalogMaintenance`` builds those again). Version 2
+    /// added the items of texts that are lists (``IndexTermKind/listItem``).
+    public static let fieldTerms = "field_terms_v2"
 
     /// Every blob an index may have, for copying an index (offline snapshots).
     public static let all = [

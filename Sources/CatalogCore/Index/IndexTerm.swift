@@ -47,6 +47,11 @@ public enum IndexTermKind: UInt8, CaseIterable, Sendable {
     case fieldPresent = 0x58  // X
     /// The currency code of a record's price (upper case), for sorting prices within a currency.
     case currency = 0x24  // $
+    /// One item of a list written as one text of a record's own field (`München,Munich,Monaco di
+    /// Baviera`, as lists of alternate names or tags come): the item's folded words
+    /// (``IndexTerms/valueKey(_:)``), whatever the field, so that a query that is one of the items
+    /// ranks as an exact match. Only for texts that read as lists (``IndexTerms/listItems(_:)``).
+    case listItem = 0x4C  // L
 }
 
 /// Term spelling shared by the index builder and the searcher.
@@ -123,7 +128,8 @@ public enum IndexTerms {
     }
 
     /// The terms of one of a record's own fields: its presence, each value (texts up to
-    /// ``FieldValueOrder/maxValueBytes``), each number and each date, each once.
+    /// ``FieldValueOrder/maxValueBytes``), each item of a text that is a list (``listItems(_:)``),
+    /// each number and each date, each once.
     public static func fieldTerms(_ field: String, _ value: FieldValue) -> [[UInt8]] {
         guard !field.utf8.contains(0) else { return [] }
         var terms = [fieldPrefix(.fieldPresent, field)]
@@ -134,6 +140,7 @@ public enum IndexTerms {
         }
         for text in texts where !text.isEmpty {
             if let term = fieldValue(field, text) { terms.append(term) }
+            for item in listItems(text) ?? [] { terms.append(listItem(item)) }
             if let number = FieldValueOrder.number(text) {
                 terms.append(fieldOrdered(.fieldNumber, field, number))
             } else if let date = FieldValueOrder.date(text) {
@@ -143,4 +150,51 @@ public enum IndexTerms {
         var seen: Set<[UInt8]> = []
         return terms.filter { seen.insert($0).inserted }
     }
+
+    /// The list item term of a folded item (``IndexTermKind/listItem``).
+    public static func listItem(_ key: String) -> [UInt8] {
+        [IndexTermKind.listItem.rawValue] + Array(key.utf8)
+    }
+
+    /// The items of a text that reads as a list of names: two or more items between commas or
+    /// semicolons, each with a letter (`1,5` and coordinates are not lists), none longer than
+    /// ``maxListItemWords`` words or
+    /// ``maxListItemBytes`` bytes, and at most ``meanListItemWords`` words an item on average
+    /// (alternate names, tags; a sentence's clauses are longer); nil for any other text. The items
+    /// are folded (``valueKey(_:)``) and each is given once.
+    ///
+    /// ```swift
+    /// IndexTerms.listItems("München,Munich,Monaco di Baviera")   // ["munchen", "munich", "monaco di baviera"]
+    /// IndexTerms.listItems("Tested in our workshop, rated quiet by customers.")   // nil
+    /// ```
+    public static func listItems(_ text: String) -> [String]? {
+        guard text.utf8.contains(where: { $0 == 0x2C || $0 == 0x3B }) else { return nil }
+        var items: [String] = []
+        var seen: Set<String> = []
+        var words = 0
+        let parts = text.unicodeScalars.split(
+            omittingEmptySubsequences: false, whereSeparator: { $0 == "," || $0 == ";" })
+        guard parts.count >= 2, parts.count <= maxListItems else { return nil }
+        for part in parts {
+            let item = String(String.UnicodeScalarView(part))
+            let itemWords = TextFolding.words(item)
+            guard !itemWords.isEmpty, itemWords.count <= maxListItemWords, item.utf8.count <= maxListItemBytes,
+                item.unicodeScalars.contains(where: \.properties.isAlphabetic)
+            else { return nil }
+            words += itemWords.count
+            let key = itemWords.joined(separator: " ")
+            if seen.insert(key).inserted { items.append(key) }
+        }
+        guard Double(words) <= meanListItemWords * Double(parts.count) else { return nil }
+        return items
+    }
+
+    /// The most words of one list item (``listItems(_:)``).
+    public static let maxListItemWords = 4
+    /// The most bytes of one list item.
+    public static let maxListItemBytes = 80
+    /// The most words a list's items have on average.
+    public static let meanListItemWords = 2.5
+    /// The most items of one list: a longer text is not a list of names.
+    public static let maxListItems = 500
 }

@@ -72,6 +72,9 @@ public struct CatalogSearcher {
     static let verificationLimit = 400
     /// …and only when the query's first word starts the titles of at most this many records.
     static let verificationCandidates = 20_000
+    /// The most records whose ids are read to find the one whose id is the query (an id's words
+    /// are in a few records; a query whose words are in more is not an id).
+    static let idCandidates = 64
 
     /// Chunk visits all the counts of one search may make together: 512 is 32 counts over every
     /// record of a 1,000,000-record catalog (a count of a few values stops at

@@ -26,6 +26,8 @@ final class Evaluation {
     private var titleStarts: Set<Int> = []
     /// The documents one of whose own fields has the query as its whole value (rank as an exact title).
     private var exactValues = TermSet()
+    /// The documents whose id is the query (`0041`, `p008`): they rank as an exact title too.
+    private var exactIDs: Set<Int> = []
 
     /// Chunk visits the counts of this search may still make (``CatalogSearcher/countBudget``),
     /// shared by the evaluations of every segment of the search.
@@ -96,13 +98,18 @@ final class Evaluation {
         countBudget = budget
         self.scope = scope.isEmpty ? nil : Self.intersection(scope.map(categorySet))
         if sequence.count >= 2 { try verifyTitles() }
-        if !query.sequence.isEmpty { exactValues = Self.exactValues(of: query, in: lexicon) }
+        if !query.sequence.isEmpty {
+            exactValues = Self.exactValues(of: query, in: lexicon)
+            try findExactIDs()
+        }
     }
 
-    /// The value terms of every field whose value is the query's words (``IndexTerms/valueKey(_:)``).
+    /// The value terms of every field whose value is the query's words (``IndexTerms/valueKey(_:)``),
+    /// and the list item term of the query (an alternate name among others in one text).
     private static func exactValues(of query: SearchQuery, in lexicon: Lexicon) -> TermSet {
         let key = query.sequence.joined(separator: " ")
-        let terms = lexicon.fieldNames().flatMap { lexicon.range(prefix: IndexTerms.fieldValuePrefix($0, folded: key)) }
+        var terms = lexicon.fieldNames().flatMap { lexicon.range(prefix: IndexTerms.fieldValuePrefix($0, folded: key)) }
+        if let item = lexicon.index(of: IndexTerms.listItem(key)) { terms.append(item) }
         return TermSet(terms.sorted(), of: lexicon)
     }
 
@@ -282,11 +289,43 @@ final class Evaluation {
     }
 
     /// Adds the chunk's documents whose own field has the query as its value (within `scoped`).
+    /// Adds the documents of `chunk` a field value or the id of which is the query.
     private func addExactValues(_ chunk: Int, within scoped: ChunkBitmap, to result: inout ChunkBitmap) throws {
+        if !exactIDs.isEmpty { result.formUnion(Self.bitmap(of: exactIDs, chunk: chunk, within: scoped)) }
         guard !exactValues.isEmpty else { return }
         var values = try exactValues.bitmap(chunk, index, reader)
         values.formIntersection(scoped)
         result.formUnion(values)
+    }
+
+    /// Finds the records whose id is the query. An id's words are indexed as whole words of a
+    /// field (when ids are searchable), so the candidates are the records with every query word
+    /// whole in some field; when the rarest word has few enough (``CatalogSearcher/idCandidates``,
+    /// as an id's words have), their ids are read and compared as folded words (``IndexTerms/valueKey(_:)``,
+    /// so `P-008` is the query `p 008`).
+    private func findExactIDs() throws {
+        let sets = sequence.map { words[$0].fieldWhole }
+        guard let rarest = sets.min(by: { $0.estimatedCount < $1.estimatedCount }), !rarest.isEmpty,
+            rarest.estimatedCount <= CatalogSearcher.idCandidates
+        else { return }
+        var candidates: [Int] = []
+        for chunk in 0..<chunkCount where rarest.covers(chunk) {
+            var bitmap = try rarest.bitmap(chunk, index, reader)
+            for set in sets where set !== rarest && !bitmap.isEmpty {
+                bitmap.formIntersection(try set.bitmap(chunk, index, reader))
+            }
+            let base = chunk << PostingChunk.shift
+            bitmap.forEach { offset in
+                if !deleted.contains(base + offset) { candidates.append(base + offset) }
+                return true
+            }
+        }
+        guard !candidates.isEmpty else { return }
+        let key = query.sequence.joined(separator: " ")
+        for (document, id) in zip(candidates, try reader.ids(documents: candidates))
+        where IndexTerms.valueKey(id) == key {
+            exactIDs.insert(document)
+        }
     }
 
     private static func bitmap(of documents: Set<Int>, chunk: Int, within: ChunkBitmap) -> ChunkBitmap {

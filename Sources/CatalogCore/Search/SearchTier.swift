@@ -10,7 +10,8 @@
 ///
 /// 1. ``exactTitle``: the whole title is the query (`"Guinea"` for "guinea"), or the whole value
 ///    of another field is (a translation, an alternate name, an untranslated name: records'
-///    own fields, values of up to ``FieldValueOrder/maxValueBytes`` bytes);
+///    own fields, values of up to ``FieldValueOrder/maxValueBytes`` bytes), or the record's id is
+///    (`0041` in a list of characters);
 /// 2. ``titleStart``: the title starts with the query;
 /// 3. ``wholeWords``: every query word is a whole word of the title;
 /// 4. ``wordStarts``: every query word starts a word of the title;

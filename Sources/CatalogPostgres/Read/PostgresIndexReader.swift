@@ -86,9 +86,18 @@ final class PostgresIndexReader: SearchIndexReading {
     }
 
     func titles(documents: [Int]) throws -> [String] {
+        try texts("title", documents: documents)
+    }
+
+    func ids(documents: [Int]) throws -> [String] {
+        try texts("id", documents: documents)
+    }
+
+    /// One text column of these documents' rows, in the order given (`""` for a missing one).
+    private func texts(_ column: StaticString, documents: [Int]) throws -> [String] {
         guard !documents.isEmpty else { return [] }
         let rows = try connection.query(
-            "SELECT document, title FROM items WHERE version = $1 AND document = ANY ($2)",
+            "SELECT document, \(column) FROM items WHERE version = $1 AND document = ANY ($2)",
             [.int8(segment), .int4Array(documents.map { Int32(clamping: $0) })])
         var byDocument: [Int: String] = [:]
         for row in 0..<rows.count { byDocument[rows.int(row, 0)] = rows.text(row, 1) }

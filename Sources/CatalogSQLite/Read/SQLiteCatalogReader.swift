@@ -485,14 +485,24 @@ final class SQLiteIndexReader: SearchIndexReading {
     }
 
     func titles(documents: [Int]) throws -> [String] {
-        let statement = try connection.cached("SELECT title FROM items WHERE key = ?")
-        var titles: [String] = []
+        try texts("title", documents: documents)
+    }
+
+    func ids(documents: [Int]) throws -> [String] {
+        try texts("id", documents: documents)
+    }
+
+    /// One text column of these documents' rows, in the order given (`""` for a missing one).
+    private func texts(_ column: StaticString, documents: [Int]) throws -> [String] {
+        let statement = try connection.cached("SELECT \(column) FROM items WHERE key = ?")
+        var texts: [String] = []
+        texts.reserveCapacity(documents.count)
         for document in documents {
             statement.reset()
             try statement.bind(version << 32 | Int64(document))
-            titles.append(try statement.step() ? statement.text(0) : "")
+            texts.append(try statement.step() ? statement.text(0) : "")
         }
         statement.finish()
-        return titles
+        return texts
     }
 }
