@@ -219,6 +219,13 @@ import Testing
         #expect(first == second && String(decoding: first.prefix(64), as: UTF8.self).contains("<svg"))
         let again = try await client.image(for: path)
         #expect(again == first)
+        // The PNG of a demo picture, for image views that do not read SVG (Apple platforms' default).
+        let png = try await client.image(for: path, size: 40, raster: true)
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]) && png[19] == 40)
+        let flag = try await client.image(for: "/images/demo/flags/de.svg", raster: true)
+        #expect(flag.starts(with: [0x89, 0x50, 0x4E, 0x47]) && flag[19] == 128 && flag[23] == 85)
+        let svg = try await client.image(for: "/images/demo/flags/de.svg", raster: false)
+        #expect(String(decoding: svg.prefix(64), as: UTF8.self).contains("<svg"))
         do {
             _ = try await client.image(for: "/images/demo/nope.png")
             Issue.record("a missing image loaded")

@@ -42,6 +42,71 @@ import Testing
         #expect(try fixture.request("/images/demo/flags/de.svg", headers: [("If-Modified-Since", since)]).status == 304)
     }
 
+    /// The demo pictures as PNG beside their SVGs (DemoPNG), for image views that do not read SVG.
+    @Test func demoPicturesComeAsPNGToo() throws {
+        func decoded(_ path: String) throws -> (width: Int, height: Int, pixel: (Int, Int) -> (Int, Int, Int, Int)) {
+            let reply = try fixture.request(path)
+            #expect(reply.status == 200, "\(path)")
+            #expect(reply.response.headers["Content-Type"] == "image/png")
+            var bytes = reply.body
+            let image = try #require(
+                bytes.withUnsafeMutableBytes { gdImageCreateFromPngPtr(Int32($0.count), $0.baseAddress) })
+            let size = (Int(cgd_width(image)), Int(cgd_height(image)))
+            var pixels: [[Int32]] = []
+            for y in 0..<size.1 {
+                pixels.append((0..<size.0).map { gdImageGetTrueColorPixel(image, Int32($0), Int32(y)) })
+            }
+            gdImageDestroy(image)
+            return (
+                size.0, size.1,
+                { x, y in
+                    let p = Int(pixels[y][x])
+                    return (p >> 16 & 0xFF, p >> 8 & 0xFF, p & 0xFF, p >> 24 & 0x7F)
+                }
+            )
+        }
+        func near(_ a: (Int, Int, Int, Int), _ b: (Int, Int, Int, Int)) -> Bool {
+            abs(a.0 - b.0) < 24 && abs(a.1 - b.1) < 24 && abs(a.2 - b.2) < 24 && abs(a.3 - b.3) < 8
+        }
+        // The German flag: 3 : 2, black, red and gold stripes.
+        let flag = try decoded("/images/demo/flags/de.png")
+        #expect(flag.width == 128 && flag.height == 85)
+        #expect(near(flag.pixel(64, 12), (0, 0, 0, 0)))
+        #expect(near(flag.pixel(64, 42), (0xDD, 0, 0, 0)))
+        #expect(near(flag.pixel(64, 72), (0xFF, 0xCE, 0, 0)))
+        // A product tile: rounded corners stay transparent, the tile is opaque, the initial white.
+        let tile = try decoded("/images/demo/products/p001.png")
+        #expect(tile.width == 128 && tile.height == 128)
+        #expect(tile.pixel(1, 1).3 == 127)
+        #expect(tile.pixel(64, 4).3 == 0)
+        if FileManager.default.fileExists(atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf") {
+            let white = (40..<88).flatMap { y in (40..<88).map { x in tile.pixel(x, y) } }
+                .filter { near($0, (255, 255, 255, 0)) }
+            #expect(white.count > 100, "the initial is drawn")
+        }
+        // Thumbnails of them, and what is not a picture.
+        let thumbnail = try fixture.request("/images/demo/recipes/r01.png?size=40")
+        #expect(thumbnail.status == 200 && thumbnail.body.count > 24)
+        #expect(Int(thumbnail.body[19]) == 40 && Int(thumbnail.body[23]) == 40)
+        #expect(try fixture.request("/images/demo/flags/zz.png").status == 404)
+        #expect(try fixture.request("/images/demo/products/p001.jpg").status == 404)
+        #expect(try fixture.request("/images/demo/products/nope.png").status == 404)
+    }
+
+    @Test func pathDataBecomesOutlines() {
+        let cross = SVGPathData.outlines("M0 0L30 20M30 0L0 20")
+        #expect(cross.count == 2 && cross.allSatisfy { !$0.closed && $0.points.count == 2 })
+        // A half circle by an arc with its flags run together, closed.
+        let bowl = SVGPathData.outlines("M10 10a5 5 0 0110 0z")
+        #expect(bowl.count == 1 && bowl[0].closed)
+        for point in bowl[0].points.dropFirst() {
+            #expect(abs(hypot(point.x - 15, point.y - 10) - 5) < 0.001)
+        }
+        #expect(bowl[0].points.last == SVGPoint(x: 20, y: 10))
+        #expect(SVGPathData.numbers("1.5-2 .5,3e1") == [1.5, -2, 0.5, 30])
+        #expect(SVGPathData.outlines("M1").isEmpty && SVGPathData.outlines("x y z").isEmpty)
+    }
+
     @Test func storedImagesAndThumbnails() throws {
         let original = try fixture.request("/images/shop/red.png")
         #expect(original.status == 200)

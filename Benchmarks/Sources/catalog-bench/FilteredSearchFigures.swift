@@ -34,7 +34,7 @@ enum FilteredSearchFigures {
     static func request(_ query: BenchQuery, sorted: Bool) throws -> SearchRequest.Checked {
         var request = SearchRequest(query: query.text, scope: query.scope, limit: 50)
         request.filter = try FilterExpression(parsing: filter)
-        request.facets = [.category]
+        request.facets = [.categories]
         if sorted { request.sort = .priceDescending }
         return try request.checked()
     }

@@ -43,12 +43,16 @@ struct ImageStore: Sendable {
             let type = Self.contentTypes[(name as NSString).pathExtension.lowercased()]
         else { return nil }
         if segments.first == "demo" {
-            let path = segments.dropFirst().joined(separator: "/")
+            // Every picture is an SVG document; its PNG (DemoPNG) is served beside it.
+            let raster = name.hasSuffix(".png")
+            guard raster || name.hasSuffix(".svg") else { return nil }
+            let path = String(segments.dropFirst().joined(separator: "/").dropLast(4)) + ".svg"
             let flag =
-                segments.count == 3 && segments[1] == "flags" && name.hasSuffix(".svg")
-                ? DemoImages.flag(String(name.dropLast(4))) : nil
+                segments.count == 3 && segments[1] == "flags" ? DemoImages.flag(String(name.dropLast(4))) : nil
             guard let svg = DemoImages.files[path] ?? flag else { return nil }
-            return Image(bytes: Array(svg.utf8), contentType: type, modified: Self.demoModified)
+            guard raster else { return Image(bytes: Array(svg.utf8), contentType: type, modified: Self.demoModified) }
+            guard let png = DemoPNG.png(path: path, svg: svg) else { return nil }
+            return Image(bytes: png, contentType: "image/png", modified: Self.demoModified)
         }
         guard let directory, let root = Self.resolved(directory) else { return nil }
         let candidate = root + "/" + segments.joined(separator: "/")
