@@ -134,6 +134,29 @@ import Testing
             text.components(separatedBy: "weight").first!.count < text.components(separatedBy: "origin").first!.count)
     }
 
+    /// A search's records that matched only through a typo come after a header, marked ≈, as in
+    /// the web app; the header comes once, also when they arrive on a later page.
+    @Test func typoMatchesAreSetApart() {
+        var state = Self.state()
+        var search = BrowserState.Search(line: LineEditor("leves"))
+        search.results.similarHeader = state.phrases.similarSpelling
+        search.results.replace(
+            with: [Record(id: "s1", title: "Gulyásleves"), Record(id: "s2", title: "Bableves")],
+            typos: [false, false], before: nil, after: "next")
+        search.results.append([Record(id: "k1", title: "Kevés só")], typos: [true])
+        search.results.append([Record(id: "k2", title: "Kevés cukor")], typos: [true])
+        state.search = search
+        let frame = BrowserView.frame(state, width: 80, height: 24)
+        let lines = frame.rows.map(\.text)
+        let header = lines.firstIndex { $0.contains("Ähnliche Schreibweise") }
+        #expect(lines.filter { $0.contains("Ähnliche Schreibweise") }.count == 1)
+        let exact = lines.firstIndex { $0.contains("Bableves") }
+        let similar = lines.firstIndex { $0.contains("Kevés só") }
+        #expect(header != nil && exact! < header! && header! < similar!)
+        #expect(lines[similar!].contains("≈ Kevés só") && !lines[exact!].contains("≈"))
+        #expect(search.results.recordCount == 4)
+    }
+
     @Test func highlightsFollowUTF16Ranges() {
         let spans = BrowserView.highlighted(
             "Ötzi 🥁 Drums", [MatchRange(field: "title", start: 8, length: 5)], base: .plain)

@@ -32,6 +32,8 @@ public struct CatalogPhrases: Sendable, Equatable {
     public var quantity: String
     public var country: String
     public var results: String
+    /// The header before search results that matched only through a typo.
+    public var similarSpelling: String
     public var loading: String
     public var unreachable: String
     public var retry: String
@@ -53,7 +55,8 @@ public struct CatalogPhrases: Sendable, Equatable {
         removeFavorite: "Remove from favorites", signIn: "Sign in", signOut: "Sign out",
         signInForFavorites: "Sign in to keep favorites.", wrongCredentials: "Wrong name or password.", name: "Name",
         password: "Password", price: "Price", quantity: "Quantity", country: "Country", results: "results",
-        loading: "Loading…", unreachable: "The server cannot be reached.", retry: "Retry", back: "Back")
+        similarSpelling: "Similar spelling", loading: "Loading…", unreachable: "The server cannot be reached.",
+        retry: "Retry", back: "Back")
 
     public static let german = CatalogPhrases(
         language: "de", catalogs: "Kataloge", search: "Suchen", noResults: "Keine Treffer",
@@ -62,7 +65,8 @@ public struct CatalogPhrases: Sendable, Equatable {
         addFavorite: "Zu den Favoriten", removeFavorite: "Aus den Favoriten entfernen", signIn: "Anmelden",
         signOut: "Abmelden", signInForFavorites: "Melden Sie sich an, um Favoriten zu speichern.",
         wrongCredentials: "Name oder Passwort falsch.", name: "Name", password: "Passwort", price: "Preis",
-        quantity: "Menge", country: "Land", results: "Treffer", loading: "Laden…",
+        quantity: "Menge", country: "Land", results: "Treffer",
+        similarSpelling: "Ähnliche Schreibweise", loading: "Laden…",
         unreachable: "Der Server ist nicht erreichbar.", retry: "Erneut versuchen", back: "Zurück")
 
     public static let hungarian = CatalogPhrases(
@@ -72,6 +76,7 @@ public struct CatalogPhrases: Sendable, Equatable {
         addFavorite: "Kedvencekhez", removeFavorite: "Törlés a kedvencek közül", signIn: "Belépés",
         signOut: "Kilépés", signInForFavorites: "Jelentkezzen be a kedvencek mentéséhez.",
         wrongCredentials: "Hibás név vagy jelszó.", name: "Név", password: "Jelszó", price: "Ár",
-        quantity: "Mennyiség", country: "Ország", results: "találat", loading: "Betöltés…",
+        quantity: "Mennyiség", country: "Ország", results: "találat",
+        similarSpelling: "Hasonló írásmód", loading: "Betöltés…",
         unreachable: "A szerver nem érhető el.", retry: "Újra", back: "Vissza")
 }

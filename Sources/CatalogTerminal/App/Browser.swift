@@ -434,14 +434,17 @@ final class Browser {
             applyPage(target, generation: generation, placement: placement, page: page)
         case .searched(let generation, let append, .success(let response)):
             guard var search = state.search ?? state.lastSearch, search.generation == generation else { return }
+            search.results.similarHeader = state.phrases.similarSpelling
             if append {
-                search.results.append(response.items.map(\.record), matches: response.items.map(\.matches))
+                search.results.append(
+                    response.items.map(\.record), matches: response.items.map(\.matches),
+                    typos: response.items.map(\.typo))
                 search.results.after = response.next
                 search.results.loadingAfter = false
             } else {
                 search.results.replace(
-                    with: response.items.map(\.record), matches: response.items.map(\.matches), before: nil,
-                    after: response.next)
+                    with: response.items.map(\.record), matches: response.items.map(\.matches),
+                    typos: response.items.map(\.typo), before: nil, after: response.next)
                 search.total = response.total
                 search.totalCapped = response.totalCapped
                 search.scopes = response.scopes

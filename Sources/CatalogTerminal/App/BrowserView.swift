@@ -181,7 +181,10 @@ enum BrowserView {
             case .record(let record, let matches):
                 let selected = index == list.selected
                 let tint: TextStyle = selected ? .selected : .paper(tinted: parity % 2 == 1)
-                rows.append(recordRow(record, matches: matches, width: width, state: state, fill: tint))
+                rows.append(
+                    recordRow(
+                        record, matches: matches, width: width, state: state, fill: tint,
+                        typo: list.typoIDs.contains(record.id)))
                 parity += 1
             }
         }
@@ -190,12 +193,14 @@ enum BrowserView {
     }
 
     /// One record: ★ when a favorite, the title (matches marked), the subtitle or "Kategorie …"
-    /// dimmed, and at the right the price and the flag of the country.
-    static func recordRow(_ record: Record, matches: [MatchRange], width: Int, state: BrowserState, fill: TextStyle?)
-        -> Row
-    {
+    /// dimmed, and at the right the price and the flag of the country; `typo`: a search's record
+    /// that matched only through a typo, marked `≈` before its title.
+    static func recordRow(
+        _ record: Record, matches: [MatchRange], width: Int, state: BrowserState, fill: TextStyle?, typo: Bool = false
+    ) -> Row {
         let favorite = state.favoriteIDs.contains(record.id)
         var left: [Span] = [Span(favorite ? " ★ " : "   ", TextStyle(foreground: .accent))]
+        if typo { left.append(Span("≈ ", .muted)) }
         left += highlighted(record.title, matches.filter { $0.field == "title" }, base: .bold)
         let second =
             record.subtitle

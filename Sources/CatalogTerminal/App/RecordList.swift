@@ -35,6 +35,12 @@ struct RecordList: Equatable, Sendable {
     var loadingAfter = false
     /// Whether the list has been loaded at all.
     var loaded = false
+    /// The records of a search that matched only through a typo (``SearchHit/typo``): marked `≈`
+    /// and set apart after a header (``similarHeader``), the way the web app shows them.
+    var typoIDs: Set<String> = []
+    /// The header before a search's first record that matched only through a typo ("Similar
+    /// spelling"); nil: no header.
+    var similarHeader: String?
 
     init(sectioned: Bool = false) {
         self.sectioned = sectioned
@@ -46,11 +52,14 @@ struct RecordList: Equatable, Sendable {
     /// How many records are loaded.
     var recordCount: Int { entries.reduce(0) { $0 + ($1.record == nil ? 0 : 1) } }
 
-    /// Replaces the entries with a first page.
-    mutating func replace(with records: [Record], matches: [[MatchRange]] = [], before: String?, after: String?) {
+    /// Replaces the entries with a first page; `typos`: which records matched only through a typo.
+    mutating func replace(
+        with records: [Record], matches: [[MatchRange]] = [], typos: [Bool] = [], before: String?, after: String?
+    ) {
         generation += 1
         entries = []
-        append(records, matches: matches)
+        typoIDs = []
+        append(records, matches: matches, typos: typos)
         self.before = before
         self.after = after
         loadingBefore = false
@@ -60,13 +69,18 @@ struct RecordList: Equatable, Sendable {
         selected = entries.firstIndex { $0.record != nil } ?? 0
     }
 
-    /// Adds a page after the last entry.
-    mutating func append(_ records: [Record], matches: [[MatchRange]] = []) {
+    /// Adds a page after the last entry; `typos`: which records matched only through a typo.
+    mutating func append(_ records: [Record], matches: [[MatchRange]] = [], typos: [Bool] = []) {
         var lastSection = entries.last(where: { $0.record != nil })?.record?.section
         for (index, record) in records.enumerated() {
             if sectioned, let section = record.section, section != lastSection {
                 entries.append(.header(section))
                 lastSection = section
+            }
+            if index < typos.count, typos[index] {
+                // Typo matches come after every exact one: the header goes before the first.
+                if typoIDs.isEmpty, let similarHeader { entries.append(.header(similarHeader)) }
+                typoIDs.insert(record.id)
             }
             entries.append(.record(record, matches: index < matches.count ? matches[index] : []))
         }
