@@ -46,6 +46,24 @@ import Testing
         #expect(values(limited).count == 1)
     }
 
+    /// `search=` counts a facet's values among the matches of the search the list belongs to, as
+    /// that search's own `facets=` counts them.
+    @Test func facetValuesAreNarrowedByTheSearch() throws {
+        let search = try fixture.request("/api/v1/catalogs/cookbook/search?q=leves&facets=complexity")
+        let facets = try #require(search.object["facets"] as? [String: [[String: Any]]])
+        let expected = try #require(facets["complexity"]).compactMap { facet -> (String, Int)? in
+            guard let value = facet["value"] as? String, let count = facet["count"] as? Int else { return nil }
+            return (value, count)
+        }
+        let narrowed = try fixture.request("/api/v1/catalogs/cookbook/facets/complexity?search=leves")
+        #expect(narrowed.status == 200, "\(narrowed.text)")
+        #expect(values(narrowed).map(\.0) == expected.map(\.0) && values(narrowed).map(\.1) == expected.map(\.1))
+        let all = try fixture.request("/api/v1/catalogs/cookbook/facets/complexity")
+        #expect(values(narrowed).map(\.1).reduce(0, +) < values(all).map(\.1).reduce(0, +))
+        let tooLong = String(repeating: "a", count: 300)
+        #expect(try fixture.request("/api/v1/catalogs/cookbook/facets/complexity?search=\(tooLong)").status == 400)
+    }
+
     @Test func anUnknownFieldIsABadRequestNamingIt() throws {
         let facet = try fixture.request("/api/v1/catalogs/cookbook/facets/colour?q=r")
         #expect(facet.status == 400)

@@ -16,14 +16,16 @@ extension CatalogReader {
         return CatalogField.list(statistics, settings: catalog.definition.searchSettings)
     }
 
-    /// The values of a facet that start with `request.query`, counted under the request's scope
-    /// and filters (``CatalogSearcher/facetValues(of:_:limit:)``).
+    /// The values of a facet that start with `request.query`, counted among the records that match
+    /// `search` under the request's scope and filters
+    /// (``CatalogSearcher/facetValues(of:_:matching:limit:)``).
     public func facetValues(
-        of facet: SearchFacet, _ request: SearchRequest.Checked, limit: Int, in catalog: StoredCatalog
+        of facet: SearchFacet, _ request: SearchRequest.Checked, matching search: String = "", limit: Int,
+        in catalog: StoredCatalog
     ) throws -> [FacetCount] {
         let searcher = CatalogSearcher(
             segments: try loadedSegments(of: catalog),
             catalog: SearchCatalog(definition: catalog.definition, categories: catalog.categories))
-        return try searcher.facetValues(of: facet, request, limit: limit)
+        return try searcher.facetValues(of: facet, request, matching: search, limit: limit)
     }
 }

@@ -224,15 +224,16 @@ public struct CatalogSearcher {
     }
 
     /// The values of a facet that start with `request.query` (case and accents aside), with their
-    /// counts among the records of the request's scope that pass its filters: a search inside a
-    /// long list of values (`GET /api/v1/catalogs/{id}/facets/{field}?q=…`). At most `limit`
+    /// counts among the records of the request's scope that pass its filters and match `search`
+    /// (the query of the search whose facet it is; empty: every record): a search inside a long
+    /// list of values (`GET /api/v1/catalogs/{id}/facets/{field}?q=…&search=…`). At most `limit`
     /// values (and ``maxFacetValues``), the most common first, then by value.
     ///
     /// - Throws: ``StorageError`` `.invalidArgument` for a field the catalog does not have or
     ///   may not filter on, or a bad filter; `.nameNotFound` for an unknown scope.
-    public func facetValues(of facet: SearchFacet, _ request: SearchRequest.Checked, limit: Int) throws
-        -> [FacetCount]
-    {
+    public func facetValues(
+        of facet: SearchFacet, _ request: SearchRequest.Checked, matching search: String = "", limit: Int
+    ) throws -> [FacetCount] {
         try checkFields(request)
         if case .field(let name) = facet {
             try FieldFilter.checkFacet(
@@ -245,7 +246,7 @@ public struct CatalogSearcher {
         let sortKeyOrder = try self.sortKeyOrder(for: request.sort, segments: live)
         let evaluations = try live.map { segment in
             try Evaluation(
-                segment: segment, catalog: catalog, query: rules.query(""), rules: rules, request: request,
+                segment: segment, catalog: catalog, query: rules.query(search), rules: rules, request: request,
                 scope: selected?.categories ?? [], budget: budget, sortKeyOrder: sortKeyOrder)
         }
         let prefix = IndexTerms.valueKey(request.query)

@@ -137,17 +137,20 @@ struct CatalogAPI {
             }
         }
         // A search inside one facet's values (a long list of them): the values that start with
-        // `q`, counted under the scope and filters, as `facets=` counts them.
+        // `q`, counted among the matches of `search` (the search the list belongs to) under the
+        // scope and filters, as `facets=` counts them.
         routes.get("/api/v1/catalogs/{id}/facets/{field}") { request, context in
             let search = try SearchParameters.request(
                 from: request, narrowedBy: authentication.recordFilter(for: request))
+            let text = try request.text("search", maxLength: CatalogLimits.maxTextLength) ?? ""
             let field = try context.require("field", as: String.self)
             guard let facet = SearchFacet(rawValue: field) else {
                 throw HTTPError.badParameter("the field \"\(field.prefix(40))\" cannot be a facet")
             }
             return try stores.read { reader in
                 let catalog = try reader.catalogOr404(context.require("id", as: String.self))
-                let values = try reader.facetValues(of: facet, search, limit: search.limit, in: catalog)
+                let values = try reader.facetValues(
+                    of: facet, search, matching: text, limit: search.limit, in: catalog)
                 return try JSONResponse.make(FacetValues(field: field, values: values))
             }
         }

@@ -83,7 +83,7 @@ enum SearchParameters {
     /// clients send along. A field with one of these names is filtered with `filter=`.
     static let reserved: Set<String> = [
         "q", "scope", "limit", "after", "before", "category", "country", "price", "filter", "facets", "sort",
-        "position", "at", "lang", "format", "callback",
+        "position", "at", "lang", "format", "callback", "search",
     ]
 
     /// The most field parameters in one search.
