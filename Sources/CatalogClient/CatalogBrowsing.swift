@@ -29,6 +29,12 @@ public protocol CatalogBrowsing: Sendable {
     func item(_ id: String, of catalog: String) async throws(CatalogClientError) -> Record
     /// A search.
     func search(_ request: SearchRequest, in catalog: String) async throws(CatalogClientError) -> SearchResponse
+    /// The values of a facet (a record field's name, `categories` or `country`) that start with
+    /// `prefix` (case and accents aside), each counted among the records `request` matches (its
+    /// query, scope and filters), the most common first: a search inside a long list of values.
+    func facetValues(
+        _ field: String, startingWith prefix: String, for request: SearchRequest, in catalog: String, limit: Int
+    ) async throws(CatalogClientError) -> [FacetCount]
     /// The categories with their counts.
     func categories(of catalog: String) async throws(CatalogClientError) -> [CategoryCount]
     /// A page of one category's records in index order.

@@ -221,6 +221,37 @@ public final class CatalogClient: Sendable {
             as: SearchResponse.self)
     }
 
+    /// The values of a facet (a record field's name, `categories` or `country`) that start with
+    /// `prefix` (case and accents aside), each counted among the records `request` matches (its
+    /// query, scope and filters; its facets, sort and paging play no part), the most common first,
+    /// at most `limit`: a search inside a long list of values
+    /// (`GET /api/v1/catalogs/{id}/facets/{field}?q=PREFIX&search=QUERY`).
+    ///
+    /// ```swift
+    /// let origins = try await client.facetValues("Origin", startingWith: "ja", for: SearchRequest(query: "toyota"), in: "cars")
+    /// ```
+    ///
+    /// - Throws: ``CatalogClientError`` `.badRequest` for a field the catalog does not have, `.notFound`.
+    public func facetValues(
+        _ field: String, startingWith prefix: String = "", for request: SearchRequest = SearchRequest(query: ""),
+        in catalog: String, limit: Int = CatalogLimits.defaultSearchLimit
+    ) async throws(CatalogClientError) -> [FacetCount] {
+        var query = Self.query(of: request).filter { !["q", "facets", "sort", "after", "limit"].contains($0.0) }
+        if !request.query.isEmpty { query.append(("search", request.query)) }
+        query.append(("q", prefix))
+        query.append(("limit", String(limit)))
+        return try await get(
+            ["api", "v1", "catalogs", Self.segment(catalog), "facets", Self.segment(field)], query: query,
+            as: FacetValueList.self
+        ).values
+    }
+
+    /// The answer of the facet value search.
+    struct FacetValueList: Decodable {
+        var field: String
+        var values: [FacetCount]
+    }
+
     /// The catalog's categories with their numbers and counts, in display order.
     ///
     /// - Throws: ``CatalogClientError`` `.notFound`.

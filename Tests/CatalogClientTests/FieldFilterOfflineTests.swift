@@ -71,6 +71,30 @@ import Testing
             in: "cars")
         #expect(korean.items.map(\.record.id) == ["car1"])
 
+        // A facet's values searched, among a search's matches, over HTTP and offline alike.
+        for (field, prefix, query) in [("Origin", "", ""), ("Origin", "ja", "car 1"), ("country", "d", "car")] {
+            let request = SearchRequest(query: query, filter: Self.field("Horsepower", .range(FilterValue("50"), nil)))
+            let online = try await client.facetValues(field, startingWith: prefix, for: request, in: "cars")
+            let local = try await offline.facetValues(field, startingWith: prefix, for: request, in: "cars")
+            #expect(online == local, "\(field) \(prefix) \(query)")
+            #expect(!online.isEmpty)
+        }
+        let narrowed = try await offline.facetValues("Origin", for: SearchRequest(query: "car 2"), in: "cars")
+        let every = try await offline.facetValues("Origin", in: "cars")
+        #expect(narrowed.map(\.count).reduce(0, +) < every.map(\.count).reduce(0, +))
+        do {
+            _ = try await client.facetValues("Colour", in: "cars")
+            Issue.record("an unknown field was counted")
+        } catch {
+            #expect(error.code == .badRequest)
+        }
+        do {
+            _ = try await offline.facetValues("Colour", in: "cars")
+            Issue.record("an unknown field was counted offline")
+        } catch {
+            #expect(error.code == .badRequest)
+        }
+
         // Facets on a field over HTTP and offline.
         let faceted = SearchRequest(query: "car", facets: [.field("Origin")], limit: 5)
         let online = try await client.search(faceted, in: "cars")

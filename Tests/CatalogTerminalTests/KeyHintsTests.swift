@@ -123,6 +123,9 @@ import Testing
         func search(_ request: SearchRequest, in catalog: String) async throws(CatalogClientError) -> SearchResponse {
             throw Self.error
         }
+        func facetValues(
+            _ field: String, startingWith prefix: String, for request: SearchRequest, in catalog: String, limit: Int
+        ) async throws(CatalogClientError) -> [FacetCount] { [] }
         func categories(of catalog: String) async throws(CatalogClientError) -> [CategoryCount] { [] }
         func items(of catalog: String, category: String, after: String?, before: String?, limit: Int)
             async throws(CatalogClientError) -> ItemsPage

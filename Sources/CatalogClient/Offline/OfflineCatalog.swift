@@ -178,6 +178,34 @@ public final class OfflineCatalog: CatalogBrowsing, Sendable {
         return try await read(catalog) { reader, catalog in try reader.search(checked, in: catalog).response() }
     }
 
+    /// The values of a facet that start with `prefix`, counted among the records `request`
+    /// matches, as the server counts them (``CatalogClient/facetValues(_:startingWith:for:in:limit:)``).
+    public func facetValues(
+        _ field: String, startingWith prefix: String = "", for request: SearchRequest = SearchRequest(query: ""),
+        in catalog: String, limit: Int = CatalogLimits.defaultSearchLimit
+    ) async throws(CatalogClientError) -> [FacetCount] {
+        guard let facet = SearchFacet(rawValue: field) else {
+            throw CatalogClientError(
+                .badRequest, "the field \"\(field.prefix(40))\" cannot be a facet", apiCode: "bad_parameter")
+        }
+        var values = request
+        values.query = prefix
+        values.facets = []
+        values.sort = .relevance
+        values.after = nil
+        values.limit = limit
+        let checked: SearchRequest.Checked
+        do {
+            checked = try values.checked()
+        } catch {
+            throw CatalogClientError(.badRequest, error.message, apiCode: "bad_parameter")
+        }
+        let search = request.query
+        return try await read(catalog) { reader, catalog in
+            try reader.facetValues(of: facet, checked, matching: search, limit: limit, in: catalog)
+        }
+    }
+
     /// The categories with their counts, in display order.
     public func categories(of catalog: String) async throws(CatalogClientError) -> [CategoryCount] {
         try await read(catalog) { _, catalog in catalog.categories }
