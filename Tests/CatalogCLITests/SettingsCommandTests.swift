@@ -25,6 +25,8 @@ import Testing
                 filterable:    (from the data)
                 facets:        (from the data)
                 sortable:      (from the data)
+                list rows:     (the subtitle, or the categories)
+                detail page:   (every field)
 
                 """)
         #expect(try cli.run(["search", "gulyás", "--catalog", "cookbook"]).stdout.contains("0 found"))
@@ -52,6 +54,8 @@ import Testing
                 filterable:    (from the data)
                 facets:        (from the data)
                 sortable:      (from the data)
+                list rows:     (the subtitle, or the categories)
+                detail page:   (every field)
 
                 """)
         let found = try cli.run(["search", "gulyás", "--catalog", "cookbook"]).stdout
@@ -106,6 +110,25 @@ import Testing
         #expect(words.status == 64)
         #expect(try cli.run(["settings", "nosuch"]).status == 1)
         #expect(try cli.run(["settings", "cookbook", "--json"]).stdout.contains(#""synonyms":[]"#))
+    }
+
+    /// What rows and detail pages show: set, shown, told apart when wrong, and reset.
+    @Test func listAndDetailFieldsAreSettings() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        #expect(try cli.run(["demo", "--quiet"]).status == 0)
+        let set = try cli.run([
+            "settings", "cookbook", "--list-fields", "complexity,categories", "--detail-fields", "complexity",
+        ])
+        #expect(set.status == 0, "\(set.stderr)")
+        #expect(set.stdout.contains("list rows:     complexity, categories"))
+        #expect(set.stdout.contains("detail page:   complexity"))
+        let twice = try cli.run(["settings", "cookbook", "--list-fields", "id,id"])
+        #expect(twice.status == 64)
+        #expect(twice.stderr.contains(#"--list-fields: "id" is named twice"#), "\(twice.stderr)")
+        let reset = try cli.run(["settings", "cookbook", "--list-fields", "", "--detail-fields", ""])
+        #expect(reset.stdout.contains("list rows:     (the subtitle, or the categories)"))
+        #expect(reset.stdout.contains("detail page:   (every field)"))
     }
 
     /// An export carries the settings in its definition; importing it into a new catalog keeps them.

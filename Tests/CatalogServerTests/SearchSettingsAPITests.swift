@@ -31,6 +31,29 @@ import Testing
         return (reply.object["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
     }
 
+    /// `listFields` and `detailFields` change what the web app's rows and detail pages show, and
+    /// nothing else: no index is built again.
+    @Test func listAndDetailFieldsChangeWhatPagesShow() throws {
+        let admin = fixture.adminToken
+        let before = try fixture.request("/c/cookbook/i/r01")
+        #expect(before.text.contains("Mari néni receptje alapján") || before.status == 200)
+        let changed = try patch(#"{"listFields":["complexity","categories"],"detailFields":[]}"#, token: admin)
+        #expect(changed.status == 200, "\(changed.text)")
+        #expect(changed.text.contains(#""listFields":["complexity","categories"]"#))
+        let list = try fixture.request("/c/cookbook")
+        #expect(list.status == 200)
+        // A row's line: the recipe's complexity, then its categories, where the subtitle was.
+        #expect(list.text.contains(" · Levesek</span>"), "\(list.text.prefix(4000))")
+        let detail = try fixture.request("/c/cookbook/i/r01")
+        #expect(!detail.text.contains("<dt>complexity</dt>") && !detail.text.contains(">Elkészítési idő<"))
+        let wrong = try patch(#"{"listFields":["a","a"]}"#, token: admin)
+        #expect(wrong.status == 422 || wrong.status == 400)
+        #expect(wrong.text.contains("/listFields/1"), "\(wrong.text)")
+        let reset = try patch(#"{"listFields":null,"detailFields":null}"#, token: admin)
+        #expect(!reset.text.contains("listFields"))
+        #expect(try fixture.request("/c/cookbook/i/r01").text.contains("Elkészítési idő"))
+    }
+
     @Test func anAdministratorReadsAndChangesSettingsAndSearchFollows() throws {
         let admin = fixture.adminToken
         let initial = try fixture.request("/api/v1/catalogs/cookbook/settings", token: admin)

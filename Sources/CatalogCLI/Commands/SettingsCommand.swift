@@ -46,16 +46,26 @@ struct SettingsCommand: Command {
         help: "the fields results may be sorted by (title and price always sort); '' reads them from the data "
             + "again: number and date fields, and text fields of at most 200 distinct values",
         parse: SettingsCommand.words)
+    static let listFields = Option<[String]?>(
+        "list-fields", value: "FIELDS",
+        help: "what list rows show under the title, in order: subtitle, categories, description, id or fields' "
+            + "names; '' shows the subtitle (or the categories) again",
+        parse: SettingsCommand.words)
+    static let detailFields = Option<[String]?>(
+        "detail-fields", value: "FIELDS",
+        help: "the record fields a detail page shows, in order; '' shows every field again",
+        parse: SettingsCommand.words)
     static let json = CommonOptions.json.help(
         "print the settings as GET /api/v1/catalogs/ID/settings shows them, with the catalog's fields")
     static let options: [any OptionDeclaration] = [
-        synonyms, stopWords, typoMin, typoExempt, typoExemptFields, searchable, filterable, facets, sortable, json,
+        synonyms, stopWords, typoMin, typoExempt, typoExemptFields, searchable, filterable, facets, sortable,
+        listFields, detailFields, json,
     ]
     static let usage = [
         Usage(
             "ID", .option(synonyms), .option(stopWords), .option(typoMin), .option(typoExempt),
             .option(typoExemptFields), .option(searchable), .option(filterable), .option(facets), .option(sortable),
-            .option(json),
+            .option(listFields), .option(detailFields), .option(json),
             .option(CommonOptions.db))
     ]
     static let discussion = """
@@ -67,8 +77,9 @@ struct SettingsCommand: Command {
         words have typos by the lengths given; results sort by the sortable fields only. New
         searchable or typo-exempt fields build the catalog's index again from its records.
         Filterable fields and facets are the data's (text fields whose 200 most common values are
-        those of at least half of their records, numbers and dates) until listed. Exports keep the
-        settings.
+        those of at least half of their records, numbers and dates) until listed. List fields and
+        detail fields change what the web app's rows and detail pages (and `catalog browse`) show,
+        nothing else. Exports keep the settings.
         """
 
     func run(_ context: CommandContext) throws {
@@ -83,11 +94,14 @@ struct SettingsCommand: Command {
         let filterable = try arguments[Self.filterable]
         let facets = try arguments[Self.facets]
         let sortable = try arguments[Self.sortable]
+        let listFields = try arguments[Self.listFields]
+        let detailFields = try arguments[Self.detailFields]
         let database = try context.openExisting()
         defer { database.close() }
         let settings: SearchSettings
         if rules.isEmpty && stopWords == nil && lengths == nil && exempt == nil && exemptFields == nil
-            && searchable == nil && filterable == nil && facets == nil && sortable == nil
+            && searchable == nil && filterable == nil && facets == nil && sortable == nil && listFields == nil
+            && detailFields == nil
         {
             settings = try database.read { reader in
                 guard let catalog = try reader.catalog(id) else { throw CLIError.failure("no catalog named \"\(id)\"") }
@@ -111,6 +125,8 @@ struct SettingsCommand: Command {
                     if let filterable { settings.filterableFields = filterable.isEmpty ? nil : filterable }
                     if let facets { settings.facetFields = facets.isEmpty ? nil : facets }
                     if let sortable { settings.sortableFields = sortable.isEmpty ? nil : sortable }
+                    if let listFields { settings.listFields = listFields.isEmpty ? nil : listFields }
+                    if let detailFields { settings.detailFields = detailFields.isEmpty ? nil : detailFields }
                     return settings
                 }
             }.settings
@@ -139,6 +155,8 @@ struct SettingsCommand: Command {
         lines.append("filterable:    " + (settings.filterableFields.map(list) ?? "(from the data)"))
         lines.append("facets:        " + (settings.facetFields.map(list) ?? "(from the data)"))
         lines.append("sortable:      " + (settings.sortableFields.map(list) ?? "(from the data)"))
+        lines.append("list rows:     " + (settings.listFields.map(list) ?? "(the subtitle, or the categories)"))
+        lines.append("detail page:   " + (settings.detailFields.map(list) ?? "(every field)"))
         return lines
     }
 
@@ -196,6 +214,8 @@ struct SettingsCommand: Command {
         case "filterableFields": option = "--filterable"
         case "facetFields": option = "--facets"
         case "sortableFields": option = "--sortable"
+        case "listFields": option = "--list-fields"
+        case "detailFields": option = "--detail-fields"
         default: option = problem.pointer
         }
         return "\(option): \(problem.message)"

@@ -6,7 +6,8 @@ import Foundation
 ///
 /// Members: `synonyms` (rules as text: `"auto, car"`, `"phone => iphone"`), `stopWords`,
 /// `typos` (`oneTypoFrom`, `twoTyposFrom`, `exemptWords`, `exemptFields`), `searchableFields`,
-/// `filterableFields`, `facetFields` and `sortableFields` (absent or `null`: from the data). A
+/// `filterableFields`, `facetFields` and `sortableFields` (absent or `null`: from the data),
+/// `listFields` and `detailFields` (what rows and detail pages show; `null`: as the original apps). A
 /// member set to `null` takes its default again; `fields`, which `GET` adds (``CatalogField``), is
 /// read-only and left as it is; any other member is a problem.
 ///
@@ -15,11 +16,13 @@ import Foundation
 /// let changed = try SearchSettingsDocument.merging(patch, into: definition.searchSettings)
 /// ```
 public enum SearchSettingsDocument {
-    static let members = "synonyms, stopWords, typos, searchableFields, filterableFields, facetFields, sortableFields"
+    static let members =
+        "synonyms, stopWords, typos, searchableFields, filterableFields, facetFields, sortableFields, listFields, "
+        + "detailFields"
     /// The members a document may have; `fields` is shown, never set.
     static let memberNames = [
         "synonyms", "stopWords", "typos", "searchableFields", "filterableFields", "facetFields", "sortableFields",
-        "fields",
+        "listFields", "detailFields", "fields",
     ]
     static let typoMembers = "oneTypoFrom, twoTyposFrom, exemptWords, exemptFields"
 
@@ -102,6 +105,12 @@ extension TreeReader {
         }
         if let value = members["sortableFields"], value != .null {
             settings.sortableFields = strings(value, at: "/sortableFields")
+        }
+        if let value = members["listFields"], value != .null {
+            settings.listFields = strings(value, at: "/listFields")
+        }
+        if let value = members["detailFields"], value != .null {
+            settings.detailFields = strings(value, at: "/detailFields")
         }
         if let value = members["typos"], let typos = object(value, at: "/typos") {
             for (name, member) in typos {

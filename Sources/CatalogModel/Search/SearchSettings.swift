@@ -43,6 +43,14 @@ public struct SearchSettings: Codable, Sendable, Equatable, Hashable {
     /// field, and text fields of few distinct values). The title and the price always sort.
     /// Sorting by a field the list leaves out is a 400. A change needs no new index.
     public var sortableFields: [String]?
+    /// What a list row shows under the title, in order, one value after another: `subtitle`,
+    /// `categories`, `description`, `id` or a record field's name; nil: the subtitle, or the
+    /// categories without one (the original apps' rows). The price and the flag keep their place
+    /// at the row's end; a search's snippet still explains a match. Only display: no index changes.
+    public var listFields: [String]?
+    /// The record fields a detail page shows, in this order; nil: every field (in the source's
+    /// order). The title, picture, categories, price, country and description are always shown.
+    public var detailFields: [String]?
 
     /// The most synonym rules, and the most stop words or typo-exempt words.
     public static let maxEntries = 1000
@@ -56,7 +64,8 @@ public struct SearchSettings: Codable, Sendable, Equatable, Hashable {
     public init(
         synonyms: [SynonymRule] = [], stopWords: [String] = [], typos: TypoSettings = TypoSettings(),
         searchableFields: [String] = [SearchSettings.everyField], filterableFields: [String]? = nil,
-        facetFields: [String]? = nil, sortableFields: [String]? = nil
+        facetFields: [String]? = nil, sortableFields: [String]? = nil, listFields: [String]? = nil,
+        detailFields: [String]? = nil
     ) {
         self.synonyms = synonyms
         self.stopWords = stopWords
@@ -65,6 +74,8 @@ public struct SearchSettings: Codable, Sendable, Equatable, Hashable {
         self.filterableFields = filterableFields
         self.facetFields = facetFields
         self.sortableFields = sortableFields
+        self.listFields = listFields
+        self.detailFields = detailFields
     }
 
     /// Whether `filter=` may name `field` (one of the records' own fields): any field without a
@@ -91,7 +102,8 @@ public struct SearchSettings: Codable, Sendable, Equatable, Hashable {
     public var isDefault: Bool { self == SearchSettings() }
 
     enum CodingKeys: String, CodingKey {
-        case synonyms, stopWords, typos, searchableFields, filterableFields, facetFields, sortableFields
+        case synonyms, stopWords, typos, searchableFields, filterableFields, facetFields, sortableFields, listFields
+        case detailFields
     }
 
     public init(from decoder: any Decoder) throws {
@@ -104,6 +116,8 @@ public struct SearchSettings: Codable, Sendable, Equatable, Hashable {
         filterableFields = try c.decodeIfPresent([String].self, forKey: .filterableFields)
         facetFields = try c.decodeIfPresent([String].self, forKey: .facetFields)
         sortableFields = try c.decodeIfPresent([String].self, forKey: .sortableFields)
+        listFields = try c.decodeIfPresent([String].self, forKey: .listFields)
+        detailFields = try c.decodeIfPresent([String].self, forKey: .detailFields)
     }
 
     /// What is wrong with these settings, each problem at the JSON pointer of its member as
@@ -159,6 +173,8 @@ public struct SearchSettings: Codable, Sendable, Equatable, Hashable {
         if let filterableFields { fields(filterableFields, at: "/filterableFields") }
         if let facetFields { fields(facetFields, at: "/facetFields") }
         if let sortableFields { fields(sortableFields, at: "/sortableFields") }
+        if let listFields { fields(listFields, at: "/listFields") }
+        if let detailFields { fields(detailFields, at: "/detailFields") }
         return problems
     }
 }

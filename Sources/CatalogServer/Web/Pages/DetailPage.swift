@@ -101,7 +101,7 @@ struct DetailPage {
                 $0.text(" " + (strings.locale.localizedString(forRegionCode: region) ?? country))
             }
         }
-        for name in extraFieldNames(record, definition: definition) {
+        for name in RecordDisplay.detailFields(record, definition: definition) {
             fact(label(name), record.fields[name]?.values.joined(separator: ", ") ?? "")
         }
         html.close("dl")
@@ -117,12 +117,6 @@ struct DetailPage {
             html.element("p", ["class": "description placeholder"], text: strings[.noDescription])
         }
         html.close("article")
-    }
-
-    /// Extra fields in the source's order, then any others by name.
-    private static func extraFieldNames(_ record: Record, definition: CatalogDefinition) -> [String] {
-        let ordered = definition.fieldOrder.filter { record.fields[$0] != nil }
-        return ordered + record.fields.keys.filter { !ordered.contains($0) }.sorted()
     }
 
     /// The favorite button of catalogs with favorites (those with categories). Signed in, a form

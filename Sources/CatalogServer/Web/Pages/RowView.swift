@@ -57,14 +57,20 @@ enum RowView {
             html.element("span", ["class": "subtitle snippet"]) {
                 $0.text(snippet.text, marking: snippet.matches.map { $0.start..<($0.start + $0.length) })
             }
-        } else if let subtitle = record.subtitle, !subtitle.isEmpty {
-            html.element("span", ["class": "subtitle"]) {
-                $0.text(subtitle, marking: ranges(matches, field: "subtitle"))
+        } else {
+            // The subtitle (or the categories), or the fields the catalog's settings name.
+            let parts = RecordDisplay.listLine(
+                record, fields: context.definition.searchSettings.listFields,
+                categoryPrefix: context.strings[.categoryPrefix])
+            if !parts.isEmpty {
+                html.element("span", ["class": "subtitle"]) { html in
+                    for (index, part) in parts.enumerated() {
+                        if index > 0 { html.text(" · ") }
+                        html.text(
+                            part.text, marking: part.field == "subtitle" ? ranges(matches, field: "subtitle") : [])
+                    }
+                }
             }
-        } else if !record.categories.isEmpty {
-            html.element(
-                "span", ["class": "subtitle"],
-                text: context.strings[.categoryPrefix] + " " + record.categories.joined(separator: ", "))
         }
         if let price = record.price {
             html.element("span", ["class": "price"], text: context.strings.price(price, currency: record.currency))
