@@ -166,6 +166,9 @@ import Testing
         ]
         for (filter, expected) in cases {
             #expect(try ids(fixture, filter) == expected, "\(filter)")
+            // A record read on its own passes by the same rules (an API key's standing filter).
+            #expect(
+                Self.cars.filter { filter.matches($0) }.map(\.id).sorted() == expected, "record by record: \(filter)")
         }
         // A filter with the other filters and a query: a record passes all of them.
         var request = SearchRequest(query: "toyota", filter: Self.compare("Origin", .equal, "Japan"), limit: 10)

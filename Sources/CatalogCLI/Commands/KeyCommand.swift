@@ -34,7 +34,8 @@ struct KeyCommand: Command {
     }
     static let filter = Option<RecordFilter?>(
         "filter", value: "FILTER",
-        help: "add: the key sees only the records passing it: 'country = DE', 'category = X and price <= 50'"
+        help: "add: the key sees only the records passing it: 'country = DE', 'category = X and price <= 50', "
+            + "or the filter language: 'dealer = Nord AND NOT Status = retired'"
     ) { (text: String) throws(CLIError) -> RecordFilter in
         do {
             return try RecordFilter(parsing: text)
@@ -73,14 +74,15 @@ struct KeyCommand: Command {
         A catalog the key is not for does not exist for it (404); a missing action is refused
         (403, naming it); an expired or revoked key is not valid (401). Keys cannot manage keys.
 
-        A key with --filter sees only the records the filter passes: in search (hits, counts,
-        facets, scopes) and an item by id (404 outside it). Other answers that list or count
-        records (browse pages, outline, sections, categories, featured, snapshot, changes,
-        history) and writes and imports refuse a key with a filter (403). Clauses join
-        with 'and':
+        A key with --filter sees only the records the filter passes, in every answer: search
+        (hits, counts, facets, scopes, suggestions), browse pages, outline, sections,
+        categories, featured, snapshot, changes, history and an item by id (404 outside it).
+        Writes and imports refuse a key with a filter (403). Clauses join with 'and':
           category = X      carries category X ('…' or "…" around a value with spaces)
           country = DE,AT   has one of these countries
           price = 10..50    price in the range; also price >= 10, price <= 50
+        Anything else is read in the filter language of 'catalog search --filter', on any
+        of the records' fields: dealer = Nord AND (Status = active OR Status IS EMPTY).
 
         SUBCOMMANDS:
           add NAME      make a key for --user and print it

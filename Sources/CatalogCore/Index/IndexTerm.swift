@@ -109,8 +109,7 @@ public enum IndexTerms {
     /// How a value is compared for equality and an exact match: its folded words one space apart
     /// (`"St. Gallen"` and `"st gallen"` are the same value), or, without words, the folded text.
     public static func valueKey(_ value: String) -> String {
-        let words = TextFolding.words(value)
-        return words.isEmpty ? TextFolding.fold(value) : words.joined(separator: " ")
+        FieldValueOrder.valueKey(value)
     }
 
     /// The value term of `value` of `field`, nil for a value longer than

@@ -37,11 +37,12 @@ extension CatalogSearcher {
 
     /// Whether `query` finds a record under `request`'s scope and filters.
     private func finds(_ query: String, like request: SearchRequest.Checked) throws -> Bool {
-        let probe = try SearchRequest.Checked(
-            SearchRequest(
-                query: query, scope: request.scope, categories: request.categories,
-                countries: request.countries.map(\.text), price: request.price, limit: 1))
-        return try search(probe, suggesting: false).total > 0
+        var probe = SearchRequest(
+            query: query, scope: request.scope, categories: request.categories,
+            countries: request.countries.map(\.text), price: request.price, filter: request.filter, limit: 1)
+        // A standing filter (an API key's) holds too: a suggestion never tells of records it hides.
+        probe.restriction = request.restriction
+        return try search(SearchRequest.Checked(probe), suggesting: false).total > 0
     }
 
     /// The title or field word nearest to `word` that most live records carry, over every

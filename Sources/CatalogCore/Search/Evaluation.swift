@@ -19,6 +19,8 @@ final class Evaluation {
     private let priceFilter: NumericRange?
     /// The filter on any fields (`filter=`), as this segment's sets.
     private let fieldFilter: FieldFilter?
+    /// The requester's standing filter (an API key's), as this segment's sets.
+    private let restriction: FieldFilter?
     private let scope: TermSet?
     /// Multi-word queries: the documents whose title is the query / starts with it, when few
     /// enough candidates to check.
@@ -95,6 +97,9 @@ final class Evaluation {
         fieldFilter = request.filter.map {
             FieldFilter($0, index: segment.index, reader: segment.reader, categoryNumbers: categoryNumbers)
         }
+        restriction = request.restriction.map {
+            FieldFilter($0, index: segment.index, reader: segment.reader, categoryNumbers: categoryNumbers)
+        }
         countBudget = budget
         self.scope = scope.isEmpty ? nil : Self.intersection(scope.map(categorySet))
         if sequence.count >= 2 { try verifyTitles() }
@@ -164,6 +169,9 @@ final class Evaluation {
         }
         if let fieldFilter, !bitmap.isEmpty {
             bitmap.formIntersection(try fieldFilter.bitmap(chunk, size: chunkSize(chunk)))
+        }
+        if let restriction, !bitmap.isEmpty {
+            bitmap.formIntersection(try restriction.bitmap(chunk, size: chunkSize(chunk)))
         }
         bases[chunk] = bitmap
         return bitmap

@@ -25,6 +25,9 @@ extension SearchRequest {
         /// A filter on any fields, at most ``maxFilterConditions`` conditions (the searcher
         /// checks its fields against the catalog's).
         public let filter: FilterExpression?
+        /// A standing filter (an API key's): evaluated as ``filter`` is, never checked against the
+        /// catalog's fields or settings.
+        public let restriction: FilterExpression?
         /// Which facet counts to add, each once, at most ``CatalogLimits/maxFilters``.
         public let facets: [SearchFacet]
         /// The order of the results.
@@ -96,6 +99,7 @@ extension SearchRequest {
                 throw SearchRequestError("'filter' nests more than \(Self.maxFilterDepth) levels deep")
             }
             self.filter = request.filter
+            self.restriction = request.restriction
             var seen: Set<SearchFacet> = []
             let facets = request.facets.filter { seen.insert($0).inserted }
             guard facets.count <= maxFilters else { throw SearchRequestError("at most \(maxFilters) 'facets'") }

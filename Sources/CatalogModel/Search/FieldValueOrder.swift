@@ -16,6 +16,13 @@ public enum FieldValueOrder {
     /// texts are searched as words only.
     public static let maxValueBytes = 100
 
+    /// How a value is compared for equality and an exact match: its folded words one space apart
+    /// (`"St. Gallen"` and `"st gallen"` are the same value), or, without words, the folded text.
+    public static func valueKey(_ value: String) -> String {
+        let words = TextFolding.words(value)
+        return words.isEmpty ? TextFolding.fold(value) : words.joined(separator: " ")
+    }
+
     /// The number `text` writes, or nil.
     public static func number(_ text: String) -> Double? {
         let utf8 = text.utf8

@@ -2,11 +2,13 @@ import CatalogSupport
 import Foundation
 
 /// A standing filter on a catalog's records, in the terms search filters in: categories a record
-/// must all carry, countries it may have, a price range. An API key may carry one, so that every
-/// answer the key gets holds only the records it matches (one catalog, several tenants).
+/// must all carry, countries it may have, a price range, or any condition of the filter language
+/// on the records' own fields. An API key may carry one, so that every answer the key gets holds
+/// only the records it matches (one catalog, several tenants).
 ///
 /// Written as clauses joined by `and`; a value with spaces is quoted (`'…'` or `"…"`, the quote
-/// doubled inside):
+/// doubled inside). A filter these clauses cannot say is read in the filter language
+/// (``FilterExpression``: `dealer = "Nord" AND NOT Status = retired`), kept as ``expression``:
 ///
 /// ```swift
 /// let filter = try RecordFilter(parsing: "country = DE,AT and category = 'Main dishes' and price <= 50")
@@ -26,18 +28,74 @@ public struct RecordFilter: Sendable, Equatable, Hashable, CustomStringConvertib
     public private(set) var countries: [CountryCode]?
     /// The price range, nil for none.
     public private(set) var price: NumericRange?
+    /// A filter in the filter language, for a filter the clauses cannot say (conditions on the
+    /// records' own fields, `OR`, `NOT`); nil for one written in clauses.
+    public private(set) var expression: FilterExpression?
 
     /// The longest filter text, in UTF-8 bytes.
     public static let maxLength = 1000
 
     /// Parses a filter.
     ///
-    /// - Parameter text: clauses joined by `and`, as in the type's description.
+    /// - Parameter text: clauses joined by `and`, as in the type's description, or an expression
+    ///   of the filter language (``FilterExpression``).
     /// - Throws: ``RecordFilterError`` naming what is wrong and at which character.
     public init(parsing text: String) throws(RecordFilterError) {
         guard text.utf8.count <= Self.maxLength else {
             throw RecordFilterError("a filter may be at most \(Self.maxLength) bytes long", at: 1)
         }
+        do {
+            try readClauses(text)
+        } catch let clauseError {
+            self = RecordFilter()
+            do {
+                let expression = try FilterExpression(parsing: text)
+                try Self.checkBuiltIns(expression)
+                self.expression = expression
+            } catch {
+                // Clauses on the built-in fields are told in their terms; anything else in the language's.
+                throw clauseError.message.hasPrefix("unknown field") ? error : clauseError
+            }
+        }
+    }
+
+    /// A filter of no clauses: every record passes.
+    init() {}
+
+    /// The country codes and prices of the built-in conditions in an expression must be such.
+    private static func checkBuiltIns(_ expression: FilterExpression) throws(RecordFilterError) {
+        for condition in expression.conditions {
+            let values: [FilterValue]
+            switch condition.test {
+            case .compare(_, let value): values = [value]
+            case .oneOf(let list): values = list
+            case .range(let lower, let upper): values = [lower, upper].compactMap { $0 }
+            case .exists, .isEmpty: values = []
+            }
+            if ["category", "categories", "country"].contains(condition.field) {
+                switch condition.test {
+                case .compare(.less, _), .compare(.lessOrEqual, _), .compare(.greater, _), .compare(.greaterOrEqual, _),
+                    .range:
+                    throw RecordFilterError(
+                        "\(condition.field) takes =, !=, IN, EXISTS or IS EMPTY", at: max(1, condition.column))
+                default: break
+                }
+            }
+            for value in values {
+                if condition.field == "country", CountryCode(value.text) == nil {
+                    throw RecordFilterError(
+                        "'\(value.text.prefix(20))' is not \(CountryCode.requirement)", at: max(1, condition.column))
+                }
+                if condition.field == "price", value.number == nil {
+                    throw RecordFilterError(
+                        "'\(value.text.prefix(40))' is not a price", at: max(1, condition.column))
+                }
+            }
+        }
+    }
+
+    /// Reads clauses joined by `and`.
+    private mutating func readClauses(_ text: String) throws(RecordFilterError) {
         var scanner = Scanner(Array(text.unicodeScalars))
         repeat {
             scanner.skipSpaces()
@@ -97,6 +155,7 @@ public struct RecordFilter: Sendable, Equatable, Hashable, CustomStringConvertib
 
     /// The filter's text in a canonical form: what parses back to the same filter.
     public var description: String {
+        if let expression { return expression.description }
         var clauses = categories.map { "category = \"\($0.replacingScalars(of: "\"", with: "\"\""))\"" }
         if let countries { clauses.append("country = " + countries.map(\.text).joined(separator: ",")) }
         if let price { clauses.append("price = \(price)") }
@@ -105,6 +164,7 @@ public struct RecordFilter: Sendable, Equatable, Hashable, CustomStringConvertib
 
     /// Whether a record passes the filter.
     public func matches(_ record: Record) -> Bool {
+        if let expression, !expression.matches(record) { return false }
         guard categories.allSatisfy(record.categories.contains) else { return false }
         if let countries {
             guard let country = record.country.flatMap({ CountryCode($0) }), countries.contains(country) else {
@@ -137,6 +197,9 @@ public struct RecordFilter: Sendable, Equatable, Hashable, CustomStringConvertib
         }
         if let price { narrowed.price = request.price.map { Self.intersection($0, price) } ?? price }
         if excluded { narrowed.price = Self.nothing }
+        if let expression {
+            narrowed.restriction = FilterExpression.all([request.restriction, expression].compactMap { $0 })
+        }
         return narrowed
     }
 

@@ -25,6 +25,10 @@ public struct SearchRequest: Sendable, Equatable, Hashable {
     public var price: NumericRange?
     /// A filter on any fields (`filter=`), with the others: a record passes every one.
     public var filter: FilterExpression?
+    /// A standing filter the requester cannot lift (an API key's, ``RecordFilter/expression``):
+    /// evaluated as ``filter`` is, but never held to the catalog's fields or settings; a field no
+    /// record has passes no record.
+    public var restriction: FilterExpression?
     /// Which facet counts to add.
     public var facets: [SearchFacet]
     /// The order of the results.
