@@ -178,6 +178,32 @@ import Testing
         #expect(found.scopes.isEmpty || found.scopes.allSatisfy { $0.count <= 1 })
     }
 
+    /// A sort by price with a price range passes over the records outside it by their price
+    /// (Evaluation's walk); the page is the same as without that shortcut.
+    @Test(arguments: engines)
+    func aPriceSortWithAPriceRangeFindsTheRecordsInOrder(engine: TemporaryDatabase.Engine) throws {
+        let fixture = try fixture(engine)
+        func ids(_ request: SearchRequest) throws -> [String] {
+            try fixture.read { reader in
+                try reader.search(request.checked(), in: reader.requireCatalog("cars")).response().items.map(
+                    \.record.id)
+            }
+        }
+        var byFilter = SearchRequest(query: "", filter: Self.range("price", "9", "25"), sort: .priceDescending)
+        #expect(try ids(byFilter) == ["c5", "c1", "c3", "c2"])
+        byFilter.sort = .price
+        #expect(try ids(byFilter) == ["c2", "c3", "c1", "c5"])
+        let byParameter = SearchRequest(
+            query: "", price: NumericRange(lower: 9, upper: 25), sort: .priceDescending, limit: 2)
+        #expect(try ids(byParameter) == ["c5", "c1"])
+        let both = SearchRequest(
+            query: "", filter: .and([Self.compare("price", .less, "21"), Self.compare("Origin", .equal, "japan")]),
+            sort: .priceDescending)
+        #expect(try ids(both) == ["c3", "c2"])
+        let none = SearchRequest(query: "", filter: Self.range("price", "50", "40"), sort: .price)
+        #expect(try ids(none).isEmpty)
+    }
+
     @Test(arguments: engines)
     func aFilterOnAFieldTheCatalogCannotFilterIsABadRequestNamingIt(engine: TemporaryDatabase.Engine) throws {
         let fixture = try fixture(engine)

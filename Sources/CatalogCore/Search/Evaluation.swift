@@ -19,6 +19,9 @@ final class Evaluation {
     private let priceFilter: NumericRange?
     /// The filter on any fields (`filter=`), as this segment's sets.
     private let fieldFilter: FieldFilter?
+    /// The expressions of ``fieldFilter`` and ``restriction``, as the request wrote them.
+    private let fieldFilterExpression: FilterExpression?
+    private let restrictionExpression: FilterExpression?
     /// The requester's standing filter (an API key's), as this segment's sets.
     private let restriction: FieldFilter?
     private let scope: TermSet?
@@ -97,6 +100,8 @@ final class Evaluation {
         fieldFilter = request.filter.map {
             FieldFilter($0, index: segment.index, reader: segment.reader, categoryNumbers: categoryNumbers)
         }
+        fieldFilterExpression = request.filter
+        restrictionExpression = request.restriction
         restriction = request.restriction.map {
             FieldFilter($0, index: segment.index, reader: segment.reader, categoryNumbers: categoryNumbers)
         }
@@ -586,6 +591,38 @@ final class Evaluation {
         }
     }
 
+    /// The price range every match lies in: the `price=` range and the `price` conditions the
+    /// filters require at their top level (`price 10..50 AND …`), as doubles; nil for none.
+    private var priceBounds: (lower: Double, upper: Double)? {
+        var bounds = priceFilter?.doubleBounds
+        func narrow(_ expression: FilterExpression?) {
+            switch expression {
+            case .condition(let condition) where condition.field == "price":
+                var lower = -Double.infinity
+                var upper = Double.infinity
+                switch condition.test {
+                case .range(let low, let high):
+                    lower = low.map { $0.number ?? .nan } ?? -.infinity
+                    upper = high.map { $0.number ?? .nan } ?? .infinity
+                case .compare(.equal, let value): (lower, upper) = (value.number ?? .nan, value.number ?? .nan)
+                case .compare(.greater, let value), .compare(.greaterOrEqual, let value): lower = value.number ?? .nan
+                case .compare(.less, let value), .compare(.lessOrEqual, let value): upper = value.number ?? .nan
+                default: return
+                }
+                // NaN bounds stand for "no price passes"; max/min keep them NaN-safe below.
+                let old = bounds ?? (-.infinity, .infinity)
+                bounds = (
+                    lower.isNaN ? .infinity : max(old.lower, lower), upper.isNaN ? -.infinity : min(old.upper, upper)
+                )
+            case .and(let list): list.forEach(narrow)
+            default: return
+            }
+        }
+        narrow(fieldFilterExpression)
+        narrow(restrictionExpression)
+        return bounds
+    }
+
     /// Up to `limit` matches in a fixed order from position `start` of that order on, the
     /// position of the last, and whether there are more.
     func orderedPage(sort: SearchSort, from start: Int, limit: Int) throws -> ([PageEntry], Int, Bool) {
@@ -594,8 +631,20 @@ final class Evaluation {
         var page: [PageEntry] = []
         var bitmaps: [Int: ChunkBitmap] = [:]
         var lastPosition = 0
+        // A document outside the price range is passed over by its price alone, before its
+        // chunk's matches are worked out: a sort by price with a price filter then reads only
+        // the chunks of the documents near the range.
+        let bounds = priceBounds
+        let prices = bounds == nil ? [] : try index.prices(reader)
         while position < count {
             let candidate = document(position)
+            if let bounds {
+                let price = prices[candidate]
+                guard price >= bounds.lower && price <= bounds.upper else {
+                    position += 1
+                    continue
+                }
+            }
             let chunk = candidate >> PostingChunk.shift
             let bitmap: ChunkBitmap
             if let known = bitmaps[chunk] {
