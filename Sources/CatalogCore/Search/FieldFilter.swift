@@ -284,14 +284,7 @@ extension FieldFilter {
         }
         let ordered = bounds()
         if field == "price" {
-            let values: [FilterValue]
-            switch condition.test {
-            case .compare(_, let value): values = [value]
-            case .oneOf(let list): values = list
-            case .range(let lower, let upper): values = [lower, upper].compactMap { $0 }
-            case .exists, .isEmpty: values = []
-            }
-            if let bad = values.first(where: { $0.number == nil }) {
+            if let bad = condition.test.values.first(where: { $0.number == nil }) {
                 throw fail("'price' compares numbers: \(bad) is not one")
             }
             return

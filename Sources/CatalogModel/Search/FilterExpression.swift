@@ -99,6 +99,16 @@ public enum FilterTest: Sendable, Hashable {
     case exists
     /// `FIELD IS EMPTY`: the record has the field with no value in it (`""`, `null`, `[]`).
     case isEmpty
+
+    /// The values the test names: a comparison's, a list's, a range's ends; none for presence.
+    public var values: [FilterValue] {
+        switch self {
+        case .compare(_, let value): [value]
+        case .oneOf(let list): list
+        case .range(let lower, let upper): [lower, upper].compactMap { $0 }
+        case .exists, .isEmpty: []
+        }
+    }
 }
 
 /// A comparison of a condition.

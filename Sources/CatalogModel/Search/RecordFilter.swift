@@ -65,13 +65,6 @@ public struct RecordFilter: Sendable, Equatable, Hashable, CustomStringConvertib
     /// The country codes and prices of the built-in conditions in an expression must be such.
     private static func checkBuiltIns(_ expression: FilterExpression) throws(RecordFilterError) {
         for condition in expression.conditions {
-            let values: [FilterValue]
-            switch condition.test {
-            case .compare(_, let value): values = [value]
-            case .oneOf(let list): values = list
-            case .range(let lower, let upper): values = [lower, upper].compactMap { $0 }
-            case .exists, .isEmpty: values = []
-            }
             if ["category", "categories", "country"].contains(condition.field) {
                 switch condition.test {
                 case .compare(.less, _), .compare(.lessOrEqual, _), .compare(.greater, _), .compare(.greaterOrEqual, _),
@@ -81,7 +74,7 @@ public struct RecordFilter: Sendable, Equatable, Hashable, CustomStringConvertib
                 default: break
                 }
             }
-            for value in values {
+            for value in condition.test.values {
                 if condition.field == "country", CountryCode(value.text) == nil {
                     throw RecordFilterError(
                         "'\(value.text.prefix(20))' is not \(CountryCode.requirement)", at: max(1, condition.column))
