@@ -158,19 +158,13 @@ final class Evaluation {
         if let gone = deleted.chunks[chunk] { bitmap.subtract(gone) }
         for filter in categoryFilters { bitmap.formIntersection(try filter.bitmap(chunk, index, reader)) }
         if let countryFilter { bitmap.formIntersection(try countryFilter.bitmap(chunk, index, reader)) }
-        if let priceFilter {
-            let prices = try index.prices(reader)
-            let first = chunk << PostingChunk.shift
+        if let priceFilter, !bitmap.isEmpty {
             // Compared as doubles, bounds converted once; NaN (no price) is in no range.
             let (lower, upper) = priceFilter.doubleBounds
-            var allowed = ChunkBitmap()
-            prices.withUnsafeBufferPointer { prices in
-                for offset in 0..<chunkSize(chunk) {
-                    let price = prices[first + offset]
-                    if price >= lower && price <= upper { allowed.insert(offset) }
-                }
-            }
-            bitmap.formIntersection(allowed)
+            bitmap.formIntersection(
+                try index.priceBitmap(
+                    chunk: chunk, size: chunkSize(chunk), lower: lower, lowerIncluded: true, upper: upper,
+                    upperIncluded: true, reader))
         }
         if let fieldFilter, !bitmap.isEmpty {
             bitmap.formIntersection(try fieldFilter.bitmap(chunk, size: chunkSize(chunk)))

@@ -56,21 +56,9 @@ final class FieldFilter {
         case .terms(let set):
             return try set.bitmap(chunk, index, reader)
         case .price(let lower, let lowerIncluded, let upper, let upperIncluded):
-            let prices = try index.prices(reader)
-            let first = chunk << PostingChunk.shift
-            var allowed = ChunkBitmap()
-            prices.withUnsafeBufferPointer { prices in
-                for offset in 0..<size {
-                    let price = prices[first + offset]
-                    // NaN (no price) passes no comparison.
-                    if (lowerIncluded ? price >= lower : price > lower)
-                        && (upperIncluded ? price <= upper : price < upper)
-                    {
-                        allowed.insert(offset)
-                    }
-                }
-            }
-            return allowed
+            return try index.priceBitmap(
+                chunk: chunk, size: size, lower: lower, lowerIncluded: lowerIncluded, upper: upper,
+                upperIncluded: upperIncluded, reader)
         case .priced:
             return try bitmap(
                 .price(lower: -.infinity, lowerIncluded: true, upper: .infinity, upperIncluded: true), chunk, size)

@@ -121,6 +121,42 @@ public final class CatalogSearchIndex: Sendable {
         return prices
     }
 
+    /// The documents of `chunk` (of `size` documents) whose price lies between the bounds (each
+    /// included or not; NaN, no price, in no range): the one evaluation of a price range, for
+    /// `price=` and `price` conditions alike. Built a word at a time and kept in the shared
+    /// caches, since a person keeps a range while typing query after query.
+    func priceBitmap(
+        chunk: Int, size: Int, lower: Double, lowerIncluded: Bool, upper: Double, upperIncluded: Bool,
+        _ reader: any SearchIndexReading
+    ) throws -> ChunkBitmap {
+        let set = SearchCaches.SetKey.Set.filter(
+            "price\0\(lower.bitPattern)\0\(lowerIncluded)\0\(upper.bitPattern)\0\(upperIncluded)")
+        if let kept = setBitmap(set, chunk: chunk) { return kept }
+        let prices = try self.prices(reader)
+        let first = chunk << PostingChunk.shift
+        let count = max(0, min(size, prices.count - first))
+        var bitmap = ChunkBitmap()
+        bitmap.reserveWords((count + 63) / 64)
+        prices.withUnsafeBufferPointer { prices in
+            bitmap.withWords { words in
+                for wordIndex in 0..<((count + 63) / 64) {
+                    var word: UInt64 = 0
+                    let start = wordIndex * 64
+                    for bit in 0..<min(64, count - start) {
+                        let price = prices[first + start + bit]
+                        let passes =
+                            (lowerIncluded ? price >= lower : price > lower)
+                            && (upperIncluded ? price <= upper : price < upper)
+                        if passes { word |= 1 << UInt64(bit) }
+                    }
+                    words[wordIndex] = word
+                }
+            }
+        }
+        remember(bitmap, for: set, chunk: chunk)
+        return bitmap
+    }
+
     /// Documents by price, loaded on first use.
     func priceOrder(_ reader: any SearchIndexReading) throws -> [UInt32] {
         if let loaded = lazy.withLock({ $0.priceOrder }) { return loaded }
