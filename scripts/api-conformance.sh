@@ -62,13 +62,14 @@ cd "$work"
 # schema cannot say what search reads as one word (a synonym, a stop word), nor that twoTyposFrom is
 # not below oneTypoFrom (422). Search and facets: a schema cannot say which fields a catalog has, filters
 # or sorts by, so a well-formed field name it does not have may be refused (400, naming the field).
-# A key's filter is a text in the filter language, whose grammar a schema cannot say (400).
+# A key's filter is a text in the filter language, whose grammar a schema cannot say (400), and a
+# generated key name may be one an earlier example took already (409).
 cat >schemathesis.toml <<'TOML'
 [checks.negative_data_rejection]
 expected-statuses = ["400", "401", "403", "404", "405", "406", "409", "412", "414", "415", "422", "428", "429", "431", "5xx"]
 
 [[operations]]
-include-operation-id = ["search", "searchFacetValues", "addKey"]
+include-operation-id = ["searchFacetValues"]
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "403", "404", "429", "5xx"]
 
 [[operations]]
@@ -77,7 +78,7 @@ include-operation-id = ["createCatalog", "updateCatalog", "deleteCatalog", "putI
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "401", "403", "404", "409", "412", "422", "429", "5xx"]
 
 [[operations]]
-include-operation-id = ["search"]
+include-operation-id = ["search", "addKey"]
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "403", "404", "409", "429", "5xx"]
 TOML
 # The same document as an app with a read-only, filtered key sees it: reads only (a key's writes
