@@ -65,6 +65,50 @@ import Testing
         }
     }
 
+    /// Prices of every kind (negative, zero, fractions, large, repeated) in three currencies
+    /// and none, and records without a price: both directions page by page as the rule says,
+    /// ties in title order.
+    @Test func priceOrdersFollowTheRuleOverManyPrices() throws {
+        var state: UInt64 = 7
+        func next() -> UInt64 {  // SplitMix64: the same numbers on every run
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        var records: [Record] = []
+        var expected: [(id: String, group: Int, price: Double?)] = []
+        let currencies: [String?] = ["EUR", "EUR", "EUR", "USD", "JPY", nil]
+        for index in 0..<3_000 {
+            let id = String(format: "r%05d", index)
+            let roll = next() % 100
+            let price: Decimal? =
+                roll < 5 ? nil
+                : roll < 10 ? Decimal(-Int(next() % 500)) / 100
+                : roll < 15 ? 0
+                : roll < 40 ? Decimal(Int(next() % 40))
+                : roll < 45 ? Decimal(Int(next() % 1_000_000_000))
+                : Decimal(Int(next() % 100_000)) / 100
+            let currency = price == nil ? nil : currencies[Int(next() % UInt64(currencies.count))]
+            records.append(Record(id: id, title: "Item \(id)", price: price, currency: currency))
+            let group = price == nil ? 4 : ["EUR": 0, "JPY": 1, "USD": 2][currency ?? ""] ?? 3
+            expected.append((id, group, price.map { NSDecimalNumber(decimal: $0).doubleValue }))
+        }
+        let catalog = try TestCatalog(records)
+        for descending in [false, true] {
+            let order = expected.sorted { a, b in
+                if a.group != b.group { return a.group < b.group }
+                let (x, y) = (a.price ?? 0, b.price ?? 0)
+                if x != y { return descending ? x > y : x < y }
+                return a.id < b.id
+            }
+            let hits = try Self.everything(
+                catalog, SearchRequest(query: "", sort: descending ? .priceDescending : .price))
+            #expect(hits.map(\.stored.id) == order.map(\.id), "descending: \(descending)")
+        }
+    }
+
     @Test func countsAreExactUpToTheCapAndScopesCountTheirOwn() throws {
         var records: [Record] = []
         for index in 0..<2_500 {

@@ -563,17 +563,19 @@ final class Evaluation {
     /// are the index's own; orders by prices and fields are made from the keys' columns
     /// (``SortColumn``) once per segment and kept.
     func order(_ sort: SearchSort) throws -> (count: Int, document: (Int) -> Int) {
-        let count = index.count
-        if sort == .relevance || sort == .title {
-            let order = try index.browseOrder(reader)
-            return (count, { Int(order[$0]) })
+        let (documents, reversed) = try orderDocuments(sort)
+        let count = documents.count
+        return reversed ? (count, { Int(documents[count - 1 - $0]) }) : (count, { Int(documents[$0]) })
+    }
+
+    /// The documents of ``order(_:)``: an order as the index or the caches keep it, read from
+    /// its end when `reversed`.
+    private func orderDocuments(_ sort: SearchSort) throws -> (documents: [UInt32], reversed: Bool) {
+        switch sort {
+        case .relevance, .title: return (try index.browseOrder(reader), false)
+        case .titleDescending: return (try index.browseOrder(reader), true)
+        default: return (try index.sortOrder(sort, reader, order: sortKeyOrder), false)
         }
-        if sort == .titleDescending {
-            let order = try index.browseOrder(reader)
-            return (count, { Int(order[count - 1 - $0]) })
-        }
-        let order = try index.sortOrder(sort, reader, order: sortKeyOrder)
-        return (count, { Int(order[$0]) })
     }
 
     /// A document's values of the sort's keys (nil for none and for a `.title` key), which
@@ -620,39 +622,38 @@ final class Evaluation {
     /// Up to `limit` matches in a fixed order from position `start` of that order on, the
     /// position of the last, and whether there are more.
     func orderedPage(sort: SearchSort, from start: Int, limit: Int) throws -> ([PageEntry], Int, Bool) {
-        let (count, document) = try order(sort)
-        var position = start
+        let (order, reversed) = try orderDocuments(sort)
+        let count = order.count
         var page: [PageEntry] = []
-        var bitmaps: [Int: ChunkBitmap] = [:]
         var lastPosition = 0
-        // A document outside the price range is passed over by its price alone, before its
-        // chunk's matches are worked out: a sort by price with a price filter then reads only
-        // the chunks of the documents near the range.
+        // The walk may pass over most of a segment when few records match: its step is an
+        // array read and a bit test, each chunk's matches worked out when the walk first meets
+        // one of its documents. A document outside the price range is passed over by its price
+        // alone, before its chunk's matches are worked out: a sort by price with a price filter
+        // then reads only the chunks of the documents near the range.
+        let chunks = (count + PostingChunk.size - 1) >> PostingChunk.shift
+        var known = [Bool](repeating: false, count: chunks)
+        var matching = [UInt64](repeating: 0, count: chunks * ChunkBitmap.wordCount)
         let bounds = priceBounds
         let prices = bounds == nil ? [] : try index.prices(reader)
-        while position < count {
-            let candidate = document(position)
-            if let bounds {
+        let (lower, upper) = bounds ?? (-.infinity, .infinity)
+        for position in start..<max(start, count) {
+            let candidate = Int(order[reversed ? count - 1 - position : position])
+            if bounds != nil {
                 let price = prices[candidate]
-                guard price >= bounds.lower && price <= bounds.upper else {
-                    position += 1
-                    continue
-                }
+                guard price >= lower && price <= upper else { continue }
             }
             let chunk = candidate >> PostingChunk.shift
-            let bitmap: ChunkBitmap
-            if let known = bitmaps[chunk] {
-                bitmap = known
-            } else {
-                bitmap = try matches(chunk)
-                bitmaps[chunk] = bitmap
+            if !known[chunk] {
+                let words = try matches(chunk).words
+                let base = chunk * ChunkBitmap.wordCount
+                matching.replaceSubrange(base..<(base + words.count), with: words)
+                known[chunk] = true
             }
-            if bitmap.contains(candidate & (PostingChunk.size - 1)) {
-                if page.count == limit { return (page, lastPosition, true) }
-                page.append(PageEntry(document: candidate, tier: nil, isExact: try isExact(candidate)))
-                lastPosition = position
-            }
-            position += 1
+            guard matching[candidate >> 6] & (1 << UInt64(candidate & 63)) != 0 else { continue }
+            if page.count == limit { return (page, lastPosition, true) }
+            page.append(PageEntry(document: candidate, tier: nil, isExact: try isExact(candidate)))
+            lastPosition = position
         }
         return (page, lastPosition, false)
     }

@@ -127,20 +127,37 @@ final class SortColumn: Sendable {
         }
         var group = [Int](repeating: 0, count: codes.count)
         for (place, currency) in groups.enumerated() { group[currency] = place }
-        var priced = prices.indices.filter { !prices[$0].isNaN }
-        priced.sort { a, b in
-            let (ga, gb) = (group[Int(currencyOf[a])], group[Int(currencyOf[b])])
-            return ga != gb ? ga < gb : prices[a] < prices[b]
+        // The priced documents by price (a radix sort of the prices' ordered bits), then by
+        // currency group, keeping the price order within each (a stable counting sort).
+        var documents: [UInt32] = []
+        var keys: [UInt64] = []
+        for (document, price) in prices.enumerated() where !price.isNaN {
+            documents.append(UInt32(document))
+            keys.append(FieldValueOrder.sortableBits(price))
         }
+        let byPrice = RadixOrder.positions(of: keys)
+        var groupStarts = [Int](repeating: 0, count: codes.count + 1)
+        for document in documents { groupStarts[group[Int(currencyOf[Int(document)])] + 1] += 1 }
+        for place in 1..<groupStarts.count { groupStarts[place] += groupStarts[place - 1] }
+        var priced = [Int](repeating: 0, count: documents.count)
+        for position in byPrice {
+            let document = documents[Int(position)]
+            let place = group[Int(currencyOf[Int(document)])]
+            priced[groupStarts[place]] = Int(document)
+            groupStarts[place] += 1
+        }
+        // Each currency's code once, as the start of its values.
+        let heads = codes.map { Array($0.uppercased().utf8) + [0] }
         var lowest = [UInt32](repeating: none, count: index.count)
         var values: [[UInt8]] = []
         var starts: [Int] = []  // where each group's run of values starts
         var last: (group: Int, price: Double)?
         for document in priced {
-            let here = (group[Int(currencyOf[document])], prices[document])
+            let currency = Int(currencyOf[document])
+            let here = (group[currency], prices[document])
             if last.map({ $0.group != here.0 || $0.price != here.1 }) ?? true {
                 if last?.group != here.0 { starts.append(values.count) }
-                values.append(SortKeyOrder.price(here.1, currency: codes[Int(currencyOf[document])]))
+                values.append(heads[currency] + FieldValueOrder.sortable(here.1))
                 last = here
             }
             lowest[document] = UInt32(values.count - 1)

@@ -99,9 +99,16 @@ public enum FieldValueOrder {
 
     /// Eight bytes whose byte order is the order of the numbers (negative before positive, -0 as 0).
     public static func sortable(_ value: Double) -> [UInt8] {
-        let bits = (value == 0 ? 0.0 : value).bitPattern
-        let ordered = value < 0 ? ~bits : bits | (1 << 63)
+        let ordered = sortableBits(value)
         return (0..<8).map { UInt8(truncatingIfNeeded: ordered >> (56 - 8 * UInt64($0))) }
+    }
+
+    /// The bytes of ``sortable(_:)`` as one number, most significant first: numbers compare as
+    /// these do.
+    @inlinable
+    public static func sortableBits(_ value: Double) -> UInt64 {
+        let bits = (value == 0 ? 0.0 : value).bitPattern
+        return value < 0 ? ~bits : bits | (1 << 63)
     }
 
     /// The number ``sortable(_:)`` wrote, or nil when `bytes` are not eight.
