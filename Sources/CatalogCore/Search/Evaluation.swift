@@ -1,5 +1,6 @@
 import CatalogModel
 import CatalogStorage
+import Foundation
 
 /// One search's working state: the bitmaps of its words, filters and tiers, chunk by chunk,
 /// each computed once.
@@ -578,6 +579,14 @@ final class Evaluation {
         }
     }
 
+    /// The name ``CatalogSearchIndex/positions(inOrder:_:)`` knows the order of `sort` by.
+    private func orderName(_ sort: SearchSort) -> String {
+        switch sort {
+        case .relevance, .title, .titleDescending: "title"
+        default: sortKeyOrder.mainCurrency + "\0" + sortKeyOrder.locale.identifier + "\0" + sort.rawValue
+        }
+    }
+
     /// A document's values of the sort's keys (nil for none and for a `.title` key), which
     /// every segment compares alike (``SortKeyOrder``).
     func sortValues(of document: Int, _ sort: SearchSort) throws -> [[UInt8]?] {
@@ -587,76 +596,75 @@ final class Evaluation {
         }
     }
 
-    /// The price range every match lies in: the `price=` range and the `price` conditions the
-    /// filters require at their top level (`price 10..50 AND …`), as doubles; nil for none.
-    private var priceBounds: (lower: Double, upper: Double)? {
-        var bounds = priceFilter?.doubleBounds
-        func narrow(_ expression: FilterExpression?) {
-            switch expression {
-            case .condition(let condition) where condition.field == "price":
-                var lower = -Double.infinity
-                var upper = Double.infinity
-                switch condition.test {
-                case .range(let low, let high):
-                    lower = low.map { $0.number ?? .nan } ?? -.infinity
-                    upper = high.map { $0.number ?? .nan } ?? .infinity
-                case .compare(.equal, let value): (lower, upper) = (value.number ?? .nan, value.number ?? .nan)
-                case .compare(.greater, let value), .compare(.greaterOrEqual, let value): lower = value.number ?? .nan
-                case .compare(.less, let value), .compare(.lessOrEqual, let value): upper = value.number ?? .nan
-                default: return
-                }
-                // NaN bounds stand for "no price passes"; max/min keep them NaN-safe below.
-                let old = bounds ?? (-.infinity, .infinity)
-                bounds = (
-                    lower.isNaN ? .infinity : max(old.lower, lower), upper.isNaN ? -.infinity : min(old.upper, upper)
-                )
-            case .and(let list): list.forEach(narrow)
-            default: return
-            }
-        }
-        narrow(fieldFilterExpression)
-        narrow(restrictionExpression)
-        return bounds
-    }
-
     /// Up to `limit` matches in a fixed order from position `start` of that order on, the
     /// position of the last, and whether there are more.
     func orderedPage(sort: SearchSort, from start: Int, limit: Int) throws -> ([PageEntry], Int, Bool) {
         let (order, reversed) = try orderDocuments(sort)
         let count = order.count
-        var page: [PageEntry] = []
-        var lastPosition = 0
-        // The walk may pass over most of a segment when few records match: its step is an
-        // array read and a bit test, each chunk's matches worked out when the walk first meets
-        // one of its documents. A document outside the price range is passed over by its price
-        // alone, before its chunk's matches are worked out: a sort by price with a price filter
-        // then reads only the chunks of the documents near the range.
+        guard start < count else { return ([], 0, false) }
+        // Every chunk's matches, as one array of words (a sorted order visits the chunks in no
+        // order of theirs, so a walk of a few hundred positions works them all out anyway).
         let chunks = (count + PostingChunk.size - 1) >> PostingChunk.shift
-        var known = [Bool](repeating: false, count: chunks)
         var matching = [UInt64](repeating: 0, count: chunks * ChunkBitmap.wordCount)
-        let bounds = priceBounds
-        let prices = bounds == nil ? [] : try index.prices(reader)
-        let (lower, upper) = bounds ?? (-.infinity, .infinity)
-        for position in start..<max(start, count) {
-            let candidate = Int(order[reversed ? count - 1 - position : position])
-            if bounds != nil {
-                let price = prices[candidate]
-                guard price >= lower && price <= upper else { continue }
-            }
-            let chunk = candidate >> PostingChunk.shift
-            if !known[chunk] {
-                let words = try matches(chunk).words
-                let base = chunk * ChunkBitmap.wordCount
-                matching.replaceSubrange(base..<(base + words.count), with: words)
-                known[chunk] = true
-            }
-            guard matching[candidate >> 6] & (1 << UInt64(candidate & 63)) != 0 else { continue }
-            if page.count == limit { return (page, lastPosition, true) }
-            page.append(PageEntry(document: candidate, tier: nil, isExact: try isExact(candidate)))
-            lastPosition = position
+        for chunk in 0..<chunks {
+            let words = try matches(chunk).words
+            let base = chunk * ChunkBitmap.wordCount
+            matching.replaceSubrange(base..<(base + words.count), with: words)
         }
-        return (page, lastPosition, false)
+        // Many matches fill a page within a short walk along the order; few, or matches the
+        // order puts far apart (a price range in a sort by price), are found at once by their
+        // positions in the order: the walk is cut short at ``walkLimit`` positions and the
+        // positions of every match after it are compared, the smallest kept.
+        var positions: [Int] = []
+        let walkEnd = min(count, start + Self.walkLimit)
+        for position in start..<walkEnd {
+            let candidate = Int(order[reversed ? count - 1 - position : position])
+            if matching[candidate >> 6] & (1 << UInt64(candidate & 63)) != 0 {
+                positions.append(position)
+                if positions.count > limit { break }
+            }
+        }
+        if positions.count <= limit && walkEnd < count {
+            let inOrder = index.positions(inOrder: orderName(sort), order)
+            positions.reserveCapacity(limit + 1)
+            matching.withUnsafeBufferPointer { words in
+                inOrder.withUnsafeBufferPointer { inOrder in
+                    for (wordIndex, word) in words.enumerated() where word != 0 {
+                        var rest = word
+                        while rest != 0 {
+                            let document = wordIndex << 6 + rest.trailingZeroBitCount
+                            rest &= rest - 1
+                            guard document < count else { break }
+                            let stored = Int(inOrder[document])
+                            let position = reversed ? count - 1 - stored : stored
+                            guard position >= walkEnd, positions.count <= limit || position < positions[limit] else {
+                                continue
+                            }
+                            // Kept in order, at most limit + 1 of them.
+                            var low = 0
+                            var high = positions.count
+                            while low < high {
+                                let middle = (low + high) / 2
+                                if positions[middle] < position { low = middle + 1 } else { high = middle }
+                            }
+                            positions.insert(position, at: low)
+                            if positions.count > limit + 1 { positions.removeLast() }
+                        }
+                    }
+                }
+            }
+        }
+        var page: [PageEntry] = []
+        for position in positions.prefix(limit) {
+            let document = Int(order[reversed ? count - 1 - position : position])
+            page.append(PageEntry(document: document, tier: nil, isExact: try isExact(document)))
+        }
+        return (page, positions.prefix(limit).last ?? 0, positions.count > limit)
     }
+
+    /// How far a sorted page walks along its order before it compares its matches' positions
+    /// (``orderedPage(sort:from:limit:)``).
+    static let walkLimit = 4_096
 }
 
 /// Chunk visits the counts of one search may still make, shared by its segments' evaluations.

@@ -273,4 +273,20 @@ extension CatalogSearchIndex {
         SearchCaches.shared.sorts.withLock { $0.insert(.order(documents), for: key, cost: 4 * documents.count) }
         return documents
     }
+
+    /// By document: its position in `documents`, an order of this index's documents
+    /// (``sortOrder(_:_:order:)``, or the browse order), which `name` names; from the shared
+    /// caches or made now.
+    func positions(inOrder name: String, _ documents: [UInt32]) -> [UInt32] {
+        let key = SearchCaches.SortKey(index: cacheID, name: "i\0" + name)
+        if case .order(let positions)? = SearchCaches.shared.sorts.withLock({ $0.value(for: key, cost: \.bytes) }) {
+            return positions
+        }
+        var positions = [UInt32](repeating: 0, count: count)
+        for (position, document) in documents.enumerated() where Int(document) < count {
+            positions[Int(document)] = UInt32(position)
+        }
+        SearchCaches.shared.sorts.withLock { $0.insert(.order(positions), for: key, cost: 4 * positions.count) }
+        return positions
+    }
 }
