@@ -84,12 +84,17 @@ import Testing
             let id = String(format: "r%05d", index)
             let roll = next() % 100
             let price: Decimal? =
-                roll < 5 ? nil
-                : roll < 10 ? Decimal(-Int(next() % 500)) / 100
-                : roll < 15 ? 0
-                : roll < 40 ? Decimal(Int(next() % 40))
-                : roll < 45 ? Decimal(Int(next() % 1_000_000_000))
-                : Decimal(Int(next() % 100_000)) / 100
+                roll < 5
+                ? nil
+                : roll < 10
+                    ? Decimal(-Int(next() % 500)) / 100
+                    : roll < 15
+                        ? 0
+                        : roll < 40
+                            ? Decimal(Int(next() % 40))
+                            : roll < 45
+                                ? Decimal(Int(next() % 1_000_000_000))
+                                : Decimal(Int(next() % 100_000)) / 100
             let currency = price == nil ? nil : currencies[Int(next() % UInt64(currencies.count))]
             records.append(Record(id: id, title: "Item \(id)", price: price, currency: currency))
             let group = price == nil ? 4 : ["EUR": 0, "JPY": 1, "USD": 2][currency ?? ""] ?? 3
@@ -110,7 +115,8 @@ import Testing
                 }
                 let hits = try Self.everything(
                     catalog, SearchRequest(query: "", price: range, sort: descending ? .priceDescending : .price))
-                #expect(hits.map(\.stored.id) == order.map(\.id), "descending: \(descending), \(String(describing: range))")
+                #expect(
+                    hits.map(\.stored.id) == order.map(\.id), "descending: \(descending), \(String(describing: range))")
                 #expect(!order.isEmpty)
             }
         }
