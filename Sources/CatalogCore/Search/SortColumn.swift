@@ -28,9 +28,7 @@ final class SortColumn: Sendable {
     /// A document without a value.
     static let none = UInt32.max
 
-    init(lowest: [UInt32], highest: [UInt32], values: [[UInt8]], descendingPlaces: [UInt32]) {
-        self.lowest = lowest
-        self.highest = highest
+    convenience init(lowest: [UInt32], highest: [UInt32], values: [[UInt8]], descendingPlaces: [UInt32]) {
         var starts: [UInt32] = [0]
         starts.reserveCapacity(values.count + 1)
         var arena: [UInt8] = []
@@ -39,6 +37,13 @@ final class SortColumn: Sendable {
             arena.append(contentsOf: value)
             starts.append(UInt32(arena.count))
         }
+        self.init(lowest: lowest, highest: highest, arena: arena, starts: starts, descendingPlaces: descendingPlaces)
+    }
+
+    /// A column of values already laid out: value `rank` is `arena[starts[rank]..<starts[rank + 1]]`.
+    init(lowest: [UInt32], highest: [UInt32], arena: [UInt8], starts: [UInt32], descendingPlaces: [UInt32]) {
+        self.lowest = lowest
+        self.highest = highest
         self.arena = arena
         self.starts = starts
         self.descendingPlaces = descendingPlaces
@@ -128,47 +133,51 @@ final class SortColumn: Sendable {
         var group = [Int](repeating: 0, count: codes.count)
         for (place, currency) in groups.enumerated() { group[currency] = place }
         // The priced documents by price (a radix sort of the prices' ordered bits), then by
-        // currency group, keeping the price order within each (a stable counting sort).
-        var documents: [UInt32] = []
-        var keys: [UInt64] = []
-        for (document, price) in prices.enumerated() where !price.isNaN {
-            documents.append(UInt32(document))
-            keys.append(FieldValueOrder.sortableBits(price))
+        // currency group, keeping the price order within each.
+        var entries = [KeyedDocument](unsafeUninitializedCapacity: prices.count) { buffer, initialized in
+            var next = buffer.baseAddress!
+            prices.withUnsafeBufferPointer { prices in
+                for (document, price) in prices.enumerated() where !price.isNaN {
+                    next.initialize(
+                        to: KeyedDocument(
+                            key: FieldValueOrder.sortableBits(price), document: UInt32(document),
+                            tag: currencyOf[document]))
+                    next += 1
+                }
+            }
+            initialized = next - buffer.baseAddress!
         }
-        let byPrice = RadixOrder.positions(of: keys)
-        var groupStarts = [Int](repeating: 0, count: codes.count + 1)
-        for document in documents { groupStarts[group[Int(currencyOf[Int(document)])] + 1] += 1 }
-        for place in 1..<groupStarts.count { groupStarts[place] += groupStarts[place - 1] }
-        var priced = [Int](repeating: 0, count: documents.count)
-        for position in byPrice {
-            let document = documents[Int(position)]
-            let place = group[Int(currencyOf[Int(document)])]
-            priced[groupStarts[place]] = Int(document)
-            groupStarts[place] += 1
-        }
-        // Each currency's code once, as the start of its values.
+        RadixOrder.sortByKey(&entries)
+        RadixOrder.sortByTag(&entries, place: group)
+        // Each currency's code once, as the start of its values, which are laid out in one
+        // arena as they are found (``SortKeyOrder/price(_:currency:)``).
         let heads = codes.map { Array($0.uppercased().utf8) + [0] }
         var lowest = [UInt32](repeating: none, count: index.count)
-        var values: [[UInt8]] = []
-        var starts: [Int] = []  // where each group's run of values starts
-        var last: (group: Int, price: Double)?
-        for document in priced {
-            let currency = Int(currencyOf[document])
-            let here = (group[currency], prices[document])
-            if last.map({ $0.group != here.0 || $0.price != here.1 }) ?? true {
-                if last?.group != here.0 { starts.append(values.count) }
-                values.append(heads[currency] + FieldValueOrder.sortable(here.1))
-                last = here
+        var arena: [UInt8] = []
+        var valueStarts: [UInt32] = [0]
+        var groupRuns: [Int] = []  // where each group's run of values starts
+        var last: (tag: UInt32, key: UInt64)?
+        for entry in entries {
+            if last.map({ $0.tag != entry.tag || $0.key != entry.key }) ?? true {
+                if last?.tag != entry.tag { groupRuns.append(valueStarts.count - 1) }
+                arena.append(contentsOf: heads[Int(entry.tag)])
+                for shift in stride(from: 56, through: 0, by: -8) {
+                    arena.append(UInt8(truncatingIfNeeded: entry.key >> UInt64(shift)))
+                }
+                valueStarts.append(UInt32(arena.count))
+                last = (entry.tag, entry.key)
             }
-            lowest[document] = UInt32(values.count - 1)
+            lowest[Int(entry.document)] = UInt32(valueStarts.count - 2)
         }
         // Descending: each currency's prices reversed, the currencies in the same order.
-        var descendingPlaces = [UInt32](repeating: 0, count: values.count)
-        for (number, start) in starts.enumerated() {
-            let end = number + 1 < starts.count ? starts[number + 1] : values.count
+        let valueCount = valueStarts.count - 1
+        var descendingPlaces = [UInt32](repeating: 0, count: valueCount)
+        for (number, start) in groupRuns.enumerated() {
+            let end = number + 1 < groupRuns.count ? groupRuns[number + 1] : valueCount
             for rank in start..<end { descendingPlaces[rank] = UInt32(start + (end - 1 - rank)) }
         }
-        return SortColumn(lowest: lowest, highest: lowest, values: values, descendingPlaces: descendingPlaces)
+        return SortColumn(
+            lowest: lowest, highest: lowest, arena: arena, starts: valueStarts, descendingPlaces: descendingPlaces)
     }
 
     /// Calls `body` with every document of each term and the term's place in `terms`, reading
