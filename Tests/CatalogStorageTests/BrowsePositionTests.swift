@@ -43,6 +43,52 @@ import Testing
         }
     }
 
+    /// A section's pages forward and back by cursor, and cursors of other sections: a cursor
+    /// before the section continues from its start, one after it ends the list.
+    @Test(arguments: CatalogBehaviourTests.engines)
+    func sectionsPageByCursorEitherWay(engine: TemporaryDatabase.Engine) throws {
+        let fixture = try StoreFixture(engine)
+        var records = StoreFixture.recipes
+        for number in 0..<30 { records.append(Record(id: "g\(number)", title: "Galuska \(number)")) }
+        try fixture.load(StoreFixture.cookbook, records)
+        let all = try fixture.items("cookbook", limit: 500)
+        let catalog = try fixture.catalog("cookbook")
+        for label in catalog.sectionLabels {
+            let whole = try fixture.items("cookbook", section: label, limit: 500).records.map(\.id)
+            var forward: [String] = []
+            var cursor: String?
+            var pages: [(first: String?, ids: [String])] = []
+            repeat {
+                let page = try fixture.items("cookbook", section: label, after: cursor, limit: 4)
+                forward += page.records.map(\.id)
+                pages.append((page.previous, page.records.map(\.id)))
+                cursor = page.next
+            } while cursor != nil
+            #expect(forward == whole, "\(label)")
+            // Back from the last page's start, page by page.
+            var backward: [String] = pages.last?.ids ?? []
+            var before = pages.last?.first
+            while let key = before {
+                let page = try fixture.items("cookbook", section: label, before: key, limit: 4)
+                backward = page.records.map(\.id) + backward
+                before = page.previous
+            }
+            #expect(backward == whole, "\(label)")
+        }
+        // Cursors of the first and the last record, used in the "G" section.
+        let first = try #require(try fixture.items("cookbook", limit: 1).next)
+        let last = try #require(try fixture.items("cookbook", before: nil, limit: 500).records.last)
+        let lastPage = try fixture.items("cookbook", after: nil, limit: all.records.count - 1)
+        let beforeLast = try #require(lastPage.next)
+        let g = try fixture.items("cookbook", section: "G", limit: 500).records.map(\.id)
+        #expect(g.count == 31)
+        #expect(try fixture.items("cookbook", section: "G", after: first, limit: 500).records.map(\.id) == g)
+        #expect(try fixture.items("cookbook", section: "G", after: beforeLast, limit: 500).records.isEmpty)
+        #expect(try fixture.items("cookbook", section: "G", before: first, limit: 500).records.isEmpty)
+        #expect(try fixture.items("cookbook", section: "G", before: beforeLast, limit: 500).records.map(\.id) == g)
+        #expect(last.id == all.records.last?.id)
+    }
+
     @Test(arguments: CatalogBehaviourTests.engines)
     func categoriesAreListsOfTheirOwn(engine: TemporaryDatabase.Engine) throws {
         let fixture = try StoreFixture(engine)

@@ -173,8 +173,21 @@ public final class SQLiteCatalogReader: CatalogReader {
                 comparison = "<"
                 descending = true
             }
-            conditions.append("(o.section, o.sort_key, o.id) \(comparison) (?, ?, ?)")
-            values += [key.section, key.sortKey, key.id]
+            if case .section(let position) = selection {
+                // Within one section the key's section is known, and a comparison of the rest
+                // keeps SQLite on the primary key's range (with the section in the row value it
+                // reads every later row and sorts them: 100 ms on a large catalog).
+                if key.section == position {
+                    conditions.append("(o.sort_key, o.id) \(comparison) (?, ?)")
+                    values += [key.sortKey, key.id]
+                } else if (key.section < position) == descending {
+                    // The whole section lies on the other side of the key.
+                    return StoredPage(items: [], hasMore: false)
+                }
+            } else {
+                conditions.append("(o.section, o.sort_key, o.id) \(comparison) (?, ?, ?)")
+                values += [key.section, key.sortKey, key.id]
+            }
         }
         let direction = descending ? "DESC" : "ASC"
         let order = ["section", "sort_key", "id"].map { "o.\($0) \(direction)" }.joined(separator: ", ")
@@ -205,11 +218,16 @@ public final class SQLiteCatalogReader: CatalogReader {
                 "SELECT count(*) FROM item_order WHERE version = ? AND (section, sort_key, id) < (?, ?, ?)")
             try statement.bind(version, key.section, key.sortKey, key.id)
         case .section(let position):
-            statement = try connection.cached(
-                """
-                SELECT count(*) FROM item_order WHERE version = ? AND section = ? AND (section, sort_key, id) < (?, ?, ?)
-                """)
-            try statement.bind(version, position, key.section, key.sortKey, key.id)
+            // As a page of one section: the rest of the key compared, within the section.
+            if key.section < position { return 0 }
+            if key.section > position {
+                statement = try connection.cached("SELECT count(*) FROM item_order WHERE version = ? AND section = ?")
+                try statement.bind(version, position)
+            } else {
+                statement = try connection.cached(
+                    "SELECT count(*) FROM item_order WHERE version = ? AND section = ? AND (sort_key, id) < (?, ?)")
+                try statement.bind(version, position, key.sortKey, key.id)
+            }
         case .category(let number):
             statement = try connection.cached(
                 """
