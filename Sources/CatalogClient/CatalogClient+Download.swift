@@ -54,6 +54,9 @@ extension CatalogClient {
         let partialTag = destination.appendingPathExtension("part-etag")
         let current = Self.snapshotETag(at: destination)
         for attempt in 0..<2 {
+            guard !Task.isCancelled else {
+                throw CatalogClientError(.cancelled, "the download of \"\(catalog)\" was cancelled")
+            }
             var request = request("GET", url)
             request.setValue("application/vnd.sqlite3", forHTTPHeaderField: "Accept")
             if let current { request.setValue(current, forHTTPHeaderField: "If-None-Match") }
@@ -88,6 +91,11 @@ extension CatalogClient {
                 if let expected, expected != outcome.fileBytes {
                     // The connection ended early without an error: keep what came for a resume.
                     throw CatalogClientError(.transport, "the download of \"\(catalog)\" broke off")
+                }
+                // A download cancelled by the time its last byte came leaves the file as it was,
+                // as one cancelled earlier does.
+                guard !Task.isCancelled else {
+                    throw CatalogClientError(.cancelled, "the download of \"\(catalog)\" was cancelled")
                 }
                 try Self.install(partial, as: destination, catalog: catalog)
                 try? FileManager.default.removeItem(at: partialTag)
