@@ -326,6 +326,43 @@ import Testing
         try Self.expectSameAnswers(live)
     }
 
+    /// A copy that follows another catalog's numbers (``ChangeNumbering``): its edits take the
+    /// numbers given, it ends at the batch's last number even without an edit, and numbers that
+    /// do not go up change nothing.
+    @Test(arguments: CatalogBehaviourTests.engines)
+    func editsTakeTheNumbersTheyAreGiven(engine: TemporaryDatabase.Engine) throws {
+        let live = try Live(engine)
+        let start = try live.fixture.catalog("cookbook").change
+        let edits = [RecordEdit(.upsert(Record(id: "k1", title: "Krumplileves"))), RecordEdit(.delete(id: "r2"))]
+        let outcome = try CatalogEditor.apply(
+            edits, to: "cookbook", in: live.fixture.database, collation: live.collation,
+            numbering: ChangeNumbering(numbers: [start + 3, start + 7], through: start + 9))
+        #expect(outcome.change == start + 9)
+        try live.fixture.read { reader in
+            let catalog = try reader.requireCatalog("cookbook")
+            #expect(catalog.change == start + 9)
+            #expect(try reader.changes(of: catalog, since: start, limit: 10).map(\.number) == [start + 3, start + 7])
+        }
+        let moved = try CatalogEditor.apply(
+            [], to: "cookbook", in: live.fixture.database, collation: live.collation,
+            numbering: ChangeNumbering(numbers: [], through: start + 12))
+        #expect(moved.change == start + 12)
+        for numbering in [
+            ChangeNumbering(numbers: [start + 20, start + 20], through: start + 20),
+            ChangeNumbering(numbers: [start + 5, start + 20], through: start + 20),
+            ChangeNumbering(numbers: [start + 20], through: start + 20),
+        ] {
+            #expect(throws: StorageError.self) {
+                try CatalogEditor.apply(
+                    [RecordEdit(.upsert(Record(id: "k2", title: "Káposzta"))), RecordEdit(.delete(id: "r3"))],
+                    to: "cookbook", in: live.fixture.database, collation: live.collation, numbering: numbering)
+            }
+        }
+        #expect(try live.fixture.catalog("cookbook").change == start + 12)
+        #expect(try live.fixture.item("cookbook", "k2") == nil)
+        #expect(try live.fixture.item("cookbook", "r3") != nil)
+    }
+
     @Test(arguments: CatalogBehaviourTests.engines)
     func aFailedPreconditionChangesNothing(engine: TemporaryDatabase.Engine) throws {
         let live = try Live(engine)

@@ -60,12 +60,14 @@ extension OfflineCatalog {
         let copy = try await onSyncThread { [url] in try WorkingCopy(of: url) }
         do throws(CatalogClientError) {
             while true {
-                guard !page.reload, !page.changes.isEmpty || page.next == nil,
-                    plan.add(page.changes, collation: &collation)
+                guard !page.reload, !page.changes.isEmpty || page.next == nil || page.filtered,
+                    plan.add(page.changes, collation: &collation, gaps: page.filtered)
                 else {
                     copy.discard()
                     return try await downloadAgain(with: client)
                 }
+                // The feed has no more for this copy: it is at the server's number.
+                if page.filtered && page.next == nil { plan.advance(to: page.change) }
                 let groups = plan.take()
                 let keys = collation
                 let id = id
@@ -155,7 +157,8 @@ final class WorkingCopy: Sendable {
     func apply(_ groups: [SyncPlan.Group], to catalog: String, collation: FeedCollation) throws -> Bool {
         for group in groups {
             do {
-                let outcome = try CatalogEditor.apply(group.edits, to: catalog, in: database, collation: collation)
+                let outcome = try CatalogEditor.apply(
+                    group.edits, to: catalog, in: database, collation: collation, numbering: group.numbering)
                 guard outcome.change == group.change else { return false }
             } catch is EditFailure {
                 return false

@@ -109,16 +109,20 @@ public enum CatalogEditor {
     ///     records were sorted with).
     ///   - actor: who makes the change, for the change log.
     ///   - now: the time the change log records.
+    ///   - numbering: the change numbers to give the edits, when a copy of another catalog
+    ///     follows that catalog's numbers (``ChangeNumbering``); by default each change takes
+    ///     the next number.
     /// - Throws: ``EditFailure`` for an edit whose precondition fails (nothing is applied),
-    ///   ``StorageError`` `.catalogNotFound` without the catalog, `.constraint` for one id twice.
+    ///   ``StorageError`` `.catalogNotFound` without the catalog, `.constraint` for one id twice
+    ///   or numbers that do not go up.
     public static func apply(
         _ edits: [RecordEdit], to id: String, in database: any CatalogDatabase, collation: any CatalogCollating,
-        actor: String? = nil, now: Date = Date(), temporaryDirectory: String? = nil
+        actor: String? = nil, now: Date = Date(), temporaryDirectory: String? = nil, numbering: ChangeNumbering? = nil
     ) throws -> EditOutcome {
         try database.write { writer in
             try apply(
                 edits, to: id, writer: writer, collation: collation, actor: actor, now: now,
-                temporaryDirectory: temporaryDirectory)
+                temporaryDirectory: temporaryDirectory, numbering: numbering)
         }
     }
 
@@ -126,12 +130,20 @@ public enum CatalogEditor {
     /// changes little applies its changes this way).
     public static func apply(
         _ edits: [RecordEdit], to id: String, writer: any CatalogWriter, collation: any CatalogCollating,
-        actor: String? = nil, now: Date = Date(), temporaryDirectory: String? = nil
+        actor: String? = nil, now: Date = Date(), temporaryDirectory: String? = nil, numbering: ChangeNumbering? = nil
     ) throws -> EditOutcome {
         var seen = Set<String>()
         for edit in edits {
             guard seen.insert(edit.id).inserted else {
                 throw StorageError(.constraint, "the batch changes record \"\(edit.id.prefix(200))\" twice")
+            }
+        }
+        if let numbering {
+            guard numbering.numbers.count == edits.count,
+                zip(numbering.numbers, numbering.numbers.dropFirst()).allSatisfy({ $0 < $1 }),
+                numbering.numbers.last.map({ $0 <= numbering.through }) ?? true
+            else {
+                throw StorageError(.constraint, "the batch's change numbers do not go up one edit after another")
             }
         }
         let time = ISO8601DateFormatter.changeLog.string(from: now)
@@ -177,7 +189,7 @@ public enum CatalogEditor {
                         results.append((record.id, .unchanged, currentTag))
                         continue
                     }
-                    number += 1
+                    number = try next(after: number, position: position, numbering, catalog: catalog)
                     if let current {
                         _ = try change.remove(id: record.id, change: number)
                         state.remove(current)
@@ -192,7 +204,7 @@ public enum CatalogEditor {
                     results.append((record.id, current == nil ? .created : .replaced, etag(of: json)))
                 case .delete(let itemID):
                     guard let current else { throw EditFailure(position: position, id: itemID, reason: .notFound) }
-                    number += 1
+                    number = try next(after: number, position: position, numbering, catalog: catalog)
                     _ = try change.remove(id: itemID, change: number)
                     _ = try writer.removeStoredImage(of: id, item: itemID, keeping: nil)
                     state.remove(current)
@@ -203,6 +215,9 @@ public enum CatalogEditor {
                     results.append((itemID, .deleted, nil))
                 }
             }
+            // A copy that follows another catalog's numbers is at its last number afterwards,
+            // whether or not a change of it came to this copy.
+            if let through = numbering?.through, through > number { number = through }
             guard number != catalog.change else { return EditOutcome(results: results, change: number) }
             if builder.count > 0 {
                 let segment = try change.beginSegment()
@@ -215,6 +230,20 @@ public enum CatalogEditor {
                 categories: state.categoryRows(), change: number, log: log)
             return EditOutcome(results: results, change: number)
         }
+    }
+
+    /// The number of the change an edit at `position` makes: the next after `number`, or the
+    /// one `numbering` gives it, which must be newer than the catalog's.
+    private static func next(
+        after number: Int, position: Int, _ numbering: ChangeNumbering?, catalog: StoredCatalog
+    ) throws -> Int {
+        guard let numbering else { return number + 1 }
+        let given = numbering.numbers[position]
+        guard given > number, given > catalog.change else {
+            throw StorageError(
+                .constraint, "change number \(given) is not after the catalog's \(max(number, catalog.change))")
+        }
+        return given
     }
 
     /// The hash of the stored image a record's `image` names when it is the record's own
@@ -301,5 +330,21 @@ extension ISO8601DateFormatter {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return formatter
+    }
+}
+
+/// The change numbers a batch of edits takes when a copy follows another catalog's numbers (an
+/// offline catalog that follows an API key's change feed, which leaves out the changes of
+/// records the key does not see): one number per edit, going up, and the number the copy is at
+/// after the batch, which may be later than the last edit's.
+public struct ChangeNumbering: Sendable, Hashable {
+    /// By edit: its change number (an edit that changes nothing takes none).
+    public var numbers: [Int]
+    /// The catalog's change number after the batch.
+    public var through: Int
+
+    public init(numbers: [Int], through: Int) {
+        self.numbers = numbers
+        self.through = through
     }
 }

@@ -17,7 +17,10 @@ import CatalogStorage
 /// - `next`: the `since` of the next page, null when this page reached the current change;
 /// - `reload`: true when the log cannot bring the client up to date (`since` is older than the
 ///   log keeps, or newer than the catalog: it was deleted and made again): the client reads the
-///   catalog again from the start.
+///   catalog again from the start;
+/// - `filtered`: true when the page leaves changes out (an API key's record filter: the changes
+///   of records it does not see), so that numbers may skip and `change` may be later than the
+///   last change, which a copy of the key's records follows without reading it again.
 ///
 /// Who made a change is not shown here; a record's history (`…/items/{item}/history`) shows it to
 /// those who may change the catalog.
@@ -26,6 +29,7 @@ struct ChangePage: JSONWritable {
     var changes: [StoredChange]
     var next: Int?
     var reload: Bool
+    var filtered = false
     /// The browse cursors of the upserts' records, by change number (``place(with:sortedWith:)``).
     var cursors: [Int: String] = [:]
 
@@ -46,7 +50,8 @@ struct ChangePage: JSONWritable {
         let last = changes.last?.number ?? since
         return ChangePage(
             current: catalog.change, changes: filter.map { changes.compactMap($0.seen) } ?? changes,
-            next: last < catalog.change ? last : nil, reload: changes.contains { $0.kind == .reload })
+            next: last < catalog.change ? last : nil, reload: changes.contains { $0.kind == .reload },
+            filtered: filter != nil)
     }
 
     /// The page with ``cursors`` filled by a collator of `catalog`'s locale from `collations`,
@@ -85,6 +90,7 @@ struct ChangePage: JSONWritable {
             }
             object.integer("next", next)
             object.boolean("reload", reload)
+            object.boolean("filtered", filtered)
         }
     }
 
