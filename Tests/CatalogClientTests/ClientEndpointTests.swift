@@ -34,10 +34,10 @@ import Testing
         #expect(sequencers.scopes == ["Alle", "Windows", "Apple", "Apple&Win"])
         #expect(sequencers.locale == "de")
         let detail = try JSONSerialization.jsonObject(with: Data(serverBytes("/api/v1/catalogs/sequencers")))
-        // The seven keys a client draws its screens with, and the eight of the definition an
-        // administrator may change (description, roles, types, labels, scopeDefinitions, flatList,
-        // rowTint, visibility).
-        #expect((detail as? [String: Any])?.count == 15)
+        // The nine keys a client draws its screens with (listFields and detailFields among them),
+        // and the eight of the definition an administrator may change (description, roles, types,
+        // labels, scopeDefinitions, flatList, rowTint, visibility).
+        #expect((detail as? [String: Any])?.count == 17)
         #expect((detail as? [String: Any])?["visibility"] as? String == "public")
         #expect(sequencers.description?.hasPrefix("Programme zum Aufnehmen") == true)
         #expect(catalogs.first { $0.id == "products" }?.description?.hasPrefix("Tools, kitchenware") == true)

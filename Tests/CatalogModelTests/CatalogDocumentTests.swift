@@ -10,7 +10,7 @@ import Testing
         fields: ["id", "name", "hot"], sections: ["A", "CS", "#"], roles: ["title": "name", "featured": "hot"],
         types: ["weight": .number], labels: ["complexity": ["hu": "Idő", "en": "Time"]],
         scopeDefinitions: [ScopeDefinition(label: "Levesek", categories: ["Levesek"])], flatList: false,
-        rowTint: RowTint(red: 180, green: 190, blue: 150))
+        rowTint: RowTint(red: 180, green: 190, blue: 150), listFields: ["name", "subtitle"])
 
     func json(_ text: String) -> [UInt8] { Array(text.utf8) }
 
@@ -39,6 +39,21 @@ import Testing
         let (id, settings) = try CatalogDocument.creation(Array(body))
         #expect(id == "cookbook")
         #expect(settings == Self.detail.settings)
+    }
+
+    /// The search settings a catalog's document shows are changed through `…/settings`: a patch
+    /// may repeat them as they are, never change them.
+    @Test func searchSettingsAreShownNotSet() throws {
+        #expect(
+            try CatalogDocument.merging(json(#"{"listFields":["name","subtitle"]}"#), into: Self.detail)
+                == Self.detail.settings)
+        let changed = problems {
+            try CatalogDocument.merging(json(#"{"listFields":["id"],"detailFields":["name"]}"#), into: Self.detail)
+        }
+        #expect(changed.keys.sorted() == ["/detailFields", "/listFields"])
+        #expect(changed["/listFields"]?.contains("PATCH /api/v1/catalogs/{id}/settings") == true)
+        // A new catalog's document may hold them (as GET shows them): they are set apart.
+        #expect(try CatalogDocument.creation(json(#"{"id":"x","listFields":["id"],"detailFields":null}"#)).id == "x")
     }
 
     /// Every bad member is listed at once, each at its pointer.

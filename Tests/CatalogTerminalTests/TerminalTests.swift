@@ -84,6 +84,22 @@ import Testing
         return state
     }
 
+    /// A catalog whose settings name the fields of its rows and detail pages: the terminal shows
+    /// those, in that order, as the web app does (``RecordDisplay``).
+    @Test func rowsAndDetailsShowTheFieldsTheSettingsName() {
+        var state = Self.state()
+        state.catalog?.listFields = ["weight", "subtitle"]
+        state.catalog?.detailFields = ["origin"]
+        let record = Record(
+            id: "9", title: "Grüner Tee", subtitle: "Teehaus",
+            fields: ["weight": .text("100 g"), "origin": .text("Japan"), "note": .text("x")])
+        let row = BrowserView.recordRow(record, matches: [], width: 80, state: state, fill: nil)
+        #expect(row.text.contains("Grüner Tee  100 g · Teehaus"))
+        let lines = BrowserView.detailLines(record, state: state, width: 80).map(\.text)
+        #expect(lines.contains { $0.contains("origin: Japan") })
+        #expect(!lines.contains { $0.contains("note:") || $0.contains("weight:") })
+    }
+
     /// Every row fits the width, and the price column ends at the same place in rows with wide
     /// characters.
     @Test(arguments: [(80, 24), (100, 30), (132, 43)])

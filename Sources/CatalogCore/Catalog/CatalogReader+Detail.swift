@@ -15,6 +15,7 @@ extension CatalogReader {
             roles: Dictionary(uniqueKeysWithValues: definition.mapping.map { ($0.key.rawValue, $0.value) }),
             types: definition.fieldTypes, labels: definition.fieldLabels, scopeDefinitions: definition.scopes,
             flatList: definition.flatList, rowTint: definition.rowTint, visibility: definition.visibility,
-            description: definition.description)
+            description: definition.description, listFields: definition.searchSettings.listFields,
+            detailFields: definition.searchSettings.detailFields)
     }
 }

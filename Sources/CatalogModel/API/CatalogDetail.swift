@@ -40,13 +40,20 @@ public struct CatalogDetail: Codable, Sendable, Hashable, Identifiable {
     public var rowTint: RowTint?
     /// Who may see the catalog: `public`, `signed-in` or `members`.
     public var visibility: CatalogVisibility
+    /// What a row shows under the title (``SearchSettings/listFields``; nil: the subtitle, or
+    /// the categories), for ``RecordDisplay/listLine(_:fields:categoryPrefix:)``.
+    public var listFields: [String]?
+    /// The record fields a detail page shows, in order (``SearchSettings/detailFields``; nil:
+    /// every field), for ``RecordDisplay/detailFields(_:listed:fieldOrder:)``.
+    public var detailFields: [String]?
 
     /// Creates a description.
     public init(
         id: String, title: String, locale: String, count: Int, scopes: [String], fields: [String], sections: [String],
         roles: [String: String] = [:], types: [String: FieldType] = [:], labels: [String: [String: String]] = [:],
         scopeDefinitions: [ScopeDefinition] = [], flatList: Bool = false, rowTint: RowTint? = nil,
-        visibility: CatalogVisibility = .public, description: String? = nil
+        visibility: CatalogVisibility = .public, description: String? = nil, listFields: [String]? = nil,
+        detailFields: [String]? = nil
     ) {
         self.id = id
         self.title = title
@@ -63,6 +70,8 @@ public struct CatalogDetail: Codable, Sendable, Hashable, Identifiable {
         self.flatList = flatList
         self.rowTint = rowTint
         self.visibility = visibility
+        self.listFields = listFields
+        self.detailFields = detailFields
     }
 
     /// The summary as the catalog list shows it.
@@ -85,7 +94,7 @@ public struct CatalogDetail: Codable, Sendable, Hashable, Identifiable {
 
     enum CodingKeys: String, CodingKey {
         case id, title, locale, count, scopes, fields, sections, roles, types, labels, scopeDefinitions, flatList
-        case rowTint, visibility, description
+        case rowTint, visibility, description, listFields, detailFields
     }
 
     /// Decodes a description; the members older servers did not send take their defaults.
@@ -106,6 +115,8 @@ public struct CatalogDetail: Codable, Sendable, Hashable, Identifiable {
         flatList = try c.decodeIfPresent(Bool.self, forKey: .flatList) ?? false
         rowTint = try c.decodeIfPresent(RowTint.self, forKey: .rowTint)
         visibility = try c.decodeIfPresent(CatalogVisibility.self, forKey: .visibility) ?? .public
+        listFields = try c.decodeIfPresent([String].self, forKey: .listFields)
+        detailFields = try c.decodeIfPresent([String].self, forKey: .detailFields)
     }
 
     /// Encodes every member, `description` and `rowTint` as `null` when there is none, so clients
@@ -127,5 +138,7 @@ public struct CatalogDetail: Codable, Sendable, Hashable, Identifiable {
         try c.encode(flatList, forKey: .flatList)
         try c.encode(rowTint, forKey: .rowTint)
         try c.encode(visibility, forKey: .visibility)
+        try c.encode(listFields, forKey: .listFields)
+        try c.encode(detailFields, forKey: .detailFields)
     }
 }

@@ -43,8 +43,17 @@ public enum RecordDisplay {
     /// them (those the record has), else every field, the source's order (`fieldOrder`) first,
     /// then the others by name.
     public static func detailFields(_ record: Record, definition: CatalogDefinition) -> [String] {
-        if let listed = definition.searchSettings.detailFields { return listed.filter { record.fields[$0] != nil } }
-        let ordered = definition.fieldOrder.filter { record.fields[$0] != nil }
+        detailFields(record, listed: definition.searchSettings.detailFields, fieldOrder: definition.fieldOrder)
+    }
+
+    /// ``detailFields(_:definition:)`` from the settings' list and the source's field order
+    /// (as ``CatalogDetail`` carries them to apps).
+    public static func detailFields(_ record: Record, listed: [String]?, fieldOrder: [String]) -> [String] {
+        if let listed { return listed.filter { record.fields[$0] != nil } }
+        let ordered = fieldOrder.filter { record.fields[$0] != nil }
         return ordered + record.fields.keys.filter { !ordered.contains($0) }.sorted()
     }
+
+    /// What stands between the parts of a row's line.
+    public static let separator = " · "
 }

@@ -35,6 +35,8 @@ public enum CatalogDocument {
 
     /// The members that follow from the records and the locale.
     public static let derivedMembers: Set<String> = ["count", "scopes", "sections"]
+    /// Members the catalog's document shows of its search settings, which `…/settings` changes.
+    public static let searchSettingsMembers: Set<String> = ["listFields", "detailFields"]
     static let settingsMembers: Set<String> = [
         "title", "description", "locale", "fields", "roles", "types", "labels", "scopeDefinitions", "flatList",
         "rowTint", "visibility",
@@ -64,7 +66,9 @@ public enum CatalogDocument {
         } else {
             reader.add("/id", "a new catalog needs an id")
         }
-        for name in derivedMembers { members.removeValue(forKey: name) }
+        // What GET shows can be posted as it is: the search settings it shows are set with
+        // `…/settings` once the catalog exists.
+        for name in derivedMembers.union(searchSettingsMembers) { members.removeValue(forKey: name) }
         if members["title"] == nil, CatalogDefinition.isValidID(id) { members["title"] = .string(id) }
         if members["locale"] == nil { members["locale"] = .string("en") }
         let settings = reader.settings(members)
@@ -108,12 +112,20 @@ public enum CatalogDocument {
                         + (name == "scopes" ? "; change scopeDefinitions" : ""))
             }
         }
+        for name in searchSettingsMembers.sorted() {
+            if let value = changes[name], value != before[name] { reader.add("/\(name)", searchSettingProblem(name)) }
+        }
         members.removeValue(forKey: "id")
-        for name in derivedMembers { members.removeValue(forKey: name) }
+        for name in derivedMembers.union(searchSettingsMembers) { members.removeValue(forKey: name) }
         let settings = reader.settings(members)
         // A catalog keeps the locale it has, whatever an import once accepted.
         return try checked(
             settings, reader: reader, localeProblem: { $0 == current.locale ? nil : localeProblem($0) })
+    }
+
+    /// Why a member of the search settings cannot be set with the catalog.
+    private static func searchSettingProblem(_ name: String) -> String {
+        "\(name) is a search setting: change it with PATCH /api/v1/catalogs/{id}/settings"
     }
 
     /// A merge patch of a catalog, read: a JSON object. Read it before the catalog it changes, so

@@ -192,9 +192,10 @@ enum BrowserView {
         return rows
     }
 
-    /// One record: ★ when a favorite, the title (matches marked), the subtitle or "Kategorie …"
-    /// dimmed, and at the right the price and the flag of the country; `typo`: a search's record
-    /// that matched only through a typo, marked `≈` before its title.
+    /// One record: ★ when a favorite, the title (matches marked), dimmed after it what the
+    /// catalog's rows show (``RecordDisplay``: the subtitle or "Kategorie …", or the fields its
+    /// settings name), and at the right the price and the flag of the country; `typo`: a
+    /// search's record that matched only through a typo, marked `≈` before its title.
     static func recordRow(
         _ record: Record, matches: [MatchRange], width: Int, state: BrowserState, fill: TextStyle?, typo: Bool = false
     ) -> Row {
@@ -202,14 +203,12 @@ enum BrowserView {
         var left: [Span] = [Span(favorite ? " ★ " : "   ", TextStyle(foreground: .accent))]
         if typo { left.append(Span("≈ ", .muted)) }
         left += highlighted(record.title, matches.filter { $0.field == "title" }, base: .bold)
-        let second =
-            record.subtitle
-            ?? (record.categories.isEmpty
-                ? nil : "\(state.phrases.category) \(record.categories.joined(separator: ", "))")
-        if let second {
-            left.append(Span("  "))
+        let parts = RecordDisplay.listLine(
+            record, fields: state.catalog?.listFields, categoryPrefix: state.phrases.category)
+        for (index, part) in parts.enumerated() {
+            left.append(Span(index == 0 ? "  " : RecordDisplay.separator, .muted))
             left += highlighted(
-                second, record.subtitle == nil ? [] : matches.filter { $0.field == "subtitle" }, base: .muted)
+                part.text, part.field == "subtitle" ? matches.filter { $0.field == "subtitle" } : [], base: .muted)
         }
         var right: [Span] = []
         if let price = record.price { right.append(Span(money(price, record.currency))) }
@@ -311,11 +310,9 @@ enum BrowserView {
             rows.append(Row("  " + line, description == nil ? .muted : .plain))
         }
         rows.append(Row())
-        let order = state.catalog?.fields ?? []
-        let names = record.fields.keys.sorted { a, b in
-            let (i, j) = (order.firstIndex(of: a) ?? Int.max, order.firstIndex(of: b) ?? Int.max)
-            return i != j ? i < j : a < b
-        }
+        // The fields the catalog's detail pages show (``RecordDisplay``), as the web app does.
+        let names = RecordDisplay.detailFields(
+            record, listed: state.catalog?.detailFields, fieldOrder: state.catalog?.fields ?? [])
         for name in names { field(name, record.fields[name]?.joined ?? "") }
         if let image = record.image { field("image", image) }
         if let featured = record.featured { field(phrases.hot, "#\(featured)") }

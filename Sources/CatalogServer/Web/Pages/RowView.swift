@@ -65,7 +65,7 @@ enum RowView {
             if !parts.isEmpty {
                 html.element("span", ["class": "subtitle"]) { html in
                     for (index, part) in parts.enumerated() {
-                        if index > 0 { html.text(" · ") }
+                        if index > 0 { html.text(RecordDisplay.separator) }
                         html.text(
                             part.text, marking: part.field == "subtitle" ? ranges(matches, field: "subtitle") : [])
                     }
