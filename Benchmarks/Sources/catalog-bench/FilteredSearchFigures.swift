@@ -75,9 +75,7 @@ enum FilteredSearchFigures {
         var times: [Double] = []
         let deadline = Date().addingTimeInterval(budgetSeconds)
         for query in queries {
-            let words = SearchQuery(query.text).words
-            guard !words.isEmpty else { continue }
-            let match = words.map { "\"\($0)\"" }.joined(separator: " ") + "*"
+            guard let match = PeerFTS.match(query.text) else { continue }
             let started = DispatchTime.now().uptimeNanoseconds
             for statement in [hits, facet] {
                 statement.reset()

@@ -144,6 +144,14 @@ enum Child {
 /// The naive approach on the same file: one FTS5 table over title, subtitle and description,
 /// diacritics removed by the tokenizer, ranked with bm25, first 50.
 enum PeerFTS {
+    /// The FTS5 query the peer answers for `text`: its words as phrases, the last a prefix; nil
+    /// for a query of no words.
+    static func match(_ text: String) -> String? {
+        let words = SearchQuery(text).words
+        guard !words.isEmpty else { return nil }
+        return words.map { "\"\($0)\"" }.joined(separator: " ") + "*"
+    }
+
     static func measure(databasePath: String, queries: [BenchQuery], budgetSeconds: Double) throws -> [Double] {
         let connection = try Connection(path: databasePath, mode: .readWrite)
         defer { connection.close() }
@@ -167,9 +175,7 @@ enum PeerFTS {
         var times: [Double] = []
         let deadline = Date().addingTimeInterval(budgetSeconds)
         for query in queries {
-            let words = SearchQuery(query.text).words
-            guard !words.isEmpty else { continue }
-            let match = words.map { "\"\($0)\"" }.joined(separator: " ") + "*"
+            guard let match = match(query.text) else { continue }
             let started = DispatchTime.now().uptimeNanoseconds
             statement.reset()
             try statement.bind(match)

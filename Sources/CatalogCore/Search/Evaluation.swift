@@ -1,6 +1,5 @@
 import CatalogModel
 import CatalogStorage
-import Foundation
 
 /// One search's working state: the bitmaps of its words, filters and tiers, chunk by chunk,
 /// each computed once.
@@ -20,9 +19,6 @@ final class Evaluation {
     private let priceFilter: NumericRange?
     /// The filter on any fields (`filter=`), as this segment's sets.
     private let fieldFilter: FieldFilter?
-    /// The expressions of ``fieldFilter`` and ``restriction``, as the request wrote them.
-    private let fieldFilterExpression: FilterExpression?
-    private let restrictionExpression: FilterExpression?
     /// The requester's standing filter (an API key's), as this segment's sets.
     private let restriction: FieldFilter?
     private let scope: TermSet?
@@ -101,8 +97,6 @@ final class Evaluation {
         fieldFilter = request.filter.map {
             FieldFilter($0, index: segment.index, reader: segment.reader, categoryNumbers: categoryNumbers)
         }
-        fieldFilterExpression = request.filter
-        restrictionExpression = request.restriction
         restriction = request.restriction.map {
             FieldFilter($0, index: segment.index, reader: segment.reader, categoryNumbers: categoryNumbers)
         }
@@ -296,8 +290,7 @@ final class Evaluation {
         return result
     }
 
-    /// Adds the chunk's documents whose own field has the query as its value (within `scoped`).
-    /// Adds the documents of `chunk` a field value or the id of which is the query.
+    /// Adds the chunk's documents whose id or one of whose own fields is the query (within `scoped`).
     private func addExactValues(_ chunk: Int, within scoped: ChunkBitmap, to result: inout ChunkBitmap) throws {
         if !exactIDs.isEmpty { result.formUnion(Self.bitmap(of: exactIDs, chunk: chunk, within: scoped)) }
         guard !exactValues.isEmpty else { return }
@@ -579,14 +572,6 @@ final class Evaluation {
         }
     }
 
-    /// The name ``CatalogSearchIndex/positions(inOrder:_:)`` knows the order of `sort` by.
-    private func orderName(_ sort: SearchSort) -> String {
-        switch sort {
-        case .relevance, .title, .titleDescending: "title"
-        default: sortKeyOrder.mainCurrency + "\0" + sortKeyOrder.locale.identifier + "\0" + sort.rawValue
-        }
-    }
-
     /// A document's values of the sort's keys (nil for none and for a `.title` key), which
     /// every segment compares alike (``SortKeyOrder``).
     func sortValues(of document: Int, _ sort: SearchSort) throws -> [[UInt8]?] {
@@ -625,7 +610,7 @@ final class Evaluation {
             }
         }
         if positions.count <= limit && walkEnd < count {
-            let inOrder = index.positions(inOrder: orderName(sort), order)
+            let inOrder = index.positions(of: sort, in: order, order: sortKeyOrder)
             positions.reserveCapacity(limit + 1)
             matching.withUnsafeBufferPointer { words in
                 inOrder.withUnsafeBufferPointer { inOrder in

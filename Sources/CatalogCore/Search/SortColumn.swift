@@ -269,11 +269,20 @@ extension CatalogSearchIndex {
         return column
     }
 
+    /// The name the shared caches keep an order of `sort` under: title orders are the index's
+    /// own (one order, read either way); the others depend on the catalog's main currency and
+    /// locale.
+    private static func orderName(_ sort: SearchSort, order: SortKeyOrder) -> String {
+        switch sort {
+        case .relevance, .title, .titleDescending: "title"
+        default: order.mainCurrency + "\0" + order.locale.identifier + "\0" + sort.rawValue
+        }
+    }
+
     /// The documents in the order of `sort` (keys other than relevance), from the shared caches
     /// or made now from the keys' columns.
     func sortOrder(_ sort: SearchSort, _ reader: any SearchIndexReading, order: SortKeyOrder) throws -> [UInt32] {
-        let key = SearchCaches.SortKey(
-            index: cacheID, name: "o\0" + order.mainCurrency + "\0" + order.locale.identifier + "\0" + sort.rawValue)
+        let key = SearchCaches.SortKey(index: cacheID, name: "o\0" + Self.orderName(sort, order: order))
         if case .order(let documents)? = SearchCaches.shared.sorts.withLock({ $0.value(for: key, cost: \.bytes) }) {
             return documents
         }
@@ -283,11 +292,10 @@ extension CatalogSearchIndex {
         return documents
     }
 
-    /// By document: its position in `documents`, an order of this index's documents
-    /// (``sortOrder(_:_:order:)``, or the browse order), which `name` names; from the shared
-    /// caches or made now.
-    func positions(inOrder name: String, _ documents: [UInt32]) -> [UInt32] {
-        let key = SearchCaches.SortKey(index: cacheID, name: "i\0" + name)
+    /// By document: its position in `documents`, the order of `sort` (``sortOrder(_:_:order:)``,
+    /// or the browse order for title orders); from the shared caches or made now.
+    func positions(of sort: SearchSort, in documents: [UInt32], order: SortKeyOrder) -> [UInt32] {
+        let key = SearchCaches.SortKey(index: cacheID, name: "i\0" + Self.orderName(sort, order: order))
         if case .order(let positions)? = SearchCaches.shared.sorts.withLock({ $0.value(for: key, cost: \.bytes) }) {
             return positions
         }
