@@ -51,6 +51,38 @@ import Testing
         #expect(filtered.contains("data-count=\"2\">Filters (2)</span>"))
     }
 
+    /// The attribute's value, its entities read back.
+    static func attribute(_ name: String, in html: String) -> String? {
+        guard let value = html.firstMatch(of: try! Regex("\(name)=\"([^\"]*)\""))?.output[1].substring else {
+            return nil
+        }
+        return String(value).replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
+            .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+    }
+
+    @Test func rowsSayWhatTheOfflineSearchFiltersBy() throws {
+        // Browsing and searching alike: the record's categories, country, price and currency, and
+        // the values of the fields the sheet offers or the catalog sorts by, read as the server reads them.
+        for path in ["/c/products/rows?position=0&limit=100", "/c/products/rows?q=alpine&search=1", "/c/products"] {
+            let row = try #require(Self.rows(try fixture.request(path).text).first { $0.contains("data-id=\"p001\"") })
+            let json = try #require(Self.attribute("data-filter", in: row))
+            let facts = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+            #expect(facts["c"] as? [String] == ["Tools"], "\(path)")
+            #expect(facts["n"] as? String == "DE")
+            #expect((facts["p"] as? NSNumber)?.doubleValue == 24.9)
+            #expect(facts["$"] as? String == "EUR")
+            let fields = try #require(facts["f"] as? [String: [String: Any]])
+            #expect(fields["sku"]?["k"] as? [String] == ["tl 1001"])
+        }
+        // A scope button says which categories it selects; a field's value says what it is compared by.
+        let page = try fixture.request("/c/products?q=a&search=1").text
+        let office = try #require(page.firstMatch(of: /<button[^>]*value="Office"[^>]*>/)).output
+        #expect(Self.attribute("data-categories", in: String(office)) == "[\"Office\"]")
+        let cookbook = try fixture.request("/c/cookbook?search=1").text
+        let value = try #require(cookbook.firstMatch(of: /<input type="checkbox" name="f:complexity"[^>]*>/)).output
+        #expect(Self.attribute("data-key", in: String(value)) != nil)
+    }
+
     @Test func laterSearchPagesBringOnlyRows() throws {
         // The API's cursor after the first five results (the web app's pages hold 50).
         let api = try fixture.request("/api/v1/catalogs/products/search?q=&limit=5").object

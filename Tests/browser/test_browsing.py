@@ -247,6 +247,76 @@ class Behaviour:
         self.assertFalse(self.find("#banner").is_displayed())
         self.assertIn(saved[1], [node.get_attribute("data-id") for node in self.find_all("#results .row")])
 
+    def test_searching_offline_keeps_the_scope_filters_and_order(self):
+        # The sequencers' whole list is one saved page: offline, each scope finds its records among them.
+        records = api("/api/v1/catalogs/sequencers/items?limit=100")["items"]
+        both = {r["id"] for r in records if {"Apple", "Windows"} <= set(r["categories"])}
+        self.assertTrue(both, "the demo has programs for both platforms")
+        self.serve_offline("/c/sequencers")
+        saved = set(self.js("return Array.from(document.querySelectorAll('#sections .row')).map(r => r.dataset.id);"))
+        devtools = DevTools(self.driver)
+        self.allowed_console += OFFLINE_CONSOLE
+        try:
+            devtools.network(offline=True)
+            self.wait_for(lambda: self.find("#banner").is_displayed(), message="no offline banner")
+            self.find("#q").click()
+            self.settle()
+            for label, expected in [("Apple&Win", both), ("Apple", None), ("Alle", saved)]:
+                if expected is None:
+                    expected = {r["id"] for r in records if "Apple" in r["categories"]}
+                button = next(b for b in self.find_all("button.scope") if b.get_attribute("value") == label)
+                before = self.renders()
+                self.tap(button)
+                self.wait_for(lambda: self.renders() > before, message="scope %s drew nothing offline" % label)
+                self.settle()
+                self.assertIsNotNone(self.find("#total").get_attribute("data-offline"))
+                shown = {row.get_attribute("data-id") for row in self.find_all("#results .row")}
+                # Rows saved by earlier visits may join those of this page; none outside the scope.
+                self.assertLessEqual(shown, expected, label)
+                self.assertGreaterEqual(shown, expected & saved, label)
+        finally:
+            devtools.close()
+
+        # The products: a country, a price range and an order, on the saved rows of a search.
+        self.serve_offline("/c/products?q=a&search=1")
+        saved = {row.get_attribute("data-id"): json.loads(row.get_attribute("data-filter") or "{}")
+                 for row in self.find_all("#results .row")}
+        self.assertGreater(len(saved), 10)
+        devtools = DevTools(self.driver)
+        try:
+            devtools.network(offline=True)
+            self.wait_for(lambda: self.find("#banner").is_displayed(), message="no offline banner")
+            if self.size is PHONE:
+                self.tap(self.find("#filter-toggle"))
+                self.wait_for(lambda: self.find("#filters").is_displayed(), message="no filter sheet")
+            prices = sorted(facts["p"] for facts in saved.values() if "p" in facts)
+            low, high = prices[len(prices) // 4], prices[3 * len(prices) // 4]
+            before = self.renders()
+            self.js("""
+                document.getElementById('pmin').value = arguments[0];
+                document.getElementById('pmax').value = arguments[1];
+                document.getElementById('sort').value = '-price';
+                document.getElementById('sort').dispatchEvent(new Event('change', {bubbles: true}));
+            """, str(low), str(high))
+            self.wait_for(lambda: self.renders() > before, message="the filters drew nothing offline")
+            self.settle()
+            self.assertIsNotNone(self.find("#total").get_attribute("data-offline"))
+            rows = self.find_all("#results .row")
+            shown = [json.loads(row.get_attribute("data-filter")) for row in rows]
+            expected = {id for id, facts in saved.items() if "p" in facts and low <= facts["p"] <= high}
+            self.assertGreaterEqual({row.get_attribute("data-id") for row in rows}, expected)
+            self.assertLess(len(expected), len(saved), "the range left nothing out")
+            self.assertTrue(all(low <= facts["p"] <= high for facts in shown), "a price outside the range offline")
+            # Dearest first within one currency: the most common currency's block, then the others.
+            currencies = [facts.get("$") for facts in shown]
+            blocks = [c for i, c in enumerate(currencies) if i == 0 or currencies[i - 1] != c]
+            self.assertEqual(len(blocks), len(set(blocks)), "a currency's prices are not together")
+            for currency in set(currencies):
+                block = [facts["p"] for facts in shown if facts.get("$") == currency]
+                self.assertEqual(block, sorted(block, reverse=True), "not dearest first offline")
+        finally:
+            devtools.close()
+
     def test_the_offline_banner_covers_neither_the_search_field_nor_the_sticky_header(self):
         # Long sections (2,000 records): the next section's header does not push the sticky one.
         self.open("/c/mid")

@@ -248,6 +248,8 @@ struct FilterPanel {
                 [
                     "type": "checkbox", "name": name, "value": value.value, "form": "search-form",
                     "checked": selected.contains(value.value) ? "" : nil,
+                    // What the offline search compares a record field's value by (OfflineFacts).
+                    "data-key": name.hasPrefix("f:") ? FieldValueOrder.valueKey(value.value) : nil,
                 ])
             html.element("span", ["class": "facet-label"], text: label(value.value))
             html.element(

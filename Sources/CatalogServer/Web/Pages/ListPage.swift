@@ -1,5 +1,6 @@
 import CatalogCore
 import CatalogHTTP
+import CatalogJSON
 import CatalogModel
 import CatalogStorage
 
@@ -67,6 +68,7 @@ struct ListPage {
             content = .rows(rows)
         }
         let sortableFields = try store.sortableFields(of: catalog)
+        let offlineFields = OfflineFacts.fields(sheet: sheetFields, sortable: sortableFields)
         return layout.render { html in
             html.open(
                 "div",
@@ -84,14 +86,14 @@ struct ListPage {
             filters.write(content.facets, total: content.total ?? catalog.summary.count, into: &html)
             switch content {
             case .results(let response):
-                results(response, state: state, into: &html)
+                results(response, state: state, offlineFields: offlineFields, into: &html)
             case .rows(let rows):
                 if Self.hasRail(rows.outline, definition: definition) {
                     // The rail comes first in the focus order: one Tab stop before the rows.
                     rail(rows.outline, into: &html)
                 }
                 if !rows.records.isEmpty { browseSort(filters, into: &html) }
-                browseList(rows, state: state, into: &html)
+                browseList(rows, state: state, offlineFields: offlineFields, into: &html)
             }
             html.close("div")
             pane(opened, state: state, into: &html)
@@ -200,7 +202,7 @@ struct ListPage {
         html.close("div")
         html.element("input", ["type": "hidden", "name": "search", "value": "1"])
         if Self.scopeButtons(
-            store.scopes(of: catalog).map(\.label), counts: scopes, state: state, category: category, strings: strings,
+            store.scopes(of: catalog), counts: scopes, state: state, category: category, strings: strings,
             into: &html)
         {
             // After the buttons: a pressed button's value comes first, Enter keeps this one.
@@ -216,9 +218,10 @@ struct ListPage {
     /// carries them too, for the script to take the counts from.
     @discardableResult
     static func scopeButtons(
-        _ labels: [String], counts: [ScopeCount]?, state: ListState, category: CategoryCount?, strings: WebStrings,
-        into html: inout HTMLWriter
+        _ scopes: [ScopeDefinition], counts: [ScopeCount]?, state: ListState, category: CategoryCount?,
+        strings: WebStrings, into html: inout HTMLWriter
     ) -> Bool {
+        let labels = scopes.map(\.label)
         guard labels.count > 1, category == nil else { return false }
         html.open(
             "div",
@@ -232,12 +235,17 @@ struct ListPage {
             allCapped
             ? [:] : Dictionary((counts ?? []).map { ($0.label, $0) }, uniquingKeysWith: { first, _ in first })
         let selected = state.scope ?? labels.first
-        for label in labels {
+        for scope in scopes {
+            let label = scope.label
+            // The categories a record needs to be in the scope, for the offline search.
+            var categories = JSONOutput(capacity: 64)
+            categories.strings(scope.categories)
             html.open(
                 "button",
                 [
                     "type": "submit", "name": "scope", "value": label, "class": "scope",
                     "aria-pressed": label == selected ? "true" : "false",
+                    "data-categories": String(decoding: categories.bytes, as: UTF8.self),
                 ])
             html.element("span", ["class": "scope-label"], text: label)
             if let count = counts[label] {
@@ -318,12 +326,14 @@ struct ListPage {
         state.filterCount > 0 ? strings.plural(.activeFilters, state.filterCount) : strings[.filters]
     }
 
-    private func results(_ response: SearchResponse, state: ListState, into html: inout HTMLWriter) {
+    private func results(
+        _ response: SearchResponse, state: ListState, offlineFields: [String], into html: inout HTMLWriter
+    ) {
         let total = Self.total(response, strings: strings)
         html.element("p", ["class": "total", "id": "total", "aria-live": "polite"], text: total)
         let context = RowView.Context(
             definition: definition, strings: strings, thumbnails: response.items.contains { $0.record.image != nil },
-            backQuery: WebPaths.query(state.searchPairs + [("via", via)]))
+            backQuery: WebPaths.query(state.searchPairs + [("via", via)]), offlineFields: offlineFields)
         html.open(
             "ol",
             [
@@ -354,12 +364,14 @@ struct ListPage {
         }
     }
 
-    private func browseList(_ rows: BrowseRows, state: ListState, into html: inout HTMLWriter) {
+    private func browseList(
+        _ rows: BrowseRows, state: ListState, offlineFields: [String], into html: inout HTMLWriter
+    ) {
         let page = rows.page
         let first = page.cursors.first
         let context = RowView.Context(
             definition: definition, strings: strings, thumbnails: rows.records.contains { $0.image != nil },
-            backQuery: WebPaths.query([("at", first), ("via", via)]))
+            backQuery: WebPaths.query([("at", first), ("via", via)]), offlineFields: offlineFields)
         if let previous = page.previous {
             html.element(
                 "a", ["class": "earlier", "id": "earlier", "rel": "prev", "href": base + "?before=" + previous],

@@ -18,6 +18,8 @@ enum RowView {
         var thumbnails: Bool
         /// The query string of the detail links (where the back link returns).
         var backQuery: String = ""
+        /// The record fields each row carries for the offline search (``OfflineFacts``).
+        var offlineFields: [String] = []
     }
 
     static func write(
@@ -30,6 +32,7 @@ enum RowView {
                 "class": (position.map { $0 % 2 == 1 ? "row alt" : "row" } ?? "row") + (typo ? " typo" : ""),
                 "data-id": record.id,
                 "data-cursor": cursor, "data-position": position.map(String.init),
+                "data-filter": OfflineFacts.json(record, fields: context.offlineFields),
             ])
         html.open(
             "a", ["class": "row-link", "href": WebPaths.item(context.definition.id, record.id) + context.backQuery])

@@ -40,6 +40,13 @@ struct RowsFragment {
     var definition: CatalogDefinition { catalog.definition }
     var strings: WebStrings { WebStrings.forLocale(definition.locale) }
 
+    /// The record fields rows carry for the offline search (``OfflineFacts``), as the list page's do.
+    private func offlineFields(sheet: [FilterPanel.SheetField]? = nil) throws -> [String] {
+        OfflineFacts.fields(
+            sheet: try sheet ?? FilterPanel.sheetFields(try store.fields(of: catalog)),
+            sortable: try store.sortableFields(of: catalog))
+    }
+
     func render(_ request: Request) throws -> Response {
         let items = try request.texts("item", maxLength: 512, maxCount: Self.maxItems)
         let state = try ListState(request)
@@ -93,7 +100,8 @@ struct RowsFragment {
         let records = try page.records()
         let context = RowView.Context(
             definition: definition, strings: strings, thumbnails: thumbs ?? records.contains { $0.image != nil },
-            backQuery: WebPaths.query([("at", page.cursors.first), ("via", ListPage.via(category))]))
+            backQuery: WebPaths.query([("at", page.cursors.first), ("via", ListPage.via(category))]),
+            offlineFields: try offlineFields())
         let outlineJSON =
             try outline
             ? String(
@@ -126,7 +134,8 @@ struct RowsFragment {
         let thumbnails = thumbs ?? response.items.contains { $0.record.image != nil }
         let context = RowView.Context(
             definition: definition, strings: strings, thumbnails: thumbnails,
-            backQuery: WebPaths.query(state.searchPairs + [("via", ListPage.via(category))]))
+            backQuery: WebPaths.query(state.searchPairs + [("via", ListPage.via(category))]),
+            offlineFields: try offlineFields(sheet: sheetFields))
         html.open(
             "div",
             [
@@ -144,7 +153,7 @@ struct RowsFragment {
         html.close("ol")
         if state.after == nil {
             ListPage.scopeButtons(
-                store.scopes(of: catalog).map(\.label), counts: response.scopes, state: state, category: category,
+                store.scopes(of: catalog), counts: response.scopes, state: state, category: category,
                 strings: strings, into: &html)
             html.element(
                 "span", ["data-part": "filter-toggle", "data-count": String(state.filterCount)],
@@ -170,7 +179,7 @@ struct RowsFragment {
         let records = try ids.compactMap { try store.item(of: catalog, id: $0)?.record() }
         let context = RowView.Context(
             definition: definition, strings: strings, thumbnails: thumbs ?? records.contains { $0.image != nil },
-            backQuery: DetailPage.Origin(via: via).query)
+            backQuery: DetailPage.Origin(via: via).query, offlineFields: try offlineFields())
         html.open("div", ["class": "rows-fragment", "data-kind": "items"])
         html.open("ol", ["data-part": "rows"])
         for (index, record) in records.enumerated() {

@@ -1,7 +1,10 @@
 // Searching offline: the rows of this list that this device holds, the ones in the page and the
 // ones the service worker saved (sw.js keeps the list's pages and rows fragments in its page
-// cache), each record once, that contain every word of the query, ignoring case and accents.
-// They are the server's rows as they were saved; nothing is drawn here.
+// cache), each record once, that contain every word of the query, ignoring case and accents,
+// and that pass the search's scope and filters, in its order. They are the server's rows as they
+// were saved; nothing is drawn here. What a row says of its record for the filters and the
+// order (its categories, country, price and field values, read by the server's own rules) is in
+// its `data-filter` (OfflineFacts.swift), so nothing is parsed here.
 
 import { doc } from "./page.js";
 
@@ -41,16 +44,95 @@ async function savedAnswers(base) {
   return answers;
 }
 
-// The rows of the list at `base` that this device holds and that match `query`, in the order
-// found (the page's own first), as fresh elements for the results list.
-export async function savedRowsMatching(base, query) {
+// What a row's `data-filter` says of its record ({} for a row saved before rows said it).
+function factsOf(row) {
+  try { return JSON.parse(row.dataset.filter || "{}") || {}; } catch (_) { return {}; }
+}
+
+// Whether a value list has one between the bounds (either may be null).
+const between = (values, lower, upper) =>
+  (values || []).some((value) => (lower === null || value >= lower) && (upper === null || value <= upper));
+
+// Whether a record passes the scope and filters, as the server decides (ListState.swift): every
+// category of the scope and of the checked categories; any checked country; a price within the
+// range; for a record field, any checked value and a number or date within its range.
+function passes(facts, filter) {
+  const categories = facts.c || [];
+  if (!filter.categories.every((category) => categories.includes(category))) return false;
+  if (filter.countries.length > 0 && !filter.countries.includes(facts.n)) return false;
+  if (filter.price) {
+    if (typeof facts.p !== "number" || !between([facts.p], filter.price.lower, filter.price.upper)) return false;
+  }
+  for (const [name, wanted] of Object.entries(filter.fields)) {
+    const have = facts.f?.[name];
+    if (wanted.keys.length > 0 && !(have?.k || []).some((key) => wanted.keys.includes(key))) return false;
+    if (wanted.lower !== null || wanted.upper !== null) {
+      if (!between(wanted.dates ? have?.d : have?.n, wanted.lower, wanted.upper)) return false;
+    }
+  }
+  return true;
+}
+
+// A row's title as it reads (without the typo mark and its hidden words).
+function titleOf(row) {
+  const title = row.querySelector(".title");
+  if (!title) return "";
+  return Array.from(title.childNodes)
+    .filter((node) => !(node.classList?.contains("typo-mark") || node.classList?.contains("visually-hidden")))
+    .map((node) => node.textContent).join("");
+}
+
+// Rows in the search's order (`sort` as the URL writes it), by the server's rules (SearchSort):
+// titles by the catalog's collation; prices within their currency (the most common first, then
+// the others by code, then none), records without a price last; fields numbers before dates
+// before texts, the smallest value ascending and the largest descending, records without the
+// field last; ties in the order found.
+function ordered(rows, sort, locale) {
+  if (!sort || sort === "relevance") return rows;
+  const keys = sort.split(",").map((key) => (key.startsWith("-") ? { name: key.slice(1), down: true } : { name: key, down: false }));
+  const collator = new Intl.Collator(locale || undefined);
+  const entries = rows.map((row, index) => ({ row, index, facts: factsOf(row), title: titleOf(row) }));
+  const counts = new Map();
+  for (const { facts } of entries) if (facts.$) counts.set(facts.$, (counts.get(facts.$) || 0) + 1);
+  const main = Array.from(counts).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]?.[0];
+  const currencyRank = (facts) => (facts.$ === undefined ? "2" : facts.$ === main ? "0" : "1" + facts.$);
+  // [group, value]: groups ascending always (those without a value last), values by direction.
+  const keyOf = (entry, key) => {
+    if (key.name === "title") return [0, entry.title];
+    if (key.name === "price") return typeof entry.facts.p === "number" ? [currencyRank(entry.facts), entry.facts.p] : ["3", 0];
+    const have = entry.facts.f?.[key.name];
+    const pick = (values) => (key.down ? Math.max(...values) : Math.min(...values));
+    if (have?.n?.length) return [0, pick(have.n)];
+    if (have?.d?.length) return [1, pick(have.d)];
+    if (have?.k?.length) return [2, have.k.slice().sort(collator.compare)[key.down ? have.k.length - 1 : 0]];
+    return [3, 0];
+  };
+  entries.sort((a, b) => {
+    for (const key of keys) {
+      const [ga, va] = keyOf(a, key);
+      const [gb, vb] = keyOf(b, key);
+      if (ga !== gb) return ga < gb ? -1 : 1;
+      const order = typeof va === "string" ? collator.compare(va, vb) : va - vb;
+      if (order !== 0) return key.down ? -order : order;
+    }
+    return a.index - b.index;
+  });
+  return entries.map((entry) => entry.row);
+}
+
+// The rows of the list at `base` that this device holds and that match `query` and `filter`
+// (scope categories, countries, price, fields, sort: search.js's savedFilter), in its order, or
+// in the order found (the page's own first), as fresh elements for the results list.
+export async function savedRowsMatching(base, query, filter = null) {
   const wanted = words(query);
   const found = new Map();
   const consider = (row) => {
     const id = row.dataset.id;
     if (!id || found.has(id) || row.classList.contains("placeholder")) return;
     const haystack = fold(row.textContent);
-    if (wanted.every((word) => haystack.includes(word))) found.set(id, row.cloneNode(true));
+    if (!wanted.every((word) => haystack.includes(word))) return;
+    if (filter && !passes(factsOf(row), filter)) return;
+    found.set(id, row.cloneNode(true));
   };
   for (const row of doc.querySelectorAll("#list li.row[data-id]")) consider(row);
   for (const html of await savedAnswers(base)) for (const row of rowsOf(html)) consider(row);
@@ -59,5 +141,5 @@ export async function savedRowsMatching(base, query) {
     row.removeAttribute("style");
     delete row.dataset.fitted;
   }
-  return Array.from(found.values());
+  return ordered(Array.from(found.values()), filter?.sort, filter?.locale);
 }
