@@ -27,6 +27,7 @@ import Testing
                 sortable:      (from the data)
                 list rows:     (the subtitle, or the categories)
                 detail page:   (every field)
+                ranking field: (none)
 
                 """)
         #expect(try cli.run(["search", "gulyás", "--catalog", "cookbook"]).stdout.contains("0 found"))
@@ -56,6 +57,7 @@ import Testing
                 sortable:      (from the data)
                 list rows:     (the subtitle, or the categories)
                 detail page:   (every field)
+                ranking field: (none)
 
                 """)
         let found = try cli.run(["search", "gulyás", "--catalog", "cookbook"]).stdout
@@ -129,6 +131,28 @@ import Testing
         let reset = try cli.run(["settings", "cookbook", "--list-fields", "", "--detail-fields", ""])
         #expect(reset.stdout.contains("list rows:     (the subtitle, or the categories)"))
         #expect(reset.stdout.contains("detail page:   (every field)"))
+    }
+
+    /// A ranking field: set (a leading '-' through '='), shown, refused when it names no record
+    /// field, applied by `catalog search`, and removed.
+    @Test func aRankingFieldIsASetting() throws {
+        let cli = try CLIRunner()
+        defer { cli.cleanUp() }
+        #expect(try cli.run(["demo", "--quiet"]).status == 0)
+        let set = try cli.run(["settings", "products", "--ranking-field=-sku"])
+        #expect(set.status == 0, "\(set.stderr)")
+        #expect(set.stdout.contains("ranking field: -sku\n"))
+        #expect(try json(try cli.run(["settings", "products", "--json"]).stdout)["rankingField"] as? String == "-sku")
+        // Search applies it.
+        let found = try cli.run(["search", "saw", "--catalog", "products"])
+        #expect(found.status == 0, "\(found.stderr)")
+        let price = try cli.run(["settings", "products", "--ranking-field", "price"])
+        #expect(price.status == 64)
+        #expect(
+            price.stderr.contains("--ranking-field: \"price\" must name one of the records' own fields"),
+            "\(price.stderr)")
+        let removed = try cli.run(["settings", "products", "--ranking-field", ""])
+        #expect(removed.stdout.contains("ranking field: (none)\n"))
     }
 
     /// An export carries the settings in its definition; importing it into a new catalog keeps them.

@@ -54,6 +54,35 @@ import Testing
         #expect(try fixture.request("/c/cookbook/i/r01").text.contains("Elkészítési idő"))
     }
 
+    /// `rankingField` reorders results within their tiers, never which records are found; pages
+    /// by cursor follow it; a field that is not a record's is a 422 at its pointer.
+    @Test func aRankingFieldReordersTiesAndPagesFollowIt() throws {
+        let admin = fixture.adminToken
+        let before = try hits("leves")
+        #expect(before.count > 3)
+        let changed = try patch(#"{"rankingField":"-complexity"}"#, token: admin)
+        #expect(changed.status == 200, "\(changed.text)")
+        #expect(changed.text.contains(#""rankingField":"-complexity""#))
+        let ranked = try hits("leves")
+        #expect(Set(ranked) == Set(before))
+        #expect(ranked != before, "nothing reordered")
+        // Pages of three by cursor are the same order.
+        var paged: [String] = []
+        var after = ""
+        repeat {
+            let reply = try fixture.request("/api/v1/catalogs/cookbook/search?q=leves&limit=3" + after)
+            paged += (reply.object["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+            after = (reply.object["next"] as? String).map { "&after=" + $0 } ?? ""
+        } while !after.isEmpty && paged.count < 100
+        #expect(paged == ranked)
+        let wrong = try patch(#"{"rankingField":"price"}"#, token: admin)
+        #expect(wrong.status == 422, "\(wrong.text)")
+        #expect(wrong.text.contains("/rankingField"))
+        let removed = try patch(#"{"rankingField":null}"#, token: admin)
+        #expect(!removed.text.contains("rankingField"))
+        #expect(try hits("leves") == before)
+    }
+
     @Test func anAdministratorReadsAndChangesSettingsAndSearchFollows() throws {
         let admin = fixture.adminToken
         let initial = try fixture.request("/api/v1/catalogs/cookbook/settings", token: admin)

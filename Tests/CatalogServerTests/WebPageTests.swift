@@ -52,6 +52,9 @@ import Testing
         #expect(reply.text.contains("class=\"section-header\" id=\"s-A\""))
         #expect(reply.text.contains("class=\"rail\""))
         #expect(reply.text.contains("class=\"flag\""))
+        // A flag reads as its country's name, in the catalog's language.
+        #expect(reply.text.contains("alt=\"Germany\" title=\"Germany\""))
+        #expect(!reply.text.contains("alt=\"DE\""))
         #expect(reply.text.contains("class=\"price\""))
         // German catalog: the "Kategorie …" subtitle.
         #expect(try fixture.request("/c/sequencers").text.contains("Kategorie "))

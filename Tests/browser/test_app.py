@@ -22,7 +22,7 @@ WORD = re.compile(r"[^\W\d_]+", re.UNICODE)
 # Every visible text of the page and the texts of its controls (labels, placeholders, titles).
 PAGE_TEXT = """
 const parts = [document.title, document.body.innerText];
-for (const node of document.querySelectorAll('[placeholder], [aria-label], [title], img[alt]:not(.flag), button, option')) {
+for (const node of document.querySelectorAll('[placeholder], [aria-label], [title], img[alt], button, option')) {
   for (const name of ['placeholder', 'aria-label', 'title', 'alt']) {
     const value = node.getAttribute(name);
     if (value) parts.push(value);

@@ -98,6 +98,7 @@ class Behaviour:
         price = self.find(".detail-head .detail-price").text
         facts = dict(zip(self.texts(".facts dt"), self.texts(".facts dd")))
         self.assertEqual(price, facts["Price"])
+        self.screenshot("44-record")
         share = self.find("button.share")
         self.assertTrue(share.is_displayed())
         self.tap(share)
@@ -108,6 +109,19 @@ class Behaviour:
         self.tap(self.find("img.detail-image"))
         self.wait_for(lambda: self.js("return !!document.querySelector('dialog.zoom[open]');"),
                       message="no full-size picture")
+        # Fitted to the screen: the picture fills the dialog's width or height, however small it is.
+        self.wait_for(lambda: self.js(
+            "const i = document.querySelector('dialog.zoom .zoom-image'); return i.complete && i.naturalWidth > 0;"),
+            message="the full-size picture did not load")
+        filled = self.js("""
+            const i = document.querySelector('dialog.zoom .zoom-image');
+            const scale = Math.min(i.clientWidth / i.naturalWidth, i.clientHeight / i.naturalHeight);
+            return Math.max(i.naturalWidth * scale / i.clientWidth, i.naturalHeight * scale / i.clientHeight);
+        """)
+        self.assertGreater(filled, 0.98, "the picture does not fill the screen")
+        if self.size is PHONE:
+            self.assertEqual(self.js("return getComputedStyle(document.querySelector('dialog.zoom')).touchAction;"),
+                             "pinch-zoom")
         self.screenshot("42-zoom")
         self.find("dialog.zoom .zoom-close").send_keys(Keys.ESCAPE)
         self.wait_for(lambda: not self.find_all("dialog.zoom"), message="the picture stayed open")

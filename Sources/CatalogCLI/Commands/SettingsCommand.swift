@@ -55,17 +55,22 @@ struct SettingsCommand: Command {
         "detail-fields", value: "FIELDS",
         help: "the record fields a detail page shows, in order; '' shows every field again",
         parse: SettingsCommand.words)
+    static let rankingField = Option<String?>(
+        "ranking-field", value: "FIELD",
+        help: "a record field that orders results within a tier: -population puts the largest first, rank the "
+            + "smallest (write --ranking-field=-population); '' removes it",
+        parse: { $0.trimmingCharacters(in: .whitespaces) })
     static let json = CommonOptions.json.help(
         "print the settings as GET /api/v1/catalogs/ID/settings shows them, with the catalog's fields")
     static let options: [any OptionDeclaration] = [
         synonyms, stopWords, typoMin, typoExempt, typoExemptFields, searchable, filterable, facets, sortable,
-        listFields, detailFields, json,
+        listFields, detailFields, rankingField, json,
     ]
     static let usage = [
         Usage(
             "ID", .option(synonyms), .option(stopWords), .option(typoMin), .option(typoExempt),
             .option(typoExemptFields), .option(searchable), .option(filterable), .option(facets), .option(sortable),
-            .option(listFields), .option(detailFields), .option(json),
+            .option(listFields), .option(detailFields), .option(rankingField), .option(json),
             .option(CommonOptions.db))
     ]
     static let discussion = """
@@ -79,7 +84,9 @@ struct SettingsCommand: Command {
         Filterable fields and facets are the data's (text fields whose 200 most common values are
         those of at least half of their records, numbers and dates) until listed. List fields and
         detail fields change what the web app's rows and detail pages (and `catalog browse`) show,
-        nothing else. Exports keep the settings.
+        nothing else. A ranking field orders the results of one tier (exact, prefix, typo, …) by a
+        record field, such as a city's population: the tiers stay as they are. Exports keep the
+        settings.
         """
 
     func run(_ context: CommandContext) throws {
@@ -96,12 +103,13 @@ struct SettingsCommand: Command {
         let sortable = try arguments[Self.sortable]
         let listFields = try arguments[Self.listFields]
         let detailFields = try arguments[Self.detailFields]
+        let rankingField = try arguments[Self.rankingField]
         let database = try context.openExisting()
         defer { database.close() }
         let settings: SearchSettings
         if rules.isEmpty && stopWords == nil && lengths == nil && exempt == nil && exemptFields == nil
             && searchable == nil && filterable == nil && facets == nil && sortable == nil && listFields == nil
-            && detailFields == nil
+            && detailFields == nil && rankingField == nil
         {
             settings = try database.read { reader in
                 guard let catalog = try reader.catalog(id) else { throw CLIError.failure("no catalog named \"\(id)\"") }
@@ -127,6 +135,7 @@ struct SettingsCommand: Command {
                     if let sortable { settings.sortableFields = sortable.isEmpty ? nil : sortable }
                     if let listFields { settings.listFields = listFields.isEmpty ? nil : listFields }
                     if let detailFields { settings.detailFields = detailFields.isEmpty ? nil : detailFields }
+                    if let rankingField { settings.rankingField = rankingField.isEmpty ? nil : rankingField }
                     return settings
                 }
             }.settings
@@ -157,6 +166,7 @@ struct SettingsCommand: Command {
         lines.append("sortable:      " + (settings.sortableFields.map(list) ?? "(from the data)"))
         lines.append("list rows:     " + (settings.listFields.map(list) ?? "(the subtitle, or the categories)"))
         lines.append("detail page:   " + (settings.detailFields.map(list) ?? "(every field)"))
+        lines.append("ranking field: " + (settings.rankingField ?? "(none)"))
         return lines
     }
 
@@ -216,6 +226,7 @@ struct SettingsCommand: Command {
         case "sortableFields": option = "--sortable"
         case "listFields": option = "--list-fields"
         case "detailFields": option = "--detail-fields"
+        case "rankingField": option = "--ranking-field"
         default: option = problem.pointer
         }
         return "\(option): \(problem.message)"

@@ -174,7 +174,7 @@ public struct CatalogSearcher {
         // place also in one segment, so that a merge between two pages skips or repeats nothing.
         let keyed =
             switch cursor {
-            case .rankedKey, .orderedKey, .sortedKey: true
+            case .rankedKey, .rankedValueKey, .orderedKey, .sortedKey: true
             case .ranked, .ordered, nil: false
             }
         if isSingle, !keyed, let evaluation = evaluations.first {

@@ -38,6 +38,9 @@ final class Evaluation {
     private let deleted: DeletedDocuments
     /// How sort keys' values compare in this search (``SortKeyOrder``).
     let sortKeyOrder: SortKeyOrder
+    /// The catalog's ranking field (``SearchSettings/rankingField``): within a tier, ranked pages
+    /// follow its order instead of document order; nil without one.
+    let rankingKey: SearchSort.Key?
 
     private var bases: [Int: ChunkBitmap] = [:]
     private var scopedBases: [Int: ChunkBitmap] = [:]
@@ -60,6 +63,7 @@ final class Evaluation {
         request: SearchRequest.Checked, scope: [String], budget: CountBudget, sortKeyOrder: SortKeyOrder
     ) throws {
         self.sortKeyOrder = sortKeyOrder
+        rankingKey = rules.settings.rankingKey
         index = segment.index
         reader = segment.reader
         deleted = segment.deleted
@@ -470,6 +474,9 @@ final class Evaluation {
         var document: Int
         var tier: SearchTier?
         var isExact: Bool
+        /// Where a ranked page's cursor continues after it: its position in the ranking field's
+        /// order (``rankingKey``); nil: its document number.
+        var place: Int? = nil
     }
 
     /// Whether a matching document matches every word without a typo.
@@ -502,19 +509,22 @@ final class Evaluation {
         case .ordered(let position):
             // A cursor of a sorted search: continue from that position in the first tier.
             startDocument = position + 1
-        case .rankedKey, .orderedKey, .sortedKey, nil:
+        case .rankedKey, .rankedValueKey, .orderedKey, .sortedKey, nil:
             break
         }
         let (page, more) = try rankedPage(fromTier: startTier, document: startDocument, limit: limit)
         guard more, let last = page.last else { return (page, nil) }
-        return (page, .ranked(tier: last.tier!.rawValue, document: last.document))
+        return (page, .ranked(tier: last.tier!.rawValue, document: last.place ?? last.document))
     }
 
     /// Up to `limit` results in rank order from document `startDocument` of tier `startTier`
-    /// on, and whether there are more.
+    /// on (with a ranking field: from that position of its order), and whether there are more.
     func rankedPage(fromTier startTier: Int, document startDocument: Int, limit: Int) throws -> (
         [PageEntry], Bool
     ) {
+        if let rankingKey {
+            return try rankingPage(rankingKey, fromTier: startTier, position: startDocument, limit: limit)
+        }
         var page: [PageEntry] = []
         for tier in SearchTier.allCases where tier.rawValue >= startTier {
             let from = tier.rawValue == startTier ? startDocument : 0
@@ -547,7 +557,7 @@ final class Evaluation {
         case .ordered(let last): position = last + 1
         // A cursor of a ranked search: its document number stands in for the position.
         case .ranked(_, let document): position = document + 1
-        case .rankedKey, .orderedKey, .sortedKey, nil: break
+        case .rankedKey, .rankedValueKey, .orderedKey, .sortedKey, nil: break
         }
         let (page, last, more) = try orderedPage(sort: sort, from: position, limit: limit)
         return (page, more ? .ordered(position: last) : nil)
@@ -585,70 +595,130 @@ final class Evaluation {
     /// position of the last, and whether there are more.
     func orderedPage(sort: SearchSort, from start: Int, limit: Int) throws -> ([PageEntry], Int, Bool) {
         let (order, reversed) = try orderDocuments(sort)
-        let count = order.count
-        guard start < count else { return ([], 0, false) }
-        // Every chunk's matches, as one array of words (a sorted order visits the chunks in no
-        // order of theirs, so a walk of a few hundred positions works them all out anyway).
-        let chunks = (count + PostingChunk.size - 1) >> PostingChunk.shift
-        var matching = [UInt64](repeating: 0, count: chunks * ChunkBitmap.wordCount)
-        for chunk in 0..<chunks {
-            let words = try matches(chunk).words
-            let base = chunk * ChunkBitmap.wordCount
-            matching.replaceSubrange(base..<(base + words.count), with: words)
-        }
-        // Many matches fill a page within a short walk along the order; few, or matches the
-        // order puts far apart (a price range in a sort by price), are found at once by their
-        // positions in the order: the walk is cut short at ``walkLimit`` positions and the
-        // positions of every match after it are compared, the smallest kept.
-        var positions: [Int] = []
-        let walkEnd = min(count, start + Self.walkLimit)
-        for position in start..<walkEnd {
-            let candidate = Int(order[reversed ? count - 1 - position : position])
-            if matching[candidate >> 6] & (1 << UInt64(candidate & 63)) != 0 {
-                positions.append(position)
-                if positions.count > limit { break }
-            }
-        }
-        if positions.count <= limit && walkEnd < count {
-            let inOrder = index.positions(of: sort, in: order, order: sortKeyOrder)
-            positions.reserveCapacity(limit + 1)
-            matching.withUnsafeBufferPointer { words in
-                inOrder.withUnsafeBufferPointer { inOrder in
-                    for (wordIndex, word) in words.enumerated() where word != 0 {
-                        var rest = word
-                        while rest != 0 {
-                            let document = wordIndex << 6 + rest.trailingZeroBitCount
-                            rest &= rest - 1
-                            guard document < count else { break }
-                            let stored = Int(inOrder[document])
-                            let position = reversed ? count - 1 - stored : stored
-                            guard position >= walkEnd, positions.count <= limit || position < positions[limit] else {
-                                continue
-                            }
-                            // Kept in order, at most limit + 1 of them.
-                            var low = 0
-                            var high = positions.count
-                            while low < high {
-                                let middle = (low + high) / 2
-                                if positions[middle] < position { low = middle + 1 } else { high = middle }
-                            }
-                            positions.insert(position, at: low)
-                            if positions.count > limit + 1 { positions.removeLast() }
-                        }
-                    }
-                }
-            }
-        }
+        guard start < order.count else { return ([], 0, false) }
+        let positions = try firstPositions(
+            of: allChunks { try matches($0) }, in: order, reversed: reversed, from: start, limit: limit
+        ) { index.positions(of: .sort(sort), in: order, order: sortKeyOrder) }
         var page: [PageEntry] = []
         for position in positions.prefix(limit) {
-            let document = Int(order[reversed ? count - 1 - position : position])
+            let document = Int(order[reversed ? order.count - 1 - position : position])
             page.append(PageEntry(document: document, tier: nil, isExact: try isExact(document)))
         }
         return (page, positions.prefix(limit).last ?? 0, positions.count > limit)
     }
 
-    /// How far a sorted page walks along its order before it compares its matches' positions
-    /// (``orderedPage(sort:from:limit:)``).
+    /// A ranked page of a catalog with a ranking field: tier by tier, each in the field's order
+    /// (``CatalogSearchIndex/rankingOrder(_:_:order:)``: ties, and records without the field
+    /// after them, in document order), from position `start` of tier `startTier` on.
+    private func rankingPage(_ key: SearchSort.Key, fromTier startTier: Int, position start: Int, limit: Int) throws
+        -> ([PageEntry], Bool)
+    {
+        let order = try index.rankingOrder(key, reader, order: sortKeyOrder)
+        var page: [PageEntry] = []
+        for tier in SearchTier.allCases where tier.rawValue >= startTier {
+            let from = tier.rawValue == startTier ? start : 0
+            guard from < order.count else { continue }
+            let matching = try allChunks { chunk in
+                var bitmap = try self.tier(tier, chunk)
+                if !bitmap.isEmpty { bitmap.subtract(try earlierTiers(before: tier.rawValue, chunk)) }
+                return bitmap
+            }
+            // Once the page is full, one more result (of any later tier) says there are more.
+            let wanted = limit - page.count
+            let positions = firstPositions(of: matching, in: order, reversed: false, from: from, limit: wanted) {
+                index.positions(of: .ranking(key), in: order, order: sortKeyOrder)
+            }
+            for position in positions.prefix(wanted) {
+                let document = Int(order[position])
+                page.append(PageEntry(document: document, tier: tier, isExact: try isExact(document), place: position))
+            }
+            if positions.count > wanted { return (page, true) }
+        }
+        return (page, false)
+    }
+
+    /// The value a document ranks by within its tier (``rankingKey``), nil without one.
+    func rankingValue(of document: Int) throws -> [UInt8]? {
+        guard let rankingKey else { return nil }
+        return try index.sortColumn(rankingKey.field, reader, order: sortKeyOrder)?.value(
+            of: document, descending: rankingKey.descending)
+    }
+
+    /// The documents of ``rankingOrder`` in this segment (nil without a ranking field).
+    func rankingOrder() throws -> [UInt32]? {
+        guard let rankingKey else { return nil }
+        return try index.rankingOrder(rankingKey, reader, order: sortKeyOrder)
+    }
+
+    /// Every chunk's documents of `part`, as one array of words (an order visits the chunks in
+    /// no order of theirs, so a walk of a few hundred positions works them all out anyway).
+    private func allChunks(_ part: (Int) throws -> ChunkBitmap) rethrows -> [UInt64] {
+        var words = [UInt64](repeating: 0, count: chunkCount * ChunkBitmap.wordCount)
+        for chunk in 0..<chunkCount {
+            let chunkWords = try part(chunk).words
+            let base = chunk * ChunkBitmap.wordCount
+            words.replaceSubrange(base..<(base + chunkWords.count), with: chunkWords)
+        }
+        return words
+    }
+
+    /// Up to `limit + 1` positions of `order` (read from its end when `reversed`) from `start`
+    /// on whose documents `matching` holds, ascending.
+    ///
+    /// Many matches fill a page within a short walk along the order; few, or matches the order
+    /// puts far apart (a price range in a sort by price), are found at once by their positions
+    /// in the order (`inOrder`: by document, its position): the walk is cut short at
+    /// ``walkLimit`` positions and the positions of every match after it are compared, the
+    /// smallest kept.
+    private func firstPositions(
+        of matching: [UInt64], in order: [UInt32], reversed: Bool, from start: Int, limit: Int,
+        inOrder: () -> [UInt32]
+    ) -> [Int] {
+        let count = order.count
+        var positions: [Int] = []
+        guard start < count else { return positions }
+        let walkEnd = min(count, start + Self.walkLimit)
+        for position in start..<walkEnd {
+            let candidate = Int(order[reversed ? count - 1 - position : position])
+            if matching[candidate >> 6] & (1 << UInt64(candidate & 63)) != 0 {
+                positions.append(position)
+                if positions.count > limit { return positions }
+            }
+        }
+        guard walkEnd < count else { return positions }
+        let inOrder = inOrder()
+        positions.reserveCapacity(limit + 1)
+        matching.withUnsafeBufferPointer { words in
+            inOrder.withUnsafeBufferPointer { inOrder in
+                for (wordIndex, word) in words.enumerated() where word != 0 {
+                    var rest = word
+                    while rest != 0 {
+                        let document = wordIndex << 6 + rest.trailingZeroBitCount
+                        rest &= rest - 1
+                        guard document < count else { break }
+                        let stored = Int(inOrder[document])
+                        let position = reversed ? count - 1 - stored : stored
+                        guard position >= walkEnd, positions.count <= limit || position < positions[limit] else {
+                            continue
+                        }
+                        // Kept in order, at most limit + 1 of them.
+                        var low = 0
+                        var high = positions.count
+                        while low < high {
+                            let middle = (low + high) / 2
+                            if positions[middle] < position { low = middle + 1 } else { high = middle }
+                        }
+                        positions.insert(position, at: low)
+                        if positions.count > limit + 1 { positions.removeLast() }
+                    }
+                }
+            }
+        }
+        return positions
+    }
+
+    /// How far a sorted or ranking page walks along its order before it compares its matches'
+    /// positions (``firstPositions(of:in:reversed:from:limit:inOrder:)``).
     static let walkLimit = 4_096
 }
 

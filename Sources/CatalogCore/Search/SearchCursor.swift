@@ -15,6 +15,8 @@ import Foundation
 /// last result by its place in the order instead, which every segment can find:
 ///
 /// - ranked: `k` and URL-safe base64 of the tier, the rank length, the collation key and the id;
+///   in a catalog with a ranking field (``SearchSettings/rankingField``), `v` and the same with
+///   the record's value of the field (none for a record without it) after the tier;
 /// - sorted by title: `p` and URL-safe base64 of the price (unused today) and the browse key;
 /// - sorted by prices and fields: `s` and URL-safe base64 of each key's value
 ///   (``SortKeyOrder``: what a value is, not a segment's rank of it; none for a record without
@@ -27,6 +29,7 @@ public enum SearchCursor: Sendable, Equatable {
     case ranked(tier: Int, document: Int)
     case ordered(position: Int)
     case rankedKey(tier: Int, length: Int, sortKey: [UInt8], id: String)
+    case rankedValueKey(tier: Int, value: [UInt8]?, length: Int, sortKey: [UInt8], id: String)
     case orderedKey(price: Double?, key: BrowseKey)
     case sortedKey(values: [[UInt8]?], key: BrowseKey)
 
@@ -37,6 +40,11 @@ public enum SearchCursor: Sendable, Equatable {
         case .ordered(let position): "o\(String(position, radix: 36))"
         case .rankedKey(let tier, let length, let sortKey, let id):
             "k" + Self.base64([UInt8(tier)] + Self.u16(length) + Self.u16(sortKey.count) + sortKey + Array(id.utf8))
+        case .rankedValueKey(let tier, let value, let length, let sortKey, let id):
+            "v"
+                + Self.base64(
+                    [UInt8(tier)] + Self.value(value) + Self.u16(length) + Self.u16(sortKey.count) + sortKey
+                        + Array(id.utf8))
         case .orderedKey(let price, let key):
             "p"
                 + Self.base64(
@@ -45,10 +53,26 @@ public enum SearchCursor: Sendable, Equatable {
         case .sortedKey(let values, let key):
             "s"
                 + Self.base64(
-                    [UInt8(values.count)]
-                        + values.flatMap { value in value.map { [1] + Self.u16($0.count) + $0 } ?? [0] }
+                    [UInt8(values.count)] + values.flatMap(Self.value)
                         + Self.u16(key.section) + Self.u16(key.sortKey.count) + key.sortKey + Array(key.id.utf8))
         }
+    }
+
+    /// A sort key's value: 0 for none, or 1, its u16 length and its bytes.
+    private static func value(_ value: [UInt8]?) -> [UInt8] {
+        value.map { [1] + u16($0.count) + $0 } ?? [0]
+    }
+
+    /// A value ``value(_:)`` wrote at `offset`, and the offset after it; nil when malformed.
+    private static func readValue(_ bytes: [UInt8], at offset: Int) -> (value: [UInt8]?, end: Int)? {
+        guard offset < bytes.count else { return nil }
+        let flag = bytes[offset]
+        if flag == 0 { return (nil, offset + 1) }
+        guard flag == 1, bytes.count >= offset + 3 else { return nil }
+        let length = Int(bytes[offset + 1]) | Int(bytes[offset + 2]) << 8
+        let start = offset + 3
+        guard bytes.count >= start + length else { return nil }
+        return (Array(bytes[start..<(start + length)]), start + length)
     }
 
     private static func u16(_ value: Int) -> [UInt8] {
@@ -113,6 +137,13 @@ public enum SearchCursor: Sendable, Equatable {
             Int(bytes[0]) < SearchTier.allCases.count, let (sortKey, id) = Self.key(bytes, at: 3)
         {
             self = .rankedKey(tier: Int(bytes[0]), length: Int(bytes[1]) | Int(bytes[2]) << 8, sortKey: sortKey, id: id)
+        } else if text.hasPrefix("v"), let bytes = Self.bytes(text.dropFirst()), bytes.count >= 4,
+            Int(bytes[0]) < SearchTier.allCases.count, let (value, end) = Self.readValue(bytes, at: 1),
+            bytes.count >= end + 2, let (sortKey, id) = Self.key(bytes, at: end + 2)
+        {
+            self = .rankedValueKey(
+                tier: Int(bytes[0]), value: value, length: Int(bytes[end]) | Int(bytes[end + 1]) << 8,
+                sortKey: sortKey, id: id)
         } else if text.hasPrefix("p"), let bytes = Self.bytes(text.dropFirst()), let flag = bytes.first, flag <= 1,
             bytes.count >= (flag == 1 ? 9 : 1) + 2
         {
@@ -131,19 +162,9 @@ public enum SearchCursor: Sendable, Equatable {
             var offset = 1
             var values: [[UInt8]?] = []
             for _ in 0..<count {
-                guard offset < bytes.count else { throw invalid }
-                let flag = bytes[offset]
-                offset += 1
-                if flag == 0 {
-                    values.append(nil)
-                    continue
-                }
-                guard flag == 1, bytes.count >= offset + 2 else { throw invalid }
-                let length = Int(bytes[offset]) | Int(bytes[offset + 1]) << 8
-                offset += 2
-                guard bytes.count >= offset + length else { throw invalid }
-                values.append(Array(bytes[offset..<(offset + length)]))
-                offset += length
+                guard let (value, end) = Self.readValue(bytes, at: offset) else { throw invalid }
+                values.append(value)
+                offset = end
             }
             guard bytes.count >= offset + 2, let (sortKey, id) = Self.key(bytes, at: offset + 2) else { throw invalid }
             let section = Int(bytes[offset]) | Int(bytes[offset + 1]) << 8

@@ -29,8 +29,10 @@
 ///
 /// Within a tier, shorter titles come first, then the locale's collation order, then the id:
 /// the order documents are numbered in (``CatalogIndexBuilder``), so each tier is walked in
-/// document order and a page stops as soon as it is full. The same query always gives the
-/// same order.
+/// document order and a page stops as soon as it is full. A catalog with a ranking field
+/// (``SearchSettings/rankingField``, such as `-population`) orders each tier by it first (records
+/// without it after those with it), walking the field's order kept per segment
+/// (``CatalogSearchIndex/rankingOrder(_:_:order:)``). The same query always gives the same order.
 ///
 /// When a letter is added to the query, the records that match without a typo are a subset of
 /// the previous ones (a longer run occurs in fewer words, a longer prefix starts fewer), so

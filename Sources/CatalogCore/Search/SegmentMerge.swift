@@ -19,19 +19,34 @@ struct SegmentMerge {
 
     // MARK: - Rank order
 
+    /// A place in rank order: the tier, the ranking field's value (a catalog with one,
+    /// ``SearchSettings/rankingField``; nil for none), the rank length, the collation key and the id.
+    private struct RankPlace {
+        var tier: Int
+        var value: [UInt8]?
+        var length: Int
+        var sortKey: [UInt8]
+        var id: String
+    }
+
     /// One candidate of a ranked page with its place in rank order.
     private struct Ranked {
         var hit: StoredHit
         var entry: Evaluation.PageEntry
-        var length: Int
-        var sortKey: [UInt8]
+        var place: RankPlace
+    }
 
-        func precedes(_ other: Ranked) -> Bool {
-            let (a, b) = (entry.tier!.rawValue, other.entry.tier!.rawValue)
-            if a != b { return a < b }
-            return SegmentMerge.rankPrecedes(
-                (length, sortKey, hit.id), (other.length, other.sortKey, other.hit.id))
+    /// The catalog's ranking field (every segment's evaluation has the same).
+    private var rankingKey: SearchSort.Key? { evaluations[0].rankingKey }
+
+    /// Whether `a` comes before `b` in rank order: tier, ranking value, then ``rankPrecedes(_:_:)``.
+    private func precedes(_ a: RankPlace, _ b: RankPlace) -> Bool {
+        if a.tier != b.tier { return a.tier < b.tier }
+        if let rankingKey {
+            let order = keyOrder.compare(a.value, b.value, rankingKey)
+            if order != 0 { return order < 0 }
         }
+        return Self.rankPrecedes((a.length, a.sortKey, a.id), (b.length, b.sortKey, b.id))
     }
 
     static func rankPrecedes(_ a: (Int, [UInt8], String), _ b: (Int, [UInt8], String)) -> Bool {
@@ -45,65 +60,100 @@ struct SegmentMerge {
         var candidates: [Ranked] = []
         var more = false
         // Each segment's first results, ordered first by what is known without reading records
-        // (tier, rank length): only those up to the page's last such group are read.
-        var found: [(segment: Int, entry: Evaluation.PageEntry, length: Int)] = []
+        // (tier, ranking value, rank length): only those up to the page's last such group are read.
+        typealias Found = (segment: Int, entry: Evaluation.PageEntry, value: [UInt8]?, length: Int)
+        var found: [Found] = []
         for (index, (segment, evaluation)) in zip(segments, evaluations).enumerated() {
             var startTier = 0
-            var startDocument = 0
+            var start = 0
             if let place {
                 startTier = place.tier
-                startDocument = try firstDocument(after: (place.length, place.sortKey, place.id), in: segment)
+                start =
+                    rankingKey == nil
+                    ? try firstDocument(after: (place.length, place.sortKey, place.id), in: segment)
+                    : try firstRankingPosition(after: place, in: segment, evaluation)
             }
-            let (entries, segmentMore) = try evaluation.rankedPage(
-                fromTier: startTier, document: startDocument, limit: limit)
+            let (entries, segmentMore) = try evaluation.rankedPage(fromTier: startTier, document: start, limit: limit)
             more = more || segmentMore
             for entry in entries {
-                found.append((index, entry, segment.index.attributes.length(of: entry.document)))
+                found.append(
+                    (
+                        index, entry, try evaluation.rankingValue(of: entry.document),
+                        segment.index.attributes.length(of: entry.document)
+                    ))
             }
         }
-        func group(_ item: (segment: Int, entry: Evaluation.PageEntry, length: Int)) -> (Int, Int) {
-            (item.entry.tier!.rawValue, item.length)
+        // Negative, zero or positive as `a`'s group comes before, with or after `b`'s.
+        func group(_ a: Found, _ b: Found) -> Int {
+            if a.entry.tier != b.entry.tier { return a.entry.tier!.rawValue < b.entry.tier!.rawValue ? -1 : 1 }
+            if let rankingKey {
+                let order = keyOrder.compare(a.value, b.value, rankingKey)
+                if order != 0 { return order }
+            }
+            return a.length == b.length ? 0 : a.length < b.length ? -1 : 1
         }
-        found.sort { group($0) < group($1) }
+        found.sort { group($0, $1) < 0 }
         more = more || found.count > limit
         if found.count > limit {
-            let last = group(found[limit - 1])
-            found.removeAll { group($0) > last }
+            let last = found[limit - 1]
+            found.removeAll { group($0, last) > 0 }
         }
         for (index, segment) in segments.enumerated() {
-            let entries = found.filter { $0.segment == index }.map(\.entry)
-            for (hit, entry) in try Self.hits(entries, segment) {
-                guard let key = hit.key else { throw StorageError(.engine, "a search hit came without its key") }
+            let mine = found.filter { $0.segment == index }
+            let byDocument = Dictionary(mine.map { ($0.entry.document, $0) }, uniquingKeysWith: { first, _ in first })
+            for (hit, entry) in try Self.hits(mine.map(\.entry), segment) {
+                guard let key = hit.key, let item = byDocument[entry.document] else {
+                    throw StorageError(.engine, "a search hit came without its key")
+                }
                 candidates.append(
                     Ranked(
-                        hit: hit, entry: entry, length: segment.index.attributes.length(of: entry.document),
-                        sortKey: key.sortKey))
+                        hit: hit, entry: entry,
+                        place: RankPlace(
+                            tier: entry.tier!.rawValue, value: item.value, length: item.length, sortKey: key.sortKey,
+                            id: hit.id)))
             }
         }
-        candidates.sort { $0.precedes($1) }
+        candidates.sort { precedes($0.place, $1.place) }
         let page = candidates.prefix(limit)
         let next =
             more
-            ? page.last.map {
-                SearchCursor.rankedKey(
-                    tier: $0.entry.tier!.rawValue, length: $0.length, sortKey: $0.sortKey, id: $0.hit.id)
+            ? page.last.map { last in
+                let place = last.place
+                return rankingKey == nil
+                    ? SearchCursor.rankedKey(
+                        tier: place.tier, length: place.length, sortKey: place.sortKey, id: place.id)
+                    : SearchCursor.rankedValueKey(
+                        tier: place.tier, value: place.value, length: place.length, sortKey: place.sortKey, id: place.id
+                    )
             } : nil
         return (page.map { ($0.hit, $0.entry) }, next)
     }
 
     /// The place a ranked page continues after: the cursor's, or the one a document-number
-    /// cursor names in the first segment.
-    private func rankedPlace(of cursor: SearchCursor?) throws -> (
-        tier: Int, length: Int, sortKey: [UInt8], id: String
-    )? {
+    /// cursor names in the first segment (with a ranking field, a position in its order). A
+    /// cursor made before the catalog had a ranking field starts again from the top.
+    private func rankedPlace(of cursor: SearchCursor?) throws -> RankPlace? {
         switch cursor {
         case nil: return nil
-        case .rankedKey(let tier, let length, let sortKey, let id): return (tier, length, sortKey, id)
-        case .ranked(let tier, let document):
+        case .rankedKey(let tier, let length, let sortKey, let id):
+            guard rankingKey == nil else { return nil }
+            return RankPlace(tier: tier, value: nil, length: length, sortKey: sortKey, id: id)
+        case .rankedValueKey(let tier, let value, let length, let sortKey, let id):
+            return RankPlace(tier: tier, value: value, length: length, sortKey: sortKey, id: id)
+        case .ranked(let tier, let number):
             let first = segments[0]
+            var document = number
+            if let order = try evaluations[0].rankingOrder() {
+                guard number < order.count else {
+                    return RankPlace(tier: tier + 1, value: nil, length: 0, sortKey: [], id: "")
+                }
+                document = Int(order[number])
+            }
             guard document < first.index.count, let key = try first.reader.hits(documents: [document]).first?.key
-            else { return (tier, Int.max, [], "") }
-            return (tier, first.index.attributes.length(of: document), key.sortKey, key.id)
+            else { return RankPlace(tier: tier, value: nil, length: Int.max, sortKey: [], id: "") }
+            return RankPlace(
+                tier: tier, value: try evaluations[0].rankingValue(of: document),
+                length: first.index.attributes.length(of: document), sortKey: key.sortKey, id: key.id)
         case .ordered, .orderedKey, .sortedKey:
             // A cursor of a sorted search: start again from the top.
             return nil
@@ -123,6 +173,28 @@ struct SegmentMerge {
                 throw StorageError(.engine, "the search index names a missing record")
             }
             if Self.rankPrecedes(place, (place.0, key.sortKey, key.id)) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+
+    /// The first position of the segment's ranking order (ranking value, then rank length,
+    /// collation key and id) whose document comes after `place` within a tier.
+    private func firstRankingPosition(after place: RankPlace, in segment: LoadedSegment, _ evaluation: Evaluation)
+        throws -> Int
+    {
+        guard let order = try evaluation.rankingOrder() else { return 0 }
+        var low = 0
+        var high = order.count
+        while low < high {
+            let middle = (low + high) / 2
+            let document = Int(order[middle])
+            guard let key = try segment.reader.hits(documents: [document]).first?.key else {
+                throw StorageError(.engine, "the search index names a missing record")
+            }
+            let other = RankPlace(
+                tier: place.tier, value: try evaluation.rankingValue(of: document),
+                length: segment.index.attributes.length(of: document), sortKey: key.sortKey, id: key.id)
+            if precedes(place, other) { high = middle } else { low = middle + 1 }
         }
         return low
     }
@@ -185,7 +257,7 @@ struct SegmentMerge {
     /// The place a sorted page continues after.
     private func orderedPlace(of cursor: SearchCursor?, sort: SearchSort) throws -> Place? {
         switch cursor {
-        case nil, .ranked, .rankedKey: return nil
+        case nil, .ranked, .rankedKey, .rankedValueKey: return nil
         case .orderedKey(let price, let key):
             // Title orders carry no values; a price cursor of before currencies is a price of
             // the catalog's most common currency.

@@ -269,33 +269,60 @@ extension CatalogSearchIndex {
         return column
     }
 
-    /// The name the shared caches keep an order of `sort` under: title orders are the index's
+    /// What an order the shared caches keep is of: the results of a sort, or the documents by a
+    /// catalog's ranking field with ties in document order (search order: ``SearchTier``'s order
+    /// within a tier), which ranked pages walk tier by tier (``SearchSettings/rankingField``).
+    enum OrderKind {
+        case sort(SearchSort)
+        case ranking(SearchSort.Key)
+    }
+
+    /// The name the shared caches keep an order of `kind` under: title orders are the index's
     /// own (one order, read either way); the others depend on the catalog's main currency and
     /// locale.
-    private static func orderName(_ sort: SearchSort, order: SortKeyOrder) -> String {
-        switch sort {
-        case .relevance, .title, .titleDescending: "title"
-        default: order.mainCurrency + "\0" + order.locale.identifier + "\0" + sort.rawValue
+    private static func orderName(_ kind: OrderKind, order: SortKeyOrder) -> String {
+        switch kind {
+        case .sort(.relevance), .sort(.title), .sort(.titleDescending): "title"
+        case .sort(let sort): order.mainCurrency + "\0" + order.locale.identifier + "\0" + sort.rawValue
+        case .ranking(let key): "r\0" + order.locale.identifier + "\0" + key.text
         }
     }
 
     /// The documents in the order of `sort` (keys other than relevance), from the shared caches
     /// or made now from the keys' columns.
     func sortOrder(_ sort: SearchSort, _ reader: any SearchIndexReading, order: SortKeyOrder) throws -> [UInt32] {
-        let key = SearchCaches.SortKey(index: cacheID, name: "o\0" + Self.orderName(sort, order: order))
+        try cachedOrder(.sort(sort), order: order) {
+            let columns = try sort.keys.map { try sortColumn($0.field, reader, order: order) }
+            return SortColumn.order(keys: sort.keys, columns: columns, browseOrder: try browseOrder(reader))
+        }
+    }
+
+    /// The documents by the ranking field's `key`, records without it last, ties in document
+    /// order; from the shared caches or made now from the field's column.
+    func rankingOrder(_ key: SearchSort.Key, _ reader: any SearchIndexReading, order: SortKeyOrder) throws -> [UInt32] {
+        try cachedOrder(.ranking(key), order: order) {
+            let column = try sortColumn(key.field, reader, order: order)
+            return SortColumn.order(keys: [key], columns: [column], browseOrder: (0..<UInt32(count)).map { $0 })
+        }
+    }
+
+    private func cachedOrder(_ kind: OrderKind, order: SortKeyOrder, make: () throws -> [UInt32]) rethrows
+        -> [UInt32]
+    {
+        let key = SearchCaches.SortKey(index: cacheID, name: "o\0" + Self.orderName(kind, order: order))
         if case .order(let documents)? = SearchCaches.shared.sorts.withLock({ $0.value(for: key, cost: \.bytes) }) {
             return documents
         }
-        let columns = try sort.keys.map { try sortColumn($0.field, reader, order: order) }
-        let documents = SortColumn.order(keys: sort.keys, columns: columns, browseOrder: try browseOrder(reader))
+        let documents = try make()
         SearchCaches.shared.sorts.withLock { $0.insert(.order(documents), for: key, cost: 4 * documents.count) }
         return documents
     }
 
-    /// By document: its position in `documents`, the order of `sort` (``sortOrder(_:_:order:)``,
-    /// or the browse order for title orders); from the shared caches or made now.
-    func positions(of sort: SearchSort, in documents: [UInt32], order: SortKeyOrder) -> [UInt32] {
-        let key = SearchCaches.SortKey(index: cacheID, name: "i\0" + Self.orderName(sort, order: order))
+    /// By document: its position in `documents`, the order of `kind` (``sortOrder(_:_:order:)``,
+    /// ``rankingOrder(_:_:order:)``, or the browse order for title orders); from the shared
+    /// caches or made now.
+    func positions(of kind: OrderKind, in documents: [UInt32], order: SortKeyOrder) -> [UInt32] {
+        let key = SearchCaches.SortKey(index: cacheID, name: "i\0" + Self.orderName(kind, order: order))
         if case .order(let positions)? = SearchCaches.shared.sorts.withLock({ $0.value(for: key, cost: \.bytes) }) {
             return positions
         }

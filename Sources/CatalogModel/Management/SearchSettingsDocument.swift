@@ -7,7 +7,8 @@ import Foundation
 /// Members: `synonyms` (rules as text: `"auto, car"`, `"phone => iphone"`), `stopWords`,
 /// `typos` (`oneTypoFrom`, `twoTyposFrom`, `exemptWords`, `exemptFields`), `searchableFields`,
 /// `filterableFields`, `facetFields` and `sortableFields` (absent or `null`: from the data),
-/// `listFields` and `detailFields` (what rows and detail pages show; `null`: as the original apps). A
+/// `listFields` and `detailFields` (what rows and detail pages show; `null`: as the original apps),
+/// `rankingField` (a field that breaks ties within a tier, `-population`; `null`: none). A
 /// member set to `null` takes its default again; `fields`, which `GET` adds (``CatalogField``), is
 /// read-only and left as it is; any other member is a problem.
 ///
@@ -18,11 +19,11 @@ import Foundation
 public enum SearchSettingsDocument {
     static let members =
         "synonyms, stopWords, typos, searchableFields, filterableFields, facetFields, sortableFields, listFields, "
-        + "detailFields"
+        + "detailFields, rankingField"
     /// The members a document may have; `fields` is shown, never set.
     static let memberNames = [
         "synonyms", "stopWords", "typos", "searchableFields", "filterableFields", "facetFields", "sortableFields",
-        "listFields", "detailFields", "fields",
+        "listFields", "detailFields", "rankingField", "fields",
     ]
     static let typoMembers = "oneTypoFrom, twoTyposFrom, exemptWords, exemptFields"
 
@@ -111,6 +112,9 @@ extension TreeReader {
         }
         if let value = members["detailFields"], value != .null {
             settings.detailFields = strings(value, at: "/detailFields")
+        }
+        if let value = members["rankingField"], value != .null {
+            settings.rankingField = string(value, at: "/rankingField")
         }
         if let value = members["typos"], let typos = object(value, at: "/typos") {
             for (name, member) in typos {

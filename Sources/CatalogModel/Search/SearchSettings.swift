@@ -51,6 +51,14 @@ public struct SearchSettings: Codable, Sendable, Equatable, Hashable {
     /// The record fields a detail page shows, in this order; nil: every field (in the source's
     /// order). The title, picture, categories, price, country and description are always shown.
     public var detailFields: [String]?
+    /// A record field that breaks ties between results of one tier (``rankingKey``), written as
+    /// a sort key: `-population` puts the largest first (a city's population, a popularity),
+    /// `rank` the smallest (a chart position); records without it come after those with it, and
+    /// ties then keep search order (shorter titles first, then the collation, then the id). Nil:
+    /// none. Values compare as `sort=` compares them (numbers before dates before texts). Only
+    /// the order within a tier changes: an exact match still comes before a prefix, a typo after
+    /// both. A change needs no new index.
+    public var rankingField: String?
 
     /// The most synonym rules, and the most stop words or typo-exempt words.
     public static let maxEntries = 1000
@@ -65,7 +73,7 @@ public struct SearchSettings: Codable, Sendable, Equatable, Hashable {
         synonyms: [SynonymRule] = [], stopWords: [String] = [], typos: TypoSettings = TypoSettings(),
         searchableFields: [String] = [SearchSettings.everyField], filterableFields: [String]? = nil,
         facetFields: [String]? = nil, sortableFields: [String]? = nil, listFields: [String]? = nil,
-        detailFields: [String]? = nil
+        detailFields: [String]? = nil, rankingField: String? = nil
     ) {
         self.synonyms = synonyms
         self.stopWords = stopWords
@@ -76,6 +84,7 @@ public struct SearchSettings: Codable, Sendable, Equatable, Hashable {
         self.sortableFields = sortableFields
         self.listFields = listFields
         self.detailFields = detailFields
+        self.rankingField = rankingField
     }
 
     /// Whether `filter=` may name `field` (one of the records' own fields): any field without a
@@ -98,12 +107,35 @@ public struct SearchSettings: Codable, Sendable, Equatable, Hashable {
         return searchableFields.contains(String(field[..<at]))
     }
 
+    /// The ranking field as a sort key (`-population`: descending), nil without one or when it
+    /// does not name a record field (``problems()`` says why).
+    public var rankingKey: SearchSort.Key? {
+        guard let rankingField, Self.rankingProblem(rankingField) == nil else { return nil }
+        let descending = rankingField.hasPrefix("-")
+        return SearchSort.Key(.field(String(rankingField.dropFirst(descending ? 1 : 0))), descending: descending)
+    }
+
+    /// Why `text` is no ranking field, nil when it is one.
+    static func rankingProblem(_ text: String) -> String? {
+        let name = text.hasPrefix("-") ? String(text.dropFirst()) : text
+        if name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return "must name a record field" }
+        if name == "title" || name == "price" {
+            return "must name one of the records' own fields (title and price are not ranking fields)"
+        }
+        if name.utf8.count > SearchSort.maxFieldBytes {
+            return "is longer than \(SearchSort.maxFieldBytes) bytes"
+        }
+        if name.utf8.contains(0) { return "must not contain NUL characters" }
+        if name.hasPrefix("-") || name.contains(",") { return "names one field, with at most one '-' before it" }
+        return nil
+    }
+
     /// Whether these are the settings of a catalog that has none.
     public var isDefault: Bool { self == SearchSettings() }
 
     enum CodingKeys: String, CodingKey {
         case synonyms, stopWords, typos, searchableFields, filterableFields, facetFields, sortableFields, listFields
-        case detailFields
+        case detailFields, rankingField
     }
 
     public init(from decoder: any Decoder) throws {
@@ -118,6 +150,7 @@ public struct SearchSettings: Codable, Sendable, Equatable, Hashable {
         sortableFields = try c.decodeIfPresent([String].self, forKey: .sortableFields)
         listFields = try c.decodeIfPresent([String].self, forKey: .listFields)
         detailFields = try c.decodeIfPresent([String].self, forKey: .detailFields)
+        rankingField = try c.decodeIfPresent(String.self, forKey: .rankingField)
     }
 
     /// What is wrong with these settings, each problem at the JSON pointer of its member as
@@ -175,6 +208,9 @@ public struct SearchSettings: Codable, Sendable, Equatable, Hashable {
         if let sortableFields { fields(sortableFields, at: "/sortableFields") }
         if let listFields { fields(listFields, at: "/listFields") }
         if let detailFields { fields(detailFields, at: "/detailFields") }
+        if let rankingField, let problem = Self.rankingProblem(rankingField) {
+            add("/rankingField", "\(CatalogDocument.quoted(rankingField)) \(problem)")
+        }
         return problems
     }
 }

@@ -86,8 +86,9 @@ enum RowView {
         html.close("li")
     }
 
-    /// The flag of a country (``CountryCode/isAssigned``: an assigned code has one); any other
-    /// value shows as its letters.
+    /// The flag of a country (``CountryCode/isAssigned``: an assigned code has one), read as the
+    /// country's name in the page's language (its `alt` and `title`); any other value shows as
+    /// its letters.
     static func flag(_ country: String, strings: WebStrings, into html: inout HTMLWriter) {
         guard let code = CountryCode(country), let path = ImageStore.flagPath(of: code) else {
             if !country.isEmpty { html.element("span", ["class": "flag code"], text: country.uppercased()) }
@@ -97,7 +98,7 @@ enum RowView {
         html.element(
             "img",
             [
-                "class": "flag", "src": path, "alt": code.text, "title": name, "width": "20", "height": "14",
+                "class": "flag", "src": path, "alt": name, "title": name, "width": "20", "height": "14",
                 "loading": "lazy",
             ])
     }
