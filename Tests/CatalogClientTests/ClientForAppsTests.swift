@@ -1,7 +1,8 @@
-import CatalogClient
 import CatalogTestSupport
 import Foundation
 import Testing
+
+@testable import CatalogClient
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -145,6 +146,22 @@ import Testing
         }
         _ = try await client.items(of: "products", limit: 5)
         #expect(client.staleSince == nil)
+    }
+
+    /// The refusal itself, on every platform: FoundationNetworking marks background
+    /// configurations unavailable, so the transport is told the identifier an app's would carry.
+    @Test func aTransportOfABackgroundSessionRefusesEveryRequest() async throws {
+        let transport = HTTPTransport(
+            configuration: .ephemeral, totalTimeout: nil, backgroundIdentifier: "org.example.catalog.tests")
+        defer { transport.invalidate() }
+        do {
+            _ = try await transport.send(URLRequest(url: URL(string: "http://127.0.0.1:9/api/v1/catalogs")!))
+            Issue.record("a background session sent a request")
+        } catch {
+            #expect(error.code == .invalidArgument)
+            #expect(
+                error.message.contains("background URLSession") && error.message.contains("org.example.catalog.tests"))
+        }
     }
 
     // Background configurations exist on Apple platforms only (FoundationNetworking has none).

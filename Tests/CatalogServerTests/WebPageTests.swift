@@ -46,6 +46,31 @@ import Testing
         #expect(try fixture.request("/search").text.contains("href=\"/c/sequencers\""))
     }
 
+    /// Scope counts say something only while some scope's count is exact: capped in every scope
+    /// ("1,000+" everywhere), they are left out.
+    @Test func scopeCountsCappedEverywhereAreLeftOut() {
+        let scopes = [
+            ScopeDefinition(label: "All", categories: []), ScopeDefinition(label: "Tools", categories: ["Tools"]),
+        ]
+        func buttons(_ counts: [ScopeCount]) -> String {
+            var html = HTMLWriter()
+            ListPage.scopeButtons(
+                scopes, counts: counts, state: ListState(), category: nil, strings: WebStrings.forLocale("en"),
+                into: &html)
+            return html.output
+        }
+        let capped = buttons([
+            ScopeCount(label: "All", count: 1000, capped: true), ScopeCount(label: "Tools", count: 1000, capped: true),
+        ])
+        #expect(capped.contains("class=\"scope\"") && !capped.contains("class=\"count\""))
+        let mixed = buttons([
+            ScopeCount(label: "All", count: 1000, capped: true), ScopeCount(label: "Tools", count: 12),
+        ])
+        #expect(mixed.contains(">1,000+</span>") && mixed.contains(">12</span>"))
+        // Each button says which categories it selects (the offline search reads them).
+        #expect(mixed.contains("data-categories=\"[&quot;Tools&quot;]\""))
+    }
+
     @Test func listHasSectionsRailAndRows() throws {
         let reply = try fixture.request("/c/products")
         #expect(reply.status == 200)

@@ -136,12 +136,55 @@ class Behaviour:
         finally:
             self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
 
+    def test_a_recipe_prints_as_a_recipe(self):
+        # Its title, picture, facts and the whole method, without the bars, tabs and buttons.
+        self.open("/c/cookbook/i/r01")
+        self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+        try:
+            shown = self.js("""
+                const display = (s) => { const n = document.querySelector(s); return n ? getComputedStyle(n).display : null; };
+                return {bar: display('header.bar'), tabs: display('nav.tabs'), actions: display('.detail-actions'),
+                        title: display('.detail-title'), facts: display('.facts'), description: display('.description')};""")
+            self.assertEqual((shown["bar"], shown["tabs"], shown["actions"]), ("none", "none", "none"), shown)
+            for part in ("title", "facts", "description"):
+                self.assertNotIn(shown[part], (None, "none"), "%s not printed" % part)
+            method = self.find(".description").text
+            self.assertGreater(len(method), 100, "the method is not printed whole")
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+
     def test_a_short_list_has_no_rail_and_a_flat_list_no_gutter(self):
         self.open("/c/sequencers")
         self.assertEqual(self.find_all("#rail"), [])
         row = self.find("#sections .row .row-link")
         padding = float(self.js("return parseFloat(getComputedStyle(arguments[0]).paddingRight);", row))
         self.assertLess(padding, 20, "a flat list keeps the rail's gutter")
+
+    def test_a_flat_lists_rows_stay_put_when_search_opens(self):
+        # On a phone the results take the rows' place (a wide screen puts the filter panel beside them).
+        if self.size is not PHONE:
+            self.skipTest("a wide screen's search has its filter panel beside the results")
+        self.open("/c/sequencers")
+        first = self.find("#sections .row .title")
+        before = self.rect(first)
+        title = first.text
+        self.find("#q").click()
+        self.wait_for(lambda: self.find_all("#results .row"), message="search did not open")
+        self.settle()
+        row = next(r for r in self.find_all("#results .row .title") if r.text == title)
+        after = self.rect(row)
+        self.assertAlmostEqual(before["left"], after["left"], delta=1, msg="the rows moved sideways")
+        self.assertAlmostEqual(before["width"], after["width"], delta=1, msg="the rows changed width")
+
+    def test_a_missing_record_keeps_the_catalogs_tabs_and_a_way_back(self):
+        self.allowed_console.append("404")
+        self.open("/c/cookbook/i/no-such-recipe")
+        self.assertEqual(self.find(".error-status").text, "404")
+        self.assertTrue(self.find("nav.tabs").is_displayed(), "no tab bar on a missing record's page")
+        back = self.find("#error-back")
+        self.assertEqual(back.text, "Szakácskönyv")
+        self.tap(back)
+        self.wait_for(lambda: self.path() == "/c/cookbook", message="the way back did not lead to the catalog")
 
     def test_the_home_page_searches_every_catalog(self):
         self.open("/")
@@ -169,8 +212,10 @@ class Behaviour:
         # (the search fields turn the browser's own suggestions off: they would cover the results).
         options = {"rules": {"autocomplete-valid": {"enabled": False}}}
         paths = ["/", "/search?q=paprika", "/c/products", "/c/products?q=ca&search=1", "/c/products/i/p001",
-                 "/c/cookbook/hot", "/c/cookbook/categories", "/c/sequencers", "/signin", "/c/no-such-catalog"]
-        self.allowed_console.append("404")  # the page of a catalog that does not exist
+                 "/c/cookbook/hot", "/c/cookbook/categories", "/c/cookbook/favorites", "/c/cookbook/i/r01",
+                 "/c/sequencers", "/c/sequencers?q=o&search=1&scope=Apple", "/signin", "/c/no-such-catalog",
+                 "/c/cookbook/i/no-such-recipe"]
+        self.allowed_console.append("404")  # the pages of a catalog and a record that do not exist
         failures = []
         for scheme in ("light", "dark"):
             self.driver.execute_cdp_cmd(

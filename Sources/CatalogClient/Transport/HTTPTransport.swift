@@ -37,10 +37,12 @@ final class HTTPTransport: Sendable {
     private let session: URLSession
     private let transfers: TransferTable
 
-    /// A transport with `configuration` (copied: the caller's is never changed).
-    init(configuration: URLSessionConfiguration, totalTimeout: TimeInterval?) {
+    /// A transport with `configuration` (copied: the caller's is never changed); refusing every
+    /// request when `configuration` (or, where the platform has none, `backgroundIdentifier`)
+    /// names a background session.
+    init(configuration: URLSessionConfiguration, totalTimeout: TimeInterval?, backgroundIdentifier: String? = nil) {
         self.totalTimeout = totalTimeout
-        backgroundIdentifier = configuration.identifier
+        self.backgroundIdentifier = configuration.identifier ?? backgroundIdentifier
         transfers = TransferTable()
         session = .transport(configuration: configuration, delegate: transfers) { copy in
             // The limits are the transport's; the session's own must not cut in first.
