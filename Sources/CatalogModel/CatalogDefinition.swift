@@ -127,7 +127,14 @@ public struct CatalogDefinition: Codable, Sendable, Equatable {
     /// The label of a field (a role's raw value or an extra field's name) in `language`, when
     /// the definition gives one: the exact language, else its primary subtag (`de` for `de-AT`).
     public func fieldLabel(_ field: String, language: String) -> String? {
-        guard let labels = fieldLabels[field] else { return nil }
+        Self.fieldLabel(field, language: language, in: fieldLabels)
+    }
+
+    /// The label of `field` in `language` among `labels` (a field, then a language and its label):
+    /// the exact language, else its primary subtag. The one rule for a definition and a
+    /// ``CatalogDetail``.
+    static func fieldLabel(_ field: String, language: String, in labels: [String: [String: String]]) -> String? {
+        guard let labels = labels[field] else { return nil }
         if let label = labels[language] { return label }
         let primary = language.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map(String.init) ?? language
         return labels[primary]

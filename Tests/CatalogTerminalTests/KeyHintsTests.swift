@@ -47,18 +47,18 @@ import Testing
     @Test func narrowLinesKeepTheImportantKeys() {
         let list = BrowserViewTests.state()
         let wide = BrowserView.status(list, width: 120).text
-        for hint in ["a–z", "/ suchen", "Tab", "Enter", "* favoriten", "Esc zurück", "? help", "q quit"] {
+        for hint in ["a–z", "/ suchen", "Tab", "Enter", "* merken", "Esc zurück", "? Hilfe", "q beenden"] {
             #expect(wide.contains(hint), "\(hint) in \(wide)")
         }
         let at60 = BrowserView.status(list, width: 60).text
-        #expect(at60.contains("/ suchen") && at60.contains("? help") && at60.contains("Esc zurück"))
+        #expect(at60.contains("/ suchen") && at60.contains("? Hilfe") && at60.contains("Esc zurück"))
         let at40 = BrowserView.status(list, width: 40).text
-        #expect(at40.contains("? help") && at40.contains("/ suchen") && !at40.contains("a–z"))
+        #expect(at40.contains("? Hilfe") && at40.contains("/ suchen") && !at40.contains("a–z"))
         var search = list
         search.search = BrowserState.Search(line: LineEditor("tee"), total: 7)
         let searching = BrowserView.status(search, width: 40).text
-        #expect(searching.contains("7 Treffer") && searching.contains("Esc close"))
-        #expect(!searching.contains("? help"))  // `?` is typed into the search
+        #expect(searching.contains("7 Treffer") && searching.contains("Esc schließen"))
+        #expect(!searching.contains("? Hilfe"))  // `?` is typed into the search
     }
 
     @Test func signOutShowsWhenSignedIn() {
@@ -182,13 +182,13 @@ import Testing
         Self.press(browser, .character("?"))
         let all = BrowserView.helpLines(browser.state).map(\.text).joined(separator: "\n")
         var seen = Set(BrowserView.frame(browser.state, width: 40, height: 12).rows.map(\.text))
-        #expect(!seen.contains { $0.contains("cancel") })
+        #expect(!seen.contains { $0.contains("abbrechen") })
         for _ in 0..<60 {
             Self.press(browser, .down)
             seen.formUnion(BrowserView.frame(browser.state, width: 40, height: 12).rows.map(\.text))
         }
         #expect(browser.state.showingHelp)
-        for key in ["Ctrl-W", "cancel", "Ctrl-R", "reload catalogs"] {
+        for key in ["Ctrl-W", "abbrechen", "Ctrl-R", "Kataloge neu laden"] {
             #expect(all.contains(key) && seen.contains { $0.contains(key) }, "\(key)")
         }
         Self.press(browser, .pageUp, .up)
@@ -226,7 +226,7 @@ import Testing
     @Test func starWhileSignedOutSignsInFirstAndOfflineSaysWhy() {
         let offline = Self.browser(offline: true)
         Self.press(offline, .character("*"))
-        #expect(offline.state.message?.text.contains("offline snapshot") == true)
+        #expect(offline.state.message?.text.contains("Offline-Kopie") == true)
         #expect(offline.state.screen == .catalog)
         let client = CatalogClient(baseURL: URL(string: "http://127.0.0.1:9")!, token: nil, timeout: 1)
         let online = Browser(source: NoSource(), client: client, offline: false) { _ in }
@@ -260,7 +260,7 @@ import Testing
         var iterator = events.makeAsyncIterator()
         let answer = try #require(await iterator.next())
         browser.handle(answer)
-        #expect(browser.state.message?.text.contains("favorite queued") == true)
+        #expect(browser.state.message?.text.contains("Favorit vorgemerkt") == true)
         #expect(browser.state.favoriteIDs.contains(record.id))
         let pending = await queue.pending
         #expect(pending.map(\.item) == [record.id] && pending.first?.isFavorite == true)

@@ -163,7 +163,7 @@ import Testing
         #expect(state.detail?.deleted == true)
         #expect(!state.list.contains("3") && state.search?.results.contains("3") == false)
         let shown = BrowserView.detail(state, width: 80, height: 24).map(\.text)
-        #expect(shown.contains { $0.contains("this record was deleted") })
+        #expect(shown.contains { $0.contains("This record was deleted.") })
 
         // A record the list has not loaded is to be placed.
         let done16 = state.apply(

@@ -142,7 +142,7 @@ import Testing
         let text = BrowserView.frame(state, width: 80, height: 24).text
         for expected in [
             "Kategorie: Tee", "Preis: 2.00 EUR", "Menge: 7", "Land: AT 🇦🇹", "weight: 1.50", "origin: Tirol",
-            "(Keine Daten hinterlegt)", "id: x",
+            "(Keine Daten hinterlegt)", "Kennung: x",
         ] {
             #expect(text.contains(expected), "\(expected)")
         }

@@ -147,10 +147,10 @@ class Pane:
         self.tmux("kill-server")
 
 
-def pane_record(pane):
-    """The id of the record on a detail page (its last field)."""
+def pane_record(pane, label="id"):
+    """The id of the record on a detail page (its last field, `label` in the catalog's language)."""
     for line in reversed(pane.screen().splitlines()):
-        if line.strip().startswith("id:"):
+        if line.strip().startswith(f"{label}:"):
             return line.split(":", 1)[1].strip()
     raise AssertionError(f"no id on the screen:\n{pane.screen()}")
 
@@ -342,7 +342,7 @@ class BrowseTests(unittest.TestCase):
 
         pane = self.browse(f"{self.server.url} --catalog zz-live")
         pane.wait_for("Cseresznye")
-        pane.wait_for("● live")
+        pane.wait_for("● élő")
         # A changed record is changed where it stands.
         cli("set", "zz-live", "l2", "subtitle=friss áru")
         screen = pane.wait_for("friss áru")
@@ -361,13 +361,13 @@ class BrowseTests(unittest.TestCase):
         # The cursor moved to Dinnye when Cseresznye left, and stayed on it when Citrom came:
         # the detail page of a record that changes shows its new values, of one deleted says so.
         pane.send("Enter")
-        pane.wait_for("id: ")  # "gyümölcs 4" is on the list too
+        pane.wait_for("Azonosító: ")  # "gyümölcs 4" is on the list too
         pane.wait_for("gyümölcs 4")
-        self.assertEqual(pane_record(pane), "l4")
+        self.assertEqual(pane_record(pane, "Azonosító"), "l4")
         cli("set", "zz-live", "l4", "subtitle=érett")
         pane.wait_for("érett")
         cli("rm", "zz-live", "l4")
-        pane.wait_for("this record was deleted")
+        pane.wait_for("Ezt a tételt törölték.")
         self.assertIn("érett", pane.screen())
 
     def test_help_esc_goes_back_and_q_quits(self):
@@ -389,11 +389,11 @@ class BrowseTests(unittest.TestCase):
         pane.send("Down", "Down", "Enter")
         pane.wait_for("Klangwerk Studio")
         pane.send("Enter")
-        pane.wait_for("id: ")
+        pane.wait_for("Kennung: ")  # the German catalog's words from here on
         pane.type("?")
-        pane.wait_for("any key closes")
+        pane.wait_for("jede Taste schließt")
         pane.send("Escape")  # the help closes to the record
-        self.assertIn("id: ", pane.wait_gone("any key closes"))
+        self.assertIn("Kennung: ", pane.wait_gone("jede Taste schließt"))
         pane.send("Escape")  # the record goes back to the list
         pane.wait_for("/ suchen")
         pane.send("Escape")  # the list goes back to the catalogs
@@ -403,12 +403,49 @@ class BrowseTests(unittest.TestCase):
         pane.wait_until(lambda lines: pane.tmux("display", "-p", "-t", pane.name, "#{alternate_on}").strip() == "0",
                         "q quitting")
 
+    # The English words the screens of a German or Hungarian catalog used to show (whole words;
+    # "live", "offline" and "Server" are German words too, End and Tab are keys).
+    ENGLISH = {
+        "help", "quit", "open", "move", "reload", "scope", "edit", "close", "jump", "view", "scroll", "next",
+        "field", "cancel", "more", "any", "key", "keys", "closes", "everywhere", "lists", "record", "this",
+        "never", "quits", "redraw", "page", "first", "last", "previous", "index", "catalogs", "start", "delete",
+        "character", "word", "pick", "result", "results", "image", "id", "connecting", "reconnecting", "deleted",
+        "favorite", "favorites", "queued", "sent", "snapshot", "the", "cannot", "please",
+    }
+
+    def english_words(self, screen):
+        words = "".join(char if char.isalpha() else " " for char in screen).split()
+        return sorted({word for word in words if word.lower() in self.ENGLISH})
+
+    def test_a_german_catalog_shows_no_english(self):
+        pane = self.browse(f"{self.server.url} --catalog sequencers", width=100, height=40)
+        pane.wait_for("Spurwechsel")
+        screens = {"list": pane.wait_for("● live")}
+        pane.type("?")
+        screens["help"] = pane.wait_for("jede Taste schließt")
+        self.assertIn("Wort löschen", screens["help"])
+        pane.send("Escape")
+        pane.wait_gone("jede Taste schließt")
+        pane.type("/")
+        pane.type("o")
+        screens["search"] = pane.wait_for("Alle 5")
+        self.assertIn("Esc schließen", screens["search"])
+        pane.send("Enter")
+        screens["record"] = pane.wait_for("Kennung: ")
+        self.assertIn("Esc zurück", screens["record"])
+        pane.type("?")
+        screens["help over the record"] = pane.wait_for("jede Taste schließt")
+        pane.send("Escape")
+        pane.wait_gone("jede Taste schließt")
+        for name, screen in screens.items():
+            self.assertEqual(self.english_words(screen), [], f"English on the {name}:\n{screen}")
+
     def test_the_bottom_line_shortens_whole_hints(self):
         for width in (60, 40):
             pane = self.browse(f"{self.server.url} --catalog sequencers", width=width, height=20)
             pane.wait_for("Spurwechsel")
-            pane.wait_for("● live")  # the live hint's own "connecting…" is gone
-            bottom = pane.wait_for("? help").splitlines()[-1]
+            pane.wait_for("● live")  # the live hint's own "verbinde…" is gone
+            bottom = pane.wait_for("? Hilfe").splitlines()[-1]
             self.assertNotIn("…", bottom)
             self.assertLessEqual(columns(bottom.rstrip()), width)
             self.assertIn("/ suchen", bottom)
@@ -491,17 +528,17 @@ class BrowseTests(unittest.TestCase):
                 with urllib.request.urlopen(request) as answer:
                     return {(entry["catalog"], entry["item"]) for entry in json.load(answer)["favorites"]}
 
-            pane.wait_for("● live")
+            pane.wait_for("● élő")
             before = favorites()
             server.stop()
-            pane.wait_for("reconnecting")
+            pane.wait_for("újrakapcsolódás")
             pane.send("Down")
             pane.type("*")
-            pane.wait_for("favorite queued: sent once the server is back")
+            pane.wait_for("Kedvenc félretéve: elküldjük, amint a szerver újra elérhető.")
             self.assertNotIn("Jelszó", pane.screen())  # no sign-in that cannot work
             server = Server(self.work, port=port)
             # Sent once the feed is live again: the server has the change.
-            pane.wait_for("queued favorites sent: 1")
+            pane.wait_for("Félretett kedvencek elküldve: 1")
             # The app says so once the server has answered: the change is there.
             self.assertNotEqual(favorites(), before, "the queued favorite reached the server")
         finally:

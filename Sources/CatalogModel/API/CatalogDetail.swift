@@ -80,6 +80,17 @@ public struct CatalogDetail: Codable, Sendable, Hashable, Identifiable {
             id: id, title: title, locale: locale, count: count, visibility: visibility, description: description)
     }
 
+    /// The label the catalog gives a field (a role's raw value or an extra field's name) in its
+    /// own language, as ``CatalogDefinition/fieldLabel(_:language:)`` reads it; nil when it gives
+    /// none.
+    ///
+    /// ```swift
+    /// detail.fieldLabel("complexity")   // "Elkészítési idő" when labels has {"hu": …}
+    /// ```
+    public func fieldLabel(_ field: String) -> String? {
+        CatalogDefinition.fieldLabel(field, language: locale, in: labels)
+    }
+
     /// What an administrator may change of the catalog.
     public var settings: CatalogSettings {
         var mapping: [Role: String] = [:]

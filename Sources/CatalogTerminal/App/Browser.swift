@@ -336,7 +336,7 @@ final class Browser {
         guard let client, !state.offline else {
             // A snapshot has no server to sign in to nor to send favorites to later.
             state.message = BrowserState.Message(
-                text: "favorites need a server: this is an offline snapshot", isError: false, canRetry: false)
+                text: state.phrases.favoritesNeedServer, isError: false, canRetry: false)
             return
         }
         guard client.token != nil else {
@@ -420,7 +420,7 @@ final class Browser {
             state.live = .off
             if error.code == .notFound {
                 state.message = BrowserState.Message(
-                    text: "catalog \"\(catalog)\" was deleted", isError: true, canRetry: false)
+                    text: state.phrases.catalogDeleted, isError: true, canRetry: false)
             } else {
                 show(error)
             }
@@ -480,14 +480,15 @@ final class Browser {
             if sent {
                 loadFavorites()
             } else {
-                let signIn = client?.token == nil ? " and you have signed in" : ""
+                let phrases = state.phrases
                 state.message = BrowserState.Message(
-                    text: "favorite queued: sent once the server is back\(signIn)", isError: false, canRetry: false)
+                    text: client?.token == nil ? phrases.favoriteQueuedUntilSignIn : phrases.favoriteQueued,
+                    isError: false, canRetry: false)
             }
         case .favoritesSynced(.success(let report)):
             guard report.sent > 0 || report.superseded > 0 || report.dropped > 0 else { return }
             state.message = BrowserState.Message(
-                text: "queued favorites sent: \(report.sent)", isError: false, canRetry: false)
+                text: "\(state.phrases.queuedFavoritesSent) \(report.sent)", isError: false, canRetry: false)
             loadFavorites()
         case .favoritesSynced(.failure):
             // Still away, or signed out: the queue keeps them for the next time.
@@ -610,14 +611,27 @@ final class Browser {
         }
     }
 
-    /// A failure as the bottom line: one sentence, and Ctrl-R to try again when it may help.
+    /// A failure as the bottom line: one sentence in the catalog's language, and Ctrl-R to try
+    /// again when it may help.
     private func show(_ error: CatalogClientError) {
-        let phrases = state.phrases
         if error.isConnectivity { state.serverAway = true }
-        let text = error.isConnectivity ? "\(phrases.unreachable) (\(error.message))" : error.message
         state.message = BrowserState.Message(
-            text: text, isError: true,
+            text: Self.sentence(for: error, in: state.phrases), isError: true,
             canRetry: error.isConnectivity || error.code == .unavailable || error.code == .server)
+    }
+
+    /// What the bottom line says for a failure: the server's own message is English, so each kind
+    /// of failure has a sentence of ``CatalogPhrases``.
+    static func sentence(for error: CatalogClientError, in phrases: CatalogPhrases) -> String {
+        if error.isConnectivity { return phrases.unreachable }
+        switch error.code {
+        case .unauthorized where error.apiCode == "sign_in_failed": return phrases.wrongCredentials
+        case .unauthorized: return phrases.signInFirst
+        case .notFound: return phrases.notFound
+        case .unavailable, .tooManyRequests: return phrases.serverBusy
+        case .server, .http, .decoding: return phrases.serverFailed
+        default: return phrases.requestRefused
+        }
     }
 
     func clampScroll() {

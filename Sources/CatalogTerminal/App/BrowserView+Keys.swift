@@ -2,56 +2,58 @@ import CatalogModel
 import Foundation
 
 /// The bottom line's key hints and the help screen: the keys that apply where the user is,
-/// shortened by priority to the width, never cut in the middle of a hint.
+/// shortened by priority to the width, never cut in the middle of a hint; what each key does in
+/// the open catalog's language (``CatalogPhrases``).
 extension BrowserView {
     /// The keys of the current screen, in the order shown.
     static func hints(_ state: BrowserState) -> [KeyHint] {
         let phrases = state.phrases
         let signedIn = state.signedInAs != nil
-        let help = KeyHint("?", "help", priority: 0)
-        let quit = KeyHint("q", "quit", priority: 2)
+        let help = KeyHint("?", phrases.keyHelp, priority: 0)
+        let quit = KeyHint("q", phrases.keyQuit, priority: 2)
         let signOut = KeyHint("o", phrases.signOut.lowercased(), priority: 4)
         if state.showingHelp {
-            return [KeyHint("↑↓", "more", priority: 1), KeyHint("", "any key closes", priority: 0)]
+            return [KeyHint("↑↓", phrases.keyMore, priority: 1), KeyHint("", phrases.anyKeyCloses, priority: 0)]
         }
         switch state.screen {
         case .catalogs:
             return [
-                KeyHint("↑↓", "move", priority: 5), KeyHint("Enter", "open", priority: 1),
+                KeyHint("↑↓", phrases.keyMove, priority: 5), KeyHint("Enter", phrases.keyOpen, priority: 1),
                 signedIn ? signOut : KeyHint("s", phrases.signIn.lowercased(), priority: 4),
-                KeyHint("r", "reload", priority: 6), help, quit,
+                KeyHint("r", phrases.keyReload, priority: 6), help, quit,
             ]
         case .catalog where state.search != nil:
             let search = state.search!
             return [
                 KeyHint("\(search.total)\(search.totalCapped ? "+" : "")", phrases.results, priority: 0),
-                KeyHint("Tab", "scope", priority: 3), KeyHint("↑↓", "move", priority: 4),
-                KeyHint("Enter", "open", priority: 2), KeyHint("←→", "edit", priority: 5),
-                KeyHint("Esc", "close", priority: 1),
+                KeyHint("Tab", phrases.keyScope, priority: 3), KeyHint("↑↓", phrases.keyMove, priority: 4),
+                KeyHint("Enter", phrases.keyOpen, priority: 2), KeyHint("←→", phrases.keyEdit, priority: 5),
+                KeyHint("Esc", phrases.keyClose, priority: 1),
             ]
         case .catalog:
             var hints: [KeyHint] = []
             if state.jumpLetters.isEmpty || Date().timeIntervalSince(state.lastJumpKey) > 0.8 {
-                if state.tab == .list { hints.append(KeyHint("a–z", "jump", priority: 7)) }
+                if state.tab == .list { hints.append(KeyHint("a–z", phrases.keyJump, priority: 7)) }
             } else {
                 hints.append(KeyHint("[\(state.jumpLetters.uppercased())]", "", priority: 0))
             }
             hints.append(KeyHint("/", phrases.search.lowercased(), priority: 1))
-            if state.tabs.count > 1 { hints.append(KeyHint("Tab", "view", priority: 5)) }
-            hints.append(KeyHint("Enter", "open", priority: 3))
-            hints.append(KeyHint("*", phrases.favorites.lowercased(), priority: 6))
+            if state.tabs.count > 1 { hints.append(KeyHint("Tab", phrases.keyView, priority: 5)) }
+            hints.append(KeyHint("Enter", phrases.keyOpen, priority: 3))
+            hints.append(KeyHint("*", phrases.keyFavorite, priority: 6))
             if !atTop(state) { hints.append(KeyHint("Esc", phrases.back.lowercased(), priority: 2)) }
             if signedIn, state.tab != .list { hints.append(signOut) }
             return hints + [help, quit]
         case .detail:
             return [
-                KeyHint("Esc", phrases.back.lowercased(), priority: 1), KeyHint("↑↓", "scroll", priority: 3),
-                KeyHint("*", phrases.favorites.lowercased(), priority: 4),
+                KeyHint("Esc", phrases.back.lowercased(), priority: 1), KeyHint("↑↓", phrases.keyScroll, priority: 3),
+                KeyHint("*", phrases.keyFavorite, priority: 4),
             ] + (signedIn ? [signOut] : []) + [help, quit]
         case .signIn:
             return [
-                KeyHint("Tab", "next field", priority: 2), KeyHint("Enter", phrases.signIn.lowercased(), priority: 1),
-                KeyHint("Esc", "cancel", priority: 0),
+                KeyHint("Tab", phrases.keyNextField, priority: 2),
+                KeyHint("Enter", phrases.signIn.lowercased(), priority: 1),
+                KeyHint("Esc", phrases.keyCancel, priority: 0),
             ]
         }
     }
@@ -91,48 +93,51 @@ extension BrowserView {
         let back = phrases.back
         return [
             (
-                "Everywhere",
+                phrases.everywhere,
                 [
-                    KeyHint("?", "this help", priority: 0), KeyHint("q", "quit", priority: 0),
-                    KeyHint("Ctrl-C", "quit", priority: 0),
-                    KeyHint("Esc", "\(back) (never quits)", priority: 0),
-                    KeyHint("Ctrl-R", phrases.retry, priority: 0), KeyHint("Ctrl-L", "redraw", priority: 0),
+                    KeyHint("?", phrases.thisHelp, priority: 0), KeyHint("q", phrases.keyQuit, priority: 0),
+                    KeyHint("Ctrl-C", phrases.keyQuit, priority: 0),
+                    KeyHint("Esc", phrases.backNeverQuits, priority: 0),
+                    KeyHint("Ctrl-R", phrases.retry, priority: 0), KeyHint("Ctrl-L", phrases.redraw, priority: 0),
                 ]
             ),
             (
-                "Lists",
+                phrases.lists,
                 [
-                    KeyHint("↑ ↓", "move", priority: 0), KeyHint("PgUp PgDn", "page", priority: 0),
-                    KeyHint("Home End", "first, last", priority: 0), KeyHint("Enter →", "open", priority: 0),
-                    KeyHint("← Bksp", back, priority: 0), KeyHint("Tab S-Tab", "next, previous view", priority: 0),
-                    KeyHint("a–z A–Z", "jump in the index", priority: 0), KeyHint("/", phrases.search, priority: 0),
+                    KeyHint("↑ ↓", phrases.keyMove, priority: 0), KeyHint("PgUp PgDn", phrases.pageUpDown, priority: 0),
+                    KeyHint("Home End", phrases.firstLast, priority: 0),
+                    KeyHint("Enter →", phrases.keyOpen, priority: 0), KeyHint("← Bksp", back, priority: 0),
+                    KeyHint("Tab S-Tab", phrases.nextPreviousView, priority: 0),
+                    KeyHint("a–z A–Z", phrases.jumpInIndex, priority: 0), KeyHint("/", phrases.search, priority: 0),
                     KeyHint("*", phrases.addFavorite, priority: 0), KeyHint("s", phrases.signIn, priority: 0),
-                    KeyHint("o", phrases.signOut, priority: 0), KeyHint("r", "reload catalogs", priority: 0),
+                    KeyHint("o", phrases.signOut, priority: 0), KeyHint("r", phrases.reloadCatalogs, priority: 0),
                 ]
             ),
             (
                 phrases.search,
                 [
-                    KeyHint("← → Home End", "move the cursor", priority: 0),
-                    KeyHint("Ctrl-A Ctrl-E", "start, end", priority: 0),
-                    KeyHint("Bksp Del", "delete a character", priority: 0),
-                    KeyHint("Ctrl-U", "delete to the start", priority: 0),
-                    KeyHint("Ctrl-W", "delete a word", priority: 0), KeyHint("Tab S-Tab", "scope", priority: 0),
-                    KeyHint("↑ ↓ Enter", "pick a result", priority: 0), KeyHint("Esc", "close", priority: 0),
+                    KeyHint("← → Home End", phrases.moveCursor, priority: 0),
+                    KeyHint("Ctrl-A Ctrl-E", phrases.startEnd, priority: 0),
+                    KeyHint("Bksp Del", phrases.deleteCharacter, priority: 0),
+                    KeyHint("Ctrl-U", phrases.deleteToStart, priority: 0),
+                    KeyHint("Ctrl-W", phrases.deleteWord, priority: 0),
+                    KeyHint("Tab S-Tab", phrases.keyScope, priority: 0),
+                    KeyHint("↑ ↓ Enter", phrases.pickResult, priority: 0),
+                    KeyHint("Esc", phrases.keyClose, priority: 0),
                 ]
             ),
             (
-                "Record",
+                phrases.record,
                 [
-                    KeyHint("↑ ↓ PgUp PgDn", "scroll", priority: 0), KeyHint("*", phrases.addFavorite, priority: 0),
-                    KeyHint("Esc ←", back, priority: 0),
+                    KeyHint("↑ ↓ PgUp PgDn", phrases.keyScroll, priority: 0),
+                    KeyHint("*", phrases.addFavorite, priority: 0), KeyHint("Esc ←", back, priority: 0),
                 ]
             ),
             (
                 phrases.signIn,
                 [
-                    KeyHint("Tab ↑ ↓", "next field", priority: 0), KeyHint("Enter", phrases.signIn, priority: 0),
-                    KeyHint("Esc", "cancel", priority: 0),
+                    KeyHint("Tab ↑ ↓", phrases.keyNextField, priority: 0),
+                    KeyHint("Enter", phrases.signIn, priority: 0), KeyHint("Esc", phrases.keyCancel, priority: 0),
                 ]
             ),
         ]
@@ -167,7 +172,9 @@ extension BrowserView {
         let lines = helpLines(state)
         let hidden = helpHiddenLines(state, width: width, height: height)
         let room = max(1, height - 2)
-        var rows = [titleBar("Keys", hidden > 0 ? "↑↓ more · any key closes" : "any key closes", width: width)]
+        let phrases = state.phrases
+        let closes = phrases.anyKeyCloses
+        var rows = [titleBar(phrases.keys, hidden > 0 ? "↑↓ \(phrases.keyMore) · \(closes)" : closes, width: width)]
         let columnWidth = width / 2
         if lines.count > room, columnWidth >= 38 {
             // Split between sections where possible, near the middle.

@@ -66,7 +66,7 @@ enum BrowserView {
     static func catalog(_ state: BrowserState, width: Int, height: Int) -> [Row] {
         guard let catalog = state.catalog else { return [] }
         let phrases = state.phrases
-        let who = state.offline ? "offline" : state.signedInAs.flatMap { $0.isEmpty ? nil : "● \($0)" }
+        let who = state.offline ? phrases.offline : state.signedInAs.flatMap { $0.isEmpty ? nil : "● \($0)" }
         var rows = [titleBar(catalog.title, "\(catalog.count)" + (who.map { " · \($0)" } ?? ""), width: width)]
         if state.tabs.count > 1 {
             var spans: [Span] = [Span(" ")]
@@ -282,7 +282,8 @@ enum BrowserView {
         return Row([Span(" ")] + spans).fitted(to: width)
     }
 
-    /// Every field of a record, wrapped to the width.
+    /// Every field of a record, wrapped to the width; each labelled as the catalog labels it in its
+    /// language, else with the app's word (``CatalogPhrases``), else with the field's name.
     static func detailLines(_ record: Record, state: BrowserState, width: Int) -> [Row] {
         let phrases = state.phrases
         let inner = max(10, width - 4)
@@ -292,6 +293,10 @@ enum BrowserView {
             for line in TextWidth.wrap(subtitle, to: inner) { rows.append(Row("  " + line, .muted)) }
         }
         rows.append(Row())
+        // A field's label: the catalog's own in its language, else the app's word, else its name.
+        func label(_ name: String, _ word: String? = nil) -> String {
+            state.catalog?.fieldLabel(name) ?? word ?? name
+        }
         func field(_ label: String, _ value: String) {
             let lines = TextWidth.wrap(value, to: max(10, inner - TextWidth.of(label) - 2))
             for (index, line) in lines.enumerated() {
@@ -299,10 +304,14 @@ enum BrowserView {
                 rows.append(Row([Span("  " + head, .muted), Span(line)]))
             }
         }
-        if !record.categories.isEmpty { field(phrases.category, record.categories.joined(separator: ", ")) }
-        if let price = record.price { field(phrases.price, money(price, record.currency)) }
-        if let quantity = record.quantity { field(phrases.quantity, String(quantity)) }
-        if let country = record.country { field(phrases.country, country + (flag(country).map { " " + $0 } ?? "")) }
+        if !record.categories.isEmpty {
+            field(label("categories", phrases.category), record.categories.joined(separator: ", "))
+        }
+        if let price = record.price { field(label("price", phrases.price), money(price, record.currency)) }
+        if let quantity = record.quantity { field(label("quantity", phrases.quantity), String(quantity)) }
+        if let country = record.country {
+            field(label("country", phrases.country), country + (flag(country).map { " " + $0 } ?? ""))
+        }
         if state.favoriteIDs.contains(record.id) { field("★", phrases.favorites) }
         rows.append(Row())
         let description = record.description.flatMap { $0.isEmpty ? nil : $0 }
@@ -313,10 +322,10 @@ enum BrowserView {
         // The fields the catalog's detail pages show (``RecordDisplay``), as the web app does.
         let names = RecordDisplay.detailFields(
             record, listed: state.catalog?.detailFields, fieldOrder: state.catalog?.fields ?? [])
-        for name in names { field(name, record.fields[name]?.joined ?? "") }
-        if let image = record.image { field("image", image) }
-        if let featured = record.featured { field(phrases.hot, "#\(featured)") }
-        field("id", record.id)
+        for name in names { field(label(name), record.fields[name]?.joined ?? "") }
+        if let image = record.image { field(label("image", phrases.image), image) }
+        if let featured = record.featured { field(label("featured", phrases.hot), "#\(featured)") }
+        field(label("id", phrases.identifier), record.id)
         return rows
     }
 
@@ -324,7 +333,8 @@ enum BrowserView {
         guard let detail = state.detail else { return [] }
         var rows = [titleBar(detail.record.title, detail.record.section ?? "", width: width)]
         if detail.deleted {
-            rows.append(Row([Span("  ⚠ this record was deleted", TextStyle(bold: true, foreground: .error))]))
+            let deleted = "  ⚠ " + state.phrases.recordDeleted
+            rows.append(Row([Span(deleted, TextStyle(bold: true, foreground: .error))]))
         }
         rows += detailLines(detail.record, state: state, width: width).dropFirst(detail.scroll).prefix(
             max(0, height - rows.count - 1))
@@ -372,14 +382,16 @@ enum BrowserView {
     }
 
     /// `● live` while the open catalog's changes stream in, `○ reconnecting…` while the server
-    /// is away; nothing offline.
+    /// is away (in the catalog's language); nothing offline.
     static func liveHint(_ state: BrowserState) -> [Span] {
         guard state.screen != .catalogs, state.screen != .signIn else { return [] }
+        let phrases = state.phrases
         switch state.live {
         case .off: return []
-        case .connecting: return [Span(" ○ connecting… ", .muted)]
-        case .live: return [Span(" ● live ", .bold)]
-        case .disconnected: return [Span(" ○ reconnecting… ", TextStyle(bold: true, foreground: .error))]
+        case .connecting: return [Span(" ○ \(phrases.connecting) ", .muted)]
+        case .live: return [Span(" ● \(phrases.live) ", .bold)]
+        case .disconnected:
+            return [Span(" ○ \(phrases.reconnecting) ", TextStyle(bold: true, foreground: .error))]
         }
     }
 }
