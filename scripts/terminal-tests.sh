@@ -5,8 +5,12 @@
 # jumps, the cookbook's tabs, sign-in and favorites, an offline snapshot, an unreachable server
 # and retry, wide characters at several sizes and after a resize, NO_COLOR, the help screen, Esc
 # going back a level and q quitting, the bottom line at 60 and 40 columns, the search line's
-# editing keys (ASCII and CJK), a mouse click, a favorite queued while the server is away, and the
-# terminal (and its mouse mode) restored after q, Ctrl-C and SIGTERM.
+# editing keys (ASCII and CJK), a mouse click, a favorite queued while the server is away, the
+# terminal (and its mouse mode) restored after q, Ctrl-C and SIGTERM; and, read from the escapes
+# capture-pane keeps (Tests/terminal/screen.py), the contrast of subtitles and matches on both row
+# colours at 256 and 24-bit colour (none of the app's colours under the list at eight), the sign-out
+# key once signed in, `*` signed out signing in first, the scope chips at 60 and 40 columns, and the
+# mouse wheel.
 #
 #   scripts/terminal-tests.sh [CATALOG_BINARY]      default .build/debug/catalog
 #

@@ -8,143 +8,17 @@ library and tmux only.
 import json
 import os
 import shutil
-import socket
 import subprocess
+import sys
 import tempfile
 import time
-import unicodedata
 import unittest
 import urllib.request
 
-BINARY = os.environ.get("CATALOG_BINARY", ".build/debug/catalog")
-TIMEOUT = float(os.environ.get("CATALOG_TERMINAL_TIMEOUT", "15"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def columns(text):
-    """Terminal columns of text, as tmux draws it."""
-    width = 0
-    for char in text:
-        code = ord(char)
-        if unicodedata.combining(char) or code in (0x200B, 0x200D, 0xFE0F):
-            continue
-        if 0x1F1E6 <= code <= 0x1F1FF:
-            width += 1  # a flag is two regional indicators, two columns together
-        elif unicodedata.east_asian_width(char) in ("W", "F"):
-            width += 2
-        else:
-            width += 1
-    return width
-
-
-class Server:
-    """`catalog serve` with the demo catalogs, a user with a password and a catalog of wide titles."""
-
-    def __init__(self, work, port=0):
-        self.work = work
-        self.db = os.path.join(work, "catalog.sqlite")
-        if not os.path.exists(self.db):
-            subprocess.run([BINARY, "demo", "--db", self.db], check=True, capture_output=True)
-            subprocess.run([BINARY, "user", "add", "mari", "--password-stdin", "--db", self.db],
-                           input=b"pw12345\n", check=True, capture_output=True)
-            wide = os.path.join(work, "wide.csv")
-            with open(wide, "w", encoding="utf-8") as out:
-                out.write("id,title,price,currency,country\n")
-                out.write("w1,抹茶ラテ 宇治,480,JPY,JP\nw2,Kimchi 김치 찌개,12.5,EUR,KR\n")
-                out.write("w3,Plain tea,3,EUR,DE\nw4,Éclair 🥐 au café,4.2,EUR,FR\n")
-            subprocess.run([BINARY, "import", wide, "--catalog", "wide", "--locale", "en", "--db", self.db],
-                           check=True, capture_output=True)
-        self.log = open(os.path.join(work, f"serve-{time.time_ns()}.log"), "w", encoding="utf-8")
-        self.process = subprocess.Popen(
-            [BINARY, "serve", "--db", self.db, "--port", str(port)], stdout=subprocess.PIPE, stderr=self.log,
-            text=True)
-        line = self.process.stdout.readline()
-        if "listening on" not in line:
-            raise RuntimeError(f"the server did not start: {line!r}")
-        self.url = line.split("listening on", 1)[1].strip()
-
-    def requests(self, fragment):
-        self.log.flush()
-        with open(self.log.name, encoding="utf-8") as log:
-            return sum(1 for line in log if fragment in line)
-
-    def stop(self):
-        self.process.terminate()
-        self.process.wait(10)
-        self.process.stdout.close()
-        self.log.close()
-
-
-class Pane:
-    """A tmux session running one command, of a given size."""
-
-    counter = 0
-
-    def __init__(self, command, width=100, height=30, environment=None):
-        Pane.counter += 1
-        self.name = f"catalog-browse-{os.getpid()}-{Pane.counter}"
-        env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8", LC_ALL="C.UTF-8")
-        env.pop("NO_COLOR", None)
-        # Favorites queued while a server is away are kept under the state folder: not the user's.
-        env["XDG_STATE_HOME"] = os.path.join(tempfile.gettempdir(), f"catalog-terminal-state-{os.getpid()}")
-        env.update(environment or {})
-        exports = " ".join(f"{key}={value}" for key, value in (environment or {}).items())
-        subprocess.run(["tmux", "-L", self.name, "-f", "/dev/null", "new-session", "-d", "-s", self.name,
-                        "-x", str(width), "-y", str(height), f"env {exports} {command}; sleep 600"],
-                       check=True, env=env)
-        subprocess.run(["tmux", "-L", self.name, "set-option", "-g", "default-terminal", "xterm-256color"])
-
-    def tmux(self, *arguments):
-        return subprocess.run(["tmux", "-L", self.name] + list(arguments), capture_output=True, text=True).stdout
-
-    def send(self, *keys):
-        self.tmux("send-keys", "-t", self.name, *keys)
-
-    def type(self, text):
-        self.tmux("send-keys", "-t", self.name, "-l", text)
-
-    def screen(self, escapes=False):
-        return self.tmux("capture-pane", "-p", "-t", self.name, *(["-e"] if escapes else []))
-
-    def wait_for(self, text, timeout=TIMEOUT):
-        deadline = time.time() + timeout
-        while time.time() < deadline:
-            screen = self.screen()
-            if text in screen:
-                return screen
-            time.sleep(0.1)
-        raise AssertionError(f"{text!r} never appeared; the screen:\n{self.screen()}")
-
-    def wait_until(self, test, what, timeout=TIMEOUT):
-        deadline = time.time() + timeout
-        while time.time() < deadline:
-            screen = self.screen()
-            if test(screen.splitlines()):
-                return screen
-            time.sleep(0.1)
-        raise AssertionError(f"{what} never happened; the screen:\n{self.screen()}")
-
-    def first_result(self):
-        """The first row of the list (below the title, tab, search and scope rows)."""
-        lines = self.screen().splitlines()
-        return lines[4].strip() if len(lines) > 4 else ""
-
-    def wait_gone(self, text, timeout=TIMEOUT):
-        deadline = time.time() + timeout
-        while time.time() < deadline:
-            screen = self.screen()
-            if text not in screen:
-                return screen
-            time.sleep(0.1)
-        raise AssertionError(f"{text!r} stayed; the screen:\n{self.screen()}")
-
-    def close(self):
-        self.tmux("kill-server")
+from harness import BINARY, TIMEOUT, Pane, Server, columns, free_port  # noqa: E402
+from screen import Screen, contrast  # noqa: E402
 
 
 def pane_record(pane, label="id"):
@@ -153,6 +27,35 @@ def pane_record(pane, label="id"):
         if line.strip().startswith(f"{label}:"):
             return line.split(":", 1)[1].strip()
     raise AssertionError(f"no id on the screen:\n{pane.screen()}")
+
+
+def wait_for_cells(pane, test, what, timeout=TIMEOUT):
+    """Waits until `test` holds for the screen read with its escapes (a ``Screen``); returns it."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        screen = Screen(pane.screen(escapes=True))
+        if test(screen):
+            return screen
+        time.sleep(0.1)
+    raise AssertionError(f"{what} never happened; the screen:\n{pane.screen()}")
+
+
+def add_user(server, name):
+    """A user of the test's own (others expect mari without favorites) and a token for the API."""
+    subprocess.run([BINARY, "user", "add", name, "--password-stdin", "--db", server.db], input=b"pw12345\n",
+                   check=True, capture_output=True)
+    issued = subprocess.run([BINARY, "user", "token", name, "--db", server.db], check=True, capture_output=True,
+                            text=True).stdout
+    return next(line.strip() for line in issued.splitlines() if line.startswith("ctk_"))
+
+
+def sign_in(pane, name, password_label="Password"):
+    """Fills in the sign-in form, once it shows (`password_label` in the catalog's language), and sends it."""
+    pane.wait_for(password_label)
+    pane.type(name)
+    pane.send("Enter")
+    pane.type("pw12345")
+    pane.send("Enter")
 
 
 class BrowseTests(unittest.TestCase):
@@ -579,6 +482,192 @@ class BrowseTests(unittest.TestCase):
             with open(before) as first, open(after) as second:
                 self.assertEqual(first.read(), second.read(), "the terminal's settings changed")
 
+
+    # Issue 23's terminal bullets, checked on the screen tmux shows.
+
+    def test_subtitles_and_matches_keep_their_contrast_on_both_row_colours(self):
+        """Measured from the escapes tmux captured, as ContrastTests measures the renderer's output:
+        every word on a search result's row (title, subtitle, a match in either) against its row's
+        colour, at both depths that draw the tint."""
+        # "leves" is matched in titles (Gyümölcsleves), "néni" in subtitles (Mari néni receptje alapján).
+        queries = ["leves", "néni"]
+
+        def paper_rows(screen):
+            # The list's rows but the selected one: on the app's paper, tinted and plain in turn.
+            return [row for row in range(len(screen.rows)) if screen.rows[row]
+                    and screen.rows[row][0].style.background is not None and not screen.rows[row][0].style.reverse]
+
+        for depth, environment in (("256 colours", {"TERM": "xterm-256color", "COLORTERM": ""}),
+                                   ("24-bit", {"TERM": "xterm-256color", "COLORTERM": "truecolor"})):
+            pane = self.browse(f"{self.server.url} --catalog cookbook", width=100, height=30, environment=environment)
+            pane.wait_for("Szakácskönyv")
+            pane.type("/")
+            backgrounds, measured = {}, 0
+            for query in queries:
+                pane.send("C-u")
+                pane.type(query)
+
+                def matched(screen):
+                    # The query highlighted on three rows or more: the last key's results are drawn.
+                    return sum(1 for row in paper_rows(screen) for text, style in screen.runs(row)
+                               if style.bold and text.lower() == query) >= 3
+
+                screen = wait_for_cells(pane, matched, f"the matches of {query!r} ({depth})")
+                for row in paper_rows(screen):
+                    background = screen.rows[row][0].style.rgb("background")
+                    self.assertIsNotNone(background, f"row {row} has the terminal's background ({depth})")
+                    kinds = backgrounds.setdefault(background, set())
+                    for text, style in screen.runs(row):
+                        if not any(char.isalpha() for char in text):
+                            continue
+                        foreground = style.rgb("foreground")
+                        self.assertIsNotNone(foreground, f"{text!r} is in the terminal's colour ({depth})")
+                        self.assertEqual(style.rgb("background"), background, f"{text!r} off its row's paper")
+                        ratio = contrast(foreground, background)
+                        self.assertGreaterEqual(ratio, 4.5, f"{text!r}: {ratio:.2f}:1 ({depth}, {style})")
+                        measured += 1
+                        kind = f"match of {query}" if text.lower() == query else "title" if style.bold else "subtitle"
+                        kinds.add((kind, foreground))
+            self.assertEqual(len(backgrounds), 2, f"both the tinted and the plain rows ({depth})")
+            for background, kinds in backgrounds.items():
+                self.assertEqual({kind for kind, _ in kinds}, {"title", "subtitle", "match of leves", "match of néni"},
+                                 f"every kind of text on {background} ({depth})")
+                self.assertEqual(len({color for _, color in kinds}), 3, f"three colours on {background} ({depth})")
+            self.assertGreaterEqual(measured, 20)
+        # Where the terminal's colours are unknown (eight colours), no tint and no colour of the
+        # app's own under the list's text: the terminal's theme keeps it readable.
+        pane = self.browse(f"{self.server.url} --catalog cookbook", width=100, height=30,
+                           environment={"TERM": "xterm", "COLORTERM": ""})
+        pane.wait_for("Szakácskönyv")
+        pane.type("/")
+        pane.type("leves")
+        screen = wait_for_cells(
+            pane, lambda screen: sum(1 for row in range(len(screen.rows)) if "leves" in screen.text(row).lower()) >= 4,
+            "the results in eight colours")
+        for row in range(len(screen.rows)):
+            for text, style in screen.runs(row):
+                self.assertIsNone(style.background if not style.reverse else None, f"{text!r} on a tint")
+                self.assertFalse(isinstance(style.foreground, tuple) or (style.foreground or 0) >= 16,
+                                 f"{text!r} in a colour of the app's own")
+
+    def test_the_sign_out_key_shows_once_signed_in(self):
+        add_user(self.server, "olga")
+        pane = self.browse(self.server.url, width=100, height=40)
+        pane.wait_for("Szakácskönyv")
+        bottom = pane.screen().splitlines()[-1]
+        self.assertIn("s sign in", bottom)
+        self.assertNotIn("sign out", bottom)
+        pane.type("s")
+        sign_in(pane, "olga")
+        pane.wait_for("● olga")
+        bottom = pane.wait_until(lambda lines: "o sign out" in lines[-1], "the sign-out hint").splitlines()[-1]
+        self.assertNotIn("s sign in", bottom)
+        # In a catalog, where the list leaves o to the index: on its other tabs, the record and the help.
+        pane.send("Enter")  # the cookbook, first of the catalogs (they sort by id)
+        pane.wait_for("Ajánlott")
+        pane.send("Tab")
+        pane.wait_until(lambda lines: "o kilépés" in lines[-1], "the sign-out hint on the hot tab")
+        pane.send("Enter")
+        pane.wait_for("Azonosító: ")
+        pane.wait_until(lambda lines: "o kilépés" in lines[-1], "the sign-out hint on a record")
+        pane.type("?")
+        help_screen = pane.wait_for("bármely billentyű")
+        self.assertRegex(help_screen, r"\n\s+o\s+Kilépés")
+        pane.send("Escape")
+        pane.wait_gone("bármely billentyű")
+        # The key does what it says: signed out, the hint is gone.
+        pane.type("o")
+        pane.wait_gone("● olga")
+        pane.wait_until(lambda lines: "kilépés" not in lines[-1], "the sign-out hint gone")
+
+    def test_a_favorite_marked_while_signed_out_signs_in_first(self):
+        token = add_user(self.server, "csilla")
+        pane = self.browse(f"{self.server.url} --catalog cookbook", width=100, height=30)
+        pane.wait_for("Ajánlott")
+        pane.send("Tab")  # the hot recipes: a list without index letters
+        screen = wait_for_cells(pane, lambda screen: any(cell.style.reverse for row in screen.rows[2:-1]
+                                                         for cell in row), "a selected recipe")
+        selected = next(row for row in range(2, len(screen.rows) - 1)
+                        if any(cell.style.reverse for cell in screen.rows[row]))
+        title = screen.text(selected).strip().split("  ")[0]
+        self.assertNotIn("★", title)
+        pane.type("*")
+        sign_in(pane, "csilla", "Jelszó")
+        pane.wait_for("● csilla")
+        pane.wait_until(lambda lines: any(title in line and "★" in line for line in lines), "★ on the recipe")
+        pane.send("Enter")
+        pane.wait_for("Azonosító: ")
+        item = pane_record(pane, "Azonosító")
+        self.assertIn("★: ", pane.screen())
+        request = urllib.request.Request(f"{self.server.url}/api/v1/favorites",
+                                         headers={"Authorization": f"Bearer {token}"})
+        with urllib.request.urlopen(request) as answer:
+            favorites = {(entry["catalog"], entry["item"]) for entry in json.load(answer)["favorites"]}
+        self.assertEqual(favorites, {("cookbook", item)})
+
+    def test_the_scope_chips_keep_the_selected_one_whole_at_narrow_widths(self):
+        labels = ["Alle", "Windows", "Apple", "Apple&Win"]
+        for width in (60, 40):
+            pane = self.browse(f"{self.server.url} --catalog sequencers", width=width, height=20)
+            pane.wait_for("Spurwechsel")
+            pane.type("/")
+            pane.type("o")
+            for selected in labels + labels[:1]:  # Tab goes round
+                def scope_bar(screen):
+                    row = next((row for row in range(len(screen.rows)) if screen.text(row).startswith(" / o")), None)
+                    return None if row is None else row + 1
+
+                def shown(screen):
+                    row = scope_bar(screen)
+                    if row is None or "…" in screen.text(row):
+                        return False  # no counts yet
+                    chosen = [text.strip() for text, style in screen.runs(row) if style.reverse]
+                    return len(chosen) == 1 and chosen[0].split()[0] == selected
+
+                screen = wait_for_cells(pane, shown, f"{selected} selected at {width} columns")
+                bar = screen.text(scope_bar(screen)).rstrip()
+                self.assertLessEqual(columns(bar), width, bar)
+                tokens = bar.split()
+                left = tokens[0] == "‹"
+                right = tokens[-1] == "›"
+                chips = tokens[1 if left else 0:-1 if right else None]
+                # Whole chips only: a label and its count, never a piece of one.
+                self.assertEqual(len(chips) % 2, 0, bar)
+                names = chips[0::2]
+                self.assertTrue(all(count.isdigit() for count in chips[1::2]), bar)
+                self.assertIn(selected, names, bar)
+                self.assertEqual(names, labels[labels.index(names[0]):labels.index(names[0]) + len(names)], bar)
+                # A marker on each side where chips are left out, none where nothing is.
+                self.assertEqual(left, names[0] != labels[0], bar)
+                self.assertEqual(right, names[-1] != labels[-1], bar)
+                if width == 60:
+                    self.assertEqual(names, labels, bar)  # all four fit
+                else:
+                    self.assertLess(len(names), 4, bar)
+                pane.send("Tab")
+
+    def test_the_mouse_wheel_scrolls_the_list_and_back(self):
+        pane = self.browse(f"{self.server.url} --catalog cookbook", width=80, height=24)
+        pane.wait_for("Ajánlott")
+
+        def selection(screen):
+            rows = [row for row in range(2, len(screen.rows) - 2) if screen.rows[row]
+                    and all(cell.style.reverse for cell in screen.rows[row][:3])]
+            return screen.text(rows[0]).strip() if len(rows) == 1 else None
+
+        start = wait_for_cells(pane, selection, "a selected recipe")
+        first, selected = start.text(2), selection(start)
+        pane.type("\x1b[<65;10;10M")  # one notch down: the selection moves three recipes
+        moved = wait_for_cells(pane, lambda screen: selection(screen) not in (None, selected), "the wheel moving down")
+        self.assertEqual(moved.text(2), first, "one notch does not scroll a list longer than the screen")
+        for _ in range(7):
+            pane.type("\x1b[<65;10;10M")
+        scrolled = wait_for_cells(pane, lambda screen: screen.text(2) != first, "the list scrolling")
+        self.assertIsNotNone(selection(scrolled))
+        for _ in range(8):
+            pane.type("\x1b[<64;10;10M")
+        back = wait_for_cells(pane, lambda screen: selection(screen) == selected, "the wheel moving back up")
+        self.assertEqual(back.text(2), first)
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
