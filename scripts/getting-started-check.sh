@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The client library's "Getting started" (Sources/CatalogClient/CatalogClient.docc/GettingStarted.md)
-# works as written: its Package.swift (the block after `<!-- package: manifest -->`) is put in a
+# and the README's work as written: every README block marked `<!-- package: … -->` or
+# `<!-- sample: … -->` must be the page's block of the same mark, word for word, and the page's
+# Package.swift (the block after `<!-- package: manifest -->`) is put in a
 # fresh package in a temporary folder, its dependency pointed at this checkout through a folder
 # whose name is not the package's (so `package: "Catalog"` must hold by itself), and the page's
 # Swift samples (each block after `<!-- sample: NAME -->`) become the app's main.swift, which
@@ -19,11 +21,20 @@ app="$work/My App"
 mkdir -p "$app/Sources/MyApp"
 ln -s "$root" "$work/checkout of the catalog"
 
-python3 - "$page" "$app" <<'PY'
+python3 - "$page" "$app" "$root/README.md" <<'PY'
 import re, sys
-page, app = sys.argv[1], sys.argv[2]
+page, app, readme = sys.argv[1], sys.argv[2], sys.argv[3]
+marked = re.compile(r"<!-- (package|sample): ([\w-]+) -->\n```swift\n(.*?)```", re.S)
 text = open(page, encoding="utf-8").read()
-blocks = re.findall(r"<!-- (package|sample): ([\w-]+) -->\n```swift\n(.*?)```", text, re.S)
+blocks = marked.findall(text)
+# The README shows some of the page's blocks: the same text, or it is not what is built here.
+by_mark = {(kind, name): body for kind, name, body in blocks}
+shown = marked.findall(open(readme, encoding="utf-8").read())
+if not shown:
+    sys.exit("getting-started-check: the README shows no marked block of the Getting started page")
+for kind, name, body in shown:
+    if by_mark.get((kind, name)) != body:
+        sys.exit("getting-started-check: the README's block <!-- %s: %s --> is not the page's" % (kind, name))
 manifests = [body for kind, _, body in blocks if kind == "package"]
 if len(manifests) != 1:
     sys.exit("getting-started-check: the page must have one manifest block, it has %d" % len(manifests))

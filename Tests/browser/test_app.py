@@ -229,6 +229,13 @@ class AppBehaviour:
         self.type_search("a")
         first = self.js("return window.__catalog.list.count;")
         self.assertGreaterEqual(first, 50)
+        # Screen readers hear each row's place and the list's size: the total, or "unknown" (-1)
+        # while more pages are to come and the count was capped.
+        total = self.find("#results").get_attribute("data-total")
+        capped = self.find("#results").get_attribute("data-capped") is not None
+        row = self.find("#results .row")
+        self.assertEqual(row.get_attribute("aria-posinset"), "1")
+        self.assertEqual(row.get_attribute("aria-setsize"), "-1" if capped else total)
         url = self.driver.current_url
         for _ in range(3):
             self.js("window.scrollTo(0, document.documentElement.scrollHeight);")

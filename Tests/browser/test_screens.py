@@ -263,6 +263,26 @@ class DesktopTests(Behaviour, BrowserCase):
         self.find("#pane-close").click()
         self.wait_for(lambda: self.find("#bar-title").text == bar, message="the bar kept the record's title")
 
+    def test_favorites_open_records_in_the_pane(self):
+        # The browser's own favorites (signed out): a row opens its record beside the list.
+        self.open("/c/cookbook/i/r07")
+        self.js("localStorage.removeItem('catalog:favorites');")
+        self.open("/c/cookbook/i/r07")
+        self.tap(self.find("#favorite"))
+        self.wait_for(lambda: self.find("#favorite").get_attribute("aria-pressed") == "true",
+                      message="the favorite was not kept")
+        self.open("/c/cookbook/favorites")
+        self.wait_for(lambda: self.find_all("#collection .row[data-id=r07] .row-link"), message="no favorite row")
+        link = self.find("#collection .row[data-id=r07] .row-link")
+        record = link.find_element("css selector", ".title").text
+        self.mark_page()
+        self.tap(link)
+        self.wait_for(lambda: self.find_all("#pane article.detail"), message="the pane stayed empty")
+        self.assertTrue(self.page_kept(), "the record opened a new page")
+        self.assertEqual(self.find("#pane .detail-title").text, record)
+        self.assertEqual(self.find("#bar-title").text, record)
+        self.js("localStorage.removeItem('catalog:favorites');")
+
     def test_the_list_widens_while_no_record_is_open(self):
         self.js("localStorage.removeItem('catalog:list-width');")
         self.open("/c/products")

@@ -55,6 +55,7 @@ function startSearchResults(container) {
   const source = {
     kind: "search", rows: container.dataset.rows, next: container.dataset.next || null,
     thumbs: container.dataset.thumbs !== undefined,
+    total: container.dataset.capped !== undefined ? null : Number(container.dataset.total),
   };
   const windowed = new WindowedList(container, source, { rows: rowsIn(container) });
   windowed.measure();

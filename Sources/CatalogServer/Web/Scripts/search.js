@@ -200,9 +200,13 @@ async function search() {
     const answeredAt = performance.now();
     const results = ensureResults();
     state.list?.destroy();
+    // As the server draws a first page of results: the total, and whether it was capped.
+    results.dataset.total = answer.root.dataset.total || "0";
+    results.toggleAttribute("data-capped", answer.root.dataset.capped !== undefined);
     const rows = new Map(answer.rows.map((node, index) => [index, node]));
     const windowed = new WindowedList(results, {
       kind: "search", rows: url, next: answer.root.dataset.next || null, thumbs: answer.root.dataset.thumbs === "1",
+      total: answer.root.dataset.capped !== undefined ? null : Number(answer.root.dataset.total),
     }, { rows });
     state.list = windowed;
     window.scrollTo({ top: 0, behavior: "instant" });
