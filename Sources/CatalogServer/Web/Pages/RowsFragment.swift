@@ -140,7 +140,8 @@ struct RowsFragment {
             "div",
             [
                 "class": "rows-fragment", "data-kind": "search", "data-total": String(response.total),
-                "data-capped": response.totalCapped ? "" : nil, "data-next": response.next, "data-thumbs": thumbnails ? "1" : "0",
+                "data-capped": response.totalCapped ? "" : nil, "data-next": response.next,
+                "data-thumbs": thumbnails ? "1" : "0",
                 "data-change": String(catalog.change),
             ])
         html.element("p", ["data-part": "total"], text: ListPage.total(response, strings: strings))
