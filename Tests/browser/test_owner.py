@@ -16,6 +16,7 @@ from selenium.webdriver.support.ui import Select
 
 from harness import ADMIN_TOKEN, DESKTOP, PASSWORD, PHONE, USER, BrowserCase, api, api_change, quote
 from test_app import LOW_CONTRAST, SMALL_TARGETS
+from test_screens import axe_failures
 
 ADMIN_USER = os.environ.get("CATALOG_ADMIN_USER", "")
 
@@ -148,6 +149,15 @@ class OwnerBehaviour:
         self.tap(self.find("#preview-button"))
         self.wait_for(lambda: self.find("#n-id-error").is_displayed(), message="the taken id was not said")
         self.assertEqual(self.find("#n-id").get_attribute("aria-invalid"), "true")
+
+    def test_the_owners_pages_pass_axe(self):
+        catalog = self.catalog_id("axe")
+        self.make_catalog(catalog, "Checked")
+        self.sign_in_as_admin("/new")
+        first = api("/api/v1/catalogs/%s/items?limit=1" % catalog)["items"][0]["id"]
+        paths = ["/new", "/c/%s/settings" % catalog, "/c/%s/new" % catalog,
+                 "/c/%s/i/%s/edit" % (catalog, quote(first)), "/c/%s" % catalog]
+        self.assertEqual(axe_failures(self, paths), [], "axe-core found problems")
 
     # ---- Settings ---------------------------------------------------------------------------------
 

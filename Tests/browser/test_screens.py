@@ -207,39 +207,69 @@ class Behaviour:
 
 
     def test_the_main_screens_pass_axe_light_and_dark(self):
-        # Rules left out: axe-core's autocomplete check of the version PyPI's axe-selenium-python
-        # bundles refuses `autocomplete="off"` on a search field, which the HTML standard allows
-        # (the search fields turn the browser's own suggestions off: they would cover the results).
-        options = {"rules": {"autocomplete-valid": {"enabled": False}}}
         paths = ["/", "/search?q=paprika", "/c/products", "/c/products?q=ca&search=1", "/c/products/i/p001",
                  "/c/cookbook/hot", "/c/cookbook/categories", "/c/cookbook/favorites", "/c/cookbook/i/r01",
                  "/c/sequencers", "/c/sequencers?q=o&search=1&scope=Apple", "/signin", "/c/no-such-catalog",
-                 "/c/cookbook/i/no-such-recipe"]
+                 "/c/cookbook/i/no-such-recipe", "/offline/de"]
         self.allowed_console.append("404")  # the pages of a catalog and a record that do not exist
-        failures = []
-        for scheme in ("light", "dark"):
-            self.driver.execute_cdp_cmd(
-                "Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
-            try:
-                for path in paths:
-                    self.driver.get(BASE_URL + path)
-                    self.wait_ready()
-                    self.settle()
-                    Axe(self.driver).inject()
-                    # axe.run with the options as a JSON object (the wrapper's own run writes them
-                    # as a Python literal).
-                    results = self.driver.execute_async_script(
-                        "const done = arguments[arguments.length - 1];"
-                        "axe.run(document, arguments[0]).then(done, (error) => done({error: String(error)}));",
-                        options)
-                    self.assertNotIn("error", results)
-                    for violation in results["violations"]:
-                        failures.append("%s %s: %s (%s) at %s" % (
-                            scheme, path, violation["id"], violation["impact"],
-                            ", ".join(str(node["target"]) for node in violation["nodes"][:3])))
-            finally:
-                self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
-        self.assertEqual(failures, [], "axe-core found problems")
+        self.assertEqual(axe_failures(self, paths), [], "axe-core found problems")
+
+    def test_opened_sheets_dialogs_and_panes_pass_axe(self):
+        def filters():
+            self.open("/c/products?q=a&search=1")
+            if self.size is PHONE:
+                self.tap(self.find("#filter-toggle"))
+                self.wait_for(lambda: self.find("#filters").is_displayed(), message="no filter sheet")
+
+        def zoom():
+            self.open("/c/products/i/p001")
+            self.tap(self.find("img.detail-image"))
+            self.wait_for(lambda: self.js("return !!document.querySelector('dialog.zoom[open]');"),
+                          message="no full-size picture")
+
+        def pane():
+            self.open("/c/cookbook?open=r01" if self.size is not PHONE else "/c/cookbook/i/r01")
+
+        self.assertEqual(axe_failures(self, [filters, zoom, pane]), [], "axe-core found problems")
+
+
+def axe_failures(case, screens):
+    """axe-core's findings on each screen (a path, or a function that opens it), light and dark.
+
+    A rule left out: axe-core's autocomplete check of the version PyPI's axe-selenium-python
+    bundles refuses `autocomplete="off"` on a search field, which the HTML standard allows (the
+    search fields turn the browser's own suggestions off: they would cover the results).
+    """
+    options = {"rules": {"autocomplete-valid": {"enabled": False}}}
+    failures = []
+    for scheme in ("light", "dark"):
+        case.driver.execute_cdp_cmd(
+            "Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+        try:
+            for screen in screens:
+                if callable(screen):
+                    screen()
+                    name = screen.__name__
+                else:
+                    case.driver.get(BASE_URL + screen)
+                    case.wait_ready()
+                    name = screen
+                case.settle()
+                Axe(case.driver).inject()
+                # axe.run with the options as a JSON object (the wrapper's own run writes them as a
+                # Python literal).
+                results = case.driver.execute_async_script(
+                    "const done = arguments[arguments.length - 1];"
+                    "axe.run(document, arguments[0]).then(done, (error) => done({error: String(error)}));",
+                    options)
+                case.assertNotIn("error", results)
+                for violation in results["violations"]:
+                    failures.append("%s %s: %s (%s) at %s" % (
+                        scheme, name, violation["id"], violation["impact"],
+                        ", ".join(str(node["target"]) for node in violation["nodes"][:3])))
+        finally:
+            case.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    return failures
 
 
 class PhoneTests(Behaviour, BrowserCase):

@@ -228,16 +228,24 @@ struct FilterPanel {
         _ name: String, title: String, values: [FacetCount], selected: Set<String>,
         label: (String) -> String, into html: inout HTMLWriter
     ) {
-        html.open("fieldset", ["class": "facet", "data-facet": name, "hidden": values.isEmpty ? "" : nil])
-        html.element("legend", text: title)
-        if values.count > Self.searchableListLength {
-            // Typing narrows the list to the values that contain it (facet-search in search.js).
+        let searchable = values.count > Self.searchableListLength
+        if searchable {
+            // A long list: its title and a field whose typing narrows the list to the values that
+            // contain it (facet-search in search.js), then the values' own group. The field stays
+            // outside the group, which holds the checkboxes alone (a group of one kind of input).
+            html.open("div", ["class": "facet", "data-facet": name, "hidden": values.isEmpty ? "" : nil])
+            html.element("p", ["class": "facet-title", "aria-hidden": "true"], text: title)
             html.element(
                 "input",
                 [
                     "type": "search", "class": "facet-search", "placeholder": strings[.findValue],
                     "aria-label": title + ": " + strings[.findValue], "autocomplete": "off",
                 ])
+            html.open("fieldset", ["class": "facet-values"])
+            html.element("legend", ["class": "visually-hidden"], text: title)
+        } else {
+            html.open("fieldset", ["class": "facet", "data-facet": name, "hidden": values.isEmpty ? "" : nil])
+            html.element("legend", text: title)
         }
         html.open("ul")
         for value in values {
@@ -259,5 +267,6 @@ struct FilterPanel {
         }
         html.close("ul")
         html.close("fieldset")
+        if searchable { html.close("div") }
     }
 }

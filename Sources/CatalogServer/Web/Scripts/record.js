@@ -22,7 +22,8 @@ function zoom(image) {
   // The original, not the list's thumbnail size.
   full.src = image.currentSrc ? image.currentSrc.replace(/[?&]size=\d+$/, "") : image.src;
   dialog.append(close, full);
-  doc.body.append(dialog);
+  // Inside the page's main landmark (a modal dialog is drawn over everything wherever it is).
+  (doc.querySelector("main") || doc.body).append(dialog);
   const done = () => { dialog.close(); };
   close.addEventListener("click", done);
   full.addEventListener("click", (event) => {

@@ -148,8 +148,8 @@ function revealChip(button) {
 // longer finds stays), and the filter button's words.
 function drawFacets(fresh, toggleWords) {
   if (fresh) {
-    for (const fieldset of fresh.querySelectorAll(".facet[data-facet]")) {
-      doc.querySelector('.facet[data-facet="' + fieldset.dataset.facet + '"]')?.replaceWith(fieldset);
+    for (const facet of fresh.querySelectorAll(".facet[data-facet]")) {
+      doc.querySelector('.facet[data-facet="' + facet.dataset.facet + '"]')?.replaceWith(facet);
     }
   }
   const toggle = doc.getElementById("filter-toggle");
@@ -430,7 +430,7 @@ export function startSearch() {
     const box = event.target;
     if (!box.classList?.contains("facet-search")) return;
     const needle = fold(box.value.trim());
-    for (const item of box.closest("fieldset").querySelectorAll("li")) {
+    for (const item of box.closest(".facet").querySelectorAll("li")) {
       item.hidden = needle !== "" && !fold(item.querySelector(".facet-label")?.textContent || "").includes(needle);
     }
   });
