@@ -101,10 +101,18 @@ final class SortColumn: Sendable {
         ordered += texts
         var lowest = [UInt32](repeating: none, count: index.count)
         var highest = [UInt32](repeating: none, count: index.count)
-        try forEachDocument(of: ordered.map(\.term), index: index, reader: reader) { document, rank in
-            let rank = UInt32(rank)
-            if lowest[document] == none || rank < lowest[document] { lowest[document] = rank }
-            if highest[document] == none || rank > highest[document] { highest[document] = rank }
+        // Through the arrays' buffers: a closure that captured the arrays themselves would check
+        // each access, which made this loop most of the cost of a column of a million values.
+        try lowest.withUnsafeMutableBufferPointer { lowest in
+            try highest.withUnsafeMutableBufferPointer { highest in
+                try forEachDocument(of: ordered.map(\.term), index: index, reader: reader) { document, rank in
+                    let rank = UInt32(rank)
+                    let low = lowest[document]
+                    if low == none || rank < low { lowest[document] = rank }
+                    let high = highest[document]
+                    if high == none || rank > high { highest[document] = rank }
+                }
+            }
         }
         let count = UInt32(ordered.count)
         return SortColumn(
@@ -122,8 +130,10 @@ final class SortColumn: Sendable {
         // Currency 0 is none; the others by their terms.
         let codes = [""] + currencyTerms.map { String(decoding: lexicon.term(at: $0).dropFirst(), as: UTF8.self) }
         var currencyOf = [UInt32](repeating: 0, count: index.count)
-        try forEachDocument(of: currencyTerms, index: index, reader: reader) { document, position in
-            currencyOf[document] = UInt32(position + 1)
+        try currencyOf.withUnsafeMutableBufferPointer { currencyOf in
+            try forEachDocument(of: currencyTerms, index: index, reader: reader) { document, position in
+                currencyOf[document] = UInt32(position + 1)
+            }
         }
         // The currencies in the rule's order, each a group.
         let groups = codes.indices.sorted { a, b in
