@@ -121,7 +121,7 @@ function ordered(rows, sort, locale) {
 }
 
 // The rows of the list at `base` that this device holds and that match `query` and `filter`
-// (scope categories, countries, price, fields, sort: search.js's savedFilter), in its order, or
+// (scope categories, countries, price, fields, sort: savedFilter below), in its order, or
 // in the order found (the page's own first), as fresh elements for the results list.
 export async function savedRowsMatching(base, query, filter = null) {
   const wanted = words(query);
@@ -142,4 +142,57 @@ export async function savedRowsMatching(base, query, filter = null) {
     delete row.dataset.fitted;
   }
   return ordered(Array.from(found.values()), filter?.sort, filter?.locale);
+}
+
+// The scope and filters as the offline search applies them to saved rows (offline-search.js):
+// the pressed scope's categories and the checked ones, the checked countries, the price range,
+// each record field's checked values (by their keys) and range, and the order.
+// `list`: the list element; `scope`: the pressed scope's label.
+export function savedFilter(list, scope) {
+  const pressed = Array.from(list.querySelectorAll(".scope")).find((button) => button.value === scope);
+  let categories = [];
+  try { categories = JSON.parse(pressed?.dataset.categories || "[]"); } catch (_) { categories = []; }
+  const filter = { categories, countries: [], price: null, fields: {}, sort: doc.getElementById("sort")?.value, locale: list.dataset.locale };
+  const field = (name) => (filter.fields[name] ??= { keys: [], lower: null, upper: null, dates: false });
+  for (const box of doc.querySelectorAll("input[type=checkbox][form=search-form]:checked")) {
+    if (box.name === "category") filter.categories.push(box.value);
+    else if (box.name === "country") filter.countries.push(box.value.toUpperCase());
+    else if (box.name.startsWith("f:") && box.dataset.key !== undefined) field(box.name.slice(2)).keys.push(box.dataset.key);
+  }
+  const number = (id) => {
+    const value = parseFloat(doc.getElementById(id)?.value.trim() || "");
+    return Number.isFinite(value) ? value : null;
+  };
+  const [low, high] = [number("pmin"), number("pmax")];
+  if (low !== null || high !== null) filter.price = { lower: low, upper: high };
+  for (const bound of doc.querySelectorAll("input[data-range][form=search-form]")) {
+    const value = bound.value.trim();
+    const [end, name] = [bound.name.slice(0, 4), bound.name.slice(4)];
+    if (!value || (end !== "min:" && end !== "max:")) continue;
+    const dates = bound.type === "date";
+    // A day is its midnight UTC, as the server reads it (FieldValueOrder.date).
+    const read = dates ? Date.parse(value + "T00:00:00Z") / 1000 : parseFloat(value);
+    if (!Number.isFinite(read)) continue;
+    const chosen = field(name);
+    chosen.dates = dates;
+    if (end === "min:") chosen.lower = read; else chosen.upper = read;
+  }
+  return filter;
+}
+
+// The filters a URL names, set in the form (a saved copy of the list has the filters it was
+// saved with): checked values, the price range, record field ranges and the order.
+export function restoreFilters(params) {
+  for (const box of doc.querySelectorAll("input[type=checkbox][form=search-form]")) {
+    box.checked = params.getAll(box.name).includes(box.value);
+  }
+  const [low, high] = params.has("price") ? params.get("price").split("..") : [params.get("pmin"), params.get("pmax")];
+  for (const [id, value] of [["pmin", low], ["pmax", high]]) {
+    const field = doc.getElementById(id);
+    if (field) field.value = value || "";
+  }
+  for (const bound of doc.querySelectorAll("input[data-range][form=search-form]")) bound.value = params.get(bound.name) || "";
+  const sort = doc.getElementById("sort");
+  const asked = params.get("sort") || "relevance";
+  if (sort && Array.from(sort.options).some((option) => option.value === asked)) sort.value = asked;
 }

@@ -7,7 +7,7 @@
 import { activity, doc, element, failed, offerRetry, requestRows, state, text } from "./page.js";
 import { list, rememberPlace } from "./lists.js";
 import { WindowedList } from "./windowed-list.js";
-import { savedRowsMatching } from "./offline-search.js";
+import { restoreFilters, savedFilter, savedRowsMatching } from "./offline-search.js";
 
 const form = doc.getElementById("search-form");
 export const input = doc.getElementById("q");
@@ -33,58 +33,6 @@ function filterParams() {
   const sort = doc.getElementById("sort")?.value;
   if (sort && sort !== "relevance") params.push(["sort", sort]);
   return params;
-}
-
-// The scope and filters as the offline search applies them to saved rows (offline-search.js):
-// the pressed scope's categories and the checked ones, the checked countries, the price range,
-// each record field's checked values (by their keys) and range, and the order.
-function savedFilter() {
-  const pressed = Array.from(list.querySelectorAll(".scope")).find((button) => button.value === (scope ?? firstScope));
-  let categories = [];
-  try { categories = JSON.parse(pressed?.dataset.categories || "[]"); } catch (_) { categories = []; }
-  const filter = { categories, countries: [], price: null, fields: {}, sort: doc.getElementById("sort")?.value, locale: list.dataset.locale };
-  const field = (name) => (filter.fields[name] ??= { keys: [], lower: null, upper: null, dates: false });
-  for (const box of doc.querySelectorAll("input[type=checkbox][form=search-form]:checked")) {
-    if (box.name === "category") filter.categories.push(box.value);
-    else if (box.name === "country") filter.countries.push(box.value.toUpperCase());
-    else if (box.name.startsWith("f:") && box.dataset.key !== undefined) field(box.name.slice(2)).keys.push(box.dataset.key);
-  }
-  const number = (id) => {
-    const value = parseFloat(doc.getElementById(id)?.value.trim() || "");
-    return Number.isFinite(value) ? value : null;
-  };
-  const [low, high] = [number("pmin"), number("pmax")];
-  if (low !== null || high !== null) filter.price = { lower: low, upper: high };
-  for (const bound of doc.querySelectorAll("input[data-range][form=search-form]")) {
-    const value = bound.value.trim();
-    const [end, name] = [bound.name.slice(0, 4), bound.name.slice(4)];
-    if (!value || (end !== "min:" && end !== "max:")) continue;
-    const dates = bound.type === "date";
-    // A day is its midnight UTC, as the server reads it (FieldValueOrder.date).
-    const read = dates ? Date.parse(value + "T00:00:00Z") / 1000 : parseFloat(value);
-    if (!Number.isFinite(read)) continue;
-    const chosen = field(name);
-    chosen.dates = dates;
-    if (end === "min:") chosen.lower = read; else chosen.upper = read;
-  }
-  return filter;
-}
-
-// The filters a URL names, set in the form (a saved copy of the list has the filters it was
-// saved with): checked values, the price range, record field ranges and the order.
-function restoreFilters(params) {
-  for (const box of doc.querySelectorAll("input[type=checkbox][form=search-form]")) {
-    box.checked = params.getAll(box.name).includes(box.value);
-  }
-  const [low, high] = params.has("price") ? params.get("price").split("..") : [params.get("pmin"), params.get("pmax")];
-  for (const [id, value] of [["pmin", low], ["pmax", high]]) {
-    const field = doc.getElementById(id);
-    if (field) field.value = value || "";
-  }
-  for (const bound of doc.querySelectorAll("input[data-range][form=search-form]")) bound.value = params.get(bound.name) || "";
-  const sort = doc.getElementById("sort");
-  const asked = params.get("sort") || "relevance";
-  if (sort && Array.from(sort.options).some((option) => option.value === asked)) sort.value = asked;
 }
 
 // The search's part of the URL (the page's and the rows fragment's).
@@ -243,7 +191,7 @@ async function search() {
 // and pass the scope and filters, in the chosen order, said to be only those; never the whole
 // list as if every row matched.
 async function searchSaved(query, mine) {
-  const rows = await savedRowsMatching(list.dataset.base || location.pathname, query, savedFilter());
+  const rows = await savedRowsMatching(list.dataset.base || location.pathname, query, savedFilter(list, scope ?? firstScope));
   if (mine !== controller) return;
   const results = ensureResults();
   state.list?.destroy();

@@ -32,8 +32,7 @@ export class WindowedList {
     this.rendered = new Map();   // position → li in the page
     this.headers = new Map();    // section index → li
     this.next = source.next || null;
-    // Search: how many results there are in all (null when the server capped its count), for
-    // the size screen readers announce while later pages are still to come.
+    // Search: all results (null when the count was capped), the size screen readers announce.
     this.resultCount = Number.isInteger(source.total) ? source.total : null;
     this.fetchingNext = null;
     this.generation = 0;
@@ -282,10 +281,8 @@ export class WindowedList {
     node.classList.toggle("alt", position % 2 === 1);
     node.dataset.position = String(position);
     node.setAttribute("aria-posinset", String(position + 1));
-    // The whole list's size; a search with more pages to come says its total, or -1 (ARIA's
-    // "unknown") when the count was capped.
-    const size = this.kind === "search" && this.next ? (this.resultCount ?? -1) : this.count;
-    node.setAttribute("aria-setsize", String(size));
+    // A search with pages to come: its total, or -1 (ARIA's "unknown") when it was capped.
+    node.setAttribute("aria-setsize", String(this.kind === "search" && this.next ? (this.resultCount ?? -1) : this.count));
     this.place(node, this.rowTop(position));
     return node;
   }
