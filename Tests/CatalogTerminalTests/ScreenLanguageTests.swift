@@ -91,6 +91,23 @@ import Testing
         #expect(line.contains("? \(phrases.keyHelp)") && line.contains("/ \(phrases.search.lowercased())"), "\(line)")
     }
 
+    /// Before a catalog is open, the screens speak the user's language, as the environment asks
+    /// for it (POSIX's order), English without one.
+    @Test func theCatalogsScreenSpeaksTheUsersLanguage() {
+        #expect(BrowserState.userLanguage(in: ["LANG": "de_DE.UTF-8"]) == "de")
+        #expect(BrowserState.userLanguage(in: ["LC_ALL": "hu_HU.UTF-8", "LANG": "de_DE.UTF-8"]) == "hu")
+        #expect(BrowserState.userLanguage(in: ["LC_MESSAGES": "hu", "LANG": "en_US.UTF-8"]) == "hu")
+        #expect(BrowserState.userLanguage(in: ["LANG": "C.UTF-8"]) == "en")
+        #expect(BrowserState.userLanguage(in: ["LC_ALL": "POSIX"]) == "en")
+        #expect(BrowserState.userLanguage(in: [:]) == "en")
+        var state = BrowserState()
+        state.userLocale = "de"
+        state.catalogsLoaded = true
+        let text = BrowserView.frame(state, width: 100, height: 20).text
+        #expect(text.contains("Kataloge"), "\(text)")
+        #expect(Self.englishWords(in: text).isEmpty, "\(Self.englishWords(in: text))\n\(text)")
+    }
+
     /// The screens of an English catalog keep their English words, and the test would see them.
     @Test func anEnglishCatalogIsInEnglish() {
         let screens = Dictionary(uniqueKeysWithValues: Self.screens("en"))

@@ -343,6 +343,13 @@ class BrowseTests(unittest.TestCase):
         for name, screen in screens.items():
             self.assertEqual(self.english_words(screen), [], f"English on the {name}:\n{screen}")
 
+    def test_the_catalogs_screen_speaks_the_users_language(self):
+        # Before a catalog is open there is no catalog's language: the environment's (LC_ALL here).
+        pane = self.browse(self.server.url, environment={"LC_ALL": "de_DE.UTF-8"})
+        screen = pane.wait_for("Kataloge")
+        self.assertIn("Sequenzer", screen)
+        self.assertEqual(self.english_words(screen), [], f"English on the catalogs screen:\n{screen}")
+
     def test_the_bottom_line_shortens_whole_hints(self):
         for width in (60, 40):
             pane = self.browse(f"{self.server.url} --catalog sequencers", width=width, height=20)

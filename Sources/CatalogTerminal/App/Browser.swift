@@ -63,7 +63,11 @@ enum Answer: Sendable {
 /// on the loop that owns it. Requests run as tasks of their own and come back as answers; the
 /// search as you type waits a moment for more keys and cancels the request before it.
 final class Browser {
-    var state = BrowserState()
+    var state: BrowserState = {
+        var state = BrowserState()
+        state.userLocale = BrowserState.userLanguage(in: ProcessInfo.processInfo.environment)
+        return state
+    }()
     let source: any CatalogBrowsing
     /// The server, for sign-in and favorites (nil offline).
     let client: CatalogClient?

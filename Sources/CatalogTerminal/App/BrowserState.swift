@@ -113,8 +113,22 @@ struct BrowserState: Sendable {
     /// Whether the open catalog's changes are followed live.
     var live = Live.off
 
-    /// The words of the open catalog's language.
-    var phrases: CatalogPhrases { CatalogPhrases.forLocale(catalog?.locale ?? "en") }
+    /// The user's language (``userLanguage(in:)``), for the screens before a catalog is open.
+    var userLocale = "en"
+
+    /// The words of the open catalog's language; before one is open, the user's.
+    var phrases: CatalogPhrases { CatalogPhrases.forLocale(catalog?.locale ?? userLocale) }
+
+    /// The language the environment asks for messages in (`LC_ALL`, then `LC_MESSAGES`, then
+    /// `LANG`, as POSIX orders them: `de_DE.UTF-8` is `de`); English for `C`, `POSIX` or none.
+    static func userLanguage(in environment: [String: String]) -> String {
+        for name in ["LC_ALL", "LC_MESSAGES", "LANG"] {
+            guard let value = environment[name], !value.isEmpty else { continue }
+            let language = value.prefix { $0.isLetter }.lowercased()
+            return language.isEmpty || language == "c" || language == "posix" ? "en" : language
+        }
+        return "en"
+    }
 
     /// The list of the current tab (the search results while searching).
     var currentList: RecordList? {

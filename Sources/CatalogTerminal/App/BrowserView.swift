@@ -47,7 +47,8 @@ enum BrowserView {
     }
 
     static func catalogs(_ state: BrowserState, width: Int, height: Int) -> [Row] {
-        let phrases = CatalogPhrases.english
+        // No catalog's language yet: the user's.
+        let phrases = CatalogPhrases.forLocale(state.userLocale)
         var rows = [titleBar(phrases.catalogs, state.signedInAs.map { "● \($0)" } ?? "", width: width)]
         if !state.catalogsLoaded {
             rows.append(Row(" " + (state.message == nil ? phrases.loading : ""), .muted))
