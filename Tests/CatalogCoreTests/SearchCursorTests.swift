@@ -1,4 +1,5 @@
 import CatalogCore
+import CatalogDemo
 import CatalogStorage
 import Foundation
 import Testing
@@ -26,7 +27,7 @@ import Testing
     /// Random and damaged texts, from a fixed seed: each is refused with `.invalidArgument` or
     /// reads as a cursor whose own text reads back to it.
     @Test func damagedTextsAreRefusedNeverMisread() throws {
-        var generator = SplitMix(seed: 20_261_206)
+        var generator = SplitMix64(seed: 20_261_206)
         let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.=+/ ")
         var texts: [String] = []
         for cursor in Self.examples {
@@ -55,19 +56,6 @@ import Testing
             }
             let again = try SearchCursor(parsing: cursor.text)
             #expect(again == cursor, "\(text)")
-        }
-    }
-
-    /// A small deterministic generator (SplitMix64).
-    struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
         }
     }
 }
