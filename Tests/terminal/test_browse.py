@@ -574,6 +574,9 @@ class BrowseTests(unittest.TestCase):
         pane.wait_for("Ajánlott")
         pane.send("Tab")
         pane.wait_until(lambda lines: "o kilépés" in lines[-1], "the sign-out hint on the hot tab")
+        # Enter opens the selected recipe: wait for the hot list to have one (it loads after the tab shows).
+        wait_for_cells(pane, lambda screen: any(cell.style.reverse for row in screen.rows[2:-1] for cell in row),
+                       "a selected recipe on the hot tab")
         pane.send("Enter")
         pane.wait_for("Azonosító: ")
         pane.wait_until(lambda lines: "o kilépés" in lines[-1], "the sign-out hint on a record")
