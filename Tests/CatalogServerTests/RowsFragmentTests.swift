@@ -53,11 +53,13 @@ import Testing
 
     /// The attribute's value, its entities read back.
     static func attribute(_ name: String, in html: String) -> String? {
-        guard let value = html.firstMatch(of: try! Regex("\(name)=\"([^\"]*)\""))?.output[1].substring else {
-            return nil
-        }
-        return String(value).replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
-            .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+        guard let start = html.range(of: " \(name)=\"") else { return nil }
+        let rest = html[start.upperBound...]
+        guard let end = rest.firstIndex(of: "\"") else { return nil }
+        return String(rest[..<end]).replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(
+            of: "&lt;", with: "<"
+        )
+        .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
     }
 
     @Test func rowsSayWhatTheOfflineSearchFiltersBy() throws {

@@ -108,23 +108,23 @@ class Pane:
     def screen(self, escapes=False):
         return self.tmux("capture-pane", "-p", "-t", self.name, *(["-e"] if escapes else []))
 
-    def wait_for(self, text, timeout=TIMEOUT):
+    def poll(self, read, test, failure, timeout=TIMEOUT):
+        """Waits for an event on the screen: until `test` holds for what `read` makes of it (or
+        `timeout` passes, a failure saying `failure` and showing the screen); returns that. The
+        one place the tests look at the screen again and again, a tenth of a second apart."""
         deadline = time.time() + timeout
         while time.time() < deadline:
-            screen = self.screen()
-            if text in screen:
-                return screen
+            value = read()
+            if test(value):
+                return value
             time.sleep(0.1)
-        raise AssertionError(f"{text!r} never appeared; the screen:\n{self.screen()}")
+        raise AssertionError(f"{failure}; the screen:\n{self.screen()}")
+
+    def wait_for(self, text, timeout=TIMEOUT):
+        return self.poll(self.screen, lambda screen: text in screen, f"{text!r} never appeared", timeout)
 
     def wait_until(self, test, what, timeout=TIMEOUT):
-        deadline = time.time() + timeout
-        while time.time() < deadline:
-            screen = self.screen()
-            if test(screen.splitlines()):
-                return screen
-            time.sleep(0.1)
-        raise AssertionError(f"{what} never happened; the screen:\n{self.screen()}")
+        return self.poll(self.screen, lambda screen: test(screen.splitlines()), f"{what} never happened", timeout)
 
     def first_result(self):
         """The first row of the list (below the title, tab, search and scope rows)."""
@@ -132,13 +132,7 @@ class Pane:
         return lines[4].strip() if len(lines) > 4 else ""
 
     def wait_gone(self, text, timeout=TIMEOUT):
-        deadline = time.time() + timeout
-        while time.time() < deadline:
-            screen = self.screen()
-            if text not in screen:
-                return screen
-            time.sleep(0.1)
-        raise AssertionError(f"{text!r} stayed; the screen:\n{self.screen()}")
+        return self.poll(self.screen, lambda screen: text not in screen, f"{text!r} stayed", timeout)
 
     def close(self):
         self.tmux("kill-server")

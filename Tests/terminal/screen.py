@@ -42,6 +42,13 @@ def contrast(a, b):
     return (light + 0.05) / (dark + 0.05)
 
 
+# SGR codes that set or clear one attribute of a style: code → (attribute, value).
+SGR_ATTRIBUTES = {
+    1: ("bold", True), 22: ("bold", False), 4: ("underline", True), 24: ("underline", False),
+    7: ("reverse", True), 27: ("reverse", False), 39: ("foreground", None), 49: ("background", None),
+}
+
+
 @dataclass(frozen=True)
 class Style:
     """How a cell is drawn. A colour is an (r, g, b) tuple, a palette index (0–15: the theme's
@@ -68,18 +75,9 @@ class Style:
             code = codes.pop(0)
             if code == 0:
                 style = Style()
-            elif code == 1:
-                style = replace(style, bold=True)
-            elif code == 22:
-                style = replace(style, bold=False)
-            elif code == 4:
-                style = replace(style, underline=True)
-            elif code == 24:
-                style = replace(style, underline=False)
-            elif code == 7:
-                style = replace(style, reverse=True)
-            elif code == 27:
-                style = replace(style, reverse=False)
+            elif code in SGR_ATTRIBUTES:
+                name, value = SGR_ATTRIBUTES[code]
+                style = replace(style, **{name: value})
             elif code in (38, 48):
                 color = None
                 if codes[:1] == [5] and len(codes) >= 2:
@@ -89,10 +87,6 @@ class Style:
                     color = tuple(codes[1:4])
                     codes = codes[4:]
                 style = replace(style, **{"foreground" if code == 38 else "background": color})
-            elif code == 39:
-                style = replace(style, foreground=None)
-            elif code == 49:
-                style = replace(style, background=None)
             elif 30 <= code <= 37 or 90 <= code <= 97:
                 style = replace(style, foreground=code - 30 if code < 90 else code - 82)
             elif 40 <= code <= 47 or 100 <= code <= 107:

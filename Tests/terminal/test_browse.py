@@ -31,13 +31,7 @@ def pane_record(pane, label="id"):
 
 def wait_for_cells(pane, test, what, timeout=TIMEOUT):
     """Waits until `test` holds for the screen read with its escapes (a ``Screen``); returns it."""
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        screen = Screen(pane.screen(escapes=True))
-        if test(screen):
-            return screen
-        time.sleep(0.1)
-    raise AssertionError(f"{what} never happened; the screen:\n{pane.screen()}")
+    return pane.poll(lambda: Screen(pane.screen(escapes=True)), test, f"{what} never happened", timeout)
 
 
 def add_user(server, name):
@@ -208,10 +202,18 @@ class BrowseTests(unittest.TestCase):
         pane.wait_for("Plain tea")
         # The whole list drawn, not a frame caught half-way (a frame is written top to bottom).
         pane.wait_until(lambda lines: sum(1 for line in lines if "EUR" in line or "JPY" in line) == 4, "four rows")
+        def price_ends(lines):
+            return {columns(line.rstrip()) for line in lines if "EUR" in line or "JPY" in line}
+
+        # How far the prices end from the right edge, kept at every size.
+        margin = 80 - max(price_ends(pane.screen().splitlines()))
         for width, height in [(80, 24), (120, 40), (81, 25)]:
             if width != 80 or height != 24:
                 pane.tmux("resize-window", "-t", pane.name, "-x", str(width), "-y", str(height))
-                time.sleep(0.5)
+                # The redraw at the new size: as many lines, the prices at the new right edge.
+                pane.wait_until(
+                    lambda lines: len(lines) == height and max(price_ends(lines), default=0) == width - margin,
+                    f"the redraw at {width}×{height}")
             screen = pane.screen()
             rows = [line for line in screen.splitlines() if "EUR" in line or "JPY" in line]
             self.assertEqual(len(rows), 4, screen)

@@ -62,7 +62,7 @@ struct FilterPanel {
     }
 
     /// A number as an input shows it: whole numbers without a fraction.
-    private static func bound(_ value: Double) -> String {
+    static func bound(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 

@@ -31,16 +31,7 @@ enum OfflineFacts {
             object.member("f") { output in
                 output.object { byField in
                     for (name, values) in present {
-                        byField.member(named: name) { output in
-                            output.object { facts in
-                                facts.strings("k", values.map(FieldValueOrder.valueKey))
-                                let numbers = values.compactMap(FieldValueOrder.number)
-                                if !numbers.isEmpty { facts.member("n") { $0.array(numbers, Self.number) } }
-                                let dates = values.filter { FieldValueOrder.number($0) == nil }
-                                    .compactMap(FieldValueOrder.date)
-                                if !dates.isEmpty { facts.member("d") { $0.array(dates, Self.number) } }
-                            }
-                        }
+                        byField.member(named: name) { write(values, to: &$0) }
                     }
                 }
             }
@@ -48,9 +39,28 @@ enum OfflineFacts {
         return output.bytes.count > 2 ? String(decoding: output.bytes, as: UTF8.self) : nil
     }
 
-    /// A finite number as JSON writes it.
+    /// One field's facts: its values' keys, and the numbers and dates they read as (a value is
+    /// a number, else maybe a date, as the index reads it).
+    private static func write(_ values: ArraySlice<String>, to output: inout JSONOutput) {
+        var numbers: [Double] = []
+        var dates: [Double] = []
+        for value in values {
+            if let number = FieldValueOrder.number(value) {
+                numbers.append(number)
+            } else if let date = FieldValueOrder.date(value) {
+                dates.append(date)
+            }
+        }
+        output.object { facts in
+            facts.strings("k", values.map(FieldValueOrder.valueKey))
+            if !numbers.isEmpty { facts.member("n") { $0.array(numbers, Self.number) } }
+            if !dates.isEmpty { facts.member("d") { $0.array(dates, Self.number) } }
+        }
+    }
+
+    /// A finite number as JSON writes it (as the filter sheet's inputs show it).
     private static func number(_ output: inout JSONOutput, _ value: Double) {
-        output.number(literal: value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value))
+        output.number(literal: FilterPanel.bound(value))
     }
 
     /// The record fields a list's rows carry: those the filter sheet offers and those it sorts by.
