@@ -130,15 +130,12 @@ extension CatalogReader {
         return limit
     }
 
-    /// The record fields the catalog's results may be sorted by (``CatalogSearcher/sortableFields``),
-    /// worked out once per catalog version (every list page and rows fragment asks).
+    /// The record fields the catalog's results may be sorted by (``CatalogSearcher/sortableFields``).
     public func sortableFields(of catalog: StoredCatalog) throws -> [String] {
-        try indexCache.listValue(for: catalog.versionKey + "/sortable") {
-            CatalogSearcher(
-                segments: try loadedSegments(of: catalog),
-                catalog: SearchCatalog(definition: catalog.definition, categories: catalog.categories)
-            ).sortableFields
-        }
+        CatalogSearcher(
+            segments: try loadedSegments(of: catalog),
+            catalog: SearchCatalog(definition: catalog.definition, categories: catalog.categories)
+        ).sortableFields
     }
 
     /// Runs a checked search (``CatalogSearcher``).

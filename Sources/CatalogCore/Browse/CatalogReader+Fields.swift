@@ -5,19 +5,15 @@ import CatalogStorage
 extension CatalogReader {
     /// The catalog's own fields with their kinds, bounds and whether they are filterable and
     /// facets (``CatalogField``: by the settings' lists, or by default from the data), by name;
-    /// worked out from the index's terms once per segment, and the list once per catalog version.
+    /// worked out from the index's terms once per segment.
     public func fields(of catalog: StoredCatalog) throws -> [CatalogField] {
-        try indexCache.listValue(for: catalog.versionKey + "/field-list") {
-            var statistics: [String: FieldStatistics] = [:]
-            for segment in try loadedSegments(of: catalog) {
-                let index = segment.index
-                let fields = try indexCache.listValue(for: segment.key + "/fields") {
-                    index.lexicon.fieldStatistics()
-                }
-                statistics.merge(fields) { $0.merged(with: $1) }
-            }
-            return CatalogField.list(statistics, settings: catalog.definition.searchSettings)
+        var statistics: [String: FieldStatistics] = [:]
+        for segment in try loadedSegments(of: catalog) {
+            let index = segment.index
+            let fields = try indexCache.listValue(for: segment.key + "/fields") { index.lexicon.fieldStatistics() }
+            statistics.merge(fields) { $0.merged(with: $1) }
         }
+        return CatalogField.list(statistics, settings: catalog.definition.searchSettings)
     }
 
     /// The values of a facet that start with `request.query`, counted among the records that match
