@@ -30,8 +30,9 @@ struct SettingsCommand: Command {
         parse: SettingsCommand.words)
     static let searchable = Option<[String]?>(
         "searchable", value: "FIELDS",
-        help: "the fields searched: title, subtitle, description, categories, id, extra fields' names, or * for "
-            + "every other field (default *); builds the index again",
+        help: "the fields searched, in order of weight (a match in an earlier field ranks first): title, "
+            + "subtitle, description, categories, id, extra fields' names, or * for every other field (default *); "
+            + "builds the index again",
         parse: SettingsCommand.words)
     static let filterable = Option<[String]?>(
         "filterable", value: "FIELDS",

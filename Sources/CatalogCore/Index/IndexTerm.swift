@@ -26,6 +26,13 @@ public enum IndexTermKind: UInt8, CaseIterable, Sendable {
     /// A whole word of a field typos never reach: the id, a URL, a field the catalog's settings
     /// exempt (``TypoSettings/exemptFields``). Found whole and from its start, like ``fieldWord``.
     case exactFieldWord = 0x45  // E
+    /// A whole word of a field the catalog's searchable fields name, after its weight
+    /// (``SearchSettings/weight(of:)``, one byte, 1…``SearchSettings/maxFieldWeights``): the
+    /// word is a ``fieldWord`` (or ``exactFieldWord``) too, this says how much it weighs.
+    case weightedFieldWord = 0x57  // W
+    /// The first 1…``IndexTerms/fieldPrefixLength`` letters of a ``weightedFieldWord``, after
+    /// its weight.
+    case weightedFieldPrefix = 0x52  // R
     /// A symbol (currency sign, dash, emoji, …) in the title.
     case titleSymbol = 0x59  // Y
     /// A symbol in another field.
@@ -69,6 +76,14 @@ public enum IndexTerms {
     @inlinable
     public static func term(_ kind: IndexTermKind, _ text: some Collection<UInt8>) -> [UInt8] {
         var term = [kind.rawValue]
+        term.append(contentsOf: text)
+        return term
+    }
+
+    /// The term of `text` of a weighted kind (``IndexTermKind/weightedFieldWord``,
+    /// ``IndexTermKind/weightedFieldPrefix``) at `weight`.
+    public static func weighted(_ kind: IndexTermKind, weight: Int, _ text: some Collection<UInt8>) -> [UInt8] {
+        var term = [kind.rawValue, UInt8(weight)]
         term.append(contentsOf: text)
         return term
     }

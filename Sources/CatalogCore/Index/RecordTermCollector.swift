@@ -33,6 +33,9 @@ struct RecordTermCollector {
 
     private enum WordClass: UInt8 {
         case title = 0x74, first = 0x66, field = 0x64, exactField = 0x65
+        /// Words of a field with a weight (``SearchSettings/weight(of:)``): its field terms and
+        /// its weighted terms.
+        case weightedField = 0x77, weightedExactField = 0x78
     }
 
     /// The fields whose words are collected (``SearchSettings/searchableFields``).
@@ -79,9 +82,12 @@ struct RecordTermCollector {
             let exact =
                 searchable.typos.exemptFields.contains(field) || text.hasPrefix("http://")
                 || text.hasPrefix("https://")
+            let weight = searchable.weight(of: field)
+            let wordClass: WordClass =
+                weight == nil ? (exact ? .exactField : .field) : (exact ? .weightedExactField : .weightedField)
             scanner.scan(text) { token, bytes in
                 switch token {
-                case .word, .variant: addWord(bytes, as: exact ? .exactField : .field, remember: remember)
+                case .word, .variant: addWord(bytes, as: wordClass, weight: UInt8(weight ?? 0), remember: remember)
                 case .symbol: addTerm(.fieldSymbol, bytes)
                 }
             }
@@ -137,9 +143,13 @@ struct RecordTermCollector {
         return count
     }
 
-    private mutating func addWord(_ word: UnsafeBufferPointer<UInt8>, as wordClass: WordClass, remember: Bool = true) {
+    /// Adds the terms of one word of `wordClass` (`weight`: of a weighted class).
+    private mutating func addWord(
+        _ word: UnsafeBufferPointer<UInt8>, as wordClass: WordClass, weight: UInt8 = 0, remember: Bool = true
+    ) {
         scratch.removeAll(keepingCapacity: true)
         scratch.append(wordClass.rawValue)
+        if weight > 0 { scratch.append(weight) }
         scratch.append(contentsOf: word)
         let known: Int? = scratch.withUnsafeBufferPointer { words.lookup($0) }
         if let known {
@@ -147,7 +157,7 @@ struct RecordTermCollector {
             return
         }
         let first = cachedTerms.count
-        termsOfWord(word, as: wordClass)
+        termsOfWord(word, as: wordClass, weight: weight)
         if remember && words.count < Self.wordCacheLimit {
             _ = scratch.withUnsafeBufferPointer { words.number(of: $0) }
             cachedStarts.append(UInt32(cachedTerms.count))
@@ -157,13 +167,13 @@ struct RecordTermCollector {
     }
 
     /// Adds the terms of one word to the record and to the cache's pool.
-    private mutating func termsOfWord(_ word: UnsafeBufferPointer<UInt8>, as wordClass: WordClass) {
+    private mutating func termsOfWord(_ word: UnsafeBufferPointer<UInt8>, as wordClass: WordClass, weight: UInt8) {
         scalarStarts.removeAll(keepingCapacity: true)
         for (index, byte) in word.enumerated() where byte & 0xC0 != 0x80 { scalarStarts.append(index) }
         let scalars = scalarStarts.count
         func end(_ scalar: Int) -> Int { scalar < scalars ? scalarStarts[scalar] : word.count }
-        func add(_ kind: IndexTermKind, _ range: Range<Int>) {
-            let number = termNumber(kind, UnsafeBufferPointer(rebasing: word[range]))
+        func add(_ kind: IndexTermKind, _ range: Range<Int>, weight: UInt8? = nil) {
+            let number = termNumber(kind, UnsafeBufferPointer(rebasing: word[range]), weight: weight)
             cachedTerms.append(number)
             mark(number)
         }
@@ -179,9 +189,15 @@ struct RecordTermCollector {
         case .first:
             add(.firstWord, 0..<word.count)
             for length in 1...min(IndexTerms.prefixLength, scalars) { add(.firstPrefix, 0..<end(length)) }
-        case .field, .exactField:
-            add(wordClass == .field ? .fieldWord : .exactFieldWord, 0..<word.count)
+        case .field, .exactField, .weightedField, .weightedExactField:
+            let exact = wordClass == .exactField || wordClass == .weightedExactField
+            add(exact ? .exactFieldWord : .fieldWord, 0..<word.count)
             for length in 1...min(IndexTerms.fieldPrefixLength, scalars) { add(.fieldPrefix, 0..<end(length)) }
+            guard wordClass == .weightedField || wordClass == .weightedExactField else { break }
+            add(.weightedFieldWord, 0..<word.count, weight: weight)
+            for length in 1...min(IndexTerms.fieldPrefixLength, scalars) {
+                add(.weightedFieldPrefix, 0..<end(length), weight: weight)
+            }
         }
     }
 
@@ -195,8 +211,12 @@ struct RecordTermCollector {
         mark(UInt32(number))
     }
 
-    private mutating func termNumber(_ kind: IndexTermKind, _ text: UnsafeBufferPointer<UInt8>) -> UInt32 {
+    /// The number of the term of `text` of `kind` (after a weight byte when `weight` is given).
+    private mutating func termNumber(_ kind: IndexTermKind, _ text: UnsafeBufferPointer<UInt8>, weight: UInt8? = nil)
+        -> UInt32
+    {
         var term = [kind.rawValue]
+        if let weight { term.append(weight) }
         term.append(contentsOf: text)
         let (number, isNew) = term.withUnsafeBufferPointer { terms.number(of: $0) }
         if isNew { grow() }

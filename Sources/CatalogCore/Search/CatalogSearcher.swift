@@ -325,6 +325,9 @@ struct WordMatches {
     /// The word's synonyms (``SearchRules``) as whole words of the title, and of other fields.
     var synonymTitle = TermSet()
     var synonymField = TermSet()
+    /// By weight, from 1 (``WordTerms/weightedWhole``, ``WordTerms/weightedStart``).
+    var weightedWhole: [TermSet] = []
+    var weightedStart: [TermSet] = []
 
     init() {}
 
@@ -355,6 +358,8 @@ struct WordMatches {
         firstPrefix = set(terms.firstPrefix, 7)
         typoTitleNear = set(terms.typoTitleNear, 8)
         fieldWhole = set(terms.fieldWhole, 9)
+        weightedWhole = terms.weightedWhole.enumerated().map { set($0.element, UInt8(10 + 2 * $0.offset)) }
+        weightedStart = terms.weightedStart.enumerated().map { set($0.element, UInt8(11 + 2 * $0.offset)) }
     }
 
     /// The matches of a symbol: literally, in the title or another field.

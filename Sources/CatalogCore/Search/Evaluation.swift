@@ -41,6 +41,8 @@ final class Evaluation {
     /// The catalog's ranking field (``SearchSettings/rankingField``): within a tier, ranked pages
     /// follow its order instead of document order; nil without one.
     let rankingKey: SearchSort.Key?
+    /// The steps of rank order (``RankStep``): the tiers, split by the catalog's field weights.
+    private let steps: [RankStep]
 
     private var bases: [Int: ChunkBitmap] = [:]
     private var scopedBases: [Int: ChunkBitmap] = [:]
@@ -64,6 +66,7 @@ final class Evaluation {
     ) throws {
         self.sortKeyOrder = sortKeyOrder
         rankingKey = rules.settings.rankingKey
+        steps = RankStep.steps(weights: rules.settings.fieldWeights)
         index = segment.index
         reader = segment.reader
         deleted = segment.deleted
@@ -236,11 +239,17 @@ final class Evaluation {
         return words.map { bitmap.intersectionCount(other, words: $0) } ?? bitmap.intersectionCount(other)
     }
 
-    /// The chunk's documents of a tier (a document may be in several; it ranks in the first).
-    /// Each is worked out the first time it is needed.
+    /// The chunk's documents of a whole tier (its last step: any field).
     private func tier(_ tier: SearchTier, _ chunk: Int) throws -> ChunkBitmap {
-        let key = chunk * SearchTier.allCases.count + tier.rawValue
+        try step(steps.firstIndex(of: RankStep(tier: tier, weight: nil))!, chunk)
+    }
+
+    /// The chunk's documents of a step of rank order (a document may be in several; it ranks
+    /// in the first). Each is worked out the first time it is needed.
+    private func step(_ step: Int, _ chunk: Int) throws -> ChunkBitmap {
+        let key = chunk * steps.count + step
         if let cached = tierCache[key] { return cached }
+        let weight = steps[step].weight
         let scoped = try matches(chunk)
         func all(_ part: (WordMatches) throws -> ChunkBitmap) throws -> ChunkBitmap {
             var bitmap = scoped
@@ -256,7 +265,7 @@ final class Evaluation {
         if scoped.isEmpty {
             result = scoped
         } else {
-            switch tier {
+            switch steps[step].tier {
             case .exactTitle where sequence.count == 1:
                 // The first word is the query and the title is exactly as long.
                 result = try words[sequence[0]].firstWhole.bitmap(chunk, index, reader)
@@ -281,9 +290,20 @@ final class Evaluation {
                 result = Self.bitmap(of: titleStarts, chunk: chunk, within: scoped)
             case .wholeWords: result = try all { try $0.whole.bitmap(chunk, index, reader) }
             case .wordStarts: result = try all { try $0.prefix.bitmap(chunk, index, reader) }
-            case .wholeWordsAnywhere: result = try all { try union([$0.whole, $0.fieldWhole]) }
+            case .wholeWordsAnywhere:
+                if let weight {
+                    result = try all { try union([$0.whole] + $0.weightedWhole.prefix(weight)) }
+                } else {
+                    result = try all { try union([$0.whole, $0.fieldWhole]) }
+                }
             case .insideWords: result = try all { try $0.inside.bitmap(chunk, index, reader) }
-            case .otherFields: result = try all { try union([$0.inside, $0.field]) }
+            case .otherFields:
+                if let weight {
+                    // A word's beginnings hold the word itself.
+                    result = try all { try union([$0.inside] + $0.weightedStart.prefix(weight)) }
+                } else {
+                    result = try all { try union([$0.inside, $0.field]) }
+                }
             case .synonyms: result = try all { try union([$0.inside, $0.field, $0.synonymTitle, $0.synonymField]) }
             case .titleOneTypo: result = try all { try union([$0.inside, $0.typoTitleNear, $0.synonymTitle]) }
             case .titleTypos: result = try all { try union([$0.inside, $0.typoTitle, $0.synonymTitle]) }
@@ -473,6 +493,9 @@ final class Evaluation {
     struct PageEntry {
         var document: Int
         var tier: SearchTier?
+        /// The step of rank order it ranks in (``RankStep``, by its place in the search's steps):
+        /// what cursors and the merge of segments compare; nil for sorted results.
+        var step: Int? = nil
         var isExact: Bool
         /// Where a ranked page's cursor continues after it: its position in the ranking field's
         /// order (``rankingKey``); nil: its document number.
@@ -485,13 +508,13 @@ final class Evaluation {
         return try tier(.synonyms, document >> PostingChunk.shift).contains(document & (PostingChunk.size - 1))
     }
 
-    /// The chunk's documents of the tiers before `tier` (which rank there): kept per chunk and
-    /// extended tier by tier, as a page walks the tiers in order.
-    private func earlierTiers(before tier: Int, _ chunk: Int) throws -> ChunkBitmap {
+    /// The chunk's documents of the steps before `step` (which rank there): kept per chunk and
+    /// extended step by step, as a page walks the steps in order.
+    private func earlierSteps(before step: Int, _ chunk: Int) throws -> ChunkBitmap {
         var (next, bitmap) = earlier[chunk] ?? (0, ChunkBitmap.empty)
-        if next > tier { (next, bitmap) = (0, .empty) }
-        while next < tier {
-            bitmap.formUnion(try self.tier(SearchTier.allCases[next], chunk))
+        if next > step { (next, bitmap) = (0, .empty) }
+        while next < step {
+            bitmap.formUnion(try self.step(next, chunk))
             next += 1
         }
         earlier[chunk] = (next, bitmap)
@@ -514,11 +537,12 @@ final class Evaluation {
         }
         let (page, more) = try rankedPage(fromTier: startTier, document: startDocument, limit: limit)
         guard more, let last = page.last else { return (page, nil) }
-        return (page, .ranked(tier: last.tier!.rawValue, document: last.place ?? last.document))
+        return (page, .ranked(tier: last.step!, document: last.place ?? last.document))
     }
 
-    /// Up to `limit` results in rank order from document `startDocument` of tier `startTier`
-    /// on (with a ranking field: from that position of its order), and whether there are more.
+    /// Up to `limit` results in rank order from document `startDocument` of step `startTier`
+    /// (``RankStep``) on (with a ranking field: from that position of its order), and whether
+    /// there are more.
     func rankedPage(fromTier startTier: Int, document startDocument: Int, limit: Int) throws -> (
         [PageEntry], Bool
     ) {
@@ -526,12 +550,12 @@ final class Evaluation {
             return try rankingPage(rankingKey, fromTier: startTier, position: startDocument, limit: limit)
         }
         var page: [PageEntry] = []
-        for tier in SearchTier.allCases where tier.rawValue >= startTier {
-            let from = tier.rawValue == startTier ? startDocument : 0
+        for (step, tier) in steps.map(\.tier).enumerated() where step >= startTier {
+            let from = step == startTier ? startDocument : 0
             var chunk = from >> PostingChunk.shift
             while chunk < chunkCount {
-                var bitmap = try self.tier(tier, chunk)
-                if !bitmap.isEmpty { bitmap.subtract(try earlierTiers(before: tier.rawValue, chunk)) }
+                var bitmap = try self.step(step, chunk)
+                if !bitmap.isEmpty { bitmap.subtract(try earlierSteps(before: step, chunk)) }
                 guard !bitmap.isEmpty else {
                     chunk += 1
                     continue
@@ -540,7 +564,8 @@ final class Evaluation {
                 let start = chunk == from >> PostingChunk.shift ? from & (PostingChunk.size - 1) : 0
                 let exact = try self.tier(.synonyms, chunk)
                 bitmap.forEach(from: start) { offset in
-                    page.append(PageEntry(document: base + offset, tier: tier, isExact: exact.contains(offset)))
+                    page.append(
+                        PageEntry(document: base + offset, tier: tier, step: step, isExact: exact.contains(offset)))
                     return page.count <= limit
                 }
                 if page.count > limit { return (Array(page.prefix(limit)), true) }
@@ -615,12 +640,12 @@ final class Evaluation {
     {
         let order = try index.rankingOrder(key, reader, order: sortKeyOrder)
         var page: [PageEntry] = []
-        for tier in SearchTier.allCases where tier.rawValue >= startTier {
-            let from = tier.rawValue == startTier ? start : 0
+        for (step, tier) in steps.map(\.tier).enumerated() where step >= startTier {
+            let from = step == startTier ? start : 0
             guard from < order.count else { continue }
             let matching = try allChunks { chunk in
-                var bitmap = try self.tier(tier, chunk)
-                if !bitmap.isEmpty { bitmap.subtract(try earlierTiers(before: tier.rawValue, chunk)) }
+                var bitmap = try self.step(step, chunk)
+                if !bitmap.isEmpty { bitmap.subtract(try earlierSteps(before: step, chunk)) }
                 return bitmap
             }
             // Once the page is full, one more result (of any later tier) says there are more.
@@ -630,7 +655,9 @@ final class Evaluation {
             }
             for position in positions.prefix(wanted) {
                 let document = Int(order[position])
-                page.append(PageEntry(document: document, tier: tier, isExact: try isExact(document), place: position))
+                page.append(
+                    PageEntry(
+                        document: document, tier: tier, step: step, isExact: try isExact(document), place: position))
             }
             if positions.count > wanted { return (page, true) }
         }

@@ -127,18 +127,18 @@ public enum SearchCursor: Sendable, Equatable {
         let invalid = StorageError(.invalidArgument, "invalid cursor \"\(text.prefix(32))\"")
         if text.hasPrefix("r") {
             let parts = text.dropFirst().split(separator: ".", omittingEmptySubsequences: false)
-            guard parts.count == 2, let tier = Int(parts[0]), (0..<SearchTier.allCases.count).contains(tier),
+            guard parts.count == 2, let tier = Int(parts[0]), (0..<RankStep.maxCount).contains(tier),
                 parts[0].utf8.allSatisfy({ (48...57).contains($0) }), let document = number(parts[1])
             else { throw invalid }
             self = .ranked(tier: tier, document: document)
         } else if text.hasPrefix("o"), let position = number(text.dropFirst()) {
             self = .ordered(position: position)
         } else if text.hasPrefix("k"), let bytes = Self.bytes(text.dropFirst()), bytes.count >= 3,
-            Int(bytes[0]) < SearchTier.allCases.count, let (sortKey, id) = Self.key(bytes, at: 3)
+            Int(bytes[0]) < RankStep.maxCount, let (sortKey, id) = Self.key(bytes, at: 3)
         {
             self = .rankedKey(tier: Int(bytes[0]), length: Int(bytes[1]) | Int(bytes[2]) << 8, sortKey: sortKey, id: id)
         } else if text.hasPrefix("v"), let bytes = Self.bytes(text.dropFirst()), bytes.count >= 4,
-            Int(bytes[0]) < SearchTier.allCases.count, let (value, end) = Self.readValue(bytes, at: 1),
+            Int(bytes[0]) < RankStep.maxCount, let (value, end) = Self.readValue(bytes, at: 1),
             bytes.count >= end + 2, let (sortKey, id) = Self.key(bytes, at: end + 2)
         {
             self = .rankedValueKey(

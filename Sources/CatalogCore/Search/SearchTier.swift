@@ -1,3 +1,5 @@
+import CatalogModel
+
 /// How search ranks: the one place the order of results is decided.
 ///
 /// Every query word must match a record, in its title or in any other field. The words match
@@ -27,6 +29,12 @@
 /// So a synonym comes after every word as typed, every match through a typo after every match
 /// without one, and fewer typos first.
 ///
+/// A catalog whose searchable fields name fields in order of weight (``SearchSettings/weight(of:)``)
+/// splits the two tiers that other fields decide, ``wholeWordsAnywhere`` and ``otherFields``, by
+/// weight: first the records each of whose words matches the title or a field of weight 1, then
+/// weight 2 or better, and so on, then the rest (fields only `*` names). These are the
+/// ``RankStep``s a search walks; without weights they are the tiers.
+///
 /// Within a tier, shorter titles come first, then the locale's collation order, then the id:
 /// the order documents are numbered in (``CatalogIndexBuilder``), so each tier is walked in
 /// document order and a page stops as soon as it is full. A catalog with a ranking field
@@ -42,4 +50,25 @@ public enum SearchTier: Int, CaseIterable, Sendable, Comparable {
     case titleOneTypo, titleTypos, anyTypos
 
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// One step of rank order: a tier, or the part of a tier whose words all match the title or a
+/// field of at most `weight` (``SearchTier``). Results come step by step, and cursors name steps
+/// by their place in ``steps(weights:)``.
+struct RankStep: Sendable, Equatable {
+    var tier: SearchTier
+    /// The heaviest field weight the step's words may match in (nil: any field).
+    var weight: Int?
+
+    /// The steps of a catalog whose named fields take `weights` weights (0: the tiers).
+    static func steps(weights: Int) -> [RankStep] {
+        SearchTier.allCases.flatMap { tier -> [RankStep] in
+            let split = weights > 0 && (tier == .wholeWordsAnywhere || tier == .otherFields)
+            return (split ? (1...weights).map { RankStep(tier: tier, weight: $0) } : [])
+                + [RankStep(tier: tier, weight: nil)]
+        }
+    }
+
+    /// The most steps any catalog has: a cursor naming a step beyond is no cursor.
+    static let maxCount = steps(weights: SearchSettings.maxFieldWeights).count
 }

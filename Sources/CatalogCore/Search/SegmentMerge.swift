@@ -3,7 +3,8 @@ import CatalogStorage
 
 /// The page of a search over several segments: each segment gives its first results after the
 /// cursor's place, and they are merged in the one order every segment keeps (``SearchTier``:
-/// tier, rank length, collation key, id; or the requested sort), so the answer is the one a
+/// step of rank order (``RankStep``), rank length, collation key, id; or the requested sort),
+/// so the answer is the one a
 /// catalog of a single segment would give.
 ///
 /// Cursors name the last result's place in that order (``SearchCursor/rankedKey(tier:length:sortKey:id:)``,
@@ -19,7 +20,7 @@ struct SegmentMerge {
 
     // MARK: - Rank order
 
-    /// A place in rank order: the tier, the ranking field's value (a catalog with one,
+    /// A place in rank order: the step (``RankStep``, which the cursor calls its tier), the ranking field's value (a catalog with one,
     /// ``SearchSettings/rankingField``; nil for none), the rank length, the collation key and the id.
     private struct RankPlace {
         var tier: Int
@@ -85,7 +86,7 @@ struct SegmentMerge {
         }
         // Negative, zero or positive as `a`'s group comes before, with or after `b`'s.
         func group(_ a: Found, _ b: Found) -> Int {
-            if a.entry.tier != b.entry.tier { return a.entry.tier!.rawValue < b.entry.tier!.rawValue ? -1 : 1 }
+            if a.entry.step != b.entry.step { return a.entry.step! < b.entry.step! ? -1 : 1 }
             if let rankingKey {
                 let order = keyOrder.compare(a.value, b.value, rankingKey)
                 if order != 0 { return order }
@@ -109,7 +110,7 @@ struct SegmentMerge {
                     Ranked(
                         hit: hit, entry: entry,
                         place: RankPlace(
-                            tier: entry.tier!.rawValue, value: item.value, length: item.length, sortKey: key.sortKey,
+                            tier: entry.step!, value: item.value, length: item.length, sortKey: key.sortKey,
                             id: hit.id)))
             }
         }

@@ -1,3 +1,5 @@
+import CatalogModel
+
 /// The lexicon terms one folded query word matches, kind by kind: what ``WordMatches`` reads
 /// the documents of. Worked out once per segment and word (``CatalogSearchIndex/wordTerms(_:isLast:typos:)``
 /// keeps them), since as-you-type queries repeat their words keystroke after keystroke.
@@ -20,6 +22,10 @@ struct WordTerms: Sendable {
     var fieldWhole: [Int] = []
     var firstWhole: [Int] = []
     var firstPrefix: [Int] = []
+    /// By weight (``SearchSettings/weight(of:)``, index 0 for weight 1): the word exactly, and
+    /// the words that start with it, in fields of that weight; empty when no field has one.
+    var weightedWhole: [[Int]] = []
+    var weightedStart: [[Int]] = []
 
     /// How many terms a word's derived matches keep, the most frequent first (the figures
     /// Meilisearch documents for its own derivations: 1,000 beginnings, 150 words one typo away,
@@ -61,6 +67,19 @@ struct WordTerms: Sendable {
                 Array(beginning(.exactFieldWord)) + Array(beginning(.fieldWord)), limit: Limits.fieldPrefixes,
                 in: lexicon)
         fieldWhole = (exact(.fieldWord) + exact(.exactFieldWord)).sorted()
+        if !lexicon.range(prefix: [IndexTermKind.weightedFieldWord.rawValue]).isEmpty {
+            for weight in 1...SearchSettings.maxFieldWeights {
+                let word = IndexTerms.weighted(.weightedFieldWord, weight: weight, bytes)
+                let start = IndexTerms.weighted(.weightedFieldPrefix, weight: weight, bytes)
+                weightedWhole.append(lexicon.index(of: word).map { [$0] } ?? [])
+                if scalars.count <= IndexTerms.fieldPrefixLength {
+                    weightedStart.append(lexicon.index(of: start).map { [$0] } ?? [])
+                } else {
+                    weightedStart.append(
+                        Self.mostFrequent(lexicon.range(prefix: word), limit: Limits.fieldPrefixes, in: lexicon))
+                }
+            }
+        }
         firstWhole = exact(.firstWord)
         firstPrefix = scalars.count <= IndexTerms.prefixLength ? exact(.firstPrefix) : Array(beginning(.firstWord))
         if let typos {
@@ -96,9 +115,9 @@ struct WordTerms: Sendable {
 
     /// A rough size in bytes, for the cache's budget.
     var bytes: Int {
-        let kinds = [
-            whole, prefix, inside, field, typoTitle, typoTitleNear, typoField, fieldWhole, firstWhole, firstPrefix,
-        ]
+        let kinds =
+            [whole, prefix, inside, field, typoTitle, typoTitleNear, typoField, fieldWhole, firstWhole, firstPrefix]
+            + weightedWhole + weightedStart
         return 8 * kinds.reduce(64) { $0 + $1.count }
     }
 }

@@ -27,9 +27,12 @@ public struct SearchSettings: Codable, Sendable, Equatable, Hashable {
     /// When a query word may match with typos.
     public var typos: TypoSettings
     /// The fields search reads: `title`, `subtitle`, `description`, `categories`, `id`, an extra
-    /// field's name, or `*` for every field not named (the default, `["*"]`). The title ranks
-    /// before every other field; the index keeps the others together, so their order does not
-    /// rank them yet. A change builds the catalog's index again from its records.
+    /// field's name, or `*` for every field not named (the default, `["*"]`), in order of weight.
+    /// The title ranks before every other field wherever it is named. The fields named after it
+    /// rank in their order (``weight(of:)``): where an exact word, or a word's beginning, of a
+    /// field is what a record matches by, a record matched in an earlier field comes first, and
+    /// fields only `*` names come after every named one. A change builds the catalog's index
+    /// again from its records.
     public var searchableFields: [String]
     /// The fields `filter=` (and `facets=`) may name besides the built-in category, country and
     /// price; nil: every field (and the default filter sheet shows those the data suggests,
@@ -105,6 +108,34 @@ public struct SearchSettings: Codable, Sendable, Equatable, Hashable {
         if searchableFields.contains(Self.everyField) || searchableFields.contains(field) { return true }
         guard let at = field.lastIndex(of: "@"), at != field.startIndex else { return false }
         return searchableFields.contains(String(field[..<at]))
+    }
+
+    /// The most weights the order of ``searchableFields`` gives: the fields named after the
+    /// fourth share the fourth's weight.
+    public static let maxFieldWeights = 4
+
+    /// How `field`'s matches rank among other fields' (`title`, `subtitle`, `description`,
+    /// `categories`, `id`, or an extra field's name; a translation `name@de` weighs as `name`):
+    /// 1 for the first field ``searchableFields`` names besides the title, 2 for the next, up to
+    /// ``maxFieldWeights``; nil for the title and for fields only `*` names, which rank after
+    /// every named field.
+    public func weight(of field: String) -> Int? {
+        var name = field
+        if !searchableFields.contains(field), let at = field.lastIndex(of: "@"), at != field.startIndex {
+            name = String(field[..<at])
+        }
+        guard name != "title", let position = namedFields.firstIndex(of: name) else { return nil }
+        return min(position + 1, Self.maxFieldWeights)
+    }
+
+    /// How many weights the named fields take (0 with none but the title: every field then
+    /// weighs the same, as the defaults have it).
+    public var fieldWeights: Int { min(namedFields.count, Self.maxFieldWeights) }
+
+    /// The fields ``searchableFields`` names besides the title and `*`, in order, each once.
+    private var namedFields: [String] {
+        var seen: Set<String> = []
+        return searchableFields.filter { $0 != "title" && $0 != Self.everyField && seen.insert($0).inserted }
     }
 
     /// The ranking field as a sort key (`-population`: descending), nil without one or when it
