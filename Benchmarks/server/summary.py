@@ -5,7 +5,7 @@
     summary.py --line NAME RESULTS   one line for the run NAME, printed as it finishes
 
 RESULTS holds one line per record, `KIND key=value …` (`database PATH` for the file): `meta`, `item`, the wrk runs
-(`item_catalog`, `item_nginx`, `search_catalog`, `search_datasette`, `filtered_catalog`, `filtered_datasette`,
+(`item_catalog`, `item_nginx`, `search_catalog`, `search_datasette`, `filtered_catalog`, `filtered_catalog_one`, `filtered_datasette`,
 `soak`, from report.lua),
 `rss` (peaks of /proc/PID/status in kB), `stop` or `crash`, `end` (the load average). Each wrk run carries other_cpu_pct: the share of the
 CPU other processes used meanwhile (cpu.py).
@@ -18,6 +18,7 @@ RUN_TITLES = {
     "search_catalog": "search, catalog",
     "search_datasette": "search, Datasette",
     "filtered_catalog": "filtered search, catalog",
+    "filtered_catalog_one": "filtered search, catalog, one client",
     "filtered_datasette": "filtered search, Datasette",
     "soak": "soak, catalog",
 }
@@ -139,6 +140,17 @@ def table(records):
                 goals = f"{rate(ours) / rate(peer):,.1f}× Datasette; " + goals
         rows.append(
             (figure, figures(ours) if ours else "not run", "Datasette " + figures(peer) if peer else "-", goals)
+        )
+    one = records.get("filtered_catalog_one")
+    if one:
+        # The p99 of one request, with no queue of other connections in front of it.
+        rows.append(
+            (
+                "the same filtered queries, one keep-alive client",
+                figures(one),
+                "-",
+                f"p99 ≤ 15 ms {verdict(number(one, 'p99_us') <= 15000)}",
+            )
         )
 
     soak, rss = records.get("soak"), records.get("rss")

@@ -201,7 +201,7 @@ public final class CatalogApplication: Sendable {
             directory: SnapshotAPI.directory(configured: options.snapshotsDirectory, databaseLocation: stores.location),
             maxFiles: options.maxSnapshots)
         SnapshotAPI(stores: stores, authentication: authentication, cache: snapshots).register(in: &routes)
-        let jobs = ImportJobs()
+        let jobs = ImportJobs(succeeded: { maintainer.notify($0) })
         let imports = ImportAPI(
             stores: stores, authentication: authentication, timeout: options.importTimeout,
             maxUploadBytes: options.maxUploadBytes, jobs: jobs, fetch: options.importFetch)
@@ -211,8 +211,10 @@ public final class CatalogApplication: Sendable {
             stores: stores, authentication: authentication, management: options.management, snapshots: snapshots,
             thumbnails: thumbnails, audit: audit)
         management.register(in: &routes)
-        SearchSettingsAPI(stores: stores, authentication: authentication, management: options.management, jobs: jobs)
-            .register(in: &routes)
+        SearchSettingsAPI(
+            stores: stores, authentication: authentication, management: options.management, jobs: jobs,
+            maintainer: maintainer
+        ).register(in: &routes)
         WebRoutes(
             stores: stores, authenticator: authenticator,
             settings: WebSessionSettings(publicURL: options.publicURL), throttle: throttle, audit: audit,
@@ -295,10 +297,18 @@ public final class CatalogApplication: Sendable {
     }
 
     /// Tells the application which server serves it: its connections, requests in flight and
-    /// event streams join the metrics, and `/readyz` answers 503 once the server stops.
+    /// event streams join the metrics, and `/readyz` answers 503 once the server stops. The
+    /// catalogs with a ranking field get its order made now, in the background, rather than on
+    /// their first search.
     public func attach(_ server: HTTPServer) {
         server.registerMetrics(in: metrics)
         draining.watch(server)
+        let ranked = try? stores.read { reader in
+            try reader.catalogs().compactMap { summary in
+                try reader.catalog(summary.id)?.definition.searchSettings.rankingKey == nil ? nil : summary.id
+            }
+        }
+        for id in ranked ?? [] { segmentMaintainer.notify(id) }
     }
 
     /// Marks the application as draining: `/readyz` answers 503 from now on. `catalog serve` calls

@@ -63,6 +63,9 @@ import Testing
         let changed = try patch(#"{"rankingField":"-complexity"}"#, token: admin)
         #expect(changed.status == 200, "\(changed.text)")
         #expect(changed.text.contains(#""rankingField":"-complexity""#))
+        // The field's order is made off the request path, before any search asks for it.
+        fixture.application.segmentMaintainer.waitUntilIdle()
+        #expect(fixture.application.segmentMaintainer.prepared == 1)
         let ranked = try hits("leves")
         #expect(Set(ranked) == Set(before))
         #expect(ranked != before, "nothing reordered")

@@ -122,6 +122,24 @@ import Testing
         #expect(try pages(fixture, "springfield", limit: 3) == expected)
     }
 
+    /// What the first ranked search would make (the field's order, per segment) is made ahead
+    /// once; a catalog without a ranking field needs nothing.
+    @Test(arguments: engines)
+    func preparingMakesEachSegmentsOrderOnce(engine: TemporaryDatabase.Engine) throws {
+        let fixture = try fixture(engine, ranking: "-population")
+        func prepare() throws -> Int { try fixture.read { try $0.prepareSearch(of: $0.requireCatalog("cities")) } }
+        #expect(try prepare() == 1)
+        #expect(try prepare() == 0)
+        _ = try CatalogEditor.apply(
+            [RecordEdit(.upsert(Self.city("s9", "Springfield", 1)))], to: "cities", in: fixture.database,
+            collation: try ICUCollation(locale: "en"))
+        // Only the new segment's.
+        #expect(try prepare() == 1)
+        #expect(try search(fixture, "springfield").hits.first?.stored.id == "s2")
+        let plain = try self.fixture(engine, ranking: nil)
+        #expect(try plain.read { try $0.prepareSearch(of: $0.requireCatalog("cities")) } == 0)
+    }
+
     @Test func rankingCursorsReadBackAndRefuseDamage() throws {
         for value in [nil, [], [0, 1, 2, 255]] as [[UInt8]?] {
             let cursor = SearchCursor.rankedValueKey(

@@ -138,6 +138,17 @@ extension CatalogReader {
         ).sortableFields
     }
 
+    /// Makes what the first search of `catalog` would otherwise make and the search caches then
+    /// keep (``CatalogSearcher/prepare()``); a server calls it after a change, off the request
+    /// path. Returns how many orders it made.
+    @discardableResult
+    public func prepareSearch(of catalog: StoredCatalog) throws -> Int {
+        try CatalogSearcher(
+            segments: try loadedSegments(of: catalog),
+            catalog: SearchCatalog(definition: catalog.definition, categories: catalog.categories)
+        ).prepare()
+    }
+
     /// Runs a checked search (``CatalogSearcher``).
     public func search(_ request: SearchRequest.Checked, in catalog: StoredCatalog) throws -> SearchResult {
         let searcher = CatalogSearcher(

@@ -316,6 +316,12 @@ extension CatalogSearchIndex {
         }
     }
 
+    /// Whether the shared caches keep the order of `kind` (``prepare()``'s check).
+    func hasOrder(_ kind: OrderKind, order: SortKeyOrder) -> Bool {
+        let key = SearchCaches.SortKey(index: cacheID, name: "o\0" + Self.orderName(kind, order: order))
+        return SearchCaches.shared.sorts.withLock { $0.value(for: key, cost: \.bytes) } != nil
+    }
+
     private func cachedOrder(_ kind: OrderKind, order: SortKeyOrder, make: () throws -> [UInt32]) rethrows
         -> [UInt32]
     {

@@ -28,9 +28,16 @@ final class ImportJobs: Sendable {
     /// Wakes those waiting for a job to end (``waitForEnd(of:)``, used by tests).
     private let ended = NSCondition()
     private let clock: @Sendable () -> ContinuousClock.Instant
+    /// Told the catalog of each job that succeeded, before the job reads as ended (the server
+    /// hands it to its ``SegmentMaintainer``).
+    private let succeeded: @Sendable (String) -> Void
 
-    init(clock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }) {
+    init(
+        clock: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now },
+        succeeded: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
         self.clock = clock
+        self.succeeded = succeeded
     }
 
     /// The jobs running now, for the metrics.
@@ -83,11 +90,13 @@ final class ImportJobs: Sendable {
             report: { [weak self] event in self?.apply(event, to: id) },
             isStopped: { [weak self] in self?.state.withLock { $0.stopped } ?? true })
         let clock = clock
+        let succeeded = succeeded
         let thread = Thread { [weak self] in
             ThreadPriority.lower(by: 10)
             let result: Result<ImportSummary, ImportJob.Failure>
             do {
                 result = .success(try work(progress))
+                succeeded(catalog)
             } catch {
                 result = .failure(ImportJob.failure(error))
             }

@@ -27,12 +27,15 @@ struct SearchSettingsAPI {
     /// The background jobs imports run as; a rebuilding change asked for with
     /// `Prefer: respond-async` is one.
     let jobs: ImportJobs
+    /// Told of each change, so that what the new settings need is made ready off the request path.
+    let maintainer: SegmentMaintainer
 
     func register(in routes: inout RouterBuilder) {
         let stores = stores
         let authentication = authentication
         let management = management
         let jobs = jobs
+        let maintainer = maintainer
         routes.get("/api/v1/catalogs/{id}/settings", options: RouteOptions(authentication: .signedIn)) {
             request, context in
             let id = try context.require("id", as: String.self)
@@ -70,6 +73,7 @@ struct SearchSettingsAPI {
             ) { current in
                 try SearchSettingsDocument.merging(patch, into: current)
             }
+            maintainer.notify(id)
             let fields = try stores.read { reader in try reader.fields(of: reader.catalogOr404(id)) }
             return try Self.answer(updated, fields: fields)
         }

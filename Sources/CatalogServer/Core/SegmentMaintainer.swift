@@ -4,10 +4,12 @@ import Foundation
 import Synchronization
 
 /// Merges the segments that edits leave, on one thread of its own, so a request that changes
-/// records never waits for a merge: the records API and the import API tell it which catalog
-/// changed (``notify(_:)``), and it runs ``SegmentMerger/mergeAll(catalog:in:temporaryDirectory:)``
-/// for each, one catalog at a time, in the order they came. The thread starts with the first
-/// change and ends with ``stop()``.
+/// records never waits for a merge: the records API, import jobs and settings changes tell it
+/// which catalog changed (``notify(_:)``, as does the server's start for each catalog), and it
+/// runs ``SegmentMerger/mergeAll(catalog:in:temporaryDirectory:)`` for each, one catalog at a
+/// time, in the order they came. Then it prepares the catalog's searches
+/// (``CatalogReader/prepareSearch(of:)``: a ranking field's order), so that no reader waits while
+/// the first search makes it. The thread starts with the first change and ends with ``stop()``.
 final class SegmentMaintainer: Sendable {
     private struct State {
         var pending: [String] = []
@@ -16,6 +18,8 @@ final class SegmentMaintainer: Sendable {
         var stopped = false
         /// Merges run since the start (for tests and logs).
         var merges = 0
+        /// Orders made ready for searches since the start (for tests).
+        var prepared = 0
     }
 
     private let database: any CatalogDatabase
@@ -46,6 +50,9 @@ final class SegmentMaintainer: Sendable {
     /// How many merges ran so far.
     var merges: Int { state.withLock { $0.merges } }
 
+    /// How many orders were made ready for searches so far.
+    var prepared: Int { state.withLock { $0.prepared } }
+
     /// Waits until no catalog waits for a merge and none runs (tests).
     func waitUntilIdle() {
         wake.lock()
@@ -73,6 +80,14 @@ final class SegmentMaintainer: Sendable {
                     state.withLock { $0.merges += steps.count }
                 } catch {
                     log("cannot merge the segments of catalog \"\(id)\": \(error)")
+                }
+                do {
+                    let made = try database.read { reader in
+                        try reader.catalog(id).map { try reader.prepareSearch(of: $0) } ?? 0
+                    }
+                    state.withLock { $0.prepared += made }
+                } catch {
+                    log("cannot prepare the searches of catalog \"\(id)\": \(error)")
                 }
                 wake.lock()
                 state.withLock { $0.running = false }
