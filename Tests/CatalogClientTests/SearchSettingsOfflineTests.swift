@@ -28,6 +28,7 @@ import Testing
         try await client.download(catalog: "cookbook", to: file)
         let offline = try OfflineCatalog(at: file)
         defer { offline.close() }
+        try await offline.prepareSearch()
         let queries = [
             "burgonya", "krumpli", "gulyás", "a leves", "túró és", "az", "paprika", "paprka", "kremes", "csirke",
             "sült burgonya", "lecs",
