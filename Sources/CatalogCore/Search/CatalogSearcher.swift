@@ -362,6 +362,11 @@ struct WordMatches {
         weightedStart = terms.weightedStart.enumerated().map { set($0.element, UInt8(11 + 2 * $0.offset)) }
     }
 
+    /// At most how many documents the word matches in any way (the sum of its sets' sizes).
+    var estimatedCount: Int {
+        [inside, field, typoTitle, typoField, synonymTitle, synonymField].reduce(0) { $0 + $1.estimatedCount }
+    }
+
     /// The matches of a symbol: literally, in the title or another field.
     init(symbol: String, lexicon: Lexicon) {
         let bytes = Array(symbol.utf8)

@@ -9,6 +9,9 @@ final class Evaluation {
     private let catalog: SearchCatalog
     private let query: SearchQuery
     private let words: [WordMatches]
+    /// The query's words, those with the fewest documents first: intersections start with the
+    /// rarest, so a chunk where it has none costs nothing of the others.
+    private let rarestFirst: [WordMatches]
     /// For each word of the query's sequence, its index in `words`.
     private let sequence: [Int]
     private let chunkCount: Int
@@ -83,6 +86,7 @@ final class Evaluation {
             }
             sequence = query.sequence.compactMap { word in query.words.firstIndex(of: word) }
         }
+        rarestFirst = words.sorted { $0.estimatedCount < $1.estimatedCount }
         chunkCount = (segment.index.count + PostingChunk.size - 1) / PostingChunk.size
         let categoryNumbers = Dictionary(
             catalog.categories.map { ($0.name, $0.id) }, uniquingKeysWith: { a, _ in a })
@@ -192,7 +196,7 @@ final class Evaluation {
         if let cached = wordsAll[chunk] { return cached }
         var bitmap = ChunkBitmap(allBelow: chunkSize(chunk))
         if let gone = deleted.chunks[chunk] { bitmap.subtract(gone) }
-        for word in words {
+        for word in rarestFirst {
             var any = try word.inside.bitmap(chunk, index, reader)
             for set in [word.typoTitle, word.field, word.typoField, word.synonymTitle, word.synonymField]
             where !set.isEmpty {
@@ -253,7 +257,7 @@ final class Evaluation {
         let scoped = try matches(chunk)
         func all(_ part: (WordMatches) throws -> ChunkBitmap) throws -> ChunkBitmap {
             var bitmap = scoped
-            for word in words where !bitmap.isEmpty { bitmap.formIntersection(try part(word)) }
+            for word in rarestFirst where !bitmap.isEmpty { bitmap.formIntersection(try part(word)) }
             return bitmap
         }
         func union(_ sets: [TermSet]) throws -> ChunkBitmap {
