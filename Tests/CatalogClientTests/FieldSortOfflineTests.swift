@@ -13,14 +13,7 @@ import Testing
     func pages(_ sort: String, _ query: String, _ search: (SearchRequest) async throws -> SearchResponse)
         async throws -> [String]
     {
-        var request = SearchRequest(query: query, sort: try SearchSort(parameter: sort), limit: 7)
-        var ids: [String] = []
-        repeat {
-            let page = try await search(request)
-            ids += page.items.map(\.record.id)
-            request.after = page.next
-        } while request.after != nil && ids.count < 500
-        return ids
+        try await everyPage(of: SearchRequest(query: query, sort: try SearchSort(parameter: sort), limit: 7), search)
     }
 
     @Test func anOfflineCatalogSortsAsTheServer() async throws {

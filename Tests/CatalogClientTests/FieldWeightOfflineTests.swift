@@ -14,14 +14,7 @@ import Testing
     func pages(_ query: String, limit: Int, _ search: (SearchRequest) async throws -> SearchResponse)
         async throws -> [String]
     {
-        var request = SearchRequest(query: query, limit: limit)
-        var ids: [String] = []
-        repeat {
-            let page = try await search(request)
-            ids += page.items.map(\.record.id)
-            request.after = page.next
-        } while request.after != nil && ids.count < 500
-        return ids
+        try await everyPage(of: SearchRequest(query: query, limit: limit), search)
     }
 
     @Test func anOfflineCatalogWeighsFieldsAsTheServer() async throws {

@@ -39,22 +39,11 @@ import Testing
     func search(_ fixture: StoreFixture, _ query: String, after: String? = nil, limit: Int = 50) throws
         -> SearchResult
     {
-        try fixture.read { reader in
-            try reader.search(
-                SearchRequest(query: query, after: after, limit: limit).checked(), in: reader.requireCatalog("words"))
-        }
+        try fixture.ranked(query, in: "words", after: after, limit: limit)
     }
 
-    /// Every page of a search by its cursors, `limit` at a time.
     func pages(_ fixture: StoreFixture, _ query: String, limit: Int) throws -> [String] {
-        var ids: [String] = []
-        var after: String?
-        repeat {
-            let result = try search(fixture, query, after: after, limit: limit)
-            ids += result.hits.map(\.stored.id)
-            after = result.next
-        } while after != nil && ids.count < 100
-        return ids
+        try fixture.pages(query, in: "words", limit: limit)
     }
 
     @Test func weightsFollowTheNamedFieldsOrder() {

@@ -48,6 +48,25 @@ final class StoreFixture {
         }
     }
 
+    /// A ranked search of catalog `id` as the engine answers it (hits with their tiers), from `after`.
+    func ranked(_ query: String, in id: String, after: String? = nil, limit: Int = 50) throws -> SearchResult {
+        try read { reader in
+            try reader.search(SearchRequest(query: query, after: after, limit: limit).checked(), in: catalog(id))
+        }
+    }
+
+    /// The ids of every page of a ranked search, `limit` at a time, by its cursors.
+    func pages(_ query: String, in id: String, limit: Int) throws -> [String] {
+        var ids: [String] = []
+        var after: String?
+        repeat {
+            let result = try ranked(query, in: id, after: after, limit: limit)
+            ids += result.hits.map(\.stored.id)
+            after = result.next
+        } while after != nil && ids.count < 100
+        return ids
+    }
+
     func item(_ id: String, _ itemID: String) throws -> Record? {
         try read { reader in try reader.item(of: catalog(id), id: itemID)?.record() }
     }
