@@ -79,7 +79,8 @@ extension CatalogSearcher {
     public func prepare() throws -> Int {
         guard let key = catalog.definition.searchSettings.rankingKey else { return 0 }
         let live = segments.filter { $0.liveCount > 0 }
-        let order = SortKeyOrder(locale: catalog.definition.locale, mainCurrency: "")
+        // The order a ranked search compares values in, so that it finds what is made here.
+        let order = try sortKeyOrder(for: .relevance, segments: live)
         var made = 0
         for segment in live {
             guard !segment.index.hasOrder(.ranking(key), order: order) else { continue }

@@ -46,6 +46,9 @@ final class Evaluation {
     let rankingKey: SearchSort.Key?
     /// The steps of rank order (``RankStep``): the tiers, split by the catalog's field weights.
     private let steps: [RankStep]
+    /// The place in `steps` of the whole ``SearchTier/synonyms`` tier: the documents before it
+    /// match every word without a typo.
+    private let synonymsStep: Int
 
     private var bases: [Int: ChunkBitmap] = [:]
     private var scopedBases: [Int: ChunkBitmap] = [:]
@@ -70,6 +73,7 @@ final class Evaluation {
         self.sortKeyOrder = sortKeyOrder
         rankingKey = rules.settings.rankingKey
         steps = RankStep.steps(weights: rules.settings.fieldWeights)
+        synonymsStep = steps.firstIndex(of: RankStep(tier: .synonyms, weight: nil))!
         index = segment.index
         reader = segment.reader
         deleted = segment.deleted
@@ -241,11 +245,6 @@ final class Evaluation {
         let words = sparseWords[chunk] ?? bitmap.setWords(limit: Self.sparseWordLimit)
         sparseWords[chunk] = .some(words)
         return words.map { bitmap.intersectionCount(other, words: $0) } ?? bitmap.intersectionCount(other)
-    }
-
-    /// The chunk's documents of a whole tier (its last step: any field).
-    private func tier(_ tier: SearchTier, _ chunk: Int) throws -> ChunkBitmap {
-        try step(steps.firstIndex(of: RankStep(tier: tier, weight: nil))!, chunk)
     }
 
     /// The chunk's documents of a step of rank order (a document may be in several; it ranks
@@ -509,7 +508,7 @@ final class Evaluation {
     /// Whether a matching document matches every word without a typo.
     private func isExact(_ document: Int) throws -> Bool {
         guard !words.isEmpty else { return true }
-        return try tier(.synonyms, document >> PostingChunk.shift).contains(document & (PostingChunk.size - 1))
+        return try step(synonymsStep, document >> PostingChunk.shift).contains(document & (PostingChunk.size - 1))
     }
 
     /// The chunk's documents of the steps before `step` (which rank there): kept per chunk and
@@ -566,7 +565,7 @@ final class Evaluation {
                 }
                 let base = chunk << PostingChunk.shift
                 let start = chunk == from >> PostingChunk.shift ? from & (PostingChunk.size - 1) : 0
-                let exact = try self.tier(.synonyms, chunk)
+                let exact = try self.step(synonymsStep, chunk)
                 bitmap.forEach(from: start) { offset in
                     page.append(
                         PageEntry(document: base + offset, tier: tier, step: step, isExact: exact.contains(offset)))
