@@ -43,6 +43,8 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // libcurl drives feed downloads: no URLSession there, so decoding, limits and redirects are ours.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // glibc's allocator controls: the server gives freed heap pages back (HeapTrimmer).
+        .systemLibrary(name: "CMalloc"),
         // ICU (Debian's libicu) behind an opaque C header of our own, so no Swift module ever sees
         // ICU's types next to Foundation's private copy of ICU.
         .target(
@@ -128,7 +130,7 @@ let package = Package(
             dependencies: [
                 "CGD", "CatalogImages", "CatalogHTTP", "CatalogAuth", "CatalogModel", "CatalogStorage", "CatalogCore",
                 "CatalogCollation", "CatalogEngines",
-                "CatalogImport", "CatalogDemo", "CatalogSupport", "CatalogConsole",
+                "CatalogImport", "CatalogDemo", "CatalogSupport", "CatalogConsole", "CMalloc",
             ],
             exclude: ["embedded.txt", "API/openapi.json", "Web/Assets", "Web/Scripts", "Web/Strings"],
             swiftSettings: swiftSettings,

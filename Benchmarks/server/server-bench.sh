@@ -366,11 +366,13 @@ if ours; then
     if curl -fsS "$catalog_url/metrics" -o "$work/metrics.txt"; then
         {
             echo "What the server's caches hold after the soak (its /metrics):"
-            awk '/^catalog_(search_cache_bytes|thumbnail_cache_bytes|search_cache_entries)/ {
+            awk '/^catalog_(search_cache_bytes|thumbnail_cache_bytes|search_cache_entries|process_resident_bytes|heap_free_bytes)/ {
                      printf "  %-60s %12.1f %s\n", $1, ($1 ~ /bytes/ ? $2 / 1048576 : $2), ($1 ~ /bytes/ ? "MB" : "entries") }
+                 /^catalog_heap_trim/ { printf "  %-60s %12.3f\n", $1, $2 }
                  /^catalog_cache_hit_ratio/ { printf "  %-60s %12.2f\n", $1, $2 }' "$work/metrics.txt"
             echo "  (the rest of the anonymous memory: the loaded index (lexicon, infix, title lengths; prices and"
-            echo "  orders when asked for), SQLite's page caches per connection, thread stacks and buffers)"
+            echo "  orders when asked for), the response caches (8 MB a worker), SQLite's page caches per"
+            echo "  connection, thread stacks and buffers, and what the allocator holds free (heap_free_bytes))"
         } >"$work/breakdown.txt"
     fi
 fi

@@ -4,6 +4,7 @@ import CatalogModel
 import CatalogStorage
 import CatalogTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 /// Reads are scoped, on every engine: one snapshot for exactly the closure, nested reads in the
@@ -114,6 +115,41 @@ import Testing
         #expect(try first.search("app", in: "pantry").items.map(\.id) == ["a"])
         #expect(try first.read { $0.indexCache.indexCount } == 1)
         #expect(try second.read { $0.indexCache.indexCount } == 0, "the other database loaded nothing")
+    }
+
+    /// Searches that all find an index missing (each worker's first after a start) take the one
+    /// load under way instead of each loading a copy.
+    @Test func anIndexIsLoadedOnceWhileOthersWaitForIt() throws {
+        let cache = SearchIndexCache()
+        let loads = Mutex(0)
+        let loading = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let group = DispatchGroup()
+        let values = Mutex<[Int]>([])
+        DispatchQueue.global().async(group: group) {
+            let value = try? cache.value(for: "segment") { () -> Int in
+                loads.withLock { $0 += 1 }
+                loading.signal()
+                release.wait()
+                return 7
+            }
+            values.withLock { $0.append(value ?? -1) }
+        }
+        loading.wait()
+        for _ in 0..<3 {
+            DispatchQueue.global().async(group: group) {
+                let value = try? cache.value(for: "segment") { () -> Int in
+                    loads.withLock { $0 += 1 }
+                    return 8
+                }
+                values.withLock { $0.append(value ?? -1) }
+            }
+        }
+        release.signal()
+        group.wait()
+        #expect(loads.withLock { $0 } == 1)
+        #expect(values.withLock { $0 } == [7, 7, 7, 7])
+        #expect(cache.indexCount == 1)
     }
 
     @Test(arguments: CatalogBehaviourTests.engines)

@@ -358,6 +358,9 @@ struct ServeCommand: Command {
             log: { printError("catalog serve: \($0)") })
         pruner.start()
         application.audit.startPruning(keeping: auditRetention)
+        let trimmer = HeapTrimmer()
+        trimmer.register(in: application.metrics)
+        trimmer.start()
 
         let backups = backupInterval.map { interval in
             let backups = ScheduledBackups(
@@ -376,6 +379,7 @@ struct ServeCommand: Command {
         refresher?.stop()
         backups?.stop()
         pruner.stop()
+        trimmer.stop()
         server.shutdown()
         metricsServer?.shutdown()
         application.close()

@@ -15,6 +15,10 @@ import Synchronization
 public final class SearchIndexCache: Sendable {
     private let indexes: Mutex<Shelf>
     private let lists: Mutex<Shelf>
+    /// Held while an index is loaded: searches that all find it missing (the first of each
+    /// worker after a start or an import) wait for the one load instead of each loading a copy
+    /// of tens of megabytes at once.
+    private let loading = Mutex(())
 
     /// Creates a cache holding up to `indexes` loaded segment indexes and deletion sets and up to
     /// `categoryLists` category lists.
@@ -29,13 +33,17 @@ public final class SearchIndexCache: Sendable {
     /// The loaded index of `catalog`, made by `load` when it is not cached (or was cached as
     /// another type).
     public func index<Index: Sendable>(of catalog: StoredCatalog, load: () throws -> Index) throws -> Index {
-        try Self.value(for: catalog.versionKey, on: indexes, make: load)
+        try value(for: catalog.versionKey, load: load)
     }
 
     /// The value cached under `key` (a segment's loaded index, its deletions), made by `load`
-    /// when it is not cached (or was cached as another type).
+    /// when it is not cached (or was cached as another type). One value is loaded at a time;
+    /// a thread that finds its key missing while another loads it waits and takes that one.
     public func value<Value: Sendable>(for key: String, load: () throws -> Value) throws -> Value {
-        try Self.value(for: key, on: indexes, make: load)
+        if let cached = indexes.withLock({ $0.take(key) }) as? Value { return cached }
+        return try loading.withLock { _ throws -> Value in
+            try Self.value(for: key, on: indexes, make: load)
+        }
     }
 
     /// The positions of category `category`'s records in `catalog`'s index order, made by
