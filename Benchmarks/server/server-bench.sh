@@ -242,10 +242,12 @@ if ((peers_only == 0)); then
     say "catalog serve (pid $catalog_pid) listening on $catalog_url"
 
     # /proc/PID/status every 0.2 s for the whole run: VmRSS, RssAnon (heap), RssFile (mapped file
-    # pages), VmHWM.
+    # pages), VmHWM, and the phase of the run ($work/phase, set by phase NAME below).
+    echo start >"$work/phase"
     (
         while kill -0 "$catalog_pid" 2>/dev/null; do
-            awk '/^(VmRSS|VmHWM|RssAnon|RssFile):/ { printf "%s%s ", $1, $2 } END { print "" }' \
+            awk -v phase="$(cat "$work/phase" 2>/dev/null)" \
+                '/^(VmRSS|VmHWM|RssAnon|RssFile):/ { printf "%s%s ", $1, $2 } END { print "phase:" phase }' \
                 "/proc/$catalog_pid/status" 2>/dev/null || break
             sleep 0.2
         done
@@ -253,6 +255,11 @@ if ((peers_only == 0)); then
     sampler_pid=$!
     started_pids+=("$sampler_pid")
 fi
+
+# phase NAME: what the run does from now on, for the memory samples.
+phase() {
+    if ((peers_only == 0)); then echo "$1" >"$work/phase"; fi
+}
 
 # MARK: - 1. Item JSON by id, beside nginx serving the same bytes
 
@@ -287,6 +294,7 @@ cmp -s "$item_file" "$work/item-nginx.json" || fail "nginx does not serve the sa
 say "item $item_id: $item_bytes bytes of JSON; nginx (pid $nginx_pid) on port $nginx_port"
 
 if ours; then
+    phase items
     warm_up 2 -t2 -c64 "$catalog_url$item_path"
     run_wrk item_catalog "$item_seconds" -t2 -c64 -s "$here/report.lua" "$catalog_url$item_path"
 fi
@@ -297,6 +305,7 @@ stop_process "$nginx_pid"
 # MARK: - 2. As-you-type search, beside Datasette
 
 if ours; then
+    phase search
     first_search="$(head -n 1 "$work/search-ours.txt")"
     status="$(curl -sS -o "$work/search-first.json" -w '%{http_code}' "$catalog_url$first_search")" ||
         fail "curl $catalog_url$first_search failed"
@@ -306,6 +315,7 @@ if ours; then
     run_wrk search_catalog "$search_seconds" -t2 -c16 --timeout 10s -s "$here/rotate.lua" "$catalog_url" \
         -- "$work/search-ours.txt"
     # 2b. The same queries with a number range and a facet (filtered-ours.txt).
+    phase filtered
     first_filtered="$(head -n 1 "$work/filtered-ours.txt")"
     status="$(curl -sS -o "$work/filtered-first.json" -w '%{http_code}' "$catalog_url$first_filtered")" ||
         fail "curl $catalog_url$first_filtered failed"
@@ -319,6 +329,7 @@ if ours; then
         -- "$work/filtered-ours.txt"
 fi
 
+phase peers
 datasette_port="$(free_port 18100)"
 sed -e "s#@DATABASE@#$datasette_name#g" -e "s#@NUMBER@#$catalog_number#g" \
     "$here/datasette-metadata.json.in" >"$work/datasette-metadata.json"
@@ -356,6 +367,7 @@ if ours; then
     say "soak: ${page_count#pages=} item pages, items and search mixed"
     python3 "$here/workload.py" --mix "$work" || fail "could not mix the soak requests"
 
+    phase soak
     run_wrk soak "$soak_seconds" -t2 -c100 --timeout 5s -s "$here/rotate.lua" "$catalog_url" -- "$work/soak.txt"
     stop_process "$sampler_pid"
     awk '{ for (i = 1; i <= NF; i++) { split($i, kv, ":"); if (kv[2] + 0 > peak[kv[1]]) peak[kv[1]] = kv[2] + 0 } }
@@ -365,6 +377,19 @@ if ours; then
     # What holds the anonymous memory, as the server counts it (its /metrics, served to loopback).
     if curl -fsS "$catalog_url/metrics" -o "$work/metrics.txt"; then
         {
+            # The peak of each phase: what the server had grown to by its end.
+            awk '{ anon = 0; name = ""
+                   for (i = 1; i <= NF; i++) {
+                       split($i, kv, ":")
+                       if (kv[1] == "RssAnon") anon = kv[2] + 0
+                       if (kv[1] == "phase") name = kv[2]
+                   }
+                   if (name == "") next
+                   if (!(name in peak)) order[++count] = name
+                   if (anon > peak[name]) peak[name] = anon }
+                 END { printf "Anonymous memory, the peak of each phase:"
+                       for (i = 1; i <= count; i++) printf " %s %.1f MB%s", order[i], peak[order[i]] / 1024, (i < count ? "," : "")
+                       print "" }' "$work/rss.txt"
             echo "What the server's caches hold after the soak (its /metrics):"
             awk '/^catalog_(search_cache_bytes|thumbnail_cache_bytes|search_cache_entries|process_resident_bytes|heap_free_bytes)/ {
                      printf "  %-60s %12.1f %s\n", $1, ($1 ~ /bytes/ ? $2 / 1048576 : $2), ($1 ~ /bytes/ ? "MB" : "entries") }
