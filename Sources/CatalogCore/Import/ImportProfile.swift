@@ -1,5 +1,6 @@
 import CatalogConsole
 import CatalogModel
+import CatalogSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -47,15 +48,6 @@ enum ImportProfile {
     /// The process's resident set (`VmRSS:`) or its peak (`VmHWM:`), where the system reports it
     /// (Linux's `/proc`; nil elsewhere).
     static func residentMegabytes(_ field: String) -> Int? {
-        #if os(Linux)
-            guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-            for line in status.split(separator: "\n") where line.hasPrefix(field) {
-                let digits = line.filter(\.isNumber)
-                return Int(digits).map { $0 / 1024 }
-            }
-            return nil
-        #else
-            return nil
-        #endif
+        ProcessStatus.kilobytes([field])?.first.map { $0 / 1024 }
     }
 }

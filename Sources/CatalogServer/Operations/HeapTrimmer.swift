@@ -1,4 +1,5 @@
 import CatalogHTTP
+import CatalogSupport
 import Foundation
 import Synchronization
 
@@ -115,21 +116,17 @@ struct ProcessMemory: Equatable {
 
     /// Now; nil where `/proc` does not tell.
     static func current() -> ProcessMemory? {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-        return parse(status)
+        ProcessStatus.kilobytes(fields).map(made)
     }
 
     /// Reads `RssAnon:` and `RssFile:` (in kB) from the text of a status file.
     static func parse(_ status: String) -> ProcessMemory? {
-        var anonymous: Int?
-        var file: Int?
-        for line in status.split(separator: "\n") {
-            let parts = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
-            guard parts.count >= 2, let kilobytes = Int(parts[1]) else { continue }
-            if parts[0] == "RssAnon:" { anonymous = kilobytes * 1024 }
-            if parts[0] == "RssFile:" { file = kilobytes * 1024 }
-        }
-        guard let anonymous, let file else { return nil }
-        return ProcessMemory(anonymous: anonymous, file: file)
+        ProcessStatus.kilobytes(fields, in: status).map(made)
+    }
+
+    private static let fields = ["RssAnon:", "RssFile:"]
+
+    private static func made(kilobytes: [Int]) -> ProcessMemory {
+        ProcessMemory(anonymous: kilobytes[0] * 1024, file: kilobytes[1] * 1024)
     }
 }
