@@ -71,7 +71,7 @@ dpkg-query -W -f='${Conffiles}' catalog | grep -q '/etc/catalog/catalog.env' || 
 unit=/lib/systemd/system/catalog.service
 [[ -f $unit ]] || fail "no $unit"
 for setting in ProtectSystem=strict ProtectHome=yes NoNewPrivileges=yes PrivateTmp=yes PrivateDevices=yes \
-    ReadWritePaths=/var/lib/catalog User=catalog EnvironmentFile=/etc/catalog/catalog.env Restart=on-failure \
+    ReadWritePaths=/var/lib/catalog CacheDirectory=catalog User=catalog EnvironmentFile=/etc/catalog/catalog.env Restart=on-failure \
     Type=exec; do
     grep -qx "$setting" "$unit" || fail "$unit lacks $setting"
 done

@@ -391,13 +391,14 @@ if ours; then
                        for (i = 1; i <= count; i++) printf " %s %.1f MB%s", order[i], peak[order[i]] / 1024, (i < count ? "," : "")
                        print "" }' "$work/rss.txt"
             echo "What the server's caches hold after the soak (its /metrics):"
-            awk '/^catalog_(search_cache_bytes|thumbnail_cache_bytes|search_cache_entries|process_resident_bytes|heap_free_bytes)/ {
+            awk '/^catalog_(search_cache_bytes|search_index_bytes|thumbnail_cache_bytes|search_cache_entries|process_resident_bytes|heap_free_bytes)/ {
                      printf "  %-60s %12.1f %s\n", $1, ($1 ~ /bytes/ ? $2 / 1048576 : $2), ($1 ~ /bytes/ ? "MB" : "entries") }
                  /^catalog_heap_trim/ { printf "  %-60s %12.3f\n", $1, $2 }
                  /^catalog_cache_hit_ratio/ { printf "  %-60s %12.2f\n", $1, $2 }' "$work/metrics.txt"
-            echo "  (the rest of the anonymous memory: the loaded index (lexicon, infix, title lengths; prices and"
-            echo "  orders when asked for), the response caches (8 MB a worker), SQLite's page caches per"
-            echo "  connection, thread stacks and buffers, and what the allocator holds free (heap_free_bytes))"
+            echo "  (search_index_bytes: the loaded indexes' lexicons and price columns, mapped files (file pages,"
+            echo "  not anonymous memory) or the heap; the rest of the anonymous memory: the index's infix, title"
+            echo "  lengths and orders, the response caches (8 MB a worker), SQLite's page caches per connection,"
+            echo "  thread stacks and buffers, and what the allocator holds free (heap_free_bytes))"
         } >"$work/breakdown.txt"
     fi
 fi

@@ -33,8 +33,42 @@ public enum CatalogEngines {
         /// `postgres://` URL. SQLite has none: its readers already read beside the writer.
         public var readReplicas: [String] = []
 
+        /// Where loaded search indexes keep their lexicons and columns (``IndexFiles``):
+        /// `.automatic` maps files for a server (beside a SQLite file; for PostgreSQL in
+        /// systemd's `CACHE_DIRECTORY`, else `/var/tmp`) and keeps them on the heap for the
+        /// command line's one-off reads.
+        public var indexFiles: IndexPlacement = .automatic
+
         /// The command line's settings.
         public init() {}
+    }
+
+    /// Where loaded search indexes keep their lexicons and columns.
+    public enum IndexPlacement: Sendable, Equatable {
+        /// Mapped files for a server, the heap otherwise (``Options/indexFiles``).
+        case automatic
+        /// On the heap.
+        case memory
+        /// In mapped files in this directory.
+        case directory(String)
+    }
+
+    /// The directory of mapped index files for a database at `location` (nil: the heap).
+    public static func indexFiles(for location: String, options: Options) -> IndexFiles? {
+        switch options.indexFiles {
+        case .memory: return nil
+        case .directory(let directory): return IndexFiles(directory: directory)
+        case .automatic:
+            guard options.server else { return nil }
+            if isPostgres(location) {
+                let cache = ProcessInfo.processInfo.environment["CACHE_DIRECTORY"]
+                    .flatMap { $0.split(separator: ":").first.map(String.init) }
+                return IndexFiles(directory: cache ?? "/var/tmp")
+            }
+            guard location != ":memory:", !location.hasPrefix("file:") else { return nil }
+            let folder = URL(fileURLWithPath: location).deletingLastPathComponent().path
+            return IndexFiles(directory: folder)
+        }
     }
 
     /// Why a SQLite database takes no read replicas.
@@ -62,6 +96,7 @@ public enum CatalogEngines {
             var postgres = options.server ? PostgresDatabase.Options.server : PostgresDatabase.Options()
             postgres.lockTimeout = options.lockTimeout
             postgres.waitingForLock = options.waitingForLock
+            postgres.indexFiles = indexFiles(for: location, options: options)
             let database = try PostgresDatabase(url: location, readReplicas: options.readReplicas, options: postgres)
             return try prepared(database) {}
         }
@@ -73,6 +108,7 @@ public enum CatalogEngines {
         sqlite.lockTimeout = options.lockTimeout
         sqlite.waitingForLock = options.waitingForLock
         sqlite.usersPath = options.usersLocation
+        sqlite.indexFiles = indexFiles(for: location, options: options)
         let database = try SQLiteDatabase(path: location, options: sqlite)
         return try prepared(database) {
             try database.convertLegacyCatalogs { try ICUCollation.forImport(locale: $0) }

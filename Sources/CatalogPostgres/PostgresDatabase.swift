@@ -54,6 +54,9 @@ public final class PostgresDatabase: CatalogDatabase {
         public var idleSnapshotTimeout: Duration = .seconds(30)
         /// How long a read replica that could not be reached is left out before it is tried again.
         public var replicaRetryAfter: Duration = .seconds(1)
+        /// Where loaded search indexes keep their lexicons and columns: mapped files in this
+        /// directory (``IndexFiles``), or nil for the heap.
+        public var indexFiles: IndexFiles?
 
         /// The defaults: imports and the command line.
         public init() {}
@@ -79,7 +82,7 @@ public final class PostgresDatabase: CatalogDatabase {
     /// Posting chunks read by any thread, shared by every reader.
     private let postings: PostingCache
     /// The database's loaded search indexes, handed out by its readers.
-    private let indexes = SearchIndexCache()
+    private let indexes: SearchIndexCache
     /// The threads of the `async` reads.
     private let workers: ReadWorkers
     /// Bumped after every write through this database: a new read epoch.
@@ -109,6 +112,7 @@ public final class PostgresDatabase: CatalogDatabase {
         let location = PostgresLocation(url)
         postgresLocation = location
         self.options = options
+        indexes = SearchIndexCache(files: options.indexFiles)
         let connection = try PostgresConnection(location)
         let databaseID: String
         let replicaLocations = readReplicas.map(PostgresLocation.init)

@@ -39,6 +39,9 @@ public final class SQLiteDatabase: CatalogDatabase {
         /// rollback journal it has (an offline snapshot: read-only opens of it need nothing beside
         /// the file, and it may be moved over another file once closed).
         public var writeAheadLog = true
+        /// Where loaded search indexes keep their lexicons and columns: mapped files in this
+        /// directory (``IndexFiles``), or nil for the heap.
+        public var indexFiles: IndexFiles?
         /// Whether accounts are kept (in their own file beside the catalog file); without them
         /// ``SQLiteDatabase/users()`` fails and no accounts file is made.
         public var keepsAccounts = true
@@ -75,7 +78,7 @@ public final class SQLiteDatabase: CatalogDatabase {
     /// The threads of the `async` reads.
     private let workers: ReadWorkers
     /// The database's loaded search indexes, handed out by its readers.
-    private let indexes = SearchIndexCache()
+    private let indexes: SearchIndexCache
     /// Bumped after every write through this database: a new read epoch.
     private let generation = Atomic<Int>(0)
 
@@ -86,6 +89,7 @@ public final class SQLiteDatabase: CatalogDatabase {
     public init(path: String, options: Options = Options()) throws {
         self.path = path
         self.options = options
+        indexes = SearchIndexCache(files: options.indexFiles)
         let connection = try Self.openWriter(path: path, options: options)
         do {
             accounts =

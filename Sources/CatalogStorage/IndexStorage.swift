@@ -157,6 +157,10 @@ public protocol SearchIndexReading: AnyObject {
     func postingChunks(terms: [UInt32], chunk: Int) throws -> [UInt32: [UInt8]]
     /// A named blob of the index , or nil.
     func blob(named name: String) throws -> [UInt8]?
+    /// Hands a named blob to `write` in pieces, in order; false when there is none. An engine
+    /// that can read a blob a piece at a time never holds all of it (a lexicon is tens of
+    /// megabytes); the default reads it whole with ``blob(named:)``.
+    func readBlob(named name: String, into write: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool
     /// The records with these document numbers, in the order given (missing ones left out).
     func hits(documents: [Int]) throws -> [StoredHit]
     /// The titles of these documents, in the order given.
@@ -168,6 +172,12 @@ public protocol SearchIndexReading: AnyObject {
 }
 
 extension SearchIndexReading {
+    public func readBlob(named name: String, into write: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
+        guard let bytes = try blob(named: name) else { return false }
+        try bytes.withUnsafeBytes(write)
+        return true
+    }
+
     /// Several posting chunks of one chunk number, one term at a time.
     public func postingChunks(terms: [UInt32], chunk: Int) throws -> [UInt32: [UInt8]] {
         var result: [UInt32: [UInt8]] = [:]

@@ -186,13 +186,13 @@ public final class Connection {
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     public var changes: Int { Int(sqlite3_changes64(handle)) }
 
-    var lastMessage: String { handle.map { String(cString: sqlite3_errmsg($0)) } ?? "no connection" }
+    public var lastMessage: String { handle.map { String(cString: sqlite3_errmsg($0)) } ?? "no connection" }
 
     /// The error for result code `rc`. A file that is not a database, is damaged or cannot be
     /// opened, and a full disk, name the file: those are the user's to fix, and they need to
     /// know which file. A write that failed with `ENOSPC` is a full disk whatever code SQLite
     /// chose for it (`SQLITE_FULL`, or an I/O error).
-    func error(_ rc: Int32, _ message: String, sql: String?) -> StorageError {
+    public func error(_ rc: Int32, _ message: String, sql: String?) -> StorageError {
         var code: StorageError.Code
         switch rc & 0xFF {
         case SQLITE_BUSY, SQLITE_LOCKED: code = .busy

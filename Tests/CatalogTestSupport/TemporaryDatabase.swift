@@ -44,12 +44,20 @@ public final class TemporaryDatabase {
             location = PostgresTestServer.location(of: name, on: server)
             cleanup = { _ = try? PostgresTestServer.run("DROP DATABASE IF EXISTS \(name) WITH (FORCE)", on: server) }
         }
-        database = try CatalogEngines.open(location)
+        database = try CatalogEngines.open(location, options: Self.options(directory))
+    }
+
+    /// How the tests open a database: its loaded indexes in mapped files in the test's own
+    /// directory, as a server's are, so every behaviour suite reads them there.
+    static func options(_ directory: URL) -> CatalogEngines.Options {
+        var options = CatalogEngines.Options()
+        options.indexFiles = .directory(directory.path)
+        return options
     }
 
     /// Another handle on the same database, as a second process would have.
     public static func reopen(_ temporary: TemporaryDatabase) throws -> any CatalogDatabase {
-        try CatalogEngines.open(temporary.location)
+        try CatalogEngines.open(temporary.location, options: options(temporary.directory))
     }
 
     deinit {

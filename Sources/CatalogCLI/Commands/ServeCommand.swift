@@ -122,6 +122,17 @@ struct ServeCommand: Command {
     static let snapshots = directoryOption(
         "snapshots", showing: "beside the database, catalog.sqlite → catalog-snapshots/",
         help: "where offline snapshots (/api/v1/catalogs/ID/snapshot) are kept, one file per catalog version")
+    static let indexFiles = Option<String?>(
+        "index-files", value: "DIR",
+        showing: "beside a SQLite database; for PostgreSQL systemd's CACHE_DIRECTORY, else /var/tmp",
+        help:
+            "where loaded search indexes keep their lexicons and columns: files made and deleted at once, mapped "
+            + "into memory, so the kernel can drop their pages under memory pressure and read them back (use a "
+            + "disk, not a tmpfs); 'memory' keeps them on the heap"
+    ) { (directory: String) throws(CLIError) in
+        guard !directory.isEmpty else { throw CLIError.usage("--index-files takes a directory, or 'memory'") }
+        return directory
+    }
     static let keepHistory = Option<Int>(
         "keep-history", value: "DAYS", in: 1...36_500, default: 90,
         help: "how long the change log keeps a change (a record's history, the change feed)")
@@ -191,7 +202,8 @@ struct ServeCommand: Command {
     static let options: [any OptionDeclaration] = [
         dbRead, host, port, threads, compatCatalog, images, publicURL, hostName, usersDB, maxUploadMB, importTimeout,
         maxConnections, maxConnectionsPerIP, timeout, headerTimeout, bodyTimeout, trustedProxy, clientCPUBudget,
-        refreshEvery, refreshTimeout, maxDownloadMB, allowPrivateFetch, snapshots, keepHistory, auditKeep, backupEvery,
+        refreshEvery, refreshTimeout, maxDownloadMB, allowPrivateFetch, snapshots, indexFiles, keepHistory, auditKeep,
+        backupEvery,
         backupDir, keep, quiet, logFormat, metricsAllow, metricsPort,
     ]
     static let usage = [
@@ -301,6 +313,15 @@ struct ServeCommand: Command {
         engineOptions.server = true
         engineOptions.mustExist = true
         engineOptions.readReplicas = readReplicas
+        switch try arguments[Self.indexFiles] {
+        case "memory": engineOptions.indexFiles = .memory
+        case let directory?:
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
+            else { throw CLIError.usage("--index-files: no directory at \(directory)") }
+            engineOptions.indexFiles = .directory(directory)
+        case nil: break
+        }
         let options = CatalogServerOptions(database: try CatalogEngines.open(path, options: engineOptions), settings)
 
         // Block the stop signals before any thread starts, so every worker inherits the mask and

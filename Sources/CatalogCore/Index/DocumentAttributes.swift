@@ -120,12 +120,34 @@ public struct DocumentAttributes: Sendable {
         return values
     }
 
-    /// Decodes the prices blob.
-    static func prices(_ bytes: [UInt8], count: Int) throws(StorageError) -> [Double] {
-        var reader = BinaryReader(bytes)
-        guard let values = reader.doubles(count), reader.isAtEnd else {
+    /// The prices blob, read where it lies: `count` prices.
+    static func prices(_ bytes: IndexBytes?, count: Int) throws(StorageError) -> PriceColumn {
+        guard let bytes, bytes.count == 8 * count else {
             throw StorageError(.engine, "the search index is damaged")
         }
-        return values
+        return PriceColumn(bytes: bytes)
+    }
+}
+
+/// Each document's price (NaN for none), read where the prices blob lies (on the heap or in a
+/// mapped file: ``IndexFiles``).
+struct PriceColumn: Sendable {
+    let bytes: IndexBytes
+
+    /// The number of documents.
+    var count: Int { bytes.count / 8 }
+
+    /// Calls `body` with the prices, by document.
+    func withUnsafeBufferPointer<Result>(_ body: (UnsafeBufferPointer<Double>) throws -> Result) rethrows -> Result {
+        #if _endian(little)
+            // The blob is 8-byte aligned (a mapped file starts a page, a heap copy is aligned to 16)
+            // and holds IEEE doubles in little-endian order: the host's own.
+            return try bytes.withBytes(0..<bytes.count) { raw in
+                try UnsafeRawBufferPointer(raw).withMemoryRebound(to: Double.self) { try body($0) }
+            }
+        #else
+            let prices = (0..<count).map { Double(bitPattern: bytes.uint64(at: 8 * $0)) }
+            return try prices.withUnsafeBufferPointer(body)
+        #endif
     }
 }

@@ -19,53 +19,60 @@ public struct Lexicon: Sendable {
     /// Records per term up to which document numbers are kept in the lexicon.
     public static let inlineLimit = 8
 
-    private let arena: [UInt8]
-    private let starts: [UInt32]
-    private let numbers: [UInt32]
-    private let documentCounts: [UInt32]
-    private let references: [UInt32]
-    private let pool: [UInt32]
+    /// The stored form, read where it lies (on the heap, or a mapped file: ``IndexFiles``).
+    private let bytes: IndexBytes
+    /// The number of terms.
+    public let count: Int
+    /// Where each part of the stored form starts, in bytes.
+    private let arena: Int
+    private let starts: Int
+    private let numbers: Int
+    private let documentCounts: Int
+    private let references: Int
+    private let pool: Int
 
     private static let magic: [UInt8] = Array("CLX1".utf8)
+    private static let headerBytes = 16
     private static let inlineFlag: UInt32 = 0x8000_0000
 
     /// Where a term's documents are.
     public enum PostingReference: Sendable, Equatable {
         /// The document numbers themselves, ascending.
-        case inline(ArraySlice<UInt32>)
+        case inline(IndexBytes.Numbers)
         /// Posting chunks stored under `term`, in chunks `chunks` (some may be empty).
         case stored(term: UInt32, chunks: ClosedRange<Int>)
     }
 
     /// An empty lexicon.
     public init() {
-        arena = []
-        starts = [0]
-        numbers = []
-        documentCounts = []
-        references = []
-        pool = []
+        self.init(arena: [], starts: [0], numbers: [], documentCounts: [], references: [], pool: [])
     }
 
-    /// The number of terms.
-    public var count: Int { numbers.count }
+    /// The term at `index`'s first byte and the byte past its last.
+    @inline(__always)
+    private func bounds(_ index: Int) -> (start: Int, end: Int) {
+        let position = starts + 4 * index
+        return (arena + Int(bytes.uint32(at: position)), arena + Int(bytes.uint32(at: position + 4)))
+    }
 
     /// The bytes of the term at `index` (in byte order).
-    public func term(at index: Int) -> ArraySlice<UInt8> {
-        arena[Int(starts[index])..<Int(starts[index + 1])]
+    public func term(at index: Int) -> IndexBytes.Run {
+        let (start, end) = bounds(index)
+        return IndexBytes.Run(bytes, start..<end)
     }
 
     /// How many records carry the term at `index`.
-    public func documentCount(at index: Int) -> Int { Int(documentCounts[index]) }
+    public func documentCount(at index: Int) -> Int { Int(bytes.uint32(at: documentCounts + 4 * index)) }
 
     /// Where the documents of the term at `index` are.
     public func postings(at index: Int) -> PostingReference {
-        let reference = references[index]
+        let reference = bytes.uint32(at: references + 4 * index)
         if reference & Self.inlineFlag != 0 {
             let start = Int(reference & ~Self.inlineFlag)
-            return .inline(pool[start..<(start + Int(documentCounts[index]))])
+            return .inline(IndexBytes.Numbers(bytes, at: pool + 4 * start, count: documentCount(at: index)))
         }
-        return .stored(term: numbers[index], chunks: Int(reference >> 16)...Int(reference & 0xFFFF))
+        return .stored(
+            term: bytes.uint32(at: numbers + 4 * index), chunks: Int(reference >> 16)...Int(reference & 0xFFFF))
     }
 
     /// The index of `term`, or nil.
@@ -139,34 +146,27 @@ public struct Lexicon: Sendable {
 
     /// Compares the term at `index` with `key` (negative, zero, positive).
     func compare(_ index: Int, _ key: UnsafeBufferPointer<UInt8>) -> Int {
-        let start = Int(starts[index])
-        let end = Int(starts[index + 1])
-        return arena.withUnsafeBufferPointer { arena in
-            let length = min(end - start, key.count)
-            if length > 0, let base = arena.baseAddress, let other = key.baseAddress {
-                let order = memcmp(base + start, other, length)
-                if order != 0 { return Int(order) }
-            }
-            return (end - start) - key.count
+        let (start, end) = bounds(index)
+        let length = min(end - start, key.count)
+        if length > 0, let other = key.baseAddress {
+            let order = bytes.withBytes(start..<(start + length)) { memcmp($0.baseAddress!, other, length) }
+            if order != 0 { return Int(order) }
         }
+        return (end - start) - key.count
     }
 
     private func hasPrefix(_ index: Int, _ prefix: UnsafeBufferPointer<UInt8>) -> Bool {
-        let start = Int(starts[index])
-        let end = Int(starts[index + 1])
+        let (start, end) = bounds(index)
         guard end - start >= prefix.count else { return false }
         guard let other = prefix.baseAddress, !prefix.isEmpty else { return true }
-        return arena.withUnsafeBufferPointer { arena in memcmp(arena.baseAddress! + start, other, prefix.count) == 0 }
+        return bytes.withBytes(start..<(start + prefix.count)) { memcmp($0.baseAddress!, other, prefix.count) == 0 }
     }
 
-    /// Calls `body` with the bytes of each term in `range`, in order, sharing one buffer.
+    /// Calls `body` with the bytes of each term in `range`, in order.
     func withTerms(in range: Range<Int>, _ body: (Int, UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
-        try arena.withUnsafeBufferPointer { arena in
-            for index in range {
-                let start = Int(starts[index])
-                let end = Int(starts[index + 1])
-                try body(index, UnsafeBufferPointer(rebasing: arena[start..<end]))
-            }
+        for index in range {
+            let (start, end) = bounds(index)
+            try bytes.withBytes(start..<end) { try body(index, $0) }
         }
     }
 
@@ -177,12 +177,27 @@ public struct Lexicon: Sendable {
         arena: [UInt8], starts: [UInt32], numbers: [UInt32], documentCounts: [UInt32], references: [UInt32],
         pool: [UInt32]
     ) {
-        self.arena = arena
-        self.starts = starts
-        self.numbers = numbers
-        self.documentCounts = documentCounts
-        self.references = references
-        self.pool = pool
+        var stored = Self.magic
+        stored.reserveCapacity(
+            Self.headerBytes + arena.count + 4 * (starts.count + 3 * numbers.count + pool.count))
+        BinaryWriter.append(UInt32(numbers.count), to: &stored)
+        BinaryWriter.append(UInt32(arena.count), to: &stored)
+        BinaryWriter.append(UInt32(pool.count), to: &stored)
+        stored.append(contentsOf: arena)
+        for array in [starts, numbers, documentCounts, references, pool] { BinaryWriter.append(array, to: &stored) }
+        self.init(layoutOf: IndexBytes(copying: stored), count: numbers.count, arenaBytes: arena.count)
+    }
+
+    /// Where the parts of a stored form of `count` terms and `arenaBytes` bytes of them lie.
+    private init(layoutOf bytes: IndexBytes, count: Int, arenaBytes: Int) {
+        self.bytes = bytes
+        self.count = count
+        arena = Self.headerBytes
+        starts = arena + arenaBytes
+        numbers = starts + 4 * (count + 1)
+        documentCounts = numbers + 4 * count
+        references = documentCounts + 4 * count
+        pool = references + 4 * count
     }
 
     /// The reference of a term whose documents start at `start` in the pool.
@@ -194,46 +209,46 @@ public struct Lexicon: Sendable {
     }
 
     /// The stored form.
-    func serialized() -> [UInt8] {
-        var bytes = Self.magic
-        bytes.reserveCapacity(16 + arena.count + 4 * (starts.count + 3 * numbers.count + pool.count))
-        BinaryWriter.append(UInt32(numbers.count), to: &bytes)
-        BinaryWriter.append(UInt32(arena.count), to: &bytes)
-        BinaryWriter.append(UInt32(pool.count), to: &bytes)
-        bytes.append(contentsOf: arena)
-        for array in [starts, numbers, documentCounts, references, pool] { BinaryWriter.append(array, to: &bytes) }
-        return bytes
-    }
+    func serialized() -> [UInt8] { bytes.array }
+
+    /// Whether the stored form is read from a mapped file.
+    public var isMapped: Bool { bytes.isMapped }
 
     /// Reads the stored form.
     ///
     /// - Throws: ``StorageError`` `.engine` when the bytes are not a lexicon (damaged data).
     public init(serialized bytes: [UInt8]) throws(StorageError) {
-        var reader = BinaryReader(bytes)
-        guard reader.take(4) == Self.magic[...] else { throw StorageError(.engine, "the search index is damaged") }
-        guard let count = reader.uint32(), let arenaBytes = reader.uint32(), let poolCount = reader.uint32(),
-            let arena = reader.take(Int(arenaBytes)),
-            let starts = reader.uint32s(Int(count) + 1), let numbers = reader.uint32s(Int(count)),
-            let counts = reader.uint32s(Int(count)), let references = reader.uint32s(Int(count)),
-            let pool = reader.uint32s(Int(poolCount)), reader.isAtEnd,
-            starts.last.map({ Int($0) == arena.count }) ?? false
-        else { throw StorageError(.engine, "the search index is damaged") }
-        // Every reference must stay inside the arrays, so a damaged row cannot crash a search.
-        for index in 0..<Int(count) {
-            guard starts[index] <= starts[index + 1] else { throw StorageError(.engine, "the search index is damaged") }
-            if references[index] & Self.inlineFlag != 0 {
-                let start = Int(references[index] & ~Self.inlineFlag)
-                guard start + Int(counts[index]) <= pool.count else {
-                    throw StorageError(.engine, "the search index is damaged")
-                }
+        try self.init(bytes: IndexBytes(copying: bytes))
+    }
+
+    /// Reads the stored form where it lies, checking it once: every term's bytes and documents
+    /// lie inside it, so a damaged row cannot make a search read past its end.
+    ///
+    /// - Throws: ``StorageError`` `.engine` when the bytes are not a lexicon (damaged data).
+    public init(bytes: IndexBytes) throws(StorageError) {
+        let damaged = StorageError(.engine, "the search index is damaged")
+        guard bytes.count >= Self.headerBytes,
+            bytes.withBytes(0..<4, { $0.elementsEqual(Self.magic) })
+        else { throw damaged }
+        let count = Int(bytes.uint32(at: 4))
+        let arenaBytes = Int(bytes.uint32(at: 8))
+        let poolCount = Int(bytes.uint32(at: 12))
+        guard bytes.count == Self.headerBytes + arenaBytes + 4 * (count + 1 + 3 * count + poolCount) else {
+            throw damaged
+        }
+        self.init(layoutOf: bytes, count: count, arenaBytes: arenaBytes)
+        guard bytes.uint32(at: starts) == 0, Int(bytes.uint32(at: starts + 4 * count)) == arenaBytes else {
+            throw damaged
+        }
+        for index in 0..<count {
+            let start = bytes.uint32(at: starts + 4 * index)
+            guard start <= bytes.uint32(at: starts + 4 * index + 4) else { throw damaged }
+            let reference = bytes.uint32(at: references + 4 * index)
+            if reference & Self.inlineFlag != 0 {
+                let first = Int(reference & ~Self.inlineFlag)
+                guard first + Int(bytes.uint32(at: documentCounts + 4 * index)) <= poolCount else { throw damaged }
             }
         }
-        self.arena = Array(arena)
-        self.starts = starts
-        self.numbers = numbers
-        self.documentCounts = counts
-        self.references = references
-        self.pool = pool
     }
 }
 

@@ -18,15 +18,7 @@ final class Spool {
 
     /// Creates the file in `directory` (the system's temporary directory when nil).
     init(directory: String? = nil) throws {
-        let base = directory ?? FileManager.default.temporaryDirectory.path
-        var template = Array((base + "/catalog-spool-XXXXXX").utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else {
-            throw StorageError(
-                .engine, "cannot create a temporary file in \(base): \(String(cString: strerror(errno)))")
-        }
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        self.descriptor = descriptor
+        descriptor = try IndexFiles.unlinkedFile(in: directory ?? FileManager.default.temporaryDirectory.path)
         buffer.reserveCapacity(Self.bufferSize)
     }
 

@@ -29,7 +29,7 @@ extension CatalogSearcher {
         guard live.contains(where: { $0.index.lexicon.index(of: presence) != nil }) else {
             return "'sort': catalog \"\(catalog.definition.id)\" has no field \"\(name.prefix(80))\""
         }
-        var texts: Set<ArraySlice<UInt8>> = []
+        var texts: Set<[UInt8]> = []
         let prefix = IndexTerms.fieldPrefix(.fieldValue, name)
         for segment in live {
             let lexicon = segment.index.lexicon
@@ -40,7 +40,7 @@ extension CatalogSearcher {
                 guard !written.isEmpty else { continue }
                 let text = String(decoding: written, as: UTF8.self)
                 guard FieldValueOrder.number(text) == nil, FieldValueOrder.date(text) == nil else { continue }
-                texts.insert(written)
+                texts.insert(Array(written))
                 if texts.count > Self.maxSortableTexts {
                     return
                         "'sort': field \"\(name.prefix(80))\" holds more than \(Self.maxSortableTexts) distinct texts;"

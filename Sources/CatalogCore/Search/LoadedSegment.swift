@@ -76,7 +76,9 @@ extension CatalogReader {
     /// the database's cache (``CatalogReader/indexCache``).
     func loadedSegments(of catalog: StoredCatalog) throws -> [LoadedSegment] {
         try searchSegments(of: catalog).map { segment in
-            let index = try indexCache.value(for: segment.key) { try CatalogSearchIndex(reader: segment.reader) }
+            let index = try indexCache.value(for: segment.key) {
+                try CatalogSearchIndex(reader: segment.reader, files: indexCache.files)
+            }
             var deleted = DeletedDocuments.none
             if segment.deleted > 0 {
                 let tracker = try indexCache.value(for: segment.key + "/deleted") { DeletionTracker() }

@@ -81,26 +81,43 @@ public final class CatalogSearchIndex: Sendable {
 
     private struct LazyAttributes {
         var browseOrder: [UInt32]?
-        var prices: [Double]?
+        var prices: PriceColumn?
         var priceOrder: [UInt32]?
     }
 
-    /// Loads the index of the catalog `reader` reads.
-    public init(reader: any SearchIndexReading) throws {
-        guard let lexiconBytes = try reader.blob(named: SearchBlobs.lexicon),
-            let ranks = try reader.blob(named: DocumentAttributes.ranksBlob)
+    /// Where this index keeps its large parts (``IndexFiles``); nil: on the heap.
+    private let files: IndexFiles?
+
+    /// Loads the index of the catalog `reader` reads, its lexicon and columns kept in mapped
+    /// files of `files` (nil: on the heap).
+    public init(reader: any SearchIndexReading, files: IndexFiles? = nil) throws {
+        self.files = files
+        guard let ranks = try reader.blob(named: DocumentAttributes.ranksBlob),
+            let lexiconBytes = try Self.load(SearchBlobs.lexicon, reader, files)
         else {
             lexicon = Lexicon()
             infix = InfixIndex()
             attributes = try DocumentAttributes(ranks: [0, 0, 0, 0, 0, 0, 0, 0])
             return
         }
-        let lexicon = try Lexicon(serialized: lexiconBytes)
+        let lexicon = try Lexicon(bytes: lexiconBytes)
         self.lexicon = lexicon
         infix =
             try reader.blob(named: SearchBlobs.infix).map { try InfixIndex(serialized: $0, lexicon: lexicon) }
             ?? InfixIndex()
         attributes = try DocumentAttributes(ranks: ranks)
+    }
+
+    /// The blob `name` of the index `reader` reads: in a mapped file of `files` when there are
+    /// files, else on the heap.
+    private static func load(_ name: String, _ reader: any SearchIndexReading, _ files: IndexFiles?) throws
+        -> IndexBytes?
+    {
+        let fill = { (write: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool in
+            try reader.readBlob(named: name, into: write)
+        }
+        guard let files else { return try IndexFiles.heap(fill) }
+        return try files.load(fill)
     }
 
     /// Documents in index order, loaded on first use.
@@ -113,9 +130,9 @@ public final class CatalogSearchIndex: Sendable {
     }
 
     /// Prices by document, loaded on first use.
-    func prices(_ reader: any SearchIndexReading) throws -> [Double] {
+    func prices(_ reader: any SearchIndexReading) throws -> PriceColumn {
         if let loaded = lazy.withLock({ $0.prices }) { return loaded }
-        let bytes = try reader.blob(named: DocumentAttributes.pricesBlob) ?? []
+        let bytes = try Self.load(DocumentAttributes.pricesBlob, reader, files) ?? IndexBytes(copying: [])
         let prices = try DocumentAttributes.prices(bytes, count: count)
         lazy.withLock { $0.prices = prices }
         return prices

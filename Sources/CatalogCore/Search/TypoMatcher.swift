@@ -1,4 +1,5 @@
 import CatalogModel
+import CatalogStorage
 
 /// Finds the lexicon's terms within a small edit distance of a query word: insertions,
 /// deletions, substitutions and transpositions of adjacent characters each count one.
@@ -74,7 +75,12 @@ public enum TypoMatcher {
         }
 
         /// Decodes a term's folded UTF-8 (after its kind byte) into characters.
-        static func decode(_ term: ArraySlice<UInt8>, into characters: inout [UInt32]) {
+        static func decode(_ term: IndexBytes.Run, into characters: inout [UInt32]) {
+            term.bytes.withBytes(term.startIndex..<term.endIndex) { decode($0, into: &characters) }
+        }
+
+        /// Decodes a term's folded UTF-8 (after its kind byte) into characters.
+        static func decode(_ term: UnsafeBufferPointer<UInt8>, into characters: inout [UInt32]) {
             characters.removeAll(keepingCapacity: true)
             var index = term.startIndex + 1
             while index < term.endIndex {
@@ -174,7 +180,7 @@ public enum TypoMatcher {
 
         /// The first index after the terms that begin like `term`'s kind byte and first
         /// `characters` characters.
-        mutating func endOfBeginning(_ term: ArraySlice<UInt8>, at index: Int, characters: Int, _ lexicon: Lexicon)
+        mutating func endOfBeginning(_ term: IndexBytes.Run, at index: Int, characters: Int, _ lexicon: Lexicon)
             -> Int
         {
             var end = term.startIndex + 1

@@ -473,6 +473,20 @@ final class SQLiteIndexReader: SearchIndexReading {
         return try statement.step() ? statement.blob(0) : nil
     }
 
+    func readBlob(named name: String, into write: (UnsafeRawBufferPointer) throws -> Void) throws -> Bool {
+        let statement = try connection.cached("SELECT rowid FROM search_blobs WHERE version = ? AND name = ?")
+        try statement.bind(version, name)
+        let rowid = try statement.step() ? statement.int64(0) : nil
+        statement.finish()
+        guard let rowid else { return false }
+        // A piece at a time: a lexicon of tens of megabytes never sits whole on the heap.
+        guard let blob = Blob(connection: connection, table: "search_blobs", column: "data", rowid: rowid) else {
+            throw StorageError(.engine, "cannot read the search index's \(name)")
+        }
+        try blob.read(write)
+        return true
+    }
+
     func hits(documents: [Int]) throws -> [StoredHit] {
         let statement = try connection.cached("SELECT \(SQLiteCatalogReader.hitColumns) FROM items WHERE key = ?")
         var hits: [StoredHit] = []

@@ -86,6 +86,16 @@ struct CatalogMetrics: Sendable {
         ) {
             searchCacheReadings { Double($0.entries) }
         }
+        registry.gauge(
+            "catalog_search_index_bytes",
+            help:
+                "Bytes of the loaded search indexes' lexicons and columns, by where they are: mapped files "
+                + "(--index-files; page cache the kernel may drop) or the heap.",
+            labels: ["kind"]
+        ) {
+            let loaded = IndexBytes.loaded
+            return [(["mapped"], Double(loaded.mapped)), (["heap"], Double(loaded.heap))]
+        }
         registry.gauge("catalog_thumbnail_cache_entries", help: "Thumbnails kept in memory.") {
             [([], Double(sources.thumbnails.count))]
         }

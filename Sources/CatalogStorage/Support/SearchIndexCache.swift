@@ -19,12 +19,16 @@ public final class SearchIndexCache: Sendable {
     /// worker after a start or an import) wait for the one load instead of each loading a copy
     /// of tens of megabytes at once.
     private let loading = Mutex(())
+    /// Where the large parts of the loaded indexes are kept as mapped files; nil: on the heap.
+    public let files: IndexFiles?
 
     /// Creates a cache holding up to `indexes` loaded segment indexes and deletion sets and up to
-    /// `categoryLists` category lists.
-    public init(indexes: Int = 64, categoryLists: Int = 32) {
+    /// `categoryLists` category lists, keeping the indexes' large parts in `files` (nil: on the
+    /// heap).
+    public init(indexes: Int = 64, categoryLists: Int = 32, files: IndexFiles? = nil) {
         self.indexes = Mutex(Shelf(capacity: indexes))
         self.lists = Mutex(Shelf(capacity: categoryLists))
+        self.files = files
     }
 
     /// How many loaded indexes the cache holds.
