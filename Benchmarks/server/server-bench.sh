@@ -2,7 +2,8 @@
 # server-bench.sh: `catalog serve` under load, each figure beside a peer measured in the same run.
 #
 #   Benchmarks/server/server-bench.sh [--catalog-binary PATH] [--db FILE] [--catalog ID]
-#       [--item-seconds S] [--search-seconds S] [--peer-seconds S] [--soak-seconds S] [--peers-only]
+#       [--item-seconds S] [--search-seconds S] [--peer-seconds S] [--soak-seconds S] [--edit-rate N]
+#       [--peers-only]
 #
 # 1. Item JSON by id: wrk -t2 -c64 against /api/v1/catalogs/ID/items/ITEM, beside nginx serving
 #    the same bytes as a static file (worker_processes 2, access_log off).
@@ -16,6 +17,10 @@
 #    search_filtered (FTS5 MATCH with a WHERE on the price, the categories of every match counted),
 #    at 16 connections and with one client.
 # 3. Soak: 100 connections of mixed requests (pages, items, search): errors and peak RSS.
+# 4. Edits under search load: on a copy of the file, a second server's searches (-c16) while
+#    edit-load.py changes --edit-rate records a second (default 50; 0 skips it) through the API
+#    (PUT with an editor's key), beside the same searches just before (goal: at most 10% fewer
+#    searches a second), and the same searches once more after the changes.
 # The server's memory (/proc/PID/status every 0.2 s from its start): anonymous (RssAnon, its own)
 # apart from mapped file pages (RssFile, the database through mmap); goal ≤ 100 MB anonymous.
 #
@@ -43,6 +48,7 @@ item_seconds=10
 search_seconds=10
 peer_seconds=20
 soak_seconds=30
+edit_rate=50
 peers_only=0
 
 usage() {
@@ -59,6 +65,7 @@ while (($# > 0)); do
         --search-seconds) search_seconds="${2:?}"; shift 2 ;;
         --peer-seconds) peer_seconds="${2:?}"; shift 2 ;;
         --soak-seconds) soak_seconds="${2:?}"; shift 2 ;;
+        --edit-rate) edit_rate="${2:?}"; shift 2 ;;
         --peers-only) peers_only=1; shift ;;
         -h | --help) usage ;;
         *) echo "server-bench: unknown option $1" >&2; usage ;;
@@ -67,6 +74,7 @@ done
 for value in "$item_seconds" "$search_seconds" "$peer_seconds" "$soak_seconds"; do
     [[ "$value" =~ ^[1-9][0-9]*$ ]] || { echo "server-bench: durations are whole seconds" >&2; exit 64; }
 done
+[[ "$edit_rate" =~ ^[0-9]+$ ]] || { echo "server-bench: --edit-rate is a whole number" >&2; exit 64; }
 
 bench_name=server-bench
 # shellcheck source=common.sh
@@ -215,6 +223,29 @@ warm_up() {
     timeout --signal=INT $((seconds + 30)) wrk -d"${seconds}s" "$@" >/dev/null 2>&1 || true
 }
 
+# start_catalog FILE NAME: catalog serve on FILE (its output in $work/NAME.out and .err), as the
+# benchmark runs it; sets $started_pid and $started_url once it listens.
+start_catalog() {
+    local file="$1" name="$2" url=""
+    # wrk sends everything from one address: with a per-client CPU budget it would measure the
+    # slow lane, not the server.
+    "$binary" serve --db "$file" --host 127.0.0.1 --port 0 --threads 2 --quiet --client-cpu-budget 0 \
+        >"$work/$name.out" 2>"$work/$name.err" &
+    started_pid=$!
+    started_pids+=("$started_pid")
+    for _ in $(seq 1200); do
+        url="$(sed -n 's/^listening on \(http:\/\/[^ ]*\).*/\1/p' "$work/$name.out" | head -n 1)"
+        [[ -n "$url" ]] && break
+        if ! kill -0 "$started_pid" 2>/dev/null; then
+            cat "$work/$name.err" >&2
+            fail "catalog serve exited while starting"
+        fi
+        sleep 0.1
+    done
+    [[ -n "$url" ]] || fail "catalog serve printed no \"listening on\" line within 120 s"
+    started_url="${url%/}"
+}
+
 catalog_pid=""
 catalog_url=""
 # Whether our server is measured and still running (a crash is reported, not a set-up failure).
@@ -222,23 +253,9 @@ ours() {
     ((peers_only == 0)) && kill -0 "$catalog_pid" 2>/dev/null
 }
 if ((peers_only == 0)); then
-    # wrk sends everything from one address: with a per-client CPU budget it would measure the
-    # slow lane, not the server.
-    "$binary" serve --db "$database" --host 127.0.0.1 --port 0 --threads 2 --quiet --client-cpu-budget 0 \
-        >"$work/catalog.out" 2>"$work/catalog.err" &
-    catalog_pid=$!
-    started_pids+=("$catalog_pid")
-    for _ in $(seq 1200); do
-        catalog_url="$(sed -n 's/^listening on \(http:\/\/[^ ]*\).*/\1/p' "$work/catalog.out" | head -n 1)"
-        [[ -n "$catalog_url" ]] && break
-        if ! kill -0 "$catalog_pid" 2>/dev/null; then
-            cat "$work/catalog.err" >&2
-            fail "catalog serve exited while starting"
-        fi
-        sleep 0.1
-    done
-    [[ -n "$catalog_url" ]] || fail "catalog serve printed no \"listening on\" line within 120 s"
-    catalog_url="${catalog_url%/}"
+    start_catalog "$database" catalog
+    catalog_pid="$started_pid"
+    catalog_url="$started_url"
     say "catalog serve (pid $catalog_pid) listening on $catalog_url"
 
     # /proc/PID/status every 0.2 s for the whole run: VmRSS, RssAnon (heap), RssFile (mapped file
@@ -428,6 +445,47 @@ if ((peers_only == 0)); then
         tail -n 20 "$work/catalog.err" >&2
     fi
     stop_process "$catalog_pid"
+fi
+
+# MARK: - 4. Edits under search load, on a copy of the file
+
+if ((peers_only == 0 && edit_rate > 0)); then
+    # A copy, so the edits never change the file later runs measure.
+    edits_db="$work/edits.sqlite"
+    say "edits: copying $(du -m "$database" | cut -f1) MB for a second server"
+    cp "$database" "$edits_db"
+    "$binary" user add bench-editor --admin --password-stdin --db "$edits_db" <<<"bench-editor-password" \
+        >/dev/null 2>"$work/edits-user.err" || { cat "$work/edits-user.err" >&2; fail "catalog user add failed"; }
+    "$binary" key add bench-edits --user bench-editor --catalog "$catalog" --actions read,write \
+        --db "$edits_db" >"$work/edits-key.txt" 2>"$work/edits-user.err" ||
+        { cat "$work/edits-user.err" >&2; fail "catalog key add failed"; }
+    edit_key="$(sed -n '/^cak_/{p;q}' "$work/edits-key.txt")"
+    [[ -n "$edit_key" ]] || fail "catalog key add printed no key"
+    sed -n '1,200s#.*/##p' "$work/items-ours.txt" >"$work/edit-ids.txt"
+    start_catalog "$edits_db" edits
+    edits_pid="$started_pid"
+    edits_url="$started_url"
+    say "edits: catalog serve (pid $edits_pid) on a copy; $edit_rate changes a second during a search run"
+    # The same queries once unrecorded, so the measured runs meet warm caches; then without changes,
+    # with them, and after them.
+    warm_up "$search_seconds" -t2 -c16 -s "$here/rotate.lua" "$edits_url" -- "$work/search-ours.txt"
+    run_wrk search_quiet "$search_seconds" -t2 -c16 --timeout 10s -s "$here/rotate.lua" "$edits_url" \
+        -- "$work/search-ours.txt"
+    rm -f "$work/edits-ready"
+    python3 "$here/edit-load.py" "$edits_url" "$catalog" "$edit_key" "$work/edit-ids.txt" "$search_seconds" \
+        "$edit_rate" "$work/edits-ready" >"$work/edit-load.txt" &
+    edit_load_pid=$!
+    started_pids+=("$edit_load_pid")
+    touch "$work/edits-ready"
+    run_wrk search_edits "$search_seconds" -t2 -c16 --timeout 10s -s "$here/rotate.lua" "$edits_url" \
+        -- "$work/search-ours.txt"
+    wait "$edit_load_pid" || fail "edit-load.py failed"
+    cat "$work/edit-load.txt" >>"$results"
+    # And once more after them: what the changes left (segments not yet merged) costs later searches.
+    run_wrk search_after "$search_seconds" -t2 -c16 --timeout 10s -s "$here/rotate.lua" "$edits_url" \
+        -- "$work/search-ours.txt"
+    stop_process "$edits_pid"
+    rm -f "$edits_db" "$edits_db"-*
 fi
 
 echo "end load=$(cut -d' ' -f1 /proc/loadavg)" >>"$results"

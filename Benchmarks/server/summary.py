@@ -6,7 +6,7 @@
 
 RESULTS holds one line per record, `KIND key=value …` (`database PATH` for the file): `meta`, `item`, the wrk runs
 (`item_catalog`, `item_nginx`, `search_catalog`, `search_datasette`, `filtered_catalog`, `filtered_catalog_one`, `filtered_datasette`,
-`soak`, from report.lua),
+`soak`, `search_quiet`, `search_edits`, `search_after`, from report.lua), `edits` (edit-load.py's changes during search_edits),
 `rss` (peaks of /proc/PID/status in kB), `stop` or `crash`, `end` (the load average). Each wrk run carries other_cpu_pct: the share of the
 CPU other processes used meanwhile (cpu.py).
 """
@@ -21,6 +21,9 @@ RUN_TITLES = {
     "filtered_catalog_one": "filtered search, catalog, one client",
     "filtered_datasette": "filtered search, Datasette",
     "soak": "soak, catalog",
+    "search_edits": "search while records change, catalog (a copy)",
+    "search_quiet": "search without changes, catalog (the copy)",
+    "search_after": "search after the changes, catalog (the copy)",
 }
 
 
@@ -166,6 +169,31 @@ def table(records):
             ours_text += ", no RSS samples"
             goals = f"0 errors {verdict(total == 0)}; peak RSS not measured"
         rows.append(("soak (-c100, mixed)", ours_text, "-", goals))
+    busy, quiet, edits = records.get("search_edits"), records.get("search_quiet"), records.get("edits")
+    if busy and quiet and edits:
+        # The searchers' cost of steady changes: the same searches with and without them.
+        value = rate(busy) / rate(quiet) if rate(quiet) > 0 else 0.0
+        rows.append(
+            (
+                f"the same searches while {number(edits, 'rate'):,.0f} records change a second (PUT, a copy of the file)",
+                f"{figures(busy)}; the changes: {int(number(edits, 'sent')):,} in {number(edits, 'seconds'):.0f} s,"
+                f" p50 {number(edits, 'p50_ms'):.1f} ms, p99 {number(edits, 'p99_ms'):.1f} ms,"
+                f" {int(number(edits, 'errors'))} errors",
+                "without changes " + figures(quiet),
+                f"{value:.2f}× the searches a second (goal ≥ 0.90×) {verdict(value >= 0.9 and number(edits, 'errors') == 0)}",
+            )
+        )
+    after = records.get("search_after")
+    if after and quiet:
+        value = rate(after) / rate(quiet) if rate(quiet) > 0 else 0.0
+        rows.append(
+            (
+                "the same searches right after those changes (segments not yet merged)",
+                figures(after),
+                "before the changes " + figures(quiet),
+                f"{value:.2f}× the searches a second",
+            )
+        )
     if rss:
         anonymous_mb = number(rss, "rssanon_kb") / 1024
         rows.append(

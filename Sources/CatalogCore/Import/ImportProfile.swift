@@ -31,7 +31,9 @@ enum ImportProfile {
             var line =
                 "profile: \(label()): \(milliseconds) ms (this thread's CPU \(threadCPUMilliseconds() - startCPU) ms)"
             if let now = residentMegabytes("VmRSS:"), let peak = residentMegabytes("VmHWM:") {
-                line += ", RSS \(now) MB (peak \(peak) MB)"
+                // The process's own memory apart from the mapped database file's pages.
+                let own = residentMegabytes("RssAnon:").map { ", \($0) MB anonymous" } ?? ""
+                line += ", RSS \(now) MB\(own) (peak \(peak) MB)"
             }
             StandardStream.error.line(line)
         }
