@@ -82,7 +82,7 @@ public final class CatalogSearchIndex: Sendable {
     private struct LazyAttributes {
         var browseOrder: [UInt32]?
         var prices: PriceColumn?
-        var priceOrder: [UInt32]?
+        var priceOrder: IndexBytes.Numbers?
     }
 
     /// Where this index keeps its large parts (``IndexFiles``); nil: on the heap.
@@ -174,11 +174,17 @@ public final class CatalogSearchIndex: Sendable {
         return bitmap
     }
 
-    /// Documents by price, loaded on first use.
-    func priceOrder(_ reader: any SearchIndexReading) throws -> [UInt32] {
+    /// Documents by price (then index order, those without a price last), read where the blob
+    /// lies (``IndexFiles``) and loaded on first use; nil for an index built without one.
+    func priceOrder(_ reader: any SearchIndexReading) throws -> IndexBytes.Numbers? {
         if let loaded = lazy.withLock({ $0.priceOrder }) { return loaded }
-        let bytes = try reader.blob(named: DocumentAttributes.priceOrderBlob) ?? []
-        let order = try DocumentAttributes.documents(bytes, count: count)
+        guard let bytes = try Self.load(DocumentAttributes.priceOrderBlob, reader, files) else { return nil }
+        guard bytes.count == 4 * count else { throw StorageError(.engine, "the search index is damaged") }
+        let order = IndexBytes.Numbers(bytes, at: 0, count: count)
+        // Checked once, so a damaged blob cannot make a sort index past the columns.
+        for document in order where Int(document) >= count {
+            throw StorageError(.engine, "the search index is damaged")
+        }
         lazy.withLock { $0.priceOrder = order }
         return order
     }

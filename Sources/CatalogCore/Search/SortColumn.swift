@@ -142,22 +142,12 @@ final class SortColumn: Sendable {
         }
         var group = [Int](repeating: 0, count: codes.count)
         for (place, currency) in groups.enumerated() { group[currency] = place }
-        // The priced documents by price (a radix sort of the prices' ordered bits), then by
-        // currency group, keeping the price order within each.
-        var entries = [KeyedDocument](unsafeUninitializedCapacity: prices.count) { buffer, initialized in
-            var next = buffer.baseAddress!
-            prices.withUnsafeBufferPointer { prices in
-                for (document, price) in prices.enumerated() where !price.isNaN {
-                    next.initialize(
-                        to: KeyedDocument(
-                            key: FieldValueOrder.sortableBits(price), document: UInt32(document),
-                            tag: currencyOf[document]))
-                    next += 1
-                }
-            }
-            initialized = next - buffer.baseAddress!
-        }
-        RadixOrder.sortByKey(&entries)
+        // The priced documents by price, then by currency group, keeping the price order within
+        // each: in the order the index keeps by price when it has one, else by a radix sort of
+        // the prices' ordered bits.
+        var entries =
+            try pricedInStoredOrder(prices, index.priceOrder(reader), currencyOf)
+            ?? pricedInDocumentOrder(prices, currencyOf)
         RadixOrder.sortByTag(&entries, place: group)
         // Each currency's code once, as the start of its values, which are laid out in one
         // arena as they are found (``SortKeyOrder/price(_:currency:)``).
@@ -188,6 +178,49 @@ final class SortColumn: Sendable {
         }
         return SortColumn(
             lowest: lowest, highest: lowest, arena: arena, starts: valueStarts, descendingPlaces: descendingPlaces)
+    }
+
+    /// The priced documents by price, from the documents in price order the index keeps; nil
+    /// without one, or when it does not run in ascending price (a blob of another build, or
+    /// prices 0 and -0, which compare equal there and not here).
+    static func pricedInStoredOrder(
+        _ prices: PriceColumn, _ order: IndexBytes.Numbers?, _ currencyOf: [UInt32]
+    ) -> [KeyedDocument]? {
+        guard let order, order.count == prices.count else { return nil }
+        return prices.withUnsafeBufferPointer { prices -> [KeyedDocument]? in
+            var entries: [KeyedDocument] = []
+            entries.reserveCapacity(prices.count)
+            var previous: UInt64 = 0
+            for document in order {
+                let price = prices[Int(document)]
+                // Those without a price come last.
+                if price.isNaN { break }
+                let key = FieldValueOrder.sortableBits(price)
+                guard key >= previous else { return nil }
+                previous = key
+                entries.append(KeyedDocument(key: key, document: document, tag: currencyOf[Int(document)]))
+            }
+            return entries
+        }
+    }
+
+    /// The priced documents by price: a radix sort of their prices' ordered bits.
+    private static func pricedInDocumentOrder(_ prices: PriceColumn, _ currencyOf: [UInt32]) -> [KeyedDocument] {
+        var entries = [KeyedDocument](unsafeUninitializedCapacity: prices.count) { buffer, initialized in
+            var next = buffer.baseAddress!
+            prices.withUnsafeBufferPointer { prices in
+                for (document, price) in prices.enumerated() where !price.isNaN {
+                    next.initialize(
+                        to: KeyedDocument(
+                            key: FieldValueOrder.sortableBits(price), document: UInt32(document),
+                            tag: currencyOf[document]))
+                    next += 1
+                }
+            }
+            initialized = next - buffer.baseAddress!
+        }
+        RadixOrder.sortByKey(&entries)
+        return entries
     }
 
     /// Calls `body` with every document of each term and the term's place in `terms`, reading
