@@ -122,17 +122,12 @@ struct ServeCommand: Command {
     static let snapshots = directoryOption(
         "snapshots", showing: "beside the database, catalog.sqlite → catalog-snapshots/",
         help: "where offline snapshots (/api/v1/catalogs/ID/snapshot) are kept, one file per catalog version")
-    static let indexFiles = Option<String?>(
-        "index-files", value: "DIR",
-        showing: "beside a SQLite database; for PostgreSQL systemd's CACHE_DIRECTORY, else /var/tmp",
+    static let indexFiles = directoryOption(
+        "index-files", showing: "beside a SQLite database; for PostgreSQL systemd's CACHE_DIRECTORY, else /var/tmp",
         help:
             "where loaded search indexes keep their lexicons and columns: files made and deleted at once, mapped "
             + "into memory, so the kernel can drop their pages under memory pressure and read them back (use a "
-            + "disk, not a tmpfs); 'memory' keeps them on the heap"
-    ) { (directory: String) throws(CLIError) in
-        guard !directory.isEmpty else { throw CLIError.usage("--index-files takes a directory, or 'memory'") }
-        return directory
-    }
+            + "disk, not a tmpfs); 'memory' keeps them on the heap")
     static let keepHistory = Option<Int>(
         "keep-history", value: "DAYS", in: 1...36_500, default: 90,
         help: "how long the change log keeps a change (a record's history, the change feed)")

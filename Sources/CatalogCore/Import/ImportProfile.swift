@@ -30,10 +30,10 @@ enum ImportProfile {
                 elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
             var line =
                 "profile: \(label()): \(milliseconds) ms (this thread's CPU \(threadCPUMilliseconds() - startCPU) ms)"
-            if let now = residentMegabytes("VmRSS:"), let peak = residentMegabytes("VmHWM:") {
-                // The process's own memory apart from the mapped database file's pages.
-                let own = residentMegabytes("RssAnon:").map { ", \($0) MB anonymous" } ?? ""
-                line += ", RSS \(now) MB\(own) (peak \(peak) MB)"
+            // The resident set, the process's own memory apart from the mapped database file's
+            // pages, and the peak: one read of /proc/self/status.
+            if let memory = ProcessStatus.kilobytes(["VmRSS:", "RssAnon:", "VmHWM:"])?.map({ $0 / 1024 }) {
+                line += ", RSS \(memory[0]) MB, \(memory[1]) MB anonymous (peak \(memory[2]) MB)"
             }
             StandardStream.error.line(line)
         }
@@ -45,11 +45,5 @@ enum ImportProfile {
         var time = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
         return time.tv_sec * 1000 + time.tv_nsec / 1_000_000
-    }
-
-    /// The process's resident set (`VmRSS:`) or its peak (`VmHWM:`), where the system reports it
-    /// (Linux's `/proc`; nil elsewhere).
-    static func residentMegabytes(_ field: String) -> Int? {
-        ProcessStatus.kilobytes([field])?.first.map { $0 / 1024 }
     }
 }

@@ -120,7 +120,18 @@ public struct DocumentAttributes: Sendable {
         return values
     }
 
-    /// The prices blob, read where it lies: `count` prices.
+    /// A blob of `count` documents (the price order), read where it lies and checked once, so a
+    /// damaged blob cannot make a sort index past the columns.
+    static func documents(_ bytes: IndexBytes, count: Int) throws(StorageError) -> IndexBytes.Numbers {
+        guard bytes.count == 4 * count else { throw StorageError(.engine, "the search index is damaged") }
+        let documents = IndexBytes.Numbers(bytes, at: 0, count: count)
+        for document in documents where Int(document) >= count {
+            throw StorageError(.engine, "the search index is damaged")
+        }
+        return documents
+    }
+
+    /// The prices blob, read where it lies: `count` prices (a missing blob is damage).
     static func prices(_ bytes: IndexBytes?, count: Int) throws(StorageError) -> PriceColumn {
         guard let bytes, bytes.count == 8 * count else {
             throw StorageError(.engine, "the search index is damaged")

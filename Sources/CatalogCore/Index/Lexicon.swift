@@ -177,15 +177,24 @@ public struct Lexicon: Sendable {
         arena: [UInt8], starts: [UInt32], numbers: [UInt32], documentCounts: [UInt32], references: [UInt32],
         pool: [UInt32]
     ) {
-        var stored = Self.magic
-        stored.reserveCapacity(
-            Self.headerBytes + arena.count + 4 * (starts.count + 3 * numbers.count + pool.count))
-        BinaryWriter.append(UInt32(numbers.count), to: &stored)
-        BinaryWriter.append(UInt32(arena.count), to: &stored)
-        BinaryWriter.append(UInt32(pool.count), to: &stored)
-        stored.append(contentsOf: arena)
-        for array in [starts, numbers, documentCounts, references, pool] { BinaryWriter.append(array, to: &stored) }
-        self.init(layoutOf: IndexBytes(copying: stored), count: numbers.count, arenaBytes: arena.count)
+        // The stored form, written straight into the buffer the lexicon reads.
+        let size = Self.headerBytes + arena.count + 4 * (starts.count + 3 * numbers.count + pool.count)
+        let bytes = IndexBytes(count: size) { buffer in
+            var offset = 0
+            func put(_ values: [UInt32]) {
+                for value in values {
+                    buffer.storeBytes(of: value.littleEndian, toByteOffset: offset, as: UInt32.self)
+                    offset += 4
+                }
+            }
+            buffer.copyBytes(from: Self.magic)
+            offset = Self.magic.count
+            put([UInt32(numbers.count), UInt32(arena.count), UInt32(pool.count)])
+            UnsafeMutableRawBufferPointer(rebasing: buffer[offset..<(offset + arena.count)]).copyBytes(from: arena)
+            offset += arena.count
+            for array in [starts, numbers, documentCounts, references, pool] { put(array) }
+        }
+        self.init(layoutOf: bytes, count: numbers.count, arenaBytes: arena.count)
     }
 
     /// Where the parts of a stored form of `count` terms and `arenaBytes` bytes of them lie.

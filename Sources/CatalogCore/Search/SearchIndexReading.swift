@@ -132,8 +132,8 @@ public final class CatalogSearchIndex: Sendable {
     /// Prices by document, loaded on first use.
     func prices(_ reader: any SearchIndexReading) throws -> PriceColumn {
         if let loaded = lazy.withLock({ $0.prices }) { return loaded }
-        let bytes = try Self.load(DocumentAttributes.pricesBlob, reader, files) ?? IndexBytes(copying: [])
-        let prices = try DocumentAttributes.prices(bytes, count: count)
+        let prices = try DocumentAttributes.prices(
+            Self.load(DocumentAttributes.pricesBlob, reader, files), count: count)
         lazy.withLock { $0.prices = prices }
         return prices
     }
@@ -179,12 +179,7 @@ public final class CatalogSearchIndex: Sendable {
     func priceOrder(_ reader: any SearchIndexReading) throws -> IndexBytes.Numbers? {
         if let loaded = lazy.withLock({ $0.priceOrder }) { return loaded }
         guard let bytes = try Self.load(DocumentAttributes.priceOrderBlob, reader, files) else { return nil }
-        guard bytes.count == 4 * count else { throw StorageError(.engine, "the search index is damaged") }
-        let order = IndexBytes.Numbers(bytes, at: 0, count: count)
-        // Checked once, so a damaged blob cannot make a sort index past the columns.
-        for document in order where Int(document) >= count {
-            throw StorageError(.engine, "the search index is damaged")
-        }
+        let order = try DocumentAttributes.documents(bytes, count: count)
         lazy.withLock { $0.priceOrder = order }
         return order
     }

@@ -19,10 +19,10 @@ import Synchronization
 /// let bytes = IndexBytes(copying: stored)
 /// let count = bytes.uint32(at: 4)
 /// ```
+///
+/// `@unchecked Sendable`: the bytes are written once, before the initializer returns, and only
+/// read after; the memory is freed or unmapped in `deinit`, when no reader is left.
 public final class IndexBytes: @unchecked Sendable {
-    // @unchecked: the bytes are written once, before the initializer returns, and only read after;
-    // the memory is freed or unmapped in deinit, when no reader is left.
-
     /// The number of bytes.
     public let count: Int
     @usableFromInline let base: UnsafeRawPointer
@@ -33,10 +33,15 @@ public final class IndexBytes: @unchecked Sendable {
     private static let heapTotal = Atomic<Int>(0)
 
     /// A heap copy of `bytes`.
-    public init(copying bytes: some Collection<UInt8>) {
-        let memory = UnsafeMutableRawPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
-        UnsafeMutableRawBufferPointer(start: memory, count: bytes.count).copyBytes(from: bytes)
-        count = bytes.count
+    public convenience init(copying bytes: some Collection<UInt8>) {
+        self.init(count: bytes.count) { $0.copyBytes(from: bytes) }
+    }
+
+    /// `count` bytes on the heap, written by `initialize` (every one of them) before they are read.
+    public init(count: Int, initializingWith initialize: (UnsafeMutableRawBufferPointer) -> Void) {
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1), alignment: 16)
+        initialize(UnsafeMutableRawBufferPointer(start: memory, count: count))
+        self.count = count
         base = UnsafeRawPointer(memory)
         mapped = false
         Self.heapTotal.add(count, ordering: .relaxed)
