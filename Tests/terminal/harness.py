@@ -105,8 +105,22 @@ class Pane:
     def type(self, text):
         self.tmux("send-keys", "-t", self.name, "-l", text)
 
-    def screen(self, escapes=False):
-        return self.tmux("capture-pane", "-p", "-t", self.name, *(["-e"] if escapes else []))
+    def screen(self, escapes=False, timeout=TIMEOUT):
+        """The pane's text (with its escapes, if asked), read between two frames, never halfway
+        through one: tmux reads a frame from the terminal in pieces, and a capture taken between
+        pieces shows the new frame's top over the old frame's bottom. A frame of `catalog browse`
+        ends on the last row, so while the app holds the alternate screen a capture counts once the
+        cursor stands there; the cursor and the text come from one tmux command list, which tmux
+        runs without reading the pane in between."""
+        deadline = time.time() + timeout
+        while True:
+            state, _, text = self.tmux(
+                "display-message", "-p", "-t", self.name, "#{alternate_on} #{cursor_y} #{pane_height}", ";",
+                "capture-pane", "-p", "-t", self.name, *(["-e"] if escapes else [])).partition("\n")
+            alternate, cursor, height = (state.split() + ["0", "0", "0"])[:3]
+            if alternate != "1" or int(cursor) == int(height) - 1 or time.time() >= deadline:
+                return text
+            time.sleep(0.01)
 
     def poll(self, read, test, failure, timeout=TIMEOUT):
         """Waits for an event on the screen: until `test` holds for what `read` makes of it (or
