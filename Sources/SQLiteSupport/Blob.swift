@@ -1,18 +1,26 @@
 import CSQLite
 import CatalogStorage
 
-/// An open BLOB for incremental reads (`sqlite3_blob_open`), closed when the object goes away.
+/// An open BLOB for incremental reads and writes (`sqlite3_blob_open`), closed when the object
+/// goes away: a blob of any size moves through a buffer of a megabyte, never whole in memory.
 public final class Blob {
     private let handle: OpaquePointer
     private let connection: Connection
     /// The blob's size in bytes.
     public let count: Int
 
-    /// Opens `table.column` of row `rowid` read-only; nil when the row does not exist.
-    public init?(connection: Connection, table: String, column: String, rowid: Int64) {
+    /// Opens `table.column` of row `rowid` in `database` (`main`, or the name of an attached
+    /// file), read-only unless `writable`; nil when the row does not exist.
+    public init?(
+        connection: Connection, database: String = "main", table: String, column: String, rowid: Int64,
+        writable: Bool = false
+    ) {
         self.connection = connection
         var blob: OpaquePointer?
-        guard sqlite3_blob_open(connection.handle, "main", table, column, rowid, 0, &blob) == SQLITE_OK, let blob else {
+        let flags: Int32 = writable ? 1 : 0
+        guard sqlite3_blob_open(connection.handle, database, table, column, rowid, flags, &blob) == SQLITE_OK,
+            let blob
+        else {
             sqlite3_blob_close(blob)
             return nil
         }
@@ -38,6 +46,31 @@ public final class Blob {
             }
             try body(UnsafeRawBufferPointer(rebasing: buffer[0..<length]))
             offset += length
+        }
+    }
+
+    /// Writes `bytes` at byte `offset` of a blob opened writable; a blob never grows, so the row
+    /// was made with room for them (`zeroblob(n)`).
+    ///
+    /// - Throws: ``StorageError`` when the bytes do not fit or SQLite cannot write them.
+    public func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) throws {
+        guard offset >= 0, offset + bytes.count <= count else {
+            throw StorageError(.engine, "\(bytes.count) bytes at \(offset) do not fit a blob of \(count)")
+        }
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        let rc = sqlite3_blob_write(handle, base, Int32(bytes.count), Int32(offset))
+        guard rc == SQLITE_OK else { throw connection.error(rc, connection.lastMessage, sql: nil) }
+    }
+
+    /// Copies this blob into `target`, a writable blob of the same size, a piece at a time.
+    public func copy(into target: Blob) throws {
+        guard target.count == count else {
+            throw StorageError(.engine, "a blob of \(count) bytes cannot fill one of \(target.count)")
+        }
+        var offset = 0
+        try read { piece in
+            try target.write(piece, at: offset)
+            offset += piece.count
         }
     }
 

@@ -186,6 +186,9 @@ public final class Connection {
     /// Rows changed by the last INSERT, UPDATE or DELETE.
     public var changes: Int { Int(sqlite3_changes64(handle)) }
 
+    /// The rowid of the row the last INSERT made.
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
     public var lastMessage: String { handle.map { String(cString: sqlite3_errmsg($0)) } ?? "no connection" }
 
     /// The error for result code `rc`. A file that is not a database, is damaged or cannot be

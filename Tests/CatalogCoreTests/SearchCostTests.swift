@@ -73,4 +73,42 @@ import Testing
             #expect(differed, "\(range.map(\.description) ?? "no range")")
         }
     }
+
+    /// A word whose prefix reaches many terms costs its counts more per chunk: each chunk visit
+    /// is charged the term postings it reads, so with the same budget its counts stop sooner than
+    /// a word of one term that matches the same records, and the page stays what it is.
+    @Test func aWordOfManyTermsSpendsTheBudgetSooner() throws {
+        let letters = Array("abcdefghijklmnopqrstuvwxyz")
+        let endings = (0..<48).map { "word\(letters[$0 / 26])\(letters[$0 % 26])" }
+        let records = Self.records().enumerated().map { number, record in
+            var record = record
+            record.title = "Item \(endings[number % endings.count])"
+            return record
+        }
+        let fixture = try TestCatalog(records)
+        var unbounded = fixture.searcher
+        unbounded.countBudget = .max
+        var bounded = fixture.searcher
+        bounded.countBudget = 60
+        func request(_ query: String) -> SearchRequest {
+            var request = SearchRequest(query: query, limit: 20)
+            request.facets = [.country]
+            return request
+        }
+        var stopped: [String: Int] = [:]
+        for query in ["item", "word"] {
+            let exact = try unbounded.search(request(query).checked())
+            let cheap = try bounded.search(request(query).checked())
+            #expect(cheap.hits.map(\.stored.id) == exact.hits.map(\.stored.id), "\(query)")
+            #expect(try fixture.searcher.search(request(query).checked()).facets == exact.facets, "\(query)")
+            // The values whose count fell short: marked capped, or left out.
+            let truth = Dictionary(uniqueKeysWithValues: (exact.facets[.country] ?? []).map { ($0.value, $0.count) })
+            let given = cheap.facets[.country] ?? []
+            for count in given where count.count != truth[count.value] {
+                #expect(count.capped, "\(query) \(count.value)")
+            }
+            stopped[query] = truth.count - given.filter { $0.count == truth[$0.value] }.count
+        }
+        #expect(stopped["word", default: 0] > stopped["item", default: 0], "\(stopped)")
+    }
 }

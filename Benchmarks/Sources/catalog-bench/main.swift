@@ -152,6 +152,28 @@ if CommandLine.arguments.count >= 3 && CommandLine.arguments[1] == "latency" {
     exit(0)
 }
 
+if CommandLine.arguments.count >= 3 && CommandLine.arguments[1] == "caps" {
+    // catalog-bench caps DB: of the benchmark's 1,000 as-you-type queries, how many counts stopped
+    // at the search's budget (capped below SearchResponse.countCap): the price of bounded work.
+    let generator = CatalogGenerator(items: 1_000_000, locale: "en", seed: 1)
+    let queries = QuerySet.asYouType(
+        words: generator.titleWords, scopes: generator.definition.categories.map(\.name), count: 1_000)
+    let store = try BenchStore(path: CommandLine.arguments[2])
+    var counts = 0
+    var stopped = 0
+    var searches = 0
+    for query in queries {
+        let result = try store.search(query)
+        let budgeted = ([(result.total, result.totalCapped)] + result.scopes.map { ($0.count, $0.capped) })
+            .filter { count, capped in capped && count < SearchResponse.countCap }
+        counts += 1 + result.scopes.count
+        stopped += budgeted.count
+        searches += budgeted.isEmpty ? 0 : 1
+    }
+    print("\(stopped) of \(counts) counts stopped at the budget, in \(searches) of \(queries.count) searches")
+    exit(0)
+}
+
 if CommandLine.arguments.count >= 4 && CommandLine.arguments[1] == "repeat" {
     // catalog-bench repeat DB QUERY [N] [SCOPE]: one query N times, for profiling.
     let store = try BenchStore(path: CommandLine.arguments[2])

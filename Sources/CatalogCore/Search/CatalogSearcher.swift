@@ -78,7 +78,8 @@ public struct CatalogSearcher {
 
     /// Chunk visits all the counts of one search may make together: 512 is 32 counts over every
     /// record of a 1,000,000-record catalog (a count of a few values stops at
-    /// ``SearchResponse/countCap`` much sooner). Past it, counts are lower bounds, marked capped.
+    /// ``SearchResponse/countCap`` much sooner); a visit that reads many terms' postings costs
+    /// more (``CountBudget/readsPerVisit``). Past it, counts are lower bounds, marked capped.
     public static let defaultCountBudget = 512
     /// The most values one facet counts: the most frequent in the catalog.
     public static let maxFacetValues = 100

@@ -63,6 +63,9 @@ final class Evaluation {
     /// A bitmap with at most this many set words (of 1,024) is counted against the scopes and
     /// facet values word by word: a rare query's matches are counted a dozen times or more.
     static let sparseWordLimit = 128
+    /// The stored terms' posting chunks the matches have read so far (``TermSet/pendingReads(_:)``):
+    /// what a count is charged beside its chunk visit.
+    private var termReads = 0
     /// By chunk: the union of the tiers before `next` (``earlierTiers(before:_:)``).
     private var earlier: [Int: (next: Int, bitmap: ChunkBitmap)] = [:]
 
@@ -201,9 +204,11 @@ final class Evaluation {
         var bitmap = ChunkBitmap(allBelow: chunkSize(chunk))
         if let gone = deleted.chunks[chunk] { bitmap.subtract(gone) }
         for word in rarestFirst {
+            termReads += word.inside.pendingReads(chunk)
             var any = try word.inside.bitmap(chunk, index, reader)
             for set in [word.typoTitle, word.field, word.typoField, word.synonymTitle, word.synonymField]
             where !set.isEmpty {
+                termReads += set.pendingReads(chunk)
                 any.formUnion(try set.bitmap(chunk, index, reader))
             }
             bitmap.formIntersection(any)
@@ -216,8 +221,9 @@ final class Evaluation {
     /// The chunk's matches in the selected scope with the filters.
     func matches(_ chunk: Int) throws -> ChunkBitmap {
         if let cached = matchCache[chunk] { return cached }
-        var bitmap = try allWords(chunk)
-        if !bitmap.isEmpty { bitmap.formIntersection(try scopedBase(chunk)) }
+        // The filters and scope first: they are a few bitmaps, the words may be hundreds of terms.
+        var bitmap = try scopedBase(chunk)
+        if !bitmap.isEmpty { bitmap.formIntersection(try allWords(chunk)) }
         matchCache[chunk] = bitmap
         return bitmap
     }
@@ -249,81 +255,92 @@ final class Evaluation {
 
     /// The chunk's documents of a step of rank order (a document may be in several; it ranks
     /// in the first). Each is worked out the first time it is needed.
+    ///
+    /// The step's own candidates come first, and the chunk's matches (every word's typos, fields
+    /// and synonyms, the filters, the scope) only where they leave some: a page that fills from
+    /// the first tiers never reads the typo terms of the chunks it passes over. At 10,000,000
+    /// records a five-letter prefix's matches are hundreds of terms in each of 153 chunks.
     private func step(_ step: Int, _ chunk: Int) throws -> ChunkBitmap {
         let key = chunk * steps.count + step
         if let cached = tierCache[key] { return cached }
+        var result: ChunkBitmap
+        if var candidates = try candidates(of: step, chunk) {
+            if !candidates.isEmpty { candidates.formIntersection(try scopedBase(chunk)) }
+            if !candidates.isEmpty { candidates.formIntersection(try matches(chunk)) }
+            result = candidates
+        } else {
+            result = try matches(chunk)
+        }
+        tierCache[key] = result
+        return result
+    }
+
+    /// The chunk's documents a step of rank order would hold before the matches are applied (a
+    /// superset of the step's documents); nil for a step that is the matches themselves.
+    private func candidates(of step: Int, _ chunk: Int) throws -> ChunkBitmap? {
         let weight = steps[step].weight
-        let scoped = try matches(chunk)
         func all(_ part: (WordMatches) throws -> ChunkBitmap) throws -> ChunkBitmap {
-            var bitmap = scoped
-            for word in rarestFirst where !bitmap.isEmpty { bitmap.formIntersection(try part(word)) }
-            return bitmap
+            var bitmap: ChunkBitmap? = nil
+            for word in rarestFirst {
+                var next = try part(word)
+                if let bitmap { next.formIntersection(bitmap) }
+                bitmap = next
+                if next.isEmpty { break }
+            }
+            return bitmap ?? ChunkBitmap(allBelow: chunkSize(chunk))
         }
         func union(_ sets: [TermSet]) throws -> ChunkBitmap {
             var bitmap = ChunkBitmap.empty
             for set in sets where !set.isEmpty { bitmap.formUnion(try set.bitmap(chunk, index, reader)) }
             return bitmap
         }
-        var result: ChunkBitmap
-        if scoped.isEmpty {
-            result = scoped
-        } else {
-            switch steps[step].tier {
-            case .exactTitle where sequence.count == 1:
-                // The first word is the query and the title is exactly as long.
-                result = try words[sequence[0]].firstWhole.bitmap(chunk, index, reader)
-                if !result.isEmpty {
-                    let length = query.sequence[0].unicodeScalars.count
-                    let first = chunk << PostingChunk.shift
-                    let lower = index.attributes.firstDocument(atLeast: length) - first
-                    let upper = index.attributes.firstDocument(longerThan: length) - first
-                    var lengthMask = ChunkBitmap(allBelow: max(0, upper))
-                    lengthMask.subtract(ChunkBitmap(allBelow: max(0, lower)))
-                    result.formIntersection(lengthMask)
-                    result.formIntersection(scoped)
-                }
-                try addExactValues(chunk, within: scoped, to: &result)
-            case .exactTitle:
-                result = Self.bitmap(of: exactTitles, chunk: chunk, within: scoped)
-                try addExactValues(chunk, within: scoped, to: &result)
-            case .titleStart where sequence.count == 1:
-                result = try words[sequence[0]].firstPrefix.bitmap(chunk, index, reader)
-                if !result.isEmpty { result.formIntersection(scoped) }
-            case .titleStart:
-                result = Self.bitmap(of: titleStarts, chunk: chunk, within: scoped)
-            case .wholeWords: result = try all { try $0.whole.bitmap(chunk, index, reader) }
-            case .wordStarts: result = try all { try $0.prefix.bitmap(chunk, index, reader) }
-            case .wholeWordsAnywhere:
-                if let weight {
-                    result = try all { try union([$0.whole] + $0.weightedWhole.prefix(weight)) }
-                } else {
-                    result = try all { try union([$0.whole, $0.fieldWhole]) }
-                }
-            case .insideWords: result = try all { try $0.inside.bitmap(chunk, index, reader) }
-            case .otherFields:
-                if let weight {
-                    // A word's beginnings hold the word itself.
-                    result = try all { try union([$0.inside] + $0.weightedStart.prefix(weight)) }
-                } else {
-                    result = try all { try union([$0.inside, $0.field]) }
-                }
-            case .synonyms: result = try all { try union([$0.inside, $0.field, $0.synonymTitle, $0.synonymField]) }
-            case .titleOneTypo: result = try all { try union([$0.inside, $0.typoTitleNear, $0.synonymTitle]) }
-            case .titleTypos: result = try all { try union([$0.inside, $0.typoTitle, $0.synonymTitle]) }
-            case .anyTypos: result = scoped
+        switch steps[step].tier {
+        case .exactTitle where sequence.count == 1:
+            // The first word is the query and the title is exactly as long.
+            var result = try words[sequence[0]].firstWhole.bitmap(chunk, index, reader)
+            if !result.isEmpty {
+                let length = query.sequence[0].unicodeScalars.count
+                let first = chunk << PostingChunk.shift
+                let lower = index.attributes.firstDocument(atLeast: length) - first
+                let upper = index.attributes.firstDocument(longerThan: length) - first
+                var lengthMask = ChunkBitmap(allBelow: max(0, upper))
+                lengthMask.subtract(ChunkBitmap(allBelow: max(0, lower)))
+                result.formIntersection(lengthMask)
             }
+            try addExactValues(chunk, to: &result)
+            return result
+        case .exactTitle:
+            var result = Self.bitmap(of: exactTitles, chunk: chunk)
+            try addExactValues(chunk, to: &result)
+            return result
+        case .titleStart where sequence.count == 1:
+            return try words[sequence[0]].firstPrefix.bitmap(chunk, index, reader)
+        case .titleStart:
+            return Self.bitmap(of: titleStarts, chunk: chunk)
+        case .wholeWords: return try all { try $0.whole.bitmap(chunk, index, reader) }
+        case .wordStarts: return try all { try $0.prefix.bitmap(chunk, index, reader) }
+        case .wholeWordsAnywhere:
+            if let weight { return try all { try union([$0.whole] + $0.weightedWhole.prefix(weight)) } }
+            return try all { try union([$0.whole, $0.fieldWhole]) }
+        case .insideWords: return try all { try $0.inside.bitmap(chunk, index, reader) }
+        case .otherFields:
+            // A word's beginnings hold the word itself.
+            if let weight { return try all { try union([$0.inside] + $0.weightedStart.prefix(weight)) } }
+            return try all { try union([$0.inside, $0.field]) }
+        case .synonyms: return try all { try union([$0.inside, $0.field, $0.synonymTitle, $0.synonymField]) }
+        case .titleOneTypo: return try all { try union([$0.inside, $0.typoTitleNear, $0.synonymTitle]) }
+        case .titleTypos: return try all { try union([$0.inside, $0.typoTitle, $0.synonymTitle]) }
+        case .anyTypos: return nil
         }
-        tierCache[key] = result
-        return result
     }
 
-    /// Adds the chunk's documents whose id or one of whose own fields is the query (within `scoped`).
-    private func addExactValues(_ chunk: Int, within scoped: ChunkBitmap, to result: inout ChunkBitmap) throws {
-        if !exactIDs.isEmpty { result.formUnion(Self.bitmap(of: exactIDs, chunk: chunk, within: scoped)) }
+    /// Adds the chunk's documents whose id or one of whose own fields is the query.
+    private func addExactValues(_ chunk: Int, to result: inout ChunkBitmap) throws {
+        if !exactIDs.isEmpty {
+            result.formUnion(Self.bitmap(of: exactIDs, chunk: chunk))
+        }
         guard !exactValues.isEmpty else { return }
-        var values = try exactValues.bitmap(chunk, index, reader)
-        values.formIntersection(scoped)
-        result.formUnion(values)
+        result.formUnion(try exactValues.bitmap(chunk, index, reader))
     }
 
     /// Finds the records whose id is the query. An id's words are indexed as whole words of a
@@ -356,12 +373,11 @@ final class Evaluation {
         }
     }
 
-    private static func bitmap(of documents: Set<Int>, chunk: Int, within: ChunkBitmap) -> ChunkBitmap {
+    private static func bitmap(of documents: Set<Int>, chunk: Int) -> ChunkBitmap {
         var bitmap = ChunkBitmap()
         for document in documents where document >> PostingChunk.shift == chunk {
             bitmap.insert(document & (PostingChunk.size - 1))
         }
-        bitmap.formIntersection(within)
         return bitmap
     }
 
@@ -425,16 +441,21 @@ final class Evaluation {
     /// Counts documents chunk by chunk up to the cap: (count, capped). `count` gives one
     /// chunk's count; `covers` says which chunks can count at all (the others cost nothing).
     ///
-    /// Every chunk counted spends one visit of the search's budget; once it is spent, counts
-    /// stop where they are and say so (`capped`: at least this many), so that no request costs
-    /// more than ``CatalogSearcher/countBudget`` chunk visits however many counts it asks for.
+    /// Every chunk counted spends one visit of the search's budget, and one more for every
+    /// ``CountBudget/readsPerVisit`` term postings its matches read there for the first time; once
+    /// it is spent, counts stop where they are and say so (`capped`: at least this many), so that
+    /// no request costs more than ``CatalogSearcher/countBudget`` visits however many counts it
+    /// asks for, and however many terms its words' typos reach. A word that reaches hundreds of
+    /// terms makes each new chunk cost a few dozen visits: in a catalog of 1,000,000 records its
+    /// counts still see every chunk, in one of 10,000,000 they stop after a few million records.
     func count(covering covers: (Int) -> Bool = { _ in true }, _ count: (Int) throws -> Int) throws -> (Int, Bool) {
         let cap = SearchResponse.countCap
         var total = 0
         for chunk in 0..<chunkCount where covers(chunk) {
             guard countBudget.remaining > 0 else { return (min(total, cap), true) }
-            countBudget.remaining -= 1
+            let readsBefore = termReads
             total += try count(chunk)
+            countBudget.remaining -= 1 + (termReads - readsBefore) / CountBudget.readsPerVisit
             if total > cap { return (cap, true) }
         }
         return (total, false)
@@ -755,6 +776,10 @@ final class Evaluation {
 /// Chunk visits the counts of one search may still make, shared by its segments' evaluations.
 final class CountBudget {
     var remaining: Int
+
+    /// A count's chunk visit costs one more for every this many term postings it reads there
+    /// (``Evaluation/count(covering:_:)``).
+    static let readsPerVisit = 16
 
     init(_ remaining: Int) {
         self.remaining = remaining

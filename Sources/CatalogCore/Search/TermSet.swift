@@ -55,6 +55,17 @@ class TermSet {
         inline[chunk] != nil || stored.contains { $0.chunks.contains(chunk) }
     }
 
+    /// How many stored terms' posting chunks ``bitmap(_:_:_:)`` reads (from the caches or the
+    /// engine) for `chunk` the first time it is asked: what that chunk costs this set. It
+    /// depends on the set and what this search asked before, never on what the shared caches
+    /// hold, so one request costs the same cold and warm.
+    func pendingReads(_ chunk: Int) -> Int {
+        guard bitmaps[chunk] == nil else { return 0 }
+        var reads = 0
+        for entry in stored where entry.chunks.contains(chunk) { reads += 1 }
+        return reads
+    }
+
     /// True when no term was added.
     var isEmpty: Bool { stored.isEmpty && inline.isEmpty }
 
