@@ -80,6 +80,11 @@ final class BenchStore {
 }
 
 enum QuerySet {
+    /// The benchmark's 1,000 as-you-type queries over a generated catalog's words and scopes.
+    static func benchmark(of generator: CatalogGenerator) -> [BenchQuery] {
+        asYouType(words: generator.titleWords, scopes: generator.definition.categories.map(\.name), count: 1_000)
+    }
+
     /// Every prefix of real title words, as a user types them; a quarter of the words with a scope.
     static func asYouType(words: [String], scopes: [String], count: Int) -> [BenchQuery] {
         AsYouTypeQueries.make(words: words, scopes: scopes, count: count)

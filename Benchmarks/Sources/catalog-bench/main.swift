@@ -132,8 +132,7 @@ if CommandLine.arguments.count >= 3 && CommandLine.arguments[1] == "latency" {
     // catalog-bench latency DB: the benchmark's 1,000 as-you-type queries once, after a warm-up
     // with other words: p50, p99, max.
     let generator = CatalogGenerator(items: 1_000_000, locale: "en", seed: 1)
-    let queries = QuerySet.asYouType(
-        words: generator.titleWords, scopes: generator.definition.categories.map(\.name), count: 1_000)
+    let queries = QuerySet.benchmark(of: generator)
     let store = try BenchStore(path: CommandLine.arguments[2])
     for query in QuerySet.asYouType(words: generator.titleWords.reversed(), scopes: [], count: 200) {
         _ = try store.search(query)
@@ -156,8 +155,7 @@ if CommandLine.arguments.count >= 3 && CommandLine.arguments[1] == "caps" {
     // catalog-bench caps DB: of the benchmark's 1,000 as-you-type queries, how many counts stopped
     // at the search's budget (capped below SearchResponse.countCap): the price of bounded work.
     let generator = CatalogGenerator(items: 1_000_000, locale: "en", seed: 1)
-    let queries = QuerySet.asYouType(
-        words: generator.titleWords, scopes: generator.definition.categories.map(\.name), count: 1_000)
+    let queries = QuerySet.benchmark(of: generator)
     let store = try BenchStore(path: CommandLine.arguments[2])
     var counts = 0
     var stopped = 0
@@ -192,8 +190,7 @@ if CommandLine.arguments.count >= 3 && CommandLine.arguments[1] == "search-cost"
     // catalog-bench search-cost DB [compact]: the CPU of one as-you-type search with its JSON,
     // averaged over the benchmark's 1,000 queries (what the server spends per search request).
     let generator = CatalogGenerator(items: 1_000_000, locale: "en", seed: 1)
-    let queries = QuerySet.asYouType(
-        words: generator.titleWords, scopes: generator.definition.categories.map(\.name), count: 1_000)
+    let queries = QuerySet.benchmark(of: generator)
     let store = try BenchStore(path: CommandLine.arguments[2])
     var bytes = 0
     var times: [Double] = []
