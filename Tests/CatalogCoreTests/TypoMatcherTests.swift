@@ -60,4 +60,45 @@ import Testing
             }
         }
     }
+
+    /// The next keystroke's walk visits only the terms the word before it matched, and finds what a
+    /// walk of the whole lexicon finds; with edits dearer than a swap it may not (and is not asked to).
+    @Test func aKeystrokesWalkAmongTheMatchesOfTheOneBefore() throws {
+        var state: UInt64 = 7
+        func next(_ n: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(n))
+        }
+        let alphabet = Array("abcdeé").map { String($0) }
+        var words = Set<String>()
+        while words.count < 1_500 {
+            words.insert((0..<(3 + next(9))).map { _ in alphabet[next(alphabet.count)] }.joined())
+        }
+        let records = words.sorted().enumerated().map { Record(id: "r\($0.offset)", title: $0.element) }
+        let lexicon = try TestCatalog(records).index.lexicon
+        let range = lexicon.range(prefix: [IndexTermKind.titleWord.rawValue])
+        var compared = 0
+        for _ in 0..<200 {
+            let typed = Array((0..<(5 + next(7))).map { _ in alphabet[next(alphabet.count)] }.joined().unicodeScalars)
+            let shorter = Array(typed.dropLast())
+            // One typo, two typos (every edit costing one).
+            for allowance in [TypoMatcher.allowance(forLength: 5)!, TypoMatcher.allowance(forLength: 9)!] {
+                #expect(TypoMatcher.narrows(shorter, to: typed, allowance: allowance))
+                let before = TypoMatcher.matches(shorter, allowance: allowance, prefix: true, in: range, of: lexicon)
+                let whole = TypoMatcher.matches(typed, allowance: allowance, prefix: true, in: range, of: lexicon)
+                let among = TypoMatcher.matches(
+                    typed, allowance: allowance, prefix: true, in: range, among: before, of: lexicon)
+                #expect(among == whole, "\(String(String.UnicodeScalarView(typed)))")
+                compared += whole.count
+            }
+        }
+        #expect(compared > 1_000)
+        let swapsOnly = try #require(TypoMatcher.allowance(forLength: 4))
+        #expect(
+            !TypoMatcher.narrows(Array("abcx".unicodeScalars), to: Array("abcxy".unicodeScalars), allowance: swapsOnly))
+        #expect(
+            !TypoMatcher.narrows(
+                Array("abcx".unicodeScalars), to: Array("abcyx".unicodeScalars),
+                allowance: TypoMatcher.allowance(forLength: 5)!))
+    }
 }

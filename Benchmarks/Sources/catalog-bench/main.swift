@@ -172,6 +172,32 @@ if CommandLine.arguments.count >= 3 && CommandLine.arguments[1] == "caps" {
     exit(0)
 }
 
+if CommandLine.arguments.count >= 5 && CommandLine.arguments[1] == "replay" {
+    // catalog-bench replay DB CATALOG FILE [N]: the searches of a server-bench workload list (one
+    // request path a line; its q, scope and limit) in process, with their JSON, each once: the
+    // server's search work without HTTP, for profiling. Prints p50, p99, the mean and the slowest.
+    let store = try BenchStore(path: CommandLine.arguments[2], catalog: CommandLine.arguments[3])
+    let lines = try String(contentsOfFile: CommandLine.arguments[4], encoding: .utf8).split(separator: "\n")
+    let wanted = CommandLine.arguments.count > 5 ? Int(CommandLine.arguments[5]) ?? lines.count : lines.count
+    var timed: [(String, Double)] = []
+    for line in lines.prefix(wanted) {
+        guard let items = URLComponents(string: String(line))?.queryItems else { continue }
+        let value = { (name: String) in items.first { $0.name == name }?.value }
+        let request = SearchRequest(
+            query: value("q") ?? "", scope: value("scope"), limit: value("limit").flatMap { Int($0) } ?? 50)
+        let started = DispatchTime.now().uptimeNanoseconds
+        _ = try store.search(request.checked()).jsonBytes
+        timed.append((request.query, Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6))
+    }
+    let times = timed.map(\.1).sorted()
+    print(
+        String(
+            format: "%d searches: p50 %.2f ms  p99 %.2f ms  mean %.3f ms", times.count, Report.percentile(times, 50),
+            Report.percentile(times, 99), times.reduce(0, +) / Double(max(1, times.count))))
+    for (query, ms) in timed.sorted(by: { $0.1 > $1.1 }).prefix(10) { print(String(format: "%8.2f ms  %@", ms, query)) }
+    exit(0)
+}
+
 if CommandLine.arguments.count >= 4 && CommandLine.arguments[1] == "repeat" {
     // catalog-bench repeat DB QUERY [N] [SCOPE]: one query N times, for profiling.
     let store = try BenchStore(path: CommandLine.arguments[2])

@@ -56,7 +56,15 @@ public final class CatalogSearchIndex: Sendable {
     func wordTerms(_ word: String, isLast: Bool, typos: TypoMatcher.Allowance?) -> WordTerms {
         let key = wordKey(word, isLast: isLast, typos: typos)
         if let known = caches.words.withLock({ $0.value(for: key, cost: \.bytes) }) { return known }
-        let terms = WordTerms(word: word, isLast: isLast, typos: typos, lexicon: lexicon, infix: infix)
+        // The word one keystroke before, if an earlier search left its terms: its typo walks
+        // hold every candidate of this word's.
+        var typed: (word: String, terms: WordTerms)?
+        if isLast, typos != nil, !word.isEmpty {
+            let before = String(String.UnicodeScalarView(word.unicodeScalars.dropLast()))
+            let earlier = wordKey(before, isLast: true, typos: typos)
+            typed = caches.words.withLock({ $0.value(for: earlier, cost: \.bytes) }).map { (before, $0) }
+        }
+        let terms = WordTerms(word: word, isLast: isLast, typos: typos, lexicon: lexicon, infix: infix, typed: typed)
         caches.words.withLock { $0.insert(terms, for: key, cost: terms.bytes) }
         return terms
     }

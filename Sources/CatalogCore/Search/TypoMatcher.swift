@@ -38,12 +38,31 @@ public enum TypoMatcher {
     ///   - word: the folded query word's characters.
     ///   - prefix: when true a term matches if some beginning of it is within the distance (the
     ///     word being typed); otherwise the whole term must be.
+    ///   - candidates: when given, only these terms of `range` (ascending) are walked: the matches
+    ///     of a word they are known to include (``narrows(_:to:allowance:)``).
     public static func matches(
-        _ word: [Unicode.Scalar], allowance: Allowance, prefix: Bool, in range: Range<Int>, of lexicon: Lexicon
+        _ word: [Unicode.Scalar], allowance: Allowance, prefix: Bool, in range: Range<Int>,
+        among candidates: [Int]? = nil, of lexicon: Lexicon
     ) -> [Int] {
         guard allowance.maxDistance > 0, !word.isEmpty, !range.isEmpty else { return [] }
         var walk = Walk(word: word.map(\.value), allowance: allowance, prefix: prefix)
-        return walk.run(range, lexicon)
+        return walk.run(candidates.map(Walk.Terms.some) ?? .range(range), lexicon)
+    }
+
+    /// Whether every term a beginning of which is within `allowance` of `longer` has a
+    /// beginning within it of `shorter` too, so that the terms matched as `shorter` are the only
+    /// candidates of `longer` (the next keystroke's walk visits them alone): when `longer` is
+    /// `shorter` and one more character, under the same allowance, with every edit costing one.
+    ///
+    /// The last character of `longer` was matched to a character of the term, or was inserted,
+    /// or a character of the term was deleted before it, or it was swapped with the one before:
+    /// each leaves a beginning of the term within the same distance of `shorter`. With edits
+    /// dearer than a swap it does not hold: "abcyx" is one swap from "abcxy" and two from
+    /// every beginning of "abcx".
+    public static func narrows(_ shorter: [Unicode.Scalar], to longer: [Unicode.Scalar], allowance: Allowance)
+        -> Bool
+    {
+        allowance.editCost == 1 && longer.count == shorter.count + 1 && longer.starts(with: shorter)
     }
 
     /// The state of one walk: the query's characters, one distance row per depth in a single
@@ -130,11 +149,47 @@ public enum TypoMatcher {
             }
         }
 
-        mutating func run(_ range: Range<Int>, _ lexicon: Lexicon) -> [Int] {
+        /// The terms a walk visits: a range of the lexicon, or some of its terms, ascending.
+        enum Terms {
+            case range(Range<Int>)
+            case some([Int])
+
+            var count: Int {
+                switch self {
+                case .range(let range): range.count
+                case .some(let indexes): indexes.count
+                }
+            }
+
+            /// The lexicon index of the `position`th term.
+            subscript(position: Int) -> Int {
+                switch self {
+                case .range(let range): range.lowerBound + position
+                case .some(let indexes): indexes[position]
+                }
+            }
+
+            /// The first position at or after `position` whose term's index is `end` or more.
+            func position(from position: Int, reaching end: Int) -> Int {
+                switch self {
+                case .range(let range): return max(position, min(range.count, end - range.lowerBound))
+                case .some(let indexes):
+                    var (low, high) = (position, indexes.count)
+                    while low < high {
+                        let middle = (low + high) / 2
+                        if indexes[middle] < end { low = middle + 1 } else { high = middle }
+                    }
+                    return low
+                }
+            }
+        }
+
+        mutating func run(_ terms: Terms, _ lexicon: Lexicon) -> [Int] {
             var result: [Int] = []
-            var index = range.lowerBound
+            var position = 0
             var valid = 0  // rows 0...valid hold the distances of characters[0..<valid]
-            while index < range.upperBound {
+            while position < terms.count {
+                let index = terms[position]
                 let term = lexicon.term(at: index)
                 Self.decode(term, into: &current)
                 var shared = 0
@@ -167,12 +222,18 @@ public enum TypoMatcher {
                 swap(&characters, &current)
                 if let skipDepth {
                     // Every term sharing the first `skipDepth` characters goes the same way.
-                    let end = min(range.upperBound, endOfBeginning(term, at: index, characters: skipDepth, lexicon))
-                    if matched { result.append(contentsOf: index..<end) }
-                    index = max(end, index + 1)
+                    let end = endOfBeginning(term, at: index, characters: skipDepth, lexicon)
+                    let next = terms.position(from: position + 1, reaching: end)
+                    if matched {
+                        switch terms {
+                        case .range: result.append(contentsOf: index..<terms[0] + next)
+                        case .some(let indexes): result.append(contentsOf: indexes[position..<next])
+                        }
+                    }
+                    position = next
                 } else {
                     if matched { result.append(index) }
-                    index += 1
+                    position += 1
                 }
             }
             return result

@@ -26,6 +26,10 @@ struct WordTerms: Sendable {
     /// the words that start with it, in fields of that weight; empty when no field has one.
     var weightedWhole: [[Int]] = []
     var weightedStart: [[Int]] = []
+    /// Every title word and every field word within the typos (before ``Limits`` keeps the most
+    /// frequent), when there are at most ``Limits/reusedWalk`` of them: the next keystroke's
+    /// walks visit these alone (``TypoMatcher/narrows(_:to:allowance:)``).
+    private(set) var typoWalks: (title: [Int], field: [Int])?
 
     /// How many terms a word's derived matches keep, the most frequent first (the figures
     /// Meilisearch documents for its own derivations: 1,000 beginnings, 150 words one typo away,
@@ -37,11 +41,18 @@ struct WordTerms: Sendable {
         static let oneTypo = 150
         /// Words within two typos.
         static let twoTypos = 50
+        /// The most terms a word's typo walks keep for the next keystroke's.
+        static let reusedWalk = 4_096
     }
 
     /// The terms of a folded word; `isLast`: the word being typed (matched as a beginning);
-    /// `typos`: the typos it may have (``SearchRules/allowance(for:)``), nil for none.
-    init(word: String, isLast: Bool, typos: TypoMatcher.Allowance?, lexicon: Lexicon, infix: InfixIndex) {
+    /// `typos`: the typos it may have (``SearchRules/allowance(for:)``), nil for none;
+    /// `typed`: the terms of the word one keystroke before (the same but its last character,
+    /// matched as a beginning with the same typos), whose typo walks this word's may start from.
+    init(
+        word: String, isLast: Bool, typos: TypoMatcher.Allowance?, lexicon: Lexicon, infix: InfixIndex,
+        typed: (word: String, terms: WordTerms)? = nil
+    ) {
         let bytes = Array(word.utf8)
         let scalars = Array(word.unicodeScalars)
         func exact(_ kind: IndexTermKind) -> [Int] {
@@ -84,21 +95,34 @@ struct WordTerms: Sendable {
         firstPrefix = scalars.count <= IndexTerms.prefixLength ? exact(.firstPrefix) : Array(beginning(.firstWord))
         if let typos {
             let limit = typos.maxDistance >= 2 ? Limits.twoTypos : Limits.oneTypo
+            // The walks of the word one keystroke before, when they hold every candidate of this one's.
+            let earlier =
+                isLast
+                ? typed.flatMap { typed in
+                    TypoMatcher.narrows(Array(typed.word.unicodeScalars), to: scalars, allowance: typos)
+                        ? typed.terms.typoWalks : nil
+                } : nil
+            var walks: [[Int]] = []
             for kind in [IndexTermKind.titleWord, .fieldWord] {
                 let range = lexicon.range(prefix: [kind.rawValue])
-                let found = TypoMatcher.matches(scalars, allowance: typos, prefix: isLast, in: range, of: lexicon)
+                let found = TypoMatcher.matches(
+                    scalars, allowance: typos, prefix: isLast, in: range,
+                    among: kind == .titleWord ? earlier?.title : earlier?.field, of: lexicon)
+                walks.append(found)
                 let kept = Self.mostFrequent(found, limit: limit, in: lexicon)
                 if kind == .titleWord { typoTitle = kept } else { typoField = kept }
                 guard kind == .titleWord else { continue }
-                // Fewer typos rank first: the title words one typo away, apart.
+                // Fewer typos rank first: the title words one typo away, apart (among those two away).
                 if typos.maxDistance >= 2 {
                     let one = TypoMatcher.Allowance(maxDistance: 1, editCost: typos.editCost)
-                    let near = TypoMatcher.matches(scalars, allowance: one, prefix: isLast, in: range, of: lexicon)
+                    let near = TypoMatcher.matches(
+                        scalars, allowance: one, prefix: isLast, in: range, among: found, of: lexicon)
                     typoTitleNear = Self.mostFrequent(near, limit: Limits.oneTypo, in: lexicon)
                 } else {
                     typoTitleNear = kept
                 }
             }
+            if isLast, walks.allSatisfy({ $0.count <= Limits.reusedWalk }) { typoWalks = (walks[0], walks[1]) }
         }
     }
 
@@ -117,7 +141,7 @@ struct WordTerms: Sendable {
     var bytes: Int {
         let kinds =
             [whole, prefix, inside, field, typoTitle, typoTitleNear, typoField, fieldWhole, firstWhole, firstPrefix]
-            + weightedWhole + weightedStart
+            + weightedWhole + weightedStart + [typoWalks?.title ?? [], typoWalks?.field ?? []]
         return 8 * kinds.reduce(64) { $0 + $1.count }
     }
 }
