@@ -163,7 +163,9 @@ struct MatchHighlighter {
         }
         let lead = start > 0 ? "…" : ""
         // Line breaks read as spaces (one unit for one, so the ranges stay where they are).
-        let normalized = String(decoding: units[start..<end].lazy.map { $0 == 0x0A ? 0x20 : $0 }, as: UTF16.self)
+        var kept = Array(units[start..<end])
+        for index in kept.indices where kept[index] == 0x0A { kept[index] = 0x20 }
+        let normalized = String(decoding: kept, as: UTF16.self)
         let trail = end < units.count ? "…" : ""
         let shift = lead.utf16.count - start
         var matches: [MatchRange] = []
@@ -186,28 +188,36 @@ extension TypoMatcher {
         let columns = term.count + 1
         // A whole word too much longer or shorter than the query word cannot be within reach.
         if !prefix && abs(word.count - term.count) * edit > maxDistance { return nil }
-        // Three rows, reused: the one before the previous (for swaps), the previous, this one.
-        var previous2 = [Int](repeating: 0, count: columns)
-        var previous = (0..<columns).map { $0 * edit }
-        var row = [Int](repeating: 0, count: columns)
-        if prefix && previous[columns - 1] <= maxDistance { return 0 }
-        for (depth, character) in word.enumerated() {
-            row[0] = (depth + 1) * edit
-            var smallest = row[0]
-            for column in 1..<columns {
-                let cost = term[column - 1] == character ? 0 : edit
-                var value = min(previous[column] + edit, row[column - 1] + edit, previous[column - 1] + cost)
-                if depth >= 1 && column >= 2 && term[column - 1] == word[depth - 1] && term[column - 2] == character {
-                    value = min(value, previous2[column - 2] + 1)
+        if prefix && term.count * edit <= maxDistance { return 0 }
+        // Three rows in one buffer on the stack, taking turns: the one before the previous (for
+        // swaps), the previous, this one. The highlighter asks this of every word of 50 titles.
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * columns) { buffer -> Int? in
+            var previous2 = 0
+            var previous = columns
+            var row = 2 * columns
+            for column in 0..<columns { buffer[previous + column] = column * edit }
+            var previousSmallest = 0
+            for (depth, character) in word.enumerated() {
+                buffer[row] = (depth + 1) * edit
+                var smallest = buffer[row]
+                for column in 1..<columns {
+                    let cost = term[column - 1] == character ? 0 : edit
+                    var value = min(
+                        buffer[previous + column] + edit, buffer[row + column - 1] + edit,
+                        buffer[previous + column - 1] + cost)
+                    if depth >= 1 && column >= 2 && term[column - 1] == word[depth - 1] && term[column - 2] == character
+                    {
+                        value = min(value, buffer[previous2 + column - 2] + 1)
+                    }
+                    buffer[row + column] = value
+                    smallest = min(smallest, value)
                 }
-                row[column] = value
-                smallest = min(smallest, value)
+                if prefix && buffer[row + columns - 1] <= maxDistance { return depth + 1 }
+                if smallest > maxDistance && previousSmallest > maxDistance { return nil }
+                previousSmallest = smallest
+                (previous2, previous, row) = (previous, row, previous2)
             }
-            if prefix && row[columns - 1] <= maxDistance { return depth + 1 }
-            if smallest > maxDistance && (previous.min() ?? 0) > maxDistance { return nil }
-            swap(&previous2, &previous)
-            swap(&previous, &row)
+            return !prefix && buffer[previous + columns - 1] <= maxDistance ? word.count : nil
         }
-        return !prefix && previous[columns - 1] <= maxDistance ? word.count : nil
     }
 }

@@ -59,7 +59,11 @@ public struct FoldedText: Sendable {
             bytes[index] = lower
             inWord[index] = (lower >= 0x61 && lower <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
         }
-        return FoldedText(bytes: bytes, origins: Array(0...utf8.count), inWord: inWord)
+        let origins = [Int](unsafeUninitializedCapacity: utf8.count + 1) { buffer, initialized in
+            for offset in 0...utf8.count { buffer[offset] = offset }
+            initialized = utf8.count + 1
+        }
+        return FoldedText(bytes: bytes, origins: origins, inWord: inWord)
     }
 
     /// How a word was found in this text.
