@@ -90,6 +90,12 @@ import Testing
                     typed, allowance: allowance, prefix: true, in: range, among: before, of: lexicon)
                 #expect(among == whole, "\(String(String.UnicodeScalarView(typed)))")
                 compared += whole.count
+                // The word once the next one is typed: whole, among its beginnings' matches.
+                let beginnings = TypoMatcher.matches(typed, allowance: allowance, prefix: true, in: range, of: lexicon)
+                #expect(
+                    TypoMatcher.matches(
+                        typed, allowance: allowance, prefix: false, in: range, among: beginnings, of: lexicon)
+                        == TypoMatcher.matches(typed, allowance: allowance, prefix: false, in: range, of: lexicon))
             }
         }
         #expect(compared > 1_000)

@@ -56,11 +56,12 @@ public final class CatalogSearchIndex: Sendable {
     func wordTerms(_ word: String, isLast: Bool, typos: TypoMatcher.Allowance?) -> WordTerms {
         let key = wordKey(word, isLast: isLast, typos: typos)
         if let known = caches.words.withLock({ $0.value(for: key, cost: \.bytes) }) { return known }
-        // The word one keystroke before, if an earlier search left its terms: its typo walks
-        // hold every candidate of this word's.
+        // The word as it was typed, if an earlier search left its terms: one keystroke before,
+        // or (a word no longer the last) the same word while it was. Its typo walks hold every
+        // candidate of this word's.
         var typed: (word: String, terms: WordTerms)?
-        if isLast, typos != nil, !word.isEmpty {
-            let before = String(String.UnicodeScalarView(word.unicodeScalars.dropLast()))
+        if typos != nil, !word.isEmpty {
+            let before = isLast ? String(String.UnicodeScalarView(word.unicodeScalars.dropLast())) : word
             let earlier = wordKey(before, isLast: true, typos: typos)
             typed = caches.words.withLock({ $0.value(for: earlier, cost: \.bytes) }).map { (before, $0) }
         }

@@ -47,8 +47,9 @@ struct WordTerms: Sendable {
 
     /// The terms of a folded word; `isLast`: the word being typed (matched as a beginning);
     /// `typos`: the typos it may have (``SearchRules/allowance(for:)``), nil for none;
-    /// `typed`: the terms of the word one keystroke before (the same but its last character,
-    /// matched as a beginning with the same typos), whose typo walks this word's may start from.
+    /// `typed`: the terms of a word matched as a beginning with the same typos, whose typo walks
+    /// this word's may start from: the word one keystroke before (the same but its last
+    /// character), or, for a word no longer the last, the same word while it was.
     init(
         word: String, isLast: Bool, typos: TypoMatcher.Allowance?, lexicon: Lexicon, infix: InfixIndex,
         typed: (word: String, terms: WordTerms)? = nil
@@ -95,13 +96,14 @@ struct WordTerms: Sendable {
         firstPrefix = scalars.count <= IndexTerms.prefixLength ? exact(.firstPrefix) : Array(beginning(.firstWord))
         if let typos {
             let limit = typos.maxDistance >= 2 ? Limits.twoTypos : Limits.oneTypo
-            // The walks of the word one keystroke before, when they hold every candidate of this one's.
-            let earlier =
-                isLast
-                ? typed.flatMap { typed in
-                    TypoMatcher.narrows(Array(typed.word.unicodeScalars), to: scalars, allowance: typos)
-                        ? typed.terms.typoWalks : nil
-                } : nil
+            // The walks of the word as it was typed, when they hold every candidate of this one's:
+            // a whole word within the typos is a beginning within them too.
+            let earlier = typed.flatMap { typed in
+                let before = Array(typed.word.unicodeScalars)
+                let holds =
+                    isLast ? TypoMatcher.narrows(before, to: scalars, allowance: typos) : before == scalars
+                return holds ? typed.terms.typoWalks : nil
+            }
             var walks: [[Int]] = []
             for kind in [IndexTermKind.titleWord, .fieldWord] {
                 let range = lexicon.range(prefix: [kind.rawValue])
