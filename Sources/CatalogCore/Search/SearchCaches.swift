@@ -21,6 +21,11 @@ final class SearchCaches: Sendable {
         var index: UInt64
         var term: UInt32
         var chunk: UInt32
+
+        /// One word hashed, not three: a search looks up thousands of these.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(index << 48 ^ UInt64(chunk) << 32 ^ UInt64(term))
+        }
     }
 
     /// A query word in one index, as ``CatalogSearchIndex/wordTerms(_:isLast:typos:)`` keeps it.
