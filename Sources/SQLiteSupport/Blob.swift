@@ -30,6 +30,24 @@ public final class Blob {
 
     deinit { sqlite3_blob_close(handle) }
 
+    /// Runs `insert` (bound, its blob a `zeroblob(n)` of the size to come) and opens the new row's
+    /// `table.column` for writing: bytes written into a row's pages, never first copied into a
+    /// record as a bound blob is.
+    ///
+    /// - Throws: ``StorageError`` when the insert fails or the new row cannot be opened.
+    public static func inserted(by insert: Statement, into table: String, column: String, on connection: Connection)
+        throws -> Blob
+    {
+        try insert.run()
+        guard
+            let blob = Blob(
+                connection: connection, table: table, column: column, rowid: connection.lastInsertRowID, writable: true)
+        else {
+            throw StorageError(.engine, "cannot write the new row of \(table): \(connection.lastMessage)")
+        }
+        return blob
+    }
+
     /// Hands the blob to `body` in pieces of up to `pieceSize` bytes, in order, through one buffer.
     ///
     /// - Throws: ``StorageError`` when SQLite cannot read it (the row changed, an I/O error), or

@@ -24,25 +24,13 @@ import Testing
     }
 
     @Test func agreesWithThePlainDistanceOnRandomWords() throws {
-        var state: UInt64 = 11
-        func next(_ n: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((state >> 33) % UInt64(n))
-        }
-        let alphabet = Array("abcdeé").map { String($0) }
-        var words = Set<String>()
-        while words.count < 1_500 {
-            words.insert((0..<(3 + next(8))).map { _ in alphabet[next(alphabet.count)] }.joined())
-        }
-        let records = words.sorted().enumerated().map { Record(id: "r\($0.offset)", title: $0.element) }
-        let catalog = try TestCatalog(records)
-        let lexicon = catalog.index.lexicon
-        let range = lexicon.range(prefix: [IndexTermKind.titleWord.rawValue])
+        var random = RandomWords(seed: 11)
+        let (lexicon, range) = try random.lexicon(longest: 10)
         let terms = range.map {
             Array(String(decoding: lexicon.term(at: $0).dropFirst(), as: UTF8.self).unicodeScalars)
         }
         for _ in 0..<150 {
-            let query = Array((0..<(4 + next(7))).map { _ in alphabet[next(alphabet.count)] }.joined().unicodeScalars)
+            let query = random.word(length: 4 + random.next(7))
             guard let allowance = TypoMatcher.allowance(forLength: query.count) else { continue }
             for prefix in [false, true] {
                 let found = Set(
@@ -64,22 +52,11 @@ import Testing
     /// The next keystroke's walk visits only the terms the word before it matched, and finds what a
     /// walk of the whole lexicon finds; with edits dearer than a swap it may not (and is not asked to).
     @Test func aKeystrokesWalkAmongTheMatchesOfTheOneBefore() throws {
-        var state: UInt64 = 7
-        func next(_ n: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((state >> 33) % UInt64(n))
-        }
-        let alphabet = Array("abcdeé").map { String($0) }
-        var words = Set<String>()
-        while words.count < 1_500 {
-            words.insert((0..<(3 + next(9))).map { _ in alphabet[next(alphabet.count)] }.joined())
-        }
-        let records = words.sorted().enumerated().map { Record(id: "r\($0.offset)", title: $0.element) }
-        let lexicon = try TestCatalog(records).index.lexicon
-        let range = lexicon.range(prefix: [IndexTermKind.titleWord.rawValue])
+        var random = RandomWords(seed: 7)
+        let (lexicon, range) = try random.lexicon(longest: 11)
         var compared = 0
         for _ in 0..<200 {
-            let typed = Array((0..<(5 + next(7))).map { _ in alphabet[next(alphabet.count)] }.joined().unicodeScalars)
+            let typed = random.word(length: 5 + random.next(7))
             let shorter = Array(typed.dropLast())
             // One typo, two typos (every edit costing one).
             for allowance in [TypoMatcher.allowance(forLength: 5)!, TypoMatcher.allowance(forLength: 9)!] {
@@ -106,5 +83,38 @@ import Testing
             !TypoMatcher.narrows(
                 Array("abcx".unicodeScalars), to: Array("abcyx".unicodeScalars),
                 allowance: TypoMatcher.allowance(forLength: 5)!))
+    }
+}
+
+/// Words of a few letters, some accented, from a seeded generator: the same words every run.
+struct RandomWords {
+    private var state: UInt64
+    private static let alphabet = Array("abcdeé".unicodeScalars)
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    /// A number below `n`.
+    mutating func next(_ n: Int) -> Int {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Int((state >> 33) % UInt64(n))
+    }
+
+    /// A word of `length` letters.
+    mutating func word(length: Int) -> [Unicode.Scalar] {
+        (0..<length).map { _ in Self.alphabet[next(Self.alphabet.count)] }
+    }
+
+    /// A catalog of 1,500 distinct titles of one word, 3 to `longest` letters: its lexicon and
+    /// the lexicon's range of title words.
+    mutating func lexicon(longest: Int) throws -> (Lexicon, Range<Int>) {
+        var words = Set<String>()
+        while words.count < 1_500 {
+            words.insert(String(String.UnicodeScalarView(word(length: 3 + next(longest - 2)))))
+        }
+        let records = words.sorted().enumerated().map { Record(id: "r\($0.offset)", title: $0.element) }
+        let lexicon = try TestCatalog(records).index.lexicon
+        return (lexicon, lexicon.range(prefix: [IndexTermKind.titleWord.rawValue]))
     }
 }

@@ -105,40 +105,42 @@ class Pane:
     def type(self, text):
         self.tmux("send-keys", "-t", self.name, "-l", text)
 
-    def screen(self, escapes=False, timeout=TIMEOUT):
-        """The pane's text (with its escapes, if asked), read between two frames, never halfway
-        through one: tmux reads a frame from the terminal in pieces, and a capture taken between
-        pieces shows the new frame's top over the old frame's bottom. A frame of `catalog browse`
-        ends on the last row, so while the app holds the alternate screen a capture counts once the
-        cursor stands there; the cursor and the text come from one tmux command list, which tmux
-        runs without reading the pane in between."""
-        deadline = time.time() + timeout
-        while True:
-            state, _, text = self.tmux(
-                "display-message", "-p", "-t", self.name, "#{alternate_on} #{cursor_y} #{pane_height}", ";",
-                "capture-pane", "-p", "-t", self.name, *(["-e"] if escapes else [])).partition("\n")
-            alternate, cursor, height = (state.split() + ["0", "0", "0"])[:3]
-            if alternate != "1" or int(cursor) == int(height) - 1 or time.time() >= deadline:
-                return text
-            time.sleep(0.01)
+    def capture(self, escapes=False):
+        """The pane's text (with its escapes, if asked), and whether it was read between two frames.
 
-    def poll(self, read, test, failure, timeout=TIMEOUT):
-        """Waits for an event on the screen: until `test` holds for what `read` makes of it (or
-        `timeout` passes, a failure saying `failure` and showing the screen); returns that. The
-        one place the tests look at the screen again and again, a tenth of a second apart."""
+        tmux reads a frame from the terminal in pieces, and a capture taken between pieces shows
+        the new frame's top over the old frame's bottom. A frame of `catalog browse` ends on the
+        last row, so while the app holds the alternate screen a capture is whole once the cursor
+        stands there; the cursor and the text come from one tmux command list, which tmux runs
+        without reading the pane in between."""
+        state, _, text = self.tmux(
+            "display-message", "-p", "-t", self.name, "#{alternate_on} #{cursor_y} #{pane_height}", ";",
+            "capture-pane", "-p", "-t", self.name, *(["-e"] if escapes else [])).partition("\n")
+        alternate, cursor, height = (state.split() + ["0", "0", "0"])[:3]
+        return text, alternate != "1" or int(cursor) == int(height) - 1
+
+    def screen(self, escapes=False):
+        """The pane's text read between two frames (``capture``), never halfway through one."""
+        return self.poll(lambda screen: True, "a whole frame never showed", escapes=escapes)
+
+    def poll(self, test, failure, timeout=TIMEOUT, escapes=False, read=lambda text: text):
+        """Waits for an event on the screen: until a whole frame (``capture``) holds for `test`,
+        given what `read` makes of its text (or `timeout` passes, a failure saying `failure` and
+        showing the screen); returns that. The one place the tests look at the screen again and
+        again, a tenth of a second apart."""
         deadline = time.time() + timeout
         while time.time() < deadline:
-            value = read()
-            if test(value):
+            text, whole = self.capture(escapes)
+            if whole and test(value := read(text)):
                 return value
             time.sleep(0.1)
-        raise AssertionError(f"{failure}; the screen:\n{self.screen()}")
+        raise AssertionError(f"{failure}; the screen:\n{self.capture()[0]}")
 
     def wait_for(self, text, timeout=TIMEOUT):
-        return self.poll(self.screen, lambda screen: text in screen, f"{text!r} never appeared", timeout)
+        return self.poll(lambda screen: text in screen, f"{text!r} never appeared", timeout)
 
     def wait_until(self, test, what, timeout=TIMEOUT):
-        return self.poll(self.screen, lambda screen: test(screen.splitlines()), f"{what} never happened", timeout)
+        return self.poll(lambda screen: test(screen.splitlines()), f"{what} never happened", timeout)
 
     def first_result(self):
         """The first row of the list (below the title, tab, search and scope rows)."""
@@ -146,7 +148,7 @@ class Pane:
         return lines[4].strip() if len(lines) > 4 else ""
 
     def wait_gone(self, text, timeout=TIMEOUT):
-        return self.poll(self.screen, lambda screen: text not in screen, f"{text!r} stayed", timeout)
+        return self.poll(lambda screen: text not in screen, f"{text!r} stayed", timeout)
 
     def close(self):
         self.tmux("kill-server")

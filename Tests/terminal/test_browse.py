@@ -31,7 +31,7 @@ def pane_record(pane, label="id"):
 
 def wait_for_cells(pane, test, what, timeout=TIMEOUT):
     """Waits until `test` holds for the screen read with its escapes (a ``Screen``); returns it."""
-    return pane.poll(lambda: Screen(pane.screen(escapes=True)), test, f"{what} never happened", timeout)
+    return pane.poll(test, f"{what} never happened", timeout, escapes=True, read=Screen)
 
 
 def add_user(server, name):

@@ -772,39 +772,3 @@ final class Evaluation {
     /// positions (``firstPositions(of:in:reversed:from:limit:inOrder:)``).
     static let walkLimit = 4_096
 }
-
-/// Chunk visits the counts of one search may still make, shared by its segments' evaluations.
-final class CountBudget {
-    var remaining: Int
-
-    /// A count's chunk visit costs one more for every this many term postings it reads there
-    /// (``Evaluation/count(covering:_:)``).
-    static let readsPerVisit = 16
-
-    init(_ remaining: Int) {
-        self.remaining = remaining
-    }
-}
-
-/// Documents in every one of several sets.
-final class IntersectionSet: TermSet {
-    private let sets: [TermSet]
-
-    init(_ sets: [TermSet]) {
-        self.sets = sets
-        super.init()
-    }
-
-    override var isEmpty: Bool { sets.contains { $0.isEmpty } }
-
-    override func bitmap(_ chunk: Int, _ index: CatalogSearchIndex, _ reader: any SearchIndexReading) throws
-        -> ChunkBitmap
-    {
-        guard let first = sets.first else { return .empty }
-        var bitmap = try first.bitmap(chunk, index, reader)
-        for set in sets.dropFirst() where !bitmap.isEmpty {
-            bitmap.formIntersection(try set.bitmap(chunk, index, reader))
-        }
-        return bitmap
-    }
-}

@@ -93,3 +93,26 @@ class TermSet {
         return bitmap
     }
 }
+
+/// Documents in every one of several sets.
+final class IntersectionSet: TermSet {
+    private let sets: [TermSet]
+
+    init(_ sets: [TermSet]) {
+        self.sets = sets
+        super.init()
+    }
+
+    override var isEmpty: Bool { sets.contains { $0.isEmpty } }
+
+    override func bitmap(_ chunk: Int, _ index: CatalogSearchIndex, _ reader: any SearchIndexReading) throws
+        -> ChunkBitmap
+    {
+        guard let first = sets.first else { return .empty }
+        var bitmap = try first.bitmap(chunk, index, reader)
+        for set in sets.dropFirst() where !bitmap.isEmpty {
+            bitmap.formIntersection(try set.bitmap(chunk, index, reader))
+        }
+        return bitmap
+    }
+}

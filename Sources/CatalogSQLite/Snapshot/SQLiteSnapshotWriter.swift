@@ -213,14 +213,12 @@ public enum SQLiteSnapshotWriter {
             "INSERT INTO main.search_blobs (version, name, data) VALUES (1, ?, zeroblob(?))")
         for blob in blobs {
             insert.reset()
-            try insert.bind(blob.name, blob.count).run()
+            let target = try Blob.inserted(
+                by: insert.bind(blob.name, blob.count), into: "search_blobs", column: "data", on: connection)
             guard
                 let source = Blob(
                     connection: connection, database: "source", table: "search_blobs", column: "data",
-                    rowid: blob.rowid),
-                let target = Blob(
-                    connection: connection, table: "search_blobs", column: "data", rowid: connection.lastInsertRowID,
-                    writable: true)
+                    rowid: blob.rowid)
             else {
                 throw StorageError(.engine, "cannot copy the search index's \(blob.name): \(connection.lastMessage)")
             }

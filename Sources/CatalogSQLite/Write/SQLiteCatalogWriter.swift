@@ -235,15 +235,8 @@ final class SQLiteVersionWriter: CatalogVersionWriter, CatalogSegmentWriter {
     /// 10,000,000 records).
     func write(blob: [UInt8], named name: String) throws {
         insertBlob.reset()
-        try insertBlob.bind(number, name, blob.count)
-        try insertBlob.run()
-        guard
-            let stored = Blob(
-                connection: connection, table: "search_blobs", column: "data", rowid: connection.lastInsertRowID,
-                writable: true)
-        else {
-            throw StorageError(.engine, "cannot write the search index's \(name): \(connection.lastMessage)")
-        }
+        let stored = try Blob.inserted(
+            by: insertBlob.bind(number, name, blob.count), into: "search_blobs", column: "data", on: connection)
         try blob.withUnsafeBytes { try stored.write($0, at: 0) }
     }
 
