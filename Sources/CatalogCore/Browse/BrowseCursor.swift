@@ -1,5 +1,5 @@
+import CatalogModel
 import CatalogStorage
-import Foundation
 
 /// How a browse cursor is spelled: a record's place in index order (section, collation key,
 /// id), so a cursor stays valid across re-imports: paging on after a re-import continues right
@@ -23,9 +23,7 @@ public enum BrowseCursor {
         bytes.append(UInt8(truncatingIfNeeded: key.sortKey.count >> 8))
         bytes += key.sortKey
         bytes += Array(key.id.utf8)
-        return Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        return Base64URL.encode(bytes)
     }
 
     /// The key a cursor names.
@@ -33,16 +31,9 @@ public enum BrowseCursor {
     /// - Throws: ``StorageError`` `.invalidArgument` for anything that is not a cursor.
     public static func decode(_ text: String) throws(StorageError) -> BrowseKey {
         let invalid = StorageError(.invalidArgument, "invalid cursor \"\(text.prefix(32))\"")
-        guard !text.isEmpty, text.utf8.count <= maxTextLength,
-            text.utf8.allSatisfy({ byte in
-                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-                    || byte == 0x2D || byte == 0x5F
-            })
-        else { throw invalid }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.utf8.count % 4 != 0 { base64 += "=" }
-        guard let data = Data(base64Encoded: base64) else { throw invalid }
-        let bytes = [UInt8](data)
+        guard !text.isEmpty, text.utf8.count <= maxTextLength, let bytes = Base64URL.decode(text) else {
+            throw invalid
+        }
         if bytes.count >= 5, bytes[0] == 1 {
             let section = Int(bytes[1]) | Int(bytes[2]) << 8
             let keyLength = Int(bytes[3]) | Int(bytes[4]) << 8

@@ -1,6 +1,5 @@
 import CatalogModel
 import CatalogStorage
-import Foundation
 
 /// Where the next page of a search starts: opaque to clients, checked strictly.
 ///
@@ -84,22 +83,13 @@ public enum SearchCursor: Sendable, Equatable {
     }
 
     private static func base64(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        Base64URL.encode(bytes)
     }
 
     /// The bytes of a keyed cursor's text after its letter, nil when it is not URL-safe base64.
     private static func bytes(_ text: Substring) -> [UInt8]? {
-        guard !text.isEmpty, text.utf8.count <= BrowseCursor.maxTextLength,
-            text.utf8.allSatisfy({ byte in
-                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-                    || byte == 0x2D || byte == 0x5F
-            })
-        else { return nil }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.utf8.count % 4 != 0 { base64 += "=" }
-        return Data(base64Encoded: base64).map { [UInt8]($0) }
+        guard !text.isEmpty, text.utf8.count <= BrowseCursor.maxTextLength else { return nil }
+        return Base64URL.decode(text)
     }
 
     /// A key (collation key, then id) from `bytes` at `offset`: u16 key length, key, id.
