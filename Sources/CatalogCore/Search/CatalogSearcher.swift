@@ -130,12 +130,20 @@ public struct CatalogSearcher {
         let selected = try scope(named: request.scope, in: scopes)
         try checkFields(request)
         let budget = CountBudget(countBudget)
-        let live = isSingle ? segments : segments.filter { $0.liveCount > 0 }
+        var live = isSingle ? segments : segments.filter { $0.liveCount > 0 }
         let sortKeyOrder = try self.sortKeyOrder(for: request.sort, segments: live)
-        let evaluations = try live.map { segment in
+        var evaluations = try live.map { segment in
             try Evaluation(
                 segment: segment, catalog: catalog, query: query, rules: rules, request: request,
                 scope: selected?.categories ?? [], budget: budget, sortKeyOrder: sortKeyOrder)
+        }
+        // A segment where a query word matches nothing adds nothing to a count, a page or a facet
+        // (most of the small segments records' changes leave). The first stays: a cursor of a
+        // document number names a place in it.
+        if evaluations.count > 1 {
+            let matching = evaluations.indices.filter { $0 == 0 || !evaluations[$0].matchesNothing }
+            live = matching.map { live[$0] }
+            evaluations = matching.map { evaluations[$0] }
         }
         func count(_ each: (Evaluation) throws -> (Int, Bool)) rethrows -> (Int, Bool) {
             var total = 0
@@ -361,6 +369,13 @@ struct WordMatches {
         fieldWhole = set(terms.fieldWhole, 9)
         weightedWhole = terms.weightedWhole.enumerated().map { set($0.element, UInt8(10 + 2 * $0.offset)) }
         weightedStart = terms.weightedStart.enumerated().map { set($0.element, UInt8(11 + 2 * $0.offset)) }
+    }
+
+    /// Whether the word matches no document in any way (no term of any kind, no synonym): the
+    /// sets ``Evaluation``'s matches unite.
+    var matchesNothing: Bool {
+        inside.isEmpty && field.isEmpty && typoTitle.isEmpty && typoField.isEmpty && synonymTitle.isEmpty
+            && synonymField.isEmpty
     }
 
     /// At most how many documents the word matches in any way (the sum of its sets' sizes).

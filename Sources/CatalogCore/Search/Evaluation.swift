@@ -9,6 +9,9 @@ final class Evaluation {
     private let catalog: SearchCatalog
     private let query: SearchQuery
     private let words: [WordMatches]
+    /// Whether a query word matches nothing in the segment: then no document matches, and the
+    /// words after it were not looked up (they are left empty).
+    let matchesNothing: Bool
     /// The query's words, those with the fewest documents first: intersections start with the
     /// rarest, so a chunk where it has none costs nothing of the others.
     private let rarestFirst: [WordMatches]
@@ -87,12 +90,18 @@ final class Evaluation {
             words = query.symbols.map { WordMatches(symbol: $0, lexicon: lexicon) }
             sequence = []
         } else {
+            // The last word first: the one being typed is the likeliest to match nothing in a
+            // small segment, and then the others' terms (their typo walks) are never looked up.
             let last = query.sequence.last
-            words = query.words.map {
-                WordMatches(word: $0, isLast: $0 == last, index: segment.index, rules: rules)
+            var words = [WordMatches](repeating: WordMatches(), count: query.words.count)
+            for (position, word) in query.words.enumerated().reversed() {
+                words[position] = WordMatches(word: word, isLast: word == last, index: segment.index, rules: rules)
+                if words[position].matchesNothing { break }
             }
+            self.words = words
             sequence = query.sequence.compactMap { word in query.words.firstIndex(of: word) }
         }
+        matchesNothing = words.contains(where: \.matchesNothing)
         rarestFirst = words.sorted { $0.estimatedCount < $1.estimatedCount }
         chunkCount = (segment.index.count + PostingChunk.size - 1) / PostingChunk.size
         let categoryNumbers = Dictionary(
@@ -120,6 +129,7 @@ final class Evaluation {
         }
         countBudget = budget
         self.scope = scope.isEmpty ? nil : Self.intersection(scope.map(categorySet))
+        if matchesNothing { return }
         if sequence.count >= 2 { try verifyTitles() }
         if !query.sequence.isEmpty {
             exactValues = Self.exactValues(of: query, in: lexicon)
