@@ -326,6 +326,65 @@ import Testing
         try Self.expectSameAnswers(live)
     }
 
+    /// A page made while only the base segment matched (the query's words are in no other
+    /// segment: it pages as a catalog of one segment, with a document-number cursor) continues
+    /// over several segments once a change adds a match: the rest of the list after the page's
+    /// last record, nothing repeated, nothing skipped. And back: a page over several segments
+    /// continues once only the base matches again.
+    @Test(arguments: CatalogBehaviourTests.engines)
+    func aPageOfTheBaseAloneContinuesOverSegmentsThatMatchLater(engine: TemporaryDatabase.Engine) throws {
+        let live = try Live(engine)
+        live.merges = false
+        try live.upsert(Record(id: "n1", title: "Mákos guba"))
+        for sort in [SearchSort.relevance, .title, .price] {
+            let request = { (after: String?) in
+                try SearchRequest(query: "leves", sort: sort, after: after, limit: 1).checked()
+            }
+            let first = try live.fixture.read { reader in
+                try reader.search(request(nil), in: reader.requireCatalog("cookbook")).response()
+            }
+            let cursor = try #require(first.next)
+            #expect(cursor.hasPrefix("r") || cursor.hasPrefix("o"), "a cursor of one segment: \(cursor)")
+            // A new record that matches, in a segment of its own, and one that no longer does.
+            try live.upsert(Record(id: "n2-\(sort)", title: "Bableves \(sort)"))
+            let all = try live.fixture.read { reader in
+                try Self.search(reader, reader.requireCatalog("cookbook"), "leves", sort: sort).ids
+            }
+            let place = try #require(all.firstIndex(of: first.items[0].id))
+            var rest: [String] = []
+            var after: String? = cursor
+            while let next = after {
+                let page = try live.fixture.read { reader in
+                    try reader.search(request(next), in: reader.requireCatalog("cookbook")).response()
+                }
+                rest += page.items.map(\.id)
+                after = page.next
+            }
+            #expect(rest == Array(all[(place + 1)...]), "by \(sort)")
+
+            // Back: a page over both segments, then the new record goes (its segment with it).
+            let keyed = try live.fixture.read { reader in
+                try reader.search(request(nil), in: reader.requireCatalog("cookbook")).response()
+            }
+            let keyedCursor = try #require(keyed.next)
+            #expect(!keyedCursor.hasPrefix("r") && !keyedCursor.hasPrefix("o"), "a cursor of a place: \(keyedCursor)")
+            try live.delete("n2-\(sort)")
+            let remaining = all.filter { $0 != "n2-\(sort)" }
+            guard let keyedPlace = remaining.firstIndex(of: keyed.items[0].id) else { continue }
+            var tail: [String] = []
+            after = keyedCursor
+            while let next = after {
+                let page = try live.fixture.read { reader in
+                    try reader.search(request(next), in: reader.requireCatalog("cookbook")).response()
+                }
+                tail += page.items.map(\.id)
+                after = page.next
+            }
+            #expect(tail == Array(remaining[(keyedPlace + 1)...]), "by \(sort), back to one segment")
+        }
+        try Self.expectSameAnswers(live)
+    }
+
     /// A copy that follows another catalog's numbers (``ChangeNumbering``): its edits take the
     /// numbers given, it ends at the batch's last number even without an edit, and numbers that
     /// do not go up change nothing.
