@@ -38,6 +38,8 @@ public final class EventStreamClient {
     private var chunkRemaining = 0
     private var ended = false
     private var closed = false
+    /// Seconds a read, or a wait for an event, may take.
+    private let timeout: Double
     /// The fields of the event being read.
     private var id: String?
     private var event: String?
@@ -76,6 +78,7 @@ public final class EventStreamClient {
         } else {
             socket = try client.connect()
         }
+        self.timeout = timeout
         var tv = timeval(tv_sec: Int(timeout), tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         var head = "\(method) \(path) HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n"
@@ -139,11 +142,17 @@ public final class EventStreamClient {
         }
     }
 
-    /// The next event, skipping comments (heartbeats).
+    /// The next event, skipping comments (heartbeats); `.timedOut` when none came within the
+    /// timeout, even while heartbeats kept coming (a stream that never gets its event fails the
+    /// test instead of hanging it).
     public func nextEvent() -> Item {
+        let deadline = ContinuousClock.now + .seconds(timeout)
         while true {
             let item = next()
-            if case .comment = item { continue }
+            if case .comment = item {
+                if ContinuousClock.now >= deadline { return .timedOut }
+                continue
+            }
             return item
         }
     }
