@@ -263,9 +263,14 @@ import Testing
 
     @Test func shutdownEndsOpenStreamsCleanly() throws {
         let (server, streams) = try Self.makeServer { $0.shutdownGrace = .seconds(120) }
-        let clients = try (0..<3).map { _ in try EventStreamClient(port: server.port) }
-        for client in clients { #expect(client.readHead()) }
-        #expect(waitUntil { server.openEventStreams == 3 })
+        // One at a time, each stream made before the next client connects: `streams[i]` is then
+        // `clients[i]`'s (two workers may take three connections in any order).
+        var clients: [EventStreamClient] = []
+        for count in 1...3 {
+            clients.append(try EventStreamClient(port: server.port))
+            #expect(clients[count - 1].readHead())
+            #expect(waitUntil { server.openEventStreams == count })
+        }
         streams[0].send(id: "1", data: "before the stop")
         // Heartbeats may come first on a machine slow to get here: they are skipped.
         #expect(clients[0].nextEvent() == .event(id: "1", event: nil, data: "before the stop"))

@@ -37,45 +37,6 @@ import Testing
         func end(_ reason: EventStream.CloseReason) -> Ended { state.end(reason) }
         func release(_ reason: EventStream.CloseReason = .clientGone) -> Ended { state.release(reason) }
         func heartbeatDue() -> Bool { state.heartbeatDue() }
-        func stallCheck() -> Bool { state.stallCheck() }
-    }
-
-    /// A resume that libmicrohttpd lost leaves the reader uncalled with bytes waiting: the
-    /// second stall check without a call resumes again. A quiet suspended stream, a reader that
-    /// keeps being called, and a released stream are never resumed by it.
-    @Test func theStallCheckResumesAReaderLeftWithBytesAndNothingElse() {
-        let state = Stream()
-        #expect(state.read() == "<suspend>")
-        #expect(!state.suspended())
-        #expect(!state.stallCheck(), "suspended and quiet")
-        #expect(!state.stallCheck(), "still quiet: never polled")
-        #expect(state.enqueue("a") == .accepted(resume: true))
-        // That resume is lost: libmicrohttpd never calls the reader.
-        #expect(!state.stallCheck(), "not a whole check since the reader last ran")
-        #expect(state.stallCheck(), "a whole check without a call while a frame waits")
-        #expect(state.read() == "a")
-        #expect(!state.stallCheck(), "called since")
-        #expect(state.read() == "<suspend>")
-        #expect(!state.suspended())
-        #expect(!state.stallCheck())
-
-        // The end, when its resume is lost, is the same.
-        #expect(state.end(.serverStopping) == Ended(closed: true, resume: true))
-        #expect(!state.stallCheck())
-        #expect(state.stallCheck(), "the end waits to be sent")
-        #expect(state.read() == "<end>")
-
-        let released = Stream()
-        #expect(released.enqueue("a") == .accepted(resume: false))
-        #expect(released.release() == Ended(closed: true, resume: false))
-        #expect(!released.stallCheck() && !released.stallCheck(), "libmicrohttpd let go of it")
-
-        let slow = Stream()
-        #expect(slow.enqueue("a") == .accepted(resume: false))
-        #expect(slow.read(1) == "a")
-        #expect(slow.enqueue("b") == .accepted(resume: false), "the reader was never suspended")
-        #expect(!slow.stallCheck())
-        #expect(slow.stallCheck(), "a client that reads slowly is resumed, which does no harm")
     }
 
     @Test func anEmptyQueueSuspendsAndTheNextFrameResumesOnce() {

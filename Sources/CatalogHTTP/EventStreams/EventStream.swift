@@ -194,41 +194,30 @@ public final class EventStream: Sendable {
         }
     }
 
-    /// The check between heartbeats (on the server's event-stream thread, every second): ends
-    /// the stream when its client went away, so a client that left stops counting against the
-    /// caps soon, not only at the next heartbeat. Like ``tick(heartbeat:)``, it also resumes a
-    /// connection whose reader has bytes waiting and was not called since the last check
-    /// (``EventStreamState/stallCheck()``).
-    func checkPeer() {
-        transition { state, link in
-            guard let link, state.attached, !state.released else {
-                return EventStreamState.Ended(closed: false, resume: false)
-            }
-            if state.closeReason == nil, ResponseWriter.peerClosed(link.socket) { return state.end(.clientGone) }
-            return self.stallResume(&state, link)
-        }
-    }
-
     /// The heartbeat tick (on the server's event-stream thread): a client that closed its side is
     /// noticed (libmicrohttpd does not watch a suspended connection), and a stream that sent
     /// nothing since the last tick gets a comment line.
-    func tick(heartbeat: [UInt8]) {
+    /// Ends the stream when its client went away (checked every second, so a client that left
+    /// stops counting against the caps soon, not only at the next heartbeat).
+    func checkPeer() {
         transition { state, link in
-            guard let link, state.attached, !state.released else {
+            guard let link, state.attached, !state.released, state.closeReason == nil else {
                 return EventStreamState.Ended(closed: false, resume: false)
             }
-            guard state.closeReason == nil else { return self.stallResume(&state, link) }
             if ResponseWriter.peerClosed(link.socket) { return state.end(.clientGone) }
-            guard state.heartbeatDue() else { return self.stallResume(&state, link) }
-            return Self.queue(heartbeat, heartbeat: true, in: &state, link: link)
+            return EventStreamState.Ended(closed: false, resume: false)
         }
     }
 
-    /// The stall check's answer, counted in the registry when it resumes.
-    private func stallResume(_ state: inout EventStreamState, _ link: Link) -> EventStreamState.Ended {
-        let stalled = state.stallCheck()
-        if stalled { link.registry.stallResumes.add(1, ordering: .relaxed) }
-        return EventStreamState.Ended(closed: false, resume: stalled)
+    func tick(heartbeat: [UInt8]) {
+        transition { state, link in
+            guard let link, state.attached, !state.released, state.closeReason == nil else {
+                return EventStreamState.Ended(closed: false, resume: false)
+            }
+            if ResponseWriter.peerClosed(link.socket) { return state.end(.clientGone) }
+            guard state.heartbeatDue() else { return EventStreamState.Ended(closed: false, resume: false) }
+            return Self.queue(heartbeat, heartbeat: true, in: &state, link: link)
+        }
     }
 
     // MARK: - Internals

@@ -44,8 +44,6 @@ final class EventStreamRegistry: Sendable {
     /// (for tests: a quiet stream costs no calls).
     let readerCalls = Atomic<Int>(0)
     let suspensions = Atomic<Int>(0)
-    /// Connections resumed again by the stall check (``EventStreamState/stallCheck()``).
-    let stallResumes = Atomic<Int>(0)
     let ticks = Atomic<Int>(0)
 
     private let state: Mutex<State>

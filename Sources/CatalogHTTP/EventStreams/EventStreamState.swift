@@ -84,8 +84,6 @@ struct EventStreamState: Sendable {
     private(set) var released = false
     /// Whether anything but a heartbeat was queued since the last heartbeat tick.
     private var activeSinceTick = false
-    /// Whether libmicrohttpd asked the reader for bytes since the last ``stallCheck()``.
-    private var readSinceCheck = false
 
     init(limit: Int) {
         self.limit = max(1, limit)
@@ -117,7 +115,6 @@ struct EventStreamState: Sendable {
 
     /// The reader is asked for up to `buffer.count` bytes.
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) -> Read {
-        readSinceCheck = true
         if ending == .abort || released { return .abort }
         if hasQueuedFrames {
             var copied = 0
@@ -142,19 +139,6 @@ struct EventStreamState: Sendable {
         if ending != .none { return .end }
         reader = .suspending
         return .suspend
-    }
-
-    /// The stall check (the event-stream thread's, once a second): true when the connection must
-    /// be resumed again, because bytes (or the end) wait, the state holds the reader resumed, and
-    /// libmicrohttpd has not asked it for them since the last check (nor was it resumed since).
-    ///
-    /// Each suspension gets exactly one resume, yet a connection was once seen left suspended
-    /// after it (its stream hung until the server stopped). This bounds such a loss to a second or
-    /// two. A resume of a connection that is not suspended (its client reads slowly) is harmless:
-    /// libmicrohttpd then lets its next suspension return at once, and the reader suspends again.
-    mutating func stallCheck() -> Bool {
-        defer { readSinceCheck = false }
-        return attached && !released && reader == .reading && !readSinceCheck && (hasQueuedFrames || ending != .none)
     }
 
     /// The reader suspended its connection; true when it must resume it at once (it was wanted
@@ -220,8 +204,6 @@ struct EventStreamState: Sendable {
         switch reader {
         case .suspended:
             reader = .reading
-            // A stall is counted from the resume: a whole check without a call after it.
-            readSinceCheck = true
             return true
         case .suspending:
             reader = .wakeRequested
