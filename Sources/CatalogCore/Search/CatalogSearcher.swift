@@ -6,12 +6,22 @@ public struct SearchCatalog: Sendable {
     /// The catalog's definition (scopes, locale).
     public var definition: CatalogDefinition
     /// Its categories with numbers and counts, in display order.
-    public var categories: [CategoryCount]
+    public var categories: [CategoryCount] {
+        didSet { categoryNumbers = Self.numbers(of: categories) }
+    }
+    /// The categories' numbers by name (the first of a name), made once for the evaluations of
+    /// every segment of a search.
+    private(set) var categoryNumbers: [String: Int]
 
     /// Creates the description.
     public init(definition: CatalogDefinition, categories: [CategoryCount]) {
         self.definition = definition
         self.categories = categories
+        categoryNumbers = Self.numbers(of: categories)
+    }
+
+    private static func numbers(of categories: [CategoryCount]) -> [String: Int] {
+        Dictionary(categories.map { ($0.name, $0.id) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The scopes search offers (``CatalogScopes``).

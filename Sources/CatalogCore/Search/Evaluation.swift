@@ -78,7 +78,7 @@ final class Evaluation {
     ) throws {
         self.sortKeyOrder = sortKeyOrder
         rankingKey = rules.settings.rankingKey
-        steps = RankStep.steps(weights: rules.settings.fieldWeights)
+        steps = rules.steps
         synonymsStep = steps.firstIndex(of: RankStep(tier: .synonyms, weight: nil))!
         index = segment.index
         reader = segment.reader
@@ -104,8 +104,7 @@ final class Evaluation {
         matchesNothing = words.contains(where: \.matchesNothing)
         rarestFirst = words.sorted { $0.estimatedCount < $1.estimatedCount }
         chunkCount = (segment.index.count + PostingChunk.size - 1) / PostingChunk.size
-        let categoryNumbers = Dictionary(
-            catalog.categories.map { ($0.name, $0.id) }, uniquingKeysWith: { a, _ in a })
+        let categoryNumbers = catalog.categoryNumbers
         self.categoryNumbers = categoryNumbers
         func categorySet(_ label: String) -> TermSet {
             guard let number = categoryNumbers[label],

@@ -54,6 +54,9 @@ public final class CatalogSearchIndex: Sendable {
 
     /// The terms a folded query word matches in this index with `typos`, worked out once.
     func wordTerms(_ word: String, isLast: Bool, typos: TypoMatcher.Allowance?) -> WordTerms {
+        if count <= WordTerms.Limits.uncachedDocuments {
+            return WordTerms(word: word, isLast: isLast, typos: typos, lexicon: lexicon, infix: infix)
+        }
         let key = wordKey(word, isLast: isLast, typos: typos)
         if let known = caches.words.withLock({ $0.value(for: key, cost: \.bytes) }) { return known }
         // The word as it was typed, if an earlier search left its terms: one keystroke before,

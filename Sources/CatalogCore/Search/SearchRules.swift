@@ -23,6 +23,9 @@ struct SearchRules: Sendable {
     let exemptWords: Set<String>
     /// The settings the rules were made of (which fields are searched).
     let settings: SearchSettings
+    /// The steps of rank order under the settings' field weights (``RankStep/steps(weights:)``),
+    /// made once for the evaluations of every segment of a search.
+    let steps: [RankStep]
 
     /// The rules of a catalog's settings.
     init(_ settings: SearchSettings) {
@@ -31,6 +34,7 @@ struct SearchRules: Sendable {
         exemptWords = Set(settings.typos.exemptWords.compactMap(folded))
         typos = settings.typos
         self.settings = settings
+        steps = RankStep.steps(weights: settings.fieldWeights)
         var synonyms: [String: [String]] = [:]
         func add(_ word: String, finds others: [String]) {
             for other in others where other != word && !(synonyms[word]?.contains(other) ?? false) {
