@@ -337,50 +337,46 @@ import Testing
         live.merges = false
         try live.upsert(Record(id: "n1", title: "Mákos guba"))
         for sort in [SearchSort.relevance, .title, .price] {
-            let request = { (after: String?) in
-                try SearchRequest(query: "leves", sort: sort, after: after, limit: 1).checked()
+            // One page after `cursor` (nil: the first), and every page after it.
+            func page(after cursor: String?) throws -> SearchResponse {
+                try live.fixture.read { reader in
+                    try reader.search(
+                        SearchRequest(query: "leves", sort: sort, after: cursor, limit: 1).checked(),
+                        in: reader.requireCatalog("cookbook")
+                    ).response()
+                }
             }
-            let first = try live.fixture.read { reader in
-                try reader.search(request(nil), in: reader.requireCatalog("cookbook")).response()
+            func rest(after cursor: String) throws -> [String] {
+                var ids: [String] = []
+                var after: String? = cursor
+                while let next = after {
+                    let page = try page(after: next)
+                    ids += page.items.map(\.id)
+                    after = page.next
+                }
+                return ids
             }
+            let first = try page(after: nil)
             let cursor = try #require(first.next)
             #expect(cursor.hasPrefix("r") || cursor.hasPrefix("o"), "a cursor of one segment: \(cursor)")
-            // A new record that matches, in a segment of its own, and one that no longer does.
+            // A new record that matches, in a segment of its own.
             try live.upsert(Record(id: "n2-\(sort)", title: "Bableves \(sort)"))
             let all = try live.fixture.read { reader in
                 try Self.search(reader, reader.requireCatalog("cookbook"), "leves", sort: sort).ids
             }
             let place = try #require(all.firstIndex(of: first.items[0].id))
-            var rest: [String] = []
-            var after: String? = cursor
-            while let next = after {
-                let page = try live.fixture.read { reader in
-                    try reader.search(request(next), in: reader.requireCatalog("cookbook")).response()
-                }
-                rest += page.items.map(\.id)
-                after = page.next
-            }
-            #expect(rest == Array(all[(place + 1)...]), "by \(sort)")
+            #expect(try rest(after: cursor) == Array(all[(place + 1)...]), "by \(sort)")
 
             // Back: a page over both segments, then the new record goes (its segment with it).
-            let keyed = try live.fixture.read { reader in
-                try reader.search(request(nil), in: reader.requireCatalog("cookbook")).response()
-            }
+            let keyed = try page(after: nil)
             let keyedCursor = try #require(keyed.next)
             #expect(!keyedCursor.hasPrefix("r") && !keyedCursor.hasPrefix("o"), "a cursor of a place: \(keyedCursor)")
             try live.delete("n2-\(sort)")
             let remaining = all.filter { $0 != "n2-\(sort)" }
             guard let keyedPlace = remaining.firstIndex(of: keyed.items[0].id) else { continue }
-            var tail: [String] = []
-            after = keyedCursor
-            while let next = after {
-                let page = try live.fixture.read { reader in
-                    try reader.search(request(next), in: reader.requireCatalog("cookbook")).response()
-                }
-                tail += page.items.map(\.id)
-                after = page.next
-            }
-            #expect(tail == Array(remaining[(keyedPlace + 1)...]), "by \(sort), back to one segment")
+            #expect(
+                try rest(after: keyedCursor) == Array(remaining[(keyedPlace + 1)...]), "by \(sort), back to one segment"
+            )
         }
         try Self.expectSameAnswers(live)
     }
