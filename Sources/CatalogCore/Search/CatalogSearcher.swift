@@ -117,9 +117,10 @@ public struct CatalogSearcher {
     /// The first segment's loaded index (the whole index of a catalog of one segment).
     public var index: CatalogSearchIndex { segments[0].index }
 
-    /// Whether the index is one segment without deletions (no segment to leave out). Pages over
-    /// the first segment alone are walked in document order and cursors name document numbers
-    /// (``SearchCursor/ranked(tier:document:)``).
+    /// Whether the index is one segment without deletions: pages are walked in document order
+    /// and cursors name document numbers (``SearchCursor/ranked(tier:document:)``). Otherwise
+    /// they name places, whichever segments match: the answer (its cursor too) is the same
+    /// whatever segments the records lie in, as the offline copy's must be.
     var isSingle: Bool { segments.count == 1 && segments[0].deleted.count == 0 }
 
     /// Runs a checked search (``SearchRequest/Checked``: its limit and filters are valid).
@@ -197,10 +198,7 @@ public struct CatalogSearcher {
             case .rankedKey, .rankedValueKey, .orderedKey, .sortedKey: true
             case .ranked, .ordered, nil: false
             }
-        // The first segment alone (the others match nothing) pages as a catalog of one segment
-        // does: in document order, with cursors of document numbers, which a later page over
-        // several segments reads in the first segment.
-        if evaluations.count == 1, live[0].index === segments[0].index, !keyed, let evaluation = evaluations.first {
+        if isSingle, !keyed, let evaluation = evaluations.first {
             let entries: [Evaluation.PageEntry]
             (entries, next) =
                 ranked
