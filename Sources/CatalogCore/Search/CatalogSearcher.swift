@@ -141,22 +141,7 @@ public struct CatalogSearcher {
         let scopes = catalog.scopes
         let selected = try scope(named: request.scope, in: scopes)
         try checkFields(request)
-        let budget = CountBudget(countBudget)
-        var live = isSingle ? segments : segments.filter { $0.liveCount > 0 }
-        let sortKeyOrder = try self.sortKeyOrder(for: request.sort, segments: live)
-        var evaluations = try live.map { segment in
-            try Evaluation(
-                segment: segment, catalog: catalog, query: query, rules: rules, request: request,
-                scope: selected?.categories ?? [], budget: budget, sortKeyOrder: sortKeyOrder)
-        }
-        // A segment where a query word matches nothing adds nothing to a count, a page or a facet
-        // (most of the small segments records' changes leave). The first stays: a cursor of a
-        // document number names a place in it.
-        if evaluations.count > 1 {
-            let matching = evaluations.indices.filter { $0 == 0 || !evaluations[$0].matchesNothing }
-            live = matching.map { live[$0] }
-            evaluations = matching.map { evaluations[$0] }
-        }
+        let (live, evaluations) = try self.evaluations(of: query, request, rules: rules, scope: selected)
         func count(_ each: (Evaluation) throws -> (Int, Bool)) rethrows -> (Int, Bool) {
             var total = 0
             var capped = false
@@ -262,14 +247,7 @@ public struct CatalogSearcher {
         }
         let rules = SearchRules(catalog.definition.searchSettings)
         let selected = try scope(named: request.scope, in: catalog.scopes)
-        let budget = CountBudget(countBudget)
-        let live = isSingle ? segments : segments.filter { $0.liveCount > 0 }
-        let sortKeyOrder = try self.sortKeyOrder(for: request.sort, segments: live)
-        let evaluations = try live.map { segment in
-            try Evaluation(
-                segment: segment, catalog: catalog, query: rules.query(search), rules: rules, request: request,
-                scope: selected?.categories ?? [], budget: budget, sortKeyOrder: sortKeyOrder)
-        }
+        let (_, evaluations) = try self.evaluations(of: rules.query(search), request, rules: rules, scope: selected)
         let prefix = IndexTerms.valueKey(request.query)
         var counts: [FacetCount]
         if case .field = facet {
@@ -280,6 +258,27 @@ public struct CatalogSearcher {
             }
         }
         return Array(counts.prefix(max(0, min(limit, Self.maxFacetValues))))
+    }
+
+    /// The evaluations of `query` under `request`, one per segment with live records, with the
+    /// segments they evaluate, sharing one count budget. A segment where a query word matches
+    /// nothing adds nothing to a count, a page or a facet (most of the small segments records'
+    /// changes leave) and is left out; the first stays: a cursor of a document number names a
+    /// place in it.
+    private func evaluations(
+        of query: SearchQuery, _ request: SearchRequest.Checked, rules: SearchRules, scope: ScopeDefinition?
+    ) throws -> (segments: [LoadedSegment], evaluations: [Evaluation]) {
+        let budget = CountBudget(countBudget)
+        let live = isSingle ? segments : segments.filter { $0.liveCount > 0 }
+        let sortKeyOrder = try self.sortKeyOrder(for: request.sort, segments: live)
+        let evaluations = try live.map { segment in
+            try Evaluation(
+                segment: segment, catalog: catalog, query: query, rules: rules, request: request,
+                scope: scope?.categories ?? [], budget: budget, sortKeyOrder: sortKeyOrder)
+        }
+        guard evaluations.count > 1 else { return (live, evaluations) }
+        let matching = evaluations.indices.filter { $0 == 0 || !evaluations[$0].matchesNothing }
+        return (matching.map { live[$0] }, matching.map { evaluations[$0] })
     }
 
     /// Checks the fields a request's filter and facets name against the catalog's

@@ -18,7 +18,8 @@ final class Evaluation {
     /// For each word of the query's sequence, its index in `words`.
     private let sequence: [Int]
     private let chunkCount: Int
-    private let categoryNumbers: [String: Int]
+    /// The catalog's category numbers by name.
+    private var categoryNumbers: [String: Int] { catalog.categoryNumbers }
 
     private let categoryFilters: [TermSet]
     private let countryFilter: TermSet?
@@ -93,19 +94,19 @@ final class Evaluation {
             // The last word first: the one being typed is the likeliest to match nothing in a
             // small segment, and then the others' terms (their typo walks) are never looked up.
             let last = query.sequence.last
-            var words = [WordMatches](repeating: WordMatches(), count: query.words.count)
-            for (position, word) in query.words.enumerated().reversed() {
-                words[position] = WordMatches(word: word, isLast: word == last, index: segment.index, rules: rules)
-                if words[position].matchesNothing { break }
+            var found: [WordMatches] = []
+            for word in query.words.reversed() {
+                found.append(WordMatches(word: word, isLast: word == last, index: segment.index, rules: rules))
+                if found[found.count - 1].matchesNothing { break }
             }
-            self.words = words
+            let unread = query.words.count - found.count
+            words = (unread > 0 ? Array(repeating: WordMatches(), count: unread) : []) + found.reversed()
             sequence = query.sequence.compactMap { word in query.words.firstIndex(of: word) }
         }
         matchesNothing = words.contains(where: \.matchesNothing)
         rarestFirst = words.sorted { $0.estimatedCount < $1.estimatedCount }
         chunkCount = (segment.index.count + PostingChunk.size - 1) / PostingChunk.size
         let categoryNumbers = catalog.categoryNumbers
-        self.categoryNumbers = categoryNumbers
         func categorySet(_ label: String) -> TermSet {
             guard let number = categoryNumbers[label],
                 let term = lexicon.index(of: IndexTerms.category(number))

@@ -18,6 +18,14 @@ public final class CatalogSearchIndex: Sendable {
     let cacheID = SearchCaches.shared.newIndexID()
     private var caches: SearchCaches { SearchCaches.shared }
 
+    /// An index of at most this many documents (a segment a few changes left) keeps nothing in
+    /// the shared caches of words and sets: its words' terms and sets are worked out each search,
+    /// in less time than a cache lookup and insert take, and they would push the large indexes'
+    /// entries out.
+    static let uncachedDocuments = 64
+    /// Whether this index uses the shared caches of words and sets (``uncachedDocuments``).
+    private var sharesCaches: Bool { count > Self.uncachedDocuments }
+
     /// Several terms' posting chunks of one chunk number (terms without documents there left
     /// out), from the cache or, the missing ones together, from the engine
     /// (``SearchIndexReading/postingChunks(terms:chunk:)``: one round trip where that costs).
@@ -52,9 +60,10 @@ public final class CatalogSearchIndex: Sendable {
         SearchCaches.ChunkKey(index: cacheID, term: term, chunk: UInt32(chunk))
     }
 
-    /// The terms a folded query word matches in this index with `typos`, worked out once.
+    /// The terms a folded query word matches in this index with `typos`, worked out once (each
+    /// time in an index too small to share the caches).
     func wordTerms(_ word: String, isLast: Bool, typos: TypoMatcher.Allowance?) -> WordTerms {
-        if count <= WordTerms.Limits.uncachedDocuments {
+        guard sharesCaches else {
             return WordTerms(word: word, isLast: isLast, typos: typos, lexicon: lexicon, infix: infix)
         }
         let key = wordKey(word, isLast: isLast, typos: typos)
@@ -81,12 +90,14 @@ public final class CatalogSearchIndex: Sendable {
 
     /// A set's chunk bitmap made by an earlier search, if it is still kept.
     func setBitmap(_ set: SearchCaches.SetKey.Set, chunk: Int) -> ChunkBitmap? {
+        guard sharesCaches else { return nil }
         let key = SearchCaches.SetKey(index: cacheID, set: set, chunk: chunk)
         return caches.sets.withLock { $0.value(for: key, cost: \.byteCount) }
     }
 
     /// Keeps a set's chunk bitmap for later searches.
     func remember(_ bitmap: ChunkBitmap, for set: SearchCaches.SetKey.Set, chunk: Int) {
+        guard sharesCaches else { return }
         let key = SearchCaches.SetKey(index: cacheID, set: set, chunk: chunk)
         caches.sets.withLock { $0.insert(bitmap, for: key, cost: bitmap.byteCount) }
     }

@@ -43,11 +43,6 @@ struct WordTerms: Sendable {
         static let twoTypos = 50
         /// The most terms a word's typo walks keep for the next keystroke's.
         static let reusedWalk = 4_096
-        /// An index of at most this many documents works its words' terms out for each search
-        /// instead of keeping them: a segment a few changes left, whose lexicon is walked in less
-        /// time than the cache takes to look a word up and keep it (and it would push the
-        /// large segments' words out).
-        static let uncachedDocuments = 64
     }
 
     /// The terms of a folded word; `isLast`: the word being typed (matched as a beginning);
