@@ -60,7 +60,16 @@ public final class Statement {
         case .null: rc = sqlite3_bind_null(stmt, index)
         case .integer(let v): rc = sqlite3_bind_int64(stmt, index, v)
         case .real(let v): rc = sqlite3_bind_double(stmt, index, v)
-        case .text(let v): rc = sqlite3_bind_text(stmt, index, v, -1, csqlite_transient())
+        case .text(var text):
+            // Its UTF-8 bytes as they are, with their length: no C string is made, and none is measured.
+            rc = text.withUTF8 { bytes in
+                guard let base = bytes.baseAddress, !bytes.isEmpty else {
+                    return sqlite3_bind_text(stmt, index, "", 0, csqlite_transient())
+                }
+                return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                    sqlite3_bind_text(stmt, index, $0, Int32(bytes.count), csqlite_transient())
+                }
+            }
         case .blob(let bytes):
             rc = bytes.withUnsafeBytes {
                 sqlite3_bind_blob(stmt, index, $0.baseAddress, Int32($0.count), csqlite_transient())

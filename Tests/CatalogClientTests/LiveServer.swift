@@ -155,7 +155,7 @@ final class LiveServer: @unchecked Sendable {
         _ = try CatalogImporter.run(
             into: database, definition: definition, replace: true, collation: try ICUCollation(locale: "en"),
             records: { add in
-                try generator.forEachRecord(add)
+                try generator.forEachRecord { try add($0) }
                 return nil
             })
     }

@@ -163,6 +163,27 @@ import Testing
         #expect(try temporary.database.read { try $0.catalog("dup") } == nil)
     }
 
+    /// Repeated ids are found where records are indexed, behind the reading thread: the first
+    /// mistake in the file is still the one reported, however far apart the two rows are, even
+    /// when reading meets another mistake soon after.
+    @Test func aRepeatedIdIsReportedBeforeALaterMistake() throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.file("dup.csv")
+        var text = "id,title,price\n"
+        for number in 0..<3_000 { text += "p\(number),Title \(number),\(number).50\n" }
+        text += "p7,Again,1.00\n"
+        text += "p-bad,Bad,twelve\n"
+        try Data(text.utf8).write(to: file)
+        let temporary = try TemporaryDatabase()
+        let importer = SourceImporter(collation: { try ICUCollation.forImport(locale: $0) })
+        let error = importError {
+            _ = try importer.run(ImportRequest(source: file.path, catalog: "dup"), database: temporary.database)
+        }
+        #expect(error?.location.line == 3_002)
+        #expect(error?.message == "two records have the id \"p7\": this one and the one at \(file.path):9:1")
+        #expect(try temporary.database.read { try $0.catalog("dup") } == nil)
+    }
+
     /// Ids derived from repeated titles are numbered in source order (`afghanistan`,
     /// `afghanistan-2`); an export writes the numbered ones, so importing it again, in any order,
     /// keeps every record's id and the catalog keyed by titles.

@@ -25,7 +25,7 @@ struct EngineEquivalenceTests {
                 into: engine.database, definition: definition, replace: true,
                 collation: try ICUCollation.forImport(locale: "en"),
                 records: { add in
-                    try generator.forEachRecord(add)
+                    try generator.forEachRecord { try add($0) }
                     return nil
                 })
         }

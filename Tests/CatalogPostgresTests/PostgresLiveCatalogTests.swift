@@ -247,7 +247,7 @@ struct PostgresLiveCatalogTests {
         _ = try CatalogImporter.run(
             into: database, definition: definition, replace: true, collation: try ICUCollation.forImport(locale: "hu"),
             records: { add in
-                try generator.forEachRecord(add)
+                try generator.forEachRecord { try add($0) }
                 return nil
             })
         let ids = try database.read { reader in

@@ -25,7 +25,7 @@ import Testing
         _ = try CatalogImporter.run(
             into: temporary.database, definition: definition, replace: true, collation: try ICUCollation(locale: "hu"),
             records: { add in
-                try generator.forEachRecord(add)
+                try generator.forEachRecord { try add($0) }
                 return nil
             })
         _ = try CatalogImporter.run(

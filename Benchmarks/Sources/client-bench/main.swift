@@ -132,7 +132,7 @@ if !FileManager.default.fileExists(atPath: databasePath) {
     _ = try CatalogImporter.run(
         into: database, definition: definition, replace: true, collation: try ICUCollation(locale: "en"),
         records: { add in
-            try generator.forEachRecord(add)
+            try generator.forEachRecord { try add($0) }
             return nil
         })
     database.close()

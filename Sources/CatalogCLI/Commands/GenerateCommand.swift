@@ -53,7 +53,7 @@ struct GenerateCommand: Command {
             into: database, definition: definition, replace: true,
             collation: try ICUCollation.forImport(locale: definition.locale),
             records: { add in
-                try generator.forEachRecord(add)
+                try generator.forEachRecord { try add($0) }
                 progress.phase("sorting and building the search index…")
                 return nil
             }, progress: { progress.update(records: $0) })

@@ -14,8 +14,9 @@ public enum CatalogImporter {
     ///   - replace: when true, records missing from the source are removed; otherwise kept.
     ///   - collation: sort keys and sections for the definition's locale.
     ///   - temporaryDirectory: where temporary files go (the system's when nil).
-    ///   - records: calls its argument once per record; returns the definition to store if
-    ///     reading taught something (field order), or nil to store `definition`.
+    ///   - records: hands every record to its argument (``Intake``), once each; returns the
+    ///     definition to store if reading taught something (field order), or nil to store
+    ///     `definition`.
     ///   - categoryNumbers: the numbers categories keep (a copy keeps its source's); nil: the
     ///     catalog's current ones.
     ///   - progress: called now and then with the number of records read.
@@ -30,7 +31,7 @@ public enum CatalogImporter {
         into database: any CatalogDatabase, definition: CatalogDefinition, replace: Bool,
         collation: any CatalogCollating, temporaryDirectory: String? = nil, source: String? = nil,
         previous: Previous = .current,
-        records: (_ add: (Record) throws -> Void) throws -> CatalogDefinition?,
+        records: (_ add: Intake) throws -> CatalogDefinition?,
         categoryNumbers: [String: Int]? = nil, progress: ((Int) -> Void)? = nil,
         isCancelled: @escaping () -> Bool = { false }
     ) throws -> ImportSummary {
@@ -59,15 +60,9 @@ public enum CatalogImporter {
             builder.previousHashes = previousHashes
             builder.collectsTermsLater = true
         }
-        var read = 0
-        let learned = try ImportProfile.step("read and index \(read) records") {
-            try records { record in
-                if read % 256 == 0 && isCancelled() { throw StorageError(.cancelled, "the import was cancelled") }
-                try builder.add(record)
-                read += 1
-                if read % 10_000 == 0 { progress?(read) }
-            }
-        }
+        let intake = Intake(builder: builder, progress: progress, isCancelled: isCancelled)
+        let learned = try ImportProfile.step("read and index records") { try records(intake) }
+        let read = intake.count
         progress?(read)
         if let learned {
             guard learned.id == definition.id, learned.locale == definition.locale else {
@@ -157,6 +152,43 @@ public enum CatalogImporter {
                 catalog: definition.id, in: database, temporaryDirectory: temporaryDirectory)
         }
         return summary
+    }
+
+    /// What an import's records are handed to, one at a time: `add(record)`.
+    public final class Intake {
+        private let builder: CatalogIndexBuilder
+        private let progress: ((Int) -> Void)?
+        private let isCancelled: () -> Bool
+        /// How many records were added.
+        public private(set) var count = 0
+
+        init(builder: CatalogIndexBuilder, progress: ((Int) -> Void)?, isCancelled: @escaping () -> Bool) {
+            self.builder = builder
+            self.progress = progress
+            self.isCancelled = isCancelled
+        }
+
+        /// Adds a record.
+        ///
+        /// - Throws: ``StorageError`` `.cancelled` once the import is cancelled; what
+        ///   ``CatalogIndexBuilder/add(_:counted:)-(Record,_)`` throws (an id seen before: `.constraint`).
+        public func callAsFunction(_ record: Record) throws {
+            try callAsFunction(PreparedRecord(record, collation: builder.collation))
+        }
+
+        /// Adds a record prepared with the import's collation (on a reading thread).
+        ///
+        /// - Throws: as ``callAsFunction(_:)-(Record)``.
+        public func callAsFunction(_ prepared: PreparedRecord) throws {
+            if count % 256 == 0 && isCancelled() { throw StorageError(.cancelled, "the import was cancelled") }
+            try builder.add(prepared)
+            count += 1
+            if count % 10_000 == 0 { progress?(count) }
+        }
+
+        /// The arrival number (0 for the first) of the record added with `id`, if one was: for
+        /// naming where a repeated id was first seen.
+        public func arrival(ofID id: String) -> Int? { builder.arrival(ofID: id) }
     }
 
     /// The version of the catalog an import starts from: its records are compared with it, and

@@ -14,7 +14,7 @@ import Synchronization
 /// and writes each term's documents as posting chunks, 65,536 documents at a time, so memory
 /// stays bounded by one chunk's postings however large the catalog.
 public final class CatalogIndexBuilder {
-    private let collation: any CatalogCollating
+    let collation: any CatalogCollating
     private var definition: CatalogDefinition
     private var categoryNumbers: [String: Int]
     private var categoryCounts: [String: Int] = [:]
@@ -121,9 +121,7 @@ public final class CatalogIndexBuilder {
     }
 
     /// Whether a record with this id was added.
-    public func contains(id: String) -> Bool {
-        Array(id.utf8).withUnsafeBufferPointer { ids.lookup($0) } != nil
-    }
+    public func contains(id: String) -> Bool { arrival(ofID: id) != nil }
 
     /// The definition that will be stored; set it when reading taught something (field order).
     public var storedDefinition: CatalogDefinition {
@@ -136,8 +134,18 @@ public final class CatalogIndexBuilder {
     /// - Parameter counted: false for a record kept from the catalog's current version, which
     ///   counts as neither added nor changed.
     /// - Throws: ``StorageError`` `.invalidArgument` for an empty id, `.constraint` for an id
-    ///   seen before ("two records have the id …").
+    ///   seen before ("two records have the id …"; ``arrival(ofID:)`` tells which record had it).
     public func add(_ record: Record, counted: Bool = true) throws {
+        try add(PreparedRecord(record, collation: collation), counted: counted)
+    }
+
+    /// Adds a record prepared on another thread (``PreparedRecord``) with this builder's collation.
+    ///
+    /// - Parameter counted: false for a record kept from the catalog's current version, which
+    ///   counts as neither added nor changed.
+    /// - Throws: as ``add(_:counted:)-(Record,_)``.
+    public func add(_ prepared: PreparedRecord, counted: Bool = true) throws {
+        let record = prepared.record
         guard !record.id.isEmpty else { throw StorageError(.invalidArgument, "a record has an empty id") }
         let (_, isNew) =
             record.id.utf8.withContiguousStorageIfAvailable { ids.number(of: $0) }
@@ -165,24 +173,25 @@ public final class CatalogIndexBuilder {
         } else {
             try collectTerms(of: record, categoryNumbers: numbers)
         }
-        let section = collation.section(for: record.title)
-        sections.append(UInt16(clamping: section))
-        sortKeys.append(contentsOf: collation.sortKey(record.title))
+        sections.append(UInt16(clamping: prepared.section))
+        sortKeys.append(contentsOf: prepared.sortKey)
         sortKeyStarts.append(UInt32(sortKeys.count))
-        prices.append(record.price.map { NSDecimalNumber(decimal: $0).doubleValue } ?? .nan)
-
-        let (stored, json) = Self.stored(record, section: section, collation: collation)
-        scratch.removeAll(keepingCapacity: true)
-        let hash = RecordBlob.write(record: stored, categoryNumbers: numbers, json: json, to: &scratch)
-        recordOffsets.append(try records.append(scratch))
-        hashes.append(hash)
+        prices.append(prepared.price)
+        recordOffsets.append(try records.append(prepared.blob))
+        hashes.append(prepared.hash)
         self.counted.append(counted)
         guard counted else { return }
         switch previousHashes[record.id] {
         case nil: addedCount += 1
-        case hash: unchangedCount += 1
+        case prepared.hash: unchangedCount += 1
         default: changedCount += 1
         }
+    }
+
+    /// The arrival number (0 for the first record added) of the record added with `id`, until
+    /// ``finish(into:isCancelled:)``.
+    public func arrival(ofID id: String) -> Int? {
+        Array(id.utf8).withUnsafeBufferPointer { ids.lookup($0) }
     }
 
     /// A record as it is stored (its section label filled in) and its JSON as the API serves it.
@@ -190,7 +199,7 @@ public final class CatalogIndexBuilder {
         stored(record, section: collation.section(for: record.title), collation: collation)
     }
 
-    private static func stored(_ record: Record, section: Int, collation: any CatalogCollating) -> (Record, [UInt8]) {
+    static func stored(_ record: Record, section: Int, collation: any CatalogCollating) -> (Record, [UInt8]) {
         var stored = record
         let labels = collation.sectionLabels
         stored.section = labels.indices.contains(section) ? labels[section] : "#"
@@ -254,8 +263,7 @@ public final class CatalogIndexBuilder {
             blob.removeAll(keepingCapacity: true)
             try records.read(at: recordOffsets[arrival], count: recordLength(arrival), appendingTo: &blob)
             let record = try StoredRecord.decode(RecordBlob.json(in: blob))
-            let numbers = categoryNumbersByArrival[Int(categoryStarts[arrival])..<Int(categoryStarts[arrival + 1])]
-            try collectTerms(of: record, categoryNumbers: numbers.map { Int($0) })
+            try collectTerms(of: record, categoryNumbers: categoryNumbers(of: arrival))
         }
     }
 
@@ -327,7 +335,8 @@ public final class CatalogIndexBuilder {
                     try records.read(at: recordOffsets[arrival], count: recordLength(arrival), appendingTo: &blob)
                     let item = try RecordBlob.item(
                         from: blob, document: document, id: String(decoding: ids.key(arrival), as: UTF8.self),
-                        section: Int(sections[arrival]), sortKey: sortKey(arrival), position: Int(positions[arrival]))
+                        section: Int(sections[arrival]), sortKey: sortKey(arrival), position: Int(positions[arrival]),
+                        categoryNumbers: categoryNumbers(of: arrival))
                     try sink.write(item: item)
                 }
                 touched.sort()
@@ -493,6 +502,11 @@ public final class CatalogIndexBuilder {
         return rows.sorted { $0.position != $1.position ? $0.position < $1.position : $0.row.name < $1.row.name }
     }
 
+    /// The category numbers of the record that arrived `arrival`th.
+    private func categoryNumbers(of arrival: Int) -> [Int] {
+        categoryNumbersByArrival[Int(categoryStarts[arrival])..<Int(categoryStarts[arrival + 1])].map { Int($0) }
+    }
+
     private func recordLength(_ arrival: Int) -> Int {
         let end = arrival + 1 < recordOffsets.count ? recordOffsets[arrival + 1] : records.size
         return Int(end - recordOffsets[arrival])
@@ -620,7 +634,7 @@ enum TermList {
 enum RecordBlob {
     /// Appends the blob; returns the record's content hash.
     @discardableResult
-    static func write(record: Record, categoryNumbers: [Int], json: [UInt8], to bytes: inout [UInt8]) -> UInt64 {
+    static func write(record: Record, json: [UInt8], to bytes: inout [UInt8]) -> UInt64 {
         func text(_ value: String?) {
             guard let value else { return BinaryWriter.append(UInt32.max, to: &bytes) }
             BinaryWriter.append(UInt32(value.utf8.count), to: &bytes)
@@ -629,10 +643,7 @@ enum RecordBlob {
         text(record.title)
         text(record.subtitle)
         BinaryWriter.append(UInt32(record.categories.count), to: &bytes)
-        for (label, number) in zip(record.categories, categoryNumbers) {
-            text(label)
-            BinaryWriter.append(UInt32(number), to: &bytes)
-        }
+        for label in record.categories { text(label) }
         BinaryWriter.append(UInt64(bitPattern: Int64(record.featured ?? Int(Int64.min))), to: &bytes)
         text(record.price.map { DecimalText.format($0) })
         let hash = Self.hash(json)
@@ -643,11 +654,13 @@ enum RecordBlob {
 
     /// The record's JSON in a blob.
     static func json(in bytes: [UInt8]) throws -> [UInt8] {
-        try item(from: bytes, document: 0, id: "", section: 0, sortKey: [], position: 0).json
+        try item(from: bytes, document: 0, id: "", section: 0, sortKey: [], position: 0, categoryNumbers: []).json
     }
 
+    /// The item row of a blob; `categoryNumbers` are its categories' numbers, in order.
     static func item(
-        from bytes: [UInt8], document: Int, id: String, section: Int, sortKey: [UInt8], position: Int
+        from bytes: [UInt8], document: Int, id: String, section: Int, sortKey: [UInt8], position: Int,
+        categoryNumbers: [Int]
     ) throws -> IndexedItem {
         var reader = BinaryReader(bytes)
         func text() throws -> String? {
@@ -662,12 +675,7 @@ enum RecordBlob {
         let subtitle = try text()
         guard let categoryCount = reader.uint32() else { throw StorageError(.engine, "a temporary file is damaged") }
         var categories: [String] = []
-        var numbers: [Int] = []
-        for _ in 0..<categoryCount {
-            categories.append(try text() ?? "")
-            guard let number = reader.uint32() else { throw StorageError(.engine, "a temporary file is damaged") }
-            numbers.append(Int(number))
-        }
+        for _ in 0..<categoryCount { categories.append(try text() ?? "") }
         guard let featuredBits = reader.uint64() else { throw StorageError(.engine, "a temporary file is damaged") }
         let featured = Int64(bitPattern: featuredBits)
         let price = try text().flatMap(DecimalText.parse)
@@ -676,7 +684,7 @@ enum RecordBlob {
         }
         return IndexedItem(
             document: document, id: id, section: section, sortKey: sortKey, position: position, title: title,
-            subtitle: subtitle, categories: categories, categoryNumbers: numbers,
+            subtitle: subtitle, categories: categories, categoryNumbers: categoryNumbers,
             featured: featured == Int64.min ? nil : Int(featured),
             price: price, hash: hash, json: Array(json))
     }

@@ -31,15 +31,15 @@ public enum ImportPipeline {
         progress: @escaping (Int) -> Void, isCancelled: @escaping @Sendable () -> Bool = { false },
         countryNames: [String: String] = [:]
     ) throws -> ImportSummary {
-        let pipe = BatchPipe<Record, Reading>()
-        let job = UncheckedReader(reader)
+        let pipe = BatchPipe<ReadRecord, Reading>()
+        let job = UncheckedReader(reader, collation: collation)
         let cancellation = ReadCancellation(isCancelled)
         let thread = Thread {
             pipe.finish(
                 Result {
                     try read(
                         job.reader, definition: definition, requiredSources: requiredSources, replace: replace,
-                        countryNames: countryNames, cancellation: cancellation, into: pipe)
+                        countryNames: countryNames, collation: job.collation, cancellation: cancellation, into: pipe)
                 })
         }
         thread.stackSize = 8 << 20
@@ -50,14 +50,26 @@ public enum ImportPipeline {
                 into: database, definition: definition, replace: replace, collation: collation, source: source,
                 previous: previous,
                 records: { add in
-                    var count = 0
+                    // Where each record was read, for naming both places of a repeated id.
+                    var places = SourcePlaces()
                     while true {
                         switch try pipe.receive() {
                         case .batch(let batch):
-                            for record in batch { try add(record) }
-                            count += batch.count
+                            for read in batch {
+                                do {
+                                    try add(read.prepared)
+                                } catch let error as StorageError where error.code == .constraint {
+                                    guard let first = add.arrival(ofID: read.prepared.record.id) else { throw error }
+                                    throw ImportError(
+                                        .invalidValue,
+                                        "two records have the id \"\(read.prepared.record.id.prefix(200))\": this one "
+                                            + "and the one at \(places.location(of: first, in: read.location.source))",
+                                        at: read.location, field: read.idField)
+                                }
+                                places.append(read.location)
+                            }
                         case .end(let reading):
-                            readingDone?(count)
+                            readingDone?(add.count)
                             notes = reading.notes
                             return reading.applied(to: definition)
                         }
@@ -75,43 +87,46 @@ public enum ImportPipeline {
         }
     }
 
-    /// The reading thread's work: reads and maps every record of `reader` into `pipe`, in
-    /// batches, and returns what reading learned.
+    /// The reading thread's work: reads, maps and prepares (``PreparedRecord``) every record of
+    /// `reader` into `pipe`, in batches, and returns what reading learned. Repeated ids are found
+    /// where records are indexed, in the order they were read: the records read before an error
+    /// are sent first, so a repeated id before it is the one reported.
     private static func read(
         _ reader: any RecordSource, definition: CatalogDefinition, requiredSources: [Role: String], replace: Bool,
-        countryNames: [String: String], cancellation: ReadCancellation, into pipe: BatchPipe<Record, Reading>
+        countryNames: [String: String], collation: any CatalogCollating, cancellation: ReadCancellation,
+        into pipe: BatchPipe<ReadRecord, Reading>
     ) throws -> Reading {
         var mapper = RecordMapper(definition: definition)
         mapper.requiredSources = requiredSources
         mapper.localCountryNames = countryNames
-        var batch: [Record] = []
+        var batch: [ReadRecord] = []
         batch.reserveCapacity(Self.batchSize)
         // The names a source declares reach the mapper before its first record, so messages
         // list them even when every record leaves them empty.
         var declared: [String] = []
-        // Where each id was first seen, so a repeated one names both places.
-        var firstRows: [String: SourceLocation] = [:]
-        let read = try reader.read(cancellation: cancellation, fieldNames: { declared = $0 }) { source in
-            if !declared.isEmpty {
-                mapper.declare(fieldNames: declared)
-                declared = []
+        let idName = definition.sourceName(for: .id)
+        let read: ReadSummary
+        do {
+            read = try reader.read(cancellation: cancellation, fieldNames: { declared = $0 }) { source in
+                if !declared.isEmpty {
+                    mapper.declare(fieldNames: declared)
+                    declared = []
+                }
+                let record = try mapper.record(from: source)
+                let idField = source.fields.first { $0.name == idName }
+                batch.append(
+                    ReadRecord(
+                        prepared: PreparedRecord(record, collation: collation),
+                        location: idField.flatMap { $0.location.line > 0 ? $0.location : nil } ?? source.location,
+                        idField: idField == nil ? nil : idName))
+                if batch.count == Self.batchSize {
+                    try pipe.send(batch)
+                    batch.removeAll(keepingCapacity: true)
+                }
             }
-            let record = try mapper.record(from: source)
-            let idName = definition.sourceName(for: .id)
-            let location =
-                source.fields.first { $0.name == idName && $0.location.line > 0 }?.location ?? source.location
-            if let earlier = firstRows.updateValue(location, forKey: record.id) {
-                firstRows[record.id] = earlier
-                throw ImportError(
-                    .invalidValue,
-                    "two records have the id \"\(record.id.prefix(200))\": this one and the one at \(earlier)",
-                    at: location, field: source.fields.contains { $0.name == idName } ? idName : nil)
-            }
-            batch.append(record)
-            if batch.count == Self.batchSize {
-                try pipe.send(batch)
-                batch.removeAll(keepingCapacity: true)
-            }
+        } catch {
+            if !batch.isEmpty, !(error is BatchPipe<ReadRecord, Reading>.Cancelled) { try? pipe.send(batch) }
+            throw error
         }
         if !declared.isEmpty { mapper.declare(fieldNames: read.fieldNames) }
         try mapper.finish()
@@ -184,11 +199,42 @@ struct Reading: Sendable, Equatable {
     }
 }
 
-/// Moves a reader to the reading thread.
+/// Moves a reader, and the collation records are prepared with, to the reading thread.
 private struct UncheckedReader: @unchecked Sendable {
     // @unchecked: the reader is used by the reading thread only, after it is handed over; the
-    // calling thread waits for that thread (the pipe's end) before the reader goes away.
+    // calling thread waits for that thread (the pipe's end) before the reader goes away. The
+    // collation is ICU's, whose collators and indexes may be used from several threads at once.
     let reader: any RecordSource
+    let collation: any CatalogCollating
 
-    init(_ reader: any RecordSource) { self.reader = reader }
+    init(_ reader: any RecordSource, collation: any CatalogCollating) {
+        self.reader = reader
+        self.collation = collation
+    }
+}
+
+/// A record as the reading thread hands it over: prepared for the index, with where it was read
+/// (its id's place when the source gives one) and the source field its id came from, if any.
+struct ReadRecord: Sendable {
+    var prepared: PreparedRecord
+    var location: SourceLocation
+    var idField: String?
+}
+
+/// Where each record of an import was read, by arrival, in 8 bytes each: the line and column of
+/// a million records take 8 MB, where a dictionary of ids and places took six times as much.
+struct SourcePlaces {
+    private var places: [UInt64] = []
+
+    /// Appends the next record's place; a line or column past 2³² - 1 is kept as that.
+    mutating func append(_ location: SourceLocation) {
+        places.append(UInt64(UInt32(clamping: location.line)) << 32 | UInt64(UInt32(clamping: location.column)))
+    }
+
+    /// The place of the record that arrived `arrival`th, in the file or URL `source`.
+    func location(of arrival: Int, in source: String) -> SourceLocation {
+        guard places.indices.contains(arrival) else { return SourceLocation(source: source) }
+        let place = places[arrival]
+        return SourceLocation(source: source, line: Int(place >> 32), column: Int(place & 0xFFFF_FFFF))
+    }
 }
