@@ -14,6 +14,8 @@ Prints:
   readers-quiet requests= p50_us= p99_us= max_us= non2xx= errors=
   readers-import requests= p50_us= p99_us= max_us= non2xx= errors= other_max_us= same_max_us=
       other_p99_us= same_p99_us= over_100ms=
+and on standard error the five slowest reads during the import: when each began (seconds into the
+import, beside its length), which reader sent it and what it asked for.
 """
 import http.client
 import json
@@ -51,7 +53,7 @@ def main():
 
     lists = {"other": read(other_file), "same": read(same_file)}
     phase = {"name": "quiet"}
-    samples = []  # (phase, reader, microseconds, status); status 0: no answer
+    samples = []  # (phase, reader, microseconds, status, began, path); status 0: no answer
     lock = threading.Lock()
     stop = threading.Event()
 
@@ -76,7 +78,7 @@ def main():
                 connection = http.client.HTTPConnection(host, port, timeout=30)
             elapsed = int((time.perf_counter() - began) * 1e6)
             with lock:
-                samples.append((current, name, elapsed, status))
+                samples.append((current, name, elapsed, status, began, target))
         connection.close()
 
     threads = [threading.Thread(target=reader, args=(name,)) for name in ("other", "same")]
@@ -86,8 +88,8 @@ def main():
 
     size = os.path.getsize(path)
     upload = http.client.HTTPConnection(host, port, timeout=900)
-    phase["name"] = "import"
     began = time.perf_counter()
+    phase["name"] = "import"
     status, body = 0, b""
     try:
         with open(path, "rb") as file:
@@ -128,6 +130,10 @@ def main():
                          f" {reader_name}_max_us={max(mine, default=0)}")
             line += f" over_100ms={sum(1 for t in times if t >= 100000)}"
         print(line)
+    slowest = sorted((s for s in samples if s[0] == "import"), key=lambda s: -s[2])[:5]
+    for sample in slowest:
+        print(f"import-readers: {sample[2] / 1000:.0f} ms from {sample[4] - began:.1f} s of {seconds:.1f} s "
+              f"({sample[1]}): GET {sample[5][:160]}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -83,8 +83,9 @@ public struct IndexedItem: Sendable {
     public var categoryNumbers: [Int]
     /// The featured rank, if any.
     public var featured: Int?
-    /// The price, exactly as written in the record's JSON.
-    public var price: Decimal?
+    /// The price as a number, as engines keep it for ranges and order (``price(_:)``); the
+    /// record's JSON has it exactly.
+    public var price: Double?
     /// A hash of the record's content, to see what a re-import changed.
     public var hash: UInt64
     /// The record as the API answers with it (``Record`` written with ``JSONOutput``).
@@ -93,7 +94,7 @@ public struct IndexedItem: Sendable {
     /// Creates an item.
     public init(
         document: Int, id: String, section: Int, sortKey: [UInt8], position: Int, title: String, subtitle: String?,
-        categories: [String], categoryNumbers: [Int], featured: Int?, price: Decimal?, hash: UInt64, json: [UInt8]
+        categories: [String], categoryNumbers: [Int], featured: Int?, price: Double?, hash: UInt64, json: [UInt8]
     ) {
         self.categoryNumbers = categoryNumbers
         self.document = document
@@ -108,6 +109,13 @@ public struct IndexedItem: Sendable {
         self.price = price
         self.hash = hash
         self.json = json
+    }
+}
+
+extension IndexedItem {
+    /// A record's price as engines keep it: the nearest `Double`.
+    public static func price(_ price: Decimal?) -> Double? {
+        price.map { NSDecimalNumber(decimal: $0).doubleValue }
     }
 }
 

@@ -60,20 +60,45 @@ public final class Statement {
         case .null: rc = sqlite3_bind_null(stmt, index)
         case .integer(let v): rc = sqlite3_bind_int64(stmt, index, v)
         case .real(let v): rc = sqlite3_bind_double(stmt, index, v)
-        case .text(var text):
-            // Its UTF-8 bytes as they are, with their length: no C string is made, and none is measured.
-            rc = text.withUTF8 { bytes in
-                guard let base = bytes.baseAddress, !bytes.isEmpty else {
-                    return sqlite3_bind_text(stmt, index, "", 0, csqlite_transient())
-                }
-                return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                    sqlite3_bind_text(stmt, index, $0, Int32(bytes.count), csqlite_transient())
-                }
+        case .text(let text): return try bind(text, at: index)
+        case .blob(let bytes): return try bind(bytes, at: index)
+        }
+        if rc != SQLITE_OK { throw connection.error(rc, connection.lastMessage, sql: sql) }
+    }
+
+    // The typed binds below cost no existential and no array of values: a bulk write binds
+    // millions of values with them.
+
+    /// Binds an integer at a 1-based index.
+    public func bind(_ value: Int64, at index: Int32) throws(StorageError) {
+        let rc = sqlite3_bind_int64(stmt, index, value)
+        if rc != SQLITE_OK { throw connection.error(rc, connection.lastMessage, sql: sql) }
+    }
+
+    /// Binds an integer at a 1-based index.
+    public func bind(_ value: Int, at index: Int32) throws(StorageError) {
+        try bind(Int64(value), at: index)
+    }
+
+    /// Binds text at a 1-based index: its UTF-8 bytes as they are, with their length (no C
+    /// string is made, and none is measured).
+    public func bind(_ value: String, at index: Int32) throws(StorageError) {
+        var text = value
+        let rc = text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress, !bytes.isEmpty else {
+                return sqlite3_bind_text(stmt, index, "", 0, csqlite_transient())
             }
-        case .blob(let bytes):
-            rc = bytes.withUnsafeBytes {
-                sqlite3_bind_blob(stmt, index, $0.baseAddress, Int32($0.count), csqlite_transient())
+            return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                sqlite3_bind_text(stmt, index, $0, Int32(bytes.count), csqlite_transient())
             }
+        }
+        if rc != SQLITE_OK { throw connection.error(rc, connection.lastMessage, sql: sql) }
+    }
+
+    /// Binds bytes as a blob at a 1-based index.
+    public func bind(_ value: [UInt8], at index: Int32) throws(StorageError) {
+        let rc = value.withUnsafeBytes {
+            sqlite3_bind_blob(stmt, index, $0.baseAddress, Int32($0.count), csqlite_transient())
         }
         if rc != SQLITE_OK { throw connection.error(rc, connection.lastMessage, sql: sql) }
     }

@@ -152,6 +152,34 @@ import Testing
         #expect(cache.indexCount == 1)
     }
 
+    /// A load waits only for a load of the same index: another catalog's (the new version an
+    /// import just made) keeps loading while this one is found or loaded.
+    @Test func anotherIndexLoadsWhileOneIsUnderWay() throws {
+        let cache = SearchIndexCache()
+        let loading = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let group = DispatchGroup()
+        let events = Mutex<[String]>([])
+        DispatchQueue.global().async(group: group) {
+            _ = try? cache.value(for: "imported") { () -> Int in
+                loading.signal()
+                // Bounded only so that a regression fails instead of hanging: were the loads one
+                // at a time, the load below would end only after this one gave up.
+                let released = release.wait(timeout: .now() + 60) == .success
+                events.withLock { $0.append(released ? "released" : "gave up") }
+                return 1
+            }
+        }
+        loading.wait()
+        #expect(try cache.value(for: "other") { 2 } == 2)
+        events.withLock { $0.append("other loaded") }
+        release.signal()
+        group.wait()
+        #expect(events.withLock { $0 } == ["other loaded", "released"])
+        #expect(try cache.value(for: "imported") { 3 } == 1)
+        #expect(cache.indexCount == 2)
+    }
+
     @Test(arguments: CatalogBehaviourTests.engines)
     func theReadEpochChangesWithWritesOnly(engine: TemporaryDatabase.Engine) throws {
         let fixture = try StoreFixture(engine)

@@ -645,7 +645,7 @@ enum RecordBlob {
         BinaryWriter.append(UInt32(record.categories.count), to: &bytes)
         for label in record.categories { text(label) }
         BinaryWriter.append(UInt64(bitPattern: Int64(record.featured ?? Int(Int64.min))), to: &bytes)
-        text(record.price.map { DecimalText.format($0) })
+        BinaryWriter.append((IndexedItem.price(record.price) ?? .nan).bitPattern, to: &bytes)
         let hash = Self.hash(json)
         BinaryWriter.append(hash, to: &bytes)
         bytes.append(contentsOf: json)
@@ -678,7 +678,8 @@ enum RecordBlob {
         for _ in 0..<categoryCount { categories.append(try text() ?? "") }
         guard let featuredBits = reader.uint64() else { throw StorageError(.engine, "a temporary file is damaged") }
         let featured = Int64(bitPattern: featuredBits)
-        let price = try text().flatMap(DecimalText.parse)
+        guard let priceBits = reader.uint64() else { throw StorageError(.engine, "a temporary file is damaged") }
+        let price = Double(bitPattern: priceBits)
         guard let hash = reader.uint64(), let json = reader.take(bytes.count - reader.position) else {
             throw StorageError(.engine, "a temporary file is damaged")
         }
@@ -686,7 +687,7 @@ enum RecordBlob {
             document: document, id: id, section: section, sortKey: sortKey, position: position, title: title,
             subtitle: subtitle, categories: categories, categoryNumbers: categoryNumbers,
             featured: featured == Int64.min ? nil : Int(featured),
-            price: price, hash: hash, json: Array(json))
+            price: price.isNaN ? nil : price, hash: hash, json: Array(json))
     }
 
     /// FNV-1a over the record's JSON: equal content, equal hash.

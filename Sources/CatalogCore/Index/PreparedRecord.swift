@@ -1,6 +1,5 @@
 import CatalogModel
 import CatalogStorage
-import Foundation
 
 /// A record with what indexing it needs that depends on the record alone: its section, sort key,
 /// stored form and content hash. An import makes these on its reading thread, beside the
@@ -28,7 +27,7 @@ public struct PreparedRecord: Sendable {
         self.record = record
         section = collation.section(for: record.title)
         sortKey = collation.sortKey(record.title)
-        price = record.price.map { NSDecimalNumber(decimal: $0).doubleValue } ?? .nan
+        price = IndexedItem.price(record.price) ?? .nan
         let (stored, json) = CatalogIndexBuilder.stored(record, section: section, collation: collation)
         var blob: [UInt8] = []
         blob.reserveCapacity(json.count + 128)

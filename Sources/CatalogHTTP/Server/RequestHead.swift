@@ -60,11 +60,17 @@ enum RequestHead {
         let path = url.map { String(cString: $0) } ?? ""
         pending.options = core.routeOptions(method: HTTPMethod(rawValue: method), path: path)
         pending.bodyLimit = pending.options.bodyLimit ?? core.configuration.maxBodyBytes
-        if let length = pending.headers["Content-Length"], let announced = Int(length), announced > pending.bodyLimit {
-            pending.tooLarge = true
-            pending.answered = true
-            return ResponseWriter.queue(
-                ResponseWriter.payloadTooLarge(pending.bodyLimit), on: connection, core: core, method: method)
+        if let length = pending.headers["Content-Length"], let announced = Int(length), announced > 0 {
+            if announced > pending.bodyLimit {
+                pending.tooLarge = true
+                pending.answered = true
+                return ResponseWriter.queue(
+                    ResponseWriter.payloadTooLarge(pending.bodyLimit), on: connection, core: core, method: method)
+            }
+            // Room for the whole body at once (address space only: pages are taken as bytes
+            // arrive): grown by doubling, a 400 MB upload was copied again and again on this
+            // connection's worker thread, and every other request on that thread waited for it.
+            pending.body.reserveCapacity(announced)
         }
         pending.bodyDeadline = .now + core.configuration.bodyTimeout
         // Answer on a later call, not this one (see the keep-alive note on HTTPServer).

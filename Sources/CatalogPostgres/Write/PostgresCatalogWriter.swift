@@ -212,7 +212,7 @@ final class PostgresVersionWriter: CatalogVersionWriter, CatalogSegmentWriter {
         if let subtitle = item.subtitle { rows.text(subtitle) } else { rows.null() }
         rows.text(StoredColumns.labels(item.categories))
         if let featured = item.featured { rows.int4(Int32(clamping: featured)) } else { rows.null() }
-        if let price = item.price { rows.float8(NSDecimalNumber(decimal: price).doubleValue) } else { rows.null() }
+        if let price = item.price { rows.float8(price) } else { rows.null() }
         rows.int8(Int64(bitPattern: item.hash))
         rows.text(utf8: item.json)
         for category in item.categoryNumbers {

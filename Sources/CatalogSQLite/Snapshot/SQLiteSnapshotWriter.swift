@@ -303,7 +303,8 @@ public enum SQLiteSnapshotWriter {
                     item: IndexedItem(
                         document: hit.document, id: hit.id, section: key.section, sortKey: key.sortKey,
                         position: position, title: hit.title, subtitle: hit.subtitle, categories: hit.categories,
-                        categoryNumbers: categoryNumbers, featured: record.featured, price: record.price,
+                        categoryNumbers: categoryNumbers, featured: record.featured,
+                        price: IndexedItem.price(record.price),
                         hash: hashes[hit.id] ?? 0, json: hit.json))
                 if version.wantsOrderEntries {
                     let entry = OrderEntry(key: key, document: hit.document)

@@ -197,7 +197,7 @@ final class SQLiteVersionWriter: CatalogVersionWriter, CatalogSegmentWriter {
         try insertItem.bind(item.subtitle, at: 7)
         try insertItem.bind(StoredColumns.labels(item.categories), at: 8)
         try insertItem.bind(item.featured, at: 9)
-        try insertItem.bind(item.price.map { NSDecimalNumber(decimal: $0).doubleValue }, at: 10)
+        try insertItem.bind(item.price, at: 10)
         try insertItem.bind(Int64(bitPattern: item.hash), at: 11)
         try insertItem.bind(utf8: item.json, at: 12)
         try insertItem.run()
@@ -208,19 +208,36 @@ final class SQLiteVersionWriter: CatalogVersionWriter, CatalogSegmentWriter {
 
     func write(orderEntry entry: OrderEntry) throws {
         insertOrder.reset()
-        try insertOrder.bind(version, entry.key.section, entry.key.sortKey, entry.key.id, entry.document, segment).run()
+        try insertOrder.bind(version, at: 1)
+        try bind(entry, to: insertOrder, from: 2)
+        try insertOrder.run()
     }
 
     func write(categoryEntry entry: OrderEntry, category: Int) throws {
         insertCategory.reset()
-        try insertCategory.bind(
-            version, category, entry.key.section, entry.key.sortKey, entry.key.id, entry.document, segment
-        ).run()
+        try insertCategory.bind(version, at: 1)
+        try insertCategory.bind(category, at: 2)
+        try bind(entry, to: insertCategory, from: 3)
+        try insertCategory.run()
+    }
+
+    /// Binds an entry's section, sort key, id, document and segment to five parameters from `first` on.
+    private func bind(_ entry: OrderEntry, to statement: Statement, from first: Int32) throws {
+        try statement.bind(entry.key.section, at: first)
+        try statement.bind(entry.key.sortKey, at: first + 1)
+        try statement.bind(entry.key.id, at: first + 2)
+        try statement.bind(entry.document, at: first + 3)
+        if let segment { try statement.bind(segment, at: first + 4) }
     }
 
     func write(idEntry id: String, document: Int, hash: UInt64) throws {
         insertID.reset()
-        try insertID.bind(version, id, document, Int64(bitPattern: hash), segment).run()
+        try insertID.bind(version, at: 1)
+        try insertID.bind(id, at: 2)
+        try insertID.bind(document, at: 3)
+        try insertID.bind(Int64(bitPattern: hash), at: 4)
+        if let segment { try insertID.bind(segment, at: 5) }
+        try insertID.run()
     }
 
     func write(postingChunk: [UInt8], term: UInt32, chunk: Int) throws {

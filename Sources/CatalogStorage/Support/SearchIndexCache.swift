@@ -15,10 +15,11 @@ import Synchronization
 public final class SearchIndexCache: Sendable {
     private let indexes: Mutex<Shelf>
     private let lists: Mutex<Shelf>
-    /// Held while an index is loaded: searches that all find it missing (the first of each
+    /// The loads under way, by key: searches that all find one index missing (the first of each
     /// worker after a start or an import) wait for the one load instead of each loading a copy
-    /// of tens of megabytes at once.
-    private let loading = Mutex(())
+    /// of tens of megabytes at once, while a search that needs another index (another catalog's)
+    /// loads it beside them or finds it cached.
+    private let loads = Mutex<[String: LoadGate]>([:])
     /// Where the large parts of the loaded indexes are kept as mapped files; nil: on the heap.
     public let files: IndexFiles?
 
@@ -45,9 +46,28 @@ public final class SearchIndexCache: Sendable {
     /// a thread that finds its key missing while another loads it waits and takes that one.
     public func value<Value: Sendable>(for key: String, load: () throws -> Value) throws -> Value {
         if let cached = indexes.withLock({ $0.take(key) }) as? Value { return cached }
-        return try loading.withLock { _ throws -> Value in
+        let gate = loads.withLock { loads in
+            let gate = loads[key] ?? LoadGate()
+            gate.users += 1
+            loads[key] = gate
+            return gate
+        }
+        defer {
+            loads.withLock { loads in
+                gate.users -= 1
+                if gate.users == 0 { loads[key] = nil }
+            }
+        }
+        return try gate.lock.withLock { _ throws -> Value in
             try Self.value(for: key, on: indexes, make: load)
         }
+    }
+
+    /// What the threads that need one key's value while it is loaded wait on.
+    private final class LoadGate: @unchecked Sendable {
+        // @unchecked: `users` is read and written only while the cache's `loads` is locked.
+        let lock = Mutex(())
+        var users = 0
     }
 
     /// The positions of category `category`'s records in `catalog`'s index order, made by
