@@ -155,7 +155,7 @@ let package = Package(
             dependencies: [
                 "CatalogModel", "CatalogCollation", "CatalogStorage", "CatalogCore", "CatalogEngines", "CatalogImport",
                 "CatalogSupport", "CatalogConsole",
-                "CatalogDemo", "CatalogAuth", "CatalogServer", "CatalogTerminal", "CatalogImages",
+                "CatalogDemo", "CatalogAuth", "CatalogServer", "CatalogTerminal", "CatalogImages", "CMalloc",
             ],
             swiftSettings: swiftSettings
         ),

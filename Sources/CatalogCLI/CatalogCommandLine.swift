@@ -73,6 +73,7 @@ public enum CatalogCommandLine {
             }
             let context = CommandContext(arguments: parsed, output: output)
             if command.removesTemporaryFilesOnSignal { SignalCleanup.install() }
+            if command.buildsIndexes { HeapPolicy.returnLargeBlocksAtOnce() }
             try command.init().run(context)
             return 0
         } catch is OutputClosed {
@@ -141,6 +142,9 @@ protocol Command: Sendable {
     /// `--port`, ``Arguments/readEnvironment(_:accepting:)``), the command line winning; its help
     /// says so.
     static var readsEnvironment: Bool { get }
+    /// Whether it builds a catalog's index (an import): its large arrays go back to the system
+    /// as soon as they are freed (``HeapPolicy``).
+    static var buildsIndexes: Bool { get }
 
     init()
     func run(_ context: CommandContext) throws
@@ -148,6 +152,7 @@ protocol Command: Sendable {
 
 extension Command {
     static var removesTemporaryFilesOnSignal: Bool { false }
+    static var buildsIndexes: Bool { false }
     static var readsEnvironment: Bool { false }
 
     /// The full `--help` text, drawn from the declarations.

@@ -20,6 +20,7 @@ import Foundation
 /// exactly as the original. The source's category numbers are kept.
 struct CopyCommand: Command {
     static let name = "copy"
+    static let buildsIndexes = true
     static let summary = "Copy catalogs (and accounts) to another database, SQLite or PostgreSQL."
     static let to = Option<String>(required: "to", value: "LOCATION", help: "the database to copy into")
     static let catalog = Option<[String]>(

@@ -8,6 +8,7 @@ import Foundation
 /// `catalog generate`: a deterministic synthetic catalog.
 struct GenerateCommand: Command {
     static let name = "generate"
+    static let buildsIndexes = true
     static let summary = "Generate a deterministic synthetic catalog (benchmarks, demos at scale)."
     static let catalog = Option<String>(required: "catalog", value: "ID", help: "the catalog to create or replace")
     static let items = Option<Int>(

@@ -7,6 +7,7 @@ import Foundation
 /// `catalog import`: records from XML, JSON, CSV or an SQLite table, from a file or a URL.
 struct ImportCommand: Command {
     static let name = "import"
+    static let buildsIndexes = true
     static let summary = "Import records from XML, JSON, CSV or SQLite (file or http(s) URL)."
     static let catalog = Option<String>(
         required: "catalog", value: "ID", help: "the catalog (letters, digits, '-', '_')")

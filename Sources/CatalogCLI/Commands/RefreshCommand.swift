@@ -6,6 +6,7 @@ import Foundation
 /// `catalog refresh`: fetches a URL-sourced catalog again, conditionally.
 struct RefreshCommand: Command {
     static let name = "refresh"
+    static let buildsIndexes = true
     static let summary = "Fetch a catalog imported from a URL again (conditional GET)."
     static let timeout = ImportCommand.timeout.help("the whole download's deadline", default: "600")
     static let quiet = CommonOptions.quiet.help("no summary")
