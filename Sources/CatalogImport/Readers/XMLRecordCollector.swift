@@ -585,6 +585,9 @@ final class XMLRecordCollector {
     /// Whether `bytes` (UTF-8) are only white space and invisible characters: separators (Unicode
     /// categories Zs, Zl, Zp) and format characters (Cf), such as NBSP, U+200B and U+FEFF.
     private static func isInvisible(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
+        // Most texts begin with an ASCII letter or digit: no ASCII character but white space is
+        // a separator or a format character, so a text that starts with one is decided at once.
+        if bytes[0] < 0x80 && !Byte.isWhitespace(bytes[0]) { return false }
         var decoder = UTF8()
         var iterator = UnsafeBufferPointer(start: bytes, count: count).makeIterator()
         while true {

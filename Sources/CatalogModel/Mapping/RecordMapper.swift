@@ -537,7 +537,12 @@ public struct RecordMapper: Sendable {
     }
 
     static func normalizeLineEnds(_ text: String) -> String {
-        guard text.utf8.contains(0x0D) else { return text }
+        // Searched in the string's bytes at once (memchr), not a byte at a time through its view.
+        let hasReturn =
+            text.utf8.withContiguousStorageIfAvailable { bytes in
+                bytes.baseAddress.map { memchr($0, 0x0D, bytes.count) != nil } ?? false
+            } ?? text.utf8.contains(0x0D)
+        guard hasReturn else { return text }
         return text.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
     }
 
