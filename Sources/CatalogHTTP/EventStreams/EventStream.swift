@@ -194,9 +194,6 @@ public final class EventStream: Sendable {
         }
     }
 
-    /// The heartbeat tick (on the server's event-stream thread): a client that closed its side is
-    /// noticed (libmicrohttpd does not watch a suspended connection), and a stream that sent
-    /// nothing since the last tick gets a comment line.
     /// Ends the stream when its client went away (checked every second, so a client that left
     /// stops counting against the caps soon, not only at the next heartbeat).
     func checkPeer() {
@@ -209,6 +206,9 @@ public final class EventStream: Sendable {
         }
     }
 
+    /// The heartbeat tick (on the server's event-stream thread): a client that closed its side is
+    /// noticed (libmicrohttpd does not watch a suspended connection), and a stream that sent
+    /// nothing since the last tick gets a comment line.
     func tick(heartbeat: [UInt8]) {
         transition { state, link in
             guard let link, state.attached, !state.released, state.closeReason == nil else {

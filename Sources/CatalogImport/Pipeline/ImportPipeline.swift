@@ -113,12 +113,12 @@ public enum ImportPipeline {
                     declared = []
                 }
                 let record = try mapper.record(from: source)
-                let idField = source.fields.first { $0.name == idName }
                 batch.append(
                     ReadRecord(
                         prepared: PreparedRecord(record, collation: collation),
-                        location: idField.flatMap { $0.location.line > 0 ? $0.location : nil } ?? source.location,
-                        idField: idField == nil ? nil : idName))
+                        location: source.fields.first { $0.name == idName && $0.location.line > 0 }?.location
+                            ?? source.location,
+                        idField: source.fields.contains { $0.name == idName } ? idName : nil))
                 if batch.count == Self.batchSize {
                     try pipe.send(batch)
                     batch.removeAll(keepingCapacity: true)

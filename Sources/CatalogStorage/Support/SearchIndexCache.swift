@@ -19,7 +19,7 @@ public final class SearchIndexCache: Sendable {
     /// worker after a start or an import) wait for the one load instead of each loading a copy
     /// of tens of megabytes at once, while a search that needs another index (another catalog's)
     /// loads it beside them or finds it cached.
-    private let loads = Mutex<[String: LoadGate]>([:])
+    private let loads = Mutex<[String: (gate: LoadGate, users: Int)]>([:])
     /// Where the large parts of the loaded indexes are kept as mapped files; nil: on the heap.
     public let files: IndexFiles?
 
@@ -47,15 +47,14 @@ public final class SearchIndexCache: Sendable {
     public func value<Value: Sendable>(for key: String, load: () throws -> Value) throws -> Value {
         if let cached = indexes.withLock({ $0.take(key) }) as? Value { return cached }
         let gate = loads.withLock { loads in
-            let gate = loads[key] ?? LoadGate()
-            gate.users += 1
-            loads[key] = gate
-            return gate
+            let entry = loads[key] ?? (LoadGate(), 0)
+            loads[key] = (entry.gate, entry.users + 1)
+            return entry.gate
         }
         defer {
             loads.withLock { loads in
-                gate.users -= 1
-                if gate.users == 0 { loads[key] = nil }
+                guard let entry = loads[key] else { return }
+                loads[key] = entry.users > 1 ? (entry.gate, entry.users - 1) : nil
             }
         }
         return try gate.lock.withLock { _ throws -> Value in
@@ -64,10 +63,8 @@ public final class SearchIndexCache: Sendable {
     }
 
     /// What the threads that need one key's value while it is loaded wait on.
-    private final class LoadGate: @unchecked Sendable {
-        // @unchecked: `users` is read and written only while the cache's `loads` is locked.
+    private final class LoadGate: Sendable {
         let lock = Mutex(())
-        var users = 0
     }
 
     /// The positions of category `category`'s records in `catalog`'s index order, made by
