@@ -169,6 +169,12 @@ public final class SQLiteDatabase: CatalogDatabase {
         var generation = -1
         var dataVersion = -1
         var epoch = 0
+        /// The database's wal-index header (``WALIndexHeader``), opened once the first check has
+        /// run (nil before, and for a database without one), and the header as it read just before
+        /// the last `PRAGMA data_version`: while it reads the same, no commit has finished since.
+        var walHeader: WALIndexHeader?
+        var walHeaderOpened = false
+        var headerAtCheck: WALIndexHeader.Bytes?
 
         init(connection: Connection, path: String, indexCache: SearchIndexCache) {
             catalogs = SQLiteCatalogReader(connection: connection, path: path, indexCache: indexCache)
@@ -206,10 +212,25 @@ public final class SQLiteDatabase: CatalogDatabase {
 
     public func readEpoch() throws -> Int {
         let reader = try readers.value()
+        let current = generation.load(ordering: .acquiring)
+        // Outside a read, a wal-index header that reads as it did before the last check means no
+        // other process has committed since: no need to ask SQLite (a read lock taken and dropped).
+        // Inside one, the check answers for the read's snapshot, which the header does not show.
+        let header = reader.depth == 0 ? reader.walHeader?.read() : nil
+        if let header, header == reader.headerAtCheck, current == reader.generation { return reader.epoch }
         // Outside a read this looks at the newest commit (a shared-memory read in WAL mode);
         // inside one, at the read's snapshot.
         let version = try reader.catalogs.connection.cached("PRAGMA data_version").scalarInt() ?? 0
-        let current = generation.load(ordering: .acquiring)
+        reader.headerAtCheck = header
+        if !reader.walHeaderOpened {
+            // Only a database in WAL mode keeps its header current (a stale `-shm` file may lie
+            // beside one that is not).
+            reader.walHeaderOpened = true
+            let statement = try reader.catalogs.connection.cached("PRAGMA journal_mode")
+            let mode = try statement.step() ? statement.text(0).lowercased() : ""
+            statement.finish()
+            if mode == "wal" { reader.walHeader = WALIndexHeader(databasePath: path) }
+        }
         if version != reader.dataVersion || current != reader.generation {
             reader.epoch += 1
             reader.dataVersion = version

@@ -194,5 +194,26 @@ import Testing
         defer { other.close() }
         try Self.stock([Record(id: "c", title: "Cider")], into: other)
         #expect(try fixture.database.readEpoch() != written, "another process's write")
+        guard engine == .sqlite else { return }
+        // SQLite's epochs notice another process's commits at once, however soon one follows
+        // another, and only then (the wal-index header stands in for asking the database).
+        for (index, id) in ["d", "e", "f"].enumerated() {
+            let seen = try fixture.database.readEpoch()
+            #expect(try fixture.database.readEpoch() == seen, "nothing changed since")
+            try Self.stock([Record(id: id, title: "Dates \(index)")], into: other)
+            #expect(try fixture.database.readEpoch() != seen, "another write of that process")
+            let inside = try fixture.read { _ in try fixture.database.readEpoch() }
+            #expect(try fixture.database.readEpoch() == inside, "a check inside a read")
+        }
+        // A check inside a read answers for its snapshot; a commit it did not see is noticed
+        // after it, though the header has not changed since that check.
+        let before = try fixture.database.readEpoch()
+        let during = try fixture.read { reader in
+            _ = try reader.catalogs()
+            try Self.stock([Record(id: "g", title: "Grapes")], into: other)
+            return try fixture.database.readEpoch()
+        }
+        #expect(during == before, "the read's snapshot has not changed")
+        #expect(try fixture.database.readEpoch() != during, "the commit the read did not see")
     }
 }

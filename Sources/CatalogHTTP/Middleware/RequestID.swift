@@ -21,7 +21,7 @@ public struct RequestID: Sendable {
     /// of a process share an id). Two system calls a request were 2% of an item's cost.
     public static let random = RequestID {
         let count = RandomIDs.counter.add(1, ordering: .relaxed).newValue
-        return hex(RandomIDs.prefix) + hex(RandomIDs.scramble(count ^ RandomIDs.key))
+        return hex(RandomIDs.prefix, RandomIDs.scramble(count ^ RandomIDs.key))
     }
 
     /// The id a request's answer carries: its own `X-Request-Id` when ``isSafe(_:)`` and sent by
@@ -48,9 +48,19 @@ public struct RequestID: Sendable {
             }
     }
 
-    private static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+    /// Two numbers as 32 lowercase hex digits, written straight into the string's storage.
+    private static func hex(_ high: UInt64, _ low: UInt64) -> String {
+        String(unsafeUninitializedCapacity: 32) { buffer in
+            func put(_ value: UInt64, at start: Int) {
+                for place in 0..<16 {
+                    let nibble = UInt8(truncatingIfNeeded: value >> UInt64(60 - 4 * place)) & 15
+                    buffer[start + place] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") - 10 + nibble
+                }
+            }
+            put(high, at: 0)
+            put(low, at: 16)
+            return 32
+        }
     }
 }
 

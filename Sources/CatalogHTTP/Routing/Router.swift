@@ -14,8 +14,8 @@
 /// let router = routes.build()
 /// ```
 public struct Router: Responder {
-    /// One path segment's position in the tree: a value, built by ``RouterBuilder`` and never
-    /// changed once a router holds it.
+    /// One path segment's position in the tree as ``RouterBuilder`` builds it; ``RouterBuilder/build(routeMiddleware:)``
+    /// freezes the tree into ``Branch``es.
     struct Node: Sendable {
         var literals: [String: Node] = [:]
         /// The `{name}` child: its name, and the node in a one-element array (a struct cannot
@@ -55,13 +55,31 @@ public struct Router: Responder {
         }
     }
 
+    /// A position of the built tree: a class whose tables are never changed, so that matching a
+    /// request walks references instead of copying each node's tables on the way (twice a
+    /// request: its options at head time, its handler after).
+    final class Branch: Sendable {
+        let literals: [String: Branch]
+        let parameter: (name: String, branch: Branch)?
+        let remainder: (name: String, handlers: [HTTPMethod: Route])?
+        let handlers: [HTTPMethod: Route]
+
+        /// The tree `node` was built into.
+        init(_ node: Node) {
+            literals = node.literals.mapValues(Branch.init)
+            parameter = node.parameterName.flatMap { name in node.parameterNode.first.map { (name, Branch($0)) } }
+            remainder = node.remainder
+            handlers = node.handlers
+        }
+    }
+
     struct Route: Sendable {
         let pattern: String
         let options: RouteOptions
         let responder: any Responder
     }
 
-    let root: Node
+    let root: Branch
 
     /// Every route as method and pattern, in the order they were added (for documentation
     /// checks and listings).
@@ -100,24 +118,19 @@ public struct Router: Responder {
         return allowed.sorted { $0.rawValue < $1.rawValue }
     }
 
-    private func find(_ node: Node, _ segments: ArraySlice<String>, _ context: inout RequestContext)
+    /// The handlers of the path `segments` leads to from `branch`, nil when none; the context
+    /// gets the parameters of the way that led there, and is left alone when none did.
+    private func find(_ branch: Branch, _ segments: ArraySlice<String>, _ context: inout RequestContext)
         -> [HTTPMethod: Route]?
     {
-        guard let segment = segments.first else {
-            if !node.handlers.isEmpty { return node.handlers }
-            return nil
-        }
+        guard let segment = segments.first else { return branch.handlers.isEmpty ? nil : branch.handlers }
         let rest = segments.dropFirst()
-        if let next = node.literals[segment], let found = find(next, rest, &context) {
+        if let next = branch.literals[segment], let found = find(next, rest, &context) { return found }
+        if let (name, next) = branch.parameter, let found = find(next, rest, &context) {
+            context.parameters[name] = segment
             return found
         }
-        if let name = node.parameterName, let next = node.parameterNode.first {
-            let saved = context
-            context.parameters[name] = segment
-            if let found = find(next, rest, &context) { return found }
-            context = saved
-        }
-        if let (name, handlers) = node.remainder {
+        if let (name, handlers) = branch.remainder {
             context.parameters[name] = segments.joined(separator: "/")
             context.remainder = Array(segments)
             return handlers
@@ -235,6 +248,6 @@ public struct RouterBuilder {
     ///   kind must pass is written once, and a new route is checked without asking.
     public mutating func build(routeMiddleware: [any Middleware] = []) -> Router {
         built = true
-        return Router(root: root, routes: added, declared: declared, routeMiddleware: routeMiddleware)
+        return Router(root: Router.Branch(root), routes: added, declared: declared, routeMiddleware: routeMiddleware)
     }
 }
