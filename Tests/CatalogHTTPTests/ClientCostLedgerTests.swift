@@ -33,6 +33,29 @@ import Testing
         #expect(ledger.secondsUntilWithinBudget("192.0.2.1") == 20, "2,190 owed: 1,990 over, 100 a second")
     }
 
+    /// A client that owes little is measured by elapsed time (no system call), one that owes an
+    /// eighth of its burst by its thread's CPU time, until it has paid it off.
+    @Test func clientsInDebtAreMeasuredByTheirCPUTime() {
+        let clock = ManualClock()
+        let ledger = ClientCostLedger(
+            budget: .init(perSecond: .milliseconds(100), burst: .milliseconds(800)), clock: clock.closure)
+        #expect(!ledger.meter(for: "192.0.2.1").precise, "a client never seen")
+        ledger.charge("192.0.2.1", cpu: .milliseconds(90))
+        #expect(!ledger.meter(for: "192.0.2.1").precise, "90 ms owed, under an eighth of 800")
+        ledger.charge("192.0.2.1", cpu: .milliseconds(20))
+        #expect(ledger.meter(for: "192.0.2.1").precise, "110 ms owed")
+        #expect(!ledger.meter(for: "192.0.2.2").precise, "another client owes nothing")
+        #expect(!ledger.meter(for: "-").precise, "an unknown address is never charged")
+        clock.advance(0.2)
+        #expect(!ledger.meter(for: "192.0.2.1").precise, "20 ms paid off, 90 owed")
+        // Elapsed time is never less than the CPU time the thread spent meanwhile.
+        let meter = ledger.meter(for: "192.0.2.1")
+        let start = ClientCostLedger.threadCPUTime()
+        var counter = 0
+        while ClientCostLedger.threadCPUTime() - start < .milliseconds(5) { counter &+= 1 }
+        #expect(meter.elapsed >= ClientCostLedger.threadCPUTime() - start, "\(counter) rounds")
+    }
+
     @Test func unknownAddressesAreNeverSlowed() {
         let ledger = ClientCostLedger(budget: .init(perSecond: .milliseconds(1), burst: .milliseconds(1)))
         ledger.charge("-", cpu: .seconds(10))

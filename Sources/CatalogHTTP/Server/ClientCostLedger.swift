@@ -4,9 +4,10 @@
 import Foundation
 import Synchronization
 
-/// What each client's requests cost the server: the CPU time a worker spent answering them,
-/// charged to the client's address and paid off at a steady rate, so that a client that sends
-/// expensive requests is slowed before everybody else is.
+/// What each client's requests cost the server: the CPU time a worker spent answering them
+/// (the elapsed time while the client owes little, ``meter(for:)``), charged to the client's
+/// address and paid off at a steady rate, so that a client that sends expensive requests is
+/// slowed before everybody else is.
 ///
 /// A client whose unpaid cost is above ``Budget/burst`` is *over budget*: its requests leave the
 /// event-loop workers for a lane of their own (one low-priority thread, a short queue; beyond it
@@ -89,6 +90,40 @@ public final class ClientCostLedger: Sendable {
         }
     }
 
+    /// Starts measuring what a request of the client at `address` costs (``Meter``): by the
+    /// worker thread's CPU time once the client owes an eighth of its burst, before that by the
+    /// time on the monotonic clock, which the C library reads without a system call. The CPU
+    /// clock of a thread is two system calls a request, a twentieth of a cached answer's cost;
+    /// the elapsed time is never less than the CPU time, so a client reaches the precise
+    /// measure no later than it would have, and its charges are exact from there to its burst.
+    public func meter(for address: String) -> Meter {
+        guard Self.isAccountable(address) else { return Meter(precise: false) }
+        let now = clock()
+        let precise = state.withLock { state in
+            state.entries[address].map { paidOff($0, at: now).debt >= burst / 8 } ?? false
+        }
+        return Meter(precise: precise)
+    }
+
+    /// What one request costs: ``elapsed`` since ``ClientCostLedger/meter(for:)`` made it, on the
+    /// clock it chose.
+    public struct Meter: Sendable {
+        /// Whether this request is measured by its thread's CPU time (else by elapsed time).
+        public let precise: Bool
+        private let start: Duration
+
+        init(precise: Bool) {
+            self.precise = precise
+            start = precise ? ClientCostLedger.threadCPUTime() : ClientCostLedger.monotonicTime()
+        }
+
+        /// The cost so far: CPU time of the calling thread (the one that made the meter), or
+        /// elapsed time.
+        public var elapsed: Duration {
+            (precise ? ClientCostLedger.threadCPUTime() : ClientCostLedger.monotonicTime()) - start
+        }
+    }
+
     /// Whether the client at `address` owes more than its burst.
     public func isOverBudget(_ address: String) -> Bool {
         guard Self.isAccountable(address) else { return false }
@@ -124,6 +159,13 @@ public final class ClientCostLedger: Sendable {
     public static func threadCPUTime() -> Duration {
         var time = timespec()
         guard clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time) == 0 else { return .zero }
+        return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
+    }
+
+    /// Time since an arbitrary point, monotonic (no system call: the C library reads it).
+    static func monotonicTime() -> Duration {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
         return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
     }
 

@@ -28,7 +28,7 @@ enum ResponseWriter {
     /// Asks the responder. Never throws: a malformed target (nil) is a 400, and the responder
     /// chain turns its own errors into responses.
     ///
-    /// With `charged`, the CPU time the answer took is charged to the client (``ClientCostLedger``):
+    /// With `charged`, the time the answer took is charged to the client (``ClientCostLedger/meter(for:)``):
     /// requests on the workers and on the slow lane are; work on a route's lane only when its
     /// rate class says so (``RateClass/chargesLaneWork``: sign-ins, imports, snapshots and
     /// thumbnails have limits of their own).
@@ -41,9 +41,9 @@ enum ResponseWriter {
                 Request(method: .get, target: "/")!)
         }
         let ledger = charged ? core.ledger : nil
-        let started = ledger == nil ? .zero : ClientCostLedger.threadCPUTime()
+        let meter = ledger?.meter(for: request.clientAddress)
         defer {
-            if let ledger { ledger.charge(request.clientAddress, cpu: ClientCostLedger.threadCPUTime() - started) }
+            if let ledger, let meter { ledger.charge(request.clientAddress, cpu: meter.elapsed) }
         }
         do {
             return try core.responder.respond(to: request, context: context)
