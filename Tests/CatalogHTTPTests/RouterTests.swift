@@ -39,6 +39,25 @@ import Testing
         #expect(try text(.get, "/images/demo%2F..%2Fsecret") == "demo/../secret")
     }
 
+    /// A way that fails further down leaves no parameter behind for the way that matched; a name
+    /// used twice in a pattern has its later segment.
+    @Test func parametersAreThoseOfTheWayThatMatched() throws {
+        var routes = RouterBuilder()
+        routes.get("/x/{a}/y") { _, context in .text("a=\(context.parameters["a"] ?? "-")") }
+        routes.get("/x/{rest...}") { _, context in
+            .text("a=\(context.parameters["a"] ?? "-") rest=\(context.parameters["rest"] ?? "-")")
+        }
+        routes.get("/r/{n}/s/{n}") { _, context in .text("n=\(context.parameters["n"] ?? "-")") }
+        let router = routes.build()
+        func text(_ target: String) throws -> String {
+            let response = try router.respond(to: Request(method: .get, target: target)!, context: RequestContext())
+            return String(decoding: response.bytes ?? [], as: UTF8.self)
+        }
+        #expect(try text("/x/1/y") == "a=1")
+        #expect(try text("/x/1/z") == "a=- rest=1/z")
+        #expect(try text("/r/1/s/2") == "n=2")
+    }
+
     @Test func headRunsGet() throws {
         #expect(try text(.head, "/api/v1/catalogs") == "list")
     }

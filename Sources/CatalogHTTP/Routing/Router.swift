@@ -119,7 +119,8 @@ public struct Router: Responder {
     }
 
     /// The handlers of the path `segments` leads to from `branch`, nil when none; the context
-    /// gets the parameters of the way that led there, and is left alone when none did.
+    /// gets the parameters of the way that led there (of a name used twice, the later segment's),
+    /// and is left alone when none did.
     private func find(_ branch: Branch, _ segments: ArraySlice<String>, _ context: inout RequestContext)
         -> [HTTPMethod: Route]?
     {
@@ -127,7 +128,8 @@ public struct Router: Responder {
         let rest = segments.dropFirst()
         if let next = branch.literals[segment], let found = find(next, rest, &context) { return found }
         if let (name, next) = branch.parameter, let found = find(next, rest, &context) {
-            context.parameters[name] = segment
+            // Set on the way back up: a name the path below set already keeps its later segment.
+            if context.parameters[name] == nil { context.parameters[name] = segment }
             return found
         }
         if let (name, handlers) = branch.remainder {
