@@ -81,6 +81,10 @@ public final class SQLiteDatabase: CatalogDatabase {
     private let indexes: SearchIndexCache
     /// Bumped after every write through this database: a new read epoch.
     private let generation = Atomic<Int>(0)
+    /// The wal-index header the read epochs look at before they ask SQLite (``WALIndexHeader``);
+    /// nil for a database not in WAL mode (a stale `-shm` file may lie beside one), whose epochs
+    /// always ask.
+    private let walHeader: WALIndexHeader?
 
     /// Opens the file, creating and migrating it when needed.
     ///
@@ -101,12 +105,21 @@ public final class SQLiteDatabase: CatalogDatabase {
             connection.close()
             throw error
         }
+        walHeader = Self.walHeader(of: connection, path: path)
         writer = WriterSlot(connection)
         workers = ReadWorkers(name: "sqlite.read")
         let indexes = indexes
         readers = WorkerLocal {
             Reader(connection: try Self.openReader(path: path, options: options), path: path, indexCache: indexes)
         }
+    }
+
+    /// The wal-index header of the database `connection` has open, nil when it is not in WAL mode.
+    private static func walHeader(of connection: Connection, path: String) -> WALIndexHeader? {
+        guard let statement = try? connection.cached("PRAGMA journal_mode") else { return nil }
+        defer { statement.finish() }
+        guard (try? statement.step()) == true, statement.text(0).lowercased() == "wal" else { return nil }
+        return WALIndexHeader(databasePath: path)
     }
 
     /// The `PRAGMA application_id` of catalog databases ("CTLG").
@@ -169,11 +182,8 @@ public final class SQLiteDatabase: CatalogDatabase {
         var generation = -1
         var dataVersion = -1
         var epoch = 0
-        /// The database's wal-index header (``WALIndexHeader``), opened once the first check has
-        /// run (nil before, and for a database without one), and the header as it read just before
-        /// the last `PRAGMA data_version`: while it reads the same, no commit has finished since.
-        var walHeader: WALIndexHeader?
-        var walHeaderOpened = false
+        /// The database's wal-index header as it read just before this reader's last `PRAGMA
+        /// data_version`: while it reads the same, no commit has finished since.
         var headerAtCheck: WALIndexHeader.Bytes?
 
         init(connection: Connection, path: String, indexCache: SearchIndexCache) {
@@ -216,21 +226,12 @@ public final class SQLiteDatabase: CatalogDatabase {
         // Outside a read, a wal-index header that reads as it did before the last check means no
         // other process has committed since: no need to ask SQLite (a read lock taken and dropped).
         // Inside one, the check answers for the read's snapshot, which the header does not show.
-        let header = reader.depth == 0 ? reader.walHeader?.read() : nil
+        let header = reader.depth == 0 ? walHeader?.read() : nil
         if let header, header == reader.headerAtCheck, current == reader.generation { return reader.epoch }
         // Outside a read this looks at the newest commit (a shared-memory read in WAL mode);
         // inside one, at the read's snapshot.
         let version = try reader.catalogs.connection.cached("PRAGMA data_version").scalarInt() ?? 0
         reader.headerAtCheck = header
-        if !reader.walHeaderOpened {
-            // Only a database in WAL mode keeps its header current (a stale `-shm` file may lie
-            // beside one that is not).
-            reader.walHeaderOpened = true
-            let statement = try reader.catalogs.connection.cached("PRAGMA journal_mode")
-            let mode = try statement.step() ? statement.text(0).lowercased() : ""
-            statement.finish()
-            if mode == "wal" { reader.walHeader = WALIndexHeader(databasePath: path) }
-        }
         if version != reader.dataVersion || current != reader.generation {
             reader.epoch += 1
             reader.dataVersion = version

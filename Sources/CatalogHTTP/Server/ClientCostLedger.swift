@@ -156,24 +156,22 @@ public final class ClientCostLedger: Sendable {
     // MARK: - Measuring
 
     /// The CPU time the calling thread has used so far.
-    public static func threadCPUTime() -> Duration {
-        var time = timespec()
-        guard clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time) == 0 else { return .zero }
-        return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
-    }
+    public static func threadCPUTime() -> Duration { time(of: CLOCK_THREAD_CPUTIME_ID) }
 
     /// Time since an arbitrary point, monotonic (no system call: the C library reads it).
-    static func monotonicTime() -> Duration {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
-    }
+    static func monotonicTime() -> Duration { time(of: CLOCK_MONOTONIC) }
 
     /// Seconds since an arbitrary point, monotonic.
     @Sendable public static func uptime() -> Double {
+        let (seconds, attoseconds) = monotonicTime().components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+
+    /// The time `clock` reads now; zero when it cannot be read.
+    private static func time(of clock: clockid_t) -> Duration {
         var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        guard clock_gettime(clock, &time) == 0 else { return .zero }
+        return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
     }
 
     // MARK: - Internals

@@ -113,12 +113,19 @@ public enum ImportPipeline {
                     declared = []
                 }
                 let record = try mapper.record(from: source)
+                // The record's place: its first id field with a line, else the record's own.
+                var idField: String?
+                var location = source.location
+                for field in source.fields where field.name == idName {
+                    idField = idName
+                    if field.location.line > 0 {
+                        location = field.location
+                        break
+                    }
+                }
                 batch.append(
                     ReadRecord(
-                        prepared: PreparedRecord(record, collation: collation),
-                        location: source.fields.first { $0.name == idName && $0.location.line > 0 }?.location
-                            ?? source.location,
-                        idField: source.fields.contains { $0.name == idName } ? idName : nil))
+                        prepared: PreparedRecord(record, collation: collation), location: location, idField: idField))
                 if batch.count == Self.batchSize {
                     try pipe.send(batch)
                     batch.removeAll(keepingCapacity: true)
