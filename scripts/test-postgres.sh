@@ -50,7 +50,8 @@ echo "test-postgres: Swift tests on PostgreSQL ($server)" >&2
 suites=(PostgresCoverageTests CatalogBehaviourTests LiveCatalogTests LiveEditTests CatalogManagementTests
   UserBehaviourTests PostgresDatabaseTests PostgresLiveCatalogTests EngineEquivalenceTests CopyCommandTests TwoServersTests
   SharedDatabaseServersTests FaultRunTests CatalogVisibilityTests ReadReplicaServersTests FilteredReaderTests
-  SearchSettingsTests CatalogCardTests SearchSuggestionTests FieldFilterTests FieldSortTests RankingFieldTests FieldWeightTests)
+  SearchSettingsTests CatalogCardTests SearchSuggestionTests FieldFilterTests FieldSortTests RankingFieldTests FieldWeightTests
+  WrittenIndexesTests)
 log="$(mktemp)"
 filter="$(IFS='|'; echo "${suites[*]}")"
 swift test --skip-build --filter "$filter" 2>&1 | tee "$log"

@@ -38,6 +38,10 @@ public enum CatalogEngines {
         /// systemd's `CACHE_DIRECTORY`, else `/var/tmp`) and keeps them on the heap for the
         /// command line's one-off reads.
         public var indexFiles: IndexPlacement = .automatic
+        /// Whether a write loads the search indexes it makes, so the first search after it
+        /// finds them loaded (``SearchIndexCache/loadsWrittenIndexes``); nil: a server's do, the
+        /// command line's one-off writes do not.
+        public var loadsWrittenIndexes: Bool?
 
         /// The command line's settings.
         public init() {}
@@ -97,6 +101,7 @@ public enum CatalogEngines {
             postgres.lockTimeout = options.lockTimeout
             postgres.waitingForLock = options.waitingForLock
             postgres.indexFiles = indexFiles(for: location, options: options)
+            postgres.loadsWrittenIndexes = options.loadsWrittenIndexes ?? options.server
             let database = try PostgresDatabase(url: location, readReplicas: options.readReplicas, options: postgres)
             return try prepared(database) {}
         }
@@ -109,6 +114,7 @@ public enum CatalogEngines {
         sqlite.waitingForLock = options.waitingForLock
         sqlite.usersPath = options.usersLocation
         sqlite.indexFiles = indexFiles(for: location, options: options)
+        sqlite.loadsWrittenIndexes = options.loadsWrittenIndexes ?? options.server
         let database = try SQLiteDatabase(path: location, options: sqlite)
         return try prepared(database) {
             try database.convertLegacyCatalogs { try ICUCollation.forImport(locale: $0) }

@@ -57,15 +57,20 @@ public final class PostgresDatabase: CatalogDatabase {
         /// Where loaded search indexes keep their lexicons and columns: mapped files in this
         /// directory (``IndexFiles``), or nil for the heap.
         public var indexFiles: IndexFiles?
+        /// Whether a write loads the search indexes it makes, so that the first search after it
+        /// finds them loaded (``SearchIndexCache/loadsWrittenIndexes``).
+        public var loadsWrittenIndexes = false
 
         /// The defaults: imports and the command line.
         public init() {}
 
-        /// A server's: the data version trusted for 100 ms, a larger posting cache.
+        /// A server's: the data version trusted for 100 ms, a larger posting cache; writes load
+        /// the indexes they make.
         public static var server: Options {
             var options = Options()
             options.epochCheckInterval = .milliseconds(100)
             options.postingCacheBytes = 256 << 20
+            options.loadsWrittenIndexes = true
             return options
         }
     }
@@ -112,7 +117,7 @@ public final class PostgresDatabase: CatalogDatabase {
         let location = PostgresLocation(url)
         postgresLocation = location
         self.options = options
-        indexes = SearchIndexCache(files: options.indexFiles)
+        indexes = SearchIndexCache(files: options.indexFiles, loadsWrittenIndexes: options.loadsWrittenIndexes)
         let connection = try PostgresConnection(location)
         let databaseID: String
         let replicaLocations = readReplicas.map(PostgresLocation.init)
@@ -383,7 +388,7 @@ public final class PostgresDatabase: CatalogDatabase {
     public func write<T>(_ body: (any CatalogWriter) throws -> T) throws -> T {
         defer { generation.add(1, ordering: .releasing) }
         return try writer.with { connection in
-            try transaction(on: connection, writerLock: true) {
+            try transaction(on: connection, writerLock: true, endingWrite: indexes.endWrite) {
                 try body(
                     PostgresCatalogWriter(
                         connection: connection, databaseID: databaseID, postings: postings, indexCache: indexes))
@@ -392,10 +397,12 @@ public final class PostgresDatabase: CatalogDatabase {
     }
 
     /// Runs `body` in a transaction on `connection` that bumps the data version before it
-    /// commits; with `writerLock`, after taking the writers' advisory lock.
-    private func transaction<T>(on connection: PostgresConnection, writerLock: Bool, _ body: () throws -> T) throws
-        -> T
-    {
+    /// commits; with `writerLock`, after taking the writers' advisory lock. `endingWrite` is told
+    /// whether it committed, before a rollback (``SearchIndexCache/endWrite(committed:)``).
+    private func transaction<T>(
+        on connection: PostgresConnection, writerLock: Bool, endingWrite: (_ committed: Bool) -> Void = { _ in },
+        _ body: () throws -> T
+    ) throws -> T {
         do {
             try connection.execute("BEGIN")
         } catch {
@@ -411,9 +418,11 @@ public final class PostgresDatabase: CatalogDatabase {
             let version = try connection.query(
                 "UPDATE catalog_state SET data_version = data_version + 1 RETURNING data_version")
             try connection.execute("COMMIT")
+            endingWrite(true)
             observed(version.int64(0, 0))
             return result
         } catch {
+            endingWrite(false)
             connection.abortCopy()
             if connection.inTransaction { _ = try? connection.execute("ROLLBACK") }
             throw error

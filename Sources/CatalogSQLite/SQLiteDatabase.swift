@@ -45,14 +45,19 @@ public final class SQLiteDatabase: CatalogDatabase {
         /// Whether accounts are kept (in their own file beside the catalog file); without them
         /// ``SQLiteDatabase/users()`` fails and no accounts file is made.
         public var keepsAccounts = true
+        /// Whether a write loads the search indexes it makes, so that the first search after it
+        /// finds them loaded (``SearchIndexCache/loadsWrittenIndexes``).
+        public var loadsWrittenIndexes = false
 
         /// The defaults: imports and the command line.
         public init() {}
 
-        /// A server's: a smaller page cache per reader (the file is mapped).
+        /// A server's: a smaller page cache per reader (the file is mapped); writes load the
+        /// indexes they make.
         public static var server: Options {
             var options = Options()
             options.cacheKiB = 8_192
+            options.loadsWrittenIndexes = true
             return options
         }
 
@@ -93,7 +98,7 @@ public final class SQLiteDatabase: CatalogDatabase {
     public init(path: String, options: Options = Options()) throws {
         self.path = path
         self.options = options
-        indexes = SearchIndexCache(files: options.indexFiles)
+        indexes = SearchIndexCache(files: options.indexFiles, loadsWrittenIndexes: options.loadsWrittenIndexes)
         let connection = try Self.openWriter(path: path, options: options)
         do {
             accounts =
@@ -249,8 +254,10 @@ public final class SQLiteDatabase: CatalogDatabase {
             do {
                 let result = try body(SQLiteCatalogWriter(connection: connection, path: path, indexCache: indexes))
                 try connection.execute("COMMIT")
+                indexes.endWrite(committed: true)
                 return result
             } catch {
+                indexes.endWrite(committed: false)
                 try? connection.execute("ROLLBACK")
                 throw error
             }

@@ -228,6 +228,7 @@ public enum CatalogEditor {
             try change.finish(
                 definition: state.definition, count: state.count, sectionCounts: state.sections,
                 categories: state.categoryRows(), change: number, log: log)
+            if builder.count > 0 { try writer.loadWrittenIndexes(of: id) }
             return EditOutcome(results: results, change: number)
         }
     }

@@ -213,6 +213,7 @@ public enum SegmentMerger {
             try segment.commit(documents: built.count)
         }
         try change.dropSegments(plan.segments.map(\.number))
+        if plan.built != nil { try writer.loadWrittenIndexes(of: plan.catalog) }
         return true
     }
 }

@@ -143,6 +143,7 @@ public enum CatalogImporter {
             let built = try builder.finish(into: version, isCancelled: isCancelled)
             try ImportProfile.step("commit") { try version.commit(built) }
             try StoredImageEditor.removeUnnamed(of: definition.id, writer: writer)
+            try writer.loadWrittenIndexes(of: definition.id)
             return summary
         }
         if appliedAsChanges {

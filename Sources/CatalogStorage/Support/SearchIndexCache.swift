@@ -22,18 +22,31 @@ public final class SearchIndexCache: Sendable {
     private let loads = Mutex<[String: (gate: LoadGate, users: Int)]>([:])
     /// Where the large parts of the loaded indexes are kept as mapped files; nil: on the heap.
     public let files: IndexFiles?
+    /// Whether a write loads the indexes it makes (``loadForWrite(key:load:)``): a server's
+    /// cache, whose next search would otherwise load them while its readers wait.
+    public let loadsWrittenIndexes: Bool
+    /// The keys the write under way loaded: kept when it commits, forgotten before it rolls
+    /// back (``endWrite(committed:)``), since the numbers of a write that rolled back are handed
+    /// out again.
+    private let written = Mutex<[String]>([])
 
     /// Creates a cache holding up to `indexes` loaded segment indexes and deletion sets and up to
     /// `categoryLists` category lists, keeping the indexes' large parts in `files` (nil: on the
-    /// heap).
-    public init(indexes: Int = 64, categoryLists: Int = 32, files: IndexFiles? = nil) {
+    /// heap); with `loadsWrittenIndexes`, writes load the indexes they make.
+    public init(
+        indexes: Int = 64, categoryLists: Int = 32, files: IndexFiles? = nil, loadsWrittenIndexes: Bool = false
+    ) {
         self.indexes = Mutex(Shelf(capacity: indexes))
         self.lists = Mutex(Shelf(capacity: categoryLists))
         self.files = files
+        self.loadsWrittenIndexes = loadsWrittenIndexes
     }
 
     /// How many loaded indexes the cache holds.
     public var indexCount: Int { indexes.withLock { $0.entries.count } }
+
+    /// Whether a loaded index (or a deletion set) is cached under `key`, without marking it used.
+    public func holds(_ key: String) -> Bool { indexes.withLock { $0.entries[key] != nil } }
 
     /// The loaded index of `catalog`, made by `load` when it is not cached (or was cached as
     /// another type).
@@ -60,6 +73,34 @@ public final class SearchIndexCache: Sendable {
         return try gate.lock.withLock { _ throws -> Value in
             try Self.value(for: key, on: indexes, make: load)
         }
+    }
+
+    /// The value for `key` as a write transaction made it (a new segment's loaded index), made
+    /// by `load` inside the transaction: readers find it loaded from the moment the write
+    /// commits. The write's engine calls ``endWrite(committed:)`` while it still holds the write
+    /// lock, so a key of a write that rolled back is gone before another write can reuse it.
+    public func loadForWrite<Value: Sendable>(key: String, load: () throws -> Value) throws -> Value {
+        var loaded = false
+        let value = try value(for: key) {
+            loaded = true
+            return try load()
+        }
+        if loaded { written.withLock { $0.append(key) } }
+        return value
+    }
+
+    /// Ends a write transaction: what it loaded (``loadForWrite(key:load:)``) stays when it
+    /// committed and is forgotten when it did not. Engines call it before they roll back.
+    public func endWrite(committed: Bool) {
+        let keys = written.withLock { keys in
+            defer { keys.removeAll() }
+            return keys
+        }
+        guard !committed, !keys.isEmpty else { return }
+        // With what was worked out from them (a segment's "/deleted", "/fields").
+        let forgotten = { (key: String) in keys.contains { key == $0 || key.hasPrefix($0 + "/") } }
+        indexes.withLock { $0.entries = $0.entries.filter { !forgotten($0.key) } }
+        lists.withLock { $0.entries = $0.entries.filter { !forgotten($0.key) } }
     }
 
     /// What the threads that need one key's value while it is loaded wait on.
