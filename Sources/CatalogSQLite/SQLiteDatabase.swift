@@ -214,13 +214,14 @@ public final class SQLiteDatabase: CatalogDatabase {
             return try body(reader.catalogs)
         }
         // Deferred: the snapshot is taken by the first statement, and a read that reads nothing
-        // locks nothing.
+        // locks nothing. Begun and ended by prepared statements: `execute` would parse them
+        // again for every read.
         if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
-        try connection.execute("BEGIN DEFERRED")
+        try connection.cached("BEGIN DEFERRED").run()
         reader.depth = 1
         defer {
             reader.depth = 0
-            if !connection.isAutocommit { try? connection.execute("COMMIT") }
+            if !connection.isAutocommit { try? connection.cached("COMMIT").run() }
         }
         return try body(reader.catalogs)
     }

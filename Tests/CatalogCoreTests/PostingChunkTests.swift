@@ -20,6 +20,39 @@ import Testing
             bytes.withUnsafeBytes { PostingChunk.merge($0, into: &bitmap) }
             #expect(bitmap.isEmpty)
         }
+        // An array whose offsets do not ascend reaches no further than its last one's word (its
+        // bitmap is made that long), and the rest of it is read as it is.
+        let unordered: [UInt8] = [0, 3, 0, 0x10, 0x27, 5, 0, 0x40, 0]
+        var bitmap = ChunkBitmap()
+        unordered.withUnsafeBytes { PostingChunk.merge($0, into: &bitmap) }
+        #expect(bitmap.offsets == [5, 64])
+    }
+
+    /// What a search combines its chunks with: an intersection made as a new bitmap, and one
+    /// with a union it never makes, answer as the operations they stand for.
+    @Test(arguments: [0, 1, 3])
+    func intersectionsAnswerAsTheOperationsTheyStandFor(extra: Int) {
+        var target = ChunkBitmap(allBelow: 50_000)
+        target.subtract(ChunkBitmap(allBelow: 10))
+        var sets: [ChunkBitmap] = []
+        for set in 0...extra {
+            var bitmap = ChunkBitmap()
+            for offset in stride(from: set, to: 1_000 * (set + 1) + 64 * set, by: 5 + set) { bitmap.insert(offset) }
+            sets.append(bitmap)
+        }
+        var union = ChunkBitmap()
+        for set in sets { union.formUnion(set) }
+        var expected = target
+        expected.formIntersection(union)
+        var found = target
+        found.formIntersection(unionOf: sets)
+        #expect(found == expected && found.count == expected.count)
+        #expect(target.intersection(union) == expected && union.intersection(target) == expected)
+        // The originals are left as they were.
+        #expect(target.count == 49_990)
+        var none = target
+        none.formIntersection(unionOf: [])
+        #expect(none.isEmpty && target.intersection(.empty).isEmpty)
     }
 
     @Test func bitmapOperations() {

@@ -67,21 +67,18 @@ public enum PostingChunk {
         }
     }
 
-    /// ORs the documents of a stored chunk into `bitmap`. A malformed chunk adds nothing.
+    /// ORs the documents of a stored chunk into `bitmap`. A chunk of the wrong length adds
+    /// nothing; an array whose offsets do not ascend, none past the word of its last.
     public static func merge(_ bytes: UnsafeRawBufferPointer, into bitmap: inout ChunkBitmap) {
         guard isValid(bytes) else { return }
         if bytes[0] == arrayTag {
             let count = Int(bytes[1]) | Int(bytes[2]) << 8
-            var highest = 0
-            for position in 0..<count {
-                highest = max(highest, Int(bytes[3 + 2 * position]) | Int(bytes[4 + 2 * position]) << 8)
-            }
-            if count > 0 { bitmap.reserveWords(highest >> 6 + 1) }
+            bitmap.reserveWords(wordsNeeded(bytes))
             bitmap.withWords { words in
                 var index = 3
                 for _ in 0..<count {
                     let offset = Int(bytes[index]) | Int(bytes[index + 1]) << 8
-                    words[offset >> 6] |= 1 << UInt64(offset & 63)
+                    if offset >> 6 < words.count { words[offset >> 6] |= 1 << UInt64(offset & 63) }
                     index += 2
                 }
             }
@@ -95,6 +92,15 @@ public enum PostingChunk {
                 }
             }
         }
+    }
+
+    /// How many words of a ``ChunkBitmap`` a valid stored chunk's documents reach (an array's
+    /// offsets ascend: its last is its highest).
+    static func wordsNeeded(_ bytes: UnsafeRawBufferPointer) -> Int {
+        guard bytes[0] == arrayTag else { return ChunkBitmap.wordCount }
+        let count = Int(bytes[1]) | Int(bytes[2]) << 8
+        guard count > 0 else { return 0 }
+        return (Int(bytes[1 + 2 * count]) | Int(bytes[2 + 2 * count]) << 8) >> 6 + 1
     }
 
     /// The number of documents in a stored chunk (0 when malformed).
@@ -188,6 +194,42 @@ public struct ChunkBitmap: Sendable, Equatable {
         other.words.withUnsafeBufferPointer { source in
             withWords { target in
                 for index in 0..<shared { target[index] &= source[index] }
+            }
+        }
+    }
+
+    /// The bits set in both, as a new bitmap: one pass, where ``formIntersection(_:)`` on a copy
+    /// of a kept bitmap (a cached chunk's, a set's) would copy its words first.
+    public func intersection(_ other: ChunkBitmap) -> ChunkBitmap {
+        let shared = min(words.count, other.words.count)
+        var result = ChunkBitmap()
+        result.words = words.withUnsafeBufferPointer { a in
+            other.words.withUnsafeBufferPointer { b in
+                [UInt64](unsafeUninitializedCapacity: shared) { target, initialized in
+                    for index in 0..<shared { target.initializeElement(at: index, to: a[index] & b[index]) }
+                    initialized = shared
+                }
+            }
+        }
+        return result
+    }
+
+    /// Keeps the bits set in at least one of `sets`: an intersection with their union, without
+    /// making the union (or copying any of them).
+    public mutating func formIntersection(unionOf sets: [ChunkBitmap]) {
+        let reach = sets.reduce(0) { max($0, $1.words.count) }
+        if words.count > reach { words.removeLast(words.count - reach) }
+        let count = words.count
+        guard count > 0 else { return }
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: count) { union in
+            union.initialize(repeating: 0)
+            for set in sets {
+                set.words.withUnsafeBufferPointer { source in
+                    for index in 0..<min(count, source.count) { union[index] |= source[index] }
+                }
+            }
+            withWords { target in
+                for index in 0..<count { target[index] &= union[index] }
             }
         }
     }

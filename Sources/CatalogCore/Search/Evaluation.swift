@@ -203,7 +203,7 @@ final class Evaluation {
     private func scopedBase(_ chunk: Int) throws -> ChunkBitmap {
         if let cached = scopedBases[chunk] { return cached }
         var bitmap = try base(chunk)
-        if let scope { bitmap.formIntersection(try scope.bitmap(chunk, index, reader)) }
+        if let scope { bitmap = bitmap.intersection(try scope.bitmap(chunk, index, reader)) }
         scopedBases[chunk] = bitmap
         return bitmap
     }
@@ -215,13 +215,13 @@ final class Evaluation {
         if let gone = deleted.chunks[chunk] { bitmap.subtract(gone) }
         for word in rarestFirst {
             termReads += word.inside.pendingReads(chunk)
-            var any = try word.inside.bitmap(chunk, index, reader)
+            var any = [try word.inside.bitmap(chunk, index, reader)]
             for set in [word.typoTitle, word.field, word.typoField, word.synonymTitle, word.synonymField]
             where !set.isEmpty {
                 termReads += set.pendingReads(chunk)
-                any.formUnion(try set.bitmap(chunk, index, reader))
+                any.append(try set.bitmap(chunk, index, reader))
             }
-            bitmap.formIntersection(any)
+            if any.count == 1 { bitmap.formIntersection(any[0]) } else { bitmap.formIntersection(unionOf: any) }
             if bitmap.isEmpty { break }
         }
         wordsAll[chunk] = bitmap
@@ -233,7 +233,7 @@ final class Evaluation {
         if let cached = matchCache[chunk] { return cached }
         // The filters and scope first: they are a few bitmaps, the words may be hundreds of terms.
         var bitmap = try scopedBase(chunk)
-        if !bitmap.isEmpty { bitmap.formIntersection(try allWords(chunk)) }
+        if !bitmap.isEmpty { bitmap = bitmap.intersection(try allWords(chunk)) }
         matchCache[chunk] = bitmap
         return bitmap
     }
@@ -243,7 +243,7 @@ final class Evaluation {
         if scope == nil { return try matches(chunk) }
         if let cached = unscopedCache[chunk] { return cached }
         var bitmap = try allWords(chunk)
-        if !bitmap.isEmpty { bitmap.formIntersection(try base(chunk)) }
+        if !bitmap.isEmpty { bitmap = bitmap.intersection(try base(chunk)) }
         unscopedCache[chunk] = bitmap
         return bitmap
     }
@@ -275,8 +275,8 @@ final class Evaluation {
         if let cached = tierCache[key] { return cached }
         var result: ChunkBitmap
         if var candidates = try candidates(of: step, chunk) {
-            if !candidates.isEmpty { candidates.formIntersection(try scopedBase(chunk)) }
-            if !candidates.isEmpty { candidates.formIntersection(try matches(chunk)) }
+            if !candidates.isEmpty { candidates = candidates.intersection(try scopedBase(chunk)) }
+            if !candidates.isEmpty { candidates = candidates.intersection(try matches(chunk)) }
             result = candidates
         } else {
             result = try matches(chunk)
@@ -292,8 +292,7 @@ final class Evaluation {
         func all(_ part: (WordMatches) throws -> ChunkBitmap) throws -> ChunkBitmap {
             var bitmap: ChunkBitmap? = nil
             for word in rarestFirst {
-                var next = try part(word)
-                if let bitmap { next.formIntersection(bitmap) }
+                let next = try bitmap.map { try part(word).intersection($0) } ?? part(word)
                 bitmap = next
                 if next.isEmpty { break }
             }

@@ -78,15 +78,21 @@ class TermSet {
             bitmaps[chunk] = kept
             return kept
         }
+        let wanted = stored.filter { $0.chunks.contains(chunk) }.map(\.term)
+        let chunks = wanted.isEmpty ? [:] : try index.postingChunks(terms: wanted, chunk: chunk, reader: reader)
+        // The words every part reaches, made once: a prefix's hundreds of terms would grow them
+        // a few at a time, each time a new buffer.
+        var needed = offsets?.max().map { Int($0) >> 6 + 1 } ?? 0
+        for bytes in chunks.values {
+            bytes.withUnsafeBytes { if PostingChunk.isValid($0) { needed = max(needed, PostingChunk.wordsNeeded($0)) } }
+        }
         var bitmap = ChunkBitmap()
+        bitmap.reserveWords(needed)
         if let offsets {
             for offset in offsets { bitmap.insert(Int(offset)) }
         }
-        let wanted = stored.filter { $0.chunks.contains(chunk) }.map(\.term)
-        if !wanted.isEmpty {
-            for (_, bytes) in try index.postingChunks(terms: wanted, chunk: chunk, reader: reader) {
-                bytes.withUnsafeBytes { PostingChunk.merge($0, into: &bitmap) }
-            }
+        for bytes in chunks.values {
+            bytes.withUnsafeBytes { PostingChunk.merge($0, into: &bitmap) }
         }
         bitmaps[chunk] = bitmap
         if let sharedKey { index.remember(bitmap, for: sharedKey, chunk: chunk) }
@@ -111,7 +117,7 @@ final class IntersectionSet: TermSet {
         guard let first = sets.first else { return .empty }
         var bitmap = try first.bitmap(chunk, index, reader)
         for set in sets.dropFirst() where !bitmap.isEmpty {
-            bitmap.formIntersection(try set.bitmap(chunk, index, reader))
+            bitmap = bitmap.intersection(try set.bitmap(chunk, index, reader))
         }
         return bitmap
     }
