@@ -26,16 +26,17 @@ public final class CatalogSearchIndex: Sendable {
     /// Whether this index uses the shared caches of words and sets (``uncachedDocuments``).
     private var sharesCaches: Bool { count > Self.uncachedDocuments }
 
-    /// Several terms' posting chunks of one chunk number (terms without documents there left
-    /// out), from the cache or, the missing ones together, from the engine
+    /// Several terms' posting chunks of one chunk number, in no particular order (terms without
+    /// documents there left out), from the cache or, the missing ones together, from the engine
     /// (``SearchIndexReading/postingChunks(terms:chunk:)``: one round trip where that costs).
-    func postingChunks(terms: [UInt32], chunk: Int, reader: any SearchIndexReading) throws -> [UInt32: [UInt8]] {
-        var result: [UInt32: [UInt8]] = [:]
+    func postingChunks(terms: [UInt32], chunk: Int, reader: any SearchIndexReading) throws -> [[UInt8]] {
+        var result: [[UInt8]] = []
+        result.reserveCapacity(terms.count)
         var missing: [UInt32] = []
         caches.chunks.withLock { cache in
             for term in terms {
-                if let hit = cache.value(for: key(term, chunk), cost: \.count) {
-                    if !hit.isEmpty { result[term] = hit }
+                if let hit = cache.value(for: key(term, chunk), cost: { $0.count }) {
+                    if !hit.isEmpty { result.append(hit) }
                 } else {
                     missing.append(term)
                 }
@@ -52,7 +53,7 @@ public final class CatalogSearchIndex: Sendable {
                 cache.insert(bytes, for: key(term, chunk), cost: bytes.count)
             }
         }
-        result.merge(read) { first, _ in first }
+        result.append(contentsOf: read.values)
         return result
     }
 

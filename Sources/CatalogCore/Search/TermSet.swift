@@ -79,11 +79,11 @@ class TermSet {
             return kept
         }
         let wanted = stored.filter { $0.chunks.contains(chunk) }.map(\.term)
-        let chunks = wanted.isEmpty ? [:] : try index.postingChunks(terms: wanted, chunk: chunk, reader: reader)
+        let chunks = wanted.isEmpty ? [] : try index.postingChunks(terms: wanted, chunk: chunk, reader: reader)
         // The words every part reaches, made once: a prefix's hundreds of terms would grow them
         // a few at a time, each time a new buffer.
         var needed = offsets?.max().map { Int($0) >> 6 + 1 } ?? 0
-        for bytes in chunks.values {
+        for bytes in chunks {
             bytes.withUnsafeBytes { if PostingChunk.isValid($0) { needed = max(needed, PostingChunk.wordsNeeded($0)) } }
         }
         var bitmap = ChunkBitmap()
@@ -91,7 +91,7 @@ class TermSet {
         if let offsets {
             for offset in offsets { bitmap.insert(Int(offset)) }
         }
-        for bytes in chunks.values {
+        for bytes in chunks {
             bytes.withUnsafeBytes { PostingChunk.merge($0, into: &bitmap) }
         }
         bitmaps[chunk] = bitmap

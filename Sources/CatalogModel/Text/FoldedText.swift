@@ -49,19 +49,28 @@ public struct FoldedText: Sendable {
     /// ASCII text folds byte for byte (letters to lowercase) and keeps its offsets: one pass,
     /// no per-character lookups. Nil when the text has other characters.
     private static func foldASCII(_ utf8: UnsafeBufferPointer<UInt8>) -> FoldedText? {
-        var bytes = [UInt8](repeating: 0, count: utf8.count)
-        var inWord = [Bool](repeating: false, count: utf8.count)
-        for index in 0..<utf8.count {
-            let byte = utf8[index]
-            guard byte < 0x80 else { return nil }
-            let isUpper = byte >= 0x41 && byte <= 0x5A
-            let lower = isUpper ? byte | 0x20 : byte
-            bytes[index] = lower
-            inWord[index] = (lower >= 0x61 && lower <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
+        let count = utf8.count
+        // Checked first, so the arrays below are written once each, without zero-filling.
+        guard !utf8.contains(where: { $0 >= 0x80 }) else { return nil }
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            for index in 0..<count {
+                let byte = utf8[index]
+                buffer[index] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+            }
+            initialized = count
         }
-        let origins = [Int](unsafeUninitializedCapacity: utf8.count + 1) { buffer, initialized in
-            for offset in 0...utf8.count { buffer[offset] = offset }
-            initialized = utf8.count + 1
+        let inWord = [Bool](unsafeUninitializedCapacity: count) { buffer, initialized in
+            bytes.withUnsafeBufferPointer { bytes in
+                for index in 0..<count {
+                    let lower = bytes[index]
+                    buffer[index] = (lower >= 0x61 && lower <= 0x7A) || (lower >= 0x30 && lower <= 0x39)
+                }
+            }
+            initialized = count
+        }
+        let origins = [Int](unsafeUninitializedCapacity: count + 1) { buffer, initialized in
+            for offset in 0...count { buffer[offset] = offset }
+            initialized = count + 1
         }
         return FoldedText(bytes: bytes, origins: origins, inWord: inWord)
     }
