@@ -43,4 +43,29 @@ import Testing
             }
         }
     }
+
+    /// The radix sorts the price column is made with keep equal entries in their order, by key
+    /// and by tag; sorting by tags that all share one place changes nothing.
+    @Test func radixSortsAreStable() {
+        var generator = SystemRandomNumberGenerator()
+        let entries = (0..<5_000).map { document in
+            KeyedDocument(
+                key: UInt64.random(in: 0..<40, using: &generator) << 30, document: UInt32(document),
+                tag: UInt32.random(in: 0..<3, using: &generator))
+        }
+        var byKey = entries
+        RadixOrder.sortByKey(&byKey)
+        let expectedByKey = entries.enumerated().sorted { ($0.element.key, $0.offset) < ($1.element.key, $1.offset) }
+        #expect(byKey.map(\.document) == expectedByKey.map(\.element.document))
+        var oneCurrency = byKey
+        RadixOrder.sortByTag(&oneCurrency, place: [0, 0, 0])
+        #expect(oneCurrency.map(\.document) == byKey.map(\.document))
+        let place = [2, 0, 1]
+        var byTag = byKey
+        RadixOrder.sortByTag(&byTag, place: place)
+        let expectedByTag = byKey.enumerated().sorted {
+            (place[Int($0.element.tag)], $0.offset) < (place[Int($1.element.tag)], $1.offset)
+        }
+        #expect(byTag.map(\.document) == expectedByTag.map(\.element.document))
+    }
 }

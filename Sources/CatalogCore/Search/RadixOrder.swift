@@ -14,7 +14,7 @@ struct KeyedDocument {
 enum RadixOrder {
     /// Sorts `entries` by key, equal keys keeping their order.
     static func sortByKey(_ entries: inout [KeyedDocument]) {
-        var spare = [KeyedDocument](repeating: KeyedDocument(key: 0, document: 0, tag: 0), count: entries.count)
+        var spare = spareEntries(entries.count)
         for shift in stride(from: UInt64(0), to: 64, by: 11) {
             pass(&entries, &spare, buckets: 1 << 11) { Int(truncatingIfNeeded: ($0.key >> shift) & 0x7FF) }
         }
@@ -22,10 +22,29 @@ enum RadixOrder {
 
     /// Sorts `entries` by `place[tag]`, equal places keeping their order.
     static func sortByTag(_ entries: inout [KeyedDocument], place: [Int]) {
-        var spare = [KeyedDocument](repeating: KeyedDocument(key: 0, document: 0, tag: 0), count: entries.count)
+        // One currency (the common case): already in order, and no spare of a million entries.
+        let uniform = entries.withUnsafeBufferPointer { entries in
+            place.withUnsafeBufferPointer { place in
+                func placeOf(_ entry: KeyedDocument) -> Int {
+                    Int(entry.tag) < place.count ? place[Int(entry.tag)] : -1
+                }
+                guard let first = entries.first.map(placeOf) else { return true }
+                for entry in entries where placeOf(entry) != first { return false }
+                return true
+            }
+        }
+        guard !uniform else { return }
+        var spare = spareEntries(entries.count)
         place.withUnsafeBufferPointer { place in
             pass(&entries, &spare, buckets: (place.max() ?? 0) + 1) { place[Int($0.tag)] }
         }
+    }
+
+    /// Room for `count` entries that a pass overwrites whole (a pass that moves nothing leaves it
+    /// unused): not filled first, which at a million entries is 16 MB written for nothing.
+    private static func spareEntries(_ count: Int) -> [KeyedDocument] {
+        // A plain value type: a pass writes every entry before any is read.
+        [KeyedDocument](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
     }
 
     /// One stable counting pass over `bucket` from `entries` into `spare`, which then change

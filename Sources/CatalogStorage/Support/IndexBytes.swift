@@ -166,5 +166,12 @@ extension IndexBytes {
         }
 
         public static func == (lhs: Numbers, rhs: Numbers) -> Bool { lhs.elementsEqual(rhs) }
+
+        /// Calls `body` with the numbers' bytes, four each, little-endian and perhaps unaligned
+        /// (read them with `loadUnaligned`): a loop over a million of them without a call and a
+        /// check each.
+        public func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+            bytes.withBytes(offset..<offset + 4 * count) { body(UnsafeRawBufferPointer($0)) }
+        }
     }
 }
