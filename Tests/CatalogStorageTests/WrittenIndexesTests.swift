@@ -18,12 +18,23 @@ import Testing
         Record(id: "b3", title: "Dubliners"),
     ]
 
-    /// A second handle on the fixture's database with the server's setting (or another).
-    func open(_ temporary: TemporaryDatabase, loadsWrittenIndexes: Bool?) throws -> any CatalogDatabase {
-        var options = CatalogEngines.Options()
-        options.indexFiles = .directory(temporary.directory.path)
-        options.loadsWrittenIndexes = loadsWrittenIndexes
-        return try CatalogEngines.open(temporary.location, options: options)
+    /// A second handle on a new database, with the server's setting (or another) and its index
+    /// cache; closed when it goes.
+    final class Opened {
+        let temporary: TemporaryDatabase
+        let database: any CatalogDatabase
+        let cache: SearchIndexCache
+
+        init(_ engine: TemporaryDatabase.Engine, loadsWrittenIndexes: Bool?) throws {
+            temporary = try TemporaryDatabase(engine: engine)
+            var options = CatalogEngines.Options()
+            options.indexFiles = .directory(temporary.directory.path)
+            options.loadsWrittenIndexes = loadsWrittenIndexes
+            database = try CatalogEngines.open(temporary.location, options: options)
+            cache = try database.read { $0.indexCache }
+        }
+
+        deinit { database.close() }
     }
 
     func importBooks(into database: any CatalogDatabase) throws {
@@ -57,10 +68,9 @@ import Testing
 
     @Test(arguments: CatalogBehaviourTests.engines)
     func anImportAndAChangeLoadTheIndexesTheyMakeBeforeTheirFirstSearch(engine: TemporaryDatabase.Engine) throws {
-        let temporary = try TemporaryDatabase(engine: engine)
-        let database = try open(temporary, loadsWrittenIndexes: true)
-        defer { database.close() }
-        let cache = try database.read { $0.indexCache }
+        let opened = try Opened(engine, loadsWrittenIndexes: true)
+        defer { withExtendedLifetime(opened) {} }
+        let (database, cache) = (opened.database, opened.cache)
         #expect(cache.loadsWrittenIndexes)
         try importBooks(into: database)
         let imported = try segmentKeys(database)
@@ -77,10 +87,9 @@ import Testing
 
     @Test(arguments: CatalogBehaviourTests.engines)
     func aWriteThatRollsBackLeavesNothingItLoaded(engine: TemporaryDatabase.Engine) throws {
-        let temporary = try TemporaryDatabase(engine: engine)
-        let database = try open(temporary, loadsWrittenIndexes: true)
-        defer { database.close() }
-        let cache = try database.read { $0.indexCache }
+        let opened = try Opened(engine, loadsWrittenIndexes: true)
+        defer { withExtendedLifetime(opened) {} }
+        let (database, cache) = (opened.database, opened.cache)
         try importBooks(into: database)
         let before = try segmentKeys(database)
         var abandoned: [String] = []
@@ -103,10 +112,9 @@ import Testing
 
     @Test(arguments: CatalogBehaviourTests.engines)
     func theCommandLinesWritesLeaveLoadingToTheFirstSearch(engine: TemporaryDatabase.Engine) throws {
-        let temporary = try TemporaryDatabase(engine: engine)
-        let database = try open(temporary, loadsWrittenIndexes: nil)
-        defer { database.close() }
-        let cache = try database.read { $0.indexCache }
+        let opened = try Opened(engine, loadsWrittenIndexes: nil)
+        defer { withExtendedLifetime(opened) {} }
+        let (database, cache) = (opened.database, opened.cache)
         #expect(!cache.loadsWrittenIndexes)
         try importBooks(into: database)
         #expect(try !segmentKeys(database).contains(where: cache.holds))
