@@ -1,3 +1,4 @@
+import CatalogCollation
 import CatalogCore
 import CatalogEngines
 import CatalogModel
@@ -52,6 +53,26 @@ import Testing
         #expect(try search(fixture, SearchRequest(query: "zq")).suggestion == nil)
         #expect(try search(fixture, SearchRequest(query: "xylophone")).suggestion == nil)
         #expect(try search(fixture, SearchRequest(query: "a b c d kattel")).suggestion == nil)
+    }
+
+    /// The nearest word is the one most live records carry: records deleted since the catalog's
+    /// segments were last merged do not count, so the server and an offline copy whose changes
+    /// were merged at other moments suggest the same.
+    @Test(arguments: engines)
+    func deletedRecordsDoNotCountTowardsTheSuggestion(engine: TemporaryDatabase.Engine) throws {
+        let fixture = try StoreFixture(engine)
+        let kettles = ["Blue", "Steel", "Copper"].enumerated().map { number, kind in
+            Record(id: "k\(number)", title: "\(kind) kettle")
+        }
+        let kittles = [Record(id: "c1", title: "Kittle cat"), Record(id: "c2", title: "Kittle dog")]
+        try fixture.load(Self.shop, kettles + kittles)
+        // "kattel" is two edits from both: "kettle" has three records, "kittle" two.
+        #expect(try search(fixture, SearchRequest(query: "kattel")).suggestion == "kettle")
+        _ = try CatalogEditor.apply(
+            [RecordEdit(.delete(id: "k0")), RecordEdit(.delete(id: "k1"))], to: "shop", in: fixture.database,
+            collation: try ICUCollation.forImport(locale: "en"))
+        let after = try search(fixture, SearchRequest(query: "kattel"))
+        #expect(after.total == 0 && after.suggestion == "kittle")
     }
 
     @Test func theSuggestionIsInTheJSONOnlyWhenThereIsOne() throws {

@@ -23,7 +23,7 @@ extension CatalogSearcher {
         for word in words {
             if try finds(word, like: request) {
                 suggested.append(word)
-            } else if let nearest = nearestWord(to: word), nearest != word {
+            } else if let nearest = try nearestWord(to: word), nearest != word {
                 suggested.append(nearest)
                 changed = true
             } else {
@@ -47,7 +47,7 @@ extension CatalogSearcher {
 
     /// The title or field word nearest to `word` that most live records carry, over every
     /// segment, or nil.
-    private func nearestWord(to word: String) -> String? {
+    private func nearestWord(to word: String) throws -> String? {
         let scalars = Array(word.unicodeScalars)
         let allowance: TypoMatcher.Allowance
         switch scalars.count {
@@ -62,10 +62,25 @@ extension CatalogSearcher {
                 let range = lexicon.range(prefix: [kind.rawValue])
                 for term in TypoMatcher.matches(scalars, allowance: allowance, prefix: false, in: range, of: lexicon) {
                     let text = String(decoding: lexicon.term(at: term).dropFirst(), as: UTF8.self)
-                    carried[text, default: 0] += lexicon.documentCount(at: term)
+                    carried[text, default: 0] += try liveCount(of: term, in: segment)
                 }
             }
         }
         return carried.max { a, b in a.value != b.value ? a.value < b.value : a.key > b.key }?.key
+    }
+
+    /// How many live records of `segment` carry lexicon term `term`: its document count, less the
+    /// deleted records a segment keeps until it is merged. Counted either way the answer would
+    /// follow how changes happened to be merged, and differ between the server and an offline
+    /// copy of the same records.
+    private func liveCount(of term: Int, in segment: LoadedSegment) throws -> Int {
+        let count = segment.index.lexicon.documentCount(at: term)
+        guard segment.deleted.count > 0 else { return count }
+        let set = TermSet([term], of: segment.index.lexicon)
+        var deleted = 0
+        for (chunk, gone) in segment.deleted.chunks where set.covers(chunk) {
+            deleted += try set.bitmap(chunk, segment.index, segment.reader).intersectionCount(gone)
+        }
+        return count - deleted
     }
 }
