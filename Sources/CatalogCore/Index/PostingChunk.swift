@@ -94,9 +94,10 @@ public enum PostingChunk {
         }
     }
 
-    /// How many words of a ``ChunkBitmap`` a valid stored chunk's documents reach (an array's
-    /// offsets ascend: its last is its highest).
+    /// How many words of a ``ChunkBitmap`` a stored chunk's documents reach (an array's offsets
+    /// ascend: its last is its highest); 0 for a malformed chunk, which ``merge(_:into:)`` leaves out.
     static func wordsNeeded(_ bytes: UnsafeRawBufferPointer) -> Int {
+        guard isValid(bytes) else { return 0 }
         guard bytes[0] == arrayTag else { return ChunkBitmap.wordCount }
         let count = Int(bytes[1]) | Int(bytes[2]) << 8
         guard count > 0 else { return 0 }
@@ -217,6 +218,7 @@ public struct ChunkBitmap: Sendable, Equatable {
     /// Keeps the bits set in at least one of `sets`: an intersection with their union, without
     /// making the union (or copying any of them).
     public mutating func formIntersection(unionOf sets: [ChunkBitmap]) {
+        if sets.count == 1 { return formIntersection(sets[0]) }
         let reach = sets.reduce(0) { max($0, $1.words.count) }
         if words.count > reach { words.removeLast(words.count - reach) }
         let count = words.count

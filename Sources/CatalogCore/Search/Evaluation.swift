@@ -221,7 +221,7 @@ final class Evaluation {
                 termReads += set.pendingReads(chunk)
                 any.append(try set.bitmap(chunk, index, reader))
             }
-            if any.count == 1 { bitmap.formIntersection(any[0]) } else { bitmap.formIntersection(unionOf: any) }
+            bitmap.formIntersection(unionOf: any)
             if bitmap.isEmpty { break }
         }
         wordsAll[chunk] = bitmap

@@ -76,9 +76,7 @@ extension CatalogReader {
     /// the database's cache (``CatalogReader/indexCache``).
     func loadedSegments(of catalog: StoredCatalog) throws -> [LoadedSegment] {
         try searchSegments(of: catalog).map { segment in
-            let index = try indexCache.value(for: segment.key) {
-                try CatalogSearchIndex(reader: segment.reader, files: indexCache.files)
-            }
+            let index = try indexCache.value(for: segment.key) { try CatalogSearchIndex(segment, indexCache) }
             var deleted = DeletedDocuments.none
             if segment.deleted > 0 {
                 let tracker = try indexCache.value(for: segment.key + "/deleted") { DeletionTracker() }
@@ -101,9 +99,14 @@ extension CatalogWriter {
         guard reader.indexCache.loadsWrittenIndexes, let catalog = try reader.catalog(id) else { return }
         let cache = reader.indexCache
         for segment in try reader.searchSegments(of: catalog) {
-            _ = try cache.loadForWrite(key: segment.key) {
-                try CatalogSearchIndex(reader: segment.reader, files: cache.files)
-            }
+            _ = try cache.loadForWrite(key: segment.key) { try CatalogSearchIndex(segment, cache) }
         }
+    }
+}
+
+extension CatalogSearchIndex {
+    /// Loads a segment's index, its large parts where `cache` keeps them (``SearchIndexCache/files``).
+    convenience init(_ segment: SearchSegment, _ cache: SearchIndexCache) throws {
+        try self.init(reader: segment.reader, files: cache.files)
     }
 }

@@ -14,7 +14,7 @@ struct KeyedDocument {
 enum RadixOrder {
     /// Sorts `entries` by key, equal keys keeping their order.
     static func sortByKey(_ entries: inout [KeyedDocument]) {
-        var spare = spareEntries(entries.count)
+        var spare: [KeyedDocument]?
         for shift in stride(from: UInt64(0), to: 64, by: 11) {
             pass(&entries, &spare, buckets: 1 << 11) { Int(truncatingIfNeeded: ($0.key >> shift) & 0x7FF) }
         }
@@ -22,40 +22,29 @@ enum RadixOrder {
 
     /// Sorts `entries` by `place[tag]`, equal places keeping their order.
     static func sortByTag(_ entries: inout [KeyedDocument], place: [Int]) {
-        // One currency (the common case): already in order, and no spare of a million entries.
-        let uniform = entries.withUnsafeBufferPointer { entries in
-            place.withUnsafeBufferPointer { place in
-                func placeOf(_ entry: KeyedDocument) -> Int {
-                    Int(entry.tag) < place.count ? place[Int(entry.tag)] : -1
-                }
-                guard let first = entries.first.map(placeOf) else { return true }
-                for entry in entries where placeOf(entry) != first { return false }
-                return true
-            }
-        }
-        guard !uniform else { return }
-        var spare = spareEntries(entries.count)
+        var spare: [KeyedDocument]?
         place.withUnsafeBufferPointer { place in
             pass(&entries, &spare, buckets: (place.max() ?? 0) + 1) { place[Int($0.tag)] }
         }
     }
 
-    /// Room for `count` entries that a pass overwrites whole (a pass that moves nothing leaves it
-    /// unused): not filled first, which at a million entries is 16 MB written for nothing.
+    /// Room for `count` entries that a pass overwrites whole: not filled first, which at a
+    /// million entries is 16 MB written for nothing.
     private static func spareEntries(_ count: Int) -> [KeyedDocument] {
         // A plain value type: a pass writes every entry before any is read.
         [KeyedDocument](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
     }
 
     /// One stable counting pass over `bucket` from `entries` into `spare`, which then change
-    /// places; none when every entry is in the same bucket.
+    /// places; none when every entry is in the same bucket. `spare` is made by the first pass
+    /// that moves anything: prices of one currency, sorted by tag, never need it.
     @inline(__always)
     private static func pass(
-        _ entries: inout [KeyedDocument], _ spare: inout [KeyedDocument], buckets: Int,
+        _ entries: inout [KeyedDocument], _ spare: inout [KeyedDocument]?, buckets: Int,
         _ bucket: (KeyedDocument) -> Int
     ) {
         guard entries.count > 1 else { return }
-        var moved = false
+        var moved: [KeyedDocument]?
         withUnsafeTemporaryAllocation(of: Int.self, capacity: buckets) { starts in
             starts.initialize(repeating: 0)
             entries.withUnsafeBufferPointer { entries in
@@ -67,16 +56,20 @@ enum RadixOrder {
                     starts[place] = total
                     total += here
                 }
-                spare.withUnsafeMutableBufferPointer { spare in
+                var target = spare.take() ?? spareEntries(entries.count)
+                target.withUnsafeMutableBufferPointer { target in
                     for entry in entries {
                         let place = bucket(entry)
-                        spare[starts[place]] = entry
+                        target[starts[place]] = entry
                         starts[place] += 1
                     }
                 }
-                moved = true
+                moved = target
             }
         }
-        if moved { swap(&entries, &spare) }
+        if let moved {
+            spare = entries
+            entries = moved
+        }
     }
 }

@@ -65,9 +65,23 @@ final class SortColumn: Sendable {
 
     /// The document's place among the values in a direction: 0 first, ``valueCount`` without one.
     func bucket(of document: Int, descending: Bool) -> Int {
-        let rank = descending ? highest[document] : lowest[document]
-        if rank == Self.none { return valueCount }
-        return descending ? Int(descendingPlaces[Int(rank)]) : Int(rank)
+        withBuckets(descending: descending) { $0(UInt32(truncatingIfNeeded: document)) }
+    }
+
+    /// Calls `body` with the bucket of a document in a direction (``bucket(of:descending:)``),
+    /// read through raw buffers: a sort asks it for a million documents at random.
+    private func withBuckets<Result>(descending: Bool, _ body: ((UInt32) -> Int) -> Result) -> Result {
+        let valueCount = self.valueCount
+        return (descending ? highest : lowest).withUnsafeBufferPointer { ranks in
+            descendingPlaces.withUnsafeBufferPointer { places in
+                body { document in
+                    guard Int(document) < ranks.count else { return valueCount }
+                    let rank = ranks[Int(document)]
+                    guard rank != Self.none, Int(rank) < valueCount else { return valueCount }
+                    return descending ? Int(places[Int(rank)]) : Int(rank)
+                }
+            }
+        }
     }
 
     // MARK: - Making
@@ -297,32 +311,23 @@ final class SortColumn: Sendable {
     /// equal ones keeping their order: one counting sort, through raw buffers (a million
     /// documents reach their ranks at random; a checked access each was a third of the time).
     func sorted(_ documents: [UInt32], descending: Bool) -> [UInt32] {
-        let valueCount = self.valueCount
-        return (descending ? highest : lowest).withUnsafeBufferPointer { ranks in
-            descendingPlaces.withUnsafeBufferPointer { places in
-                documents.withUnsafeBufferPointer { documents in
-                    func bucket(_ document: UInt32) -> Int {
-                        guard Int(document) < ranks.count else { return valueCount }
-                        let rank = ranks[Int(document)]
-                        guard rank != Self.none, Int(rank) < valueCount else { return valueCount }
-                        return descending ? Int(places[Int(rank)]) : Int(rank)
-                    }
-                    var starts = [Int](repeating: 0, count: valueCount + 2)
+        withBuckets(descending: descending) { bucket in
+            documents.withUnsafeBufferPointer { documents in
+                var starts = [Int](repeating: 0, count: valueCount + 2)
+                starts.withUnsafeMutableBufferPointer { starts in
+                    for document in documents { starts[bucket(document) + 1] += 1 }
+                    for place in 1..<starts.count { starts[place] += starts[place - 1] }
+                }
+                // Every place is written: each document goes to exactly one.
+                return [UInt32](unsafeUninitializedCapacity: documents.count) { sorted, initialized in
                     starts.withUnsafeMutableBufferPointer { starts in
-                        for document in documents { starts[bucket(document) + 1] += 1 }
-                        for place in 1..<starts.count { starts[place] += starts[place - 1] }
-                    }
-                    // Every place is written: each document goes to exactly one.
-                    return [UInt32](unsafeUninitializedCapacity: documents.count) { sorted, initialized in
-                        starts.withUnsafeMutableBufferPointer { starts in
-                            for document in documents {
-                                let place = bucket(document)
-                                sorted[starts[place]] = document
-                                starts[place] += 1
-                            }
+                        for document in documents {
+                            let place = bucket(document)
+                            sorted[starts[place]] = document
+                            starts[place] += 1
                         }
-                        initialized = documents.count
                     }
+                    initialized = documents.count
                 }
             }
         }

@@ -83,9 +83,7 @@ class TermSet {
         // The words every part reaches, made once: a prefix's hundreds of terms would grow them
         // a few at a time, each time a new buffer.
         var needed = offsets?.max().map { Int($0) >> 6 + 1 } ?? 0
-        for bytes in chunks {
-            bytes.withUnsafeBytes { if PostingChunk.isValid($0) { needed = max(needed, PostingChunk.wordsNeeded($0)) } }
-        }
+        for bytes in chunks { needed = max(needed, bytes.withUnsafeBytes(PostingChunk.wordsNeeded)) }
         var bitmap = ChunkBitmap()
         bitmap.reserveWords(needed)
         if let offsets {
